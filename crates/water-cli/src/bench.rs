@@ -1,0 +1,183 @@
+//! `water bench grid`: steps a grid as fast as it goes and reports one JSON line.
+//!
+//! The field starts as the C peer's does (`../shared/peers/stencil_peer.c`): interior cell `i`
+//! holds `((i*7) % 97) * 0.001`, the previous level 0.9 times that, `a = 0.25`, `d = 0.999`,
+//! fixed edges; cells per second count the cells a step updates, as the peer counts them.
+
+use std::time::Instant;
+
+use serde::Serialize;
+use water_core::{
+    Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Parallelism, SignedGrid,
+    SplitGrid, WaveParams,
+};
+
+/// One benchmark run's result, printed as a JSON line.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchReport {
+    /// `"cpu"`.
+    pub backend: String,
+    /// Stepper name.
+    pub mode: String,
+    /// Boundary name.
+    pub boundary: String,
+    /// Grid edge, cells.
+    pub size: usize,
+    /// Steps timed.
+    pub steps: u64,
+    /// Threads in the pool.
+    pub threads: usize,
+    /// Wall time of the timed steps, seconds.
+    pub seconds: f64,
+    /// Updated cells per step.
+    pub cells_per_step: usize,
+    /// Billions of cell updates per second.
+    pub gcells_per_s: f64,
+    /// `"wall"`: how `seconds` was measured.
+    pub timing: String,
+    /// Sum of the final heights, to check runs compute the same thing.
+    pub checksum: f64,
+}
+
+/// What to benchmark.
+#[derive(Debug, Clone, Copy)]
+pub struct BenchGrid {
+    /// Grid edge, cells.
+    pub size: usize,
+    /// Steps to time.
+    pub steps: u64,
+    /// Threads (`None`: all cores).
+    pub threads: Option<usize>,
+    /// Stepper.
+    pub mode: GridMode,
+    /// Boundary.
+    pub boundary: Boundary,
+}
+
+/// Errors of the bench command.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// Bad size or parameters.
+    #[error(transparent)]
+    Water(#[from] water_core::WaterError),
+    /// Thread pool could not start.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// Why.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// Nonsense request.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn peer_initial(size: GridSize) -> (Vec<f32>, Vec<f32>) {
+    let (w, h) = (size.width(), size.height());
+    let mut z = vec![0.0f32; size.cells()];
+    for y in 1..h - 1 {
+        for x in 1..w - 1 {
+            let i = y * w + x;
+            z[i] = ((i * 7) % 97) as f32 * 0.001;
+        }
+    }
+    let old = z.iter().map(|v| v * 0.9).collect();
+    (z, old)
+}
+
+fn build(spec: &BenchGrid, size: GridSize) -> Result<Box<dyn GridWater>, BenchError> {
+    // h = 1, c = 1, dt = 0.5 gives a = 0.25, the peer's setting.
+    let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999))?;
+    let (z, old) = peer_initial(size);
+    Ok(match spec.mode {
+        GridMode::Signed => {
+            let mut g = SignedGrid::new(size, params, spec.boundary);
+            let (cur, prev) = g.field_mut().levels_mut();
+            cur.copy_from_slice(&z);
+            prev.copy_from_slice(&old);
+            Box::new(g)
+        }
+        GridMode::Split => {
+            // Both channels carry the field, as a split run with crests and troughs would.
+            let mut g = SplitGrid::new(size, params, spec.boundary);
+            let (p, p_old) = g.positive_mut().levels_mut();
+            p.copy_from_slice(&z);
+            p_old.copy_from_slice(&old);
+            let (n, n_old) = g.negative_mut().levels_mut();
+            n.copy_from_slice(&old);
+            n_old.copy_from_slice(&z);
+            Box::new(g)
+        }
+        GridMode::Classic => {
+            if spec.boundary != Boundary::Fixed {
+                return Err(BenchError::Invalid(format!(
+                    "classic mode has only the fixed boundary, got {}",
+                    spec.boundary
+                )));
+            }
+            let mut g = ClassicGrid::new(size, 1.0, Some(5))?;
+            let (cur, prev) = g.levels_mut();
+            for (c, v) in cur.iter_mut().zip(&z) {
+                *c = (v * 10_000.0) as i16;
+            }
+            for (c, v) in prev.iter_mut().zip(&old) {
+                *c = (v * 10_000.0) as i16;
+            }
+            Box::new(g)
+        }
+    })
+}
+
+/// Runs the benchmark on a pool of the requested size.
+///
+/// # Errors
+/// [`BenchError`] for a bad size, zero steps or threads, or a pool that cannot start.
+pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
+    if spec.steps == 0 {
+        return Err(BenchError::Invalid("--steps must be at least 1".into()));
+    }
+    let threads = spec.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    if threads == 0 {
+        return Err(BenchError::Invalid("--threads must be at least 1".into()));
+    }
+    let size = GridSize::new(spec.size, spec.size)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| BenchError::Threads { threads, source })?;
+    let mut water = build(spec, size)?;
+    water.set_parallelism(if threads == 1 {
+        Parallelism::Serial
+    } else {
+        Parallelism::Auto
+    });
+    let seconds = pool.install(|| {
+        let start = Instant::now();
+        for _ in 0..spec.steps {
+            water.step();
+        }
+        start.elapsed().as_secs_f64()
+    });
+    let cells_per_step = if spec.boundary == Boundary::Fixed {
+        (spec.size - 2) * (spec.size - 2)
+    } else {
+        spec.size * spec.size
+    };
+    let checksum = water.heights().iter().map(|&v| f64::from(v)).sum();
+    Ok(BenchReport {
+        backend: "cpu".into(),
+        mode: spec.mode.name().into(),
+        boundary: spec.boundary.name().into(),
+        size: spec.size,
+        steps: spec.steps,
+        threads,
+        seconds,
+        cells_per_step,
+        gcells_per_s: cells_per_step as f64 * spec.steps as f64 / seconds / 1e9,
+        timing: "wall".into(),
+        checksum,
+    })
+}

@@ -1,0 +1,15 @@
+//! # water-cli
+//!
+//! The library behind the `water` command: scenario files, the runner, `.npy` and PNG output,
+//! and the grid benchmark. See `water --help`.
+
+pub mod bench;
+pub mod npy;
+pub mod picture;
+pub mod progress;
+pub mod run;
+pub mod scenario;
+pub mod simulation;
+
+pub use scenario::{Scenario, ScenarioError};
+pub use simulation::Simulation;

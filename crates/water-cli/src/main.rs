@@ -1,0 +1,181 @@
+//! `water`: run scenarios, benchmark the grid, check stability. `water --help` for usage.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use water_cli::bench::{bench_grid, BenchGrid};
+use water_cli::run::run_cpu;
+use water_cli::scenario::{Scenario, DEFAULT_BUILTIN};
+use water_core::{Boundary, GridMode, StabilityReport};
+
+#[derive(Parser)]
+#[command(name = "water", version, about = "Interactive water surfaces: run, benchmark, check")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Backend {
+    /// The CPU reference solver.
+    Cpu,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Signed,
+    Split,
+    Classic,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BoundaryArg {
+    Fixed,
+    Reflective,
+    Periodic,
+    Absorbing,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario and write height.npy, height.png and summary.json.
+    Run {
+        /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
+        scenario: Option<PathBuf>,
+        /// Run a built-in scenario by name instead (harbour, rock-pool, open-sea).
+        #[arg(long, conflicts_with = "scenario")]
+        builtin: Option<String>,
+        /// Where the solver runs.
+        #[arg(long, value_enum, default_value = "cpu")]
+        backend: Backend,
+        /// Output folder.
+        #[arg(long, default_value = "out")]
+        out: PathBuf,
+        /// No progress lines.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Courant number, stability limit, largest stable dt and substeps for c, h and dt.
+    Stability {
+        /// Wave speed c, m/s.
+        #[arg(long)]
+        wave_speed: f64,
+        /// Cell size h, m.
+        #[arg(long)]
+        cell_size: f64,
+        /// Time step dt, s (default: the largest stable one).
+        #[arg(long)]
+        dt: Option<f64>,
+    },
+    /// Benchmarks.
+    Bench {
+        #[command(subcommand)]
+        what: BenchWhat,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchWhat {
+    /// Steps an N x N grid and prints one JSON line.
+    Grid {
+        /// Grid edge, cells.
+        #[arg(long)]
+        size: usize,
+        /// Steps to time.
+        #[arg(long)]
+        steps: u64,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Where the solver runs.
+        #[arg(long, value_enum, default_value = "cpu")]
+        backend: Backend,
+        /// Stepper.
+        #[arg(long, value_enum, default_value = "signed")]
+        mode: ModeArg,
+        /// Boundary (the C peer uses fixed).
+        #[arg(long, value_enum, default_value = "fixed")]
+        boundary: BoundaryArg,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Run {
+            scenario,
+            builtin,
+            backend: Backend::Cpu,
+            out,
+            quiet,
+        } => {
+            let scenario = match (scenario, builtin) {
+                (Some(path), _) => Scenario::load(&path),
+                (None, Some(name)) => Scenario::builtin(&name),
+                (None, None) => Scenario::builtin(DEFAULT_BUILTIN),
+            }
+            .map_err(|e| e.to_string())?;
+            let summary = run_cpu(&scenario, &out, !quiet)
+                .map_err(|e| format!("writing to {}: {e}", out.display()))?;
+            print!("{}", summary.to_text());
+            Ok(())
+        }
+        Command::Stability {
+            wave_speed,
+            cell_size,
+            dt,
+        } => {
+            let r = StabilityReport::new(wave_speed, cell_size, dt).map_err(|e| e.to_string())?;
+            println!("courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)", r.courant, r.dt);
+            println!("limit          = {}", r.limit);
+            println!("stable         = {}", if r.is_stable() { "yes" } else { "no" });
+            println!("max stable dt  = {:.9} s  (h / (c*sqrt 2))", r.max_stable_dt);
+            println!("substeps       = {}  (stable steps of {:.9} s per dt)", r.substeps, r.dt / r.substeps as f64);
+            Ok(())
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Grid {
+                    size,
+                    steps,
+                    threads,
+                    backend: Backend::Cpu,
+                    mode,
+                    boundary,
+                },
+        } => {
+            let spec = BenchGrid {
+                size,
+                steps,
+                threads,
+                mode: match mode {
+                    ModeArg::Signed => GridMode::Signed,
+                    ModeArg::Split => GridMode::Split,
+                    ModeArg::Classic => GridMode::Classic,
+                },
+                boundary: match boundary {
+                    BoundaryArg::Fixed => Boundary::Fixed,
+                    BoundaryArg::Reflective => Boundary::Reflective,
+                    BoundaryArg::Periodic => Boundary::Periodic,
+                    BoundaryArg::Absorbing => Boundary::Absorbing,
+                },
+            };
+            let report = bench_grid(&spec).map_err(|e| e.to_string())?;
+            println!(
+                "{}",
+                serde_json::to_string(&report).map_err(|e| e.to_string())?
+            );
+            Ok(())
+        }
+    }
+}

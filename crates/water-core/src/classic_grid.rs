@@ -1,0 +1,203 @@
+//! Classic mode: Hugo Elias's i16 ripple, bit for bit.
+
+use crate::boundary::Boundary;
+use crate::contact::ContactMasks;
+use crate::diagnostics::{discrete_energy, volume};
+use crate::error::{positive, Result, WaterError};
+use crate::grid_water::{GridMode, GridWater};
+use crate::impulse::Impulse;
+use crate::kernels::classic_step::classic_step;
+use crate::kernels::Parallelism;
+use crate::land::LandMask;
+use crate::size::GridSize;
+
+/// Default damping shift `k` of the classic ripple: each step keeps about `1 - 1/32` of the
+/// amplitude, as in the original.
+pub const DEFAULT_CLASSIC_SHIFT: u32 = 5;
+/// Largest damping shift: i16 values shifted right by 15 are only 0 or -1.
+pub const MAX_CLASSIC_SHIFT: u32 = 15;
+
+/// Hugo Elias's ripple on i16 heights: fixed boundary, `a = 1/2`, damping `dst -= dst >> k`.
+///
+/// ```
+/// use glam::Vec2;
+/// use water_core::{ClassicGrid, GridSize, GridWater, Impulse, ImpulseShape};
+/// let mut ripple = ClassicGrid::new(GridSize::new(64, 64)?, 1.0, Some(5))?;
+/// ripple.add_impulse(&Impulse::new(Vec2::new(32.0, 32.0), 3.0, 500.0, ImpulseShape::Cosine)?);
+/// ripple.step();
+/// assert_ne!(ripple.current()[32 * 64 + 33], 0);
+/// # Ok::<(), water_core::WaterError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ClassicGrid {
+    size: GridSize,
+    cell_size: f64,
+    shift: Option<u32>,
+    cur: Vec<i16>,
+    old: Vec<i16>,
+    land: Option<LandMask>,
+    parallelism: Parallelism,
+    steps: u64,
+}
+
+impl ClassicGrid {
+    /// Still water. `cell_size` (m) is used for sampling and volume only; `shift` is the damping
+    /// shift `k` in `1..=15` (`None`: undamped).
+    ///
+    /// # Errors
+    /// [`WaterError::OutOfRange`] for a shift outside `1..=15`; bad `cell_size` as
+    /// [`crate::WaveParams::new`].
+    pub fn new(size: GridSize, cell_size: f64, shift: Option<u32>) -> Result<Self> {
+        positive("cell_size", cell_size)?;
+        if let Some(k) = shift {
+            if !(1..=MAX_CLASSIC_SHIFT).contains(&k) {
+                return Err(WaterError::OutOfRange {
+                    name: "classic_shift",
+                    value: f64::from(k),
+                    range: "1..=15",
+                });
+            }
+        }
+        Ok(Self {
+            size,
+            cell_size,
+            shift,
+            cur: vec![0; size.cells()],
+            old: vec![0; size.cells()],
+            land: None,
+            parallelism: Parallelism::Auto,
+            steps: 0,
+        })
+    }
+
+    /// Damping shift `k`, if damped.
+    #[must_use]
+    pub fn shift(&self) -> Option<u32> {
+        self.shift
+    }
+
+    /// Current heights (integer units).
+    #[must_use]
+    pub fn current(&self) -> &[i16] {
+        &self.cur
+    }
+
+    /// Previous heights.
+    #[must_use]
+    pub fn previous(&self) -> &[i16] {
+        &self.old
+    }
+
+    /// Both levels, mutably: `(current, previous)`. Edge cells must stay 0 for the fixed
+    /// boundary; the next step does not touch them.
+    pub fn levels_mut(&mut self) -> (&mut [i16], &mut [i16]) {
+        (&mut self.cur, &mut self.old)
+    }
+
+    fn clear_land_and_rim(&mut self) {
+        if let Some(land) = &self.land {
+            land.clear(&mut self.cur);
+        }
+        crate::field::zero_rim(&mut self.cur, self.size);
+    }
+}
+
+impl GridWater for ClassicGrid {
+    fn size(&self) -> GridSize {
+        self.size
+    }
+
+    fn cell_size(&self) -> f64 {
+        self.cell_size
+    }
+
+    fn mode(&self) -> GridMode {
+        GridMode::Classic
+    }
+
+    fn boundary(&self) -> Boundary {
+        Boundary::Fixed
+    }
+
+    fn steps_taken(&self) -> u64 {
+        self.steps
+    }
+
+    fn set_parallelism(&mut self, parallelism: Parallelism) {
+        self.parallelism = parallelism;
+    }
+
+    fn step(&mut self) {
+        classic_step(
+            self.size,
+            &self.cur,
+            &mut self.old,
+            self.shift,
+            self.parallelism,
+        );
+        std::mem::swap(&mut self.cur, &mut self.old);
+        if let Some(land) = &self.land {
+            land.clear(&mut self.cur);
+        }
+        self.steps += 1;
+    }
+
+    /// Classic mode has a single signed channel: bow events add `round(A*C_new)` and stern
+    /// events subtract `round(A*C_old)`, saturating at the i16 range.
+    fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
+        self.size
+            .check_len("contact mask", contacts.new_mask().len())?;
+        self.step();
+        let mut delta = vec![0.0f32; self.size.cells()];
+        contacts.apply_signed(&mut delta);
+        for (z, d) in self.cur.iter_mut().zip(delta) {
+            *z = z.saturating_add(d.round() as i16);
+        }
+        self.clear_land_and_rim();
+        Ok(())
+    }
+
+    /// Adds `round(amp * f)` to each covered interior cell, saturating at the i16 range.
+    fn add_impulse(&mut self, impulse: &Impulse) {
+        let cur = &mut self.cur;
+        impulse.for_each_cell(self.size, true, |i, v| {
+            cur[i] = cur[i].saturating_add(v.round() as i16);
+        });
+        self.clear_land_and_rim();
+    }
+
+    fn set_land(&mut self, land: LandMask) -> Result<()> {
+        self.size.check_len("land mask", land.cells().len())?;
+        self.land = (!land.is_empty()).then_some(land);
+        if let Some(land) = &self.land {
+            land.clear(&mut self.cur);
+            land.clear(&mut self.old);
+        }
+        Ok(())
+    }
+
+    fn shift_window(&mut self, dx: isize, dy: isize) {
+        crate::window::shift_cells(&mut self.cur, self.size, dx, dy, 0);
+        crate::window::shift_cells(&mut self.old, self.size, dx, dy, 0);
+        crate::field::zero_rim(&mut self.cur, self.size);
+        crate::field::zero_rim(&mut self.old, self.size);
+        if let Some(land) = &mut self.land {
+            land.shift(dx, dy);
+        }
+        if self.land.as_ref().is_some_and(LandMask::is_empty) {
+            self.land = None;
+        }
+    }
+
+    fn heights(&self) -> Vec<f32> {
+        self.cur.iter().map(|&v| f32::from(v)).collect()
+    }
+
+    fn volume(&self) -> f64 {
+        volume(&self.cur, self.cell_size)
+    }
+
+    fn energy(&self) -> f64 {
+        discrete_energy(self.size, Boundary::Fixed, 0.5, &self.cur, &self.old)
+    }
+}

@@ -1,0 +1,123 @@
+//! Contact sources: bow and stern waves from where objects cut the water surface.
+//!
+//! Each step a caller supplies the contact mask `C_new` (per cell: the object's speed factor,
+//! 0 where nothing touches the water); the previous step's mask is `C_old`. After the stencil:
+//!
+//! * a cell an object has just entered (`C_new > 0`, `C_old == 0`) is a bow event: split mode
+//!   sets `p = A * C_new`, signed mode adds `+A * C_new`;
+//! * a cell an object has just left (`C_new == 0`, `C_old > 0`) is a stern event: split mode
+//!   sets `n = A * C_old`, signed mode adds `-A * C_old`.
+//!
+//! GPU twin: `shaders/contact_sources.wgsl`.
+
+use crate::error::{finite, Result, WaterError};
+use crate::size::GridSize;
+
+/// The current and previous contact masks and the wave amplitude `A` (metres per unit of speed
+/// factor).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactMasks {
+    size: GridSize,
+    amplitude: f32,
+    old: Vec<f32>,
+    new: Vec<f32>,
+}
+
+impl ContactMasks {
+    /// Empty masks (nothing in the water) with amplitude `A`.
+    ///
+    /// # Errors
+    /// [`WaterError::NotFinite`] if `amplitude` is NaN or infinite.
+    pub fn new(size: GridSize, amplitude: f32) -> Result<Self> {
+        finite("contact amplitude", f64::from(amplitude))?;
+        Ok(Self {
+            size,
+            amplitude,
+            old: vec![0.0; size.cells()],
+            new: vec![0.0; size.cells()],
+        })
+    }
+
+    /// Starts a new step: the current mask becomes `C_old` and `mask` becomes `C_new`.
+    ///
+    /// # Errors
+    /// [`WaterError::SizeMismatch`] if `mask` has the wrong length, [`WaterError::BadMaskValue`]
+    /// for a negative or non-finite value (the masks are left unchanged then).
+    ///
+    /// ```
+    /// use water_core::{ContactMasks, GridSize};
+    /// let size = GridSize::new(8, 8)?;
+    /// let mut contacts = ContactMasks::new(size, 0.1)?;
+    /// let mut hull = vec![0.0; 64];
+    /// hull[3 * 8 + 3] = 1.0; // an object moving at speed factor 1 over cell (3, 3)
+    /// contacts.advance(&hull)?;
+    /// assert_eq!(contacts.new_mask()[27], 1.0);
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    pub fn advance(&mut self, mask: &[f32]) -> Result<()> {
+        self.size.check_len("contact mask", mask.len())?;
+        if let Some((i, &value)) = mask
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
+        {
+            return Err(WaterError::BadMaskValue {
+                what: "contact mask",
+                x: i % self.size.width(),
+                y: i / self.size.width(),
+                value,
+            });
+        }
+        std::mem::swap(&mut self.old, &mut self.new);
+        self.new.copy_from_slice(mask);
+        Ok(())
+    }
+
+    /// Grid the masks belong to.
+    #[must_use]
+    pub fn size(&self) -> GridSize {
+        self.size
+    }
+
+    /// Wave amplitude `A`.
+    #[must_use]
+    pub fn amplitude(&self) -> f32 {
+        self.amplitude
+    }
+
+    /// `C_new`.
+    #[must_use]
+    pub fn new_mask(&self) -> &[f32] {
+        &self.new
+    }
+
+    /// `C_old`.
+    #[must_use]
+    pub fn old_mask(&self) -> &[f32] {
+        &self.old
+    }
+
+    /// Applies bow and stern events to a signed field's new heights.
+    pub fn apply_signed(&self, z_new: &mut [f32]) {
+        let a = self.amplitude;
+        for ((z, &c_new), &c_old) in z_new.iter_mut().zip(&self.new).zip(&self.old) {
+            if c_new > 0.0 && c_old == 0.0 {
+                *z += a * c_new;
+            } else if c_new == 0.0 && c_old > 0.0 {
+                *z -= a * c_old;
+            }
+        }
+    }
+
+    /// Applies bow and stern events to split mode's new channels.
+    pub fn apply_split(&self, p_new: &mut [f32], n_new: &mut [f32]) {
+        let a = self.amplitude;
+        for (i, (&c_new, &c_old)) in self.new.iter().zip(&self.old).enumerate() {
+            if c_new > 0.0 && c_old == 0.0 {
+                p_new[i] = a * c_new;
+            } else if c_new == 0.0 && c_old > 0.0 {
+                n_new[i] = a * c_old;
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Typed errors for everything in the CPU reference solver.
+
+use thiserror::Error;
+
+/// Everything that can go wrong when building or driving a water simulation.
+///
+/// Every variant carries the offending value and the limit it broke, so the message alone tells
+/// a user what to change.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum WaterError {
+    /// A parameter was NaN or infinite.
+    #[error("{name} must be a finite number, got {value}")]
+    NotFinite {
+        /// Name of the parameter, as in the scenario file.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A parameter that must be strictly positive was zero or negative.
+    #[error("{name} must be greater than 0, got {value}")]
+    NotPositive {
+        /// Name of the parameter.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A parameter lies outside its allowed closed or half-open range.
+    #[error("{name} = {value} is outside the allowed range {range}")]
+    OutOfRange {
+        /// Name of the parameter.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// The allowed range, written as an interval, e.g. `(0, 1]`.
+        range: &'static str,
+    },
+    /// The Courant number `a = (c*dt/h)^2` exceeds the von Neumann limit.
+    #[error(
+        "unstable: Courant number a = (c*dt/h)^2 = {courant} exceeds the limit {limit}; \
+         the largest stable dt for this cell size and wave speed is {max_stable_dt} s"
+    )]
+    Unstable {
+        /// The Courant number the parameters give.
+        courant: f64,
+        /// The stability limit of the stencil (0.5 for the five-point grid stencil).
+        limit: f64,
+        /// The largest time step (s) that would be stable, `h / (c*sqrt 2)` on the grid.
+        max_stable_dt: f64,
+    },
+    /// A grid dimension is too small or too large.
+    #[error("grid {axis} = {value} cells is outside the supported range {min}..={max}")]
+    GridDimension {
+        /// `"width"` or `"height"`.
+        axis: &'static str,
+        /// The value given.
+        value: usize,
+        /// Smallest supported value.
+        min: usize,
+        /// Largest supported value.
+        max: usize,
+    },
+    /// The grid has more cells than the solver supports.
+    #[error("grid of {width} x {height} = {cells} cells exceeds the limit of {max_cells} cells")]
+    TooManyCells {
+        /// Width in cells.
+        width: usize,
+        /// Height in cells.
+        height: usize,
+        /// `width * height` (saturating).
+        cells: usize,
+        /// The largest supported number of cells.
+        max_cells: usize,
+    },
+    /// A per-cell buffer does not have one entry per grid cell.
+    #[error("{what} has {actual} values but the {width} x {height} grid needs {expected}")]
+    SizeMismatch {
+        /// What the buffer is (e.g. `"land mask"`).
+        what: &'static str,
+        /// Grid width in cells.
+        width: usize,
+        /// Grid height in cells.
+        height: usize,
+        /// `width * height`.
+        expected: usize,
+        /// Number of values supplied.
+        actual: usize,
+    },
+    /// A rectangle of land is empty or inverted.
+    #[error("land rectangle [{x0}, {x1}) x [{y0}, {y1}) is empty or inverted")]
+    EmptyRect {
+        /// Left edge (inclusive), cells.
+        x0: usize,
+        /// Top edge (inclusive), cells.
+        y0: usize,
+        /// Right edge (exclusive), cells.
+        x1: usize,
+        /// Bottom edge (exclusive), cells.
+        y1: usize,
+    },
+    /// A contact mask value was negative or not finite.
+    #[error("{what} value {value} at cell ({x}, {y}) must be finite and >= 0")]
+    BadMaskValue {
+        /// Which mask.
+        what: &'static str,
+        /// Cell column.
+        x: usize,
+        /// Cell row.
+        y: usize,
+        /// The value found.
+        value: f32,
+    },
+    /// The classic (Hugo Elias) mode only supports the fixed boundary.
+    #[error("classic mode supports only the fixed boundary, got {boundary}")]
+    ClassicBoundary {
+        /// The boundary requested.
+        boundary: &'static str,
+    },
+}
+
+/// Short alias used throughout the crate.
+pub type Result<T, E = WaterError> = std::result::Result<T, E>;
+
+/// Checks that `value` is finite and strictly positive.
+pub(crate) fn positive(name: &'static str, value: f64) -> Result<f64> {
+    if !value.is_finite() {
+        return Err(WaterError::NotFinite { name, value });
+    }
+    if value <= 0.0 {
+        return Err(WaterError::NotPositive { name, value });
+    }
+    Ok(value)
+}
+
+/// Checks that `value` is finite.
+pub(crate) fn finite(name: &'static str, value: f64) -> Result<f64> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(WaterError::NotFinite { name, value })
+    }
+}

@@ -1,0 +1,70 @@
+//! A wave field: the two time levels the leapfrog stencil needs.
+
+use crate::boundary::Boundary;
+use crate::kernels::grid_step::grid_step;
+use crate::kernels::Parallelism;
+use crate::params::StencilCoefficients;
+use crate::size::GridSize;
+
+/// Heights at the current step (`z`) and the one before (`z_old`), both row-major, metres.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaveField {
+    cur: Vec<f32>,
+    old: Vec<f32>,
+}
+
+impl WaveField {
+    /// Still water: both levels zero.
+    #[must_use]
+    pub fn at_rest(size: GridSize) -> Self {
+        Self {
+            cur: vec![0.0; size.cells()],
+            old: vec![0.0; size.cells()],
+        }
+    }
+
+    /// Current heights `z^n`.
+    #[must_use]
+    pub fn current(&self) -> &[f32] {
+        &self.cur
+    }
+
+    /// Previous heights `z^(n-1)`.
+    #[must_use]
+    pub fn previous(&self) -> &[f32] {
+        &self.old
+    }
+
+    /// Both levels, mutably: `(current, previous)`.
+    pub fn levels_mut(&mut self) -> (&mut [f32], &mut [f32]) {
+        (&mut self.cur, &mut self.old)
+    }
+
+    /// One stencil step; afterwards `current` is `z^(n+1)` and `previous` is `z^n`.
+    pub(crate) fn step(
+        &mut self,
+        size: GridSize,
+        k: StencilCoefficients,
+        boundary: Boundary,
+        parallelism: Parallelism,
+    ) {
+        grid_step(size, k, boundary, &self.cur, &mut self.old, parallelism);
+        std::mem::swap(&mut self.cur, &mut self.old);
+    }
+
+    pub(crate) fn shift(&mut self, size: GridSize, dx: isize, dy: isize) {
+        crate::window::shift_cells(&mut self.cur, size, dx, dy, 0.0);
+        crate::window::shift_cells(&mut self.old, size, dx, dy, 0.0);
+    }
+}
+
+/// Zeroes the rim (x = 0, W-1; y = 0, H-1) of a per-cell buffer.
+pub(crate) fn zero_rim<T: Copy + Default>(buf: &mut [T], size: GridSize) {
+    let (w, h) = (size.width(), size.height());
+    buf[..w].fill(T::default());
+    buf[(h - 1) * w..].fill(T::default());
+    for y in 1..h - 1 {
+        buf[y * w] = T::default();
+        buf[y * w + w - 1] = T::default();
+    }
+}

@@ -1,0 +1,82 @@
+//! The operations every grid mode (signed, split, classic) offers, for code that drives any
+//! of them, such as the `water` command.
+
+use crate::boundary::Boundary;
+use crate::contact::ContactMasks;
+use crate::error::Result;
+use crate::impulse::Impulse;
+use crate::kernels::Parallelism;
+use crate::land::LandMask;
+use crate::size::GridSize;
+
+/// Which grid stepper a simulation uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum GridMode {
+    /// One signed f32 height per cell.
+    #[default]
+    Signed,
+    /// Two f32 channels `p` and `n`, height `p - n` (bow waves in `p`, stern waves in `n`).
+    Split,
+    /// Hugo Elias's i16 ripple, bit for bit: fixed boundary, `a = 1/2`, damping by shift.
+    Classic,
+}
+
+impl GridMode {
+    /// All modes.
+    pub const ALL: [Self; 3] = [Self::Signed, Self::Split, Self::Classic];
+
+    /// Name used in scenario files.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Signed => "signed",
+            Self::Split => "split",
+            Self::Classic => "classic",
+        }
+    }
+}
+
+impl std::fmt::Display for GridMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A grid water simulation of any mode.
+pub trait GridWater: Send {
+    /// Grid size.
+    fn size(&self) -> GridSize;
+    /// Cell size `h`, metres.
+    fn cell_size(&self) -> f64;
+    /// The stepper.
+    fn mode(&self) -> GridMode;
+    /// Edge treatment.
+    fn boundary(&self) -> Boundary;
+    /// Steps taken so far.
+    fn steps_taken(&self) -> u64;
+    /// How steps use threads.
+    fn set_parallelism(&mut self, parallelism: Parallelism);
+    /// One step without contact sources.
+    fn step(&mut self);
+    /// One step with bow and stern events from `contacts` (applied after the stencil).
+    ///
+    /// # Errors
+    /// [`crate::WaterError::SizeMismatch`] if the masks belong to a grid of another size.
+    fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()>;
+    /// Adds an impulse to the current heights (before the next step).
+    fn add_impulse(&mut self, impulse: &Impulse);
+    /// Replaces the land; land cells are zeroed at once and after every step.
+    ///
+    /// # Errors
+    /// [`crate::WaterError::SizeMismatch`] if the mask belongs to a grid of another size.
+    fn set_land(&mut self, land: LandMask) -> Result<()>;
+    /// Moves the window: new cell `(x, y)` takes old cell `(x + dx, y + dy)`; entering cells are
+    /// still water at rest. Land moves with the water.
+    fn shift_window(&mut self, dx: isize, dy: isize);
+    /// Current heights as f32 metres (classic mode: its integer units), row-major.
+    fn heights(&self) -> Vec<f32>;
+    /// Total volume above rest, m^3 (`h^2 * sum z`).
+    fn volume(&self) -> f64;
+    /// Discrete energy (m^2), see [`crate::diagnostics::discrete_energy`].
+    fn energy(&self) -> f64;
+}

@@ -1,0 +1,114 @@
+//! `grid_step`: one step of the signed five-point wave stencil over a whole field, every
+//! boundary. GPU twin: `shaders/grid_step.wgsl`.
+//!
+//! Two-buffer scheme: `cur` holds `z^n`, `out` holds `z^(n-1)` on entry and `z^(n+1)` on exit;
+//! the caller then swaps the buffers.
+
+use rayon::prelude::*;
+
+use super::absorbing_edges::{mur_coefficient, mur_columns, mur_rows};
+use super::float_mode::FlushDenormals;
+use super::rows::{wave_cell, wave_row_interior};
+use super::Parallelism;
+use crate::boundary::Boundary;
+use crate::params::StencilCoefficients;
+use crate::size::GridSize;
+
+/// Advances one field by one step. See the module docs for the buffer convention.
+///
+/// # Panics
+/// If `cur` or `out` does not hold `size.cells()` values (the grid types check this).
+pub fn grid_step(
+    size: GridSize,
+    k: StencilCoefficients,
+    boundary: Boundary,
+    cur: &[f32],
+    out: &mut [f32],
+    parallelism: Parallelism,
+) {
+    assert_eq!(cur.len(), size.cells(), "cur buffer size");
+    assert_eq!(out.len(), size.cells(), "out buffer size");
+    let (w, h) = (size.width(), size.height());
+    // Rows the stencil pass updates; fixed edges never change and absorbing edge rows are
+    // computed after the pass from the new interior.
+    let rows = match boundary {
+        Boundary::Fixed | Boundary::Absorbing => 1..h - 1,
+        Boundary::Reflective | Boundary::Periodic => 0..h,
+    };
+    let mur_k = mur_coefficient(k.a);
+    let band_rows = rows.len().div_ceil(parallelism.bands(size.cells(), rows.len()));
+    let first = rows.start;
+    let updated = &mut out[first * w..rows.end * w];
+
+    let step_band = |(band, chunk): (usize, &mut [f32])| {
+        let _ftz = FlushDenormals::new();
+        let y0 = first + band * band_rows;
+        for (dy, out_row) in chunk.chunks_exact_mut(w).enumerate() {
+            step_row(size, k, boundary, mur_k, cur, y0 + dy, out_row);
+        }
+    };
+    if band_rows >= rows.len() {
+        step_band((0, updated));
+    } else {
+        updated
+            .par_chunks_mut(band_rows * w)
+            .enumerate()
+            .for_each(step_band);
+    }
+    if boundary == Boundary::Absorbing {
+        let _ftz = FlushDenormals::new();
+        mur_rows(size, mur_k, cur, out);
+    }
+}
+
+/// Updates row `y` of the field into `out_row`.
+#[inline]
+fn step_row(
+    size: GridSize,
+    k: StencilCoefficients,
+    boundary: Boundary,
+    mur_k: f32,
+    cur: &[f32],
+    y: usize,
+    out_row: &mut [f32],
+) {
+    let (w, h) = (size.width(), size.height());
+    let (north, south) = match boundary {
+        // Only interior rows reach here for these two: both neighbours exist.
+        Boundary::Fixed | Boundary::Absorbing => (y - 1, y + 1),
+        Boundary::Reflective => (y.saturating_sub(1), (y + 1).min(h - 1)),
+        Boundary::Periodic => ((y + h - 1) % h, (y + 1) % h),
+    };
+    let row = |r: usize| &cur[r * w..(r + 1) * w];
+    let (up, mid, down) = (row(north), row(y), row(south));
+    wave_row_interior(up, mid, down, out_row, k);
+    let last = w - 1;
+    match boundary {
+        Boundary::Fixed => {}
+        Boundary::Reflective => {
+            out_row[0] = wave_cell(k, up[0], down[0], mid[1], mid[0], mid[0], out_row[0]);
+            out_row[last] = wave_cell(
+                k,
+                up[last],
+                down[last],
+                mid[last],
+                mid[last - 1],
+                mid[last],
+                out_row[last],
+            );
+        }
+        Boundary::Periodic => {
+            out_row[0] = wave_cell(k, up[0], down[0], mid[1], mid[last], mid[0], out_row[0]);
+            out_row[last] = wave_cell(
+                k,
+                up[last],
+                down[last],
+                mid[0],
+                mid[last - 1],
+                mid[last],
+                out_row[last],
+            );
+        }
+        Boundary::Absorbing => mur_columns(mur_k, mid, out_row),
+    }
+}

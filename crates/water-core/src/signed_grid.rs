@@ -1,0 +1,244 @@
+//! Signed mode: one f32 height per cell.
+
+use crate::boundary::Boundary;
+use crate::contact::ContactMasks;
+use crate::diagnostics::{discrete_energy, volume};
+use crate::error::Result;
+use crate::field::WaveField;
+use crate::grid_water::{GridMode, GridWater};
+use crate::impulse::Impulse;
+use crate::kernels::Parallelism;
+use crate::land::LandMask;
+use crate::params::{StencilCoefficients, WaveParams};
+use crate::sample::HeightView;
+use crate::size::GridSize;
+
+/// What signed and split grids share: size, parameters, boundary, land, threading.
+#[derive(Debug, Clone)]
+pub(crate) struct GridSetup {
+    pub size: GridSize,
+    pub params: WaveParams,
+    pub coefficients: StencilCoefficients,
+    pub boundary: Boundary,
+    pub land: Option<LandMask>,
+    pub parallelism: Parallelism,
+    pub steps: u64,
+}
+
+impl GridSetup {
+    pub fn new(size: GridSize, params: WaveParams, boundary: Boundary) -> Self {
+        Self {
+            size,
+            params,
+            coefficients: params.coefficients(),
+            boundary,
+            land: None,
+            parallelism: Parallelism::Auto,
+            steps: 0,
+        }
+    }
+
+    pub fn set_land(&mut self, land: LandMask) -> Result<()> {
+        self.size.check_len("land mask", land.cells().len())?;
+        self.land = (!land.is_empty()).then_some(land);
+        Ok(())
+    }
+
+    pub fn check_contacts(&self, contacts: &ContactMasks) -> Result<()> {
+        self.size
+            .check_len("contact mask", contacts.new_mask().len())
+    }
+
+    /// Zeroes the land cells of `field`.
+    pub fn clear_land(&self, field: &mut [f32]) {
+        if let Some(land) = &self.land {
+            land.clear(field);
+        }
+    }
+
+    /// Land, then the fixed rim: both hold zero after every step.
+    pub fn clear_land_and_rim(&self, field: &mut [f32]) {
+        if let Some(land) = &self.land {
+            land.clear(field);
+        }
+        if self.boundary == Boundary::Fixed {
+            crate::field::zero_rim(field, self.size);
+        }
+    }
+
+    pub fn impulse_interior_only(&self) -> bool {
+        self.boundary == Boundary::Fixed
+    }
+
+    pub fn shift_land(&mut self, dx: isize, dy: isize) {
+        if let Some(land) = &mut self.land {
+            land.shift(dx, dy);
+            if land.is_empty() {
+                self.land = None;
+            }
+        }
+    }
+}
+
+/// Signed-mode water: `z_new = d*(a*(zN + zS + zE + zW) + (2 - 4a)*z - z_old)`.
+///
+/// ```
+/// use glam::Vec2;
+/// use water_core::{Boundary, Damping, GridSize, GridWater, Impulse, ImpulseShape, SignedGrid, WaveParams};
+/// let params = WaveParams::new(0.1, 2.0, 1.0 / 60.0, Damping::PerStep(0.999))?;
+/// let mut water = SignedGrid::new(GridSize::new(64, 64)?, params, Boundary::Reflective);
+/// water.add_impulse(&Impulse::new(Vec2::new(32.0, 32.0), 4.0, 1.0, ImpulseShape::Cosine)?);
+/// for _ in 0..10 {
+///     water.step();
+/// }
+/// let height = water.view().bilinear(Vec2::new(3.2, 3.2));
+/// assert!(height.is_some());
+/// # Ok::<(), water_core::WaterError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SignedGrid {
+    setup: GridSetup,
+    field: WaveField,
+}
+
+impl SignedGrid {
+    /// Still water of the given size, parameters and boundary.
+    #[must_use]
+    pub fn new(size: GridSize, params: WaveParams, boundary: Boundary) -> Self {
+        Self {
+            setup: GridSetup::new(size, params, boundary),
+            field: WaveField::at_rest(size),
+        }
+    }
+
+    /// Parameters.
+    #[must_use]
+    pub fn params(&self) -> &WaveParams {
+        &self.setup.params
+    }
+
+    /// The two time levels.
+    #[must_use]
+    pub fn field(&self) -> &WaveField {
+        &self.field
+    }
+
+    /// The two time levels, mutably, to set an initial condition (`(current, previous)`; equal
+    /// levels mean the water starts at rest in that shape).
+    pub fn field_mut(&mut self) -> &mut WaveField {
+        &mut self.field
+    }
+
+    /// Current heights, metres.
+    #[must_use]
+    pub fn current(&self) -> &[f32] {
+        self.field.current()
+    }
+
+    /// A sampling view of the current heights.
+    #[must_use]
+    pub fn view(&self) -> HeightView<'_> {
+        HeightView::from_validated(
+            self.setup.size,
+            self.setup.params.cell_size() as f32,
+            self.field.current(),
+        )
+    }
+
+    fn finish_step(&mut self, contacts: Option<&ContactMasks>) {
+        let (cur, _) = self.field.levels_mut();
+        match contacts {
+            Some(contacts) => {
+                contacts.apply_signed(cur);
+                self.setup.clear_land_and_rim(cur);
+            }
+            // The stencil never writes a fixed rim, so only land needs clearing.
+            None => self.setup.clear_land(cur),
+        }
+        self.setup.steps += 1;
+    }
+}
+
+impl GridWater for SignedGrid {
+    fn size(&self) -> GridSize {
+        self.setup.size
+    }
+
+    fn cell_size(&self) -> f64 {
+        self.setup.params.cell_size()
+    }
+
+    fn mode(&self) -> GridMode {
+        GridMode::Signed
+    }
+
+    fn boundary(&self) -> Boundary {
+        self.setup.boundary
+    }
+
+    fn steps_taken(&self) -> u64 {
+        self.setup.steps
+    }
+
+    fn set_parallelism(&mut self, parallelism: Parallelism) {
+        self.setup.parallelism = parallelism;
+    }
+
+    fn step(&mut self) {
+        let s = &self.setup;
+        self.field
+            .step(s.size, s.coefficients, s.boundary, s.parallelism);
+        self.finish_step(None);
+    }
+
+    fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
+        self.setup.check_contacts(contacts)?;
+        let s = &self.setup;
+        self.field
+            .step(s.size, s.coefficients, s.boundary, s.parallelism);
+        self.finish_step(Some(contacts));
+        Ok(())
+    }
+
+    fn add_impulse(&mut self, impulse: &Impulse) {
+        let (cur, _) = self.field.levels_mut();
+        impulse.for_each_cell(self.setup.size, self.setup.impulse_interior_only(), |i, v| {
+            cur[i] += v;
+        });
+        self.setup.clear_land_and_rim(cur);
+    }
+
+    fn set_land(&mut self, land: LandMask) -> Result<()> {
+        self.setup.set_land(land)?;
+        let (cur, old) = self.field.levels_mut();
+        self.setup.clear_land_and_rim(cur);
+        self.setup.clear_land_and_rim(old);
+        Ok(())
+    }
+
+    fn shift_window(&mut self, dx: isize, dy: isize) {
+        self.field.shift(self.setup.size, dx, dy);
+        self.setup.shift_land(dx, dy);
+        let (cur, old) = self.field.levels_mut();
+        self.setup.clear_land_and_rim(cur);
+        self.setup.clear_land_and_rim(old);
+    }
+
+    fn heights(&self) -> Vec<f32> {
+        self.field.current().to_vec()
+    }
+
+    fn volume(&self) -> f64 {
+        volume(self.field.current(), self.setup.params.cell_size())
+    }
+
+    fn energy(&self) -> f64 {
+        discrete_energy(
+            self.setup.size,
+            self.setup.boundary,
+            f64::from(self.setup.coefficients.a),
+            self.field.current(),
+            self.field.previous(),
+        )
+    }
+}

@@ -1,0 +1,51 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code, reason = "each test file uses a different subset")]
+
+use water_core::{Boundary, Damping, GridSize, SignedGrid, WaveParams};
+
+/// Parameters with `h = 1`, `c = 1` and the step that gives Courant number `a`.
+pub fn params_for(a: f64, damping: Damping) -> WaveParams {
+    WaveParams::new(1.0, 1.0, a.sqrt(), damping).expect("valid parameters")
+}
+
+/// A signed grid of `w x h` cells.
+pub fn signed(w: usize, h: usize, a: f64, boundary: Boundary) -> SignedGrid {
+    SignedGrid::new(
+        GridSize::new(w, h).expect("valid size"),
+        params_for(a, Damping::NONE),
+        boundary,
+    )
+}
+
+/// Sets both time levels to `f(x, y)`: the water starts at rest in that shape.
+pub fn set_at_rest(grid: &mut SignedGrid, f: impl Fn(f64, f64) -> f64) {
+    let w = grid.field().current().len() / grid_height(grid);
+    let (cur, old) = grid.field_mut().levels_mut();
+    for (i, (c, o)) in cur.iter_mut().zip(old.iter_mut()).enumerate() {
+        let v = f((i % w) as f64, (i / w) as f64) as f32;
+        *c = v;
+        *o = v;
+    }
+}
+
+fn grid_height(grid: &SignedGrid) -> usize {
+    use water_core::GridWater;
+    grid.size().height()
+}
+
+/// Cosine bump of radius `r` centred at `(cx, cy)`, peak 1.
+pub fn bump(cx: f64, cy: f64, r: f64) -> impl Fn(f64, f64) -> f64 {
+    move |x, y| {
+        let d = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt();
+        if d < r {
+            0.5 + 0.5 * (std::f64::consts::PI * d / r).cos()
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Bits of a float buffer, for exact comparisons with readable failures.
+pub fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
