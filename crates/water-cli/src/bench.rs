@@ -73,56 +73,61 @@ pub enum BenchError {
     Invalid(String),
 }
 
-fn peer_initial(size: GridSize) -> (Vec<f32>, Vec<f32>) {
-    let (w, h) = (size.width(), size.height());
-    let mut z = vec![0.0f32; size.cells()];
-    for y in 1..h - 1 {
-        for x in 1..w - 1 {
-            let i = y * w + x;
-            z[i] = ((i * 7) % 97) as f32 * 0.001;
-        }
-    }
-    let old = z.iter().map(|v| v * 0.9).collect();
-    (z, old)
-}
-
-fn build(spec: &BenchGrid, size: GridSize) -> Result<Box<dyn GridWater>, BenchError> {
+/// An `n x n` grid of `mode` initialised like the C peer's grid (see the module docs), with
+/// `boundary` (classic mode: fixed only).
+///
+/// # Errors
+/// [`BenchError`] for a bad size or a classic grid with another boundary.
+pub fn peer_like_grid(
+    n: usize,
+    mode: GridMode,
+    boundary: Boundary,
+) -> Result<Box<dyn GridWater>, BenchError> {
+    let size = GridSize::new(n, n)?;
     // h = 1, c = 1, dt = 0.5 gives a = 0.25, the peer's setting.
     let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999))?;
-    let (z, old) = peer_initial(size);
-    Ok(match spec.mode {
+    let z = |i: usize| {
+        let (x, y) = (i % n, i / n);
+        if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
+            0.0
+        } else {
+            ((i * 7) % 97) as f32 * 0.001
+        }
+    };
+    let fill = |cur: &mut [f32], old: &mut [f32]| {
+        for (i, (c, o)) in cur.iter_mut().zip(old.iter_mut()).enumerate() {
+            *c = z(i);
+            *o = z(i) * 0.9;
+        }
+    };
+    Ok(match mode {
         GridMode::Signed => {
-            let mut g = SignedGrid::new(size, params, spec.boundary);
-            let (cur, prev) = g.field_mut().levels_mut();
-            cur.copy_from_slice(&z);
-            prev.copy_from_slice(&old);
+            let mut g = SignedGrid::new(size, params, boundary);
+            let (cur, old) = g.field_mut().levels_mut();
+            fill(cur, old);
             Box::new(g)
         }
         GridMode::Split => {
-            // Both channels carry the field, as a split run with crests and troughs would.
-            let mut g = SplitGrid::new(size, params, spec.boundary);
-            let (p, p_old) = g.positive_mut().levels_mut();
-            p.copy_from_slice(&z);
-            p_old.copy_from_slice(&old);
-            let (n, n_old) = g.negative_mut().levels_mut();
-            n.copy_from_slice(&old);
-            n_old.copy_from_slice(&z);
+            // Both channels carry the field, as a run with crests and troughs would.
+            let mut g = SplitGrid::new(size, params, boundary);
+            let (p, n) = g.channels_mut();
+            for channel in [p, n] {
+                let (cur, old) = channel.levels_mut();
+                fill(cur, old);
+            }
             Box::new(g)
         }
         GridMode::Classic => {
-            if spec.boundary != Boundary::Fixed {
+            if boundary != Boundary::Fixed {
                 return Err(BenchError::Invalid(format!(
-                    "classic mode has only the fixed boundary, got {}",
-                    spec.boundary
+                    "classic mode has only the fixed boundary, got {boundary}"
                 )));
             }
             let mut g = ClassicGrid::new(size, 1.0, Some(5))?;
-            let (cur, prev) = g.levels_mut();
-            for (c, v) in cur.iter_mut().zip(&z) {
-                *c = (v * 10_000.0) as i16;
-            }
-            for (c, v) in prev.iter_mut().zip(&old) {
-                *c = (v * 10_000.0) as i16;
+            let (cur, old) = g.levels_mut();
+            for (i, (c, o)) in cur.iter_mut().zip(old.iter_mut()).enumerate() {
+                *c = (z(i) * 10_000.0) as i16;
+                *o = (z(i) * 9_000.0) as i16;
             }
             Box::new(g)
         }
@@ -143,12 +148,11 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
     if threads == 0 {
         return Err(BenchError::Invalid("--threads must be at least 1".into()));
     }
-    let size = GridSize::new(spec.size, spec.size)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|source| BenchError::Threads { threads, source })?;
-    let mut water = build(spec, size)?;
+    let mut water = peer_like_grid(spec.size, spec.mode, spec.boundary)?;
     water.set_parallelism(if threads == 1 {
         Parallelism::Serial
     } else {

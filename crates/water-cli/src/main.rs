@@ -10,7 +10,11 @@ use water_cli::scenario::{Scenario, DEFAULT_BUILTIN};
 use water_core::{Boundary, GridMode, StabilityReport};
 
 #[derive(Parser)]
-#[command(name = "water", version, about = "Interactive water surfaces: run, benchmark, check")]
+#[command(
+    name = "water",
+    version,
+    about = "Interactive water surfaces: run, benchmark, check"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -136,11 +140,24 @@ fn run(cli: Cli) -> Result<(), String> {
             dt,
         } => {
             let r = StabilityReport::new(wave_speed, cell_size, dt).map_err(|e| e.to_string())?;
-            println!("courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)", r.courant, r.dt);
+            println!(
+                "courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)",
+                r.courant, r.dt
+            );
             println!("limit          = {}", r.limit);
-            println!("stable         = {}", if r.is_stable() { "yes" } else { "no" });
-            println!("max stable dt  = {:.9} s  (h / (c*sqrt 2))", r.max_stable_dt);
-            println!("substeps       = {}  (stable steps of {:.9} s per dt)", r.substeps, r.dt / r.substeps as f64);
+            println!(
+                "stable         = {}",
+                if r.is_stable() { "yes" } else { "no" }
+            );
+            println!(
+                "max stable dt  = {:.9} s  (h / (c*sqrt 2))",
+                r.max_stable_dt
+            );
+            println!(
+                "substeps       = {}  (stable steps of {:.9} s per dt)",
+                r.substeps,
+                r.dt / r.substeps as f64
+            );
             Ok(())
         }
         Command::Bench {

@@ -70,7 +70,7 @@ pub fn write<T: NpyElement>(path: &Path, data: &[T], shape: &[usize]) -> io::Res
     file.write_all(&encode(data, shape))
 }
 
-/// Reads back a `.npy` file written by [`write`]: `(descr, shape, payload bytes)`.
+/// Reads back a `.npy` file written by [`write()`]: `(descr, shape, payload bytes)`.
 ///
 /// # Errors
 /// `InvalidData` for anything that is not a version 1.0 `.npy` file.

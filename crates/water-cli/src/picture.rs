@@ -61,7 +61,8 @@ pub fn robust_scale(heights: &[f32]) -> f32 {
 /// I/O or encoding errors, as `io::Error`.
 pub fn write_png(path: &Path, width: usize, height: usize, rgb: &[u8]) -> io::Result<()> {
     let file = io::BufWriter::new(std::fs::File::create(path)?);
-    let to_u32 = |v: usize| u32::try_from(v).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e));
+    let to_u32 =
+        |v: usize| u32::try_from(v).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e));
     let mut encoder = png::Encoder::new(file, to_u32(width)?, to_u32(height)?);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);

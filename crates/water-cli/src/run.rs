@@ -50,7 +50,11 @@ pub struct RunSummary {
 ///
 /// # Errors
 /// I/O errors creating `out` or writing files.
-pub fn run_cpu(scenario: &Scenario, out: &Path, show_progress: bool) -> std::io::Result<RunSummary> {
+pub fn run_cpu(
+    scenario: &Scenario,
+    out: &Path,
+    show_progress: bool,
+) -> std::io::Result<RunSummary> {
     std::fs::create_dir_all(out)?;
     let mut sim = Simulation::new(scenario);
     let mut progress = Progress::new("run", scenario.steps, show_progress);

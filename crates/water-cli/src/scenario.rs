@@ -112,7 +112,10 @@ pub struct Scenario {
 /// The scenarios built into the `water` binary, by name.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("harbour", include_str!("../../../scenarios/harbour.toml")),
-    ("rock-pool", include_str!("../../../scenarios/rock-pool.toml")),
+    (
+        "rock-pool",
+        include_str!("../../../scenarios/rock-pool.toml"),
+    ),
     ("open-sea", include_str!("../../../scenarios/open-sea.toml")),
 ];
 
@@ -148,7 +151,11 @@ impl Scenario {
                 column: 0,
                 message: format!(
                     "no built-in scenario {name:?}; built-ins: {}",
-                    BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                    BUILTIN
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             })?;
         Self::parse(&format!("<builtin {name}>"), text)
@@ -171,7 +178,8 @@ impl Scenario {
         let raw: RawScenario = toml::from_str(text)
             .map_err(|e| at(e.span().unwrap_or(0..0), e.message().trim().to_owned()))?;
         let g = &raw.grid;
-        let water = |span: std::ops::Range<usize>| move |e: WaterError| at(span.clone(), e.to_string());
+        let water =
+            |span: std::ops::Range<usize>| move |e: WaterError| at(span.clone(), e.to_string());
 
         let width = *g.width.get_ref();
         let size = GridSize::new(width, *g.height.get_ref()).map_err(|e| {
@@ -246,7 +254,10 @@ impl Scenario {
         }
         let classic_shift = match &g.classic_shift {
             Some(k) if mode != GridMode::Classic => {
-                return Err(at(k.span(), "classic_shift applies only to mode = \"classic\"".into()))
+                return Err(at(
+                    k.span(),
+                    "classic_shift applies only to mode = \"classic\"".into(),
+                ))
             }
             Some(k) if *k.get_ref() == 0 => None,
             Some(k) => {
@@ -322,7 +333,10 @@ impl Scenario {
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
-    let column = before.rfind('\n').map_or(before.len(), |nl| before.len() - nl - 1) + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before.len(), |nl| before.len() - nl - 1)
+        + 1;
     (line, column)
 }
 

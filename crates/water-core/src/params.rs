@@ -181,7 +181,10 @@ impl WaveParams {
     /// The f32 coefficients the stencil kernels use.
     #[must_use]
     pub fn coefficients(&self) -> StencilCoefficients {
-        StencilCoefficients::new(self.courant().min(GRID_COURANT_LIMIT), self.damping_factor())
+        StencilCoefficients::new(
+            self.courant().min(GRID_COURANT_LIMIT),
+            self.damping_factor(),
+        )
     }
 }
 
@@ -238,7 +241,11 @@ mod tests {
             let a = f64::from(i) / 10_000.0;
             let k = StencilCoefficients::new(a, 1.0);
             assert_eq!(4.0 * f64::from(k.a) + f64::from(k.b), 2.0, "a = {a}");
-            assert!((f64::from(k.a) - a).abs() < 1e-7, "a = {a} moved to {}", k.a);
+            assert!(
+                (f64::from(k.a) - a).abs() < 1e-7,
+                "a = {a} moved to {}",
+                k.a
+            );
         }
     }
 }

@@ -129,7 +129,8 @@ impl<'a> HeightView<'a> {
     #[must_use]
     pub fn cell_gradient(&self, x: usize, y: usize) -> Vec2 {
         let (w, h) = (self.size.width(), self.size.height());
-        let diff = |lo: usize, hi: usize, a: f32, b: f32| (b - a) / ((hi - lo) as f32 * self.cell_size);
+        let diff =
+            |lo: usize, hi: usize, a: f32, b: f32| (b - a) / ((hi - lo) as f32 * self.cell_size);
         let (xl, xr) = (x.saturating_sub(1), (x + 1).min(w - 1));
         let (yl, yr) = (y.saturating_sub(1), (y + 1).min(h - 1));
         Vec2::new(

@@ -202,9 +202,13 @@ impl GridWater for SignedGrid {
 
     fn add_impulse(&mut self, impulse: &Impulse) {
         let (cur, _) = self.field.levels_mut();
-        impulse.for_each_cell(self.setup.size, self.setup.impulse_interior_only(), |i, v| {
-            cur[i] += v;
-        });
+        impulse.for_each_cell(
+            self.setup.size,
+            self.setup.impulse_interior_only(),
+            |i, v| {
+                cur[i] += v;
+            },
+        );
         self.setup.clear_land_and_rim(cur);
     }
 

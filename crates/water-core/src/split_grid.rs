@@ -54,14 +54,9 @@ impl SplitGrid {
         &self.negative
     }
 
-    /// The positive channel, mutably, to set an initial condition.
-    pub fn positive_mut(&mut self) -> &mut WaveField {
-        &mut self.positive
-    }
-
-    /// The negative channel, mutably, to set an initial condition.
-    pub fn negative_mut(&mut self) -> &mut WaveField {
-        &mut self.negative
+    /// Both channels, mutably, to set an initial condition: `(positive, negative)`.
+    pub fn channels_mut(&mut self) -> (&mut WaveField, &mut WaveField) {
+        (&mut self.positive, &mut self.negative)
     }
 
     fn step_inner(&mut self, contacts: Option<&ContactMasks>) {
@@ -126,13 +121,17 @@ impl GridWater for SplitGrid {
     fn add_impulse(&mut self, impulse: &Impulse) {
         let (p, _) = self.positive.levels_mut();
         let (n, _) = self.negative.levels_mut();
-        impulse.for_each_cell(self.setup.size, self.setup.impulse_interior_only(), |i, v| {
-            if v >= 0.0 {
-                p[i] += v;
-            } else {
-                n[i] -= v;
-            }
-        });
+        impulse.for_each_cell(
+            self.setup.size,
+            self.setup.impulse_interior_only(),
+            |i, v| {
+                if v >= 0.0 {
+                    p[i] += v;
+                } else {
+                    n[i] -= v;
+                }
+            },
+        );
         self.setup.clear_land_and_rim(p);
         self.setup.clear_land_and_rim(n);
     }

@@ -61,7 +61,11 @@ mod tests {
                     } else {
                         -1
                     };
-                    assert_eq!(buf[(y * 5 + x) as usize], expect, "dx={dx} dy={dy} x={x} y={y}");
+                    assert_eq!(
+                        buf[(y * 5 + x) as usize],
+                        expect,
+                        "dx={dx} dy={dy} x={x} y={y}"
+                    );
                 }
             }
         }

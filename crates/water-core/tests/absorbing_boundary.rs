@@ -54,7 +54,11 @@ fn reflection_ratio(boundary: Boundary, a: f64) -> f64 {
 fn absorbing_edge_reflects_under_five_percent_at_normal_incidence() {
     for a in [0.25, 0.5] {
         let r = reflection_ratio(Boundary::Absorbing, a);
-        assert!(r < 0.05, "a = {a}: reflected {:.2}% of the pulse", r * 100.0);
+        assert!(
+            r < 0.05,
+            "a = {a}: reflected {:.2}% of the pulse",
+            r * 100.0
+        );
     }
 }
 

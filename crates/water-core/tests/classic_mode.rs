@@ -20,13 +20,22 @@ fn reference_step(w: usize, h: usize, src: &[i16], dst: &mut [i16], shift: Optio
 fn compare(w: usize, h: usize, shift: Option<u32>, amplitude: f32, steps: usize, par: Parallelism) {
     let mut grid = ClassicGrid::new(GridSize::new(w, h).expect("size"), 1.0, shift).expect("grid");
     grid.set_parallelism(par);
-    for (k, (x, y)) in [(7.0, 5.0), (w as f32 * 0.6, h as f32 * 0.5), (3.0, h as f32 - 4.0)]
-        .into_iter()
-        .enumerate()
+    for (k, (x, y)) in [
+        (7.0, 5.0),
+        (w as f32 * 0.6, h as f32 * 0.5),
+        (3.0, h as f32 - 4.0),
+    ]
+    .into_iter()
+    .enumerate()
     {
         grid.add_impulse(
-            &Impulse::new(Vec2::new(x, y), 3.0 + k as f32, amplitude, ImpulseShape::Cosine)
-                .expect("impulse"),
+            &Impulse::new(
+                Vec2::new(x, y),
+                3.0 + k as f32,
+                amplitude,
+                ImpulseShape::Cosine,
+            )
+            .expect("impulse"),
         );
     }
     let mut src = grid.current().to_vec();
@@ -53,7 +62,10 @@ fn undamped_ripple_with_wrapping_amplitudes_matches_bit_for_bit() {
 
 #[test]
 fn parallel_classic_steps_match_the_c_loop() {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("pool");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .expect("pool");
     pool.install(|| compare(130, 140, Some(4), 8000.0, 120, Parallelism::Parallel));
 }
 
@@ -63,8 +75,13 @@ fn impulses_round_and_saturate() {
     let mut grid = ClassicGrid::new(size, 1.0, Some(5)).expect("grid");
     let point = Impulse::new(Vec2::new(4.4, 3.6), 0.0, 2.6, ImpulseShape::Point).expect("impulse");
     grid.add_impulse(&point);
-    assert_eq!(grid.current()[4 * 9 + 4], 3, "round(2.6) at the nearest cell (4, 4)");
-    let big = Impulse::new(Vec2::new(4.0, 4.0), 0.0, 40_000.0, ImpulseShape::Point).expect("impulse");
+    assert_eq!(
+        grid.current()[4 * 9 + 4],
+        3,
+        "round(2.6) at the nearest cell (4, 4)"
+    );
+    let big =
+        Impulse::new(Vec2::new(4.0, 4.0), 0.0, 40_000.0, ImpulseShape::Point).expect("impulse");
     grid.add_impulse(&big);
     assert_eq!(grid.current()[4 * 9 + 4], i16::MAX, "saturating add");
 }

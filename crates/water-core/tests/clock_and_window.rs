@@ -32,7 +32,11 @@ fn same_scenario_at_30_60_and_144_fps_gives_the_same_surface() {
     for fps in [60.0, 144.0] {
         let (steps, z) = surface_after(fps);
         assert_eq!(steps, steps30, "{fps} fps ran a different number of steps");
-        assert_eq!(support::bits(&z), support::bits(&z30), "{fps} fps surface differs");
+        assert_eq!(
+            support::bits(&z),
+            support::bits(&z30),
+            "{fps} fps surface differs"
+        );
     }
 }
 
@@ -69,7 +73,11 @@ fn window_shift_moves_water_and_brings_in_still_water() {
                 let j = (sy * 30 + sx) as usize;
                 assert_eq!((cur[i], old[i]), (before_cur[j], before_old[j]));
             } else {
-                assert_eq!((cur[i], old[i]), (0.0, 0.0), "entering cell ({x}, {y}) at rest");
+                assert_eq!(
+                    (cur[i], old[i]),
+                    (0.0, 0.0),
+                    "entering cell ({x}, {y}) at rest"
+                );
             }
         }
     }

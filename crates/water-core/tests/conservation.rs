@@ -37,10 +37,16 @@ fn undamped_reflective_run_conserves_energy_within_one_percent_and_volume_over_1
     assert!(e0 > 0.0);
     assert!(worst_e < 0.01, "energy drifted by {worst_e:e} of {e0}");
     // Volume: no step creates or loses more than its own rounding...
-    assert!(worst_accel <= 1.0, "a step changed the volume's rate by {worst_accel} rounding bounds");
+    assert!(
+        worst_accel <= 1.0,
+        "a step changed the volume's rate by {worst_accel} rounding bounds"
+    );
     // ...and over 10^5 steps those roundings (a random walk of the mean level's velocity, see
     // docs/math.md "Rounding and the mean level") move the mean level by under 1% of the wave.
-    assert!(worst_level < 0.01 * peak, "mean level moved by {worst_level}");
+    assert!(
+        worst_level < 0.01 * peak,
+        "mean level moved by {worst_level}"
+    );
 }
 
 #[test]
@@ -49,7 +55,10 @@ fn energy_is_conserved_for_periodic_and_fixed_boundaries_too() {
         let (_, worst_e, _, _, worst_accel) = run_and_track(boundary, 0.4, 20_000);
         assert!(worst_e < 0.01, "{boundary}: energy drift {worst_e:e}");
         if boundary == Boundary::Periodic {
-            assert!(worst_accel <= 1.0, "periodic volume rate changed by {worst_accel}");
+            assert!(
+                worst_accel <= 1.0,
+                "periodic volume rate changed by {worst_accel}"
+            );
         }
     }
 }
@@ -87,8 +96,11 @@ fn damping_per_second_decays_the_same_physical_amount_for_any_dt() {
     };
     let q_fraction = |dt: f64| {
         let params = WaveParams::new(1.0, 1.0, dt, Damping::PerSecond(0.9)).expect("params");
-        let mut grid =
-            SignedGrid::new(GridSize::new(24, 20).expect("size"), params, Boundary::Periodic);
+        let mut grid = SignedGrid::new(
+            GridSize::new(24, 20).expect("size"),
+            params,
+            Boundary::Periodic,
+        );
         set_at_rest(&mut grid, bump(9.0, 8.0, 4.5));
         let z0 = grid.current().to_vec();
         grid.step();

@@ -35,8 +35,22 @@ fn split_mode_sets_p_at_the_bow_and_n_at_the_stern() {
         grid.step_with_contacts(&contacts).expect("step");
 
         // The same step restated: stencil on both channels, then the two events.
-        grid_step(size, k, Boundary::Reflective, &p, &mut p_old, Parallelism::Serial);
-        grid_step(size, k, Boundary::Reflective, &n, &mut n_old, Parallelism::Serial);
+        grid_step(
+            size,
+            k,
+            Boundary::Reflective,
+            &p,
+            &mut p_old,
+            Parallelism::Serial,
+        );
+        grid_step(
+            size,
+            k,
+            Boundary::Reflective,
+            &n,
+            &mut n_old,
+            Parallelism::Serial,
+        );
         std::mem::swap(&mut p, &mut p_old);
         std::mem::swap(&mut n, &mut n_old);
         let (c_new, c_old) = (contacts.new_mask(), contacts.old_mask());
@@ -62,7 +76,10 @@ fn split_mode_sets_p_at_the_bow_and_n_at_the_stern() {
     let height = grid.heights();
     let ahead = height[size.index(15, 8)]; // the bow cell of the last step
     let behind = height[size.index(12, 8)]; // the stern cell of the last step
-    assert!(ahead > 0.0 && behind < 0.0, "crest ahead {ahead}, trough behind {behind}");
+    assert!(
+        ahead > 0.0 && behind < 0.0,
+        "crest ahead {ahead}, trough behind {behind}"
+    );
 }
 
 #[test]
@@ -74,9 +91,18 @@ fn signed_mode_adds_the_same_events_with_signs() {
     let mut contacts = ContactMasks::new(size, A).expect("masks");
     let (mut z, mut z_old) = (vec![0.0f32; size.cells()], vec![0.0f32; size.cells()]);
     for step in 0..8 {
-        contacts.advance(&hull_at(size, 5 + step, 2.0)).expect("mask");
+        contacts
+            .advance(&hull_at(size, 5 + step, 2.0))
+            .expect("mask");
         grid.step_with_contacts(&contacts).expect("step");
-        grid_step(size, k, Boundary::Fixed, &z, &mut z_old, Parallelism::Serial);
+        grid_step(
+            size,
+            k,
+            Boundary::Fixed,
+            &z,
+            &mut z_old,
+            Parallelism::Serial,
+        );
         std::mem::swap(&mut z, &mut z_old);
         let (c_new, c_old) = (contacts.new_mask(), contacts.old_mask());
         for i in 0..size.cells() {
@@ -103,6 +129,10 @@ fn masks_of_the_wrong_size_or_with_bad_values_are_refused() {
     assert!(contacts.advance(&bad).is_err());
 
     let other = ContactMasks::new(GridSize::new(9, 8).expect("size"), A).expect("masks");
-    let mut grid = SignedGrid::new(size, support::params_for(0.25, Damping::NONE), Boundary::Fixed);
+    let mut grid = SignedGrid::new(
+        size,
+        support::params_for(0.25, Damping::NONE),
+        Boundary::Fixed,
+    );
     assert!(grid.step_with_contacts(&other).is_err());
 }

@@ -31,12 +31,19 @@ fn shapes_follow_their_profiles() {
     let cosine = added(ImpulseShape::Cosine, c, 4.0);
     assert_relative_eq!(at(&cosine, 16, 16), 2.0);
     assert_relative_eq!(at(&cosine, 18, 16), 1.0, epsilon = 1e-6); // 0.5 + 0.5 cos(pi/2)
-    assert_relative_eq!(at(&cosine, 16, 17), 2.0 * (0.5 + 0.5 * (std::f32::consts::PI / 4.0).cos()));
+    assert_relative_eq!(
+        at(&cosine, 16, 17),
+        2.0 * (0.5 + 0.5 * (std::f32::consts::PI / 4.0).cos())
+    );
 }
 
 #[test]
 fn a_drop_adds_zero_volume_even_when_clipped() {
-    for centre in [Vec2::new(16.0, 16.0), Vec2::new(1.0, 3.0), Vec2::new(31.5, 16.0)] {
+    for centre in [
+        Vec2::new(16.0, 16.0),
+        Vec2::new(1.0, 3.0),
+        Vec2::new(31.5, 16.0),
+    ] {
         let z = added(ImpulseShape::Drop, centre, 8.0);
         let sum: f64 = z.iter().map(|&v| f64::from(v)).sum();
         let pos: f64 = z.iter().filter(|&&v| v > 0.0).map(|&v| f64::from(v)).sum();
@@ -77,7 +84,11 @@ fn sampling_reproduces_a_tilted_plane() {
         .collect();
     let view = HeightView::new(size, h, &heights).expect("view");
     let p = Vec2::new(2.3, 1.7);
-    assert_relative_eq!(view.bilinear(p).expect("inside"), 0.2 * 2.3 - 0.1 * 1.7, epsilon = 1e-6);
+    assert_relative_eq!(
+        view.bilinear(p).expect("inside"),
+        0.2 * 2.3 - 0.1 * 1.7,
+        epsilon = 1e-6
+    );
     let g = view.gradient(p).expect("inside");
     assert_relative_eq!(g.x, 0.2, epsilon = 1e-5);
     assert_relative_eq!(g.y, -0.1, epsilon = 1e-5);

@@ -25,14 +25,25 @@ fn a_land_wall_lets_no_wave_through_and_land_cells_stay_zero() {
             let z = grid.current();
             for y in 0..30 {
                 for x in (18..20).chain(36..38) {
-                    assert_eq!(z[size.index(x, y)], 0.0, "{boundary}: land ({x}, {y}) at {step}");
+                    assert_eq!(
+                        z[size.index(x, y)],
+                        0.0,
+                        "{boundary}: land ({x}, {y}) at {step}"
+                    );
                 }
                 for x in 20..36 {
-                    assert_eq!(z[size.index(x, y)], 0.0, "{boundary}: leak at ({x}, {y}) step {step}");
+                    assert_eq!(
+                        z[size.index(x, y)],
+                        0.0,
+                        "{boundary}: leak at ({x}, {y}) step {step}"
+                    );
                 }
             }
         }
-        assert!(grid.energy() > 0.0, "{boundary}: the wave is still on the near side");
+        assert!(
+            grid.energy() > 0.0,
+            "{boundary}: the wave is still on the near side"
+        );
     }
 }
 
@@ -67,12 +78,18 @@ fn sizes_out_of_range_are_errors_naming_the_limit() {
 fn masks_of_another_size_are_refused() {
     let size = GridSize::new(10, 10).expect("size");
     let err = LandMask::from_cells(size, vec![false; 99]).expect_err("short mask");
-    assert!(err.to_string().contains("99") && err.to_string().contains("100"), "{err}");
+    assert!(
+        err.to_string().contains("99") && err.to_string().contains("100"),
+        "{err}"
+    );
     let other = LandMask::empty(GridSize::new(11, 10).expect("size"));
     let mut grid = signed(10, 10, 0.25, Boundary::Fixed);
     assert!(grid.set_land(other).is_err());
     assert!(HeightView::new(size, 1.0, &[0.0; 3]).is_err());
-    assert!(LandMask::empty(size).add_rect(5, 5, 5, 9).is_err(), "empty rectangle");
+    assert!(
+        LandMask::empty(size).add_rect(5, 5, 5, 9).is_err(),
+        "empty rectangle"
+    );
 }
 
 #[test]
@@ -94,14 +111,24 @@ fn nan_infinite_and_non_positive_parameters_are_errors() {
     }
     assert!(Impulse::new(Vec2::new(1.0, 1.0), f32::NAN, 1.0, ImpulseShape::Cosine).is_err());
     assert!(Impulse::new(Vec2::new(1.0, 1.0), 0.0, 1.0, ImpulseShape::Linear).is_err());
-    assert!(Impulse::new(Vec2::new(1.0, 1.0), 2.0, f32::INFINITY, ImpulseShape::Linear).is_err());
+    assert!(Impulse::new(
+        Vec2::new(1.0, 1.0),
+        2.0,
+        f32::INFINITY,
+        ImpulseShape::Linear
+    )
+    .is_err());
 }
 
 #[test]
 fn impulses_outside_the_grid_are_clipped() {
     let size = GridSize::new(16, 16).expect("size");
     for shape in ImpulseShape::ALL {
-        let mut grid = SplitGrid::new(size, support::params_for(0.25, Damping::NONE), Boundary::Reflective);
+        let mut grid = SplitGrid::new(
+            size,
+            support::params_for(0.25, Damping::NONE),
+            Boundary::Reflective,
+        );
         // Wholly outside: nothing changes.
         grid.add_impulse(&Impulse::new(Vec2::new(-40.0, 5.0), 6.0, 1.0, shape).expect("impulse"));
         grid.add_impulse(&Impulse::new(Vec2::new(5.0, 1e9), 6.0, 1.0, shape).expect("impulse"));
@@ -119,8 +146,14 @@ fn impulses_outside_the_grid_are_clipped() {
 #[test]
 fn fixed_boundary_rim_stays_zero_even_when_an_impulse_covers_it() {
     let size = GridSize::new(16, 16).expect("size");
-    let mut grid = SignedGrid::new(size, support::params_for(0.25, Damping::NONE), Boundary::Fixed);
-    grid.add_impulse(&Impulse::new(Vec2::new(0.0, 0.0), 5.0, 1.0, ImpulseShape::Cosine).expect("impulse"));
+    let mut grid = SignedGrid::new(
+        size,
+        support::params_for(0.25, Damping::NONE),
+        Boundary::Fixed,
+    );
+    grid.add_impulse(
+        &Impulse::new(Vec2::new(0.0, 0.0), 5.0, 1.0, ImpulseShape::Cosine).expect("impulse"),
+    );
     for _ in 0..50 {
         grid.step();
         let z = grid.current();
@@ -141,7 +174,12 @@ fn clock_refuses_bad_frame_times() {
 fn sampling_outside_returns_none() {
     let grid = signed(8, 6, 0.25, Boundary::Fixed);
     let view = grid.view();
-    for p in [Vec2::new(-0.01, 1.0), Vec2::new(8.0, 1.0), Vec2::new(1.0, 6.0), Vec2::new(f32::NAN, 1.0)] {
+    for p in [
+        Vec2::new(-0.01, 1.0),
+        Vec2::new(8.0, 1.0),
+        Vec2::new(1.0, 6.0),
+        Vec2::new(f32::NAN, 1.0),
+    ] {
         assert_eq!(view.nearest(p), None);
         assert_eq!(view.bilinear(p), None);
         assert_eq!(view.normal(p), None);

@@ -14,7 +14,11 @@ fn scenario(water: &mut dyn GridWater, parallelism: Parallelism) -> Vec<u32> {
     let mut land = LandMask::empty(size);
     land.add_rect(100, 40, 130, 60).expect("land");
     water.set_land(land).expect("land");
-    let amp = if water.mode() == water_core::GridMode::Classic { 900.0 } else { 0.3 };
+    let amp = if water.mode() == water_core::GridMode::Classic {
+        900.0
+    } else {
+        0.3
+    };
     let mut contacts = ContactMasks::new(size, amp * 0.1).expect("masks");
     for step in 0..60usize {
         if step % 20 == 0 {
@@ -37,7 +41,10 @@ fn serial_and_parallel_runs_agree_bit_for_bit() {
     let size = GridSize::new(301, 203).expect("size");
     let params = support::params_for(0.3, Damping::PerStep(0.998));
     // Four threads give four bands even on a two-core machine, so every band seam is crossed.
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("pool");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .expect("pool");
     for boundary in Boundary::ALL {
         let make: [Box<dyn Fn() -> Box<dyn GridWater> + Sync>; 2] = [
             Box::new(move || Box::new(SignedGrid::new(size, params, boundary))),

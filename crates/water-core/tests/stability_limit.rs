@@ -44,8 +44,14 @@ fn a_just_above_the_limit_is_rejected_naming_a_the_limit_and_the_largest_stable_
         other => panic!("wrong error {other:?}"),
     }
     let msg = err.to_string();
-    assert!(msg.contains("0.5") && msg.contains("largest stable dt"), "{msg}");
-    assert!(WaveParams::new(h, c, max_dt, Damping::NONE).is_ok(), "the limit itself is stable");
+    assert!(
+        msg.contains("0.5") && msg.contains("largest stable dt"),
+        "{msg}"
+    );
+    assert!(
+        WaveParams::new(h, c, max_dt, Damping::NONE).is_ok(),
+        "the limit itself is stable"
+    );
 }
 
 #[test]
@@ -56,10 +62,19 @@ fn an_unstable_setting_really_blows_up() {
     use water_core::{GridSize, Parallelism, StencilCoefficients};
     let size = GridSize::new(33, 29).expect("size");
     let k = StencilCoefficients::new(0.52, 1.0);
-    let mut cur: Vec<f32> = (0..size.cells()).map(|i| ((i * 7919) % 101) as f32 * 0.001).collect();
+    let mut cur: Vec<f32> = (0..size.cells())
+        .map(|i| ((i * 7919) % 101) as f32 * 0.001)
+        .collect();
     let mut old = cur.clone();
     for _ in 0..2_000 {
-        grid_step(size, k, Boundary::Periodic, &cur, &mut old, Parallelism::Serial);
+        grid_step(
+            size,
+            k,
+            Boundary::Periodic,
+            &cur,
+            &mut old,
+            Parallelism::Serial,
+        );
         std::mem::swap(&mut cur, &mut old);
     }
     let blew_up = cur.iter().any(|z| !z.is_finite() || z.abs() > 1e3);
@@ -74,5 +89,8 @@ fn stability_report_counts_substeps() {
     assert!((r.max_stable_dt - max).abs() < 1e-15);
     assert_eq!(r.substeps, (0.1 / max).ceil() as u64);
     let exact = StabilityReport::new(2.0, 0.1, Some(2.0 * max)).expect("report");
-    assert_eq!(exact.substeps, 2, "an exact multiple needs no extra substep");
+    assert_eq!(
+        exact.substeps, 2,
+        "an exact multiple needs no extra substep"
+    );
 }

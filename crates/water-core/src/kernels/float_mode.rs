@@ -18,7 +18,10 @@ const FTZ_DAZ: u32 = (1 << 15) | (1 << 6);
 impl FlushDenormals {
     /// Turns on flush-to-zero and denormals-are-zero on this thread until the guard drops.
     #[must_use]
-    #[allow(unsafe_code, reason = "reading and writing MXCSR needs inline assembly")]
+    #[allow(
+        unsafe_code,
+        reason = "reading and writing MXCSR needs inline assembly"
+    )]
     pub fn new() -> Self {
         #[cfg(target_arch = "x86_64")]
         {

@@ -36,7 +36,9 @@ pub fn grid_step(
         Boundary::Reflective | Boundary::Periodic => 0..h,
     };
     let mur_k = mur_coefficient(k.a);
-    let band_rows = rows.len().div_ceil(parallelism.bands(size.cells(), rows.len()));
+    let band_rows = rows
+        .len()
+        .div_ceil(parallelism.bands(size.cells(), rows.len()));
     let first = rows.start;
     let updated = &mut out[first * w..rows.end * w];
 

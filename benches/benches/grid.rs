@@ -1,0 +1,41 @@
+//! Grid stepping throughput: cells per second for each mode, size and thread count.
+//!
+//! `cargo bench -p water-benches --bench grid`
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates undocumented functions"
+)]
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use water_cli::bench::peer_like_grid;
+use water_core::{Boundary, GridMode, Parallelism};
+
+fn grid(c: &mut Criterion) {
+    for mode in GridMode::ALL {
+        let mut group = c.benchmark_group(format!("grid/{mode}"));
+        group.sample_size(10);
+        for n in [256usize, 1024, 4096] {
+            // Updated cells per step, as the C peer counts them (fixed edges do not update).
+            group.throughput(Throughput::Elements(((n - 2) * (n - 2)) as u64));
+            for threads in [1usize, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("thread pool");
+                let mut water = peer_like_grid(n, mode, Boundary::Fixed).expect("bench grid");
+                water.set_parallelism(if threads == 1 {
+                    Parallelism::Serial
+                } else {
+                    Parallelism::Auto
+                });
+                group.bench_function(BenchmarkId::new(format!("{threads}-thread"), n), |b| {
+                    pool.install(|| b.iter(|| water.step()));
+                });
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, grid);
+criterion_main!(benches);

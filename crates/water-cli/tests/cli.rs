@@ -1,0 +1,243 @@
+//! The `water` command end to end: outputs, refusals with file:line:column, stability, bench.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use water_cli::npy;
+
+fn water(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_water"))
+        .args(args)
+        .output()
+        .expect("the water binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("water-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn npy_header(path: &Path) -> (String, Vec<usize>, usize) {
+    let bytes = std::fs::read(path).expect("npy written");
+    let (descr, shape, payload) = npy::read_raw(&bytes).expect("valid npy");
+    (descr, shape, payload.len())
+}
+
+const MINIMAL: &str = r#"steps = 20
+[grid]
+width = 40
+height = 30
+cell_size = 0.1
+wave_speed = 2.0
+dt = 0.02
+damping = 0.999
+boundary = "reflective"
+mode = "signed"
+[[impulse]]
+x = 20.0
+y = 15.0
+radius = 4.0
+amplitude = 1.0
+shape = "cosine"
+step = 0
+"#;
+
+fn scenario_file(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("scenario.toml");
+    std::fs::write(&path, text).expect("write scenario");
+    path
+}
+
+#[test]
+fn run_writes_height_png_and_summary() {
+    let dir = scratch("run");
+    let file = scenario_file(&dir, MINIMAL);
+    let out = dir.join("out");
+    let res = water(&[
+        "run",
+        file.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert!(res.status.success(), "{}", stderr(&res));
+    let (descr, shape, bytes) = npy_header(&out.join("height.npy"));
+    assert_eq!(
+        (descr.as_str(), shape, bytes),
+        ("<f4", vec![30, 40], 30 * 40 * 4)
+    );
+    let png = std::fs::read(out.join("height.png")).expect("png");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).expect("summary"))
+            .expect("json");
+    assert_eq!(summary["steps"], 20);
+    assert!(summary["max_abs_height"].as_f64().expect("number") > 0.0);
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(text.contains("height.npy"), "{text}");
+}
+
+#[test]
+fn split_and_classic_modes_write_their_arrays() {
+    let dir = scratch("modes");
+    let split = MINIMAL.replace("mode = \"signed\"", "mode = \"split\"");
+    let file = scenario_file(&dir, &split);
+    let out = dir.join("split");
+    let res = water(&[
+        "run",
+        file.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert!(res.status.success(), "{}", stderr(&res));
+    for name in ["height.npy", "positive.npy", "negative.npy"] {
+        assert_eq!(npy_header(&out.join(name)).1, vec![30, 40], "{name}");
+    }
+
+    let out = dir.join("classic");
+    let res = water(&[
+        "run",
+        "--builtin",
+        "rock-pool",
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(res.status.success(), "{}", stderr(&res));
+    let (descr, shape, _) = npy_header(&out.join("height.npy"));
+    assert_eq!((descr.as_str(), shape), ("<i2", vec![150, 200]));
+}
+
+fn refusal(text: &str) -> String {
+    let dir = scratch(&format!(
+        "bad-{:x}",
+        text.len() * 31 + text.bytes().map(usize::from).sum::<usize>()
+    ));
+    let file = scenario_file(&dir, text);
+    let res = water(&[
+        "run",
+        file.to_str().expect("utf8"),
+        "--out",
+        dir.join("o").to_str().expect("utf8"),
+    ]);
+    assert!(!res.status.success(), "accepted: {text}");
+    let err = stderr(&res);
+    assert_eq!(err.lines().count(), 1, "one-line cause: {err}");
+    err
+}
+
+#[test]
+fn unknown_keys_and_bad_values_are_refused_with_line_and_column() {
+    let unknown = MINIMAL.replace("damping = 0.999", "dampening = 0.999");
+    let err = refusal(&unknown);
+    assert!(
+        err.contains("scenario.toml:8:1:") && err.contains("dampening"),
+        "{err}"
+    );
+
+    let bad_boundary = MINIMAL.replace("\"reflective\"", "\"bouncy\"");
+    let err = refusal(&bad_boundary);
+    assert!(err.contains(":9:12:") && err.contains("bouncy"), "{err}");
+
+    let bad_type = MINIMAL.replace("width = 40", "width = \"forty\"");
+    let err = refusal(&bad_type);
+    assert!(err.contains(":3:9:"), "{err}");
+
+    let zero = MINIMAL.replace("width = 40", "width = 0");
+    let err = refusal(&zero);
+    assert!(err.contains(":3:9:") && err.contains("width"), "{err}");
+
+    let nan_radius = MINIMAL.replace("radius = 4.0", "radius = nan");
+    let err = refusal(&nan_radius);
+    assert!(err.contains(":14:10:") && err.contains("radius"), "{err}");
+}
+
+#[test]
+fn an_unstable_scenario_is_refused_naming_the_limit() {
+    let unstable = MINIMAL.replace("dt = 0.02", "dt = 0.05");
+    let err = refusal(&unstable);
+    assert!(err.contains(":7:6:"), "points at dt: {err}");
+    assert!(err.contains("limit 0.5"), "{err}");
+    assert!(
+        err.contains("0.0353553"),
+        "names the largest stable dt: {err}"
+    );
+}
+
+#[test]
+fn every_scenario_in_the_repository_parses() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let files = water_cli::scenario::scenario_files(&dir).expect("scenarios folder");
+    assert!(files.len() >= 3, "found only {files:?}");
+    for file in files {
+        water_cli::Scenario::load(&file).unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (name, _) in water_cli::scenario::BUILTIN {
+        water_cli::Scenario::builtin(name).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn stability_reports_a_limit_and_substeps() {
+    let res = water(&[
+        "stability",
+        "--wave-speed",
+        "2",
+        "--cell-size",
+        "0.1",
+        "--dt",
+        "0.1",
+    ]);
+    assert!(res.status.success(), "{}", stderr(&res));
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(text.contains("limit          = 0.5"), "{text}");
+    assert!(text.contains("stable         = no"), "{text}");
+    assert!(text.contains("max stable dt  = 0.035355339"), "{text}");
+    assert!(text.contains("substeps       = 3"), "{text}");
+    let bad = water(&["stability", "--wave-speed=-2", "--cell-size", "0.1"]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("wave_speed"));
+}
+
+#[test]
+fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
+    for mode in ["signed", "split", "classic"] {
+        let res = water(&[
+            "bench",
+            "grid",
+            "--size",
+            "64",
+            "--steps",
+            "10",
+            "--threads",
+            "2",
+            "--mode",
+            mode,
+        ]);
+        assert!(res.status.success(), "{}", stderr(&res));
+        let text = String::from_utf8_lossy(&res.stdout);
+        assert_eq!(text.lines().count(), 1);
+        let v: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
+        for key in [
+            "backend",
+            "size",
+            "steps",
+            "threads",
+            "seconds",
+            "gcells_per_s",
+        ] {
+            assert!(v.get(key).is_some(), "missing {key} in {text}");
+        }
+        assert_eq!(v["backend"], "cpu");
+        assert_eq!(v["threads"], 2);
+        assert!(v["gcells_per_s"].as_f64().expect("number") > 0.0);
+    }
+    let res = water(&["bench", "grid", "--size", "1", "--steps", "10"]);
+    assert!(!res.status.success());
+    assert!(stderr(&res).contains("width"), "{}", stderr(&res));
+}

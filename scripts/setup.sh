@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh Debian machine: the packages listed in
+# scripts/debian-packages.txt (only those missing), then fetches the crates. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust first" >&2; exit 1; }
+
+missing=()
+while read -r pkg; do
+  [[ -z $pkg || $pkg == \#* ]] && continue
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done < scripts/debian-packages.txt
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+fi
+cargo fetch --locked
