@@ -63,6 +63,18 @@ pub fn grid_step(
     }
 }
 
+/// Rows north (y-1) and south (y+1) of row `y` under `boundary`. Fixed and absorbing
+/// boundaries only ask for interior rows, whose neighbours both exist.
+#[inline]
+#[must_use]
+pub fn row_neighbours(boundary: Boundary, y: usize, height: usize) -> (usize, usize) {
+    match boundary {
+        Boundary::Fixed | Boundary::Absorbing => (y - 1, y + 1),
+        Boundary::Reflective => (y.saturating_sub(1), (y + 1).min(height - 1)),
+        Boundary::Periodic => ((y + height - 1) % height, (y + 1) % height),
+    }
+}
+
 /// Updates row `y` of the field into `out_row`.
 #[inline]
 fn step_row(
@@ -74,17 +86,25 @@ fn step_row(
     y: usize,
     out_row: &mut [f32],
 ) {
-    let (w, h) = (size.width(), size.height());
-    let (north, south) = match boundary {
-        // Only interior rows reach here for these two: both neighbours exist.
-        Boundary::Fixed | Boundary::Absorbing => (y - 1, y + 1),
-        Boundary::Reflective => (y.saturating_sub(1), (y + 1).min(h - 1)),
-        Boundary::Periodic => ((y + h - 1) % h, (y + 1) % h),
-    };
+    let w = size.width();
+    let (north, south) = row_neighbours(boundary, y, size.height());
     let row = |r: usize| &cur[r * w..(r + 1) * w];
-    let (up, mid, down) = (row(north), row(y), row(south));
+    step_row_slices(k, boundary, mur_k, row(north), row(y), row(south), out_row);
+}
+
+/// Updates one row from its three source rows: `out_row` holds `z_old` on entry, `z_new` on exit.
+#[inline]
+pub(crate) fn step_row_slices(
+    k: StencilCoefficients,
+    boundary: Boundary,
+    mur_k: f32,
+    up: &[f32],
+    mid: &[f32],
+    down: &[f32],
+    out_row: &mut [f32],
+) {
     wave_row_interior(up, mid, down, out_row, k);
-    let last = w - 1;
+    let last = mid.len() - 1;
     match boundary {
         Boundary::Fixed => {}
         Boundary::Reflective => {
