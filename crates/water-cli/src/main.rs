@@ -101,6 +101,9 @@ enum BenchWhat {
         /// Boundary (the C peer uses fixed).
         #[arg(long, value_enum, default_value = "fixed")]
         boundary: BoundaryArg,
+        /// Time separate single steps instead of one multi-step (temporally blocked) run.
+        #[arg(long)]
+        single_step: bool,
     },
 }
 
@@ -169,6 +172,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     backend: Backend::Cpu,
                     mode,
                     boundary,
+                    single_step,
                 },
         } => {
             let spec = BenchGrid {
@@ -186,6 +190,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     BoundaryArg::Periodic => Boundary::Periodic,
                     BoundaryArg::Absorbing => Boundary::Absorbing,
                 },
+                single_step,
             };
             let report = bench_grid(&spec).map_err(|e| e.to_string())?;
             println!(

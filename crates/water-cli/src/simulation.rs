@@ -7,6 +7,9 @@ use water_core::{ClassicGrid, GridMode, GridWater, SignedGrid, SplitGrid};
 use crate::npy;
 use crate::scenario::Scenario;
 
+/// Most steps `run` takes between progress reports.
+pub const RUN_CHUNK_STEPS: u64 = 64;
+
 /// The simulation a scenario describes.
 #[derive(Debug, Clone)]
 pub enum Simulation {
@@ -67,16 +70,23 @@ impl Simulation {
         }
     }
 
-    /// Runs the whole scenario: impulses before their step, then the step; `on_step` is told
-    /// how many steps are done.
+    /// Runs the whole scenario: impulses before their step, the steps between them as
+    /// multi-step runs (of at most [`RUN_CHUNK_STEPS`], so progress can be shown); `on_step` is
+    /// told how many steps are done.
     pub fn run(&mut self, scenario: &Scenario, mut on_step: impl FnMut(u64)) {
         let mut next = scenario.impulses.iter().peekable();
-        for step in 0..scenario.steps {
-            while let Some(timed) = next.next_if(|t| t.step == step) {
+        let mut step = 0;
+        while step < scenario.steps {
+            while let Some(timed) = next.next_if(|t| t.step <= step) {
                 self.water_mut().add_impulse(&timed.impulse);
             }
-            self.water_mut().step();
-            on_step(step + 1);
+            let until = next
+                .peek()
+                .map_or(scenario.steps, |t| t.step.min(scenario.steps))
+                .min(step + RUN_CHUNK_STEPS);
+            self.water_mut().step_many(until - step);
+            step = until;
+            on_step(step);
         }
     }
 

@@ -58,6 +58,14 @@ pub trait GridWater: Send {
     fn set_parallelism(&mut self, parallelism: Parallelism);
     /// One step without contact sources.
     fn step(&mut self);
+    /// `steps` steps without contact sources, as one multi-step run: signed and split grids
+    /// with fixed or reflective boundaries use temporal blocking (several steps per pass over
+    /// memory), with the same result, bit for bit, as calling [`GridWater::step`] that often.
+    fn step_many(&mut self, steps: u64) {
+        for _ in 0..steps {
+            self.step();
+        }
+    }
     /// One step with bow and stern events from `contacts` (applied after the stencil).
     ///
     /// # Errors

@@ -10,8 +10,10 @@ use crate::size::GridSize;
 pub struct LandMask {
     size: GridSize,
     is_land: Vec<bool>,
-    /// `(start, end)` index ranges of consecutive land cells within one row.
+    /// `(start, end)` index ranges of consecutive land cells within one row, in row order.
     runs: Vec<(usize, usize)>,
+    /// `runs[row_runs[y]..row_runs[y + 1]]` are the runs of row `y`.
+    row_runs: Vec<usize>,
 }
 
 impl LandMask {
@@ -22,6 +24,7 @@ impl LandMask {
             size,
             is_land: vec![false; size.cells()],
             runs: Vec::new(),
+            row_runs: vec![0; size.height() + 1],
         }
     }
 
@@ -35,6 +38,7 @@ impl LandMask {
             size,
             is_land: cells,
             runs: Vec::new(),
+            row_runs: Vec::new(),
         };
         mask.rebuild_runs();
         Ok(mask)
@@ -103,6 +107,15 @@ impl LandMask {
         }
     }
 
+    /// Sets the land cells of row `y` to 0; `row` is that row of a field.
+    #[inline]
+    pub(crate) fn clear_row<T: Copy + Default>(&self, y: usize, row: &mut [T]) {
+        let base = y * self.size.width();
+        for &(start, end) in &self.runs[self.row_runs[y]..self.row_runs[y + 1]] {
+            row[start - base..end - base].fill(T::default());
+        }
+    }
+
     /// Moves the mask with a window shift: new cell (x, y) takes old cell (x + dx, y + dy);
     /// cells from outside the old window are water.
     pub(crate) fn shift(&mut self, dx: isize, dy: isize) {
@@ -112,8 +125,10 @@ impl LandMask {
 
     fn rebuild_runs(&mut self) {
         self.runs.clear();
+        self.row_runs.clear();
         let w = self.size.width();
         for (y, row) in self.is_land.chunks_exact(w).enumerate() {
+            self.row_runs.push(self.runs.len());
             let mut x = 0;
             while x < w {
                 if row[x] {
@@ -127,5 +142,6 @@ impl LandMask {
                 }
             }
         }
+        self.row_runs.push(self.runs.len());
     }
 }

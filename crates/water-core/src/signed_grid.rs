@@ -191,6 +191,19 @@ impl GridWater for SignedGrid {
         self.finish_step(None);
     }
 
+    fn step_many(&mut self, steps: u64) {
+        let s = &self.setup;
+        self.field.step_many(
+            s.size,
+            s.coefficients,
+            s.boundary,
+            s.land.as_ref(),
+            s.parallelism,
+            steps,
+        );
+        self.setup.steps += steps;
+    }
+
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.setup.check_contacts(contacts)?;
         let s = &self.setup;

@@ -112,6 +112,22 @@ impl GridWater for SplitGrid {
         self.step_inner(None);
     }
 
+    fn step_many(&mut self, steps: u64) {
+        let s = &self.setup;
+        // Without contact events the channels evolve independently.
+        for channel in [&mut self.positive, &mut self.negative] {
+            channel.step_many(
+                s.size,
+                s.coefficients,
+                s.boundary,
+                s.land.as_ref(),
+                s.parallelism,
+                steps,
+            );
+        }
+        self.setup.steps += steps;
+    }
+
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.setup.check_contacts(contacts)?;
         self.step_inner(Some(contacts));

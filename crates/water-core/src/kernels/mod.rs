@@ -6,6 +6,7 @@ pub mod classic_step;
 pub mod float_mode;
 pub mod grid_step;
 pub(crate) mod rows;
+pub mod temporal_blocking;
 
 /// How a step may use threads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -26,20 +27,22 @@ pub enum Parallelism {
 pub const PARALLEL_THRESHOLD_CELLS: usize = 128 * 128;
 
 impl Parallelism {
-    /// Number of row bands to split a grid of `cells` cells with `rows` rows into (1 = serial).
-    pub(crate) fn bands(self, cells: usize, rows: usize) -> usize {
-        let threads = rayon::current_num_threads();
-        let parallel = match self {
-            Self::Serial => false,
-            Self::Parallel => true,
-            Self::Auto => threads > 1 && cells >= PARALLEL_THRESHOLD_CELLS,
-        };
-        if parallel {
-            // One contiguous band per thread keeps each core's rows in its own cache, like a
-            // static OpenMP schedule; more bands than threads only adds hand-offs.
-            threads.min(rows).max(1)
-        } else {
-            1
+    /// Threads a step of a grid with `cells` cells uses on the current rayon pool.
+    #[must_use]
+    pub fn threads(self, cells: usize) -> usize {
+        let pool = rayon::current_num_threads();
+        match self {
+            Self::Serial => 1,
+            Self::Parallel => pool,
+            Self::Auto if cells >= PARALLEL_THRESHOLD_CELLS => pool,
+            Self::Auto => 1,
         }
+    }
+
+    /// Number of row bands to split a grid of `cells` cells with `rows` rows into (1 = serial).
+    /// One contiguous band per thread keeps each core's rows in its own cache, like a static
+    /// OpenMP schedule; more bands than threads only adds hand-offs.
+    pub(crate) fn bands(self, cells: usize, rows: usize) -> usize {
+        self.threads(cells).min(rows).max(1)
     }
 }

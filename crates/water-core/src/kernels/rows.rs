@@ -146,7 +146,10 @@ mod x86 {
         k: StencilCoefficients,
     ) {
         let n = mid.len();
-        assert!(up.len() >= n && down.len() >= n && out.len() >= n, "row lengths");
+        assert!(
+            up.len() >= n && down.len() >= n && out.len() >= n,
+            "row lengths"
+        );
         if n < 10 {
             wave_row_interior_impl(up, mid, down, out, k);
             return;
@@ -160,8 +163,8 @@ mod x86 {
         };
         let (u, m, d, o) = (up.as_ptr(), mid.as_ptr(), down.as_ptr(), out.as_mut_ptr());
         let last = n - 1; // first cell not updated
-        // SAFETY: every vector covers x..x+8 with x >= 1 and x + 8 <= last, so it and its
-        // neighbours x-1..x+9 lie in 0..n, the length of all four rows (asserted above).
+                          // SAFETY: every vector covers x..x+8 with x >= 1 and x + 8 <= last, so it and its
+                          // neighbours x-1..x+9 lie in 0..n, the length of all four rows (asserted above).
         unsafe {
             let tail_x = last - 8;
             let tail = wave_eight(u, m, d, o, tail_x, &lanes);

@@ -1,0 +1,300 @@
+//! `grid_steps_blocked`: several signed-stencil steps per pass over memory, bit for bit the
+//! same as that many calls of [`super::grid_step::grid_step`].
+//!
+//! # Why
+//! One plain step reads `z` and `z_old` and writes `z_new`: 12 bytes of memory traffic per cell,
+//! so grids larger than the caches run at the speed of memory, not of the arithmetic. Here a
+//! pass carries several steps through the grid at once while their rows are still in cache.
+//!
+//! # How: a wavefront over rows
+//! With the two-buffer scheme, step `g` writes `z^g` over `z^(g-2)`. Step `g` may compute row `r`
+//! as soon as step `g-1` has finished rows `r-1`, `r` and `r+1`, and overwriting `z^(g-2)` at
+//! row `r` is then safe too: its only readers, step `g-1` at rows `r-1..=r+1` (and step `g` at row
+//! `r` itself), are done. So a stage that runs steps `g0+1 ..= g0+m` walks the rows in "ticks":
+//! in tick `t` step `g0+1+j` computes row `t - j`, for `j = 0..m`. Each step trails the one before
+//! it by one row, and the `m + 2` rows in flight per buffer stay in cache.
+//!
+//! # Threads: a pipeline
+//! With `T` threads the steps of a sweep are split into `T` consecutive stages, one per thread,
+//! each running its own wavefront. A stage's first step waits, row by row, until the previous
+//! stage's last step has finished the rows it reads (an atomic counter per stage, published
+//! with release ordering after every tick and read with acquire ordering). Stage 0 of the next
+//! sweep waits on the last stage of the previous sweep in the same way, so the threads stream
+//! through the grid one behind the other without a barrier. Waits spin briefly and then yield.
+//!
+//! Rows, not cells, are the unit of work, so every row runs the same row kernel as the plain
+//! step, and the results do not depend on the number of threads.
+//!
+//! Only the fixed and reflective boundaries are blocked: a periodic row 0 needs row `H-1` of the
+//! previous step, and the absorbing edge rows need the new rows next to them, which breaks the
+//! one-row-behind order. Callers fall back to single steps for those.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::float_mode::FlushDenormals;
+use super::grid_step::{row_neighbours, step_row_slices};
+use crate::boundary::Boundary;
+use crate::land::LandMask;
+use crate::params::StencilCoefficients;
+use crate::size::GridSize;
+
+/// Budget, in bytes, for the rows one stage keeps in flight (both buffers): half of a typical
+/// 512 KiB L2, leaving room for the rows streaming in and for the other stage's rows.
+const ROWS_IN_FLIGHT_BYTES: usize = 256 * 1024;
+/// Most steps one stage runs per sweep. More cuts memory traffic further only once the
+/// arithmetic is already the limit.
+const MAX_STEPS_PER_STAGE: usize = 16;
+
+/// True when [`grid_steps_blocked`] supports the boundary.
+#[must_use]
+pub fn supports(boundary: Boundary) -> bool {
+    matches!(boundary, Boundary::Fixed | Boundary::Reflective)
+}
+
+/// Steps each stage runs per sweep for rows of `width` cells.
+#[must_use]
+pub fn steps_per_stage(width: usize) -> usize {
+    let rows = ROWS_IN_FLIGHT_BYTES / (2 * width * size_of::<f32>());
+    rows.saturating_sub(2).clamp(1, MAX_STEPS_PER_STAGE)
+}
+
+/// Advances a field by `steps` steps. `cur` holds `z^n` and `old` holds `z^(n-1)` on entry;
+/// on exit the newest level is in `cur` if this returns `false` and in `old` if it returns
+/// `true` (the caller then swaps the buffers), the level before it in the other buffer.
+/// Land cells of `land` are zeroed after each row is stepped, as the single step does after
+/// each step.
+///
+/// # Panics
+/// If the buffers do not match `size`, `threads` is 0, or the boundary is not supported
+/// (see [`supports`]).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "mirrors grid_step's inputs plus the plan"
+)]
+pub fn grid_steps_blocked(
+    size: GridSize,
+    k: StencilCoefficients,
+    boundary: Boundary,
+    land: Option<&LandMask>,
+    cur: &mut [f32],
+    old: &mut [f32],
+    steps: usize,
+    threads: usize,
+) -> bool {
+    assert!(supports(boundary), "boundary {boundary} is not blocked");
+    assert_eq!(cur.len(), size.cells(), "cur buffer size");
+    assert_eq!(old.len(), size.cells(), "old buffer size");
+    assert!(threads > 0, "at least one thread");
+    if steps == 0 {
+        return false;
+    }
+    let rows = match boundary {
+        Boundary::Fixed => 1..size.height() - 1,
+        _ => 0..size.height(),
+    };
+    let plan = Plan::new(steps, threads.min(steps), steps_per_stage(size.width()));
+    let shared = SharedLevels {
+        // Level z^g lives in buffer g & 1: z^0 in `cur`, z^-1 (and z^1) in `old`.
+        buffers: [cur.as_mut_ptr(), old.as_mut_ptr()],
+        width: size.width(),
+    };
+    let job = Job {
+        size,
+        k,
+        boundary,
+        land,
+        rows,
+        plan: &plan,
+        levels: &shared,
+        progress: (0..plan.stages).map(|_| AtomicU64::new(0)).collect(),
+    };
+    if plan.stages == 1 {
+        job.run_stage(0);
+    } else {
+        std::thread::scope(|scope| {
+            for stage in 1..plan.stages {
+                let job = &job;
+                scope.spawn(move || job.run_stage(stage));
+            }
+            job.run_stage(0);
+        });
+    }
+    steps % 2 == 1
+}
+
+/// Which steps each stage runs in each sweep.
+struct Plan {
+    stages: usize,
+    /// Per sweep, per stage: `(first step, number of steps)`, steps counted from 1.
+    sweeps: Vec<Vec<(usize, usize)>>,
+}
+
+impl Plan {
+    fn new(steps: usize, stages: usize, per_stage: usize) -> Self {
+        let mut sweeps = Vec::new();
+        let mut done = 0;
+        while done < steps {
+            let in_sweep = (stages * per_stage).min(steps - done);
+            let mut first = done + 1;
+            let sweep = (0..stages)
+                .map(|s| {
+                    let count = in_sweep / stages + usize::from(s < in_sweep % stages);
+                    let range = (first, count);
+                    first += count;
+                    range
+                })
+                .collect();
+            sweeps.push(sweep);
+            done += in_sweep;
+        }
+        Self { stages, sweeps }
+    }
+}
+
+/// The two level buffers, shared between the stages' threads.
+struct SharedLevels {
+    buffers: [*mut f32; 2],
+    width: usize,
+}
+
+// SAFETY: the pointers come from two live, distinct `&mut [f32]` that outlive the threads
+// (`std::thread::scope`), and the wavefront protocol (module docs) guarantees that no row is
+// written by one stage while another stage reads or writes it.
+#[allow(
+    unsafe_code,
+    reason = "rows of one buffer are shared by the pipeline's threads"
+)]
+unsafe impl Sync for SharedLevels {}
+
+#[allow(
+    unsafe_code,
+    reason = "rows of one buffer are shared by the pipeline's threads"
+)]
+impl SharedLevels {
+    /// Row `r` of the buffer holding level `g`.
+    ///
+    /// # Safety
+    /// No other thread may write this row while the slice lives.
+    unsafe fn row(&self, level: usize, r: usize) -> &[f32] {
+        // SAFETY: r < height, so the row is inside the buffer; exclusivity is the caller's.
+        unsafe {
+            std::slice::from_raw_parts(self.buffers[level & 1].add(r * self.width), self.width)
+        }
+    }
+
+    /// Row `r` of the buffer holding level `g`, mutably.
+    ///
+    /// # Safety
+    /// No other thread may read or write this row, and no other slice of it may exist, while
+    /// the slice lives.
+    #[allow(
+        clippy::mut_from_ref,
+        reason = "exclusivity is the wavefront's invariant"
+    )]
+    unsafe fn row_mut(&self, level: usize, r: usize) -> &mut [f32] {
+        // SAFETY: as for `row`, with exclusive access guaranteed by the caller.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.buffers[level & 1].add(r * self.width), self.width)
+        }
+    }
+}
+
+struct Job<'a> {
+    size: GridSize,
+    k: StencilCoefficients,
+    boundary: Boundary,
+    land: Option<&'a LandMask>,
+    rows: std::ops::Range<usize>,
+    plan: &'a Plan,
+    levels: &'a SharedLevels,
+    /// Per stage: `sweep * (rows + 1) + rows finished by the stage's last step`.
+    progress: Vec<AtomicU64>,
+}
+
+impl Job<'_> {
+    fn stamp(&self, sweep: usize, rows_done: usize) -> u64 {
+        (sweep * (self.rows.len() + 1) + rows_done) as u64
+    }
+
+    fn wait_for(&self, stage: usize, value: u64) {
+        let counter = &self.progress[stage];
+        let mut spins = 0u32;
+        while counter.load(Ordering::Acquire) < value {
+            if spins < 256 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// The stage a stage's first step waits on: the previous stage in this sweep, or the last
+    /// stage of the previous sweep.
+    fn dependency(&self, stage: usize, sweep: usize) -> Option<(usize, usize)> {
+        if stage > 0 {
+            Some((stage - 1, sweep))
+        } else if sweep > 0 {
+            Some((self.plan.stages - 1, sweep - 1))
+        } else {
+            None
+        }
+    }
+
+    fn run_stage(&self, stage: usize) {
+        let _ftz = FlushDenormals::new();
+        let n_rows = self.rows.len();
+        for (sweep, stages) in self.plan.sweeps.iter().enumerate() {
+            let (first, count) = stages[stage];
+            let dependency = self.dependency(stage, sweep);
+            if count == 0 {
+                // Nothing to do in this sweep: pass the previous stage's progress on.
+                if let Some((dep, dep_sweep)) = dependency {
+                    self.wait_for(dep, self.stamp(dep_sweep, n_rows));
+                }
+                self.progress[stage].store(self.stamp(sweep, n_rows), Ordering::Release);
+                continue;
+            }
+            for tick in 0..n_rows + count - 1 {
+                for j in 0..count {
+                    let Some(i) = tick.checked_sub(j).filter(|&i| i < n_rows) else {
+                        continue;
+                    };
+                    if j == 0 {
+                        if let Some((dep, dep_sweep)) = dependency {
+                            self.wait_for(dep, self.stamp(dep_sweep, (i + 2).min(n_rows)));
+                        }
+                    }
+                    self.step_row(first + j, self.rows.start + i);
+                }
+                let done = (tick + 2).saturating_sub(count).min(n_rows);
+                self.progress[stage].store(self.stamp(sweep, done), Ordering::Release);
+            }
+        }
+    }
+
+    /// Step `g` at row `r`: reads level `g-1`, overwrites level `g-2` with level `g`.
+    #[allow(
+        unsafe_code,
+        reason = "rows of one buffer are shared by the pipeline's threads"
+    )]
+    fn step_row(&self, g: usize, r: usize) {
+        let (north, south) = row_neighbours(self.boundary, r, self.size.height());
+        // SAFETY: level g-1 at rows north..=south is final and nobody writes it until step g+1
+        // reaches those rows, which waits for this one; level g-2 at row r is read by no one any
+        // more and written only here (module docs). The two levels are different buffers.
+        unsafe {
+            let src = g + 1; // g - 1, taken mod 2
+            let (up, mid, down) = (
+                self.levels.row(src, north),
+                self.levels.row(src, r),
+                self.levels.row(src, south),
+            );
+            let out = self.levels.row_mut(g, r);
+            step_row_slices(self.k, self.boundary, 0.0, up, mid, down, out);
+            if let Some(land) = self.land {
+                land.clear_row(r, out);
+            }
+        }
+    }
+}
