@@ -33,6 +33,11 @@
 //! # Ok::<(), water_core::WaterError>(())
 //! ```
 
+/// The README's code blocks, compiled and run as doc tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub mod boundary;
 pub mod classic_grid;
 pub mod clock;
