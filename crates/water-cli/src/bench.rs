@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde::Serialize;
 use water_core::{
     Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Parallelism, SignedGrid,
-    SplitGrid, WaveParams,
+    SplitGrid, TemporalBlocking, WaveParams,
 };
 
 /// One benchmark run's result, printed as a JSON line.
@@ -33,9 +33,10 @@ pub struct BenchReport {
     pub cells_per_step: usize,
     /// Billions of cell updates per second.
     pub gcells_per_s: f64,
-    /// `"multi-step"` (one `step_many` call: temporally blocked where supported) or
-    /// `"single-step"` (one `step` call per step).
+    /// `"multi-step"` (one `step_many` call) or `"single-step"` (one `step` call per step).
     pub stepper: String,
+    /// Whether the multi-step run was temporally blocked.
+    pub blocked: bool,
     /// `"wall"`: how `seconds` was measured.
     pub timing: String,
     /// Sum of the final heights, to check runs compute the same thing.
@@ -57,6 +58,8 @@ pub struct BenchGrid {
     pub boundary: Boundary,
     /// Time `steps` separate single steps instead of one multi-step run.
     pub single_step: bool,
+    /// Temporal blocking of the multi-step run.
+    pub blocking: TemporalBlocking,
 }
 
 /// Errors of the bench command.
@@ -158,6 +161,7 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
         .build()
         .map_err(|source| BenchError::Threads { threads, source })?;
     let mut water = peer_like_grid(spec.size, spec.mode, spec.boundary)?;
+    water.set_temporal_blocking(spec.blocking);
     water.set_parallelism(if threads == 1 {
         Parallelism::Serial
     } else {
@@ -196,6 +200,11 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
             "multi-step"
         }
         .into(),
+        blocked: !spec.single_step
+            && spec.mode != GridMode::Classic
+            && spec
+                .blocking
+                .applies(spec.boundary, spec.size * spec.size, spec.steps),
         timing: "wall".into(),
         checksum,
     })

@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use water_cli::bench::{bench_grid, BenchGrid};
 use water_cli::run::run_cpu;
 use water_cli::scenario::{Scenario, DEFAULT_BUILTIN};
-use water_core::{Boundary, GridMode, StabilityReport};
+use water_core::{Boundary, GridMode, StabilityReport, TemporalBlocking};
 
 #[derive(Parser)]
 #[command(
@@ -39,6 +39,13 @@ enum BoundaryArg {
     Reflective,
     Periodic,
     Absorbing,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BlockingArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Subcommand)]
@@ -101,9 +108,12 @@ enum BenchWhat {
         /// Boundary (the C peer uses fixed).
         #[arg(long, value_enum, default_value = "fixed")]
         boundary: BoundaryArg,
-        /// Time separate single steps instead of one multi-step (temporally blocked) run.
+        /// Time separate single steps instead of one multi-step run.
         #[arg(long)]
         single_step: bool,
+        /// Temporal blocking of the multi-step run: auto blocks grids larger than the caches.
+        #[arg(long, value_enum, default_value = "auto")]
+        blocking: BlockingArg,
     },
 }
 
@@ -173,6 +183,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     mode,
                     boundary,
                     single_step,
+                    blocking,
                 },
         } => {
             let spec = BenchGrid {
@@ -191,6 +202,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     BoundaryArg::Absorbing => Boundary::Absorbing,
                 },
                 single_step,
+                blocking: match blocking {
+                    BlockingArg::Auto => TemporalBlocking::Auto,
+                    BlockingArg::Always => TemporalBlocking::Always,
+                    BlockingArg::Never => TemporalBlocking::Never,
+                },
             };
             let report = bench_grid(&spec).map_err(|e| e.to_string())?;
             println!(

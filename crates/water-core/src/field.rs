@@ -1,8 +1,9 @@
 //! A wave field: the two time levels the leapfrog stencil needs.
 
 use crate::boundary::Boundary;
+use crate::buffer::AlignedBuffer;
 use crate::kernels::grid_step::grid_step;
-use crate::kernels::temporal_blocking;
+use crate::kernels::temporal_blocking::{self, TemporalBlocking};
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
 use crate::params::StencilCoefficients;
@@ -11,8 +12,8 @@ use crate::size::GridSize;
 /// Heights at the current step (`z`) and the one before (`z_old`), both row-major, metres.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WaveField {
-    cur: Vec<f32>,
-    old: Vec<f32>,
+    cur: AlignedBuffer,
+    old: AlignedBuffer,
 }
 
 impl WaveField {
@@ -20,8 +21,8 @@ impl WaveField {
     #[must_use]
     pub fn at_rest(size: GridSize) -> Self {
         Self {
-            cur: vec![0.0; size.cells()],
-            old: vec![0.0; size.cells()],
+            cur: AlignedBuffer::zeroed(size.cells()),
+            old: AlignedBuffer::zeroed(size.cells()),
         }
     }
 
@@ -54,8 +55,12 @@ impl WaveField {
         std::mem::swap(&mut self.cur, &mut self.old);
     }
 
-    /// Several steps at once: temporally blocked where the boundary allows it (bit for bit the
-    /// same as single steps), single steps otherwise.
+    /// Several steps at once: temporally blocked where `blocking` says so (bit for bit the same
+    /// as single steps), single steps otherwise.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the step's whole context, passed down flat"
+    )]
     pub(crate) fn step_many(
         &mut self,
         size: GridSize,
@@ -63,9 +68,10 @@ impl WaveField {
         boundary: Boundary,
         land: Option<&LandMask>,
         parallelism: Parallelism,
+        blocking: TemporalBlocking,
         steps: u64,
     ) {
-        if steps >= 2 && temporal_blocking::supports(boundary) {
+        if blocking.applies(boundary, size.cells(), steps) {
             let steps = usize::try_from(steps).unwrap_or(usize::MAX);
             let threads = parallelism.threads(size.cells());
             let newest_in_old = temporal_blocking::grid_steps_blocked(

@@ -39,6 +39,7 @@
 pub struct ReadmeDoctests;
 
 pub mod boundary;
+pub mod buffer;
 pub mod classic_grid;
 pub mod clock;
 pub mod contact;
@@ -65,6 +66,7 @@ pub use error::{Result, WaterError};
 pub use field::WaveField;
 pub use grid_water::{GridMode, GridWater};
 pub use impulse::{Impulse, ImpulseShape};
+pub use kernels::temporal_blocking::TemporalBlocking;
 pub use kernels::Parallelism;
 pub use land::LandMask;
 pub use params::{Damping, StencilCoefficients, WaveParams, GRID_COURANT_LIMIT};

@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
+use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
 use crate::params::{StencilCoefficients, WaveParams};
@@ -22,6 +23,7 @@ pub(crate) struct GridSetup {
     pub boundary: Boundary,
     pub land: Option<LandMask>,
     pub parallelism: Parallelism,
+    pub blocking: TemporalBlocking,
     pub steps: u64,
 }
 
@@ -34,6 +36,7 @@ impl GridSetup {
             boundary,
             land: None,
             parallelism: Parallelism::Auto,
+            blocking: TemporalBlocking::Auto,
             steps: 0,
         }
     }
@@ -184,6 +187,10 @@ impl GridWater for SignedGrid {
         self.setup.parallelism = parallelism;
     }
 
+    fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
+        self.setup.blocking = blocking;
+    }
+
     fn step(&mut self) {
         let s = &self.setup;
         self.field
@@ -199,6 +206,7 @@ impl GridWater for SignedGrid {
             s.boundary,
             s.land.as_ref(),
             s.parallelism,
+            s.blocking,
             steps,
         );
         self.setup.steps += steps;

@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
+use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
 use crate::params::WaveParams;
@@ -108,6 +109,10 @@ impl GridWater for SplitGrid {
         self.setup.parallelism = parallelism;
     }
 
+    fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
+        self.setup.blocking = blocking;
+    }
+
     fn step(&mut self) {
         self.step_inner(None);
     }
@@ -122,6 +127,7 @@ impl GridWater for SplitGrid {
                 s.boundary,
                 s.land.as_ref(),
                 s.parallelism,
+                s.blocking,
                 steps,
             );
         }

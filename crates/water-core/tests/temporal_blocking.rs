@@ -7,7 +7,7 @@ use glam::Vec2;
 use water_core::kernels::temporal_blocking::steps_per_stage;
 use water_core::{
     Boundary, Damping, GridSize, GridWater, Impulse, ImpulseShape, LandMask, Parallelism,
-    SignedGrid, SplitGrid,
+    SignedGrid, SplitGrid, TemporalBlocking,
 };
 
 fn prepared(grid: &mut dyn GridWater, with_land: bool) {
@@ -47,6 +47,7 @@ fn check(make: &dyn Fn() -> Box<dyn GridWater>, steps: u64, threads: usize, with
     let mut blocked = make();
     prepared(blocked.as_mut(), with_land);
     blocked.set_parallelism(Parallelism::Parallel);
+    blocked.set_temporal_blocking(TemporalBlocking::Always);
     pool.install(|| blocked.step_many(steps));
     let size = single.size();
     assert_eq!(blocked.steps_taken(), single.steps_taken());
@@ -104,4 +105,23 @@ fn wide_rows_use_several_sweeps_and_still_match() {
     for threads in [1, 2, 4] {
         check(&make, 40, threads, true);
     }
+}
+
+#[test]
+fn auto_blocks_only_grids_larger_than_the_caches() {
+    use water_core::kernels::temporal_blocking::AUTO_MIN_BYTES;
+    let auto = TemporalBlocking::Auto;
+    let big = AUTO_MIN_BYTES / 8; // cells whose two f32 levels take exactly the threshold
+    assert!(auto.applies(Boundary::Fixed, big, 10));
+    assert!(!auto.applies(Boundary::Fixed, big - 1, 10));
+    assert!(
+        !auto.applies(Boundary::Periodic, big, 10),
+        "periodic is never blocked"
+    );
+    assert!(
+        !auto.applies(Boundary::Reflective, big, 1),
+        "one step is a single step"
+    );
+    assert!(TemporalBlocking::Always.applies(Boundary::Reflective, 16, 2));
+    assert!(!TemporalBlocking::Never.applies(Boundary::Reflective, big, 10));
 }

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::absorbing_edges::{mur_coefficient, mur_columns, mur_rows};
 use super::float_mode::FlushDenormals;
-use super::rows::{wave_cell, wave_row_interior};
+use super::rows::{wave_cell, wave_row_interior, RowKernel};
 use super::Parallelism;
 use crate::boundary::Boundary;
 use crate::params::StencilCoefficients;
@@ -36,6 +36,7 @@ pub fn grid_step(
         Boundary::Reflective | Boundary::Periodic => 0..h,
     };
     let mur_k = mur_coefficient(k.a);
+    let kernel = RowKernel::detect();
     let band_rows = rows
         .len()
         .div_ceil(parallelism.bands(size.cells(), rows.len()));
@@ -46,7 +47,7 @@ pub fn grid_step(
         let _ftz = FlushDenormals::new();
         let y0 = first + band * band_rows;
         for (dy, out_row) in chunk.chunks_exact_mut(w).enumerate() {
-            step_row(size, k, boundary, mur_k, cur, y0 + dy, out_row);
+            step_row(kernel, size, k, boundary, mur_k, cur, y0 + dy, out_row);
         }
     };
     if band_rows >= rows.len() {
@@ -77,7 +78,12 @@ pub fn row_neighbours(boundary: Boundary, y: usize, height: usize) -> (usize, us
 
 /// Updates row `y` of the field into `out_row`.
 #[inline]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the row's whole context, passed down flat"
+)]
 fn step_row(
+    kernel: RowKernel,
     size: GridSize,
     k: StencilCoefficients,
     boundary: Boundary,
@@ -89,12 +95,26 @@ fn step_row(
     let w = size.width();
     let (north, south) = row_neighbours(boundary, y, size.height());
     let row = |r: usize| &cur[r * w..(r + 1) * w];
-    step_row_slices(k, boundary, mur_k, row(north), row(y), row(south), out_row);
+    step_row_slices(
+        kernel,
+        k,
+        boundary,
+        mur_k,
+        row(north),
+        row(y),
+        row(south),
+        out_row,
+    );
 }
 
 /// Updates one row from its three source rows: `out_row` holds `z_old` on entry, `z_new` on exit.
 #[inline]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the row's whole context, passed down flat"
+)]
 pub(crate) fn step_row_slices(
+    kernel: RowKernel,
     k: StencilCoefficients,
     boundary: Boundary,
     mur_k: f32,
@@ -103,7 +123,7 @@ pub(crate) fn step_row_slices(
     down: &[f32],
     out_row: &mut [f32],
 ) {
-    wave_row_interior(up, mid, down, out_row, k);
+    wave_row_interior(kernel, up, mid, down, out_row, k);
     let last = mid.len() - 1;
     match boundary {
         Boundary::Fixed => {}

@@ -6,6 +6,8 @@ pub mod classic_step;
 pub mod float_mode;
 pub mod grid_step;
 pub(crate) mod rows;
+#[cfg(target_arch = "x86_64")]
+mod rows_x86;
 pub mod temporal_blocking;
 
 /// How a step may use threads.

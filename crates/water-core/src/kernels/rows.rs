@@ -21,9 +21,10 @@ pub(crate) fn wave_cell(
 }
 
 /// Cells `1..n-1` of a row: `out` holds `z_old` on entry and `z_new` on exit. Portable
-/// version; x86-64 CPUs with AVX2 use [`x86::wave_row_interior_avx2`], which gives the same bits.
+/// version; x86-64 CPUs with AVX2 or AVX-512 use the explicit vectors of `rows_x86`, which give
+/// the same bits.
 #[inline(always)]
-fn wave_row_interior_impl(
+pub(crate) fn wave_row_interior_scalar(
     up: &[f32],
     mid: &[f32],
     down: &[f32],
@@ -56,8 +57,15 @@ pub(crate) fn classic_cell(
     }
 }
 
+/// Classic ripple over cells `1..n-1`, portable; inlined into the AVX2 build too.
 #[inline(always)]
-fn classic_row_impl(up: &[i16], mid: &[i16], down: &[i16], out: &mut [i16], shift: Option<u32>) {
+pub(crate) fn classic_row_portable(
+    up: &[i16],
+    mid: &[i16],
+    down: &[i16],
+    out: &mut [i16],
+    shift: Option<u32>,
+) {
     let n = mid.len();
     let (up, down, out) = (&up[..n], &down[..n], &mut out[..n]);
     match shift {
@@ -74,136 +82,43 @@ fn classic_row_impl(up: &[i16], mid: &[i16], down: &[i16], out: &mut [i16], shif
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    #![allow(unsafe_code, reason = "target_feature functions are unsafe to call")]
-    use std::arch::x86_64::{
-        __m256, _mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps, _mm256_storeu_ps,
-        _mm256_sub_ps,
-    };
+/// Signed stencil over cells `1..n-1` of one row (`n = mid.len()`); `up`, `down` and `out` must
+/// be at least as long as `mid`.
+/// Which row kernel to run: the widest this CPU has. Detect once per step, not per row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RowKernel {
+    /// 16-lane AVX-512 vectors (x86-64).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "x86-64 only"))]
+    Avx512,
+    /// 8-lane AVX2 vectors (x86-64).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "x86-64 only"))]
+    Avx2,
+    /// Plain Rust, vectorised by the compiler for the baseline target.
+    Portable,
+}
 
-    use super::{classic_row_impl, wave_row_interior_impl, StencilCoefficients};
-
-    /// Eight cells starting at `x`, in the scalar kernel's exact operation order (no FMA).
-    ///
-    /// # Safety
-    /// AVX2 must be available and `x - 1 .. x + 9` must lie inside all four rows.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn wave_eight(
-        up: *const f32,
-        mid: *const f32,
-        down: *const f32,
-        out: *const f32,
-        x: usize,
-        k: &Lanes,
-    ) -> __m256 {
-        // SAFETY: the caller guarantees the 8 lanes and their neighbours are in bounds.
-        unsafe {
-            let sum = _mm256_add_ps(
-                _mm256_add_ps(
-                    _mm256_add_ps(_mm256_loadu_ps(up.add(x)), _mm256_loadu_ps(down.add(x))),
-                    _mm256_loadu_ps(mid.add(x + 1)),
-                ),
-                _mm256_loadu_ps(mid.add(x - 1)),
-            );
-            let v = _mm256_sub_ps(
-                _mm256_add_ps(
-                    _mm256_mul_ps(k.a, sum),
-                    _mm256_mul_ps(k.b, _mm256_loadu_ps(mid.add(x))),
-                ),
-                _mm256_loadu_ps(out.add(x)),
-            );
-            if k.damped {
-                _mm256_mul_ps(k.d, v)
-            } else {
-                v
+impl RowKernel {
+    /// The widest kernel the CPU supports (the standard library caches the CPU's features).
+    #[must_use]
+    pub(crate) fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Self::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Self::Avx2;
             }
         }
-    }
-
-    /// The stencil coefficients broadcast to all lanes.
-    struct Lanes {
-        a: __m256,
-        b: __m256,
-        d: __m256,
-        damped: bool,
-    }
-
-    /// [`super::wave_row_interior_impl`] with explicit AVX2 vectors, two per iteration. The
-    /// cells left over at the row's end are one more vector aligned to the end, computed before
-    /// the loop from the untouched `z_old` values and stored after it; it overlaps cells the loop
-    /// also computes, to the same bits, so no cell takes a scalar path.
-    ///
-    /// # Safety
-    /// AVX2 must be available.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn wave_row_interior_avx2(
-        up: &[f32],
-        mid: &[f32],
-        down: &[f32],
-        out: &mut [f32],
-        k: StencilCoefficients,
-    ) {
-        let n = mid.len();
-        assert!(
-            up.len() >= n && down.len() >= n && out.len() >= n,
-            "row lengths"
-        );
-        if n < 10 {
-            wave_row_interior_impl(up, mid, down, out, k);
-            return;
-        }
-        let lanes = Lanes {
-            a: _mm256_set1_ps(k.a),
-            b: _mm256_set1_ps(k.b),
-            d: _mm256_set1_ps(k.d),
-            // Multiplying by 1 is exact, so skipping it changes no bit.
-            damped: k.d != 1.0,
-        };
-        let (u, m, d, o) = (up.as_ptr(), mid.as_ptr(), down.as_ptr(), out.as_mut_ptr());
-        let last = n - 1; // first cell not updated
-                          // SAFETY: every vector covers x..x+8 with x >= 1 and x + 8 <= last, so it and its
-                          // neighbours x-1..x+9 lie in 0..n, the length of all four rows (asserted above).
-        unsafe {
-            let tail_x = last - 8;
-            let tail = wave_eight(u, m, d, o, tail_x, &lanes);
-            let mut x = 1;
-            while x + 16 <= last {
-                let v0 = wave_eight(u, m, d, o, x, &lanes);
-                let v1 = wave_eight(u, m, d, o, x + 8, &lanes);
-                _mm256_storeu_ps(o.add(x), v0);
-                _mm256_storeu_ps(o.add(x + 8), v1);
-                x += 16;
-            }
-            if x + 8 <= last {
-                let v = wave_eight(u, m, d, o, x, &lanes);
-                _mm256_storeu_ps(o.add(x), v);
-            }
-            _mm256_storeu_ps(o.add(tail_x), tail);
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn classic_row_avx2(
-        up: &[i16],
-        mid: &[i16],
-        down: &[i16],
-        out: &mut [i16],
-        shift: Option<u32>,
-    ) {
-        classic_row_impl(up, mid, down, out, shift);
-    }
-
-    pub(super) fn has_avx2() -> bool {
-        std::arch::is_x86_feature_detected!("avx2")
+        Self::Portable
     }
 }
 
-/// Signed stencil over cells `1..n-1` of one row (`n = mid.len()`); `up`, `down` and `out` must
-/// be at least as long as `mid`.
+/// Signed stencil over cells `1..n-1` of one row (`n = mid.len()`) with `kernel`; `up`, `down`
+/// and `out` must be at least as long as `mid`.
 #[inline]
 pub(crate) fn wave_row_interior(
+    kernel: RowKernel,
     up: &[f32],
     mid: &[f32],
     down: &[f32],
@@ -211,15 +126,12 @@ pub(crate) fn wave_row_interior(
     k: StencilCoefficients,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if x86::has_avx2() {
-        #[allow(unsafe_code, reason = "AVX2 support was checked on the line above")]
-        // SAFETY: the CPU supports AVX2, the only requirement of this function.
-        unsafe {
-            x86::wave_row_interior_avx2(up, mid, down, out, k);
-        }
-        return;
+    super::rows_x86::wave_row_interior_with(kernel, up, mid, down, out, k);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = kernel;
+        wave_row_interior_scalar(up, mid, down, out, k);
     }
-    wave_row_interior_impl(up, mid, down, out, k);
 }
 
 /// Classic ripple over cells `1..n-1` of one row.
@@ -232,36 +144,63 @@ pub(crate) fn classic_row(
     shift: Option<u32>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if x86::has_avx2() {
+    if std::arch::is_x86_feature_detected!("avx2") {
         #[allow(unsafe_code, reason = "AVX2 support was checked on the line above")]
         // SAFETY: the CPU supports AVX2, the only requirement of this function.
         unsafe {
-            x86::classic_row_avx2(up, mid, down, out, shift);
+            super::rows_x86::classic_row_avx2(up, mid, down, out, shift);
         }
         return;
     }
-    classic_row_impl(up, mid, down, out, shift);
+    classic_row_portable(up, mid, down, out, shift);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn row(n: usize, s: f32) -> Vec<f32> {
+        (0..n).map(|i| ((i as f32) * s).sin()).collect()
+    }
+
     #[test]
-    fn simd_and_scalar_rows_agree_bit_for_bit() {
-        let n = 67;
-        let row = |s: f32| (0..n).map(|i| ((i as f32) * s).sin()).collect::<Vec<_>>();
-        let (up, mid, down, old) = (row(0.3), row(0.7), row(1.1), row(0.05));
-        let k = StencilCoefficients::new(0.3, 0.99);
-        let mut fast = old.clone();
-        wave_row_interior(&up, &mid, &down, &mut fast, k);
-        let mut plain = old.clone();
-        for x in 1..n - 1 {
-            plain[x] = wave_cell(k, up[x], down[x], mid[x + 1], mid[x - 1], mid[x], old[x]);
+    fn every_simd_kernel_gives_the_scalar_bits() {
+        #[cfg(target_arch = "x86_64")]
+        use super::super::rows_x86::wave_row_interior_with;
+        for n in [3, 9, 10, 17, 18, 33, 34, 67, 256, 1000] {
+            let (up, mid, down, old) = (row(n, 0.3), row(n, 0.7), row(n, 1.1), row(n, 0.05));
+            // Damped and undamped, a = 1/4 (b = 1 exactly) and a general a.
+            for (a, d) in [
+                (0.3, 0.99),
+                (0.25, 1.0),
+                (0.25, 0.999),
+                (0.5, 1.0),
+                (0.1, 0.9),
+            ] {
+                let k = StencilCoefficients::new(a, d);
+                let mut plain = old.clone();
+                for x in 1..n - 1 {
+                    plain[x] = wave_cell(k, up[x], down[x], mid[x + 1], mid[x - 1], mid[x], old[x]);
+                }
+                let plain: Vec<u32> = plain.iter().map(|v| v.to_bits()).collect();
+                let mut fast = old.clone();
+                wave_row_interior(RowKernel::detect(), &up, &mid, &down, &mut fast, k);
+                assert_eq!(fast.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), plain);
+                #[cfg(target_arch = "x86_64")]
+                for kernel in [RowKernel::Avx512, RowKernel::Avx2, RowKernel::Portable] {
+                    let available = match kernel {
+                        RowKernel::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+                        RowKernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+                        RowKernel::Portable => true,
+                    };
+                    if available {
+                        let mut fast = old.clone();
+                        wave_row_interior_with(kernel, &up, &mid, &down, &mut fast, k);
+                        let bits: Vec<u32> = fast.iter().map(|v| v.to_bits()).collect();
+                        assert_eq!(bits, plain, "{kernel:?}, n = {n}, a = {a}, d = {d}");
+                    }
+                }
+            }
         }
-        assert_eq!(
-            fast.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
-            plain.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
-        );
     }
 }

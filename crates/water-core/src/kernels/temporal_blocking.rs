@@ -33,6 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::float_mode::FlushDenormals;
 use super::grid_step::{row_neighbours, step_row_slices};
+use super::rows::RowKernel;
 use crate::boundary::Boundary;
 use crate::land::LandMask;
 use crate::params::StencilCoefficients;
@@ -44,6 +45,37 @@ const ROWS_IN_FLIGHT_BYTES: usize = 256 * 1024;
 /// Most steps one stage runs per sweep. More cuts memory traffic further only once the
 /// arithmetic is already the limit.
 const MAX_STEPS_PER_STAGE: usize = 16;
+
+/// When a multi-step run uses temporal blocking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TemporalBlocking {
+    /// When the boundary allows it and the two levels together take at least
+    /// [`AUTO_MIN_BYTES`]: grids that fit in the caches step faster one step at a time (see
+    /// `docs/benchmarks.md`), larger ones are limited by memory, which blocking saves.
+    #[default]
+    Auto,
+    /// Whenever the boundary allows it.
+    Always,
+    /// Never: multi-step runs are single steps in a loop.
+    Never,
+}
+
+/// Smallest pair of levels (bytes) that [`TemporalBlocking::Auto`] blocks: 16 MiB, beyond the
+/// L2 caches and half a typical L3, where single steps start to wait on memory.
+pub const AUTO_MIN_BYTES: usize = 16 << 20;
+
+impl TemporalBlocking {
+    /// Whether a run of `steps` steps on a grid of `cells` cells with `boundary` is blocked.
+    #[must_use]
+    pub fn applies(self, boundary: Boundary, cells: usize, steps: u64) -> bool {
+        let wanted = match self {
+            Self::Auto => 2 * cells * size_of::<f32>() >= AUTO_MIN_BYTES,
+            Self::Always => true,
+            Self::Never => false,
+        };
+        wanted && steps >= 2 && supports(boundary)
+    }
+}
 
 /// True when [`grid_steps_blocked`] supports the boundary.
 #[must_use]
@@ -99,6 +131,7 @@ pub fn grid_steps_blocked(
         width: size.width(),
     };
     let job = Job {
+        kernel: RowKernel::detect(),
         size,
         k,
         boundary,
@@ -200,6 +233,7 @@ impl SharedLevels {
 }
 
 struct Job<'a> {
+    kernel: RowKernel,
     size: GridSize,
     k: StencilCoefficients,
     boundary: Boundary,
@@ -291,7 +325,7 @@ impl Job<'_> {
                 self.levels.row(src, south),
             );
             let out = self.levels.row_mut(g, r);
-            step_row_slices(self.k, self.boundary, 0.0, up, mid, down, out);
+            step_row_slices(self.kernel, self.k, self.boundary, 0.0, up, mid, down, out);
             if let Some(land) = self.land {
                 land.clear_row(r, out);
             }
