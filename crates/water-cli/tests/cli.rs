@@ -48,6 +48,17 @@ shape = "cosine"
 step = 0
 "#;
 
+/// Writes `text` as `dir/scenario.toml` and runs it with output into `out`.
+fn run_scenario(dir: &Path, text: &str, out: &Path) -> Output {
+    let file = scenario_file(dir, text);
+    water(&[
+        "run",
+        file.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+    ])
+}
+
 fn scenario_file(dir: &Path, text: &str) -> PathBuf {
     let path = dir.join("scenario.toml");
     std::fs::write(&path, text).expect("write scenario");
@@ -57,14 +68,8 @@ fn scenario_file(dir: &Path, text: &str) -> PathBuf {
 #[test]
 fn run_writes_height_png_and_summary() {
     let dir = scratch("run");
-    let file = scenario_file(&dir, MINIMAL);
     let out = dir.join("out");
-    let res = water(&[
-        "run",
-        file.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-    ]);
+    let res = run_scenario(&dir, MINIMAL, &out);
     assert!(res.status.success(), "{}", stderr(&res));
     let (descr, shape, bytes) = npy_header(&out.join("height.npy"));
     assert_eq!(
@@ -86,14 +91,8 @@ fn run_writes_height_png_and_summary() {
 fn split_and_classic_modes_write_their_arrays() {
     let dir = scratch("modes");
     let split = MINIMAL.replace("mode = \"signed\"", "mode = \"split\"");
-    let file = scenario_file(&dir, &split);
     let out = dir.join("split");
-    let res = water(&[
-        "run",
-        file.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-    ]);
+    let res = run_scenario(&dir, &split, &out);
     assert!(res.status.success(), "{}", stderr(&res));
     for name in ["height.npy", "positive.npy", "negative.npy"] {
         assert_eq!(npy_header(&out.join(name)).1, vec![30, 40], "{name}");

@@ -14,6 +14,41 @@ use crate::params::{StencilCoefficients, WaveParams};
 use crate::sample::HeightView;
 use crate::size::GridSize;
 
+/// The [`GridWater`] methods that only read or set the shared [`GridSetup`] of a grid type
+/// with a `setup` field.
+macro_rules! grid_setup_accessors {
+    ($mode:expr) => {
+        fn size(&self) -> GridSize {
+            self.setup.size
+        }
+
+        fn cell_size(&self) -> f64 {
+            self.setup.params.cell_size()
+        }
+
+        fn mode(&self) -> GridMode {
+            $mode
+        }
+
+        fn boundary(&self) -> Boundary {
+            self.setup.boundary
+        }
+
+        fn steps_taken(&self) -> u64 {
+            self.setup.steps
+        }
+
+        fn set_parallelism(&mut self, parallelism: Parallelism) {
+            self.setup.parallelism = parallelism;
+        }
+
+        fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
+            self.setup.blocking = blocking;
+        }
+    };
+}
+pub(crate) use grid_setup_accessors;
+
 /// What signed and split grids share: size, parameters, boundary, land, threading.
 #[derive(Debug, Clone)]
 pub(crate) struct GridSetup {
@@ -163,33 +198,7 @@ impl SignedGrid {
 }
 
 impl GridWater for SignedGrid {
-    fn size(&self) -> GridSize {
-        self.setup.size
-    }
-
-    fn cell_size(&self) -> f64 {
-        self.setup.params.cell_size()
-    }
-
-    fn mode(&self) -> GridMode {
-        GridMode::Signed
-    }
-
-    fn boundary(&self) -> Boundary {
-        self.setup.boundary
-    }
-
-    fn steps_taken(&self) -> u64 {
-        self.setup.steps
-    }
-
-    fn set_parallelism(&mut self, parallelism: Parallelism) {
-        self.setup.parallelism = parallelism;
-    }
-
-    fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
-        self.setup.blocking = blocking;
-    }
+    grid_setup_accessors!(GridMode::Signed);
 
     fn step(&mut self) {
         let s = &self.setup;

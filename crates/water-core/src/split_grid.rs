@@ -12,7 +12,7 @@ use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
 use crate::params::WaveParams;
-use crate::signed_grid::GridSetup;
+use crate::signed_grid::{grid_setup_accessors, GridSetup};
 use crate::size::GridSize;
 
 /// Split-mode water: channels `p` and `n`, height `p - n`.
@@ -85,33 +85,7 @@ impl SplitGrid {
 }
 
 impl GridWater for SplitGrid {
-    fn size(&self) -> GridSize {
-        self.setup.size
-    }
-
-    fn cell_size(&self) -> f64 {
-        self.setup.params.cell_size()
-    }
-
-    fn mode(&self) -> GridMode {
-        GridMode::Split
-    }
-
-    fn boundary(&self) -> Boundary {
-        self.setup.boundary
-    }
-
-    fn steps_taken(&self) -> u64 {
-        self.setup.steps
-    }
-
-    fn set_parallelism(&mut self, parallelism: Parallelism) {
-        self.setup.parallelism = parallelism;
-    }
-
-    fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
-        self.setup.blocking = blocking;
-    }
+    grid_setup_accessors!(GridMode::Split);
 
     fn step(&mut self) {
         self.step_inner(None);

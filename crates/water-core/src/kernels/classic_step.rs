@@ -9,10 +9,8 @@
 //!
 //! Edge cells never change (fixed boundary).
 
-use rayon::prelude::*;
-
 use super::rows::classic_row;
-use super::Parallelism;
+use super::{for_each_band, Parallelism};
 use crate::size::GridSize;
 
 /// Advances the ripple by one step: `src` is the current frame, `dst` the previous one on entry
@@ -33,20 +31,11 @@ pub fn classic_step(
     let interior_rows = h - 2;
     let band_rows = interior_rows.div_ceil(parallelism.bands(size.cells(), interior_rows));
     let updated = &mut dst[w..(h - 1) * w];
-    let step_band = |(band, chunk): (usize, &mut [i16])| {
-        let y0 = 1 + band * band_rows;
-        for (dy, out_row) in chunk.chunks_exact_mut(w).enumerate() {
+    for_each_band(updated, w, 1, band_rows, |y0, rows| {
+        for (dy, out_row) in rows.chunks_exact_mut(w).enumerate() {
             let y = y0 + dy;
             let row = |r: usize| &src[r * w..(r + 1) * w];
             classic_row(row(y - 1), row(y), row(y + 1), out_row, shift);
         }
-    };
-    if band_rows >= interior_rows {
-        step_band((0, updated));
-    } else {
-        updated
-            .par_chunks_mut(band_rows * w)
-            .enumerate()
-            .for_each(step_band);
-    }
+    });
 }

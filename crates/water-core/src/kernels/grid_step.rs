@@ -4,12 +4,10 @@
 //! Two-buffer scheme: `cur` holds `z^n`, `out` holds `z^(n-1)` on entry and `z^(n+1)` on exit;
 //! the caller then swaps the buffers.
 
-use rayon::prelude::*;
-
 use super::absorbing_edges::{mur_coefficient, mur_columns, mur_rows};
 use super::float_mode::FlushDenormals;
 use super::rows::{wave_cell, wave_row_interior, RowKernel};
-use super::Parallelism;
+use super::{for_each_band, Parallelism};
 use crate::boundary::Boundary;
 use crate::params::StencilCoefficients;
 use crate::size::GridSize;
@@ -40,24 +38,13 @@ pub fn grid_step(
     let band_rows = rows
         .len()
         .div_ceil(parallelism.bands(size.cells(), rows.len()));
-    let first = rows.start;
-    let updated = &mut out[first * w..rows.end * w];
-
-    let step_band = |(band, chunk): (usize, &mut [f32])| {
+    let updated = &mut out[rows.start * w..rows.end * w];
+    for_each_band(updated, w, rows.start, band_rows, |y0, band| {
         let _ftz = FlushDenormals::new();
-        let y0 = first + band * band_rows;
-        for (dy, out_row) in chunk.chunks_exact_mut(w).enumerate() {
+        for (dy, out_row) in band.chunks_exact_mut(w).enumerate() {
             step_row(kernel, size, k, boundary, mur_k, cur, y0 + dy, out_row);
         }
-    };
-    if band_rows >= rows.len() {
-        step_band((0, updated));
-    } else {
-        updated
-            .par_chunks_mut(band_rows * w)
-            .enumerate()
-            .for_each(step_band);
-    }
+    });
     if boundary == Boundary::Absorbing {
         let _ftz = FlushDenormals::new();
         mur_rows(size, mur_k, cur, out);

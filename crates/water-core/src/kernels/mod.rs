@@ -48,3 +48,24 @@ impl Parallelism {
         self.threads(cells).min(rows).max(1)
     }
 }
+
+/// Runs `step_band(first_row, rows)` over the rows of `updated` (whole rows of `width` cells,
+/// the first of them grid row `first_row`), split into bands of `band_rows` rows, in parallel on
+/// the current rayon pool when there is more than one band.
+pub(crate) fn for_each_band<T: Send>(
+    updated: &mut [T],
+    width: usize,
+    first_row: usize,
+    band_rows: usize,
+    step_band: impl Fn(usize, &mut [T]) + Sync,
+) {
+    use rayon::prelude::*;
+    if band_rows * width >= updated.len() {
+        step_band(first_row, updated);
+    } else {
+        updated
+            .par_chunks_mut(band_rows * width)
+            .enumerate()
+            .for_each(|(band, rows)| step_band(first_row + band * band_rows, rows));
+    }
+}
