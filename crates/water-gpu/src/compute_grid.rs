@@ -1,0 +1,583 @@
+//! The compute backend: the grid steppers of `water-core` as compute shaders on the caller's
+//! device, many steps per submission, no CPU round trip between steps.
+
+use water_core::{Boundary, ContactMasks, GridMode, GridSize, Impulse, LandMask};
+
+use crate::error::GpuError;
+use crate::readback::{f32s, i32s, PendingReadback};
+use crate::shaders;
+use crate::spec::GridSpec;
+use crate::uniforms::{mode_code, GridUniforms, ImpulseCell, ImpulseUniforms};
+
+/// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
+const TILE: u32 = 16;
+/// Invocations per workgroup of the impulse kernel.
+const IMPULSE_GROUP: u32 = 64;
+
+/// A grid simulation stepped by compute shaders.
+///
+/// ```no_run
+/// # // no_run: doc tests do not assume a GPU; the crate's tests run this for real.
+/// use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+/// use water_gpu::{ComputeGrid, GpuContext, GridSpec};
+/// let gpu = GpuContext::headless()?;
+/// let params = WaveParams::new(0.1, 2.0, 0.02, Damping::PerStep(0.999))?;
+/// let spec = GridSpec::new(GridSize::new(256, 256)?, params, Boundary::Reflective, GridMode::Signed);
+/// let mut water = ComputeGrid::new(&gpu.device, &gpu.queue, spec)?;
+/// water.step_many(100); // one submission
+/// let heights = water.heights()?;
+/// # Ok::<(), water_gpu::GpuError>(())
+/// ```
+#[derive(Debug)]
+pub struct ComputeGrid {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    spec: GridSpec,
+    channels: u32,
+    /// Three level buffers rotating through the roles old, current and new.
+    fields: [wgpu::Buffer; 3],
+    /// `(old, current, spare)` indices into `fields`.
+    roles: (usize, usize, usize),
+    land: wgpu::Buffer,
+    land_mask: LandMask,
+    contact_new: wgpu::Buffer,
+    contact_old: wgpu::Buffer,
+    step_pipeline: wgpu::ComputePipeline,
+    /// `[with contacts][rotation]`: rotation `r` has old = r, current = r+1, new = r+2 (mod 3).
+    step_groups: [[wgpu::BindGroup; 3]; 2],
+    uniforms_contacts: wgpu::Buffer,
+    base_uniforms: GridUniforms,
+    impulse_pipeline: wgpu::ComputePipeline,
+    steps: u64,
+}
+
+fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn uniform_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytes,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// Checks that `needed` fits under a device limit.
+pub(crate) fn check_limit(what: &'static str, needed: u64, limit: u64) -> Result<(), GpuError> {
+    if needed > limit {
+        Err(GpuError::TooLarge {
+            what,
+            needed,
+            limit,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Runs `create` inside a validation error scope and turns an error into a [`GpuError`].
+pub(crate) fn validated<T>(
+    device: &wgpu::Device,
+    create: impl FnOnce() -> T,
+) -> Result<T, GpuError> {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let value = create();
+    match pollster::block_on(scope.pop()) {
+        Some(e) => Err(GpuError::Validation(e.to_string())),
+        None => Ok(value),
+    }
+}
+
+impl ComputeGrid {
+    /// Builds the buffers and pipelines on the caller's device. The water starts at rest.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] when a field exceeds the device's storage-buffer or dispatch
+    /// limits, [`GpuError::Unsupported`] for classic mode with another boundary than fixed,
+    /// [`GpuError::Validation`] if wgpu rejects a pipeline.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        spec: GridSpec,
+    ) -> Result<Self, GpuError> {
+        spec.check()?;
+        let size = spec.size;
+        let cells = size.cells() as u64;
+        let channels: u32 = if spec.mode == GridMode::Split { 2 } else { 1 };
+        let field_bytes = cells * u64::from(channels) * 4;
+        let limits = device.limits();
+        check_limit(
+            "storage buffer binding size (bytes)",
+            field_bytes,
+            u64::from(limits.max_storage_buffer_binding_size),
+        )?;
+        check_limit("buffer size (bytes)", field_bytes, limits.max_buffer_size)?;
+        let groups = size.width().max(size.height()).div_ceil(TILE as usize) as u64;
+        check_limit(
+            "workgroups per dispatch dimension",
+            groups,
+            u64::from(limits.max_compute_workgroups_per_dimension),
+        )?;
+
+        let fields = [
+            storage_buffer(device, "water field 0", field_bytes),
+            storage_buffer(device, "water field 1", field_bytes),
+            storage_buffer(device, "water field 2", field_bytes),
+        ];
+        let land = storage_buffer(device, "water land", cells * 4);
+        let contact_new = storage_buffer(device, "water contacts new", cells * 4);
+        let contact_old = storage_buffer(device, "water contacts old", cells * 4);
+        let base_uniforms = GridUniforms::new(
+            size.width() as u32,
+            size.height() as u32,
+            spec.boundary,
+            spec.mode,
+            spec.coefficients(),
+            spec.classic_shift,
+        );
+        let uniforms_plain = uniform_buffer(
+            device,
+            "water uniforms",
+            bytemuck::bytes_of(&base_uniforms),
+        );
+        let uniforms_contacts = uniform_buffer(
+            device,
+            "water uniforms with contacts",
+            bytemuck::bytes_of(&base_uniforms),
+        );
+
+        let (step_source, step_label) = if spec.mode == GridMode::Classic {
+            (shaders::CLASSIC_STEP, "classic_step")
+        } else {
+            (shaders::GRID_STEP, "grid_step")
+        };
+        let pipeline = |source: &str, label: &str, entry: &str| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                cache: None,
+            })
+        };
+        let (step_pipeline, impulse_pipeline) = validated(device, || {
+            let impulse_entry = if spec.mode == GridMode::Classic {
+                "main_classic"
+            } else {
+                "main"
+            };
+            (
+                pipeline(step_source, step_label, "main"),
+                pipeline(shaders::ADD_IMPULSE, "add_impulse", impulse_entry),
+            )
+        })?;
+        let layout = step_pipeline.get_bind_group_layout(0);
+        let group = |uniforms: &wgpu::Buffer, rotation: usize| {
+            let (old, cur, new) = (rotation, (rotation + 1) % 3, (rotation + 2) % 3);
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("water step"),
+                layout: &layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: uniforms.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: fields[cur].as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: fields[old].as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: fields[new].as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: land.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: contact_new.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 6,
+                        resource: contact_old.as_entire_binding(),
+                    },
+                ],
+            })
+        };
+        let step_groups = validated(device, || {
+            [
+                [0, 1, 2].map(|r| group(&uniforms_plain, r)),
+                [0, 1, 2].map(|r| group(&uniforms_contacts, r)),
+            ]
+        })?;
+        Ok(Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            spec,
+            channels,
+            fields,
+            roles: (0, 1, 2),
+            land,
+            land_mask: LandMask::empty(size),
+            contact_new,
+            contact_old,
+            step_pipeline,
+            step_groups,
+            uniforms_contacts,
+            base_uniforms,
+            impulse_pipeline,
+            steps: 0,
+        })
+    }
+
+    /// What the grid simulates.
+    #[must_use]
+    pub fn spec(&self) -> &GridSpec {
+        &self.spec
+    }
+
+    /// Steps taken so far.
+    #[must_use]
+    pub fn steps_taken(&self) -> u64 {
+        self.steps
+    }
+
+    /// The buffer holding the current level (`channels * width * height` values: f32, or i32
+    /// holding i16 in classic mode), for binding in the caller's own passes.
+    #[must_use]
+    pub fn current_buffer(&self) -> &wgpu::Buffer {
+        &self.fields[self.roles.1]
+    }
+
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
+        let size = self.spec.size;
+        let groups_x = (size.width() as u32).div_ceil(TILE);
+        let groups_y = (size.height() as u32).div_ceil(TILE);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("water steps"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.step_pipeline);
+        for _ in 0..steps {
+            let rotation = self.roles.0;
+            pass.set_bind_group(0, &self.step_groups[usize::from(contacts)][rotation], &[]);
+            pass.dispatch_workgroups(groups_x, groups_y, 1);
+            let (old, cur, new) = self.roles;
+            self.roles = (cur, new, old);
+        }
+        self.steps += steps;
+    }
+
+    /// Records `steps` steps into the caller's encoder (one compute pass, one dispatch per
+    /// step), for frames that submit their own command buffers.
+    pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        self.encode_steps(encoder, steps, false);
+    }
+
+    /// Runs `steps` steps in one submission.
+    pub fn step_many(&mut self, steps: u64) {
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water steps"),
+            });
+        self.encode_steps(&mut encoder, steps, false);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// One step.
+    pub fn step(&mut self) {
+        self.step_many(1);
+    }
+
+    /// One step with bow and stern events from `contacts` (uploads both masks).
+    ///
+    /// # Errors
+    /// [`water_core::WaterError::SizeMismatch`] (as [`GpuError::Invalid`]) if the masks belong
+    /// to a grid of another size.
+    pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
+        self.spec
+            .size
+            .check_len("contact mask", contacts.new_mask().len())?;
+        let uniforms = GridUniforms {
+            contact_amplitude: contacts.amplitude(),
+            has_contacts: 1,
+            ..self.base_uniforms
+        };
+        self.queue
+            .write_buffer(&self.uniforms_contacts, 0, bytemuck::bytes_of(&uniforms));
+        self.queue.write_buffer(
+            &self.contact_new,
+            0,
+            bytemuck::cast_slice(contacts.new_mask()),
+        );
+        self.queue.write_buffer(
+            &self.contact_old,
+            0,
+            bytemuck::cast_slice(contacts.old_mask()),
+        );
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water contact step"),
+            });
+        self.encode_steps(&mut encoder, 1, true);
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Adds an impulse to the current heights. The per-cell amounts are computed on the host by
+    /// [`Impulse::for_each_cell`], exactly as the CPU grids compute them.
+    pub fn add_impulse(&mut self, impulse: &Impulse) {
+        let cells = impulse_cells(impulse, self.spec.size, self.spec.boundary, self.spec.mode);
+        if cells.is_empty() {
+            return;
+        }
+        let uniforms = ImpulseUniforms {
+            cells: self.spec.size.cells() as u32,
+            mode: mode_code(self.spec.mode),
+            count: cells.len() as u32,
+            _pad: 0,
+        };
+        let uniform = uniform_buffer(&self.device, "water impulse", bytemuck::bytes_of(&uniforms));
+        let amounts = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water impulse cells"),
+            size: size_of_val(cells.as_slice()) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.queue
+            .write_buffer(&amounts, 0, bytemuck::cast_slice(&cells));
+        let field_binding = if self.spec.mode == GridMode::Classic { 4 } else { 3 };
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water impulse"),
+            layout: &self.impulse_pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: uniform.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: amounts.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: self.land.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: field_binding,
+                    resource: self.fields[self.roles.1].as_entire_binding(),
+                },
+            ],
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water impulse"),
+            });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("water impulse"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.impulse_pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups((cells.len() as u32).div_ceil(IMPULSE_GROUP), 1, 1);
+        }
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Replaces the land and zeroes the land cells of both levels (a round trip through the
+    /// host: meant for setting up a scene, not for every frame).
+    ///
+    /// # Errors
+    /// A size mismatch, or a failed readback.
+    pub fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
+        self.spec.size.check_len("land mask", land.cells().len())?;
+        let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
+        self.queue
+            .write_buffer(&self.land, 0, bytemuck::cast_slice(&flags));
+        for index in [self.roles.0, self.roles.1] {
+            let bytes = PendingReadback::start(
+                &self.device,
+                &self.queue,
+                &self.fields[index],
+                self.fields[index].size(),
+            )
+            .wait()?;
+            let cells = self.spec.size.cells();
+            let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+            for channel in words.chunks_exact_mut(cells) {
+                for (word, &dry) in channel.iter_mut().zip(land.cells()) {
+                    if dry {
+                        *word = 0; // 0.0f32 and 0i32 share their bits
+                    }
+                }
+            }
+            self.queue
+                .write_buffer(&self.fields[index], 0, bytemuck::cast_slice(&words));
+        }
+        self.land_mask = land;
+        Ok(())
+    }
+
+    /// Sets both time levels of a signed or split grid (`channels * cells` f32 values each:
+    /// split mode stores `p` then `n`). Equal levels start the water at rest in that shape.
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] in classic mode, a size mismatch otherwise.
+    pub fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
+        if self.spec.mode == GridMode::Classic {
+            return Err(GpuError::Unsupported(
+                "classic grids hold i16 heights: use upload_i16".into(),
+            ));
+        }
+        self.upload(bytemuck::cast_slice(current), bytemuck::cast_slice(previous))
+    }
+
+    /// Sets both time levels of a classic grid.
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] outside classic mode, a size mismatch otherwise.
+    pub fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
+        if self.spec.mode != GridMode::Classic {
+            return Err(GpuError::Unsupported(
+                "only classic grids hold i16 heights: use upload_f32".into(),
+            ));
+        }
+        let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
+        self.upload(
+            bytemuck::cast_slice(&widen(current)),
+            bytemuck::cast_slice(&widen(previous)),
+        )
+    }
+
+    fn upload(&mut self, current: &[u8], previous: &[u8]) -> Result<(), GpuError> {
+        let expected = self.fields[0].size() as usize;
+        for (what, bytes) in [("current level", current), ("previous level", previous)] {
+            if bytes.len() != expected {
+                return Err(water_core::WaterError::SizeMismatch {
+                    what,
+                    width: self.spec.size.width(),
+                    height: self.spec.size.height(),
+                    expected: expected / 4,
+                    actual: bytes.len() / 4,
+                }
+                .into());
+            }
+        }
+        self.queue.write_buffer(&self.fields[self.roles.1], 0, current);
+        self.queue.write_buffer(&self.fields[self.roles.0], 0, previous);
+        Ok(())
+    }
+
+    /// Starts reading the current level back: `channels * cells` values as raw bytes.
+    #[must_use]
+    pub fn read_current_async(&self) -> PendingReadback {
+        let buffer = &self.fields[self.roles.1];
+        PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
+    }
+
+    /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] if the readback fails.
+    pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
+        let bytes = self.read_current_async().wait()?;
+        let cells = self.spec.size.cells();
+        Ok(match self.spec.mode {
+            GridMode::Signed => f32s(&bytes),
+            GridMode::Split => {
+                let v = f32s(&bytes);
+                v[..cells]
+                    .iter()
+                    .zip(&v[cells..])
+                    .map(|(p, n)| p - n)
+                    .collect()
+            }
+            GridMode::Classic => i32s(&bytes).into_iter().map(|v| v as f32).collect(),
+        })
+    }
+
+    /// The current level's raw channels as f32 (`p` then `n` in split mode).
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] in classic mode, [`GpuError::DeviceLost`] on failure.
+    pub fn channels(&self) -> Result<Vec<f32>, GpuError> {
+        if self.spec.mode == GridMode::Classic {
+            return Err(GpuError::Unsupported(
+                "classic grids hold i16 heights: use classic_heights".into(),
+            ));
+        }
+        Ok(f32s(&self.read_current_async().wait()?))
+    }
+
+    /// The current classic heights.
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] outside classic mode, [`GpuError::DeviceLost`] on failure.
+    pub fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+        if self.spec.mode != GridMode::Classic {
+            return Err(GpuError::Unsupported("not a classic grid".into()));
+        }
+        let bytes = self.read_current_async().wait()?;
+        // The kernel only ever stores values already wrapped or clamped to i16.
+        Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
+    }
+
+    /// The number of f32/i32 values per level (`channels * cells`).
+    #[must_use]
+    pub fn values_per_level(&self) -> usize {
+        self.channels as usize * self.spec.size.cells()
+    }
+
+    /// The land currently set.
+    #[must_use]
+    pub fn land(&self) -> &LandMask {
+        &self.land_mask
+    }
+}
+
+/// The impulse's per-cell amounts as the CPU grids would add them: interior cells only on a
+/// fixed boundary, classic amounts rounded and saturated to i16 first.
+pub(crate) fn impulse_cells(
+    impulse: &Impulse,
+    size: GridSize,
+    boundary: Boundary,
+    mode: GridMode,
+) -> Vec<ImpulseCell> {
+    let mut cells = Vec::new();
+    let interior_only = boundary == Boundary::Fixed || mode == GridMode::Classic;
+    impulse.for_each_cell(size, interior_only, |index, amount| {
+        let amount = if mode == GridMode::Classic {
+            f32::from(amount.round() as i16)
+        } else {
+            amount
+        };
+        cells.push(ImpulseCell {
+            index: index as u32,
+            amount,
+        });
+    });
+    cells
+}

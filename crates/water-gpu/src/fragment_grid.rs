@@ -1,0 +1,642 @@
+//! The fragment backend: each step is a full-screen render pass into a texture, as a game engine
+//! steps a simulation viewport (render-to-texture ping-pong). A render pass cannot read the
+//! texture it writes, so three textures rotate through the roles old, current and new.
+
+use water_core::{ContactMasks, GridMode, Impulse, LandMask};
+
+use crate::compute_grid::{check_limit, impulse_cells, validated};
+use crate::error::GpuError;
+use crate::readback::{f32s, i32s, PendingReadback};
+use crate::shaders;
+use crate::spec::GridSpec;
+use crate::uniforms::GridUniforms;
+
+/// A grid simulation stepped by render passes.
+#[derive(Debug)]
+pub struct FragmentGrid {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    spec: GridSpec,
+    format: wgpu::TextureFormat,
+    textures: [wgpu::Texture; 3],
+    views: [wgpu::TextureView; 3],
+    /// `(old, current, spare)` texture indices.
+    roles: (usize, usize, usize),
+    land: wgpu::Texture,
+    land_mask: LandMask,
+    contact_new: wgpu::Texture,
+    contact_old: wgpu::Texture,
+    delta: wgpu::Texture,
+    step_pipeline: wgpu::RenderPipeline,
+    impulse_pipeline: wgpu::RenderPipeline,
+    uniforms_plain: wgpu::Buffer,
+    uniforms_contacts: wgpu::Buffer,
+    base_uniforms: GridUniforms,
+    steps: u64,
+}
+
+/// Bytes per texel of a field format.
+fn texel_bytes(format: wgpu::TextureFormat) -> u32 {
+    if format == wgpu::TextureFormat::Rg32Float {
+        8
+    } else {
+        4
+    }
+}
+
+impl FragmentGrid {
+    /// Builds the textures and pipelines on the caller's device. The water starts at rest.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] when the grid exceeds the device's texture size,
+    /// [`GpuError::Unsupported`] / [`GpuError::Invalid`] for specs the CPU grids refuse,
+    /// [`GpuError::Validation`] if wgpu rejects a pipeline.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        spec: GridSpec,
+    ) -> Result<Self, GpuError> {
+        spec.check()?;
+        let size = spec.size;
+        let max_dim = u64::from(device.limits().max_texture_dimension_2d);
+        check_limit("texture width (texels)", size.width() as u64, max_dim)?;
+        check_limit("texture height (texels)", size.height() as u64, max_dim)?;
+        let format = match spec.mode {
+            GridMode::Signed => wgpu::TextureFormat::R32Float,
+            GridMode::Split => wgpu::TextureFormat::Rg32Float,
+            GridMode::Classic => wgpu::TextureFormat::R32Sint,
+        };
+        let extent = wgpu::Extent3d {
+            width: size.width() as u32,
+            height: size.height() as u32,
+            depth_or_array_layers: 1,
+        };
+        let texture = |label: &str, format: wgpu::TextureFormat, target: bool| {
+            let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC;
+            if target {
+                usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
+            }
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: extent,
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let (textures, land, contact_new, contact_old, delta) = validated(device, || {
+            (
+                [
+                    texture("water field 0", format, true),
+                    texture("water field 1", format, true),
+                    texture("water field 2", format, true),
+                ],
+                texture("water land", wgpu::TextureFormat::R32Uint, false),
+                texture("water contacts new", wgpu::TextureFormat::R32Float, false),
+                texture("water contacts old", wgpu::TextureFormat::R32Float, false),
+                texture("water impulse delta", format, false),
+            )
+        })?;
+        let views = [0, 1, 2].map(|i| textures[i].create_view(&Default::default()));
+        let base_uniforms = GridUniforms::new(
+            size.width() as u32,
+            size.height() as u32,
+            spec.boundary,
+            spec.mode,
+            spec.coefficients(),
+            spec.classic_shift,
+        );
+        let uniform = |label: &str| {
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size_of::<GridUniforms>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            queue.write_buffer(&buffer, 0, bytemuck::bytes_of(&base_uniforms));
+            buffer
+        };
+        let uniforms_plain = uniform("water uniforms");
+        let uniforms_contacts = uniform("water uniforms with contacts");
+
+        let pipeline = |source: &str, label: &str, fragment_entry: &str| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: None,
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some(fragment_entry),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format,
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let classic = spec.mode == GridMode::Classic;
+        let (step_pipeline, impulse_pipeline) = validated(device, || {
+            let step = if classic {
+                pipeline(shaders::CLASSIC_STEP_FRAGMENT, "classic_step_fragment", "fs_main")
+            } else {
+                pipeline(shaders::GRID_STEP_FRAGMENT, "grid_step_fragment", "fs_main")
+            };
+            let impulse = pipeline(
+                shaders::ADD_IMPULSE_FRAGMENT,
+                "add_impulse_fragment",
+                if classic { "fs_classic" } else { "fs_main" },
+            );
+            (step, impulse)
+        })?;
+        let grid = Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            spec,
+            format,
+            textures,
+            views,
+            roles: (0, 1, 2),
+            land,
+            land_mask: LandMask::empty(size),
+            contact_new,
+            contact_old,
+            delta,
+            step_pipeline,
+            impulse_pipeline,
+            uniforms_plain,
+            uniforms_contacts,
+            base_uniforms,
+            steps: 0,
+        };
+        // Textures start zeroed in wgpu, so the water is at rest and there is no land.
+        Ok(grid)
+    }
+
+    /// What the grid simulates.
+    #[must_use]
+    pub fn spec(&self) -> &GridSpec {
+        &self.spec
+    }
+
+    /// Steps taken so far.
+    #[must_use]
+    pub fn steps_taken(&self) -> u64 {
+        self.steps
+    }
+
+    /// A view of the texture holding the current heights (R32Float; split mode Rg32Float with
+    /// `p` and `n`; classic mode R32Sint), to bind in the caller's render passes. It changes
+    /// after every step: fetch it again each frame.
+    #[must_use]
+    pub fn current_view(&self) -> &wgpu::TextureView {
+        &self.views[self.roles.1]
+    }
+
+    fn step_group(&self, contacts: bool) -> wgpu::BindGroup {
+        let (old, cur, _) = self.roles;
+        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+        let uniforms = if contacts {
+            &self.uniforms_contacts
+        } else {
+            &self.uniforms_plain
+        };
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water fragment step"),
+            layout: &self.step_pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&self.views[cur]),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&self.views[old]),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(&view(&self.land)),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::TextureView(&view(&self.contact_new)),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 5,
+                    resource: wgpu::BindingResource::TextureView(&view(&self.contact_old)),
+                },
+            ],
+        })
+    }
+
+    fn full_screen_pass(
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        pipeline: &wgpu::RenderPipeline,
+        group: &wgpu::BindGroup,
+    ) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("water fragment pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    // Every texel is written by the full-screen triangle.
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
+        // One bind group per rotation of the three textures, made once for the whole run.
+        let mut groups: Vec<wgpu::BindGroup> = Vec::with_capacity(3);
+        for step in 0..steps {
+            if (step as usize) < 3 {
+                groups.push(self.step_group(contacts));
+            }
+            let target = &self.views[self.roles.2];
+            Self::full_screen_pass(
+                encoder,
+                target,
+                &self.step_pipeline,
+                &groups[(step % 3) as usize],
+            );
+            let (old, cur, spare) = self.roles;
+            self.roles = (cur, spare, old);
+        }
+        self.steps += steps;
+    }
+
+    /// Records `steps` steps into the caller's encoder (one render pass per step).
+    pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        self.encode_steps(encoder, steps, false);
+    }
+
+    /// Runs `steps` steps in one submission.
+    pub fn step_many(&mut self, steps: u64) {
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water fragment steps"),
+            });
+        self.encode_steps(&mut encoder, steps, false);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// One step.
+    pub fn step(&mut self) {
+        self.step_many(1);
+    }
+
+    fn write_r32(&self, texture: &wgpu::Texture, bytes: &[u8]) {
+        let size = self.spec.size;
+        self.queue.write_texture(
+            texture.as_image_copy(),
+            bytes,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(size.width() as u32 * 4),
+                rows_per_image: None,
+            },
+            texture.size(),
+        );
+    }
+
+    /// One step with bow and stern events from `contacts` (uploads both masks).
+    ///
+    /// # Errors
+    /// A size mismatch (as [`GpuError::Invalid`]).
+    pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
+        self.spec
+            .size
+            .check_len("contact mask", contacts.new_mask().len())?;
+        let uniforms = GridUniforms {
+            contact_amplitude: contacts.amplitude(),
+            has_contacts: 1,
+            ..self.base_uniforms
+        };
+        self.queue
+            .write_buffer(&self.uniforms_contacts, 0, bytemuck::bytes_of(&uniforms));
+        self.write_r32(&self.contact_new, bytemuck::cast_slice(contacts.new_mask()));
+        self.write_r32(&self.contact_old, bytemuck::cast_slice(contacts.old_mask()));
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water fragment contact step"),
+            });
+        self.encode_steps(&mut encoder, 1, true);
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Adds an impulse: the host writes its per-cell amounts into a delta texture (its bounding
+    /// rectangle only), a render pass adds it to the current heights, and the rectangle is
+    /// cleared again.
+    pub fn add_impulse(&mut self, impulse: &Impulse) {
+        let size = self.spec.size;
+        let cells = impulse_cells(impulse, size, self.spec.boundary, self.spec.mode);
+        if cells.is_empty() {
+            return;
+        }
+        let w = size.width() as u32;
+        let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+        for c in &cells {
+            let (x, y) = (c.index % w, c.index / w);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+        }
+        let rect_w = x1 - x0;
+        let texel = texel_bytes(self.format) as usize;
+        let mut bytes = vec![0u8; (rect_w * (y1 - y0)) as usize * texel];
+        for c in &cells {
+            let (x, y) = (c.index % w - x0, c.index / w - y0);
+            let at = (y * rect_w + x) as usize * texel;
+            let (word, offset) = match self.spec.mode {
+                GridMode::Classic => ((c.amount as i32).to_le_bytes(), 0),
+                // Split: positive amounts go to p (r), negative ones as magnitudes to n (g).
+                GridMode::Split if c.amount < 0.0 => ((-c.amount).to_le_bytes(), 4),
+                _ => (c.amount.to_le_bytes(), 0),
+            };
+            bytes[at + offset..at + offset + 4].copy_from_slice(&word);
+        }
+        let origin = wgpu::Origin3d { x: x0, y: y0, z: 0 };
+        let extent = wgpu::Extent3d {
+            width: rect_w,
+            height: y1 - y0,
+            depth_or_array_layers: 1,
+        };
+        let layout = wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(rect_w * texel as u32),
+            rows_per_image: None,
+        };
+        let target = wgpu::TexelCopyTextureInfo {
+            texture: &self.delta,
+            mip_level: 0,
+            origin,
+            aspect: wgpu::TextureAspect::All,
+        };
+        self.queue.write_texture(target, &bytes, layout, extent);
+
+        let (old, cur, spare) = self.roles;
+        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+        let classic = self.spec.mode == GridMode::Classic;
+        let (cur_binding, delta_binding) = if classic { (3, 4) } else { (0, 1) };
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water fragment impulse"),
+            layout: &self.impulse_pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: cur_binding,
+                    resource: wgpu::BindingResource::TextureView(&self.views[cur]),
+                },
+                wgpu::BindGroupEntry {
+                    binding: delta_binding,
+                    resource: wgpu::BindingResource::TextureView(&view(&self.delta)),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&view(&self.land)),
+                },
+            ],
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water fragment impulse"),
+            });
+        Self::full_screen_pass(
+            &mut encoder,
+            &self.views[spare],
+            &self.impulse_pipeline,
+            &group,
+        );
+        self.queue.submit([encoder.finish()]);
+        self.roles = (old, spare, cur);
+        // Clear the rectangle for the next impulse (queued after the pass above).
+        bytes.fill(0);
+        self.queue.write_texture(target, &bytes, layout, extent);
+    }
+
+    /// Replaces the land and zeroes the land cells of both levels (a host round trip, for
+    /// setting up a scene).
+    ///
+    /// # Errors
+    /// A size mismatch, or a failed readback.
+    pub fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
+        self.spec.size.check_len("land mask", land.cells().len())?;
+        let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
+        self.write_r32(&self.land, bytemuck::cast_slice(&flags));
+        let per_texel = (texel_bytes(self.format) / 4) as usize;
+        for index in [self.roles.0, self.roles.1] {
+            let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&self.read_texture(index)?);
+            for (texel, &dry) in words.chunks_exact_mut(per_texel).zip(land.cells()) {
+                if dry {
+                    texel.fill(0);
+                }
+            }
+            self.write_field(index, bytemuck::cast_slice(&words));
+        }
+        self.land_mask = land;
+        Ok(())
+    }
+
+    fn write_field(&self, index: usize, bytes: &[u8]) {
+        let texture = &self.textures[index];
+        self.queue.write_texture(
+            texture.as_image_copy(),
+            bytes,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(texture.width() * texel_bytes(self.format)),
+                rows_per_image: None,
+            },
+            texture.size(),
+        );
+    }
+
+    /// Sets both time levels of a signed or split grid (split: `p` for all cells, then `n`).
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] in classic mode, a size mismatch otherwise.
+    pub fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
+        let cells = self.spec.size.cells();
+        let channels = match self.spec.mode {
+            GridMode::Classic => {
+                return Err(GpuError::Unsupported(
+                    "classic grids hold i16 heights: use upload_i16".into(),
+                ))
+            }
+            GridMode::Split => 2,
+            GridMode::Signed => 1,
+        };
+        for (what, level) in [("current level", current), ("previous level", previous)] {
+            if level.len() != cells * channels {
+                return Err(water_core::WaterError::SizeMismatch {
+                    what,
+                    width: self.spec.size.width(),
+                    height: self.spec.size.height(),
+                    expected: cells * channels,
+                    actual: level.len(),
+                }
+                .into());
+            }
+        }
+        // Interleave split channels into RG texels.
+        let texels = |level: &[f32]| -> Vec<f32> {
+            if channels == 1 {
+                level.to_vec()
+            } else {
+                (0..cells)
+                    .flat_map(|i| [level[i], level[cells + i]])
+                    .collect()
+            }
+        };
+        self.write_field(self.roles.1, bytemuck::cast_slice(&texels(current)));
+        self.write_field(self.roles.0, bytemuck::cast_slice(&texels(previous)));
+        Ok(())
+    }
+
+    /// Sets both time levels of a classic grid.
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] outside classic mode, a size mismatch otherwise.
+    pub fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
+        if self.spec.mode != GridMode::Classic {
+            return Err(GpuError::Unsupported(
+                "only classic grids hold i16 heights: use upload_f32".into(),
+            ));
+        }
+        for level in [current, previous] {
+            self.spec.size.check_len("classic level", level.len())?;
+        }
+        let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
+        self.write_field(self.roles.1, bytemuck::cast_slice(&widen(current)));
+        self.write_field(self.roles.0, bytemuck::cast_slice(&widen(previous)));
+        Ok(())
+    }
+
+    /// Reads texture `index` back, without row padding.
+    fn read_texture(&self, index: usize) -> Result<Vec<u8>, GpuError> {
+        let texture = &self.textures[index];
+        let row = texture.width() * texel_bytes(self.format);
+        let padded = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water fragment readback"),
+            size: u64::from(padded) * u64::from(texture.height()),
+            usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water fragment readback"),
+            });
+        encoder.copy_texture_to_buffer(
+            texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &staging,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: None,
+                },
+            },
+            texture.size(),
+        );
+        self.queue.submit([encoder.finish()]);
+        let bytes = PendingReadback::start(&self.device, &self.queue, &staging, staging.size())
+            .wait()?;
+        Ok(bytes
+            .chunks_exact(padded as usize)
+            .flat_map(|r| &r[..row as usize])
+            .copied()
+            .collect())
+    }
+
+    /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] if the readback fails.
+    pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
+        let bytes = self.read_texture(self.roles.1)?;
+        Ok(match self.spec.mode {
+            GridMode::Signed => f32s(&bytes),
+            GridMode::Split => f32s(&bytes)
+                .chunks_exact(2)
+                .map(|pn| pn[0] - pn[1])
+                .collect(),
+            GridMode::Classic => i32s(&bytes).into_iter().map(|v| v as f32).collect(),
+        })
+    }
+
+    /// The current level's channels as f32: `p` for all cells then `n` in split mode.
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] in classic mode, [`GpuError::DeviceLost`] on failure.
+    pub fn channels(&self) -> Result<Vec<f32>, GpuError> {
+        let values = f32s(&self.read_texture(self.roles.1)?);
+        match self.spec.mode {
+            GridMode::Classic => Err(GpuError::Unsupported(
+                "classic grids hold i16 heights: use classic_heights".into(),
+            )),
+            GridMode::Signed => Ok(values),
+            GridMode::Split => {
+                let p = values.iter().step_by(2);
+                let n = values.iter().skip(1).step_by(2);
+                Ok(p.chain(n).copied().collect())
+            }
+        }
+    }
+
+    /// The current classic heights.
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] outside classic mode, [`GpuError::DeviceLost`] on failure.
+    pub fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+        if self.spec.mode != GridMode::Classic {
+            return Err(GpuError::Unsupported("not a classic grid".into()));
+        }
+        let bytes = self.read_texture(self.roles.1)?;
+        Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
+    }
+
+    /// The land currently set.
+    #[must_use]
+    pub fn land(&self) -> &LandMask {
+        &self.land_mask
+    }
+}

@@ -1,0 +1,28 @@
+//! # water-gpu
+//!
+//! GPU backends for Dynamic Water's grid: the `water-core` steppers as compute shaders
+//! ([`ComputeGrid`]) and as render-to-texture passes ([`FragmentGrid`]), built on the caller's
+//! `wgpu::Device` and `wgpu::Queue` so the water lives inside the caller's renderer. Both agree
+//! with the CPU reference: f32 modes within a stated tolerance, the classic integer ripple bit for
+//! bit (`crates/water-testkit` checks every mode and boundary on every CI run).
+//!
+//! The WGSL sources live in the workspace's `shaders/` folder, one kernel per file, named like
+//! the CPU function each mirrors; [`shaders::ALL`] lists them.
+//!
+//! [`GpuContext::headless`] makes a device for programs without a renderer.
+
+pub mod compute_grid;
+pub mod context;
+pub mod error;
+pub mod fragment_grid;
+pub mod readback;
+pub mod shaders;
+pub mod spec;
+pub mod uniforms;
+
+pub use compute_grid::ComputeGrid;
+pub use context::GpuContext;
+pub use error::GpuError;
+pub use fragment_grid::FragmentGrid;
+pub use readback::PendingReadback;
+pub use spec::GridSpec;

@@ -1,0 +1,97 @@
+//! Reading GPU buffers back: an asynchronous map that a caller polls, and a blocking helper.
+
+use std::sync::mpsc;
+
+use crate::error::GpuError;
+
+/// A copy of a GPU buffer on its way to the host. Poll the device (or call
+/// [`PendingReadback::wait`]) until [`PendingReadback::try_take`] returns the data.
+#[derive(Debug)]
+pub struct PendingReadback {
+    device: wgpu::Device,
+    staging: wgpu::Buffer,
+    result: mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
+impl PendingReadback {
+    /// Records a copy of `size` bytes of `source` into a staging buffer, submits it, and starts
+    /// mapping the staging buffer.
+    pub(crate) fn start(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        source: &wgpu::Buffer,
+        size: u64,
+    ) -> Self {
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water readback"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("water readback copy"),
+        });
+        encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
+        queue.submit([encoder.finish()]);
+        let (sender, result) = mpsc::channel();
+        staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            // The receiver may be gone if the readback was dropped; nothing to report then.
+            let _ = sender.send(r);
+        });
+        Self {
+            device: device.clone(),
+            staging,
+            result,
+        }
+    }
+
+    /// The bytes, if the map has completed; `None` while it is pending. Call after polling the
+    /// device (e.g. `device.poll(wgpu::PollType::Poll)` in a frame loop).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] if the map failed.
+    pub fn try_take(&self) -> Option<Result<Vec<u8>, GpuError>> {
+        match self.result.try_recv() {
+            Ok(Ok(())) => {
+                let bytes = match self.staging.slice(..).get_mapped_range() {
+                    Ok(range) => Ok(range.to_vec()),
+                    Err(e) => Err(GpuError::DeviceLost(e.to_string())),
+                };
+                self.staging.unmap();
+                Some(bytes)
+            }
+            Ok(Err(e)) => Some(Err(GpuError::DeviceLost(e.to_string()))),
+            Err(mpsc::TryRecvError::Empty) => None,
+            Err(mpsc::TryRecvError::Disconnected) => Some(Err(GpuError::DeviceLost(
+                "the readback callback was dropped".into(),
+            ))),
+        }
+    }
+
+    /// Blocks until the bytes are on the host.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] if the device stops answering or the map fails.
+    pub fn wait(self) -> Result<Vec<u8>, GpuError> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
+        self.try_take().unwrap_or_else(|| {
+            Err(GpuError::DeviceLost(
+                "the readback did not complete after waiting for the device".into(),
+            ))
+        })
+    }
+}
+
+/// Little-endian bytes to f32 values.
+#[must_use]
+pub fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytemuck::pod_collect_to_vec(bytes)
+}
+
+/// Little-endian bytes to i32 values.
+#[must_use]
+pub fn i32s(bytes: &[u8]) -> Vec<i32> {
+    bytemuck::pod_collect_to_vec(bytes)
+}

@@ -1,0 +1,27 @@
+//! The WGSL sources, embedded from the workspace's `shaders/` folder. Each file holds one kernel
+//! named like the CPU function it mirrors.
+
+/// `grid_step`: signed and split steps, every boundary, contacts and land (compute).
+pub const GRID_STEP: &str = include_str!("../../../shaders/grid_step.wgsl");
+/// `classic_step`: Hugo Elias's ripple in integer arithmetic (compute).
+pub const CLASSIC_STEP: &str = include_str!("../../../shaders/classic_step.wgsl");
+/// `add_impulse`: adds host-computed impulse amounts (compute; `main` for f32 fields,
+/// `main_classic` for the classic i16 field).
+pub const ADD_IMPULSE: &str = include_str!("../../../shaders/add_impulse.wgsl");
+/// `grid_step` as a full-screen render pass (fragment backend).
+pub const GRID_STEP_FRAGMENT: &str = include_str!("../../../shaders/grid_step_fragment.wgsl");
+/// `classic_step` as a full-screen render pass (fragment backend).
+pub const CLASSIC_STEP_FRAGMENT: &str =
+    include_str!("../../../shaders/classic_step_fragment.wgsl");
+/// `add_impulse` as a full-screen render pass adding a delta texture (fragment backend).
+pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impulse_fragment.wgsl");
+
+/// Every shader the crate embeds, by file name.
+pub const ALL: &[(&str, &str)] = &[
+    ("grid_step.wgsl", GRID_STEP),
+    ("classic_step.wgsl", CLASSIC_STEP),
+    ("add_impulse.wgsl", ADD_IMPULSE),
+    ("grid_step_fragment.wgsl", GRID_STEP_FRAGMENT),
+    ("classic_step_fragment.wgsl", CLASSIC_STEP_FRAGMENT),
+    ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),
+];

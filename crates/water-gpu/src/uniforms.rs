@@ -1,0 +1,109 @@
+//! Host mirrors of the WGSL uniform structs. Their sizes and field offsets are checked against
+//! naga's layout of the WGSL source in `tests/uniform_layout.rs`.
+
+use bytemuck::{Pod, Zeroable};
+use water_core::kernels::absorbing_edges::mur_coefficient;
+use water_core::{Boundary, GridMode, StencilCoefficients};
+
+/// `GridUniforms` of `shaders/grid_step.wgsl` and `shaders/classic_step.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct GridUniforms {
+    /// Cells along x.
+    pub width: u32,
+    /// Cells along y.
+    pub height: u32,
+    /// 0 fixed, 1 reflective, 2 periodic, 3 absorbing.
+    pub boundary: u32,
+    /// 0 signed, 1 split, 2 classic.
+    pub mode: u32,
+    /// Courant number `a`.
+    pub a: f32,
+    /// Centre weight `2 - 4a`.
+    pub b: f32,
+    /// Per-step damping factor `d`.
+    pub d: f32,
+    /// Mur's coefficient for the absorbing boundary.
+    pub mur_k: f32,
+    /// Contact wave amplitude `A`, metres per unit of speed factor.
+    pub contact_amplitude: f32,
+    /// 1 when this step applies contact events.
+    pub has_contacts: u32,
+    /// Classic damping shift `k` (0: undamped).
+    pub classic_shift: u32,
+    /// Padding to a multiple of 16 bytes.
+    pub _pad: u32,
+}
+
+/// Index of a boundary in the shaders.
+#[must_use]
+pub fn boundary_code(boundary: Boundary) -> u32 {
+    match boundary {
+        Boundary::Fixed => 0,
+        Boundary::Reflective => 1,
+        Boundary::Periodic => 2,
+        Boundary::Absorbing => 3,
+    }
+}
+
+/// Index of a mode in the shaders.
+#[must_use]
+pub fn mode_code(mode: GridMode) -> u32 {
+    match mode {
+        GridMode::Signed => 0,
+        GridMode::Split => 1,
+        GridMode::Classic => 2,
+    }
+}
+
+impl GridUniforms {
+    /// Uniforms for a grid; `contact_amplitude` and `has_contacts` start at zero.
+    #[must_use]
+    pub fn new(
+        width: u32,
+        height: u32,
+        boundary: Boundary,
+        mode: GridMode,
+        k: StencilCoefficients,
+        classic_shift: Option<u32>,
+    ) -> Self {
+        Self {
+            width,
+            height,
+            boundary: boundary_code(boundary),
+            mode: mode_code(mode),
+            a: k.a,
+            b: k.b,
+            d: k.d,
+            mur_k: mur_coefficient(k.a),
+            contact_amplitude: 0.0,
+            has_contacts: 0,
+            classic_shift: classic_shift.unwrap_or(0),
+            _pad: 0,
+        }
+    }
+}
+
+/// `ImpulseUniforms` of `shaders/add_impulse.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct ImpulseUniforms {
+    /// Cells per channel.
+    pub cells: u32,
+    /// 0 signed, 1 split, 2 classic.
+    pub mode: u32,
+    /// Entries in the amounts buffer.
+    pub count: u32,
+    /// Padding to 16 bytes.
+    pub _pad: u32,
+}
+
+/// `ImpulseCell` of `shaders/add_impulse.wgsl`: one covered cell and its amount.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct ImpulseCell {
+    /// Row-major cell index.
+    pub index: u32,
+    /// Amount to add, metres (classic: an integer, already rounded and saturated to i16).
+    pub amount: f32,
+}

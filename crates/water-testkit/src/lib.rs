@@ -1,0 +1,15 @@
+//! # water-testkit
+//!
+//! Scenarios, tolerances and comparison helpers shared by the tests of every Dynamic Water
+//! crate: the same scenario runs on the CPU reference and on each GPU backend through one
+//! [`Backend`] interface, and [`compare`] checks the results against a named tolerance.
+
+pub mod backend;
+pub mod compare;
+pub mod gpu;
+pub mod scenario;
+
+pub use backend::Backend;
+pub use compare::{compare_exact_i16, compare_f32, Comparison, F32_TOLERANCE};
+pub use gpu::gpu_or_skip;
+pub use scenario::CrossCheck;

@@ -1,0 +1,45 @@
+//! CPU vs compute vs fragment for every mode and boundary, with land, impulses and contact
+//! sources, over 240 steps: f32 modes within F32_TOLERANCE, classic mode bit for bit.
+
+use water_core::GridMode;
+use water_testkit::backend::BackendKind;
+use water_testkit::scenario::all_cases;
+use water_testkit::{compare_exact_i16, compare_f32, gpu_or_skip, F32_TOLERANCE};
+
+#[test]
+fn every_backend_agrees_with_the_cpu_reference() {
+    let Some(gpu) = gpu_or_skip("every_backend_agrees_with_the_cpu_reference") else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for case in all_cases() {
+        assert!(case.steps >= 200);
+        let width = case.spec.size.width();
+        let reference = case.run(BackendKind::Cpu, None).expect("cpu run");
+        let ref_heights = reference.heights().expect("cpu heights");
+        assert!(
+            ref_heights.iter().any(|&v| v != 0.0),
+            "{}: the scenario moves water",
+            case.name()
+        );
+        for kind in [BackendKind::Compute, BackendKind::Fragment] {
+            let name = format!("{}-{}", case.name(), kind.name());
+            let run = case.run(kind, Some(&gpu)).expect("gpu run");
+            let outcome = if case.spec.mode == GridMode::Classic {
+                compare_exact_i16(
+                    &name,
+                    width,
+                    &reference.classic_heights().expect("cpu classic"),
+                    &run.classic_heights().expect("gpu classic"),
+                )
+            } else {
+                compare_f32(&name, width, &ref_heights, &run.heights().expect("gpu heights"), F32_TOLERANCE)
+                    .map(|c| eprintln!("{name}: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale))
+            };
+            if let Err(e) = outcome {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,54 @@
+// add_impulse: adds an impulse's per-cell amounts to the current heights.
+// CPU twin: the `add_impulse` methods of crates/water-core/src/{signed,split,classic}_grid.rs;
+// the amounts come from water_core::Impulse::for_each_cell, computed on the host so that every
+// backend adds the same numbers.
+
+struct ImpulseUniforms {
+    cells: u32,     // cells per channel
+    mode: u32,      // 0 signed, 1 split, 2 classic
+    count: u32,     // entries in `amounts`
+    _pad: u32,
+}
+
+struct ImpulseCell {
+    index: u32,
+    amount: f32,    // metres; classic: already rounded to an integer
+}
+
+@group(0) @binding(0) var<uniform> u: ImpulseUniforms;
+@group(0) @binding(1) var<storage, read> amounts: array<ImpulseCell>;
+@group(0) @binding(2) var<storage, read> land: array<u32>;
+@group(0) @binding(3) var<storage, read_write> heights: array<f32>;
+@group(0) @binding(4) var<storage, read_write> classic_heights: array<i32>;
+
+// Signed and split fields (f32). Each cell appears once per impulse, so there are no races.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.count) {
+        return;
+    }
+    let entry = amounts[id.x];
+    let i = entry.index;
+    if (land[i] != 0u) {
+        return;
+    }
+    if (u.mode == 1u && entry.amount < 0.0) {
+        heights[u.cells + i] -= entry.amount;
+    } else {
+        heights[i] += entry.amount;
+    }
+}
+
+// The classic i16 field: a saturating add of the rounded amount.
+@compute @workgroup_size(64)
+fn main_classic(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.count) {
+        return;
+    }
+    let entry = amounts[id.x];
+    let i = entry.index;
+    if (land[i] != 0u) {
+        return;
+    }
+    classic_heights[i] = clamp(classic_heights[i] + i32(entry.amount), -32768, 32767);
+}
