@@ -24,7 +24,7 @@ const IMPULSE_GROUP: u32 = 64;
 /// let params = WaveParams::new(0.1, 2.0, 0.02, Damping::PerStep(0.999))?;
 /// let spec = GridSpec::new(GridSize::new(256, 256)?, params, Boundary::Reflective, GridMode::Signed);
 /// let mut water = ComputeGrid::new(&gpu.device, &gpu.queue, spec)?;
-/// water.step_many(100); // one submission
+/// water.step_many(100)?; // one submission
 /// let heights = water.heights()?;
 /// # Ok::<(), water_gpu::GpuError>(())
 /// ```
@@ -84,6 +84,17 @@ pub(crate) fn check_limit(what: &'static str, needed: u64, limit: u64) -> Result
     }
 }
 
+/// Runs `work` (which submits to the queue) inside a validation error scope. The crate's own
+/// commands are valid for a live device, so an error here means the device is gone.
+pub(crate) fn submitted<T>(device: &wgpu::Device, work: impl FnOnce() -> T) -> Result<T, GpuError> {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let value = work();
+    match pollster::block_on(scope.pop()) {
+        Some(e) => Err(GpuError::DeviceLost(e.to_string())),
+        None => Ok(value),
+    }
+}
+
 /// Runs `create` inside a validation error scope and turns an error into a [`GpuError`].
 pub(crate) fn validated<T>(
     device: &wgpu::Device,
@@ -118,7 +129,7 @@ impl ComputeGrid {
         check_limit(
             "storage buffer binding size (bytes)",
             field_bytes,
-            u64::from(limits.max_storage_buffer_binding_size),
+            limits.max_storage_buffer_binding_size,
         )?;
         check_limit("buffer size (bytes)", field_bytes, limits.max_buffer_size)?;
         let groups = size.width().max(size.height()).div_ceil(TILE as usize) as u64;
@@ -144,11 +155,8 @@ impl ComputeGrid {
             spec.coefficients(),
             spec.classic_shift,
         );
-        let uniforms_plain = uniform_buffer(
-            device,
-            "water uniforms",
-            bytemuck::bytes_of(&base_uniforms),
-        );
+        let uniforms_plain =
+            uniform_buffer(device, "water uniforms", bytemuck::bytes_of(&base_uniforms));
         let uniforms_contacts = uniform_buffer(
             device,
             "water uniforms with contacts",
@@ -294,7 +302,15 @@ impl ComputeGrid {
     }
 
     /// Runs `steps` steps in one submission.
-    pub fn step_many(&mut self, steps: u64) {
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        let device = self.device.clone();
+        submitted(&device, || self.submit_steps(steps))
+    }
+
+    fn submit_steps(&mut self, steps: u64) {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -305,8 +321,11 @@ impl ComputeGrid {
     }
 
     /// One step.
-    pub fn step(&mut self) {
-        self.step_many(1);
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn step(&mut self) -> Result<(), GpuError> {
+        self.step_many(1)
     }
 
     /// One step with bow and stern events from `contacts` (uploads both masks).
@@ -341,13 +360,22 @@ impl ComputeGrid {
                 label: Some("water contact step"),
             });
         self.encode_steps(&mut encoder, 1, true);
-        self.queue.submit([encoder.finish()]);
+        let device = self.device.clone();
+        submitted(&device, || self.queue.submit([encoder.finish()]))?;
         Ok(())
     }
 
     /// Adds an impulse to the current heights. The per-cell amounts are computed on the host by
     /// [`Impulse::for_each_cell`], exactly as the CPU grids compute them.
-    pub fn add_impulse(&mut self, impulse: &Impulse) {
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
+        let device = self.device.clone();
+        submitted(&device, || self.submit_impulse(impulse))
+    }
+
+    fn submit_impulse(&mut self, impulse: &Impulse) {
         let cells = impulse_cells(impulse, self.spec.size, self.spec.boundary, self.spec.mode);
         if cells.is_empty() {
             return;
@@ -367,7 +395,11 @@ impl ComputeGrid {
         });
         self.queue
             .write_buffer(&amounts, 0, bytemuck::cast_slice(&cells));
-        let field_binding = if self.spec.mode == GridMode::Classic { 4 } else { 3 };
+        let field_binding = if self.spec.mode == GridMode::Classic {
+            4
+        } else {
+            3
+        };
         let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water impulse"),
             layout: &self.impulse_pipeline.get_bind_group_layout(0),
@@ -423,7 +455,7 @@ impl ComputeGrid {
                 &self.queue,
                 &self.fields[index],
                 self.fields[index].size(),
-            )
+            )?
             .wait()?;
             let cells = self.spec.size.cells();
             let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
@@ -452,7 +484,10 @@ impl ComputeGrid {
                 "classic grids hold i16 heights: use upload_i16".into(),
             ));
         }
-        self.upload(bytemuck::cast_slice(current), bytemuck::cast_slice(previous))
+        self.upload(
+            bytemuck::cast_slice(current),
+            bytemuck::cast_slice(previous),
+        )
     }
 
     /// Sets both time levels of a classic grid.
@@ -486,14 +521,19 @@ impl ComputeGrid {
                 .into());
             }
         }
-        self.queue.write_buffer(&self.fields[self.roles.1], 0, current);
-        self.queue.write_buffer(&self.fields[self.roles.0], 0, previous);
+        self.queue
+            .write_buffer(&self.fields[self.roles.1], 0, current);
+        self.queue
+            .write_buffer(&self.fields[self.roles.0], 0, previous);
         Ok(())
     }
 
-    /// Starts reading the current level back: `channels * cells` values as raw bytes.
-    #[must_use]
-    pub fn read_current_async(&self) -> PendingReadback {
+    /// Starts reading the current level back: `channels * cells` values as raw bytes. Poll the
+    /// device and take the bytes from the returned [`PendingReadback`] when they arrive.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn read_current_async(&self) -> Result<PendingReadback, GpuError> {
         let buffer = &self.fields[self.roles.1];
         PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
     }
@@ -503,7 +543,7 @@ impl ComputeGrid {
     /// # Errors
     /// [`GpuError::DeviceLost`] if the readback fails.
     pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        let bytes = self.read_current_async().wait()?;
+        let bytes = self.read_current_async()?.wait()?;
         let cells = self.spec.size.cells();
         Ok(match self.spec.mode {
             GridMode::Signed => f32s(&bytes),
@@ -529,7 +569,7 @@ impl ComputeGrid {
                 "classic grids hold i16 heights: use classic_heights".into(),
             ));
         }
-        Ok(f32s(&self.read_current_async().wait()?))
+        Ok(f32s(&self.read_current_async()?.wait()?))
     }
 
     /// The current classic heights.
@@ -540,7 +580,7 @@ impl ComputeGrid {
         if self.spec.mode != GridMode::Classic {
             return Err(GpuError::Unsupported("not a classic grid".into()));
         }
-        let bytes = self.read_current_async().wait()?;
+        let bytes = self.read_current_async()?.wait()?;
         // The kernel only ever stores values already wrapped or clamped to i16.
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }

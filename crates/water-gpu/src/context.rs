@@ -82,9 +82,6 @@ impl GpuContext {
     #[must_use]
     pub fn describe(&self) -> String {
         let info = self.adapter.get_info();
-        format!(
-            "{} ({:?}, {:?})",
-            info.name, info.backend, info.device_type
-        )
+        format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
     }
 }

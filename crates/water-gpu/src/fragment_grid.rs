@@ -4,7 +4,7 @@
 
 use water_core::{ContactMasks, GridMode, Impulse, LandMask};
 
-use crate::compute_grid::{check_limit, impulse_cells, validated};
+use crate::compute_grid::{check_limit, impulse_cells, submitted, validated};
 use crate::error::GpuError;
 use crate::readback::{f32s, i32s, PendingReadback};
 use crate::shaders;
@@ -158,7 +158,11 @@ impl FragmentGrid {
         let classic = spec.mode == GridMode::Classic;
         let (step_pipeline, impulse_pipeline) = validated(device, || {
             let step = if classic {
-                pipeline(shaders::CLASSIC_STEP_FRAGMENT, "classic_step_fragment", "fs_main")
+                pipeline(
+                    shaders::CLASSIC_STEP_FRAGMENT,
+                    "classic_step_fragment",
+                    "fs_main",
+                )
             } else {
                 pipeline(shaders::GRID_STEP_FRAGMENT, "grid_step_fragment", "fs_main")
             };
@@ -307,7 +311,15 @@ impl FragmentGrid {
     }
 
     /// Runs `steps` steps in one submission.
-    pub fn step_many(&mut self, steps: u64) {
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        let device = self.device.clone();
+        submitted(&device, || self.submit_steps(steps))
+    }
+
+    fn submit_steps(&mut self, steps: u64) {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -318,8 +330,11 @@ impl FragmentGrid {
     }
 
     /// One step.
-    pub fn step(&mut self) {
-        self.step_many(1);
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn step(&mut self) -> Result<(), GpuError> {
+        self.step_many(1)
     }
 
     fn write_r32(&self, texture: &wgpu::Texture, bytes: &[u8]) {
@@ -359,14 +374,23 @@ impl FragmentGrid {
                 label: Some("water fragment contact step"),
             });
         self.encode_steps(&mut encoder, 1, true);
-        self.queue.submit([encoder.finish()]);
+        let device = self.device.clone();
+        submitted(&device, || self.queue.submit([encoder.finish()]))?;
         Ok(())
     }
 
     /// Adds an impulse: the host writes its per-cell amounts into a delta texture (its bounding
     /// rectangle only), a render pass adds it to the current heights, and the rectangle is
     /// cleared again.
-    pub fn add_impulse(&mut self, impulse: &Impulse) {
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
+        let device = self.device.clone();
+        submitted(&device, || self.submit_impulse(impulse))
+    }
+
+    fn submit_impulse(&mut self, impulse: &Impulse) {
         let size = self.spec.size;
         let cells = impulse_cells(impulse, size, self.spec.boundary, self.spec.mode);
         if cells.is_empty() {
@@ -577,9 +601,13 @@ impl FragmentGrid {
             },
             texture.size(),
         );
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.queue.submit([encoder.finish()]);
-        let bytes = PendingReadback::start(&self.device, &self.queue, &staging, staging.size())
-            .wait()?;
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(GpuError::DeviceLost(e.to_string()));
+        }
+        let bytes =
+            PendingReadback::start(&self.device, &self.queue, &staging, staging.size())?.wait()?;
         Ok(bytes
             .chunks_exact(padded as usize)
             .flat_map(|r| &r[..row as usize])

@@ -16,7 +16,25 @@ pub struct PendingReadback {
 impl PendingReadback {
     /// Records a copy of `size` bytes of `source` into a staging buffer, submits it, and starts
     /// mapping the staging buffer.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when wgpu rejects the copy: the calls are valid for a live
+    /// device, so a rejection means the device (or its buffers) is gone.
     pub(crate) fn start(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        source: &wgpu::Buffer,
+        size: u64,
+    ) -> Result<Self, GpuError> {
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pending = Self::start_unchecked(device, queue, source, size);
+        match pollster::block_on(scope.pop()) {
+            Some(e) => Err(GpuError::DeviceLost(e.to_string())),
+            None => Ok(pending),
+        }
+    }
+
+    fn start_unchecked(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         source: &wgpu::Buffer,

@@ -11,8 +11,7 @@ pub const ADD_IMPULSE: &str = include_str!("../../../shaders/add_impulse.wgsl");
 /// `grid_step` as a full-screen render pass (fragment backend).
 pub const GRID_STEP_FRAGMENT: &str = include_str!("../../../shaders/grid_step_fragment.wgsl");
 /// `classic_step` as a full-screen render pass (fragment backend).
-pub const CLASSIC_STEP_FRAGMENT: &str =
-    include_str!("../../../shaders/classic_step_fragment.wgsl");
+pub const CLASSIC_STEP_FRAGMENT: &str = include_str!("../../../shaders/classic_step_fragment.wgsl");
 /// `add_impulse` as a full-screen render pass adding a delta texture (fragment backend).
 pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impulse_fragment.wgsl");
 

@@ -53,9 +53,8 @@ impl Backend {
         spec: GridSpec,
         gpu: Option<&GpuContext>,
     ) -> Result<Self, GpuError> {
-        let need_gpu = || {
-            gpu.ok_or_else(|| GpuError::Unsupported(format!("{} needs a GPU", kind.name())))
-        };
+        let need_gpu =
+            || gpu.ok_or_else(|| GpuError::Unsupported(format!("{} needs a GPU", kind.name())));
         Ok(match kind {
             BackendKind::Cpu => {
                 spec.check()?;
@@ -97,9 +96,15 @@ impl Backend {
     }
 
     /// Adds an impulse.
-    pub fn add_impulse(&mut self, impulse: &Impulse) {
+    ///
+    /// # Errors
+    /// A lost device.
+    pub fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
         match self {
-            Self::Cpu(w) => w.add_impulse(impulse),
+            Self::Cpu(w) => {
+                w.add_impulse(impulse);
+                Ok(())
+            }
             Self::Compute(g) => g.add_impulse(impulse),
             Self::Fragment(g) => g.add_impulse(impulse),
         }
@@ -118,9 +123,15 @@ impl Backend {
     }
 
     /// `steps` steps without contacts (one submission on the GPU).
-    pub fn step_many(&mut self, steps: u64) {
+    ///
+    /// # Errors
+    /// A lost device.
+    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
         match self {
-            Self::Cpu(w) => w.step_many(steps),
+            Self::Cpu(w) => {
+                w.step_many(steps);
+                Ok(())
+            }
             Self::Compute(g) => g.step_many(steps),
             Self::Fragment(g) => g.step_many(steps),
         }

@@ -136,7 +136,11 @@ pub fn compare_exact_i16(
     let Some(i) = reference.iter().zip(candidate).position(|(a, b)| a != b) else {
         return Ok(());
     };
-    let differing = reference.iter().zip(candidate).filter(|(a, b)| a != b).count();
+    let differing = reference
+        .iter()
+        .zip(candidate)
+        .filter(|(a, b)| a != b)
+        .count();
     let bytes = |v: &[i16]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     Err(format!(
         "{name}: {differing} cells differ, first at ({}, {}): reference {}, candidate {}; {}",
@@ -171,7 +175,8 @@ mod tests {
 
     #[test]
     fn exact_comparison_names_the_first_difference() {
-        let err = compare_exact_i16("classic", 2, &[1, 2, 3, 4], &[1, 2, 3, 5]).expect_err("differs");
+        let err =
+            compare_exact_i16("classic", 2, &[1, 2, 3, 4], &[1, 2, 3, 5]).expect_err("differs");
         assert!(err.contains("(1, 1)"), "{err}");
     }
 }

@@ -21,7 +21,9 @@ pub fn gpu_or_skip(test: &str) -> Option<GpuContext> {
             panic!("{test}: {REQUIRE_GPU_VAR}=1 but no GPU is available: {e}")
         }
         Err(e) => {
-            eprintln!("{test}: skipped, no GPU adapter ({e}); set {REQUIRE_GPU_VAR}=1 to fail instead");
+            eprintln!(
+                "{test}: skipped, no GPU adapter ({e}); set {REQUIRE_GPU_VAR}=1 to fail instead"
+            );
             None
         }
     }

@@ -81,7 +81,13 @@ impl CrossCheck {
         let amp = self.amplitude();
         let impulses = [
             (0, Vec2::new(20.0, 20.0), 6.0, amp, ImpulseShape::Cosine),
-            (30, Vec2::new(55.0, 40.0), 5.0, -0.6 * amp, ImpulseShape::Linear),
+            (
+                30,
+                Vec2::new(55.0, 40.0),
+                5.0,
+                -0.6 * amp,
+                ImpulseShape::Linear,
+            ),
             (60, Vec2::new(1.0, 28.0), 7.0, 0.8 * amp, ImpulseShape::Drop), // clipped at the rim
             (90, Vec2::new(40.6, 12.4), 0.0, amp, ImpulseShape::Point),
         ];
@@ -90,10 +96,10 @@ impl CrossCheck {
         let mut step = 0;
         for (at, centre, radius, amplitude, shape) in impulses {
             if at > step {
-                backend.step_many(at - step);
+                backend.step_many(at - step)?;
                 step = at;
             }
-            backend.add_impulse(&Impulse::new(centre, radius, amplitude, shape)?);
+            backend.add_impulse(&Impulse::new(centre, radius, amplitude, shape)?)?;
             // A hull 5 cells long crossing the grid, one cell per step, for 12 steps.
             for k in 0..12 {
                 let mut mask = vec![0.0; size.cells()];
@@ -111,7 +117,7 @@ impl CrossCheck {
             backend.step_with_contacts(&contacts)?;
             step += 1;
         }
-        backend.step_many(self.steps.saturating_sub(step));
+        backend.step_many(self.steps.saturating_sub(step))?;
         Ok(backend)
     }
 }

@@ -33,8 +33,14 @@ fn every_backend_agrees_with_the_cpu_reference() {
                     &run.classic_heights().expect("gpu classic"),
                 )
             } else {
-                compare_f32(&name, width, &ref_heights, &run.heights().expect("gpu heights"), F32_TOLERANCE)
-                    .map(|c| eprintln!("{name}: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale))
+                compare_f32(
+                    &name,
+                    width,
+                    &ref_heights,
+                    &run.heights().expect("gpu heights"),
+                    F32_TOLERANCE,
+                )
+                .map(|c| eprintln!("{name}: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale))
             };
             if let Err(e) = outcome {
                 failures.push(e);

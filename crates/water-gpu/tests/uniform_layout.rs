@@ -1,0 +1,83 @@
+//! The Rust uniform structs match naga's layout of their WGSL twins: size and every field's
+//! offset, for every shader that declares them.
+
+use std::mem::{offset_of, size_of};
+
+use naga::proc::Layouter;
+use water_gpu::uniforms::{GridUniforms, ImpulseCell, ImpulseUniforms};
+
+/// `(field name, offset)` of a Rust struct, in declaration order.
+type Fields = &'static [(&'static str, usize)];
+
+const GRID: Fields = &[
+    ("width", offset_of!(GridUniforms, width)),
+    ("height", offset_of!(GridUniforms, height)),
+    ("boundary", offset_of!(GridUniforms, boundary)),
+    ("mode", offset_of!(GridUniforms, mode)),
+    ("a", offset_of!(GridUniforms, a)),
+    ("b", offset_of!(GridUniforms, b)),
+    ("d", offset_of!(GridUniforms, d)),
+    ("mur_k", offset_of!(GridUniforms, mur_k)),
+    (
+        "contact_amplitude",
+        offset_of!(GridUniforms, contact_amplitude),
+    ),
+    ("has_contacts", offset_of!(GridUniforms, has_contacts)),
+    ("classic_shift", offset_of!(GridUniforms, classic_shift)),
+    ("_pad", offset_of!(GridUniforms, _pad)),
+];
+
+const IMPULSE: Fields = &[
+    ("cells", offset_of!(ImpulseUniforms, cells)),
+    ("mode", offset_of!(ImpulseUniforms, mode)),
+    ("count", offset_of!(ImpulseUniforms, count)),
+    ("_pad", offset_of!(ImpulseUniforms, _pad)),
+];
+
+const CELL: Fields = &[
+    ("index", offset_of!(ImpulseCell, index)),
+    ("amount", offset_of!(ImpulseCell, amount)),
+];
+
+fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) -> bool {
+    let module = naga::front::wgsl::parse_str(source).expect("valid WGSL");
+    let mut layouter = Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    let Some((handle, ty)) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+    else {
+        return false;
+    };
+    let naga::TypeInner::Struct { members, .. } = &ty.inner else {
+        panic!("{shader}: {name} is not a struct");
+    };
+    assert_eq!(
+        layouter[handle].size as usize, size,
+        "{shader}: size of {name}"
+    );
+    let wgsl: Vec<(String, usize)> = members
+        .iter()
+        .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
+        .collect();
+    let rust: Vec<(String, usize)> = fields.iter().map(|(n, o)| ((*n).to_owned(), *o)).collect();
+    assert_eq!(wgsl, rust, "{shader}: fields of {name}");
+    true
+}
+
+#[test]
+fn rust_uniform_structs_match_the_wgsl_layout() {
+    let structs: [(&str, usize, Fields); 3] = [
+        ("GridUniforms", size_of::<GridUniforms>(), GRID),
+        ("ImpulseUniforms", size_of::<ImpulseUniforms>(), IMPULSE),
+        ("ImpulseCell", size_of::<ImpulseCell>(), CELL),
+    ];
+    for (name, size, fields) in structs {
+        let checked = water_gpu::shaders::ALL
+            .iter()
+            .filter(|(shader, source)| check(shader, source, name, size, fields))
+            .count();
+        assert!(checked > 0, "no shader declares {name}");
+    }
+}
