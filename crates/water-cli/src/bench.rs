@@ -7,6 +7,9 @@
 use std::time::Instant;
 
 use serde::Serialize;
+use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
+
+use crate::simulation::BackendChoice;
 use water_core::{
     Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Parallelism, SignedGrid,
     SplitGrid, TemporalBlocking, WaveParams,
@@ -25,7 +28,7 @@ pub struct BenchReport {
     pub size: usize,
     /// Steps timed.
     pub steps: u64,
-    /// Threads in the pool.
+    /// Threads in the CPU pool (0 for GPU backends).
     pub threads: usize,
     /// Wall time of the timed steps, seconds.
     pub seconds: f64,
@@ -37,8 +40,14 @@ pub struct BenchReport {
     pub stepper: String,
     /// Whether the multi-step run was temporally blocked.
     pub blocked: bool,
-    /// `"wall"`: how `seconds` was measured.
+    /// How `seconds` was measured: `"wall"`, or `"gpu-timestamp"` (GPU timestamp queries
+    /// around the steps' compute pass).
     pub timing: String,
+    /// The GPU adapter, for GPU backends.
+    pub adapter: Option<String>,
+    /// True when the adapter is a software rasteriser (e.g. lavapipe): its figures say nothing
+    /// about GPU performance.
+    pub software_renderer: bool,
     /// Sum of the final heights, to check runs compute the same thing.
     pub checksum: f64,
 }
@@ -60,6 +69,8 @@ pub struct BenchGrid {
     pub single_step: bool,
     /// Temporal blocking of the multi-step run.
     pub blocking: TemporalBlocking,
+    /// Where the steps run.
+    pub backend: BackendChoice,
 }
 
 /// Errors of the bench command.
@@ -68,6 +79,9 @@ pub enum BenchError {
     /// Bad size or parameters.
     #[error(transparent)]
     Water(#[from] water_core::WaterError),
+    /// The GPU backend failed.
+    #[error(transparent)]
+    Gpu(#[from] water_gpu::GpuError),
     /// Thread pool could not start.
     #[error("cannot start {threads} threads: {source}")]
     Threads {
@@ -150,6 +164,9 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
     if spec.steps == 0 {
         return Err(BenchError::Invalid("--steps must be at least 1".into()));
     }
+    if let BackendChoice::Gpu(kind) = spec.backend {
+        return bench_gpu(spec, kind);
+    }
     let threads = spec.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
@@ -178,11 +195,7 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
         }
         start.elapsed().as_secs_f64()
     });
-    let cells_per_step = if spec.boundary == Boundary::Fixed {
-        (spec.size - 2) * (spec.size - 2)
-    } else {
-        spec.size * spec.size
-    };
+    let cells_per_step = cells_per_step(spec.size, spec.boundary);
     let checksum = water.heights().iter().map(|&v| f64::from(v)).sum();
     Ok(BenchReport {
         backend: "cpu".into(),
@@ -206,6 +219,101 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
                 .blocking
                 .applies(spec.boundary, spec.size * spec.size, spec.steps),
         timing: "wall".into(),
+        adapter: None,
+        software_renderer: false,
+        checksum,
+    })
+}
+
+/// Updated cells per step of an `n x n` grid (fixed edges do not update).
+fn cells_per_step(n: usize, boundary: Boundary) -> usize {
+    if boundary == Boundary::Fixed {
+        (n - 2) * (n - 2)
+    } else {
+        n * n
+    }
+}
+
+/// `water bench grid --backend gpu|gpu-fragment`: the same field, uploaded to a GPU grid; one
+/// warm-up step (pipeline compilation), then `steps` steps in one submission. Compute runs are
+/// timed with GPU timestamp queries where the device offers them, everything else by wall
+/// clock from submission to completion.
+fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchError> {
+    let cpu = peer_like_grid(spec.size, spec.mode, spec.boundary)?;
+    let size = cpu.size();
+    let gpu = GpuContext::headless()?;
+    let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999))?;
+    let grid_spec = GridSpec::new(size, params, spec.boundary, spec.mode);
+    let mut grid = GpuGrid::new(kind, &gpu.device, &gpu.queue, grid_spec)?;
+    let n = spec.size;
+    let z = |i: usize| {
+        let (x, y) = (i % n, i / n);
+        if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
+            0.0
+        } else {
+            ((i * 7) % 97) as f32 * 0.001
+        }
+    };
+    let channels = if spec.mode == GridMode::Split { 2 } else { 1 };
+    let upload = |grid: &mut GpuGrid| -> Result<(), water_gpu::GpuError> {
+        if spec.mode == GridMode::Classic {
+            let cur: Vec<i16> = (0..size.cells())
+                .map(|i| (z(i) * 10_000.0) as i16)
+                .collect();
+            let old: Vec<i16> = (0..size.cells()).map(|i| (z(i) * 9_000.0) as i16).collect();
+            grid.upload_i16(&cur, &old)
+        } else {
+            let cur: Vec<f32> = (0..size.cells() * channels)
+                .map(|i| z(i % size.cells()))
+                .collect();
+            let old: Vec<f32> = cur.iter().map(|v| v * 0.9).collect();
+            grid.upload_f32(&cur, &old)
+        }
+    };
+    let wait = |g: &GpuContext| {
+        g.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))
+    };
+    // A warm-up step (first-use work in the driver), then the field again from the start, so
+    // the timed steps compute exactly what the CPU bench computes.
+    upload(&mut grid)?;
+    grid.step_many(1)?;
+    wait(&gpu)?;
+    upload(&mut grid)?;
+    let (seconds, timing) = match &mut grid {
+        GpuGrid::Compute(g) => {
+            let start = Instant::now();
+            match g.step_many_timed(spec.steps)? {
+                Some(gpu_seconds) => (gpu_seconds, "gpu-timestamp"),
+                None => (start.elapsed().as_secs_f64(), "wall"),
+            }
+        }
+        GpuGrid::Fragment(g) => {
+            let start = Instant::now();
+            g.step_many(spec.steps)?;
+            wait(&gpu)?;
+            (start.elapsed().as_secs_f64(), "wall")
+        }
+    };
+    let checksum = grid.heights()?.iter().map(|&v| f64::from(v)).sum();
+    let cells = cells_per_step(spec.size, spec.boundary);
+    let info = gpu.adapter.get_info();
+    Ok(BenchReport {
+        backend: kind.name().into(),
+        mode: spec.mode.name().into(),
+        boundary: spec.boundary.name().into(),
+        size: spec.size,
+        steps: spec.steps,
+        threads: 0,
+        seconds,
+        cells_per_step: cells,
+        gcells_per_s: cells as f64 * spec.steps as f64 / seconds.max(1e-12) / 1e9,
+        stepper: "multi-step".into(),
+        blocked: false,
+        timing: timing.into(),
+        adapter: Some(gpu.describe()),
+        software_renderer: info.device_type == wgpu::DeviceType::Cpu,
         checksum,
     })
 }

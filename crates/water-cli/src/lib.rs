@@ -4,6 +4,7 @@
 //! and the grid benchmark. See `water --help`.
 
 pub mod bench;
+pub mod compare;
 pub mod npy;
 pub mod picture;
 pub mod progress;
@@ -12,4 +13,4 @@ pub mod scenario;
 pub mod simulation;
 
 pub use scenario::{Scenario, ScenarioError};
-pub use simulation::Simulation;
+pub use simulation::{BackendChoice, Simulation};

@@ -5,9 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use water_cli::bench::{bench_grid, BenchGrid};
-use water_cli::run::run_cpu;
+use water_cli::compare::{compare, table};
+use water_cli::run::run_scenario;
 use water_cli::scenario::{Scenario, DEFAULT_BUILTIN};
+use water_cli::BackendChoice;
 use water_core::{Boundary, GridMode, StabilityReport, TemporalBlocking};
+use water_gpu::GpuBackend;
 
 #[derive(Parser)]
 #[command(
@@ -24,6 +27,21 @@ struct Cli {
 enum Backend {
     /// The CPU reference solver.
     Cpu,
+    /// Compute shaders on the GPU.
+    Gpu,
+    /// Render-to-texture passes on the GPU.
+    #[value(name = "gpu-fragment")]
+    GpuFragment,
+}
+
+impl Backend {
+    fn choice(self) -> BackendChoice {
+        match self {
+            Self::Cpu => BackendChoice::Cpu,
+            Self::Gpu => BackendChoice::Gpu(GpuBackend::Compute),
+            Self::GpuFragment => BackendChoice::Gpu(GpuBackend::Fragment),
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -66,6 +84,18 @@ enum Command {
         /// No progress lines.
         #[arg(long)]
         quiet: bool,
+    },
+    /// Run a scenario on the CPU and on GPU backends and print their differences; exits 1
+    /// when a backend is outside the documented tolerance.
+    Compare {
+        /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
+        scenario: Option<PathBuf>,
+        /// Run a built-in scenario by name instead.
+        #[arg(long, conflicts_with = "scenario")]
+        builtin: Option<String>,
+        /// Backends to compare with the CPU reference, comma-separated.
+        #[arg(long, default_value = "gpu,gpu-fragment", value_delimiter = ',')]
+        backends: Vec<String>,
     },
     /// Courant number, stability limit, largest stable dt and substeps for c, h and dt.
     Stability {
@@ -127,25 +157,49 @@ fn main() -> ExitCode {
     }
 }
 
+fn load(scenario: Option<PathBuf>, builtin: Option<String>) -> Result<Scenario, String> {
+    match (scenario, builtin) {
+        (Some(path), _) => Scenario::load(&path),
+        (None, Some(name)) => Scenario::builtin(&name),
+        (None, None) => Scenario::builtin(DEFAULT_BUILTIN),
+    }
+    .map_err(|e| e.to_string())
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Run {
             scenario,
             builtin,
-            backend: Backend::Cpu,
+            backend,
             out,
             quiet,
         } => {
-            let scenario = match (scenario, builtin) {
-                (Some(path), _) => Scenario::load(&path),
-                (None, Some(name)) => Scenario::builtin(&name),
-                (None, None) => Scenario::builtin(DEFAULT_BUILTIN),
-            }
-            .map_err(|e| e.to_string())?;
-            let summary = run_cpu(&scenario, &out, !quiet)
-                .map_err(|e| format!("writing to {}: {e}", out.display()))?;
+            let scenario = load(scenario, builtin)?;
+            let summary = run_scenario(&scenario, backend.choice(), &out, !quiet)
+                .map_err(|e| e.to_string())?;
             print!("{}", summary.to_text());
             Ok(())
+        }
+        Command::Compare {
+            scenario,
+            builtin,
+            backends,
+        } => {
+            let scenario = load(scenario, builtin)?;
+            let backends = backends
+                .iter()
+                .map(|b| BackendChoice::parse(b.trim()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let rows = compare(&scenario, &backends).map_err(|e| e.to_string())?;
+            print!("{}", table(&rows));
+            match rows.iter().find(|r| !r.passes()) {
+                Some(r) => Err(format!(
+                    "{} differs from the CPU by {:.3e}, over the allowed {:.3e}",
+                    r.backend, r.max_abs, r.allowed
+                )),
+                None => Ok(()),
+            }
         }
         Command::Stability {
             wave_speed,
@@ -179,7 +233,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     size,
                     steps,
                     threads,
-                    backend: Backend::Cpu,
+                    backend,
                     mode,
                     boundary,
                     single_step,
@@ -202,6 +256,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     BoundaryArg::Absorbing => Boundary::Absorbing,
                 },
                 single_step,
+                backend: backend.choice(),
                 blocking: match blocking {
                     BlockingArg::Auto => TemporalBlocking::Auto,
                     BlockingArg::Always => TemporalBlocking::Always,

@@ -5,10 +5,13 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use water_core::GridWater;
+use water_gpu::{GpuContext, GpuError};
+
 use crate::picture;
 use crate::progress::Progress;
 use crate::scenario::Scenario;
-use crate::simulation::Simulation;
+use crate::simulation::{BackendChoice, Simulation};
 
 /// What a run did, as printed and written to `summary.json`.
 #[derive(Debug, Clone, Serialize)]
@@ -17,6 +20,8 @@ pub struct RunSummary {
     pub scenario: String,
     /// Backend that ran it.
     pub backend: String,
+    /// The GPU adapter, for GPU backends.
+    pub adapter: Option<String>,
     /// Stepper.
     pub mode: String,
     /// Boundary.
@@ -39,41 +44,69 @@ pub struct RunSummary {
     pub max_abs_height: f32,
     /// Volume above rest at the end, m^3.
     pub volume: f64,
-    /// Discrete energy at the end, m^2.
-    pub energy: f64,
+    /// Discrete energy at the end, m^2 (CPU runs, which keep both time levels on the host).
+    pub energy: Option<f64>,
     /// Files written.
     pub files: Vec<PathBuf>,
 }
 
-/// Runs `scenario` on the CPU and writes `height.npy` (and split channels), `height.png` and
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Writing the outputs.
+    #[error("writing to {dir}: {source}")]
+    Io {
+        /// The output folder.
+        dir: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The GPU backend.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+}
+
+/// Runs `scenario` on `backend` and writes `height.npy` (and split channels), `height.png` and
 /// `summary.json` into `out`.
 ///
 /// # Errors
-/// I/O errors creating `out` or writing files.
-pub fn run_cpu(
+/// [`RunError::Gpu`] for GPU failures (no adapter, limits, lost device), [`RunError::Io`] for
+/// files.
+pub fn run_scenario(
     scenario: &Scenario,
+    backend: BackendChoice,
     out: &Path,
     show_progress: bool,
-) -> std::io::Result<RunSummary> {
-    std::fs::create_dir_all(out)?;
-    let mut sim = Simulation::new(scenario);
+) -> Result<RunSummary, RunError> {
+    let io = |source| RunError::Io {
+        dir: out.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(out).map_err(io)?;
+    let gpu = match backend {
+        BackendChoice::Cpu => None,
+        BackendChoice::Gpu(_) => Some(GpuContext::headless()?),
+    };
+    let mut sim = Simulation::new(scenario, backend, gpu.as_ref())?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
     let start = Instant::now();
-    sim.run(scenario, |done| progress.update(done));
+    sim.run(scenario, |done| progress.update(done))?;
+    let outputs = sim.outputs()?;
     let wall_seconds = start.elapsed().as_secs_f64();
     progress.finish();
 
-    let water = sim.water();
-    let heights = water.heights();
-    let mut files = sim.write_arrays(out)?;
-    let size = water.size();
+    let size = scenario.size;
+    let heights = &outputs.heights;
+    let mut files = outputs
+        .write_arrays(out, size.width(), size.height())
+        .map_err(io)?;
     let rgb = picture::colour_map(
-        &heights,
+        heights,
         (!scenario.land.is_empty()).then(|| scenario.land.cells()),
-        picture::robust_scale(&heights),
+        picture::robust_scale(heights),
     );
     let png = out.join("height.png");
-    picture::write_png(&png, size.width(), size.height(), &rgb)?;
+    picture::write_png(&png, size.width(), size.height(), &rgb).map_err(io)?;
     files.push(png);
     let summary_path = out.join("summary.json");
     files.push(summary_path.clone());
@@ -85,9 +118,10 @@ pub fn run_cpu(
     };
     let summary = RunSummary {
         scenario: scenario.source.clone(),
-        backend: "cpu".into(),
+        backend: backend.name().into(),
+        adapter: gpu.as_ref().map(GpuContext::describe),
         mode: scenario.mode.name().into(),
-        boundary: water.boundary().name().into(),
+        boundary: scenario.boundary.name().into(),
         width: size.width(),
         height: size.height(),
         steps: scenario.steps,
@@ -96,12 +130,12 @@ pub fn run_cpu(
         wall_seconds,
         mcells_per_s: size.cells() as f64 * scenario.steps as f64 / wall_seconds.max(1e-12) / 1e6,
         max_abs_height: heights.iter().fold(0.0f32, |m, z| m.max(z.abs())),
-        volume: water.volume(),
-        energy: water.energy(),
+        volume: water_core::diagnostics::volume(heights, scenario.params.cell_size()),
+        energy: sim.cpu().map(GridWater::energy),
         files,
     };
-    let json = serde_json::to_string_pretty(&summary).map_err(std::io::Error::other)?;
-    std::fs::write(&summary_path, json + "\n")?;
+    let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
+    std::fs::write(&summary_path, json + "\n").map_err(io)?;
     Ok(summary)
 }
 
@@ -112,7 +146,7 @@ impl RunSummary {
         let mut s = format!(
             "scenario   {}\nbackend    {}  mode {}  boundary {}\ngrid       {} x {}  a = {:.4}\n\
              steps      {} ({:.3} s simulated) in {:.3} s wall, {:.1} Mcell/s\n\
-             surface    max |z| = {:.4}  volume = {:.6e} m^3  energy = {:.6e} m^2\n",
+             surface    max |z| = {:.4}  volume = {:.6e} m^3  energy = {}\n",
             self.scenario,
             self.backend,
             self.mode,
@@ -127,7 +161,11 @@ impl RunSummary {
             self.max_abs_height,
             self.volume,
             self.energy
+                .map_or_else(|| "n/a (GPU)".to_owned(), |e| format!("{e:.6e} m^2"))
         );
+        if let Some(adapter) = &self.adapter {
+            s.push_str(&format!("adapter    {adapter}\n"));
+        }
         for f in &self.files {
             s.push_str(&format!("wrote      {}\n", f.display()));
         }

@@ -1,8 +1,9 @@
-//! A scenario's simulation, of whichever mode, with what each mode writes out.
+//! A scenario's simulation on any backend: the CPU grid of its mode, or a GPU grid.
 
 use std::path::{Path, PathBuf};
 
-use water_core::{ClassicGrid, GridMode, GridWater, SignedGrid, SplitGrid};
+use water_core::{ClassicGrid, GridMode, GridWater, Impulse, SignedGrid, SplitGrid};
+use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec};
 
 use crate::npy;
 use crate::scenario::Scenario;
@@ -10,111 +11,271 @@ use crate::scenario::Scenario;
 /// Most steps `run` takes between progress reports.
 pub const RUN_CHUNK_STEPS: u64 = 64;
 
-/// The simulation a scenario describes.
-#[derive(Debug, Clone)]
-pub enum Simulation {
-    /// Signed mode.
-    Signed(SignedGrid),
-    /// Split mode.
-    Split(SplitGrid),
-    /// Classic mode.
-    Classic(ClassicGrid),
+/// Where a scenario runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BackendChoice {
+    /// The CPU reference.
+    Cpu,
+    /// A GPU backend.
+    Gpu(GpuBackend),
 }
 
-impl Simulation {
-    /// Builds the scenario's grid with its land (impulses are added while running).
-    #[must_use]
-    pub fn new(scenario: &Scenario) -> Self {
-        let mut sim = match scenario.mode {
-            GridMode::Signed => Self::Signed(SignedGrid::new(
-                scenario.size,
-                scenario.params,
-                scenario.boundary,
-            )),
-            GridMode::Split => Self::Split(SplitGrid::new(
-                scenario.size,
-                scenario.params,
-                scenario.boundary,
-            )),
-            GridMode::Classic => Self::Classic(
-                ClassicGrid::new(
-                    scenario.size,
-                    scenario.params.cell_size(),
-                    scenario.classic_shift,
-                )
-                .unwrap_or_else(|e| unreachable!("shift validated when parsing: {e}")),
-            ),
-        };
-        sim.water_mut()
-            .set_land(scenario.land.clone())
-            .unwrap_or_else(|e| unreachable!("land was built for this grid: {e}"));
-        sim
-    }
+impl BackendChoice {
+    /// Every backend, the reference first.
+    pub const ALL: [Self; 3] = [
+        Self::Cpu,
+        Self::Gpu(GpuBackend::Compute),
+        Self::Gpu(GpuBackend::Fragment),
+    ];
 
-    /// The simulation as the common trait.
+    /// The name on the command line: `cpu`, `gpu` or `gpu-fragment`.
     #[must_use]
-    pub fn water(&self) -> &dyn GridWater {
+    pub fn name(self) -> &'static str {
         match self {
-            Self::Signed(g) => g,
-            Self::Split(g) => g,
-            Self::Classic(g) => g,
+            Self::Cpu => "cpu",
+            Self::Gpu(b) => b.name(),
         }
     }
 
-    /// The simulation as the common trait, mutably.
-    pub fn water_mut(&mut self) -> &mut dyn GridWater {
+    /// Parses a command-line name.
+    ///
+    /// # Errors
+    /// A message listing the names for anything else.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|b| b.name() == name)
+            .ok_or_else(|| format!("unknown backend {name:?}; expected cpu, gpu or gpu-fragment"))
+    }
+}
+
+/// The simulation a scenario describes.
+#[derive(Debug)]
+pub enum Simulation {
+    /// Signed mode on the CPU.
+    Signed(SignedGrid),
+    /// Split mode on the CPU.
+    Split(SplitGrid),
+    /// Classic mode on the CPU.
+    Classic(ClassicGrid),
+    /// Any mode on a GPU backend.
+    Gpu(Box<GpuGrid>),
+}
+
+/// The final state of a run, as the files hold it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outputs {
+    /// Heights, f32 (classic: its integers).
+    pub heights: Vec<f32>,
+    /// Split mode's channels `(p, n)`.
+    pub channels: Option<(Vec<f32>, Vec<f32>)>,
+    /// Classic mode's i16 heights.
+    pub classic: Option<Vec<i16>>,
+}
+
+impl Simulation {
+    /// Builds the scenario's grid with its land on `backend` (GPU backends need `gpu`).
+    ///
+    /// # Errors
+    /// What the GPU backend reports (limits, lost device); the CPU side cannot fail for a
+    /// validated scenario.
+    pub fn new(
+        scenario: &Scenario,
+        backend: BackendChoice,
+        gpu: Option<&GpuContext>,
+    ) -> Result<Self, GpuError> {
+        let mut sim = match backend {
+            BackendChoice::Cpu => match scenario.mode {
+                GridMode::Signed => Self::Signed(SignedGrid::new(
+                    scenario.size,
+                    scenario.params,
+                    scenario.boundary,
+                )),
+                GridMode::Split => Self::Split(SplitGrid::new(
+                    scenario.size,
+                    scenario.params,
+                    scenario.boundary,
+                )),
+                GridMode::Classic => Self::Classic(ClassicGrid::new(
+                    scenario.size,
+                    scenario.params.cell_size(),
+                    scenario.classic_shift,
+                )?),
+            },
+            BackendChoice::Gpu(kind) => {
+                let gpu = gpu.ok_or_else(|| {
+                    GpuError::Unsupported(format!("backend {} needs a GPU", kind.name()))
+                })?;
+                let spec = GridSpec::new(
+                    scenario.size,
+                    scenario.params,
+                    scenario.boundary,
+                    scenario.mode,
+                )
+                .with_classic_shift(scenario.classic_shift);
+                Self::Gpu(Box::new(GpuGrid::new(kind, &gpu.device, &gpu.queue, spec)?))
+            }
+        };
+        match &mut sim {
+            Self::Gpu(g) => g.set_land(scenario.land.clone())?,
+            cpu => cpu
+                .cpu_mut()
+                .map_or(Ok(()), |w| w.set_land(scenario.land.clone()))?,
+        }
+        Ok(sim)
+    }
+
+    fn cpu_mut(&mut self) -> Option<&mut dyn GridWater> {
         match self {
-            Self::Signed(g) => g,
-            Self::Split(g) => g,
-            Self::Classic(g) => g,
+            Self::Signed(g) => Some(g),
+            Self::Split(g) => Some(g),
+            Self::Classic(g) => Some(g),
+            Self::Gpu(_) => None,
+        }
+    }
+
+    /// The CPU grid, if the simulation runs on the CPU.
+    #[must_use]
+    pub fn cpu(&self) -> Option<&dyn GridWater> {
+        match self {
+            Self::Signed(g) => Some(g),
+            Self::Split(g) => Some(g),
+            Self::Classic(g) => Some(g),
+            Self::Gpu(_) => None,
+        }
+    }
+
+    fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
+        match self {
+            Self::Gpu(g) => g.add_impulse(impulse),
+            cpu => {
+                if let Some(w) = cpu.cpu_mut() {
+                    w.add_impulse(impulse);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        match self {
+            Self::Gpu(g) => g.step_many(steps),
+            cpu => {
+                if let Some(w) = cpu.cpu_mut() {
+                    w.step_many(steps);
+                }
+                Ok(())
+            }
         }
     }
 
     /// Runs the whole scenario: impulses before their step, the steps between them as
     /// multi-step runs (of at most [`RUN_CHUNK_STEPS`], so progress can be shown); `on_step` is
     /// told how many steps are done.
-    pub fn run(&mut self, scenario: &Scenario, mut on_step: impl FnMut(u64)) {
+    ///
+    /// # Errors
+    /// A lost GPU device.
+    pub fn run(
+        &mut self,
+        scenario: &Scenario,
+        mut on_step: impl FnMut(u64),
+    ) -> Result<(), GpuError> {
         let mut next = scenario.impulses.iter().peekable();
         let mut step = 0;
         while step < scenario.steps {
             while let Some(timed) = next.next_if(|t| t.step <= step) {
-                self.water_mut().add_impulse(&timed.impulse);
+                self.add_impulse(&timed.impulse)?;
             }
             let until = next
                 .peek()
                 .map_or(scenario.steps, |t| t.step.min(scenario.steps))
                 .min(step + RUN_CHUNK_STEPS);
-            self.water_mut().step_many(until - step);
+            self.step_many(until - step)?;
             step = until;
             on_step(step);
         }
+        Ok(())
     }
 
+    /// The final state (a readback on the GPU).
+    ///
+    /// # Errors
+    /// A failed readback.
+    pub fn outputs(&self) -> Result<Outputs, GpuError> {
+        Ok(match self {
+            Self::Signed(g) => Outputs {
+                heights: g.current().to_vec(),
+                channels: None,
+                classic: None,
+            },
+            Self::Split(g) => Outputs {
+                heights: g.heights(),
+                channels: Some((
+                    g.positive().current().to_vec(),
+                    g.negative().current().to_vec(),
+                )),
+                classic: None,
+            },
+            Self::Classic(g) => Outputs {
+                heights: g.heights(),
+                channels: None,
+                classic: Some(g.current().to_vec()),
+            },
+            Self::Gpu(g) => {
+                let cells = g.spec().size.cells();
+                match g.spec().mode {
+                    GridMode::Signed => Outputs {
+                        heights: g.heights()?,
+                        channels: None,
+                        classic: None,
+                    },
+                    GridMode::Split => {
+                        let both = g.channels()?;
+                        let (p, n) = both.split_at(cells);
+                        Outputs {
+                            heights: p.iter().zip(n).map(|(p, n)| p - n).collect(),
+                            channels: Some((p.to_vec(), n.to_vec())),
+                            classic: None,
+                        }
+                    }
+                    GridMode::Classic => {
+                        let classic = g.classic_heights()?;
+                        Outputs {
+                            heights: classic.iter().map(|&v| f32::from(v)).collect(),
+                            channels: None,
+                            classic: Some(classic),
+                        }
+                    }
+                }
+            }
+        })
+    }
+}
+
+impl Outputs {
     /// Writes `height.npy` (`[height, width]`, f32; i16 in classic mode) and, in split mode,
     /// `positive.npy` and `negative.npy` into `dir`. Returns the files written.
     ///
     /// # Errors
     /// The first I/O error.
-    pub fn write_arrays(&self, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-        let size = self.water().size();
-        let shape = [size.height(), size.width()];
+    pub fn write_arrays(
+        &self,
+        dir: &Path,
+        width: usize,
+        height: usize,
+    ) -> std::io::Result<Vec<PathBuf>> {
+        let shape = [height, width];
         let mut written = Vec::new();
-        let mut put_f32 = |name: &str, data: &[f32]| {
-            let path = dir.join(name);
-            npy::write(&path, data, &shape)?;
-            written.push(path);
-            Ok::<(), std::io::Error>(())
-        };
-        match self {
-            Self::Signed(g) => put_f32("height.npy", g.current())?,
-            Self::Split(g) => {
-                put_f32("height.npy", &g.heights())?;
-                put_f32("positive.npy", g.positive().current())?;
-                put_f32("negative.npy", g.negative().current())?;
-            }
-            Self::Classic(g) => {
-                let path = dir.join("height.npy");
-                npy::write(&path, g.current(), &shape)?;
+        let path = dir.join("height.npy");
+        match &self.classic {
+            Some(classic) => npy::write(&path, classic, &shape)?,
+            None => npy::write(&path, &self.heights, &shape)?,
+        }
+        written.push(path);
+        if let Some((p, n)) = &self.channels {
+            for (name, data) in [("positive.npy", p), ("negative.npy", n)] {
+                let path = dir.join(name);
+                npy::write(&path, data, &shape)?;
                 written.push(path);
             }
         }

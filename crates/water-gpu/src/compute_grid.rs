@@ -277,12 +277,22 @@ impl ComputeGrid {
     }
 
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
+        self.encode_steps_timed(encoder, steps, contacts, None);
+    }
+
+    fn encode_steps_timed(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        steps: u64,
+        contacts: bool,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) {
         let size = self.spec.size;
         let groups_x = (size.width() as u32).div_ceil(TILE);
         let groups_y = (size.height() as u32).div_ceil(TILE);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("water steps"),
-            timestamp_writes: None,
+            timestamp_writes,
         });
         pass.set_pipeline(&self.step_pipeline);
         for _ in 0..steps {
@@ -318,6 +328,60 @@ impl ComputeGrid {
             });
         self.encode_steps(&mut encoder, steps, false);
         self.queue.submit([encoder.finish()]);
+    }
+
+    /// Runs `steps` steps in one submission and measures them with GPU timestamp queries:
+    /// the GPU's own time for the pass in seconds, or `None` when the device was created without
+    /// [`wgpu::Features::TIMESTAMP_QUERY`] (the caller then times the submission by wall clock).
+    /// Waits for the GPU to finish.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn step_many_timed(&mut self, steps: u64) -> Result<Option<f64>, GpuError> {
+        if !self
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            self.step_many(steps)?;
+            self.device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
+            return Ok(None);
+        }
+        let device = self.device.clone();
+        let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("water step timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let resolved = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water timestamps"),
+            size: 16,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            self.encode_steps_timed(
+                &mut encoder,
+                steps,
+                false,
+                Some(wgpu::ComputePassTimestampWrites {
+                    query_set: &queries,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                }),
+            );
+            encoder.resolve_query_set(&queries, 0..2, &resolved, 0);
+            self.queue.submit([encoder.finish()]);
+        })?;
+        let bytes = PendingReadback::start(&device, &self.queue, &resolved, 16)?.wait()?;
+        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&bytes);
+        let period_ns = f64::from(self.queue.get_timestamp_period());
+        Ok(Some(
+            ticks[1].saturating_sub(ticks[0]) as f64 * period_ns * 1e-9,
+        ))
     }
 
     /// One step.

@@ -11,10 +11,12 @@
 //!
 //! [`GpuContext::headless`] makes a device for programs without a renderer.
 
+pub mod agreement;
 pub mod compute_grid;
 pub mod context;
 pub mod error;
 pub mod fragment_grid;
+pub mod gpu_grid;
 pub mod readback;
 pub mod shaders;
 pub mod spec;
@@ -24,5 +26,6 @@ pub use compute_grid::ComputeGrid;
 pub use context::GpuContext;
 pub use error::GpuError;
 pub use fragment_grid::FragmentGrid;
+pub use gpu_grid::{GpuBackend, GpuGrid};
 pub use readback::PendingReadback;
 pub use spec::GridSpec;

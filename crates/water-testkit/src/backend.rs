@@ -4,7 +4,7 @@
 use water_core::{
     ClassicGrid, ContactMasks, GridMode, GridWater, Impulse, LandMask, SignedGrid, SplitGrid,
 };
-use water_gpu::{ComputeGrid, FragmentGrid, GpuContext, GpuError, GridSpec};
+use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec};
 
 /// Which implementation runs a scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,10 +36,8 @@ impl BackendKind {
 pub enum Backend {
     /// CPU reference.
     Cpu(Box<dyn GridWater>),
-    /// Compute shaders.
-    Compute(Box<ComputeGrid>),
-    /// Render passes.
-    Fragment(Box<FragmentGrid>),
+    /// Either GPU backend.
+    Gpu(Box<GpuGrid>),
 }
 
 impl Backend {
@@ -53,12 +51,10 @@ impl Backend {
         spec: GridSpec,
         gpu: Option<&GpuContext>,
     ) -> Result<Self, GpuError> {
-        let need_gpu =
-            || gpu.ok_or_else(|| GpuError::Unsupported(format!("{} needs a GPU", kind.name())));
-        Ok(match kind {
+        let gpu_backend = match kind {
             BackendKind::Cpu => {
                 spec.check()?;
-                Self::Cpu(match spec.mode {
+                return Ok(Self::Cpu(match spec.mode {
                     GridMode::Signed => {
                         Box::new(SignedGrid::new(spec.size, spec.params, spec.boundary))
                     }
@@ -70,17 +66,18 @@ impl Backend {
                         spec.params.cell_size(),
                         spec.classic_shift,
                     )?),
-                })
+                }));
             }
-            BackendKind::Compute => {
-                let g = need_gpu()?;
-                Self::Compute(Box::new(ComputeGrid::new(&g.device, &g.queue, spec)?))
-            }
-            BackendKind::Fragment => {
-                let g = need_gpu()?;
-                Self::Fragment(Box::new(FragmentGrid::new(&g.device, &g.queue, spec)?))
-            }
-        })
+            BackendKind::Compute => GpuBackend::Compute,
+            BackendKind::Fragment => GpuBackend::Fragment,
+        };
+        let g = gpu.ok_or_else(|| GpuError::Unsupported(format!("{} needs a GPU", kind.name())))?;
+        Ok(Self::Gpu(Box::new(GpuGrid::new(
+            gpu_backend,
+            &g.device,
+            &g.queue,
+            spec,
+        )?)))
     }
 
     /// Replaces the land.
@@ -90,8 +87,7 @@ impl Backend {
     pub fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
         match self {
             Self::Cpu(w) => Ok(w.set_land(land)?),
-            Self::Compute(g) => g.set_land(land),
-            Self::Fragment(g) => g.set_land(land),
+            Self::Gpu(g) => g.set_land(land),
         }
     }
 
@@ -105,8 +101,7 @@ impl Backend {
                 w.add_impulse(impulse);
                 Ok(())
             }
-            Self::Compute(g) => g.add_impulse(impulse),
-            Self::Fragment(g) => g.add_impulse(impulse),
+            Self::Gpu(g) => g.add_impulse(impulse),
         }
     }
 
@@ -117,8 +112,7 @@ impl Backend {
     pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
         match self {
             Self::Cpu(w) => Ok(w.step_with_contacts(contacts)?),
-            Self::Compute(g) => g.step_with_contacts(contacts),
-            Self::Fragment(g) => g.step_with_contacts(contacts),
+            Self::Gpu(g) => g.step_with_contacts(contacts),
         }
     }
 
@@ -132,8 +126,7 @@ impl Backend {
                 w.step_many(steps);
                 Ok(())
             }
-            Self::Compute(g) => g.step_many(steps),
-            Self::Fragment(g) => g.step_many(steps),
+            Self::Gpu(g) => g.step_many(steps),
         }
     }
 
@@ -144,8 +137,7 @@ impl Backend {
     pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
         match self {
             Self::Cpu(w) => Ok(w.heights()),
-            Self::Compute(g) => g.heights(),
-            Self::Fragment(g) => g.heights(),
+            Self::Gpu(g) => g.heights(),
         }
     }
 
@@ -162,8 +154,7 @@ impl Backend {
                 // Classic heights are whole numbers within the i16 range.
                 Ok(w.heights().into_iter().map(|v| v as i16).collect())
             }
-            Self::Compute(g) => g.classic_heights(),
-            Self::Fragment(g) => g.classic_heights(),
+            Self::Gpu(g) => g.classic_heights(),
         }
     }
 }

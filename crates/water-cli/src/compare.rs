@@ -1,0 +1,104 @@
+//! `water compare`: runs a scenario on the CPU reference and on GPU backends and prints how far
+//! each GPU result is from the CPU's.
+
+use water_core::GridMode;
+use water_gpu::agreement::{Comparison, F32_TOLERANCE};
+use water_gpu::{GpuContext, GpuError};
+
+use crate::scenario::Scenario;
+use crate::simulation::{BackendChoice, Outputs, Simulation};
+
+/// One backend's distance from the CPU reference.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareRow {
+    /// Backend name.
+    pub backend: &'static str,
+    /// Largest absolute difference (m; classic: integer units).
+    pub max_abs: f32,
+    /// Root-mean-square difference.
+    pub rms: f32,
+    /// Allowed largest difference: [`F32_TOLERANCE`] times the reference's largest |height|;
+    /// 0 in classic mode, which must match bit for bit.
+    pub allowed: f32,
+    /// Cells that differ at all.
+    pub differing_cells: usize,
+}
+
+impl CompareRow {
+    /// True when within the allowance.
+    #[must_use]
+    pub fn passes(&self) -> bool {
+        self.max_abs <= self.allowed
+    }
+}
+
+fn run(
+    scenario: &Scenario,
+    backend: BackendChoice,
+    gpu: Option<&GpuContext>,
+) -> Result<Outputs, GpuError> {
+    let mut sim = Simulation::new(scenario, backend, gpu)?;
+    sim.run(scenario, |_| {})?;
+    sim.outputs()
+}
+
+/// Runs the CPU reference and each of `backends`, and measures each against the reference.
+///
+/// # Errors
+/// GPU failures (no adapter, limits, lost device).
+pub fn compare(
+    scenario: &Scenario,
+    backends: &[BackendChoice],
+) -> Result<Vec<CompareRow>, GpuError> {
+    let needs_gpu = backends.iter().any(|b| *b != BackendChoice::Cpu);
+    let gpu = if needs_gpu {
+        Some(GpuContext::headless()?)
+    } else {
+        None
+    };
+    let reference = run(scenario, BackendChoice::Cpu, None)?;
+    let mut rows = Vec::new();
+    for &backend in backends {
+        let outputs = run(scenario, backend, gpu.as_ref())?;
+        let c = Comparison::measure(&reference.heights, &outputs.heights);
+        let allowed = if scenario.mode == GridMode::Classic {
+            0.0
+        } else {
+            F32_TOLERANCE * c.scale
+        };
+        rows.push(CompareRow {
+            backend: backend.name(),
+            max_abs: c.max_abs,
+            rms: c.rms,
+            allowed,
+            differing_cells: reference
+                .heights
+                .iter()
+                .zip(&outputs.heights)
+                .filter(|(a, b)| a.to_bits() != b.to_bits())
+                .count(),
+        });
+    }
+    Ok(rows)
+}
+
+/// The table `water compare` prints.
+#[must_use]
+pub fn table(rows: &[CompareRow]) -> String {
+    let mut s = format!(
+        "{:<14} {:>12} {:>12} {:>12} {:>10}  result\n",
+        "backend", "max |diff|", "rms", "allowed", "differing"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "{:<14} {:>12.3e} {:>12.3e} {:>12.3e} {:>10}  {}\n",
+            r.backend,
+            r.max_abs,
+            r.rms,
+            r.allowed,
+            r.differing_cells,
+            if r.passes() { "ok" } else { "OVER TOLERANCE" }
+        ));
+    }
+    s
+}

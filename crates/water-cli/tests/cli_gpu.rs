@@ -1,0 +1,142 @@
+//! The `water` command's GPU parts: run, compare and bench on the compute and fragment
+//! backends. Skipped with a reason without a GPU adapter, unless WATER_REQUIRE_GPU=1.
+
+use std::process::{Command, Output};
+
+fn water(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_water"))
+        .args(args)
+        .output()
+        .expect("the water binary runs")
+}
+
+/// Runs `args`; `None` (after saying why) when the failure is a missing adapter on a machine
+/// that does not require one.
+fn water_on_gpu(test: &str, args: &[&str]) -> Option<Output> {
+    let out = water(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() && stderr.contains("no GPU adapter") {
+        assert!(
+            std::env::var("WATER_REQUIRE_GPU").map_or(true, |v| v != "1"),
+            "{test}: WATER_REQUIRE_GPU=1 but {stderr}"
+        );
+        eprintln!("{test}: skipped: {stderr}");
+        return None;
+    }
+    Some(out)
+}
+
+#[test]
+fn compare_passes_for_every_built_in_scenario() {
+    for builtin in ["harbour", "rock-pool", "open-sea"] {
+        let Some(out) = water_on_gpu("compare", &["compare", "--builtin", builtin]) else {
+            return;
+        };
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{builtin}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            text.lines().filter(|l| l.ends_with(" ok")).count(),
+            2,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn run_on_each_gpu_backend_writes_the_same_files_as_the_cpu() {
+    let dir = std::env::temp_dir().join(format!("water-cli-gpu-{}", std::process::id()));
+    for backend in ["gpu", "gpu-fragment"] {
+        let out_dir = dir.join(backend);
+        let args = [
+            "run",
+            "--builtin",
+            "open-sea",
+            "--backend",
+            backend,
+            "--out",
+            out_dir.to_str().expect("utf8"),
+            "--quiet",
+        ];
+        let Some(out) = water_on_gpu("run", &args) else {
+            return;
+        };
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for file in [
+            "height.npy",
+            "positive.npy",
+            "negative.npy",
+            "height.png",
+            "summary.json",
+        ] {
+            assert!(out_dir.join(file).is_file(), "{backend}: {file} missing");
+        }
+        let summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).expect("summary"))
+                .expect("json");
+        assert_eq!(summary["backend"], backend);
+        assert!(summary["adapter"].is_string());
+    }
+}
+
+#[test]
+fn bench_on_the_gpu_says_how_it_timed_and_whether_the_gpu_is_software() {
+    for backend in ["gpu", "gpu-fragment"] {
+        let args = [
+            "bench",
+            "grid",
+            "--size",
+            "64",
+            "--steps",
+            "20",
+            "--backend",
+            backend,
+        ];
+        let Some(out) = water_on_gpu("bench", &args) else {
+            return;
+        };
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        assert_eq!(v["backend"], backend);
+        let timing = v["timing"].as_str().expect("timing");
+        assert!(timing == "wall" || timing == "gpu-timestamp", "{timing}");
+        assert!(v["software_renderer"].is_boolean());
+        assert!(v["gcells_per_s"].as_f64().expect("number") > 0.0);
+    }
+}
+
+#[test]
+fn classic_gpu_runs_match_the_cpu_checksum() {
+    let mut sums = Vec::new();
+    for backend in ["cpu", "gpu", "gpu-fragment"] {
+        let args = [
+            "bench",
+            "grid",
+            "--size",
+            "96",
+            "--steps",
+            "30",
+            "--mode",
+            "classic",
+            "--backend",
+            backend,
+        ];
+        let Some(out) = water_on_gpu("classic checksum", &args) else {
+            return;
+        };
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        sums.push(v["checksum"].as_f64().expect("checksum"));
+    }
+    assert!(sums.windows(2).all(|w| w[0] == w[1]), "{sums:?}");
+}
