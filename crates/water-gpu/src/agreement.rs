@@ -11,7 +11,8 @@
 /// order 1 instead.
 pub const F32_TOLERANCE: f32 = 2e-4;
 
-/// The loosest tolerance [`compare_f32`] accepts: anything looser would hide real errors.
+/// The loosest tolerance the comparison helpers accept (`water_testkit::compare_f32`):
+/// anything looser would hide real errors.
 pub const LOOSEST_TOLERANCE: f32 = 1e-3;
 
 /// Differences between two height fields.
