@@ -139,6 +139,14 @@ impl<'a> HeightView<'a> {
         )
     }
 
+    /// Unit normal of cell `(x, y)`: `normalize(-dz/dx, -dz/dy, 1)` from [`Self::cell_gradient`].
+    /// GPU twin: `shaders/surface_normals.wgsl`.
+    #[must_use]
+    pub fn cell_normal(&self, x: usize, y: usize) -> Vec3 {
+        let g = self.cell_gradient(x, y);
+        Vec3::new(-g.x, -g.y, 1.0).normalize()
+    }
+
     /// Gradient at a world position, bilinearly interpolated from the cells' gradients.
     #[must_use]
     pub fn gradient(&self, world: Vec2) -> Option<Vec2> {

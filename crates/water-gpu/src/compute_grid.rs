@@ -7,6 +7,7 @@ use crate::error::GpuError;
 use crate::readback::{f32s, i32s, PendingReadback};
 use crate::shaders;
 use crate::spec::GridSpec;
+use crate::surface::Surface;
 use crate::uniforms::{mode_code, GridUniforms, ImpulseCell, ImpulseUniforms};
 
 /// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
@@ -48,6 +49,8 @@ pub struct ComputeGrid {
     uniforms_contacts: wgpu::Buffer,
     base_uniforms: GridUniforms,
     impulse_pipeline: wgpu::ComputePipeline,
+    /// The surface texture and its pipeline, made on first use.
+    surface: Option<(Surface, wgpu::ComputePipeline)>,
     steps: u64,
 }
 
@@ -253,6 +256,7 @@ impl ComputeGrid {
             uniforms_contacts,
             base_uniforms,
             impulse_pipeline,
+            surface: None,
             steps: 0,
         })
     }
@@ -653,6 +657,84 @@ impl ComputeGrid {
     #[must_use]
     pub fn values_per_level(&self) -> usize {
         self.channels as usize * self.spec.size.cells()
+    }
+
+    /// Computes the surface texture (`Rgba32Float`: unit normal in xyz, height in w, per cell)
+    /// from the current heights and returns its view, to bind in the caller's render passes.
+    /// GPU twin of [`water_core::HeightView::cell_normal`].
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the pipeline is refused, [`GpuError::DeviceLost`].
+    pub fn update_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        let device = self.device.clone();
+        if self.surface.is_none() {
+            let surface = Surface::new(&device, &self.spec, true);
+            let pipeline = validated(&device, || {
+                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("surface_normals"),
+                    layout: None,
+                    module: &Surface::module(&device),
+                    entry_point: Some(Surface::entries(self.spec.mode).0),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            })?;
+            self.surface = Some((surface, pipeline));
+        }
+        let Some((surface, pipeline)) = &self.surface else {
+            unreachable!("made above");
+        };
+        let field_binding = if self.spec.mode == GridMode::Classic {
+            2
+        } else {
+            1
+        };
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water surface"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: surface.uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: field_binding,
+                    resource: self.fields[self.roles.1].as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(&surface.view),
+                },
+            ],
+        });
+        let size = self.spec.size;
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, &group, &[]);
+                pass.dispatch_workgroups(
+                    (size.width() as u32).div_ceil(TILE),
+                    (size.height() as u32).div_ceil(TILE),
+                    1,
+                );
+            }
+            self.queue.submit([encoder.finish()]);
+        })?;
+        Ok(&surface.view)
+    }
+
+    /// Updates the surface texture and reads it back: `[nx, ny, nz, height]` per cell.
+    ///
+    /// # Errors
+    /// As [`ComputeGrid::update_surface`], and readback failures.
+    pub fn read_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
+        self.update_surface()?;
+        match &self.surface {
+            Some((surface, _)) => surface.read(&self.device, &self.queue),
+            None => unreachable!("update_surface made it"),
+        }
     }
 
     /// The land currently set.

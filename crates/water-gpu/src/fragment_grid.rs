@@ -6,9 +6,10 @@ use water_core::{ContactMasks, GridMode, Impulse, LandMask};
 
 use crate::compute_grid::{check_limit, impulse_cells, submitted, validated};
 use crate::error::GpuError;
-use crate::readback::{f32s, i32s, PendingReadback};
+use crate::readback::{f32s, i32s, read_texture};
 use crate::shaders;
 use crate::spec::GridSpec;
+use crate::surface::{Surface, SURFACE_FORMAT};
 use crate::uniforms::GridUniforms;
 
 /// A grid simulation stepped by render passes.
@@ -32,6 +33,8 @@ pub struct FragmentGrid {
     uniforms_plain: wgpu::Buffer,
     uniforms_contacts: wgpu::Buffer,
     base_uniforms: GridUniforms,
+    /// The surface texture and its pipeline, made on first use.
+    surface: Option<(Surface, wgpu::RenderPipeline)>,
     steps: u64,
 }
 
@@ -191,6 +194,7 @@ impl FragmentGrid {
             uniforms_plain,
             uniforms_contacts,
             base_uniforms,
+            surface: None,
             steps: 0,
         };
         // Textures start zeroed in wgpu, so the water is at rest and there is no land.
@@ -575,44 +579,12 @@ impl FragmentGrid {
 
     /// Reads texture `index` back, without row padding.
     fn read_texture(&self, index: usize) -> Result<Vec<u8>, GpuError> {
-        let texture = &self.textures[index];
-        let row = texture.width() * texel_bytes(self.format);
-        let padded = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("water fragment readback"),
-            size: u64::from(padded) * u64::from(texture.height()),
-            usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water fragment readback"),
-            });
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded),
-                    rows_per_image: None,
-                },
-            },
-            texture.size(),
-        );
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        self.queue.submit([encoder.finish()]);
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(GpuError::DeviceLost(e.to_string()));
-        }
-        let bytes =
-            PendingReadback::start(&self.device, &self.queue, &staging, staging.size())?.wait()?;
-        Ok(bytes
-            .chunks_exact(padded as usize)
-            .flat_map(|r| &r[..row as usize])
-            .copied()
-            .collect())
+        read_texture(
+            &self.device,
+            &self.queue,
+            &self.textures[index],
+            texel_bytes(self.format),
+        )
     }
 
     /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
@@ -660,6 +632,84 @@ impl FragmentGrid {
         }
         let bytes = self.read_texture(self.roles.1)?;
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
+    }
+
+    /// Renders the surface texture (`Rgba32Float`: unit normal in xyz, height in w, per cell)
+    /// from the current heights and returns its view. GPU twin of
+    /// [`water_core::HeightView::cell_normal`].
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the pipeline is refused, [`GpuError::DeviceLost`].
+    pub fn update_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        let device = self.device.clone();
+        if self.surface.is_none() {
+            let surface = Surface::new(&device, &self.spec, false);
+            let module = Surface::module(&device);
+            let pipeline = validated(&device, || {
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("surface_normals"),
+                    layout: None,
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs_main"),
+                        compilation_options: Default::default(),
+                        buffers: &[],
+                    },
+                    primitive: wgpu::PrimitiveState::default(),
+                    depth_stencil: None,
+                    multisample: wgpu::MultisampleState::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some(Surface::entries(self.spec.mode).1),
+                        compilation_options: Default::default(),
+                        targets: &[Some(SURFACE_FORMAT.into())],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+            })?;
+            self.surface = Some((surface, pipeline));
+        }
+        let Some((surface, pipeline)) = &self.surface else {
+            unreachable!("made above");
+        };
+        let field_binding = if self.spec.mode == GridMode::Classic {
+            5
+        } else {
+            4
+        };
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water surface"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: surface.uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: field_binding,
+                    resource: wgpu::BindingResource::TextureView(&self.views[self.roles.1]),
+                },
+            ],
+        });
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            Self::full_screen_pass(&mut encoder, &surface.view, pipeline, &group);
+            self.queue.submit([encoder.finish()]);
+        })?;
+        Ok(&surface.view)
+    }
+
+    /// Updates the surface texture and reads it back: `[nx, ny, nz, height]` per cell.
+    ///
+    /// # Errors
+    /// As [`FragmentGrid::update_surface`], and readback failures.
+    pub fn read_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
+        self.update_surface()?;
+        match &self.surface {
+            Some((surface, _)) => surface.read(&self.device, &self.queue),
+            None => unreachable!("update_surface made it"),
+        }
     }
 
     /// The land currently set.

@@ -141,6 +141,22 @@ impl GpuGrid {
         forward!(self, g => g.upload_i16(current, previous))
     }
 
+    /// See [`ComputeGrid::update_surface`].
+    ///
+    /// # Errors
+    /// Pipeline creation and a lost device.
+    pub fn update_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        forward!(self, g => g.update_surface())
+    }
+
+    /// See [`ComputeGrid::read_surface`].
+    ///
+    /// # Errors
+    /// Pipeline creation, a lost device, readback failures.
+    pub fn read_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
+        forward!(self, g => g.read_surface())
+    }
+
     /// See [`ComputeGrid::heights`].
     ///
     /// # Errors

@@ -20,6 +20,7 @@ pub mod gpu_grid;
 pub mod readback;
 pub mod shaders;
 pub mod spec;
+pub mod surface;
 pub mod uniforms;
 
 pub use compute_grid::ComputeGrid;

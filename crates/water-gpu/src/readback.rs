@@ -113,3 +113,49 @@ pub fn f32s(bytes: &[u8]) -> Vec<f32> {
 pub fn i32s(bytes: &[u8]) -> Vec<i32> {
     bytemuck::pod_collect_to_vec(bytes)
 }
+
+/// Reads a whole 2-D texture back (blocking), without the row padding copies need.
+///
+/// # Errors
+/// [`GpuError::DeviceLost`] when the device no longer accepts work.
+pub fn read_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    bytes_per_texel: u32,
+) -> Result<Vec<u8>, GpuError> {
+    let row = texture.width() * bytes_per_texel;
+    let padded = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("water texture readback"),
+        size: u64::from(padded) * u64::from(texture.height()),
+        usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("water texture readback"),
+    });
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &staging,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: None,
+            },
+        },
+        texture.size(),
+    );
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    queue.submit([encoder.finish()]);
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        return Err(GpuError::DeviceLost(e.to_string()));
+    }
+    let bytes = PendingReadback::start(device, queue, &staging, staging.size())?.wait()?;
+    Ok(bytes
+        .chunks_exact(padded as usize)
+        .flat_map(|r| &r[..row as usize])
+        .copied()
+        .collect())
+}

@@ -15,6 +15,9 @@ pub const CLASSIC_STEP_FRAGMENT: &str = include_str!("../../../shaders/classic_s
 /// `add_impulse` as a full-screen render pass adding a delta texture (fragment backend).
 pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impulse_fragment.wgsl");
 
+/// `surface_normals`: normals and heights for rendering (compute and fragment entry points).
+pub const SURFACE_NORMALS: &str = include_str!("../../../shaders/surface_normals.wgsl");
+
 /// Every shader the crate embeds, by file name.
 pub const ALL: &[(&str, &str)] = &[
     ("grid_step.wgsl", GRID_STEP),
@@ -23,4 +26,5 @@ pub const ALL: &[(&str, &str)] = &[
     ("grid_step_fragment.wgsl", GRID_STEP_FRAGMENT),
     ("classic_step_fragment.wgsl", CLASSIC_STEP_FRAGMENT),
     ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),
+    ("surface_normals.wgsl", SURFACE_NORMALS),
 ];

@@ -107,3 +107,17 @@ pub struct ImpulseCell {
     /// Amount to add, metres (classic: an integer, already rounded and saturated to i16).
     pub amount: f32,
 }
+
+/// `SurfaceUniforms` of `shaders/surface_normals.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct SurfaceUniforms {
+    /// Cells along x.
+    pub width: u32,
+    /// Cells along y.
+    pub height: u32,
+    /// 0 signed, 1 split, 2 classic.
+    pub mode: u32,
+    /// Cell size `h`, metres.
+    pub cell_size: f32,
+}

@@ -4,7 +4,7 @@
 use std::mem::{offset_of, size_of};
 
 use naga::proc::Layouter;
-use water_gpu::uniforms::{GridUniforms, ImpulseCell, ImpulseUniforms};
+use water_gpu::uniforms::{GridUniforms, ImpulseCell, ImpulseUniforms, SurfaceUniforms};
 
 /// `(field name, offset)` of a Rust struct, in declaration order.
 type Fields = &'static [(&'static str, usize)];
@@ -39,6 +39,13 @@ const CELL: Fields = &[
     ("amount", offset_of!(ImpulseCell, amount)),
 ];
 
+const SURFACE: Fields = &[
+    ("width", offset_of!(SurfaceUniforms, width)),
+    ("height", offset_of!(SurfaceUniforms, height)),
+    ("mode", offset_of!(SurfaceUniforms, mode)),
+    ("cell_size", offset_of!(SurfaceUniforms, cell_size)),
+];
+
 fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) -> bool {
     let module = naga::front::wgsl::parse_str(source).expect("valid WGSL");
     let mut layouter = Layouter::default();
@@ -68,7 +75,8 @@ fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) ->
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 3] = [
+    let structs: [(&str, usize, Fields); 4] = [
+        ("SurfaceUniforms", size_of::<SurfaceUniforms>(), SURFACE),
         ("GridUniforms", size_of::<GridUniforms>(), GRID),
         ("ImpulseUniforms", size_of::<ImpulseUniforms>(), IMPULSE),
         ("ImpulseCell", size_of::<ImpulseCell>(), CELL),

@@ -1,0 +1,144 @@
+// surface_normals: per cell, the unit normal normalize(-dz/dx, -dz/dy, 1) and the height, for
+// rendering (rgba = normal.xyz, height). CPU twin: water_core::HeightView::cell_normal, with
+// cell_gradient's central differences over two cells, one-sided at the rim, in world units.
+//
+// Entry points: `main` / `main_classic` read the compute backend's buffers (f32 fields, i32
+// classic field) and write a storage texture; `fs_main` / `fs_classic` are full-screen
+// fragment passes over the fragment backend's textures.
+
+struct SurfaceUniforms {
+    width: u32,
+    height: u32,
+    mode: u32,          // 0 signed, 1 split (height = p - n), 2 classic
+    cell_size: f32,     // h, metres
+}
+
+@group(0) @binding(0) var<uniform> u: SurfaceUniforms;
+@group(0) @binding(1) var<storage, read> heights: array<f32>;
+@group(0) @binding(2) var<storage, read> classic_heights: array<i32>;
+@group(0) @binding(3) var surface: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(4) var field_tex: texture_2d<f32>;
+@group(0) @binding(5) var classic_tex: texture_2d<i32>;
+
+fn buffer_height(x: u32, y: u32) -> f32 {
+    let i = y * u.width + x;
+    if (u.mode == 1u) {
+        return heights[i] - heights[u.width * u.height + i];
+    }
+    return heights[i];
+}
+
+fn classic_height(x: u32, y: u32) -> f32 {
+    return f32(classic_heights[y * u.width + x]);
+}
+
+fn texture_height(x: u32, y: u32) -> f32 {
+    let v = textureLoad(field_tex, vec2<u32>(x, y), 0);
+    if (u.mode == 1u) {
+        return v.r - v.g;
+    }
+    return v.r;
+}
+
+fn classic_texture_height(x: u32, y: u32) -> f32 {
+    return f32(textureLoad(classic_tex, vec2<u32>(x, y), 0).r);
+}
+
+// The neighbours' coordinates and the distance between them, in cells.
+struct Stencil {
+    xl: u32,
+    xr: u32,
+    yl: u32,
+    yr: u32,
+}
+
+fn stencil(x: u32, y: u32) -> Stencil {
+    return Stencil(
+        select(x - 1u, 0u, x == 0u),
+        min(x + 1u, u.width - 1u),
+        select(y - 1u, 0u, y == 0u),
+        min(y + 1u, u.height - 1u),
+    );
+}
+
+fn surface_texel(s: Stencil, left: f32, right: f32, up: f32, down: f32, centre: f32) -> vec4<f32> {
+    let gx = (right - left) / (f32(s.xr - s.xl) * u.cell_size);
+    let gy = (down - up) / (f32(s.yr - s.yl) * u.cell_size);
+    return vec4<f32>(normalize(vec3<f32>(-gx, -gy, 1.0)), centre);
+}
+
+@compute @workgroup_size(16, 16)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.width || id.y >= u.height) {
+        return;
+    }
+    let s = stencil(id.x, id.y);
+    let texel = surface_texel(
+        s,
+        buffer_height(s.xl, id.y),
+        buffer_height(s.xr, id.y),
+        buffer_height(id.x, s.yl),
+        buffer_height(id.x, s.yr),
+        buffer_height(id.x, id.y),
+    );
+    textureStore(surface, id.xy, texel);
+}
+
+@compute @workgroup_size(16, 16)
+fn main_classic(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.width || id.y >= u.height) {
+        return;
+    }
+    let s = stencil(id.x, id.y);
+    let texel = surface_texel(
+        s,
+        classic_height(s.xl, id.y),
+        classic_height(s.xr, id.y),
+        classic_height(id.x, s.yl),
+        classic_height(id.x, s.yr),
+        classic_height(id.x, id.y),
+    );
+    textureStore(surface, id.xy, texel);
+}
+
+struct VertexOutput {
+    @builtin(position) position: vec4<f32>,
+}
+
+@vertex
+fn vs_main(@builtin(vertex_index) index: u32) -> VertexOutput {
+    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    var out: VertexOutput;
+    out.position = vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
+    return out;
+}
+
+@fragment
+fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    let x = u32(position.x);
+    let y = u32(position.y);
+    let s = stencil(x, y);
+    return surface_texel(
+        s,
+        texture_height(s.xl, y),
+        texture_height(s.xr, y),
+        texture_height(x, s.yl),
+        texture_height(x, s.yr),
+        texture_height(x, y),
+    );
+}
+
+@fragment
+fn fs_classic(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    let x = u32(position.x);
+    let y = u32(position.y);
+    let s = stencil(x, y);
+    return surface_texel(
+        s,
+        classic_texture_height(s.xl, y),
+        classic_texture_height(s.xr, y),
+        classic_texture_height(x, s.yl),
+        classic_texture_height(x, s.yr),
+        classic_texture_height(x, y),
+    );
+}
