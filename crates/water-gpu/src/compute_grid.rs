@@ -433,6 +433,64 @@ impl ComputeGrid {
         Ok(())
     }
 
+    /// One step with bow and stern events from contact masks already in GPU buffers (one f32
+    /// per cell, row-major; value: speed factor), e.g. written by the caller's own passes.
+    /// Nothing is uploaded; the buffers need `STORAGE` usage.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] when the buffers do not fit, [`GpuError::DeviceLost`].
+    pub fn step_with_contact_buffers(
+        &mut self,
+        contact_new: &wgpu::Buffer,
+        contact_old: &wgpu::Buffer,
+        amplitude: f32,
+    ) -> Result<(), GpuError> {
+        let uniforms = GridUniforms {
+            contact_amplitude: amplitude,
+            has_contacts: 1,
+            ..self.base_uniforms
+        };
+        self.queue
+            .write_buffer(&self.uniforms_contacts, 0, bytemuck::bytes_of(&uniforms));
+        let device = self.device.clone();
+        let (old, cur, new) = self.roles;
+        let entries = [
+            (0, self.uniforms_contacts.as_entire_binding()),
+            (1, self.fields[cur].as_entire_binding()),
+            (2, self.fields[old].as_entire_binding()),
+            (3, self.fields[new].as_entire_binding()),
+            (4, self.land.as_entire_binding()),
+            (5, contact_new.as_entire_binding()),
+            (6, contact_old.as_entire_binding()),
+        ]
+        .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource });
+        let group = validated(&device, || {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("water step with caller's contacts"),
+                layout: &self.step_pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            })
+        })?;
+        let size = self.spec.size;
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&self.step_pipeline);
+                pass.set_bind_group(0, &group, &[]);
+                pass.dispatch_workgroups(
+                    (size.width() as u32).div_ceil(TILE),
+                    (size.height() as u32).div_ceil(TILE),
+                    1,
+                );
+            }
+            self.queue.submit([encoder.finish()]);
+        })?;
+        self.roles = (cur, new, old);
+        self.steps += 1;
+        Ok(())
+    }
+
     /// Adds an impulse to the current heights. The per-cell amounts are computed on the host by
     /// [`Impulse::for_each_cell`], exactly as the CPU grids compute them.
     ///

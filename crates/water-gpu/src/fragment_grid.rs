@@ -222,13 +222,26 @@ impl FragmentGrid {
     }
 
     fn step_group(&self, contacts: bool) -> wgpu::BindGroup {
+        let (new, old) = (
+            self.contact_new.create_view(&Default::default()),
+            self.contact_old.create_view(&Default::default()),
+        );
+        self.step_group_with(contacts, &new, &old)
+    }
+
+    fn step_group_with(
+        &self,
+        contacts: bool,
+        contact_new: &wgpu::TextureView,
+        contact_old: &wgpu::TextureView,
+    ) -> wgpu::BindGroup {
         let (old, cur, _) = self.roles;
-        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
         let uniforms = if contacts {
             &self.uniforms_contacts
         } else {
             &self.uniforms_plain
         };
+        let land = self.land.create_view(&Default::default());
         self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water fragment step"),
             layout: &self.step_pipeline.get_bind_group_layout(0),
@@ -247,18 +260,57 @@ impl FragmentGrid {
                 },
                 wgpu::BindGroupEntry {
                     binding: 3,
-                    resource: wgpu::BindingResource::TextureView(&view(&self.land)),
+                    resource: wgpu::BindingResource::TextureView(&land),
                 },
                 wgpu::BindGroupEntry {
                     binding: 4,
-                    resource: wgpu::BindingResource::TextureView(&view(&self.contact_new)),
+                    resource: wgpu::BindingResource::TextureView(contact_new),
                 },
                 wgpu::BindGroupEntry {
                     binding: 5,
-                    resource: wgpu::BindingResource::TextureView(&view(&self.contact_old)),
+                    resource: wgpu::BindingResource::TextureView(contact_old),
                 },
             ],
         })
+    }
+
+    /// One step with bow and stern events from contact masks that are already on the GPU:
+    /// `R32Float` texture views the size of the grid (value: speed factor), for example rendered
+    /// from hull meshes in the caller's own passes. Nothing is uploaded.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] when the views do not fit (format, size), [`GpuError::DeviceLost`].
+    pub fn step_with_contact_textures(
+        &mut self,
+        contact_new: &wgpu::TextureView,
+        contact_old: &wgpu::TextureView,
+        amplitude: f32,
+    ) -> Result<(), GpuError> {
+        let uniforms = GridUniforms {
+            contact_amplitude: amplitude,
+            has_contacts: 1,
+            ..self.base_uniforms
+        };
+        self.queue
+            .write_buffer(&self.uniforms_contacts, 0, bytemuck::bytes_of(&uniforms));
+        let device = self.device.clone();
+        let group = validated(&device, || {
+            self.step_group_with(true, contact_new, contact_old)
+        })?;
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            Self::full_screen_pass(
+                &mut encoder,
+                &self.views[self.roles.2],
+                &self.step_pipeline,
+                &group,
+            );
+            self.queue.submit([encoder.finish()]);
+        })?;
+        let (old, cur, spare) = self.roles;
+        self.roles = (cur, spare, old);
+        self.steps += 1;
+        Ok(())
     }
 
     fn full_screen_pass(

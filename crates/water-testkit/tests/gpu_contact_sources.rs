@@ -1,0 +1,110 @@
+//! Contact masks already on the GPU (a buffer for the compute backend, textures for the
+//! fragment backend) make the same bow and stern waves as uploaded masks.
+
+use water_core::{Boundary, ContactMasks, Damping, GridMode, GridSize, WaveParams};
+use water_gpu::{ComputeGrid, FragmentGrid, GridSpec};
+use water_testkit::gpu_or_skip;
+
+const W: usize = 48;
+const H: usize = 40;
+const AMPLITUDE: f32 = 0.3;
+
+fn hull(step: usize) -> Vec<f32> {
+    let mut mask = vec![0.0; W * H];
+    for dx in 0..4 {
+        mask[20 * W + 10 + step + dx] = 1.5;
+    }
+    mask
+}
+
+fn spec(mode: GridMode) -> GridSpec {
+    let params = WaveParams::new(0.1, 2.0, 0.025, Damping::PerStep(0.999)).expect("params");
+    GridSpec::new(
+        GridSize::new(W, H).expect("size"),
+        params,
+        Boundary::Reflective,
+        mode,
+    )
+}
+
+#[test]
+fn caller_owned_contact_buffers_and_textures_match_uploaded_masks() {
+    let Some(gpu) = gpu_or_skip("caller_owned_contact_buffers") else {
+        return;
+    };
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let size = GridSize::new(W, H).expect("size");
+    let buffer = |data: &[f32]| {
+        let b = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: (W * H * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        queue.write_buffer(&b, 0, bytemuck::cast_slice(data));
+        b
+    };
+    let texture = |data: &[f32]| {
+        let t = device.create_texture(&wgpu::TextureDescriptor {
+            label: None,
+            size: wgpu::Extent3d {
+                width: W as u32,
+                height: H as u32,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::R32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        queue.write_texture(
+            t.as_image_copy(),
+            bytemuck::cast_slice(data),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(W as u32 * 4),
+                rows_per_image: None,
+            },
+            t.size(),
+        );
+        t
+    };
+    for mode in [GridMode::Signed, GridMode::Split] {
+        let mut uploaded_c = ComputeGrid::new(device, queue, spec(mode)).expect("grid");
+        let mut owned_c = ComputeGrid::new(device, queue, spec(mode)).expect("grid");
+        let mut uploaded_f = FragmentGrid::new(device, queue, spec(mode)).expect("grid");
+        let mut owned_f = FragmentGrid::new(device, queue, spec(mode)).expect("grid");
+        let mut masks = ContactMasks::new(size, AMPLITUDE).expect("masks");
+        for step in 0..12 {
+            masks.advance(&hull(step)).expect("mask");
+            uploaded_c.step_with_contacts(&masks).expect("step");
+            uploaded_f.step_with_contacts(&masks).expect("step");
+            let (new, old) = (masks.new_mask(), masks.old_mask());
+            owned_c
+                .step_with_contact_buffers(&buffer(new), &buffer(old), AMPLITUDE)
+                .expect("step");
+            let (tn, to) = (texture(new), texture(old));
+            owned_f
+                .step_with_contact_textures(
+                    &tn.create_view(&Default::default()),
+                    &to.create_view(&Default::default()),
+                    AMPLITUDE,
+                )
+                .expect("step");
+        }
+        let reference = uploaded_c.heights().expect("heights");
+        assert!(reference.iter().any(|&v| v > 0.0) && reference.iter().any(|&v| v < 0.0));
+        assert_eq!(
+            owned_c.heights().expect("heights"),
+            reference,
+            "{mode} compute"
+        );
+        assert_eq!(
+            owned_f.heights().expect("heights"),
+            uploaded_f.heights().expect("heights"),
+            "{mode} fragment"
+        );
+    }
+}
