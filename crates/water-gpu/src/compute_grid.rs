@@ -1,6 +1,8 @@
 //! The compute backend: the grid steppers of `water-core` as compute shaders on the caller's
 //! device, many steps per submission, no CPU round trip between steps.
 
+use std::collections::HashMap;
+
 use water_core::{Boundary, ContactMasks, GridMode, GridSize, Impulse, LandMask};
 
 use crate::error::GpuError;
@@ -12,6 +14,8 @@ use crate::uniforms::{mode_code, GridUniforms, ImpulseCell, ImpulseUniforms};
 
 /// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
 const TILE: u32 = 16;
+/// Steps per dispatch of the fused kernel (`FUSED_STEPS` in `shaders/grid_step_fused.wgsl`).
+pub const FUSED_STEPS: u64 = 4;
 /// Invocations per workgroup of the impulse kernel.
 const IMPULSE_GROUP: u32 = 64;
 
@@ -35,17 +39,25 @@ pub struct ComputeGrid {
     queue: wgpu::Queue,
     spec: GridSpec,
     channels: u32,
-    /// Three level buffers rotating through the roles old, current and new.
-    fields: [wgpu::Buffer; 3],
+    /// Four level buffers: three rotate through the roles old, current and new for single
+    /// steps; the fused kernel writes its two newest levels into the spare and the fourth.
+    fields: [wgpu::Buffer; 4],
     /// `(old, current, spare)` indices into `fields`.
     roles: (usize, usize, usize),
+    /// Index of the fourth buffer.
+    extra: usize,
     land: wgpu::Buffer,
     land_mask: LandMask,
     contact_new: wgpu::Buffer,
     contact_old: wgpu::Buffer,
     step_pipeline: wgpu::ComputePipeline,
-    /// `[with contacts][rotation]`: rotation `r` has old = r, current = r+1, new = r+2 (mod 3).
-    step_groups: [[wgpu::BindGroup; 3]; 2],
+    /// Single-step bind groups by `(with contacts, old, current, new)`, made on first use.
+    step_groups: HashMap<(bool, usize, usize, usize), wgpu::BindGroup>,
+    /// The fused multi-step kernel (signed and split grids, fixed / reflective / periodic).
+    fused_pipeline: Option<wgpu::ComputePipeline>,
+    /// Fused bind groups by `(old, current, new current, new old)`.
+    fused_groups: HashMap<(usize, usize, usize, usize), wgpu::BindGroup>,
+    uniforms_plain: wgpu::Buffer,
     uniforms_contacts: wgpu::Buffer,
     base_uniforms: GridUniforms,
     impulse_pipeline: wgpu::ComputePipeline,
@@ -142,11 +154,8 @@ impl ComputeGrid {
             u64::from(limits.max_compute_workgroups_per_dimension),
         )?;
 
-        let fields = [
-            storage_buffer(device, "water field 0", field_bytes),
-            storage_buffer(device, "water field 1", field_bytes),
-            storage_buffer(device, "water field 2", field_bytes),
-        ];
+        let fields =
+            [0, 1, 2, 3].map(|i| storage_buffer(device, &format!("water field {i}"), field_bytes));
         let land = storage_buffer(device, "water land", cells * 4);
         let contact_new = storage_buffer(device, "water contacts new", cells * 4);
         let contact_old = storage_buffer(device, "water contacts old", cells * 4);
@@ -185,7 +194,8 @@ impl ComputeGrid {
                 cache: None,
             })
         };
-        let (step_pipeline, impulse_pipeline) = validated(device, || {
+        let fusable = spec.mode != GridMode::Classic && spec.boundary != Boundary::Absorbing;
+        let (step_pipeline, impulse_pipeline, fused_pipeline) = validated(device, || {
             let impulse_entry = if spec.mode == GridMode::Classic {
                 "main_classic"
             } else {
@@ -194,51 +204,8 @@ impl ComputeGrid {
             (
                 pipeline(step_source, step_label, "main"),
                 pipeline(shaders::ADD_IMPULSE, "add_impulse", impulse_entry),
+                fusable.then(|| pipeline(shaders::GRID_STEP_FUSED, "grid_step_fused", "main")),
             )
-        })?;
-        let layout = step_pipeline.get_bind_group_layout(0);
-        let group = |uniforms: &wgpu::Buffer, rotation: usize| {
-            let (old, cur, new) = (rotation, (rotation + 1) % 3, (rotation + 2) % 3);
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("water step"),
-                layout: &layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: uniforms.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: fields[cur].as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: fields[old].as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: fields[new].as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 4,
-                        resource: land.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 5,
-                        resource: contact_new.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 6,
-                        resource: contact_old.as_entire_binding(),
-                    },
-                ],
-            })
-        };
-        let step_groups = validated(device, || {
-            [
-                [0, 1, 2].map(|r| group(&uniforms_plain, r)),
-                [0, 1, 2].map(|r| group(&uniforms_contacts, r)),
-            ]
         })?;
         Ok(Self {
             device: device.clone(),
@@ -247,12 +214,16 @@ impl ComputeGrid {
             channels,
             fields,
             roles: (0, 1, 2),
+            extra: 3,
             land,
             land_mask: LandMask::empty(size),
             contact_new,
             contact_old,
             step_pipeline,
-            step_groups,
+            step_groups: HashMap::new(),
+            fused_pipeline,
+            fused_groups: HashMap::new(),
+            uniforms_plain,
             uniforms_contacts,
             base_uniforms,
             impulse_pipeline,
@@ -294,19 +265,123 @@ impl ComputeGrid {
         let size = self.spec.size;
         let groups_x = (size.width() as u32).div_ceil(TILE);
         let groups_y = (size.height() as u32).div_ceil(TILE);
+        // Plan the dispatches first (bind groups are made or fetched outside the pass): fused
+        // dispatches of FUSED_STEPS steps while they fit, single steps for the rest.
+        let mut plan: Vec<(bool, wgpu::BindGroup)> = Vec::new();
+        let mut left = steps;
+        while left > 0 {
+            if !contacts && self.fused_pipeline.is_some() && left >= FUSED_STEPS {
+                let (old, cur, spare) = self.roles;
+                let extra = self.extra;
+                plan.push((true, self.fused_group(old, cur, spare, extra)));
+                self.roles = (extra, spare, old);
+                self.extra = cur;
+                left -= FUSED_STEPS;
+            } else {
+                let (old, cur, new) = self.roles;
+                plan.push((false, self.step_group(contacts, old, cur, new)));
+                self.roles = (cur, new, old);
+                left -= 1;
+            }
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("water steps"),
             timestamp_writes,
         });
-        pass.set_pipeline(&self.step_pipeline);
-        for _ in 0..steps {
-            let rotation = self.roles.0;
-            pass.set_bind_group(0, &self.step_groups[usize::from(contacts)][rotation], &[]);
-            pass.dispatch_workgroups(groups_x, groups_y, 1);
-            let (old, cur, new) = self.roles;
-            self.roles = (cur, new, old);
+        for (fused, group) in &plan {
+            match (fused, &self.fused_pipeline) {
+                (true, Some(fused_pipeline)) => {
+                    pass.set_pipeline(fused_pipeline);
+                    pass.set_bind_group(0, group, &[]);
+                    pass.dispatch_workgroups(groups_x, groups_y, self.channels);
+                }
+                _ => {
+                    pass.set_pipeline(&self.step_pipeline);
+                    pass.set_bind_group(0, group, &[]);
+                    pass.dispatch_workgroups(groups_x, groups_y, 1);
+                }
+            }
         }
         self.steps += steps;
+    }
+
+    fn step_group(
+        &mut self,
+        contacts: bool,
+        old: usize,
+        cur: usize,
+        new: usize,
+    ) -> wgpu::BindGroup {
+        let key = (contacts, old, cur, new);
+        if let Some(group) = self.step_groups.get(&key) {
+            return group.clone();
+        }
+        let uniforms = if contacts {
+            &self.uniforms_contacts
+        } else {
+            &self.uniforms_plain
+        };
+        let resources = [
+            uniforms.as_entire_binding(),
+            self.fields[cur].as_entire_binding(),
+            self.fields[old].as_entire_binding(),
+            self.fields[new].as_entire_binding(),
+            self.land.as_entire_binding(),
+            self.contact_new.as_entire_binding(),
+            self.contact_old.as_entire_binding(),
+        ];
+        let group = self.bind(&self.step_pipeline, "water step", resources);
+        self.step_groups.insert(key, group.clone());
+        group
+    }
+
+    fn fused_group(
+        &mut self,
+        old: usize,
+        cur: usize,
+        new_cur: usize,
+        new_old: usize,
+    ) -> wgpu::BindGroup {
+        let key = (old, cur, new_cur, new_old);
+        if let Some(group) = self.fused_groups.get(&key) {
+            return group.clone();
+        }
+        let Some(pipeline) = &self.fused_pipeline else {
+            unreachable!("fused groups are only asked for with a fused pipeline");
+        };
+        let resources = [
+            self.uniforms_plain.as_entire_binding(),
+            self.fields[cur].as_entire_binding(),
+            self.fields[old].as_entire_binding(),
+            self.fields[new_cur].as_entire_binding(),
+            self.fields[new_old].as_entire_binding(),
+            self.land.as_entire_binding(),
+        ];
+        let group = self.bind(pipeline, "water fused steps", resources);
+        self.fused_groups.insert(key, group.clone());
+        group
+    }
+
+    /// A bind group giving `resources` bindings 0, 1, 2, ... of `pipeline`'s group 0.
+    fn bind<const N: usize>(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        label: &str,
+        resources: [wgpu::BindingResource<'_>; N],
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+            .into_iter()
+            .enumerate()
+            .map(|(binding, resource)| wgpu::BindGroupEntry {
+                binding: binding as u32,
+                resource,
+            })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        })
     }
 
     /// Records `steps` steps into the caller's encoder (one compute pass, one dispatch per

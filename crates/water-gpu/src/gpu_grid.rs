@@ -112,6 +112,14 @@ impl GpuGrid {
         forward!(self, g => g.step_with_contacts(contacts))
     }
 
+    /// One step.
+    ///
+    /// # Errors
+    /// A lost device.
+    pub fn step(&mut self) -> Result<(), GpuError> {
+        self.step_many(1)
+    }
+
     /// See [`ComputeGrid::step_many`].
     ///
     /// # Errors

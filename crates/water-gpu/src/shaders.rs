@@ -3,6 +3,8 @@
 
 /// `grid_step`: signed and split steps, every boundary, contacts and land (compute).
 pub const GRID_STEP: &str = include_str!("../../../shaders/grid_step.wgsl");
+/// `grid_step_fused`: several signed/split steps per dispatch in workgroup memory (compute).
+pub const GRID_STEP_FUSED: &str = include_str!("../../../shaders/grid_step_fused.wgsl");
 /// `classic_step`: Hugo Elias's ripple in integer arithmetic (compute).
 pub const CLASSIC_STEP: &str = include_str!("../../../shaders/classic_step.wgsl");
 /// `add_impulse`: adds host-computed impulse amounts (compute; `main` for f32 fields,
@@ -21,6 +23,7 @@ pub const SURFACE_NORMALS: &str = include_str!("../../../shaders/surface_normals
 /// Every shader the crate embeds, by file name.
 pub const ALL: &[(&str, &str)] = &[
     ("grid_step.wgsl", GRID_STEP),
+    ("grid_step_fused.wgsl", GRID_STEP_FUSED),
     ("classic_step.wgsl", CLASSIC_STEP),
     ("add_impulse.wgsl", ADD_IMPULSE),
     ("grid_step_fragment.wgsl", GRID_STEP_FRAGMENT),

@@ -1,0 +1,77 @@
+//! GPU grid stepping: steps per second and cells per second for single-step and fused
+//! dispatches, the fragment backend, and the latency of a frame of one step plus a readback.
+//!
+//! `cargo bench -p water-benches --bench gpu`. On a machine without a GPU this runs on Mesa's
+//! lavapipe, whose timings are software rendering, not GPU performance; the bench says which
+//! adapter it measured.
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates undocumented functions"
+)]
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+use water_gpu::compute_grid::FUSED_STEPS;
+use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
+
+fn wait(gpu: &GpuContext) {
+    gpu.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("device answers");
+}
+
+fn grid(gpu: &GpuContext, backend: GpuBackend, n: usize) -> GpuGrid {
+    let size = GridSize::new(n, n).expect("bench size");
+    let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999)).expect("params");
+    let spec = GridSpec::new(size, params, Boundary::Fixed, GridMode::Signed);
+    let mut g = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
+    let field: Vec<f32> = (0..n * n).map(|i| ((i * 7) % 97) as f32 * 0.001).collect();
+    g.upload_f32(&field, &field).expect("upload");
+    g
+}
+
+fn gpu_steps(c: &mut Criterion) {
+    let gpu = match GpuContext::headless() {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            eprintln!("gpu bench skipped: {e}");
+            return;
+        }
+    };
+    eprintln!("gpu bench on {}", gpu.describe());
+    let mut group = c.benchmark_group("gpu");
+    group.sample_size(10);
+    for n in [256usize, 1024, 4096] {
+        let cells = (n * n) as u64;
+        for (name, backend, steps) in [
+            ("compute-single-step", GpuBackend::Compute, 1u64),
+            ("compute-fused", GpuBackend::Compute, FUSED_STEPS * 4),
+            ("fragment", GpuBackend::Fragment, 1),
+        ] {
+            let mut g = grid(&gpu, backend, n);
+            group.throughput(Throughput::Elements(cells * steps));
+            group.bench_function(BenchmarkId::new(name, n), |b| {
+                b.iter(|| {
+                    if name == "compute-single-step" || name == "fragment" {
+                        g.step().expect("step");
+                    } else {
+                        g.step_many(steps).expect("steps");
+                    }
+                    wait(&gpu);
+                });
+            });
+        }
+        let mut g = grid(&gpu, GpuBackend::Compute, n);
+        group.throughput(Throughput::Elements(cells));
+        group.bench_function(BenchmarkId::new("frame-step-and-readback", n), |b| {
+            b.iter(|| {
+                g.step().expect("step");
+                g.heights().expect("readback")
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, gpu_steps);
+criterion_main!(benches);
