@@ -8,6 +8,7 @@ pub mod compare;
 pub mod npy;
 pub mod picture;
 pub mod progress;
+pub mod roofline;
 pub mod run;
 pub mod scenario;
 pub mod simulation;

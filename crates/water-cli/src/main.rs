@@ -118,6 +118,19 @@ enum Command {
 
 #[derive(Subcommand)]
 enum BenchWhat {
+    /// Memory bandwidth of a read-2/write-1 stream over N x N f32 arrays, and the cells per
+    /// second it allows a plain step (bandwidth / 12 bytes); one JSON line.
+    Roofline {
+        /// Array edge, cells.
+        #[arg(long)]
+        size: usize,
+        /// Passes to time.
+        #[arg(long, default_value = "20")]
+        passes: usize,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Steps an N x N grid and prints one JSON line.
     Grid {
         /// Grid edge, cells.
@@ -225,6 +238,21 @@ fn run(cli: Cli) -> Result<(), String> {
                 r.substeps,
                 r.dt / r.substeps as f64
             );
+            Ok(())
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Roofline {
+                    size,
+                    passes,
+                    threads,
+                },
+        } => {
+            let threads = threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            let r = water_cli::roofline::measure(size, passes, threads)?;
+            println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
             Ok(())
         }
         Command::Bench {
