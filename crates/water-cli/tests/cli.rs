@@ -240,3 +240,29 @@ fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
     assert!(!res.status.success());
     assert!(stderr(&res).contains("width"), "{}", stderr(&res));
 }
+
+#[test]
+fn bench_roofline_reports_bandwidth_and_the_cells_it_allows() {
+    let res = water(&[
+        "bench",
+        "roofline",
+        "--size",
+        "512",
+        "--passes",
+        "3",
+        "--threads",
+        "1",
+    ]);
+    assert!(res.status.success(), "{}", stderr(&res));
+    let v: serde_json::Value = serde_json::from_slice(&res.stdout).expect("one JSON line");
+    let bandwidth = v["gbytes_per_s"].as_f64().expect("number");
+    let cells = v["roofline_gcells_per_s"].as_f64().expect("number");
+    assert!(bandwidth > 0.0);
+    assert!(
+        (cells * 12.0 - bandwidth).abs() < 1e-9 * bandwidth,
+        "12 bytes per cell"
+    );
+    assert_eq!(v["cells"], 512 * 512);
+    let bad = water(&["bench", "roofline", "--size", "0"]);
+    assert!(!bad.status.success());
+}
