@@ -12,6 +12,7 @@ pub mod roofline;
 pub mod run;
 pub mod scenario;
 pub mod simulation;
+pub mod suite;
 
 pub use scenario::{Scenario, ScenarioError};
 pub use simulation::{BackendChoice, Simulation};

@@ -118,6 +118,19 @@ enum Command {
 
 #[derive(Subcommand)]
 enum BenchWhat {
+    /// Gcell/s against grid size for each stepper, a plain scalar loop and the memory roofline:
+    /// writes OUT/bench-suite.md and OUT/images/bench-suite.svg.
+    Suite {
+        /// Folder for the table and plot.
+        #[arg(long, default_value = "docs")]
+        out: PathBuf,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Machine description for the title.
+        #[arg(long, default_value = "this machine")]
+        machine: String,
+    },
     /// Memory bandwidth of a read-2/write-1 stream over N x N f32 arrays, and the cells per
     /// second it allows a plain step (bandwidth / 12 bytes); one JSON line.
     Roofline {
@@ -238,6 +251,24 @@ fn run(cli: Cli) -> Result<(), String> {
                 r.substeps,
                 r.dt / r.substeps as f64
             );
+            Ok(())
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Suite {
+                    out,
+                    threads,
+                    machine,
+                },
+        } => {
+            let threads = threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            for file in
+                water_cli::suite::write(&out, threads, &machine).map_err(|e| e.to_string())?
+            {
+                println!("wrote {}", file.display());
+            }
             Ok(())
         }
         Command::Bench {
