@@ -37,5 +37,43 @@ fn grid(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, grid);
+/// Multi-step runs (`step_many`, temporally blocked above the caches) against the same number of
+/// single steps: the speed-up temporal blocking buys.
+fn grid_multi_step(c: &mut Criterion) {
+    const STEPS: u64 = 16;
+    let mut group = c.benchmark_group("grid-multi-step/signed");
+    group.sample_size(10);
+    for n in [256usize, 1024, 4096] {
+        group.throughput(Throughput::Elements(((n - 2) * (n - 2)) as u64 * STEPS));
+        for threads in [1usize, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("thread pool");
+            let mut water =
+                peer_like_grid(n, GridMode::Signed, Boundary::Fixed).expect("bench grid");
+            group.bench_function(
+                BenchmarkId::new(format!("{threads}-thread-multi"), n),
+                |b| {
+                    pool.install(|| b.iter(|| water.step_many(STEPS)));
+                },
+            );
+            group.bench_function(
+                BenchmarkId::new(format!("{threads}-thread-single"), n),
+                |b| {
+                    pool.install(|| {
+                        b.iter(|| {
+                            for _ in 0..STEPS {
+                                water.step();
+                            }
+                        });
+                    });
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, grid, grid_multi_step);
 criterion_main!(benches);
