@@ -214,10 +214,16 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
         }
         .into(),
         blocked: !spec.single_step
-            && spec.mode != GridMode::Classic
-            && spec
-                .blocking
-                .applies(spec.boundary, spec.size * spec.size, spec.steps),
+            && match spec.mode {
+                GridMode::Classic => spec.blocking.applies_to_levels(
+                    spec.boundary,
+                    2 * spec.size * spec.size * size_of::<i16>(),
+                    spec.steps,
+                ),
+                _ => spec
+                    .blocking
+                    .applies(spec.boundary, spec.size * spec.size, spec.steps),
+            },
         timing: "wall".into(),
         adapter: None,
         software_renderer: false,

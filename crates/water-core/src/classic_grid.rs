@@ -7,6 +7,7 @@ use crate::error::{positive, Result, WaterError};
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::classic_step::classic_step;
+use crate::kernels::temporal_blocking::{classic_steps_blocked, TemporalBlocking};
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
 use crate::size::GridSize;
@@ -37,6 +38,7 @@ pub struct ClassicGrid {
     old: Vec<i16>,
     land: Option<LandMask>,
     parallelism: Parallelism,
+    blocking: TemporalBlocking,
     steps: u64,
 }
 
@@ -66,6 +68,7 @@ impl ClassicGrid {
             old: vec![0; size.cells()],
             land: None,
             parallelism: Parallelism::Auto,
+            blocking: TemporalBlocking::Auto,
             steps: 0,
         })
     }
@@ -125,6 +128,38 @@ impl GridWater for ClassicGrid {
 
     fn set_parallelism(&mut self, parallelism: Parallelism) {
         self.parallelism = parallelism;
+    }
+
+    fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
+        self.blocking = blocking;
+    }
+
+    /// Temporally blocked like the f32 grids when [`TemporalBlocking`] says so (judged by the
+    /// i16 levels' size), bit for bit the same as single steps.
+    fn step_many(&mut self, steps: u64) {
+        let level_bytes = 2 * self.size.cells() * size_of::<i16>();
+        if self
+            .blocking
+            .applies_to_levels(Boundary::Fixed, level_bytes, steps)
+        {
+            let newest_in_old = classic_steps_blocked(
+                self.size,
+                self.shift,
+                self.land.as_ref(),
+                &mut self.cur,
+                &mut self.old,
+                usize::try_from(steps).unwrap_or(usize::MAX),
+                self.parallelism.threads(self.size.cells()),
+            );
+            if newest_in_old {
+                std::mem::swap(&mut self.cur, &mut self.old);
+            }
+            self.steps += steps;
+        } else {
+            for _ in 0..steps {
+                self.step();
+            }
+        }
     }
 
     fn step(&mut self) {

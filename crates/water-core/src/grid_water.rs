@@ -57,15 +57,14 @@ pub trait GridWater: Send {
     fn steps_taken(&self) -> u64;
     /// How steps use threads.
     fn set_parallelism(&mut self, parallelism: Parallelism);
-    /// When multi-step runs use temporal blocking (signed and split grids; classic grids step
-    /// one step at a time and ignore this).
+    /// When multi-step runs use temporal blocking.
     fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
         let _ = blocking;
     }
     /// One step without contact sources.
     fn step(&mut self);
-    /// `steps` steps without contact sources, as one multi-step run: signed and split grids
-    /// with fixed or reflective boundaries use temporal blocking (several steps per pass over
+    /// `steps` steps without contact sources, as one multi-step run: grids with fixed or
+    /// reflective boundaries (classic grids included) use temporal blocking (several steps per pass over
     /// memory) when [`TemporalBlocking`] says so, with the same result, bit for bit, as calling
     /// [`GridWater::step`] that often.
     fn step_many(&mut self, steps: u64) {

@@ -24,8 +24,16 @@ fn prepared(grid: &mut dyn GridWater, with_land: bool) {
         grid.set_land(land).expect("land");
     }
     let c = Vec2::new(size.width() as f32 * 0.6, size.height() as f32 * 0.4);
-    grid.add_impulse(&Impulse::new(c, 4.0, 0.7, ImpulseShape::Cosine).expect("impulse"));
-    grid.add_impulse(&Impulse::new(c * 0.5, 3.0, -0.4, ImpulseShape::Drop).expect("impulse"));
+    // Classic heights are integers: impulses of thousands of units, as in the original.
+    let scale = if grid.mode() == water_core::GridMode::Classic {
+        4000.0
+    } else {
+        1.0
+    };
+    grid.add_impulse(&Impulse::new(c, 4.0, 0.7 * scale, ImpulseShape::Cosine).expect("impulse"));
+    grid.add_impulse(
+        &Impulse::new(c * 0.5, 3.0, -0.4 * scale, ImpulseShape::Drop).expect("impulse"),
+    );
     grid.step(); // start from a state whose two levels differ
 }
 
@@ -89,6 +97,14 @@ fn blocked_runs_match_single_steps_bit_for_bit() {
                 }
             }
             check(&split, 23, 2, true);
+            if boundary == Boundary::Fixed {
+                let classic = move || -> Box<dyn GridWater> {
+                    Box::new(water_core::ClassicGrid::new(size, 1.0, Some(4)).expect("grid"))
+                };
+                for threads in [1, 2, 3] {
+                    check(&classic, 29, threads, true);
+                }
+            }
         }
     }
 }

@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::float_mode::FlushDenormals;
 use super::grid_step::{row_neighbours, step_row_slices};
-use super::rows::RowKernel;
+use super::rows::{classic_row, RowKernel};
 use crate::boundary::Boundary;
 use crate::land::LandMask;
 use crate::params::StencilCoefficients;
@@ -65,11 +65,17 @@ pub enum TemporalBlocking {
 pub const AUTO_MIN_BYTES: usize = 16 << 20;
 
 impl TemporalBlocking {
-    /// Whether a run of `steps` steps on a grid of `cells` cells with `boundary` is blocked.
+    /// Whether a run of `steps` steps on a grid of `cells` f32 cells with `boundary` is blocked.
     #[must_use]
     pub fn applies(self, boundary: Boundary, cells: usize, steps: u64) -> bool {
+        self.applies_to_levels(boundary, 2 * cells * size_of::<f32>(), steps)
+    }
+
+    /// Whether a run of `steps` steps is blocked when its two levels take `level_bytes` bytes.
+    #[must_use]
+    pub fn applies_to_levels(self, boundary: Boundary, level_bytes: usize, steps: u64) -> bool {
         let wanted = match self {
-            Self::Auto => 2 * cells * size_of::<f32>() >= AUTO_MIN_BYTES,
+            Self::Auto => level_bytes >= AUTO_MIN_BYTES,
             Self::Always => true,
             Self::Never => false,
         };
@@ -83,11 +89,78 @@ pub fn supports(boundary: Boundary) -> bool {
     matches!(boundary, Boundary::Fixed | Boundary::Reflective)
 }
 
-/// Steps each stage runs per sweep for rows of `width` cells.
+/// Steps each stage runs per sweep for rows of `width` f32 cells.
 #[must_use]
 pub fn steps_per_stage(width: usize) -> usize {
-    let rows = ROWS_IN_FLIGHT_BYTES / (2 * width * size_of::<f32>());
+    steps_per_stage_for(width * size_of::<f32>())
+}
+
+fn steps_per_stage_for(row_bytes: usize) -> usize {
+    let rows = ROWS_IN_FLIGHT_BYTES / (2 * row_bytes);
     rows.saturating_sub(2).clamp(1, MAX_STEPS_PER_STAGE)
+}
+
+/// What one step does to one row, for the wavefront to call: the signed stencil or the classic
+/// ripple, with land cleared after the row.
+trait RowStep<T>: Sync {
+    /// Row `r` of the new level into `out` (which holds the level before the current one).
+    fn step_row(&self, r: usize, up: &[T], mid: &[T], down: &[T], out: &mut [T]);
+}
+
+struct SignedRows<'a> {
+    kernel: RowKernel,
+    k: StencilCoefficients,
+    boundary: Boundary,
+    land: Option<&'a LandMask>,
+}
+
+impl RowStep<f32> for SignedRows<'_> {
+    fn step_row(&self, r: usize, up: &[f32], mid: &[f32], down: &[f32], out: &mut [f32]) {
+        step_row_slices(self.kernel, self.k, self.boundary, 0.0, up, mid, down, out);
+        if let Some(land) = self.land {
+            land.clear_row(r, out);
+        }
+    }
+}
+
+struct ClassicRows<'a> {
+    shift: Option<u32>,
+    land: Option<&'a LandMask>,
+}
+
+impl RowStep<i16> for ClassicRows<'_> {
+    fn step_row(&self, r: usize, up: &[i16], mid: &[i16], down: &[i16], out: &mut [i16]) {
+        classic_row(up, mid, down, out, self.shift);
+        if let Some(land) = self.land {
+            land.clear_row(r, out);
+        }
+    }
+}
+
+/// Classic (i16) ripple steps, blocked like [`grid_steps_blocked`] (fixed boundary, land
+/// zeroed per row), bit for bit the same as that many `classic_step` calls. Returns `true` when
+/// the newest level ended in `old`.
+///
+/// # Panics
+/// If the buffers do not match `size` or `threads` is 0.
+pub fn classic_steps_blocked(
+    size: GridSize,
+    shift: Option<u32>,
+    land: Option<&LandMask>,
+    cur: &mut [i16],
+    old: &mut [i16],
+    steps: usize,
+    threads: usize,
+) -> bool {
+    run_wavefront(
+        size,
+        Boundary::Fixed,
+        &ClassicRows { shift, land },
+        cur,
+        old,
+        steps,
+        threads,
+    )
 }
 
 /// Advances a field by `steps` steps. `cur` holds `z^n` and `old` holds `z^(n-1)` on entry;
@@ -114,6 +187,24 @@ pub fn grid_steps_blocked(
     threads: usize,
 ) -> bool {
     assert!(supports(boundary), "boundary {boundary} is not blocked");
+    let rows = SignedRows {
+        kernel: RowKernel::detect(),
+        k,
+        boundary,
+        land,
+    };
+    run_wavefront(size, boundary, &rows, cur, old, steps, threads)
+}
+
+fn run_wavefront<T: Send + Sync, S: RowStep<T>>(
+    size: GridSize,
+    boundary: Boundary,
+    step: &S,
+    cur: &mut [T],
+    old: &mut [T],
+    steps: usize,
+    threads: usize,
+) -> bool {
     assert_eq!(cur.len(), size.cells(), "cur buffer size");
     assert_eq!(old.len(), size.cells(), "old buffer size");
     assert!(threads > 0, "at least one thread");
@@ -124,22 +215,22 @@ pub fn grid_steps_blocked(
         Boundary::Fixed => 1..size.height() - 1,
         _ => 0..size.height(),
     };
-    let plan = Plan::new(steps, threads.min(steps), steps_per_stage(size.width()));
+    let per_stage = steps_per_stage_for(size.width() * size_of::<T>());
+    let plan = Plan::new(steps, threads.min(steps), per_stage);
     let shared = SharedLevels {
         // Level z^g lives in buffer g & 1: z^0 in `cur`, z^-1 (and z^1) in `old`.
         buffers: [cur.as_mut_ptr(), old.as_mut_ptr()],
         width: size.width(),
     };
     let job = Job {
-        kernel: RowKernel::detect(),
+        step,
         size,
-        k,
         boundary,
-        land,
         rows,
         plan: &plan,
         levels: &shared,
         progress: (0..plan.stages).map(|_| AtomicU64::new(0)).collect(),
+        cell: std::marker::PhantomData,
     };
     if plan.stages == 1 {
         job.run_stage(0);
@@ -185,8 +276,8 @@ impl Plan {
 }
 
 /// The two level buffers, shared between the stages' threads.
-struct SharedLevels {
-    buffers: [*mut f32; 2],
+struct SharedLevels<T> {
+    buffers: [*mut T; 2],
     width: usize,
 }
 
@@ -197,18 +288,18 @@ struct SharedLevels {
     unsafe_code,
     reason = "rows of one buffer are shared by the pipeline's threads"
 )]
-unsafe impl Sync for SharedLevels {}
+unsafe impl<T: Send> Sync for SharedLevels<T> {}
 
 #[allow(
     unsafe_code,
     reason = "rows of one buffer are shared by the pipeline's threads"
 )]
-impl SharedLevels {
+impl<T> SharedLevels<T> {
     /// Row `r` of the buffer holding level `g`.
     ///
     /// # Safety
     /// No other thread may write this row while the slice lives.
-    unsafe fn row(&self, level: usize, r: usize) -> &[f32] {
+    unsafe fn row(&self, level: usize, r: usize) -> &[T] {
         // SAFETY: r < height, so the row is inside the buffer; exclusivity is the caller's.
         unsafe {
             std::slice::from_raw_parts(self.buffers[level & 1].add(r * self.width), self.width)
@@ -224,7 +315,7 @@ impl SharedLevels {
         clippy::mut_from_ref,
         reason = "exclusivity is the wavefront's invariant"
     )]
-    unsafe fn row_mut(&self, level: usize, r: usize) -> &mut [f32] {
+    unsafe fn row_mut(&self, level: usize, r: usize) -> &mut [T] {
         // SAFETY: as for `row`, with exclusive access guaranteed by the caller.
         unsafe {
             std::slice::from_raw_parts_mut(self.buffers[level & 1].add(r * self.width), self.width)
@@ -232,20 +323,19 @@ impl SharedLevels {
     }
 }
 
-struct Job<'a> {
-    kernel: RowKernel,
+struct Job<'a, T, S> {
+    step: &'a S,
     size: GridSize,
-    k: StencilCoefficients,
     boundary: Boundary,
-    land: Option<&'a LandMask>,
     rows: std::ops::Range<usize>,
     plan: &'a Plan,
-    levels: &'a SharedLevels,
+    levels: &'a SharedLevels<T>,
     /// Per stage: `sweep * (rows + 1) + rows finished by the stage's last step`.
     progress: Vec<AtomicU64>,
+    cell: std::marker::PhantomData<T>,
 }
 
-impl Job<'_> {
+impl<T: Send + Sync, S: RowStep<T>> Job<'_, T, S> {
     fn stamp(&self, sweep: usize, rows_done: usize) -> u64 {
         (sweep * (self.rows.len() + 1) + rows_done) as u64
     }
@@ -325,10 +415,7 @@ impl Job<'_> {
                 self.levels.row(src, south),
             );
             let out = self.levels.row_mut(g, r);
-            step_row_slices(self.kernel, self.k, self.boundary, 0.0, up, mid, down, out);
-            if let Some(land) = self.land {
-                land.clear_row(r, out);
-            }
+            self.step.step_row(r, up, mid, down, out);
         }
     }
 }
