@@ -1,0 +1,24 @@
+//! Typed errors of the sphere crate.
+
+use thiserror::Error;
+
+/// What can go wrong building or driving sphere water.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum SphereError {
+    /// The subdivision level would make more vertices than supported.
+    #[error(
+        "an icosphere of {subdivisions} subdivisions has {number_of_resulting_points} vertices, \
+         more than the limit of {limit}"
+    )]
+    TooManyVertices {
+        /// Level asked for.
+        subdivisions: u32,
+        /// `10 * 4^level + 2`.
+        number_of_resulting_points: u64,
+        /// Largest supported vertex count.
+        limit: u64,
+    },
+    /// A parameter is invalid (the grid crate's own checks).
+    #[error(transparent)]
+    Invalid(#[from] water_core::WaterError),
+}

@@ -1,0 +1,180 @@
+//! The icosphere: an icosahedron whose faces are split into four, `level` times, with every
+//! new vertex pushed out to the sphere. Shared vertices appear once.
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+
+use crate::error::SphereError;
+
+/// Most vertices an icosphere may have: level 12 (167,772,162), whose f32 positions alone take
+/// 2 GiB.
+pub const MAX_VERTICES: u64 = 10 * (1 << 24) + 2;
+
+/// Vertices of an icosphere of `level` subdivisions: `10 * 4^level + 2`.
+#[must_use]
+pub fn vertex_count(level: u32) -> u64 {
+    10u64
+        .saturating_mul(4u64.saturating_pow(level))
+        .saturating_add(2)
+}
+
+/// A triangulated sphere of radius `radius` (m) centred at the origin. Faces are counter-clockwise
+/// seen from outside.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Icosphere {
+    level: u32,
+    radius: f32,
+    positions: Vec<Vec3>,
+    faces: Vec<[u32; 3]>,
+}
+
+impl Icosphere {
+    /// Builds the icosphere of `level` subdivisions (level 3: 642 vertices).
+    ///
+    /// # Errors
+    /// [`SphereError::TooManyVertices`] beyond [`MAX_VERTICES`];
+    /// [`SphereError::Invalid`] for a radius that is not finite and positive.
+    ///
+    /// ```
+    /// let sphere = water_sphere::Icosphere::new(3, 1.0)?;
+    /// assert_eq!(sphere.positions().len(), 642);
+    /// # Ok::<(), water_sphere::SphereError>(())
+    /// ```
+    pub fn new(level: u32, radius: f32) -> Result<Self, SphereError> {
+        let count = vertex_count(level);
+        if count > MAX_VERTICES {
+            return Err(SphereError::TooManyVertices {
+                subdivisions: level,
+                number_of_resulting_points: count,
+                limit: MAX_VERTICES,
+            });
+        }
+        if !(radius.is_finite() && radius > 0.0) {
+            return Err(water_core::WaterError::NotPositive {
+                name: "radius",
+                value: f64::from(radius),
+            }
+            .into());
+        }
+        let (mut positions, mut faces) = icosahedron();
+        positions.reserve(count as usize - positions.len());
+        for _ in 0..level {
+            faces = subdivide(&mut positions, &faces);
+        }
+        for p in &mut positions {
+            *p = p.normalize() * radius;
+        }
+        Ok(Self {
+            level,
+            radius,
+            positions,
+            faces,
+        })
+    }
+
+    /// Subdivision level.
+    #[must_use]
+    pub fn level(&self) -> u32 {
+        self.level
+    }
+
+    /// Radius, metres.
+    #[must_use]
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// Vertex positions on the sphere, metres.
+    #[must_use]
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+
+    /// Triangles, counter-clockwise seen from outside.
+    #[must_use]
+    pub fn faces(&self) -> &[[u32; 3]] {
+        &self.faces
+    }
+
+    /// Total area of the flat triangles, m^2 (tends to `4 pi R^2` as the level grows).
+    #[must_use]
+    pub fn area(&self) -> f64 {
+        self.faces
+            .iter()
+            .map(|&[a, b, c]| {
+                let (a, b, c) = (
+                    self.positions[a as usize].as_dvec3(),
+                    self.positions[b as usize].as_dvec3(),
+                    self.positions[c as usize].as_dvec3(),
+                );
+                0.5 * (b - a).cross(c - a).length()
+            })
+            .sum()
+    }
+}
+
+/// The regular icosahedron on the unit sphere, faces counter-clockwise seen from outside.
+fn icosahedron() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let t = (1.0 + 5.0f32.sqrt()) / 2.0;
+    let positions = [
+        (-1.0, t, 0.0),
+        (1.0, t, 0.0),
+        (-1.0, -t, 0.0),
+        (1.0, -t, 0.0),
+        (0.0, -1.0, t),
+        (0.0, 1.0, t),
+        (0.0, -1.0, -t),
+        (0.0, 1.0, -t),
+        (t, 0.0, -1.0),
+        (t, 0.0, 1.0),
+        (-t, 0.0, -1.0),
+        (-t, 0.0, 1.0),
+    ]
+    .map(|(x, y, z)| Vec3::new(x, y, z).normalize())
+    .to_vec();
+    let faces = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    (positions, faces)
+}
+
+/// Splits every triangle into four; each edge's midpoint is made once and shared.
+fn subdivide(positions: &mut Vec<Vec3>, faces: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let mut midpoints: HashMap<(u32, u32), u32> = HashMap::with_capacity(faces.len() * 3 / 2);
+    let mut midpoint = |a: u32, b: u32, positions: &mut Vec<Vec3>| -> u32 {
+        let key = (a.min(b), a.max(b));
+        *midpoints.entry(key).or_insert_with(|| {
+            let m = (positions[a as usize] + positions[b as usize]).normalize();
+            positions.push(m);
+            (positions.len() - 1) as u32
+        })
+    };
+    let mut out = Vec::with_capacity(faces.len() * 4);
+    for &[a, b, c] in faces {
+        let ab = midpoint(a, b, positions);
+        let bc = midpoint(b, c, positions);
+        let ca = midpoint(c, a, positions);
+        out.extend_from_slice(&[[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+    }
+    out
+}

@@ -1,0 +1,13 @@
+//! # water-sphere
+//!
+//! Water on a planet: an icosphere whose vertices list their five or six neighbours in cyclic
+//! order, counter-clockwise seen from outside, as the sphere steppers and their shaders read
+//! them.
+
+pub mod adjacency;
+pub mod error;
+pub mod icosphere;
+
+pub use adjacency::Adjacency;
+pub use error::SphereError;
+pub use icosphere::Icosphere;
