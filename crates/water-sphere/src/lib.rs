@@ -7,7 +7,11 @@
 pub mod adjacency;
 pub mod error;
 pub mod icosphere;
+pub mod operator;
+pub mod sphere_water;
 
 pub use adjacency::Adjacency;
 pub use error::SphereError;
 pub use icosphere::Icosphere;
+pub use operator::GraphOperator;
+pub use sphere_water::{SphereStepper, SphereWater};

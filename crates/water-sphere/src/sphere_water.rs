@@ -1,0 +1,249 @@
+//! Waves on the sphere: the demo's mean stepper and the physically scaled Laplace-Beltrami
+//! stepper, both leapfrog like the grid:
+//!
+//! ```text
+//! z_new = d * (2 z - z_old + k * (K z))      (K z)_i = sum_j w_ij (z_j - z_i)
+//! ```
+//!
+//! Mean: `w_ij = 1/deg(i)`, `k = a`, which is the demo's `a*mean(z_k) + (2 - a)*z - z_old`.
+//! Laplace-Beltrami: cotangent weights over lumped area (1/m^2), `k = (c dt)^2`, so waves run at
+//! `c` m/s on a sphere of radius `R` m, and the degree-`l` spherical harmonic oscillates at
+//! `c sqrt(l(l+1))/R`.
+//!
+//! Stable when `k * rho(-K) <= 4` (`rho`: spectral radius, by power iteration; see
+//! [`GraphOperator::spectral_radius`]).
+
+use water_core::Damping;
+
+use crate::adjacency::Adjacency;
+use crate::error::SphereError;
+use crate::icosphere::Icosphere;
+use crate::operator::GraphOperator;
+
+/// Power-iteration steps for the spectral radius.
+pub const POWER_ITERATIONS: usize = 600;
+/// The power iteration approaches the spectral radius from below; the limit uses it raised by
+/// this fraction so an unconverged estimate never admits an unstable setting.
+pub const SPECTRAL_MARGIN: f64 = 0.01;
+
+/// Which operator steps the water.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SphereStepper {
+    /// The demo's neighbour mean with coefficient `a` (dimensionless).
+    Mean {
+        /// The demo's `a`.
+        a: f64,
+    },
+    /// Cotangent Laplace-Beltrami with wave speed `c` (m/s) and step `dt` (s).
+    LaplaceBeltrami {
+        /// Wave speed, m/s.
+        wave_speed: f64,
+        /// Time step, s.
+        dt: f64,
+    },
+}
+
+/// Water on an icosphere.
+#[derive(Debug, Clone)]
+pub struct SphereWater {
+    sphere: Icosphere,
+    adjacency: Adjacency,
+    operator: GraphOperator,
+    /// f32 copy of the weights, as the stepper (and its shader) read them.
+    weights: Vec<f32>,
+    stepper: SphereStepper,
+    coefficient: f32,
+    damping: f32,
+    spectral_radius: f64,
+    cur: Vec<f32>,
+    old: Vec<f32>,
+    steps: u64,
+}
+
+impl SphereWater {
+    /// Still water on `sphere` stepped by `stepper`, with `damping` (per step, or per second for
+    /// the Laplace-Beltrami stepper, whose step has a duration).
+    ///
+    /// # Errors
+    /// [`SphereError::Unstable`] naming the largest stable `a` or `dt`;
+    /// [`SphereError::Invalid`] for non-finite or non-positive parameters or bad damping.
+    ///
+    /// ```
+    /// use water_core::Damping;
+    /// use water_sphere::{Icosphere, SphereStepper, SphereWater};
+    /// let sphere = Icosphere::new(3, 1.0)?; // the demo's 642 vertices
+    /// let water = SphereWater::new(sphere, SphereStepper::Mean { a: 0.5 }, Damping::PerStep(0.995))?;
+    /// assert!(water.max_stable_coefficient() > 0.5);
+    /// # Ok::<(), water_sphere::SphereError>(())
+    /// ```
+    pub fn new(
+        sphere: Icosphere,
+        stepper: SphereStepper,
+        damping: Damping,
+    ) -> Result<Self, SphereError> {
+        let adjacency = Adjacency::new(&sphere);
+        let (operator, coefficient, dt) = match stepper {
+            SphereStepper::Mean { a } => {
+                positive("a", a)?;
+                (GraphOperator::mean(&adjacency), a, None)
+            }
+            SphereStepper::LaplaceBeltrami { wave_speed, dt } => {
+                positive("wave_speed", wave_speed)?;
+                positive("dt", dt)?;
+                let k = wave_speed * dt;
+                (
+                    GraphOperator::laplace_beltrami(&sphere, &adjacency),
+                    k * k,
+                    Some(dt),
+                )
+            }
+        };
+        let d = match (damping, dt) {
+            (Damping::PerSecond(_), None) => return Err(SphereError::DampingPerSecond),
+            (damping, dt) => {
+                // Validated through the grid's own parameter check (any stable h, c, dt).
+                water_core::WaveParams::new(1.0, 1.0, 0.5, damping)?;
+                damping.per_step_factor(dt.unwrap_or(1.0))
+            }
+        };
+        let rho = operator.spectral_radius(POWER_ITERATIONS) * (1.0 + SPECTRAL_MARGIN);
+        let limit = 4.0 / rho;
+        if coefficient > limit {
+            return Err(match stepper {
+                SphereStepper::Mean { a } => SphereError::Unstable {
+                    name: "a",
+                    value: a,
+                    limit,
+                },
+                SphereStepper::LaplaceBeltrami { wave_speed, dt } => SphereError::Unstable {
+                    name: "dt",
+                    value: dt,
+                    limit: limit.sqrt() / wave_speed,
+                },
+            });
+        }
+        let n = sphere.positions().len();
+        Ok(Self {
+            weights: operator.weights().iter().map(|&w| w as f32).collect(),
+            sphere,
+            adjacency,
+            operator,
+            stepper,
+            coefficient: coefficient as f32,
+            damping: d as f32,
+            spectral_radius: rho,
+            cur: vec![0.0; n],
+            old: vec![0.0; n],
+            steps: 0,
+        })
+    }
+
+    /// The mesh.
+    #[must_use]
+    pub fn sphere(&self) -> &Icosphere {
+        &self.sphere
+    }
+
+    /// Ordered neighbours.
+    #[must_use]
+    pub fn adjacency(&self) -> &Adjacency {
+        &self.adjacency
+    }
+
+    /// The operator's weights.
+    #[must_use]
+    pub fn operator(&self) -> &GraphOperator {
+        &self.operator
+    }
+
+    /// The stepper.
+    #[must_use]
+    pub fn stepper(&self) -> SphereStepper {
+        self.stepper
+    }
+
+    /// Spectral radius of `-K` used for the limit (margin included).
+    #[must_use]
+    pub fn spectral_radius(&self) -> f64 {
+        self.spectral_radius
+    }
+
+    /// Largest stable coefficient `k` (`a` for the mean stepper, `(c dt)^2` for
+    /// Laplace-Beltrami): `4 / rho`.
+    #[must_use]
+    pub fn max_stable_coefficient(&self) -> f64 {
+        4.0 / self.spectral_radius
+    }
+
+    /// Heights along the radius at each vertex, metres (vertex order of the mesh).
+    #[must_use]
+    pub fn heights(&self) -> &[f32] {
+        &self.cur
+    }
+
+    /// Steps taken.
+    #[must_use]
+    pub fn steps_taken(&self) -> u64 {
+        self.steps
+    }
+
+    /// Sets both levels to `heights`: the water starts at rest in that shape.
+    ///
+    /// # Errors
+    /// [`water_core::WaterError::SizeMismatch`] for the wrong number of values.
+    pub fn set_at_rest(&mut self, heights: &[f32]) -> Result<(), SphereError> {
+        if heights.len() != self.cur.len() {
+            return Err(water_core::WaterError::SizeMismatch {
+                what: "sphere heights",
+                width: self.cur.len(),
+                height: 1,
+                expected: self.cur.len(),
+                actual: heights.len(),
+            }
+            .into());
+        }
+        self.cur.copy_from_slice(heights);
+        self.old.copy_from_slice(heights);
+        Ok(())
+    }
+
+    /// Both levels, mutably: `(current, previous)`.
+    pub fn levels_mut(&mut self) -> (&mut [f32], &mut [f32]) {
+        (&mut self.cur, &mut self.old)
+    }
+
+    /// One step (gather over the CSR neighbours).
+    pub fn step(&mut self) {
+        let (k, d) = (self.coefficient, self.damping);
+        let offsets = self.operator.offsets();
+        let indices = self.operator.indices();
+        for (i, out) in self.old.iter_mut().enumerate() {
+            let (s, e) = (offsets[i] as usize, offsets[i + 1] as usize);
+            let z = self.cur[i];
+            let mut sum = 0.0f32;
+            for (&j, &w) in indices[s..e].iter().zip(&self.weights[s..e]) {
+                sum += w * (self.cur[j as usize] - z);
+            }
+            *out = d * ((z + z) - *out + k * sum);
+        }
+        std::mem::swap(&mut self.cur, &mut self.old);
+        self.steps += 1;
+    }
+
+    /// `steps` steps.
+    pub fn step_many(&mut self, steps: u64) {
+        for _ in 0..steps {
+            self.step();
+        }
+    }
+}
+
+fn positive(name: &'static str, value: f64) -> Result<(), SphereError> {
+    if !value.is_finite() {
+        return Err(water_core::WaterError::NotFinite { name, value }.into());
+    }
+    if value <= 0.0 {
+        return Err(water_core::WaterError::NotPositive { name, value }.into());
+    }
+    Ok(())
+}
