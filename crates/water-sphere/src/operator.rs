@@ -68,13 +68,13 @@ impl GraphOperator {
                 weights[slot(j, i)] += half_cot;
             }
         }
-        for v in 0..n {
+        for (v, area) in mass.iter().enumerate() {
             let (s, e) = (
                 adjacency.offsets()[v] as usize,
                 adjacency.offsets()[v + 1] as usize,
             );
             for w in &mut weights[s..e] {
-                *w /= mass[v];
+                *w /= area;
             }
         }
         Self {
