@@ -97,6 +97,25 @@ impl Icosphere {
         &self.faces
     }
 
+    /// Lumped (barycentric) area of each vertex: a third of each incident triangle, m^2. They
+    /// sum to [`Icosphere::area`].
+    #[must_use]
+    pub fn vertex_areas(&self) -> Vec<f64> {
+        let mut areas = vec![0.0; self.positions.len()];
+        for &[a, b, c] in &self.faces {
+            let (pa, pb, pc) = (
+                self.positions[a as usize].as_dvec3(),
+                self.positions[b as usize].as_dvec3(),
+                self.positions[c as usize].as_dvec3(),
+            );
+            let third = (pb - pa).cross(pc - pa).length() / 6.0;
+            for v in [a, b, c] {
+                areas[v as usize] += third;
+            }
+        }
+        areas
+    }
+
     /// Total area of the flat triangles, m^2 (tends to `4 pi R^2` as the level grows).
     #[must_use]
     pub fn area(&self) -> f64 {

@@ -9,9 +9,11 @@ pub mod error;
 pub mod icosphere;
 pub mod operator;
 pub mod sphere_water;
+pub mod surface;
 
 pub use adjacency::Adjacency;
 pub use error::SphereError;
 pub use icosphere::Icosphere;
 pub use operator::GraphOperator;
 pub use sphere_water::{SphereStepper, SphereWater};
+pub use surface::Click;

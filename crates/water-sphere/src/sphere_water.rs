@@ -19,6 +19,7 @@ use crate::adjacency::Adjacency;
 use crate::error::SphereError;
 use crate::icosphere::Icosphere;
 use crate::operator::GraphOperator;
+use crate::surface::Click;
 
 /// Power-iteration steps for the spectral radius.
 pub const POWER_ITERATIONS: usize = 600;
@@ -55,6 +56,10 @@ pub struct SphereWater {
     coefficient: f32,
     damping: f32,
     spectral_radius: f64,
+    /// Lumped area of each vertex, m^2.
+    areas: Vec<f64>,
+    /// Still water's normal tilt, subtracted from the normals (see `surface::rest_tilt`).
+    rest_tilt: Vec<glam::Vec3>,
     cur: Vec<f32>,
     old: Vec<f32>,
     steps: u64,
@@ -124,6 +129,8 @@ impl SphereWater {
         }
         let n = sphere.positions().len();
         Ok(Self {
+            areas: sphere.vertex_areas(),
+            rest_tilt: crate::surface::rest_tilt(&sphere),
             weights: operator.weights().iter().map(|&w| w as f32).collect(),
             sphere,
             adjacency,
@@ -210,6 +217,47 @@ impl SphereWater {
     /// Both levels, mutably: `(current, previous)`.
     pub fn levels_mut(&mut self) -> (&mut [f32], &mut [f32]) {
         (&mut self.cur, &mut self.old)
+    }
+
+    /// Area-weighted volume above the rest sphere, `sum A_i z_i`, m^3.
+    #[must_use]
+    pub fn volume(&self) -> f64 {
+        self.cur
+            .iter()
+            .zip(&self.areas)
+            .map(|(&z, a)| f64::from(z) * a)
+            .sum()
+    }
+
+    /// Lumped area of each vertex, m^2.
+    #[must_use]
+    pub fn vertex_areas(&self) -> &[f64] {
+        &self.areas
+    }
+
+    /// Adds a click to the current heights (before the next step): a wave goes out and the
+    /// volume does not change.
+    pub fn click(&mut self, click: &Click) {
+        for (z, dz) in self
+            .cur
+            .iter_mut()
+            .zip(click.heights(&self.sphere, &self.areas))
+        {
+            *z += dz;
+        }
+    }
+
+    /// Unit normals of the displaced surface (area-weighted face normals less the mesh's rest
+    /// tilt; radial on still water).
+    #[must_use]
+    pub fn normals(&self) -> Vec<glam::Vec3> {
+        crate::surface::vertex_normals_with(&self.sphere, &self.cur, &self.rest_tilt)
+    }
+
+    /// The vertex where a ray first meets the displaced water, if it does.
+    #[must_use]
+    pub fn pick(&self, origin: glam::Vec3, direction: glam::Vec3) -> Option<usize> {
+        crate::surface::pick(&self.sphere, &self.cur, origin, direction)
     }
 
     /// One step (gather over the CSR neighbours).
