@@ -12,6 +12,8 @@ pub mod roofline;
 pub mod run;
 pub mod scenario;
 pub mod simulation;
+pub mod sphere_run;
+pub mod sphere_scenario;
 pub mod suite;
 
 pub use scenario::{Scenario, ScenarioError};

@@ -7,7 +7,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use water_cli::bench::{bench_grid, BenchGrid};
 use water_cli::compare::{compare, table};
 use water_cli::run::run_scenario;
-use water_cli::scenario::{Scenario, DEFAULT_BUILTIN};
+use water_cli::scenario::{Scenario, ScenarioFile, DEFAULT_BUILTIN};
+use water_cli::sphere_run::run_sphere;
 use water_cli::BackendChoice;
 use water_core::{Boundary, GridMode, StabilityReport, TemporalBlocking};
 use water_gpu::GpuBackend;
@@ -183,13 +184,24 @@ fn main() -> ExitCode {
     }
 }
 
-fn load(scenario: Option<PathBuf>, builtin: Option<String>) -> Result<Scenario, String> {
+fn load(scenario: Option<PathBuf>, builtin: Option<String>) -> Result<ScenarioFile, String> {
     match (scenario, builtin) {
-        (Some(path), _) => Scenario::load(&path),
-        (None, Some(name)) => Scenario::builtin(&name),
-        (None, None) => Scenario::builtin(DEFAULT_BUILTIN),
+        (Some(path), _) => ScenarioFile::load(&path),
+        (None, Some(name)) => ScenarioFile::builtin(&name),
+        (None, None) => ScenarioFile::builtin(DEFAULT_BUILTIN),
     }
     .map_err(|e| e.to_string())
+}
+
+/// The grid scenario, or why a sphere scenario cannot do this.
+fn grid_only(file: ScenarioFile, what: &str) -> Result<Scenario, String> {
+    match file {
+        ScenarioFile::Grid(s) => Ok(*s),
+        ScenarioFile::Sphere(s) => Err(format!(
+            "{}: {what} is available for grid scenarios; sphere scenarios run on the CPU with `water run`",
+            s.source
+        )),
+    }
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -201,10 +213,24 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
             quiet,
         } => {
-            let scenario = load(scenario, builtin)?;
-            let summary = run_scenario(&scenario, backend.choice(), &out, !quiet)
-                .map_err(|e| e.to_string())?;
-            print!("{}", summary.to_text());
+            match load(scenario, builtin)? {
+                ScenarioFile::Grid(scenario) => {
+                    let summary = run_scenario(&scenario, backend.choice(), &out, !quiet)
+                        .map_err(|e| e.to_string())?;
+                    print!("{}", summary.to_text());
+                }
+                ScenarioFile::Sphere(mut scenario) => {
+                    if !matches!(backend, Backend::Cpu) {
+                        return Err(format!(
+                            "{}: sphere scenarios run on the CPU backend (GPU sphere steppers are not built yet)",
+                            scenario.source
+                        ));
+                    }
+                    let summary =
+                        run_sphere(&mut scenario, &out, !quiet).map_err(|e| e.to_string())?;
+                    print!("{}", summary.to_text());
+                }
+            }
             Ok(())
         }
         Command::Compare {
@@ -212,7 +238,7 @@ fn run(cli: Cli) -> Result<(), String> {
             builtin,
             backends,
         } => {
-            let scenario = load(scenario, builtin)?;
+            let scenario = grid_only(load(scenario, builtin)?, "water compare")?;
             let backends = backends
                 .iter()
                 .map(|b| BackendChoice::parse(b.trim()))

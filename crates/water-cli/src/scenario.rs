@@ -117,6 +117,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../scenarios/rock-pool.toml"),
     ),
     ("open-sea", include_str!("../../../scenarios/open-sea.toml")),
+    (
+        "sky-aquarium",
+        include_str!("../../../scenarios/sky-aquarium.toml"),
+    ),
 ];
 
 /// The scenario `water run` uses when given none.
@@ -142,23 +146,7 @@ impl Scenario {
     /// # Errors
     /// [`ScenarioError`] if no built-in has that name.
     pub fn builtin(name: &str) -> Result<Self, ScenarioError> {
-        let (_, text) = BUILTIN
-            .iter()
-            .find(|(n, _)| *n == name)
-            .ok_or_else(|| ScenarioError {
-                file: format!("<builtin {name}>"),
-                line: 0,
-                column: 0,
-                message: format!(
-                    "no built-in scenario {name:?}; built-ins: {}",
-                    BUILTIN
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            })?;
-        Self::parse(&format!("<builtin {name}>"), text)
+        Self::parse(&format!("<builtin {name}>"), builtin_text(name)?)
     }
 
     /// Parses and validates scenario text; `source` names it in errors.
@@ -327,6 +315,87 @@ impl Scenario {
             land,
         })
     }
+}
+
+/// A scenario of either kind.
+#[derive(Debug, Clone)]
+pub enum ScenarioFile {
+    /// `[grid]` water.
+    Grid(Box<Scenario>),
+    /// `[sphere]` water.
+    Sphere(Box<crate::sphere_scenario::SphereScenario>),
+}
+
+impl ScenarioFile {
+    /// Reads a scenario file of either kind (a top-level `[sphere]` table makes it a sphere
+    /// scenario).
+    ///
+    /// # Errors
+    /// [`ScenarioError`] at the offending line and column.
+    pub fn load(path: &Path) -> Result<Self, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+            file: path.display().to_string(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read: {e}"),
+        })?;
+        Self::parse(&path.display().to_string(), &text)
+    }
+
+    /// Parses scenario text of either kind.
+    ///
+    /// # Errors
+    /// [`ScenarioError`] at the offending line and column.
+    pub fn parse(source: &str, text: &str) -> Result<Self, ScenarioError> {
+        let at = |span: std::ops::Range<usize>, message: String| {
+            let (line, column) = line_column(text, span.start);
+            ScenarioError {
+                file: source.to_owned(),
+                line,
+                column,
+                message,
+            }
+        };
+        let is_sphere = text
+            .parse::<toml::Table>()
+            .is_ok_and(|t| t.contains_key("sphere"));
+        if is_sphere {
+            Ok(Self::Sphere(Box::new(
+                crate::sphere_scenario::SphereScenario::parse(text, source, &at)?,
+            )))
+        } else {
+            Ok(Self::Grid(Box::new(Scenario::parse(source, text)?)))
+        }
+    }
+
+    /// A built-in scenario by name.
+    ///
+    /// # Errors
+    /// [`ScenarioError`] if no built-in has that name.
+    pub fn builtin(name: &str) -> Result<Self, ScenarioError> {
+        Self::parse(&format!("<builtin {name}>"), builtin_text(name)?)
+    }
+}
+
+/// The text of a built-in scenario.
+fn builtin_text(name: &str) -> Result<&'static str, ScenarioError> {
+    BUILTIN
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+        .ok_or_else(|| ScenarioError {
+            file: format!("<builtin {name}>"),
+            line: 0,
+            column: 0,
+            message: format!(
+                "no built-in scenario {name:?}; built-ins: {}",
+                BUILTIN
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
 }
 
 /// 1-based line and column of byte `offset` in `text`.

@@ -174,10 +174,10 @@ fn every_scenario_in_the_repository_parses() {
     let files = water_cli::scenario::scenario_files(&dir).expect("scenarios folder");
     assert!(files.len() >= 3, "found only {files:?}");
     for file in files {
-        water_cli::Scenario::load(&file).unwrap_or_else(|e| panic!("{e}"));
+        water_cli::scenario::ScenarioFile::load(&file).unwrap_or_else(|e| panic!("{e}"));
     }
     for (name, _) in water_cli::scenario::BUILTIN {
-        water_cli::Scenario::builtin(name).unwrap_or_else(|e| panic!("{e}"));
+        water_cli::scenario::ScenarioFile::builtin(name).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
@@ -265,4 +265,62 @@ fn bench_roofline_reports_bandwidth_and_the_cells_it_allows() {
     assert_eq!(v["cells"], 512 * 512);
     let bad = water(&["bench", "roofline", "--size", "0"]);
     assert!(!bad.status.success());
+}
+
+const SPHERE: &str = r#"steps = 50
+[sphere]
+level = 3
+radius = 1.0
+wave_speed = 0.5
+dt = 0.01
+damping = 0.999
+stepper = "laplace-beltrami"
+[[click]]
+direction = [0.0, 0.0, 1.0]
+radius = 0.4
+amplitude = 0.05
+step = 0
+"#;
+
+#[test]
+fn sphere_scenarios_write_heights_per_vertex_and_positions() {
+    let dir = scratch("sphere");
+    let out = dir.join("out");
+    let res = run_scenario(&dir, SPHERE, &out);
+    assert!(res.status.success(), "{}", stderr(&res));
+    let (descr, shape, _) = npy_header(&out.join("height.npy"));
+    assert_eq!((descr.as_str(), shape), ("<f4", vec![642]));
+    assert_eq!(npy_header(&out.join("positions.npy")).1, vec![642, 3]);
+    assert!(out.join("height.png").is_file());
+
+    let mean = SPHERE.replace("\"laplace-beltrami\"", "\"mean\"");
+    let res = run_scenario(&dir, &mean, &dir.join("mean"));
+    assert!(res.status.success(), "{}", stderr(&res));
+
+    let gpu = water(&[
+        "run",
+        dir.join("scenario.toml").to_str().expect("utf8"),
+        "--backend",
+        "gpu",
+    ]);
+    assert!(!gpu.status.success());
+    assert!(stderr(&gpu).contains("CPU"), "{}", stderr(&gpu));
+}
+
+#[test]
+fn sphere_scenarios_refuse_bad_values_with_line_and_column() {
+    let err = refusal(&SPHERE.replace("dt = 0.01", "dt = 5.0"));
+    assert!(
+        err.contains(":6:6:") && err.contains("largest stable dt"),
+        "{err}"
+    );
+    let err = refusal(&SPHERE.replace("level = 3", "level = 20"));
+    assert!(err.contains(":3:9:") && err.contains("vertices"), "{err}");
+    let err = refusal(&SPHERE.replace("stepper = ", "steper = "));
+    assert!(err.contains(":8:1:") && err.contains("steper"), "{err}");
+    let err = refusal(&SPHERE.replace("radius = 0.4", "radius = 9.0"));
+    assert!(
+        err.contains(":9:1:") && err.contains("click radius"),
+        "{err}"
+    );
 }

@@ -1,0 +1,199 @@
+//! Sphere scenarios: a `[sphere]` table and `[[click]]` entries instead of `[grid]`.
+//!
+//! ```toml
+//! steps = 400
+//! [sphere]
+//! level = 4                 # 2562 vertices
+//! radius = 1.0              # m
+//! wave_speed = 0.5          # m/s
+//! dt = 0.01                 # s
+//! damping = 0.999           # per step (or damping_per_second)
+//! stepper = "laplace-beltrami"   # or "mean" (the demo's; optional `a`)
+//! [[click]]
+//! direction = [0.0, 0.0, 1.0]
+//! radius = 0.3              # radians along the surface
+//! amplitude = 0.05          # m
+//! step = 0
+//! ```
+//!
+//! The mean stepper's `a`, when not given, is `4 (c dt / h)^2` with `h` the mean edge length:
+//! on a mesh of near-equilateral triangles the neighbour mean minus the vertex is about
+//! `h^2/4` times the Laplacian, so that `a` makes waves run at about `c`.
+
+use std::collections::HashSet;
+
+use glam::Vec3;
+use serde::Deserialize;
+use toml::Spanned;
+use water_core::Damping;
+use water_sphere::{Click, Icosphere, SphereError, SphereStepper, SphereWater};
+
+use crate::scenario::ScenarioError;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSphereScenario {
+    steps: Spanned<u64>,
+    sphere: RawSphere,
+    #[serde(default)]
+    click: Vec<Spanned<RawClick>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSphere {
+    level: Spanned<u32>,
+    radius: Spanned<f64>,
+    wave_speed: Spanned<f64>,
+    dt: Spanned<f64>,
+    damping: Option<Spanned<f64>>,
+    damping_per_second: Option<Spanned<f64>>,
+    stepper: Option<Spanned<String>>,
+    a: Option<Spanned<f64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClick {
+    direction: Spanned<[f64; 3]>,
+    radius: Spanned<f64>,
+    amplitude: Spanned<f64>,
+    #[serde(default)]
+    step: u64,
+}
+
+/// A validated sphere scenario.
+#[derive(Debug, Clone)]
+pub struct SphereScenario {
+    /// Where it came from.
+    pub source: String,
+    /// Steps to run.
+    pub steps: u64,
+    /// The water, at rest, ready to run.
+    pub water: SphereWater,
+    /// Clicks and the step before which each lands, sorted by step.
+    pub clicks: Vec<(u64, Click)>,
+}
+
+/// Mean edge length of the sphere, m.
+fn mean_edge(sphere: &Icosphere) -> f64 {
+    let p = sphere.positions();
+    let edges: HashSet<(u32, u32)> = sphere
+        .faces()
+        .iter()
+        .flat_map(|&[a, b, c]| [(a, b), (b, c), (c, a)])
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    edges
+        .iter()
+        .map(|&(a, b)| f64::from(p[a as usize].distance(p[b as usize])))
+        .sum::<f64>()
+        / edges.len() as f64
+}
+
+impl SphereScenario {
+    /// Parses and validates; `at` turns a byte span and a message into a located error.
+    pub(crate) fn parse(
+        text: &str,
+        source: &str,
+        at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+    ) -> Result<Self, ScenarioError> {
+        let raw: RawSphereScenario = toml::from_str(text)
+            .map_err(|e| at(e.span().unwrap_or(0..0), e.message().trim().to_owned()))?;
+        let s = &raw.sphere;
+        let sphere =
+            Icosphere::new(*s.level.get_ref(), *s.radius.get_ref() as f32).map_err(|e| {
+                let span = match e {
+                    SphereError::TooManyVertices { .. } => s.level.span(),
+                    _ => s.radius.span(),
+                };
+                at(span, e.to_string())
+            })?;
+        let damping = match (&s.damping, &s.damping_per_second) {
+            (Some(_), Some(b)) => {
+                return Err(at(
+                    b.span(),
+                    "give either damping (per step) or damping_per_second, not both".into(),
+                ))
+            }
+            (Some(d), None) => (Damping::PerStep(*d.get_ref()), d.span()),
+            (None, Some(d)) => (Damping::PerSecond(*d.get_ref()), d.span()),
+            (None, None) => (Damping::NONE, s.dt.span()),
+        };
+        let (c, dt) = (*s.wave_speed.get_ref(), *s.dt.get_ref());
+        let stepper_name = s
+            .stepper
+            .as_ref()
+            .map_or("laplace-beltrami", |v| v.get_ref().as_str());
+        let stepper = match stepper_name {
+            "laplace-beltrami" => {
+                if let Some(a) = &s.a {
+                    return Err(at(a.span(), "a applies only to stepper = \"mean\"".into()));
+                }
+                SphereStepper::LaplaceBeltrami { wave_speed: c, dt }
+            }
+            "mean" => SphereStepper::Mean {
+                a: s.a.as_ref().map_or_else(
+                    || {
+                        let k = c * dt / mean_edge(&sphere);
+                        4.0 * k * k
+                    },
+                    |a| *a.get_ref(),
+                ),
+            },
+            other => {
+                let span = s.stepper.as_ref().map_or(0..0, Spanned::span);
+                return Err(at(
+                    span,
+                    format!("unknown stepper {other:?}; expected laplace-beltrami or mean"),
+                ));
+            }
+        };
+        let water = SphereWater::new(sphere, stepper, damping.0).map_err(|e| {
+            let span = match &e {
+                SphereError::Unstable { name: "a", .. } => {
+                    s.a.as_ref().map_or(s.dt.span(), Spanned::span)
+                }
+                SphereError::DampingPerSecond | SphereError::Invalid(_) => damping.1.clone(),
+                _ => s.dt.span(),
+            };
+            at(span, e.to_string())
+        })?;
+        let mut clicks = Vec::new();
+        for spanned in &raw.click {
+            let k = spanned.get_ref();
+            let [x, y, z] = *k.direction.get_ref();
+            let click = Click::new(
+                Vec3::new(x as f32, y as f32, z as f32),
+                *k.radius.get_ref() as f32,
+                *k.amplitude.get_ref() as f32,
+            )
+            .map_err(|e| at(spanned.span(), e.to_string()))?;
+            clicks.push((k.step, click));
+        }
+        clicks.sort_by_key(|(step, _)| *step);
+        Ok(Self {
+            source: source.to_owned(),
+            steps: *raw.steps.get_ref(),
+            water,
+            clicks,
+        })
+    }
+
+    /// Runs the clicks and steps; `on_step` is told how many steps are done.
+    pub fn run(&mut self, mut on_step: impl FnMut(u64)) {
+        let mut next = 0;
+        for step in 0..self.steps {
+            while next < self.clicks.len() && self.clicks[next].0 <= step {
+                let click = self.clicks[next].1;
+                self.water.click(&click);
+                next += 1;
+            }
+            self.water.step();
+            if step % 64 == 63 {
+                on_step(step + 1);
+            }
+        }
+        on_step(self.steps);
+    }
+}
