@@ -323,3 +323,94 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
         checksum,
     })
 }
+
+/// One `water bench sphere` result.
+#[derive(Debug, Clone, Serialize)]
+pub struct SphereBenchReport {
+    /// `"sphere"`.
+    pub bench: String,
+    /// `"mean"` or `"laplace-beltrami"`.
+    pub stepper: String,
+    /// Subdivision level.
+    pub level: u32,
+    /// Vertices.
+    pub vertices: usize,
+    /// Steps timed.
+    pub steps: u64,
+    /// Threads in the pool.
+    pub threads: usize,
+    /// Wall time, seconds.
+    pub seconds: f64,
+    /// Billions of vertex updates per second.
+    pub gvertex_updates_per_s: f64,
+}
+
+/// Steps sphere water of `level` (unit sphere, rough start) `steps` times on `threads` threads.
+///
+/// # Errors
+/// Bad level, zero steps or threads, or a pool that cannot start.
+pub fn bench_sphere(
+    level: u32,
+    steps: u64,
+    threads: usize,
+    laplace_beltrami: bool,
+) -> Result<SphereBenchReport, BenchError> {
+    use water_sphere::{Icosphere, SphereStepper, SphereWater};
+    if steps == 0 || threads == 0 {
+        return Err(BenchError::Invalid(
+            "--steps and --threads must be at least 1".into(),
+        ));
+    }
+    let sphere = Icosphere::new(level, 1.0).map_err(|e| BenchError::Invalid(e.to_string()))?;
+    let stepper = if laplace_beltrami {
+        // Well inside the limit at any level: dt a third of the edge over the speed.
+        let edge = 4.0 / (vertex_edges(level) as f64);
+        SphereStepper::LaplaceBeltrami {
+            wave_speed: 1.0,
+            dt: edge / 3.0,
+        }
+    } else {
+        SphereStepper::Mean { a: 0.5 }
+    };
+    let mut water = SphereWater::new(sphere, stepper, Damping::PerStep(0.999))
+        .map_err(|e| BenchError::Invalid(e.to_string()))?;
+    let n = water.heights().len();
+    let start_heights: Vec<f32> = (0..n).map(|i| ((i * 7) % 97) as f32 * 0.001).collect();
+    water
+        .set_at_rest(&start_heights)
+        .map_err(|e| BenchError::Invalid(e.to_string()))?;
+    water.set_parallelism(if threads == 1 {
+        Parallelism::Serial
+    } else {
+        Parallelism::Auto
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| BenchError::Threads { threads, source })?;
+    let seconds = pool.install(|| {
+        let start = Instant::now();
+        water.step_many(steps);
+        start.elapsed().as_secs_f64()
+    });
+    Ok(SphereBenchReport {
+        bench: "sphere".into(),
+        stepper: if laplace_beltrami {
+            "laplace-beltrami"
+        } else {
+            "mean"
+        }
+        .into(),
+        level,
+        vertices: n,
+        steps,
+        threads,
+        seconds,
+        gvertex_updates_per_s: n as f64 * steps as f64 / seconds / 1e9,
+    })
+}
+
+/// Edges along a great circle of an icosphere of `level`, roughly: `5 * 2^level`.
+fn vertex_edges(level: u32) -> u64 {
+    5 * (1u64 << level.min(20))
+}

@@ -119,6 +119,21 @@ enum Command {
 
 #[derive(Subcommand)]
 enum BenchWhat {
+    /// Steps sphere water of a subdivision level and prints one JSON line.
+    Sphere {
+        /// Icosphere level (7: 163,842 vertices).
+        #[arg(long)]
+        level: u32,
+        /// Steps to time.
+        #[arg(long)]
+        steps: u64,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Use the Laplace-Beltrami stepper instead of the demo's mean.
+        #[arg(long)]
+        laplace_beltrami: bool,
+    },
     /// Gcell/s against grid size for each stepper, a plain scalar loop and the memory roofline:
     /// writes OUT/bench-suite.md and OUT/images/bench-suite.svg.
     Suite {
@@ -277,6 +292,23 @@ fn run(cli: Cli) -> Result<(), String> {
                 r.substeps,
                 r.dt / r.substeps as f64
             );
+            Ok(())
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Sphere {
+                    level,
+                    steps,
+                    threads,
+                    laplace_beltrami,
+                },
+        } => {
+            let threads = threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            let r = water_cli::bench::bench_sphere(level, steps, threads, laplace_beltrami)
+                .map_err(|e| e.to_string())?;
+            println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
             Ok(())
         }
         Command::Bench {

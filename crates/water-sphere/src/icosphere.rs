@@ -65,6 +65,7 @@ impl Icosphere {
         for p in &mut positions {
             *p = p.normalize() * radius;
         }
+        let (positions, faces) = in_locality_order(&positions, &faces);
         Ok(Self {
             level,
             radius,
@@ -131,6 +132,39 @@ impl Icosphere {
             })
             .sum()
     }
+}
+
+/// Renumbers the vertices along a Z-order (Morton) curve of their positions, so that vertices
+/// close on the sphere are close in memory: the steppers' neighbour gathers then mostly hit
+/// cache lines they have just used. (Subdivision appends each level's midpoints after the
+/// previous level's vertices, which scatters every neighbourhood across the array.)
+fn in_locality_order(positions: &[Vec3], faces: &[[u32; 3]]) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    fn spread(v: u32) -> u64 {
+        // Spread 21 bits so that two zero bits separate each.
+        let mut x = u64::from(v) & 0x1f_ffff;
+        x = (x | x << 32) & 0x1f_0000_0000_ffff;
+        x = (x | x << 16) & 0x1f_0000_ff00_00ff;
+        x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
+        x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
+        x = (x | x << 2) & 0x1249_2492_4924_9249;
+        x
+    }
+    let key = |p: Vec3| {
+        let q = (p.normalize() * 0.5 + Vec3::splat(0.5)) * ((1 << 21) - 1) as f32;
+        spread(q.x as u32) | spread(q.y as u32) << 1 | spread(q.z as u32) << 2
+    };
+    let mut order: Vec<u32> = (0..positions.len() as u32).collect();
+    order.sort_by_key(|&v| key(positions[v as usize]));
+    let mut new_index = vec![0u32; positions.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old as usize] = new as u32;
+    }
+    let positions = order.iter().map(|&v| positions[v as usize]).collect();
+    let faces = faces
+        .iter()
+        .map(|f| f.map(|v| new_index[v as usize]))
+        .collect();
+    (positions, faces)
 }
 
 /// The regular icosahedron on the unit sphere, faces counter-clockwise seen from outside.

@@ -8,6 +8,7 @@ pub mod adjacency;
 pub mod error;
 pub mod icosphere;
 pub mod operator;
+pub mod sphere_step;
 pub mod sphere_water;
 pub mod surface;
 

@@ -15,10 +15,13 @@
 
 use water_core::Damping;
 
-use crate::adjacency::Adjacency;
+use water_core::Parallelism;
+
+use crate::adjacency::{Adjacency, SLOTS};
 use crate::error::SphereError;
 use crate::icosphere::Icosphere;
 use crate::operator::GraphOperator;
+use crate::sphere_step::{sphere_step, SlotTable};
 use crate::surface::Click;
 
 /// Power-iteration steps for the spectral radius.
@@ -50,8 +53,11 @@ pub struct SphereWater {
     sphere: Icosphere,
     adjacency: Adjacency,
     operator: GraphOperator,
-    /// f32 copy of the weights, as the stepper (and its shader) read them.
-    weights: Vec<f32>,
+    /// Neighbours in six slots per vertex, slot-major; a pentagon's sixth slot points at the
+    /// vertex itself with weight 0, which adds exactly nothing, so every vertex runs the same
+    /// loop. f32 weights, as the stepper (and its shader) read them.
+    slots: SlotTable,
+    parallelism: Parallelism,
     stepper: SphereStepper,
     coefficient: f32,
     damping: f32,
@@ -128,10 +134,12 @@ impl SphereWater {
             });
         }
         let n = sphere.positions().len();
+        let slots = padded_slots(&operator);
         Ok(Self {
+            slots,
+            parallelism: Parallelism::Auto,
             areas: sphere.vertex_areas(),
             rest_tilt: crate::surface::rest_tilt(&sphere),
-            weights: operator.weights().iter().map(|&w| w as f32).collect(),
             sphere,
             adjacency,
             operator,
@@ -260,19 +268,29 @@ impl SphereWater {
         crate::surface::pick(&self.sphere, &self.cur, origin, direction)
     }
 
-    /// One step (gather over the CSR neighbours).
+    /// How steps use threads (vertex blocks in parallel above the size threshold).
+    pub fn set_parallelism(&mut self, parallelism: Parallelism) {
+        self.parallelism = parallelism;
+    }
+
+    /// One step: each vertex gathers its six slots.
     pub fn step(&mut self) {
         let (k, d) = (self.coefficient, self.damping);
-        let offsets = self.operator.offsets();
-        let indices = self.operator.indices();
-        for (i, out) in self.old.iter_mut().enumerate() {
-            let (s, e) = (offsets[i] as usize, offsets[i + 1] as usize);
-            let z = self.cur[i];
-            let mut sum = 0.0f32;
-            for (&j, &w) in indices[s..e].iter().zip(&self.weights[s..e]) {
-                sum += w * (self.cur[j as usize] - z);
-            }
-            *out = d * ((z + z) - *out + k * sum);
+        let (cur, slots) = (&self.cur, &self.slots);
+        let block = |(b, out): (usize, &mut [f32])| {
+            sphere_step(slots, cur, b * VERTEX_BLOCK, out, k, d);
+        };
+        if self.parallelism.threads(self.cur.len()) > 1 {
+            use rayon::prelude::*;
+            self.old
+                .par_chunks_mut(VERTEX_BLOCK)
+                .enumerate()
+                .for_each(block);
+        } else {
+            self.old
+                .chunks_mut(VERTEX_BLOCK)
+                .enumerate()
+                .for_each(block);
         }
         std::mem::swap(&mut self.cur, &mut self.old);
         self.steps += 1;
@@ -284,6 +302,27 @@ impl SphereWater {
             self.step();
         }
     }
+}
+
+/// Vertices per parallel work item.
+const VERTEX_BLOCK: usize = 4096;
+
+/// The operator as six slots per vertex, slot-major (see [`SphereWater`]'s `slots`).
+fn padded_slots(operator: &GraphOperator) -> SlotTable {
+    let n = operator.len();
+    let mut index: [Vec<u32>; SLOTS] = std::array::from_fn(|_| (0..n as u32).collect());
+    let mut weight: [Vec<f32>; SLOTS] = std::array::from_fn(|_| vec![0.0; n]);
+    for v in 0..n {
+        let (s, e) = (
+            operator.offsets()[v] as usize,
+            operator.offsets()[v + 1] as usize,
+        );
+        for (slot, k) in (s..e).enumerate() {
+            index[slot][v] = operator.indices()[k];
+            weight[slot][v] = operator.weights()[k] as f32;
+        }
+    }
+    SlotTable::new(index, weight)
 }
 
 fn positive(name: &'static str, value: f64) -> Result<(), SphereError> {
