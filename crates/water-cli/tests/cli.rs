@@ -324,3 +324,28 @@ fn sphere_scenarios_refuse_bad_values_with_line_and_column() {
         "{err}"
     );
 }
+
+#[test]
+fn bench_sphere_reports_vertex_updates() {
+    let res = water(&[
+        "bench",
+        "sphere",
+        "--level",
+        "4",
+        "--steps",
+        "20",
+        "--threads",
+        "2",
+        "--laplace-beltrami",
+    ]);
+    assert!(res.status.success(), "{}", stderr(&res));
+    let v: serde_json::Value = serde_json::from_slice(&res.stdout).expect("one JSON line");
+    assert_eq!(v["vertices"], 2562);
+    assert_eq!(v["stepper"], "laplace-beltrami");
+    assert!(v["gvertex_updates_per_s"].as_f64().expect("number") > 0.0);
+    assert!(
+        !water(&["bench", "sphere", "--level", "30", "--steps", "1"])
+            .status
+            .success()
+    );
+}
