@@ -20,6 +20,7 @@ pub mod gpu_grid;
 pub mod readback;
 pub mod shaders;
 pub mod spec;
+pub mod sphere_compute;
 pub mod surface;
 pub mod uniforms;
 
@@ -30,3 +31,4 @@ pub use fragment_grid::FragmentGrid;
 pub use gpu_grid::{GpuBackend, GpuGrid};
 pub use readback::PendingReadback;
 pub use spec::GridSpec;
+pub use sphere_compute::SphereComputeWater;

@@ -20,6 +20,9 @@ pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impuls
 /// `surface_normals`: normals and heights for rendering (compute and fragment entry points).
 pub const SURFACE_NORMALS: &str = include_str!("../../../shaders/surface_normals.wgsl");
 
+/// `sphere_step`: sphere water over six neighbour slots per vertex (compute).
+pub const SPHERE_STEP: &str = include_str!("../../../shaders/sphere_step.wgsl");
+
 /// Every shader the crate embeds, by file name.
 pub const ALL: &[(&str, &str)] = &[
     ("grid_step.wgsl", GRID_STEP),
@@ -30,4 +33,5 @@ pub const ALL: &[(&str, &str)] = &[
     ("classic_step_fragment.wgsl", CLASSIC_STEP_FRAGMENT),
     ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),
     ("surface_normals.wgsl", SURFACE_NORMALS),
+    ("sphere_step.wgsl", SPHERE_STEP),
 ];

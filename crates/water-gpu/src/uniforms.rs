@@ -121,3 +121,17 @@ pub struct SurfaceUniforms {
     /// Cell size `h`, metres.
     pub cell_size: f32,
 }
+
+/// `SphereUniforms` of `shaders/sphere_step.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct SphereUniforms {
+    /// Vertices.
+    pub vertices: u32,
+    /// Step coefficient `k`: `a`, or `(c dt)^2`.
+    pub k: f32,
+    /// Per-step damping factor `d`.
+    pub d: f32,
+    /// Padding to 16 bytes.
+    pub _pad: u32,
+}

@@ -4,7 +4,9 @@
 use std::mem::{offset_of, size_of};
 
 use naga::proc::Layouter;
-use water_gpu::uniforms::{GridUniforms, ImpulseCell, ImpulseUniforms, SurfaceUniforms};
+use water_gpu::uniforms::{
+    GridUniforms, ImpulseCell, ImpulseUniforms, SphereUniforms, SurfaceUniforms,
+};
 
 /// `(field name, offset)` of a Rust struct, in declaration order.
 type Fields = &'static [(&'static str, usize)];
@@ -46,6 +48,13 @@ const SURFACE: Fields = &[
     ("cell_size", offset_of!(SurfaceUniforms, cell_size)),
 ];
 
+const SPHERE: Fields = &[
+    ("vertices", offset_of!(SphereUniforms, vertices)),
+    ("k", offset_of!(SphereUniforms, k)),
+    ("d", offset_of!(SphereUniforms, d)),
+    ("_pad", offset_of!(SphereUniforms, _pad)),
+];
+
 fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) -> bool {
     let module = naga::front::wgsl::parse_str(source).expect("valid WGSL");
     let mut layouter = Layouter::default();
@@ -75,7 +84,8 @@ fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) ->
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 4] = [
+    let structs: [(&str, usize, Fields); 5] = [
+        ("SphereUniforms", size_of::<SphereUniforms>(), SPHERE),
         ("SurfaceUniforms", size_of::<SurfaceUniforms>(), SURFACE),
         ("GridUniforms", size_of::<GridUniforms>(), GRID),
         ("ImpulseUniforms", size_of::<ImpulseUniforms>(), IMPULSE),

@@ -31,6 +31,18 @@ impl SlotTable {
         Self { index, weight }
     }
 
+    /// `index[s][v]`, slot-major.
+    #[must_use]
+    pub fn indices(&self) -> &[Vec<u32>; SLOTS] {
+        &self.index
+    }
+
+    /// `weight[s][v]`, slot-major.
+    #[must_use]
+    pub fn weights(&self) -> &[Vec<f32>; SLOTS] {
+        &self.weight
+    }
+
     /// Vertices.
     #[must_use]
     pub fn len(&self) -> usize {

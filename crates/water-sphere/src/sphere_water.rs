@@ -177,6 +177,24 @@ impl SphereWater {
         self.stepper
     }
 
+    /// The slot-major neighbour table and f32 weights the step reads (GPU backends upload it).
+    #[must_use]
+    pub fn slot_table(&self) -> &SlotTable {
+        &self.slots
+    }
+
+    /// The step's coefficient `k` (`a`, or `(c dt)^2`) and damping factor `d`, as f32.
+    #[must_use]
+    pub fn step_coefficients(&self) -> (f32, f32) {
+        (self.coefficient, self.damping)
+    }
+
+    /// Previous heights (the level before [`SphereWater::heights`]).
+    #[must_use]
+    pub fn previous(&self) -> &[f32] {
+        &self.old
+    }
+
     /// Spectral radius of `-K` used for the limit (margin included).
     #[must_use]
     pub fn spectral_radius(&self) -> f64 {

@@ -1,0 +1,251 @@
+//! Sphere water stepped by a compute shader (`shaders/sphere_step.wgsl`), built from a CPU
+//! [`SphereWater`] so both start from the same mesh, weights, coefficients and state.
+
+use water_sphere::{Click, Icosphere, SphereWater};
+
+use crate::compute_grid::{check_limit, storage_buffer, submitted, uniform_buffer, validated};
+use crate::error::GpuError;
+use crate::readback::{f32s, PendingReadback};
+use crate::shaders;
+use crate::uniforms::{ImpulseCell, ImpulseUniforms, SphereUniforms};
+
+/// Invocations per workgroup of `sphere_step.wgsl`.
+const GROUP: u32 = 256;
+
+/// Sphere water on the GPU (compute).
+#[derive(Debug)]
+pub struct SphereComputeWater {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    sphere: Icosphere,
+    areas: Vec<f64>,
+    vertices: u32,
+    fields: [wgpu::Buffer; 3],
+    /// `(old, current, spare)`.
+    roles: (usize, usize, usize),
+    pipeline: wgpu::ComputePipeline,
+    groups: [wgpu::BindGroup; 3],
+    impulse_pipeline: wgpu::ComputePipeline,
+    dry: wgpu::Buffer,
+    steps: u64,
+}
+
+impl SphereComputeWater {
+    /// Uploads `water`'s slot table, coefficients and both levels.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] beyond the device's buffer or dispatch limits,
+    /// [`GpuError::Validation`] if a pipeline is refused.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        water: &SphereWater,
+    ) -> Result<Self, GpuError> {
+        let table = water.slot_table();
+        let n = table.len();
+        let bytes = n as u64 * 4;
+        let limits = device.limits();
+        check_limit(
+            "storage buffer binding size (bytes)",
+            bytes * 6,
+            limits.max_storage_buffer_binding_size,
+        )?;
+        check_limit(
+            "workgroups per dispatch dimension",
+            (n as u64).div_ceil(u64::from(GROUP)),
+            u64::from(limits.max_compute_workgroups_per_dimension),
+        )?;
+        let fields = [0, 1, 2].map(|i| storage_buffer(device, &format!("sphere level {i}"), bytes));
+        let index: Vec<u32> = table.indices().iter().flatten().copied().collect();
+        let weight: Vec<f32> = table.weights().iter().flatten().copied().collect();
+        let slot_index = storage_buffer(device, "sphere slot index", bytes * 6);
+        let slot_weight = storage_buffer(device, "sphere slot weight", bytes * 6);
+        queue.write_buffer(&slot_index, 0, bytemuck::cast_slice(&index));
+        queue.write_buffer(&slot_weight, 0, bytemuck::cast_slice(&weight));
+        queue.write_buffer(&fields[1], 0, bytemuck::cast_slice(water.heights()));
+        queue.write_buffer(&fields[0], 0, bytemuck::cast_slice(water.previous()));
+        let dry = storage_buffer(device, "sphere dry (none)", bytes);
+        let (k, d) = water.step_coefficients();
+        let uniforms = uniform_buffer(
+            device,
+            "sphere uniforms",
+            bytemuck::bytes_of(&SphereUniforms {
+                vertices: n as u32,
+                k,
+                d,
+                _pad: 0,
+            }),
+        );
+        let pipeline_for = |source: &str, label: &str| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let (pipeline, impulse_pipeline) = validated(device, || {
+            (
+                pipeline_for(shaders::SPHERE_STEP, "sphere_step"),
+                pipeline_for(shaders::ADD_IMPULSE, "add_impulse"),
+            )
+        })?;
+        let layout = pipeline.get_bind_group_layout(0);
+        let groups = validated(device, || {
+            [0usize, 1, 2].map(|r| {
+                let (old, cur, new) = (r, (r + 1) % 3, (r + 2) % 3);
+                let resources = [
+                    uniforms.as_entire_binding(),
+                    fields[cur].as_entire_binding(),
+                    fields[old].as_entire_binding(),
+                    fields[new].as_entire_binding(),
+                    slot_index.as_entire_binding(),
+                    slot_weight.as_entire_binding(),
+                ];
+                let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+                    .into_iter()
+                    .enumerate()
+                    .map(|(b, resource)| wgpu::BindGroupEntry {
+                        binding: b as u32,
+                        resource,
+                    })
+                    .collect();
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("sphere step"),
+                    layout: &layout,
+                    entries: &entries,
+                })
+            })
+        })?;
+        Ok(Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            sphere: water.sphere().clone(),
+            areas: water.vertex_areas().to_vec(),
+            vertices: n as u32,
+            fields,
+            roles: (0, 1, 2),
+            pipeline,
+            groups,
+            impulse_pipeline,
+            dry,
+            steps: 0,
+        })
+    }
+
+    /// Steps taken on the GPU.
+    #[must_use]
+    pub fn steps_taken(&self) -> u64 {
+        self.steps
+    }
+
+    /// The buffer holding the current heights (one f32 per vertex, the mesh's order).
+    #[must_use]
+    pub fn current_buffer(&self) -> &wgpu::Buffer {
+        &self.fields[self.roles.1]
+    }
+
+    /// `steps` steps in one submission.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        let device = self.device.clone();
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&self.pipeline);
+                for _ in 0..steps {
+                    pass.set_bind_group(0, &self.groups[self.roles.0], &[]);
+                    pass.dispatch_workgroups(self.vertices.div_ceil(GROUP), 1, 1);
+                    let (old, cur, new) = self.roles;
+                    self.roles = (cur, new, old);
+                }
+            }
+            self.queue.submit([encoder.finish()]);
+        })?;
+        self.steps += steps;
+        Ok(())
+    }
+
+    /// Adds a click (its heights computed on the host exactly as the CPU water computes them).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    pub fn click(&mut self, click: &Click) -> Result<(), GpuError> {
+        let cells: Vec<ImpulseCell> = click
+            .heights(&self.sphere, &self.areas)
+            .into_iter()
+            .enumerate()
+            .filter(|(_, dz)| *dz != 0.0)
+            .map(|(i, amount)| ImpulseCell {
+                index: i as u32,
+                amount,
+            })
+            .collect();
+        if cells.is_empty() {
+            return Ok(());
+        }
+        let device = self.device.clone();
+        let uniforms = uniform_buffer(
+            &device,
+            "sphere click",
+            bytemuck::bytes_of(&ImpulseUniforms {
+                cells: self.vertices,
+                mode: 0,
+                count: cells.len() as u32,
+                _pad: 0,
+            }),
+        );
+        let amounts = storage_buffer(
+            &device,
+            "sphere click cells",
+            size_of_val(cells.as_slice()) as u64,
+        );
+        self.queue
+            .write_buffer(&amounts, 0, bytemuck::cast_slice(&cells));
+        let resources = [
+            (0, uniforms.as_entire_binding()),
+            (1, amounts.as_entire_binding()),
+            (2, self.dry.as_entire_binding()),
+            (3, self.fields[self.roles.1].as_entire_binding()),
+        ];
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+            .into_iter()
+            .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource })
+            .collect();
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("sphere click"),
+            layout: &self.impulse_pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&self.impulse_pipeline);
+                pass.set_bind_group(0, &group, &[]);
+                pass.dispatch_workgroups((cells.len() as u32).div_ceil(64), 1, 1);
+            }
+            self.queue.submit([encoder.finish()]);
+        })
+    }
+
+    /// The current heights (blocking readback).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
+        let buffer = &self.fields[self.roles.1];
+        Ok(f32s(
+            &PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())?.wait()?,
+        ))
+    }
+}
