@@ -235,14 +235,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     print!("{}", summary.to_text());
                 }
                 ScenarioFile::Sphere(mut scenario) => {
-                    if !matches!(backend, Backend::Cpu) {
-                        return Err(format!(
-                            "{}: sphere scenarios run on the CPU backend (GPU sphere steppers are not built yet)",
-                            scenario.source
-                        ));
-                    }
-                    let summary =
-                        run_sphere(&mut scenario, &out, !quiet).map_err(|e| e.to_string())?;
+                    let summary = run_sphere(&mut scenario, backend.choice(), &out, !quiet)
+                        .map_err(|e| e.to_string())?;
                     print!("{}", summary.to_text());
                 }
             }

@@ -10,7 +10,10 @@ use water_sphere::{Adjacency, Icosphere};
 use crate::npy;
 use crate::picture;
 use crate::progress::Progress;
+use water_gpu::{GpuBackend, GpuContext, GpuError, SphereComputeWater};
+
 use crate::run::RunError;
+use crate::simulation::BackendChoice;
 use crate::sphere_scenario::SphereScenario;
 
 /// Width of the map picture, pixels (height is half).
@@ -21,7 +24,7 @@ const MAP_WIDTH: usize = 512;
 pub struct SphereSummary {
     /// Scenario source.
     pub scenario: String,
-    /// `"cpu"`.
+    /// `"cpu"` or `"gpu"`.
     pub backend: String,
     /// Subdivision level.
     pub level: u32,
@@ -35,6 +38,8 @@ pub struct SphereSummary {
     pub max_abs_height: f32,
     /// Area-weighted volume above the rest sphere, m^3.
     pub volume: f64,
+    /// The GPU adapter, for the gpu backend.
+    pub adapter: Option<String>,
     /// Files written.
     pub files: Vec<PathBuf>,
 }
@@ -80,6 +85,7 @@ fn map_vertices(sphere: &Icosphere, adjacency: &Adjacency) -> Vec<usize> {
 /// [`RunError::Io`] for files.
 pub fn run_sphere(
     scenario: &mut SphereScenario,
+    backend: BackendChoice,
     out: &Path,
     show_progress: bool,
 ) -> Result<SphereSummary, RunError> {
@@ -90,12 +96,38 @@ pub fn run_sphere(
     std::fs::create_dir_all(out).map_err(io)?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
     let start = Instant::now();
-    scenario.run(|done| progress.update(done));
+    let (heights, adapter) = match backend {
+        BackendChoice::Cpu => {
+            scenario.run(|done| progress.update(done));
+            (scenario.water.heights().to_vec(), None)
+        }
+        BackendChoice::Gpu(GpuBackend::Compute) => {
+            let gpu = GpuContext::headless()?;
+            let mut water = SphereComputeWater::new(&gpu.device, &gpu.queue, &scenario.water)?;
+            let mut step = 0;
+            // As on the CPU: a click lands before step `at`; clicks at or after the last step
+            // never land.
+            for (at, click) in scenario.clicks.iter().filter(|(at, _)| *at < scenario.steps) {
+                water.step_many(at - step)?;
+                step = *at;
+                progress.update(step);
+                water.click(click)?;
+            }
+            water.step_many(scenario.steps - step)?;
+            (water.heights()?, Some(gpu.describe()))
+        }
+        BackendChoice::Gpu(GpuBackend::Fragment) => {
+            return Err(RunError::Gpu(GpuError::Unsupported(format!(
+                "{}: sphere scenarios run on the cpu and gpu backends (no fragment sphere stepper yet)",
+                scenario.source
+            ))))
+        }
+    };
     let wall_seconds = start.elapsed().as_secs_f64();
     progress.finish();
 
     let water = &scenario.water;
-    let heights = water.heights();
+    let heights = heights.as_slice();
     let n = heights.len();
     let mut files = Vec::new();
     let path = out.join("height.npy");
@@ -124,13 +156,18 @@ pub fn run_sphere(
 
     let summary = SphereSummary {
         scenario: scenario.source.clone(),
-        backend: "cpu".into(),
+        backend: backend.name().into(),
         level: water.sphere().level(),
         vertices: n,
         steps: scenario.steps,
         wall_seconds,
         max_abs_height: heights.iter().fold(0.0f32, |m, z| m.max(z.abs())),
-        volume: water.volume(),
+        volume: heights
+            .iter()
+            .zip(water.vertex_areas())
+            .map(|(&z, a)| f64::from(z) * a)
+            .sum(),
+        adapter,
         files,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
@@ -154,6 +191,9 @@ impl SphereSummary {
             self.max_abs_height,
             self.volume
         );
+        if let Some(adapter) = &self.adapter {
+            s.push_str(&format!("adapter    {adapter}\n"));
+        }
         for f in &self.files {
             s.push_str(&format!("wrote      {}\n", f.display()));
         }

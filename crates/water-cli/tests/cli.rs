@@ -297,14 +297,18 @@ fn sphere_scenarios_write_heights_per_vertex_and_positions() {
     let res = run_scenario(&dir, &mean, &dir.join("mean"));
     assert!(res.status.success(), "{}", stderr(&res));
 
-    let gpu = water(&[
+    let fragment = water(&[
         "run",
         dir.join("scenario.toml").to_str().expect("utf8"),
         "--backend",
-        "gpu",
+        "gpu-fragment",
     ]);
-    assert!(!gpu.status.success());
-    assert!(stderr(&gpu).contains("CPU"), "{}", stderr(&gpu));
+    assert!(!fragment.status.success());
+    assert!(
+        stderr(&fragment).contains("fragment"),
+        "{}",
+        stderr(&fragment)
+    );
 }
 
 #[test]

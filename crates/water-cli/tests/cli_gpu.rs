@@ -140,3 +140,52 @@ fn classic_gpu_runs_match_the_cpu_checksum() {
     }
     assert!(sums.windows(2).all(|w| w[0] == w[1]), "{sums:?}");
 }
+
+#[test]
+fn sphere_scenarios_on_the_gpu_match_the_cpu() {
+    let dir = std::env::temp_dir().join(format!("water-cli-gpu-sphere-{}", std::process::id()));
+    let mut heights = Vec::new();
+    for backend in ["cpu", "gpu"] {
+        let out_dir = dir.join(backend);
+        let args = [
+            "run",
+            "--builtin",
+            "sky-aquarium",
+            "--backend",
+            backend,
+            "--out",
+            out_dir.to_str().expect("utf8"),
+            "--quiet",
+        ];
+        let Some(out) = water_on_gpu("sphere run", &args) else {
+            return;
+        };
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bytes = std::fs::read(out_dir.join("height.npy")).expect("heights");
+        let (_, shape, payload) = water_cli::npy::read_raw(&bytes).expect("npy");
+        assert_eq!(shape, vec![2562]);
+        heights.push(bytemuck_f32(payload));
+    }
+    let reference = &heights[0];
+    let scale = reference.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    let worst = reference
+        .iter()
+        .zip(&heights[1])
+        .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
+    assert!(scale > 0.0);
+    assert!(
+        worst <= water_gpu::agreement::F32_TOLERANCE * scale,
+        "GPU sphere differs by {worst} of {scale}"
+    );
+}
+
+fn bytemuck_f32(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
