@@ -127,42 +127,13 @@ pub const BUILTIN: &[(&str, &str)] = &[
 pub const DEFAULT_BUILTIN: &str = "harbour";
 
 impl Scenario {
-    /// Reads and validates a scenario file.
-    ///
-    /// # Errors
-    /// [`ScenarioError`] with line 0 for an unreadable file, otherwise at the offending value.
-    pub fn load(path: &Path) -> Result<Self, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-            file: path.display().to_string(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read: {e}"),
-        })?;
-        Self::parse(&path.display().to_string(), &text)
-    }
-
-    /// A built-in scenario by name.
-    ///
-    /// # Errors
-    /// [`ScenarioError`] if no built-in has that name.
-    pub fn builtin(name: &str) -> Result<Self, ScenarioError> {
-        Self::parse(&format!("<builtin {name}>"), builtin_text(name)?)
-    }
-
     /// Parses and validates scenario text; `source` names it in errors.
     ///
     /// # Errors
     /// [`ScenarioError`] at the line and column of the first problem.
     pub fn parse(source: &str, text: &str) -> Result<Self, ScenarioError> {
-        let at = |span: std::ops::Range<usize>, message: String| {
-            let (line, column) = line_column(text, span.start);
-            ScenarioError {
-                file: source.to_owned(),
-                line,
-                column,
-                message,
-            }
-        };
+        let locate = locator(source, text);
+        let at = &locate;
         let raw: RawScenario = toml::from_str(text)
             .map_err(|e| at(e.span().unwrap_or(0..0), e.message().trim().to_owned()))?;
         let g = &raw.grid;
@@ -177,17 +148,7 @@ impl Scenario {
             };
             at(span, e.to_string())
         })?;
-        let damping = match (&g.damping, &g.damping_per_second) {
-            (Some(_), Some(b)) => {
-                return Err(at(
-                    b.span(),
-                    "give either damping (per step) or damping_per_second, not both".into(),
-                ))
-            }
-            (Some(d), None) => (Damping::PerStep(*d.get_ref()), d.span()),
-            (None, Some(d)) => (Damping::PerSecond(*d.get_ref()), d.span()),
-            (None, None) => (Damping::NONE, g.dt.span()),
-        };
+        let damping = damping_keys(&g.damping, &g.damping_per_second, g.dt.span(), at)?;
         let params = WaveParams::new(
             *g.cell_size.get_ref(),
             *g.wave_speed.get_ref(),
@@ -347,15 +308,7 @@ impl ScenarioFile {
     /// # Errors
     /// [`ScenarioError`] at the offending line and column.
     pub fn parse(source: &str, text: &str) -> Result<Self, ScenarioError> {
-        let at = |span: std::ops::Range<usize>, message: String| {
-            let (line, column) = line_column(text, span.start);
-            ScenarioError {
-                file: source.to_owned(),
-                line,
-                column,
-                message,
-            }
-        };
+        let at = locator(source, text);
         let is_sphere = text
             .parse::<toml::Table>()
             .is_ok_and(|t| t.contains_key("sphere"));
@@ -375,6 +328,46 @@ impl ScenarioFile {
     pub fn builtin(name: &str) -> Result<Self, ScenarioError> {
         Self::parse(&format!("<builtin {name}>"), builtin_text(name)?)
     }
+}
+
+/// Turns a byte span of `text` and a message into an error at that line and column.
+pub(crate) fn locator<'a>(
+    source: &'a str,
+    text: &'a str,
+) -> impl Fn(std::ops::Range<usize>, String) -> ScenarioError + 'a {
+    move |span, message| {
+        let (line, column) = line_column(text, span.start);
+        ScenarioError {
+            file: source.to_owned(),
+            line,
+            column,
+            message,
+        }
+    }
+}
+
+/// The damping of a `damping` (per step) or `damping_per_second` key, and the span to blame when
+/// it is refused (`fallback` when neither is given: no damping).
+///
+/// # Errors
+/// Both keys given.
+pub(crate) fn damping_keys(
+    per_step: &Option<Spanned<f64>>,
+    per_second: &Option<Spanned<f64>>,
+    fallback: std::ops::Range<usize>,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<(Damping, std::ops::Range<usize>), ScenarioError> {
+    Ok(match (per_step, per_second) {
+        (Some(_), Some(b)) => {
+            return Err(at(
+                b.span(),
+                "give either damping (per step) or damping_per_second, not both".into(),
+            ))
+        }
+        (Some(d), None) => (Damping::PerStep(*d.get_ref()), d.span()),
+        (None, Some(d)) => (Damping::PerSecond(*d.get_ref()), d.span()),
+        (None, None) => (Damping::NONE, fallback),
+    })
 }
 
 /// The text of a built-in scenario.

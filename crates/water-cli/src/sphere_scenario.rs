@@ -25,10 +25,9 @@ use std::collections::HashSet;
 use glam::Vec3;
 use serde::Deserialize;
 use toml::Spanned;
-use water_core::Damping;
 use water_sphere::{Click, Icosphere, SphereError, SphereStepper, SphereWater};
 
-use crate::scenario::ScenarioError;
+use crate::scenario::{damping_keys, ScenarioError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -109,17 +108,7 @@ impl SphereScenario {
                 };
                 at(span, e.to_string())
             })?;
-        let damping = match (&s.damping, &s.damping_per_second) {
-            (Some(_), Some(b)) => {
-                return Err(at(
-                    b.span(),
-                    "give either damping (per step) or damping_per_second, not both".into(),
-                ))
-            }
-            (Some(d), None) => (Damping::PerStep(*d.get_ref()), d.span()),
-            (None, Some(d)) => (Damping::PerSecond(*d.get_ref()), d.span()),
-            (None, None) => (Damping::NONE, s.dt.span()),
-        };
+        let damping = damping_keys(&s.damping, &s.damping_per_second, s.dt.span(), at)?;
         let (c, dt) = (*s.wave_speed.get_ref(), *s.dt.get_ref());
         let stepper_name = s
             .stepper

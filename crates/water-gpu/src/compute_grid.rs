@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use water_core::{Boundary, ContactMasks, GridMode, GridSize, Impulse, LandMask};
 
 use crate::error::GpuError;
+use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, i32s, PendingReadback};
 use crate::shaders;
 use crate::spec::GridSpec;
@@ -180,20 +181,8 @@ impl ComputeGrid {
         } else {
             (shaders::GRID_STEP, "grid_step")
         };
-        let pipeline = |source: &str, label: &str, entry: &str| {
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(label),
-                layout: None,
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                cache: None,
-            })
-        };
+        let pipeline =
+            |source: &str, label: &str, entry: &str| compute_pipeline(device, source, label, entry);
         let fusable = spec.mode != GridMode::Classic && spec.boundary != Boundary::Absorbing;
         let (step_pipeline, impulse_pipeline, fused_pipeline) = validated(device, || {
             let impulse_entry = if spec.mode == GridMode::Classic {
@@ -803,14 +792,12 @@ impl ComputeGrid {
         if self.surface.is_none() {
             let surface = Surface::new(&device, &self.spec, true);
             let pipeline = validated(&device, || {
-                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("surface_normals"),
-                    layout: None,
-                    module: &Surface::module(&device),
-                    entry_point: Some(Surface::entries(self.spec.mode).0),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
+                compute_pipeline(
+                    &device,
+                    shaders::SURFACE_NORMALS,
+                    "surface_normals",
+                    Surface::entries(self.spec.mode).0,
+                )
             })?;
             self.surface = Some((surface, pipeline));
         }

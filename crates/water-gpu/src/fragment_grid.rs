@@ -6,6 +6,7 @@ use water_core::{ContactMasks, GridMode, Impulse, LandMask};
 
 use crate::compute_grid::{check_limit, impulse_cells, submitted, validated};
 use crate::error::GpuError;
+use crate::pipelines::full_screen_pipeline;
 use crate::readback::{f32s, i32s, read_texture};
 use crate::shaders;
 use crate::spec::GridSpec;
@@ -128,35 +129,7 @@ impl FragmentGrid {
         let uniforms_contacts = uniform("water uniforms with contacts");
 
         let pipeline = |source: &str, label: &str, fragment_entry: &str| {
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: None,
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: None,
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some(fragment_entry),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format,
-                        blend: None,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+            full_screen_pipeline(device, source, label, fragment_entry, format)
         };
         let classic = spec.mode == GridMode::Classic;
         let (step_pipeline, impulse_pipeline) = validated(device, || {
@@ -696,29 +669,14 @@ impl FragmentGrid {
         let device = self.device.clone();
         if self.surface.is_none() {
             let surface = Surface::new(&device, &self.spec, false);
-            let module = Surface::module(&device);
             let pipeline = validated(&device, || {
-                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("surface_normals"),
-                    layout: None,
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs_main"),
-                        compilation_options: Default::default(),
-                        buffers: &[],
-                    },
-                    primitive: wgpu::PrimitiveState::default(),
-                    depth_stencil: None,
-                    multisample: wgpu::MultisampleState::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &module,
-                        entry_point: Some(Surface::entries(self.spec.mode).1),
-                        compilation_options: Default::default(),
-                        targets: &[Some(SURFACE_FORMAT.into())],
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                })
+                full_screen_pipeline(
+                    &device,
+                    shaders::SURFACE_NORMALS,
+                    "surface_normals",
+                    Surface::entries(self.spec.mode).1,
+                    SURFACE_FORMAT,
+                )
             })?;
             self.surface = Some((surface, pipeline));
         }

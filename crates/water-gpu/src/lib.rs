@@ -17,6 +17,7 @@ pub mod context;
 pub mod error;
 pub mod fragment_grid;
 pub mod gpu_grid;
+mod pipelines;
 pub mod readback;
 pub mod shaders;
 pub mod spec;

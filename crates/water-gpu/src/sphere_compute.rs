@@ -5,6 +5,7 @@ use water_sphere::{Click, Icosphere, SphereWater};
 
 use crate::compute_grid::{check_limit, storage_buffer, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
+use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};
 use crate::shaders;
 use crate::uniforms::{ImpulseCell, ImpulseUniforms, SphereUniforms};
@@ -76,24 +77,10 @@ impl SphereComputeWater {
                 _pad: 0,
             }),
         );
-        let pipeline_for = |source: &str, label: &str| {
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(label),
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            })
-        };
         let (pipeline, impulse_pipeline) = validated(device, || {
             (
-                pipeline_for(shaders::SPHERE_STEP, "sphere_step"),
-                pipeline_for(shaders::ADD_IMPULSE, "add_impulse"),
+                compute_pipeline(device, shaders::SPHERE_STEP, "sphere_step", "main"),
+                compute_pipeline(device, shaders::ADD_IMPULSE, "add_impulse", "main"),
             )
         })?;
         let layout = pipeline.get_bind_group_layout(0);

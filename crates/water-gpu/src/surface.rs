@@ -5,7 +5,6 @@ use water_core::GridMode;
 
 use crate::error::GpuError;
 use crate::readback::{f32s, read_texture};
-use crate::shaders;
 use crate::spec::GridSpec;
 use crate::uniforms::{mode_code, SurfaceUniforms};
 
@@ -62,14 +61,6 @@ impl Surface {
             view,
             uniforms,
         }
-    }
-
-    /// The shader module holding both variants.
-    pub fn module(device: &wgpu::Device) -> wgpu::ShaderModule {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("surface_normals"),
-            source: wgpu::ShaderSource::Wgsl(shaders::SURFACE_NORMALS.into()),
-        })
     }
 
     /// Entry point for a mode: `(compute, fragment)`.
