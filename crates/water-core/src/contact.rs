@@ -99,14 +99,7 @@ impl ContactMasks {
 
     /// Applies bow and stern events to a signed field's new heights.
     pub fn apply_signed(&self, z_new: &mut [f32]) {
-        let a = self.amplitude;
-        for ((z, &c_new), &c_old) in z_new.iter_mut().zip(&self.new).zip(&self.old) {
-            if c_new > 0.0 && c_old == 0.0 {
-                *z += a * c_new;
-            } else if c_new == 0.0 && c_old > 0.0 {
-                *z -= a * c_old;
-            }
-        }
+        apply_signed_events(self.amplitude, &self.new, &self.old, z_new);
     }
 
     /// Applies bow and stern events to split mode's new channels.
@@ -118,6 +111,26 @@ impl ContactMasks {
             } else if c_new == 0.0 && c_old > 0.0 {
                 n_new[i] = a * c_old;
             }
+        }
+    }
+}
+
+/// Bow and stern events on any signed field (a grid's cells, a sphere's vertices): where
+/// `c_new > 0 && c_old == 0` adds `amplitude * c_new`, where `c_new == 0 && c_old > 0`
+/// subtracts `amplitude * c_old`. The three slices have one value per point.
+///
+/// ```
+/// let (c_new, c_old) = ([1.0, 0.0, 2.0], [0.0, 3.0, 2.0]);
+/// let mut z = [0.0_f32; 3];
+/// water_core::contact::apply_signed_events(0.5, &c_new, &c_old, &mut z);
+/// assert_eq!(z, [0.5, -1.5, 0.0]); // bow, stern, still inside
+/// ```
+pub fn apply_signed_events(amplitude: f32, c_new: &[f32], c_old: &[f32], z_new: &mut [f32]) {
+    for ((z, &c_new), &c_old) in z_new.iter_mut().zip(c_new).zip(c_old) {
+        if c_new > 0.0 && c_old == 0.0 {
+            *z += amplitude * c_new;
+        } else if c_new == 0.0 && c_old > 0.0 {
+            *z -= amplitude * c_old;
         }
     }
 }

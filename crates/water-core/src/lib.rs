@@ -12,7 +12,8 @@
 //!   without water; [`ContactMasks`] for bow and stern waves; [`Impulse`] for clicks and drops.
 //! * [`HeightView`] samples heights, gradients and normals at world positions;
 //!   [`diagnostics`] reports volume and the conserved discrete energy;
-//!   [`FixedStepClock`] turns frame times into fixed steps.
+//!   [`FixedStepClock`] turns frame times into fixed steps; [`HeightSource`] is what floating
+//!   bodies ask of any water.
 //!
 //! Large grids step their rows in parallel with rayon; inner loops are vectorised (AVX2 where
 //! the CPU has it, chosen at run time) and run with flush-to-zero, see [`kernels::float_mode`].
@@ -47,6 +48,7 @@ pub mod diagnostics;
 pub mod error;
 pub mod field;
 pub mod grid_water;
+pub mod height_source;
 pub mod impulse;
 pub mod kernels;
 pub mod land;
@@ -65,6 +67,7 @@ pub use contact::ContactMasks;
 pub use error::{Result, WaterError};
 pub use field::WaveField;
 pub use grid_water::{GridMode, GridWater};
+pub use height_source::{FlatWater, HeightSource, SurfaceLevel, SurfaceSample};
 pub use impulse::{Impulse, ImpulseShape};
 pub use kernels::temporal_blocking::TemporalBlocking;
 pub use kernels::Parallelism;

@@ -1,0 +1,198 @@
+//! Waves made back: a body's cross-section with the still water, rasterised into the contact
+//! masks `C_new`/`C_old` that the water turns into bow and stern waves.
+//!
+//! A grid cell is covered when its centre on the still-water plane `z = 0` lies inside a hull;
+//! a sphere vertex when its rest position (on the sphere of radius `R`) does. Covered points get
+//! the body's speed factor (the larger one where bodies overlap). The grid's masks go to
+//! [`water_core::ContactMasks`]; the sphere's to [`SphereContacts`], which applies the same
+//! events after the sphere's stencil.
+
+use glam::Vec3;
+
+use water_core::{GridSize, WaterError};
+use water_sphere::{Icosphere, SphereWater};
+
+use crate::error::{finite, non_negative, BuoyancyError, Result};
+use crate::hull::Hull;
+use crate::pose::Pose;
+
+/// Marks the cells of a `size` grid (cells `cell_size` metres) cut by `hulls` on a body at
+/// `body`, writing `max(mask, value)` there.
+///
+/// # Errors
+/// [`BuoyancyError::SizeMismatch`] for a mask of the wrong length; [`BuoyancyError::Negative`]
+/// for a negative or non-finite `value`; pose errors.
+///
+/// ```
+/// use glam::Vec3;
+/// use water_buoyancy::{rasterise_grid_mask, Hull, Pose, Shape};
+/// use water_core::GridSize;
+/// let size = GridSize::new(16, 16)?;
+/// let hull = Hull::new(Shape::cuboid(Vec3::new(0.2, 0.1, 0.5))?, Pose::IDENTITY)?;
+/// let mut mask = vec![0.0; size.cells()];
+/// rasterise_grid_mask(&[hull], &Pose::from_position(Vec3::new(0.8, 0.8, 0.0))?, size, 0.1, 1.5, &mut mask)?;
+/// assert_eq!(mask.iter().filter(|&&c| c == 1.5).count(), 4 * 2); // 0.4 m x 0.2 m of 0.1 m cells
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn rasterise_grid_mask(
+    hulls: &[Hull],
+    body: &Pose,
+    size: GridSize,
+    cell_size: f32,
+    value: f32,
+    mask: &mut [f32],
+) -> Result<()> {
+    body.validate()?;
+    crate::error::positive("cell size", cell_size)?;
+    non_negative("contact speed factor", value)?;
+    check_len("contact mask", size.cells(), mask.len())?;
+    if value == 0.0 {
+        return Ok(());
+    }
+    for hull in hulls {
+        let centre = hull.world_pose(body).position;
+        let reach = hull.bounding_radius();
+        // Only the cells under the hull's bounding ball, clamped to the grid.
+        let cells = |lo: f32, hi: f32, n: usize| {
+            let first = (lo / cell_size - 0.5).ceil().max(0.0) as usize;
+            let last = ((hi / cell_size - 0.5).floor()).min(n as f32 - 1.0);
+            if last < 0.0 {
+                first..0
+            } else {
+                first..last as usize + 1
+            }
+        };
+        let xs = cells(centre.x - reach, centre.x + reach, size.width());
+        let ys = cells(centre.y - reach, centre.y + reach, size.height());
+        for y in ys {
+            for x in xs.clone() {
+                let p = Vec3::new(
+                    (x as f32 + 0.5) * cell_size,
+                    (y as f32 + 0.5) * cell_size,
+                    0.0,
+                );
+                if hull.contains(body, p) {
+                    let c = &mut mask[size.index(x, y)];
+                    *c = c.max(value);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Marks the vertices of `sphere` (centred at the origin) cut by `hulls` on a body at `body`,
+/// writing `max(mask, value)` there.
+///
+/// # Errors
+/// As [`rasterise_grid_mask`].
+pub fn rasterise_sphere_mask(
+    hulls: &[Hull],
+    body: &Pose,
+    sphere: &Icosphere,
+    value: f32,
+    mask: &mut [f32],
+) -> Result<()> {
+    body.validate()?;
+    non_negative("contact speed factor", value)?;
+    check_len("contact mask", sphere.positions().len(), mask.len())?;
+    if value == 0.0 {
+        return Ok(());
+    }
+    for hull in hulls {
+        let centre = hull.world_pose(body).position;
+        let reach2 = hull.bounding_radius().powi(2);
+        for (c, &p) in mask.iter_mut().zip(sphere.positions()) {
+            if p.distance_squared(centre) <= reach2 && hull.contains(body, p) {
+                *c = c.max(value);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Bow and stern waves on sphere water: the current and previous per-vertex contact masks and
+/// the amplitude `A` (m per unit of speed factor), applied after each step exactly as the
+/// grid's signed mode applies them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SphereContacts {
+    amplitude: f32,
+    old: Vec<f32>,
+    new: Vec<f32>,
+}
+
+impl SphereContacts {
+    /// Empty masks for `vertices` vertices.
+    ///
+    /// # Errors
+    /// [`BuoyancyError::NotFinite`] for a NaN or infinite amplitude.
+    pub fn new(vertices: usize, amplitude: f32) -> Result<Self> {
+        finite("contact amplitude", amplitude)?;
+        Ok(Self {
+            amplitude,
+            old: vec![0.0; vertices],
+            new: vec![0.0; vertices],
+        })
+    }
+
+    /// Starts a step: the current mask becomes `C_old`, `mask` becomes `C_new`.
+    ///
+    /// # Errors
+    /// [`BuoyancyError::SizeMismatch`] for the wrong length; [`BuoyancyError::Water`] with
+    /// [`WaterError::BadMaskValue`] for a negative or non-finite value (masks unchanged).
+    pub fn advance(&mut self, mask: &[f32]) -> Result<()> {
+        check_len("contact mask", self.new.len(), mask.len())?;
+        if let Some((i, &value)) = mask
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
+        {
+            return Err(WaterError::BadMaskValue {
+                what: "sphere contact mask",
+                x: i,
+                y: 0,
+                value,
+            }
+            .into());
+        }
+        std::mem::swap(&mut self.old, &mut self.new);
+        self.new.copy_from_slice(mask);
+        Ok(())
+    }
+
+    /// `C_new`.
+    #[must_use]
+    pub fn new_mask(&self) -> &[f32] {
+        &self.new
+    }
+
+    /// `C_old`.
+    #[must_use]
+    pub fn old_mask(&self) -> &[f32] {
+        &self.old
+    }
+
+    /// One step of `water`, then the bow and stern events on its new heights.
+    ///
+    /// # Errors
+    /// [`BuoyancyError::SizeMismatch`] if `water` has another vertex count.
+    pub fn step(&self, water: &mut SphereWater) -> Result<()> {
+        check_len("sphere water", self.new.len(), water.heights().len())?;
+        water.step();
+        let (current, _) = water.levels_mut();
+        water_core::contact::apply_signed_events(self.amplitude, &self.new, &self.old, current);
+        Ok(())
+    }
+}
+
+fn check_len(what: &'static str, expected: usize, actual: usize) -> Result<()> {
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(BuoyancyError::SizeMismatch {
+            what,
+            expected,
+            actual,
+        })
+    }
+}

@@ -1,0 +1,105 @@
+//! A rigid body with its hulls and its buoyancy model: what examples, the CLI and tests float.
+
+use water_core::HeightSource;
+
+use crate::archimedes::Archimedes;
+use crate::error::Result;
+use crate::gravity::Gravity;
+use crate::hull::{Hull, Submersion};
+use crate::probe::{ProbeVelocity, Probes};
+use crate::rigid_body::RigidBody;
+use crate::wrench::Wrench;
+
+/// How the water holds a body up.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BuoyancyModel {
+    /// Displaced volume of the body's hulls ([`Archimedes`]).
+    Archimedes(Archimedes),
+    /// The demo's probes, with where their vertical velocity comes from.
+    Probes {
+        /// The probes.
+        probes: Probes,
+        /// Their velocity source.
+        velocity: ProbeVelocity,
+    },
+}
+
+/// A rigid body, the hulls that give it shape (for Archimedes and for the wake it makes) and
+/// its buoyancy model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FloatingBody {
+    /// Mass, inertia and state.
+    pub body: RigidBody,
+    /// Hulls at local poses. Probe bodies may have none (then they make no waves).
+    pub hulls: Vec<Hull>,
+    /// How the water pushes.
+    pub model: BuoyancyModel,
+}
+
+/// One step's outcome for a floating body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyStep {
+    /// The water's force and torque on the body during the step.
+    pub wrench: Wrench,
+    /// Submerged volume summed over the hulls, m^3 (0 for probe bodies).
+    pub submerged_volume: f32,
+}
+
+impl FloatingBody {
+    /// Force and torque from the water, and the displaced water per hull (Archimedes only).
+    ///
+    /// # Errors
+    /// Errors of the probe model (see [`Probes::wrench`]).
+    pub fn water_wrench(
+        &mut self,
+        water: &(impl HeightSource + ?Sized),
+        gravity: &Gravity,
+    ) -> Result<(Wrench, Vec<Submersion>)> {
+        let state = self.body.state;
+        match &mut self.model {
+            BuoyancyModel::Archimedes(archimedes) => {
+                let forces: Vec<_> = self
+                    .hulls
+                    .iter()
+                    .map(|h| archimedes.hull_force(h, &state, water, gravity))
+                    .collect();
+                Ok((
+                    forces.iter().map(|f| f.wrench).sum(),
+                    forces.iter().map(|f| f.submersion).collect(),
+                ))
+            }
+            BuoyancyModel::Probes { probes, velocity } => Ok((
+                probes.wrench(&state, water, gravity, *velocity)?,
+                Vec::new(),
+            )),
+        }
+    }
+
+    /// One step of `dt` seconds: the water's wrench plus `extra` (a push, a motor; N and N m
+    /// about the centre of mass), then semi-implicit Euler under `gravity`.
+    ///
+    /// # Errors
+    /// [`crate::BuoyancyError::NotPositive`] for a bad `dt`; [`crate::BuoyancyError::NotFinite`]
+    /// when the forces stop being finite.
+    pub fn step(
+        &mut self,
+        water: &(impl HeightSource + ?Sized),
+        gravity: &Gravity,
+        dt: f32,
+        extra: Wrench,
+    ) -> Result<BodyStep> {
+        crate::error::positive("dt", dt)?;
+        let (wrench, submersions) = self.water_wrench(water, gravity)?;
+        self.body.integrate(wrench + extra, gravity, dt)?;
+        Ok(BodyStep {
+            wrench,
+            submerged_volume: submersions.iter().map(|s| s.volume).sum(),
+        })
+    }
+
+    /// The body's speed (m/s): the speed factor its contact mask carries.
+    #[must_use]
+    pub fn speed_factor(&self) -> f32 {
+        self.body.state.linear_velocity.length()
+    }
+}

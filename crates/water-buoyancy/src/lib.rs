@@ -1,0 +1,69 @@
+//! # water-buoyancy
+//!
+//! Bodies that float on Dynamic Water, and make waves back.
+//!
+//! * Water is anything that implements [`water_core::HeightSource`]: a CPU grid's
+//!   [`water_core::HeightView`], a GPU readback snapshot, sphere water, or
+//!   [`water_core::FlatWater`].
+//! * Two buoyancy models: the demo's [`Probes`] (a damped spring per probe under water) and
+//!   [`Archimedes`] (`rho g V_sub` at the centre of buoyancy, with linear, quadratic and angular
+//!   drag), the submerged volume of a [`Hull`] ([`Shape`]: box, sphere, capsule, convex mesh)
+//!   integrated over its wet surface under the sampled water (see [`hull`]).
+//! * Forces come out as a [`Wrench`] about the centre of mass for a [`BodyState`] (a glam
+//!   [`Pose`] and velocities), so any integrator can use them; [`RigidBody`] is a small
+//!   semi-implicit Euler one, [`FloatingBody`] ties a body to its hulls and model.
+//! * [`Gravity`] is uniform over a flat sea or radial on a planet.
+//! * [`rasterise_grid_mask`] and [`rasterise_sphere_mask`] turn a body's cut through the water
+//!   into contact masks, whose bow and stern events make its wake.
+//!
+//! ```
+//! use glam::Vec3;
+//! use water_buoyancy::{Archimedes, BodyState, BuoyancyModel, FloatingBody, Gravity, Hull, Pose, RigidBody, Shape, Wrench};
+//! use water_core::FlatWater;
+//!
+//! // A 1 m x 1 m x 0.5 m crate of 200 kg dropped on a lake.
+//! let shape = Shape::cuboid(Vec3::new(0.5, 0.5, 0.25))?;
+//! let state = BodyState::at_rest(Pose::from_position(Vec3::new(0.0, 0.0, 0.3))?);
+//! let mut crate_ = FloatingBody {
+//!     body: RigidBody::from_shape(&shape, 200.0, state)?,
+//!     hulls: vec![Hull::new(shape, Pose::IDENTITY)?],
+//!     model: BuoyancyModel::Archimedes(Archimedes::new(1000.0)?.with_drag(3000.0, 0.0, 50.0)?),
+//! };
+//! for _ in 0..3000 {
+//!     crate_.step(&FlatWater::default(), &Gravity::EARTH, 0.002, Wrench::ZERO)?;
+//! }
+//! // It floats 200 kg / (1000 kg/m^3 * 1 m^2) = 0.2 m deep: its bottom at -0.2 m, its centre at
+//! // 0.25 - 0.2 = 0.05 m above the surface.
+//! assert!((crate_.body.state.pose.position.z - 0.05).abs() < 1e-3);
+//! # Ok::<(), water_buoyancy::BuoyancyError>(())
+//! ```
+
+pub mod archimedes;
+pub mod contact_mask;
+pub mod convex_mesh;
+pub mod error;
+pub mod floating_body;
+pub mod gravity;
+pub mod hull;
+pub mod pose;
+pub mod probe;
+pub mod rigid_body;
+pub mod shape;
+pub mod tessellation;
+pub mod wrench;
+
+pub use archimedes::{
+    box_draft, box_heave_period, spherical_cap_volume, Archimedes, HullForce, FRESH_WATER_DENSITY,
+};
+pub use contact_mask::{rasterise_grid_mask, rasterise_sphere_mask, SphereContacts};
+pub use convex_mesh::ConvexMesh;
+pub use error::{BuoyancyError, Result};
+pub use floating_body::{BodyStep, BuoyancyModel, FloatingBody};
+pub use gravity::{Gravity, STANDARD_GRAVITY};
+pub use hull::{Hull, Submersion, DEFAULT_EDGE_FRACTION};
+pub use pose::Pose;
+pub use probe::{ProbeVelocity, Probes};
+pub use rigid_body::{BodyState, RigidBody};
+pub use shape::Shape;
+pub use tessellation::{SurfaceMesh, MAX_TRIANGLES};
+pub use wrench::Wrench;
