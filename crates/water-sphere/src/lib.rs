@@ -6,6 +6,7 @@
 
 pub mod adjacency;
 pub mod error;
+pub mod height_source;
 pub mod icosphere;
 pub mod operator;
 pub mod sphere_step;
