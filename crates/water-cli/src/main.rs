@@ -213,7 +213,7 @@ fn grid_only(file: ScenarioFile, what: &str) -> Result<Scenario, String> {
     match file {
         ScenarioFile::Grid(s) => Ok(*s),
         ScenarioFile::Sphere(s) => Err(format!(
-            "{}: {what} is available for grid scenarios; sphere scenarios run on the CPU with `water run`",
+            "{}: {what} is available for grid scenarios; sphere scenarios run with `water run`",
             s.source
         )),
     }

@@ -10,7 +10,7 @@ use water_sphere::{Adjacency, Icosphere};
 use crate::npy;
 use crate::picture;
 use crate::progress::Progress;
-use water_gpu::{GpuBackend, GpuContext, GpuError, SphereComputeWater};
+use water_gpu::{GpuContext, GpuSphereWater};
 
 use crate::run::RunError;
 use crate::simulation::BackendChoice;
@@ -24,7 +24,7 @@ const MAP_WIDTH: usize = 512;
 pub struct SphereSummary {
     /// Scenario source.
     pub scenario: String,
-    /// `"cpu"` or `"gpu"`.
+    /// `"cpu"`, `"gpu"` or `"gpu-fragment"`.
     pub backend: String,
     /// Subdivision level.
     pub level: u32,
@@ -38,7 +38,7 @@ pub struct SphereSummary {
     pub max_abs_height: f32,
     /// Area-weighted volume above the rest sphere, m^3.
     pub volume: f64,
-    /// The GPU adapter, for the gpu backend.
+    /// The GPU adapter, for the GPU backends.
     pub adapter: Option<String>,
     /// Files written.
     pub files: Vec<PathBuf>,
@@ -101,13 +101,18 @@ pub fn run_sphere(
             scenario.run(|done| progress.update(done));
             (scenario.water.heights().to_vec(), None)
         }
-        BackendChoice::Gpu(GpuBackend::Compute) => {
+        BackendChoice::Gpu(gpu_backend) => {
             let gpu = GpuContext::headless()?;
-            let mut water = SphereComputeWater::new(&gpu.device, &gpu.queue, &scenario.water)?;
+            let mut water =
+                GpuSphereWater::new(gpu_backend, &gpu.device, &gpu.queue, &scenario.water)?;
             let mut step = 0;
             // As on the CPU: a click lands before step `at`; clicks at or after the last step
             // never land.
-            for (at, click) in scenario.clicks.iter().filter(|(at, _)| *at < scenario.steps) {
+            for (at, click) in scenario
+                .clicks
+                .iter()
+                .filter(|(at, _)| *at < scenario.steps)
+            {
                 water.step_many(at - step)?;
                 step = *at;
                 progress.update(step);
@@ -115,12 +120,6 @@ pub fn run_sphere(
             }
             water.step_many(scenario.steps - step)?;
             (water.heights()?, Some(gpu.describe()))
-        }
-        BackendChoice::Gpu(GpuBackend::Fragment) => {
-            return Err(RunError::Gpu(GpuError::Unsupported(format!(
-                "{}: sphere scenarios run on the cpu and gpu backends (no fragment sphere stepper yet)",
-                scenario.source
-            ))))
         }
     };
     let wall_seconds = start.elapsed().as_secs_f64();

@@ -296,19 +296,6 @@ fn sphere_scenarios_write_heights_per_vertex_and_positions() {
     let mean = SPHERE.replace("\"laplace-beltrami\"", "\"mean\"");
     let res = run_scenario(&dir, &mean, &dir.join("mean"));
     assert!(res.status.success(), "{}", stderr(&res));
-
-    let fragment = water(&[
-        "run",
-        dir.join("scenario.toml").to_str().expect("utf8"),
-        "--backend",
-        "gpu-fragment",
-    ]);
-    assert!(!fragment.status.success());
-    assert!(
-        stderr(&fragment).contains("fragment"),
-        "{}",
-        stderr(&fragment)
-    );
 }
 
 #[test]

@@ -3,6 +3,8 @@
 
 use std::process::{Command, Output};
 
+use water_gpu::agreement::{Comparison, F32_TOLERANCE};
+
 fn water(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_water"))
         .args(args)
@@ -141,46 +143,59 @@ fn classic_gpu_runs_match_the_cpu_checksum() {
     assert!(sums.windows(2).all(|w| w[0] == w[1]), "{sums:?}");
 }
 
+/// `water run` of the built-in sphere scenario on `backend`: its `height.npy` (one f32 per
+/// vertex) and its summary; `None` where the test skips.
+fn sphere_run(dir: &std::path::Path, backend: &str) -> Option<(Vec<f32>, serde_json::Value)> {
+    let out_dir = dir.join(backend);
+    let args = [
+        "run",
+        "--builtin",
+        "sky-aquarium",
+        "--backend",
+        backend,
+        "--out",
+        out_dir.to_str().expect("utf8"),
+        "--quiet",
+    ];
+    let out = water_on_gpu("sphere run", &args)?;
+    assert!(
+        out.status.success(),
+        "{backend}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(out_dir.join("height.npy")).expect("heights");
+    let (_, shape, payload) = water_cli::npy::read_raw(&bytes).expect("npy");
+    assert_eq!(shape, vec![2562], "{backend}");
+    let summary =
+        serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).expect("summary"))
+            .expect("json");
+    Some((bytemuck_f32(payload), summary))
+}
+
 #[test]
-fn sphere_scenarios_on_the_gpu_match_the_cpu() {
+fn sphere_scenarios_on_each_gpu_backend_match_the_cpu() {
     let dir = std::env::temp_dir().join(format!("water-cli-gpu-sphere-{}", std::process::id()));
-    let mut heights = Vec::new();
-    for backend in ["cpu", "gpu"] {
-        let out_dir = dir.join(backend);
-        let args = [
-            "run",
-            "--builtin",
-            "sky-aquarium",
-            "--backend",
-            backend,
-            "--out",
-            out_dir.to_str().expect("utf8"),
-            "--quiet",
-        ];
-        let Some(out) = water_on_gpu("sphere run", &args) else {
+    let Some((reference, _)) = sphere_run(&dir, "cpu") else {
+        return;
+    };
+    let scale = reference.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    assert!(scale > 0.0, "the clicks made waves");
+    for backend in ["gpu", "gpu-fragment"] {
+        let Some((heights, summary)) = sphere_run(&dir, backend) else {
             return;
         };
+        assert_eq!(summary["backend"], backend);
+        assert!(summary["adapter"].is_string(), "{summary}");
+        // Comparison counts a NaN as an infinite difference, where a fold of f32::max would
+        // skip it.
+        let c = Comparison::measure(&reference, &heights);
         assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+            c.within(F32_TOLERANCE),
+            "{backend}: the sphere differs from the CPU's by {} of {scale} at vertex {}",
+            c.max_abs,
+            c.worst_cell
         );
-        let bytes = std::fs::read(out_dir.join("height.npy")).expect("heights");
-        let (_, shape, payload) = water_cli::npy::read_raw(&bytes).expect("npy");
-        assert_eq!(shape, vec![2562]);
-        heights.push(bytemuck_f32(payload));
     }
-    let reference = &heights[0];
-    let scale = reference.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-    let worst = reference
-        .iter()
-        .zip(&heights[1])
-        .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
-    assert!(scale > 0.0);
-    assert!(
-        worst <= water_gpu::agreement::F32_TOLERANCE * scale,
-        "GPU sphere differs by {worst} of {scale}"
-    );
 }
 
 fn bytemuck_f32(bytes: &[u8]) -> Vec<f32> {

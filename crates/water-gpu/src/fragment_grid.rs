@@ -6,7 +6,7 @@ use water_core::{ContactMasks, GridMode, Impulse, LandMask};
 
 use crate::compute_grid::{check_limit, impulse_cells, submitted, validated};
 use crate::error::GpuError;
-use crate::pipelines::full_screen_pipeline;
+use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, i32s, read_texture};
 use crate::shaders;
 use crate::spec::GridSpec;
@@ -272,7 +272,7 @@ impl FragmentGrid {
         })?;
         submitted(&device, || {
             let mut encoder = device.create_command_encoder(&Default::default());
-            Self::full_screen_pass(
+            full_screen_pass(
                 &mut encoder,
                 &self.views[self.roles.2],
                 &self.step_pipeline,
@@ -286,34 +286,6 @@ impl FragmentGrid {
         Ok(())
     }
 
-    fn full_screen_pass(
-        encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
-        pipeline: &wgpu::RenderPipeline,
-        group: &wgpu::BindGroup,
-    ) {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("water fragment pass"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    // Every texel is written by the full-screen triangle.
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, group, &[]);
-        pass.draw(0..3, 0..1);
-    }
-
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
         // One bind group per rotation of the three textures, made once for the whole run.
         let mut groups: Vec<wgpu::BindGroup> = Vec::with_capacity(3);
@@ -322,7 +294,7 @@ impl FragmentGrid {
                 groups.push(self.step_group(contacts));
             }
             let target = &self.views[self.roles.2];
-            Self::full_screen_pass(
+            full_screen_pass(
                 encoder,
                 target,
                 &self.step_pipeline,
@@ -491,7 +463,7 @@ impl FragmentGrid {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("water fragment impulse"),
             });
-        Self::full_screen_pass(
+        full_screen_pass(
             &mut encoder,
             &self.views[spare],
             &self.impulse_pipeline,
@@ -704,7 +676,7 @@ impl FragmentGrid {
         });
         submitted(&device, || {
             let mut encoder = device.create_command_encoder(&Default::default());
-            Self::full_screen_pass(&mut encoder, &surface.view, pipeline, &group);
+            full_screen_pass(&mut encoder, &surface.view, pipeline, &group);
             self.queue.submit([encoder.finish()]);
         })?;
         Ok(&surface.view)

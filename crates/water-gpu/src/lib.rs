@@ -6,6 +6,9 @@
 //! with the CPU reference: f32 modes within a stated tolerance, the classic integer ripple bit for
 //! bit (`crates/water-testkit` checks every mode and boundary on every CI run).
 //!
+//! Sphere water (`water-sphere`) has the same two backends, [`SphereComputeWater`] and
+//! [`SphereFragmentWater`], and [`GpuSphereWater`] to choose between them at run time.
+//!
 //! The WGSL sources live in the workspace's `shaders/` folder, one kernel per file, named like
 //! the CPU function each mirrors; [`shaders::ALL`] lists them.
 //!
@@ -17,11 +20,13 @@ pub mod context;
 pub mod error;
 pub mod fragment_grid;
 pub mod gpu_grid;
+pub mod gpu_sphere;
 mod pipelines;
 pub mod readback;
 pub mod shaders;
 pub mod spec;
 pub mod sphere_compute;
+pub mod sphere_fragment;
 pub mod surface;
 pub mod uniforms;
 
@@ -30,6 +35,8 @@ pub use context::GpuContext;
 pub use error::GpuError;
 pub use fragment_grid::FragmentGrid;
 pub use gpu_grid::{GpuBackend, GpuGrid};
+pub use gpu_sphere::GpuSphereWater;
 pub use readback::PendingReadback;
 pub use spec::GridSpec;
 pub use sphere_compute::SphereComputeWater;
+pub use sphere_fragment::SphereFragmentWater;

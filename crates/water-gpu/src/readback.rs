@@ -11,6 +11,11 @@ pub struct PendingReadback {
     device: wgpu::Device,
     staging: wgpu::Buffer,
     result: mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    /// `(row bytes, padded row bytes)` of a texture copy, whose rows are padded to
+    /// `wgpu::COPY_BYTES_PER_ROW_ALIGNMENT` in the staging buffer; `None` for a buffer copy.
+    rows: Option<(usize, usize)>,
+    /// Bytes handed back: the data without row padding, cut to this length.
+    len: usize,
 }
 
 impl PendingReadback {
@@ -26,31 +31,81 @@ impl PendingReadback {
         source: &wgpu::Buffer,
         size: u64,
     ) -> Result<Self, GpuError> {
+        Self::checked(device, || {
+            let staging = Self::staging(device, size);
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water readback copy"),
+            });
+            encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
+            queue.submit([encoder.finish()]);
+            Self::map(device, staging, None, size as usize)
+        })
+    }
+
+    /// Records a copy of the whole of a 2-D `texture` into a staging buffer, submits it, and
+    /// starts mapping; [`PendingReadback::try_take`] then gives the texels row after row without
+    /// the copy's row padding, cut to the first `len` bytes.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when wgpu rejects the copy (see [`PendingReadback::start`]).
+    pub(crate) fn start_texture(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        texture: &wgpu::Texture,
+        bytes_per_texel: u32,
+        len: usize,
+    ) -> Result<Self, GpuError> {
+        let row = texture.width() * bytes_per_texel;
+        let padded = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        Self::checked(device, || {
+            let staging = Self::staging(device, u64::from(padded) * u64::from(texture.height()));
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water texture readback"),
+            });
+            encoder.copy_texture_to_buffer(
+                texture.as_image_copy(),
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &staging,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(padded),
+                        rows_per_image: None,
+                    },
+                },
+                texture.size(),
+            );
+            queue.submit([encoder.finish()]);
+            let len = len.min(row as usize * texture.height() as usize);
+            Self::map(device, staging, Some((row as usize, padded as usize)), len)
+        })
+    }
+
+    /// Runs `start` in a validation scope: the copies are valid for a live device, so a
+    /// rejection means the device (or its resources) is gone.
+    fn checked(device: &wgpu::Device, start: impl FnOnce() -> Self) -> Result<Self, GpuError> {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pending = Self::start_unchecked(device, queue, source, size);
+        let pending = start();
         match pollster::block_on(scope.pop()) {
             Some(e) => Err(GpuError::DeviceLost(e.to_string())),
             None => Ok(pending),
         }
     }
 
-    fn start_unchecked(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        source: &wgpu::Buffer,
-        size: u64,
-    ) -> Self {
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+    fn staging(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
+        device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("water readback"),
             size,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
-        });
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("water readback copy"),
-        });
-        encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
-        queue.submit([encoder.finish()]);
+        })
+    }
+
+    fn map(
+        device: &wgpu::Device,
+        staging: wgpu::Buffer,
+        rows: Option<(usize, usize)>,
+        len: usize,
+    ) -> Self {
         let (sender, result) = mpsc::channel();
         staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
             // The receiver may be gone if the readback was dropped; nothing to report then.
@@ -60,6 +115,8 @@ impl PendingReadback {
             device: device.clone(),
             staging,
             result,
+            rows,
+            len,
         }
     }
 
@@ -72,7 +129,15 @@ impl PendingReadback {
         match self.result.try_recv() {
             Ok(Ok(())) => {
                 let bytes = match self.staging.slice(..).get_mapped_range() {
-                    Ok(range) => Ok(range.to_vec()),
+                    Ok(range) => Ok(match self.rows {
+                        None => range[..self.len].to_vec(),
+                        Some((row, padded)) => range
+                            .chunks_exact(padded)
+                            .flat_map(|r| &r[..row])
+                            .take(self.len)
+                            .copied()
+                            .collect(),
+                    }),
                     Err(e) => Err(GpuError::DeviceLost(e.to_string())),
                 };
                 self.staging.unmap();
@@ -124,38 +189,5 @@ pub fn read_texture(
     texture: &wgpu::Texture,
     bytes_per_texel: u32,
 ) -> Result<Vec<u8>, GpuError> {
-    let row = texture.width() * bytes_per_texel;
-    let padded = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("water texture readback"),
-        size: u64::from(padded) * u64::from(texture.height()),
-        usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-        label: Some("water texture readback"),
-    });
-    encoder.copy_texture_to_buffer(
-        texture.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &staging,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded),
-                rows_per_image: None,
-            },
-        },
-        texture.size(),
-    );
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    queue.submit([encoder.finish()]);
-    if let Some(e) = pollster::block_on(scope.pop()) {
-        return Err(GpuError::DeviceLost(e.to_string()));
-    }
-    let bytes = PendingReadback::start(device, queue, &staging, staging.size())?.wait()?;
-    Ok(bytes
-        .chunks_exact(padded as usize)
-        .flat_map(|r| &r[..row as usize])
-        .copied()
-        .collect())
+    PendingReadback::start_texture(device, queue, texture, bytes_per_texel, usize::MAX)?.wait()
 }

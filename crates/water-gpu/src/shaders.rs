@@ -22,6 +22,9 @@ pub const SURFACE_NORMALS: &str = include_str!("../../../shaders/surface_normals
 
 /// `sphere_step`: sphere water over six neighbour slots per vertex (compute).
 pub const SPHERE_STEP: &str = include_str!("../../../shaders/sphere_step.wgsl");
+/// `sphere_step` as a full-screen render pass over vertices laid out in a 2-D texture (fragment
+/// backend).
+pub const SPHERE_STEP_FRAGMENT: &str = include_str!("../../../shaders/sphere_step_fragment.wgsl");
 
 /// Every shader the crate embeds, by file name.
 pub const ALL: &[(&str, &str)] = &[
@@ -34,4 +37,5 @@ pub const ALL: &[(&str, &str)] = &[
     ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),
     ("surface_normals.wgsl", SURFACE_NORMALS),
     ("sphere_step.wgsl", SPHERE_STEP),
+    ("sphere_step_fragment.wgsl", SPHERE_STEP_FRAGMENT),
 ];

@@ -138,6 +138,21 @@ impl SphereComputeWater {
         &self.fields[self.roles.1]
     }
 
+    /// Records `steps` steps into the caller's encoder (one compute pass).
+    pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            for _ in 0..steps {
+                pass.set_bind_group(0, &self.groups[self.roles.0], &[]);
+                pass.dispatch_workgroups(self.vertices.div_ceil(GROUP), 1, 1);
+                let (old, cur, new) = self.roles;
+                self.roles = (cur, new, old);
+            }
+        }
+        self.steps += steps;
+    }
+
     /// `steps` steps in one submission.
     ///
     /// # Errors
@@ -146,20 +161,9 @@ impl SphereComputeWater {
         let device = self.device.clone();
         submitted(&device, || {
             let mut encoder = device.create_command_encoder(&Default::default());
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&self.pipeline);
-                for _ in 0..steps {
-                    pass.set_bind_group(0, &self.groups[self.roles.0], &[]);
-                    pass.dispatch_workgroups(self.vertices.div_ceil(GROUP), 1, 1);
-                    let (old, cur, new) = self.roles;
-                    self.roles = (cur, new, old);
-                }
-            }
+            self.encode_step_many(&mut encoder, steps);
             self.queue.submit([encoder.finish()]);
-        })?;
-        self.steps += steps;
-        Ok(())
+        })
     }
 
     /// Adds a click (its heights computed on the host exactly as the CPU water computes them).
@@ -225,14 +229,22 @@ impl SphereComputeWater {
         })
     }
 
-    /// The current heights (blocking readback).
+    /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's
+    /// vertex order). Poll the device and take the bytes from the returned [`PendingReadback`]
+    /// when they arrive.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
+        let buffer = &self.fields[self.roles.1];
+        PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
+    }
+
+    /// The current heights (blocking readback), one per vertex in the mesh's order.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`].
     pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        let buffer = &self.fields[self.roles.1];
-        Ok(f32s(
-            &PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())?.wait()?,
-        ))
+        Ok(f32s(&self.read_heights_async()?.wait()?))
     }
 }

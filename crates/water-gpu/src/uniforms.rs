@@ -135,3 +135,17 @@ pub struct SphereUniforms {
     /// Padding to 16 bytes.
     pub _pad: u32,
 }
+
+/// `SphereFragmentUniforms` of `shaders/sphere_step_fragment.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct SphereFragmentUniforms {
+    /// Vertices.
+    pub vertices: u32,
+    /// Texels per row of the height textures: vertex `i` is at `(i % width, i / width)`.
+    pub width: u32,
+    /// Step coefficient `k`: `a`, or `(c dt)^2`.
+    pub k: f32,
+    /// Per-step damping factor `d`.
+    pub d: f32,
+}

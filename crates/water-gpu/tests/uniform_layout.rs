@@ -5,7 +5,8 @@ use std::mem::{offset_of, size_of};
 
 use naga::proc::Layouter;
 use water_gpu::uniforms::{
-    GridUniforms, ImpulseCell, ImpulseUniforms, SphereUniforms, SurfaceUniforms,
+    GridUniforms, ImpulseCell, ImpulseUniforms, SphereFragmentUniforms, SphereUniforms,
+    SurfaceUniforms,
 };
 
 /// `(field name, offset)` of a Rust struct, in declaration order.
@@ -55,6 +56,13 @@ const SPHERE: Fields = &[
     ("_pad", offset_of!(SphereUniforms, _pad)),
 ];
 
+const SPHERE_FRAGMENT: Fields = &[
+    ("vertices", offset_of!(SphereFragmentUniforms, vertices)),
+    ("width", offset_of!(SphereFragmentUniforms, width)),
+    ("k", offset_of!(SphereFragmentUniforms, k)),
+    ("d", offset_of!(SphereFragmentUniforms, d)),
+];
+
 fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) -> bool {
     let module = naga::front::wgsl::parse_str(source).expect("valid WGSL");
     let mut layouter = Layouter::default();
@@ -84,8 +92,13 @@ fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) ->
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 5] = [
+    let structs: [(&str, usize, Fields); 6] = [
         ("SphereUniforms", size_of::<SphereUniforms>(), SPHERE),
+        (
+            "SphereFragmentUniforms",
+            size_of::<SphereFragmentUniforms>(),
+            SPHERE_FRAGMENT,
+        ),
         ("SurfaceUniforms", size_of::<SurfaceUniforms>(), SURFACE),
         ("GridUniforms", size_of::<GridUniforms>(), GRID),
         ("ImpulseUniforms", size_of::<ImpulseUniforms>(), IMPULSE),

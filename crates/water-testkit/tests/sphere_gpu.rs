@@ -1,15 +1,15 @@
-//! Sphere water on the GPU (compute) agrees with the CPU for both steppers, with clicks, over
-//! 300 steps.
+//! Sphere water on the GPU (compute and fragment) agrees with the CPU for both steppers, with
+//! clicks, over 300 steps.
 
 use glam::Vec3;
 use water_core::Damping;
-use water_gpu::SphereComputeWater;
+use water_gpu::{GpuBackend, GpuSphereWater, SphereFragmentWater};
 use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
 use water_testkit::{compare_f32, gpu_or_skip, F32_TOLERANCE};
 
-#[test]
-fn gpu_sphere_steps_match_the_cpu() {
-    let Some(gpu) = gpu_or_skip("gpu_sphere_steps_match_the_cpu") else {
+/// Steps both steppers with two clicks on the CPU and on `backend`, and compares the heights.
+fn gpu_sphere_matches_the_cpu(test: &str, backend: GpuBackend) {
+    let Some(gpu) = gpu_or_skip(test) else {
         return;
     };
     let sphere = Icosphere::new(4, 1.0).expect("sphere");
@@ -22,7 +22,8 @@ fn gpu_sphere_steps_match_the_cpu() {
     ] {
         let mut cpu =
             SphereWater::new(sphere.clone(), stepper, Damping::PerStep(0.998)).expect("cpu");
-        let mut gpu_water = SphereComputeWater::new(&gpu.device, &gpu.queue, &cpu).expect("gpu");
+        let mut gpu_water =
+            GpuSphereWater::new(backend, &gpu.device, &gpu.queue, &cpu).expect("gpu");
         let clicks = [
             Click::new(Vec3::Z, 0.4, 0.05).expect("click"),
             Click::new(Vec3::new(1.0, -0.5, 0.2), 0.3, -0.03).expect("click"),
@@ -33,12 +34,14 @@ fn gpu_sphere_steps_match_the_cpu() {
             cpu.step_many(150);
             gpu_water.step_many(150).expect("steps");
         }
+        assert_eq!(gpu_water.steps_taken(), 300);
         let reference = cpu.heights().to_vec();
         assert!(
             reference.iter().any(|z| z.abs() > 1e-3),
             "the clicks made waves"
         );
-        let name = format!("sphere-{stepper:?}").replace([' ', '{', '}', ':', ','], "");
+        let name =
+            format!("sphere-{}-{stepper:?}", backend.name()).replace([' ', '{', '}', ':', ','], "");
         let c = compare_f32(
             &name,
             reference.len(),
@@ -49,4 +52,67 @@ fn gpu_sphere_steps_match_the_cpu() {
         .unwrap_or_else(|e| panic!("{e}"));
         eprintln!("{name}: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale);
     }
+}
+
+#[test]
+fn gpu_sphere_steps_match_the_cpu() {
+    gpu_sphere_matches_the_cpu("gpu_sphere_steps_match_the_cpu", GpuBackend::Compute);
+}
+
+#[test]
+fn fragment_sphere_steps_match_the_cpu() {
+    gpu_sphere_matches_the_cpu("fragment_sphere_steps_match_the_cpu", GpuBackend::Fragment);
+}
+
+/// Level 5 has more vertices (10,242) than a 1-D texture holds by default (8192): the 2-D layout
+/// must carry the vertices past the first 8192, and their neighbours across rows, like the rest.
+#[test]
+fn fragment_sphere_past_the_1d_texture_limit_matches_the_cpu() {
+    let Some(gpu) = gpu_or_skip("fragment_sphere_past_the_1d_texture_limit_matches_the_cpu") else {
+        return;
+    };
+    let sphere = Icosphere::new(5, 1.0).expect("sphere");
+    let n = sphere.positions().len();
+    assert!(n > 8192, "{n} vertices");
+    let mut cpu = SphereWater::new(
+        sphere,
+        SphereStepper::Mean { a: 0.6 },
+        Damping::PerStep(1.0),
+    )
+    .expect("cpu");
+    // Start from a shape with no symmetry, so every vertex (the last ones included) carries its
+    // own value and a misplaced texel shows.
+    let start: Vec<f32> = (0..n)
+        .map(|i| ((i * 37 % 101) as f32 - 50.0) * 1e-3)
+        .collect();
+    cpu.set_at_rest(&start).expect("levels");
+    let mut gpu_water = SphereFragmentWater::new(&gpu.device, &gpu.queue, &cpu).expect("gpu");
+    assert!(gpu_water.texture_width() < n as u32);
+    let click = Click::new(Vec3::new(-0.3, 0.2, -1.0), 0.2, 0.04).expect("click");
+    cpu.click(&click);
+    gpu_water.click(&click).expect("click");
+    cpu.step_many(40);
+    gpu_water.step_many(40).expect("steps");
+
+    // The asynchronous readback, polled as a frame loop would.
+    let pending = gpu_water.read_heights_async().expect("readback");
+    let bytes = loop {
+        gpu.device.poll(wgpu::PollType::Poll).expect("poll");
+        if let Some(bytes) = pending.try_take() {
+            break bytes.expect("mapped");
+        }
+        std::thread::yield_now();
+    };
+    assert_eq!(bytes.len(), n * 4, "one f32 per vertex, no texture tail");
+    let heights: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+    assert_eq!(heights, gpu_water.heights().expect("blocking readback"));
+    let c = compare_f32(
+        "sphere-fragment-level-5",
+        n,
+        cpu.heights(),
+        &heights,
+        F32_TOLERANCE,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("level 5: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale);
 }
