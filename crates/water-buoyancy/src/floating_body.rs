@@ -97,9 +97,55 @@ impl FloatingBody {
         })
     }
 
-    /// The body's speed (m/s): the speed factor its contact mask carries.
+    /// The speed factor its contact mask carries: the body's speed, m/s, but never zero, so a
+    /// body at rest keeps its place in the mask and starting to move does not read as entering
+    /// every cell under it at once.
     #[must_use]
     pub fn speed_factor(&self) -> f32 {
-        self.body.state.linear_velocity.length()
+        self.body
+            .state
+            .linear_velocity
+            .length()
+            .max(f32::MIN_POSITIVE)
+    }
+
+    /// Marks the grid cells this body's hulls cut (see [`crate::rasterise_grid_mask`]) with its
+    /// speed factor.
+    ///
+    /// # Errors
+    /// As [`crate::rasterise_grid_mask`].
+    pub fn rasterise_grid_mask(
+        &self,
+        size: water_core::GridSize,
+        cell_size: f32,
+        mask: &mut [f32],
+    ) -> Result<()> {
+        crate::rasterise_grid_mask(
+            &self.hulls,
+            &self.body.state.pose,
+            size,
+            cell_size,
+            self.speed_factor(),
+            mask,
+        )
+    }
+
+    /// Marks the sphere vertices this body's hulls cut (see [`crate::rasterise_sphere_mask`])
+    /// with its speed factor.
+    ///
+    /// # Errors
+    /// As [`crate::rasterise_sphere_mask`].
+    pub fn rasterise_sphere_mask(
+        &self,
+        sphere: &water_sphere::Icosphere,
+        mask: &mut [f32],
+    ) -> Result<()> {
+        crate::rasterise_sphere_mask(
+            &self.hulls,
+            &self.body.state.pose,
+            sphere,
+            self.speed_factor(),
+            mask,
+        )
     }
 }

@@ -2,18 +2,25 @@
 //! gravity toward the centre.
 //!
 //! A query direction is located on the rest mesh by a greedy walk over the vertex graph (from
-//! vertex 0, always to the neighbour closest to the direction; on a mesh of points on a sphere
+//! where the thread's last walk ended, always to the neighbour closest to the direction; on a mesh of points on a sphere
 //! whose faces are its convex hull, as an icosphere's are, that walk ends at the nearest vertex),
 //! then among the triangles around that vertex and its neighbours. Heights are interpolated
 //! barycentrically on that triangle and stand on the exact sphere of radius `R`: still water is
 //! the sphere `|x| = R` however coarse the mesh. The normal tilts from the radial by the
 //! triangle's height gradient.
 
+use std::cell::Cell;
+
 use glam::Vec3;
 
 use water_core::{HeightSource, SurfaceLevel, SurfaceSample};
 
 use crate::sphere_water::SphereWater;
+
+thread_local! {
+    /// Vertex the last walk on this thread ended at.
+    static WALK_START: Cell<usize> = const { Cell::new(0) };
+}
 
 /// A located direction: the triangle's vertices and barycentric weights.
 struct Located {
@@ -26,7 +33,12 @@ impl SphereWater {
         let positions = self.sphere().positions();
         let adjacency = self.adjacency();
         let closeness = |v: usize| positions[v].dot(direction);
-        let mut v = 0;
+        // Queries come in runs close together (a hull's surface, a row of probes): start from
+        // where the last query on this thread ended. Any start reaches the same vertex.
+        let mut v = WALK_START.with(Cell::get);
+        if v >= positions.len() {
+            v = 0;
+        }
         loop {
             let best = adjacency
                 .neighbours(v)
@@ -38,6 +50,7 @@ impl SphereWater {
             }
             v = best;
         }
+        WALK_START.with(|start| start.set(v));
         // The containing triangle touches the nearest vertex on all but badly shaped meshes;
         // the neighbours' fans cover those, and a full search is the last resort.
         std::iter::once(v)
@@ -50,9 +63,10 @@ impl SphereWater {
                 })
             })
             .or_else(|| {
-                self.sphere().faces().iter().find_map(|f| {
-                    self.barycentric(f.map(|i| i as usize), direction)
-                })
+                self.sphere()
+                    .faces()
+                    .iter()
+                    .find_map(|f| self.barycentric(f.map(|i| i as usize), direction))
             })
     }
 
@@ -71,7 +85,8 @@ impl SphereWater {
         // A direction through an edge or vertex belongs to every triangle there: accept a hair
         // of slack so rounding never leaves it in none.
         const SLACK: f32 = 1e-5;
-        let inside = u >= -SLACK && v >= -SLACK && u + v <= 1.0 + SLACK && e2.dot(s.cross(e1)) > 0.0;
+        let inside =
+            u >= -SLACK && v >= -SLACK && u + v <= 1.0 + SLACK && e2.dot(s.cross(e1)) > 0.0;
         inside.then(|| Located {
             vertices: tri,
             weights: [1.0 - u - v, u, v],
@@ -80,7 +95,9 @@ impl SphereWater {
 
     fn interpolated_height(&self, at: &Located) -> f32 {
         let heights = self.heights();
-        (0..3).map(|k| at.weights[k] * heights[at.vertices[k]]).sum()
+        (0..3)
+            .map(|k| at.weights[k] * heights[at.vertices[k]])
+            .sum()
     }
 }
 

@@ -1,0 +1,166 @@
+//! Bad input gets an error that names the value, never a panic or a NaN body.
+
+use glam::{Mat3, Quat, Vec3};
+use water_buoyancy::{
+    Archimedes, BodyState, BuoyancyError, ConvexMesh, Gravity, Hull, Pose, Probes, RigidBody,
+    Shape, Wrench,
+};
+
+fn message(e: BuoyancyError) -> String {
+    e.to_string()
+}
+
+#[test]
+fn masses_must_be_positive_and_finite() {
+    for mass in [0.0, -2.0, f32::NAN, f32::INFINITY] {
+        let err = RigidBody::new(mass, Mat3::IDENTITY, BodyState::default()).unwrap_err();
+        assert!(message(err).contains("mass"), "mass {mass}");
+    }
+    let shape = Shape::sphere(1.0).unwrap();
+    assert!(RigidBody::from_shape(&shape, -1.0, BodyState::default()).is_err());
+    let err = RigidBody::new(
+        1.0,
+        Mat3::from_diagonal(Vec3::new(1.0, -1.0, 1.0)),
+        BodyState::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err, BuoyancyError::BadInertia { .. }), "{err}");
+    let asymmetric = Mat3::from_cols(Vec3::new(1.0, 0.5, 0.0), Vec3::new(0.0, 1.0, 0.0), Vec3::Z);
+    assert!(RigidBody::new(1.0, asymmetric, BodyState::default()).is_err());
+}
+
+#[test]
+fn poses_must_be_finite_with_unit_quaternions() {
+    let err = Pose::new(Vec3::new(0.0, f32::NAN, 0.0), Quat::IDENTITY).unwrap_err();
+    assert!(message(err).contains("pose position"));
+    let err = Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)).unwrap_err();
+    assert_eq!(err, BuoyancyError::NotUnitQuaternion { length: 0.0 });
+    let err = Pose::new(Vec3::ZERO, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)).unwrap_err();
+    assert!(message(err).contains("orientation"));
+    // A body whose state was assembled with a NaN is refused, not integrated.
+    let mut state = BodyState::default();
+    state.linear_velocity.x = f32::NAN;
+    assert!(RigidBody::new(1.0, Mat3::IDENTITY, state).is_err());
+    let mut probes = Probes::new(vec![Vec3::ZERO], 1.0, 0.0).unwrap();
+    let nan_pose = BodyState {
+        pose: Pose {
+            position: Vec3::splat(f32::NAN),
+            orientation: Quat::IDENTITY,
+        },
+        ..BodyState::default()
+    };
+    assert!(probes
+        .wrench(
+            &nan_pose,
+            &water_core::FlatWater::default(),
+            &Gravity::EARTH,
+            water_buoyancy::ProbeVelocity::Body
+        )
+        .is_err());
+}
+
+#[test]
+fn non_finite_forces_leave_the_body_unchanged() {
+    let mut body = RigidBody::new(1.0, Mat3::IDENTITY, BodyState::default()).unwrap();
+    let before = body.clone();
+    let bad = Wrench {
+        force: Vec3::new(f32::INFINITY, 0.0, 0.0),
+        torque: Vec3::ZERO,
+    };
+    let err = body.integrate(bad, &Gravity::EARTH, 0.01).unwrap_err();
+    assert!(message(err).contains("force"));
+    assert_eq!(body, before);
+    assert!(body.integrate(Wrench::ZERO, &Gravity::EARTH, 0.0).is_err());
+    assert!(Gravity::Uniform(Vec3::ZERO).validate().is_err());
+    assert!(Gravity::Radial {
+        centre: Vec3::ZERO,
+        acceleration: -1.0
+    }
+    .validate()
+    .is_err());
+}
+
+fn cube() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let corners = (0..8)
+        .map(|i: u32| {
+            Vec3::new(
+                if i & 1 == 0 { -1.0 } else { 1.0 },
+                if i & 2 == 0 { -1.0 } else { 1.0 },
+                if i & 4 == 0 { -1.0 } else { 1.0 },
+            )
+        })
+        .collect();
+    let triangles = vec![
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ];
+    (corners, triangles)
+}
+
+fn mesh_error(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> String {
+    match ConvexMesh::new(vertices, triangles) {
+        Err(BuoyancyError::DegenerateMesh { reason }) => reason,
+        other => panic!("expected a degenerate-mesh error, got {other:?}"),
+    }
+}
+
+#[test]
+fn degenerate_meshes_are_named() {
+    let (v, t) = cube();
+    assert!(ConvexMesh::new(v.clone(), t.clone()).is_ok());
+    // Too small.
+    assert!(mesh_error(v[..3].to_vec(), t[..2].to_vec()).contains("at least 4"));
+    // Open: one triangle missing.
+    assert!(mesh_error(v.clone(), t[..11].to_vec()).contains("not closed"));
+    // Inside out.
+    let flipped: Vec<[u32; 3]> = t.iter().map(|&[a, b, c]| [a, c, b]).collect();
+    assert!(mesh_error(v.clone(), flipped).contains("counter-clockwise"));
+    // A vertex out of range.
+    let mut out_of_range = t.clone();
+    out_of_range[0][0] = 99;
+    assert!(mesh_error(v.clone(), out_of_range).contains("vertex 99"));
+    // A NaN vertex.
+    let mut nan = v.clone();
+    nan[3].y = f32::NAN;
+    assert!(mesh_error(nan, t.clone()).contains("vertex 3 is not finite"));
+    // Dented: one corner pushed inward makes the mesh non-convex.
+    let mut dented = v.clone();
+    dented[7] *= 0.2;
+    assert!(mesh_error(dented, t.clone()).contains("not convex"));
+    // Flat: all points in one plane have no volume (and zero-area triangles).
+    let flat: Vec<Vec3> = v.iter().map(|p| Vec3::new(p.x, p.y, 0.0)).collect();
+    let reason = mesh_error(flat, t);
+    assert!(
+        reason.contains("no area") || reason.contains("volume"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn shapes_and_hulls_refuse_bad_sizes() {
+    assert!(Shape::sphere(0.0).is_err());
+    assert!(Shape::sphere(f32::NAN).is_err());
+    assert!(Shape::cuboid(Vec3::new(1.0, -1.0, 1.0)).is_err());
+    assert!(Shape::capsule(0.5, -0.1).is_err());
+    assert!(Shape::capsule(0.5, 0.0).is_ok());
+    let ball = Shape::sphere(1.0).unwrap();
+    assert!(Hull::with_max_edge(ball.clone(), Pose::IDENTITY, 0.0).is_err());
+    assert!(Hull::with_max_edge(ball, Pose::IDENTITY, 1e-4).is_err());
+    assert!(Archimedes::new(0.0).is_err());
+    assert!(Archimedes::new(1000.0)
+        .unwrap()
+        .with_drag(-1.0, 0.0, 0.0)
+        .is_err());
+    assert!(Probes::new(Vec::new(), 1.0, 0.0).is_err());
+    assert!(Probes::new(vec![Vec3::ZERO], -1.0, 0.0).is_err());
+}
