@@ -20,13 +20,16 @@ pub fn vertex_count(level: u32) -> u64 {
 }
 
 /// A triangulated sphere of radius `radius` (m) centred at the origin. Faces are counter-clockwise
-/// seen from outside.
+/// seen from outside. Vertices are numbered along a Z-order (Morton) curve of their positions, so
+/// neighbours on the sphere are mostly near in memory.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Icosphere {
     level: u32,
     radius: f32,
     positions: Vec<Vec3>,
     faces: Vec<[u32; 3]>,
+    /// The icosahedron's vertices after renumbering, in the order of [`icosahedron`].
+    corners: [u32; 12],
 }
 
 impl Icosphere {
@@ -65,12 +68,15 @@ impl Icosphere {
         for p in &mut positions {
             *p = p.normalize() * radius;
         }
-        let (positions, faces) = in_locality_order(&positions, &faces);
+        let (positions, faces, new_index) = in_locality_order(&positions, &faces);
+        // Subdivision appends, so the icosahedron's vertices keep indices 0..12 until renumbered.
+        let corners = std::array::from_fn(|k| new_index[k]);
         Ok(Self {
             level,
             radius,
             positions,
             faces,
+            corners,
         })
     }
 
@@ -96,6 +102,14 @@ impl Icosphere {
     #[must_use]
     pub fn faces(&self) -> &[[u32; 3]] {
         &self.faces
+    }
+
+    /// The twelve vertices of the icosahedron the sphere was subdivided from (its only vertices
+    /// with five neighbours), as indices into [`Icosphere::positions`]; entry `k` is corner `k`
+    /// of [`ICOSAHEDRON_FACES`].
+    #[must_use]
+    pub fn corners(&self) -> [u32; 12] {
+        self.corners
     }
 
     /// Lumped (barycentric) area of each vertex: a third of each incident triangle, m^2. They
@@ -138,7 +152,11 @@ impl Icosphere {
 /// close on the sphere are close in memory: the steppers' neighbour gathers then mostly hit
 /// cache lines they have just used. (Subdivision appends each level's midpoints after the
 /// previous level's vertices, which scatters every neighbourhood across the array.)
-fn in_locality_order(positions: &[Vec3], faces: &[[u32; 3]]) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+/// Returns the renumbered positions and faces and each old vertex's new index.
+fn in_locality_order(
+    positions: &[Vec3],
+    faces: &[[u32; 3]],
+) -> (Vec<Vec3>, Vec<[u32; 3]>, Vec<u32>) {
     fn spread(v: u32) -> u64 {
         // Spread 21 bits so that two zero bits separate each.
         let mut x = u64::from(v) & 0x1f_ffff;
@@ -164,8 +182,33 @@ fn in_locality_order(positions: &[Vec3], faces: &[[u32; 3]]) -> (Vec<Vec3>, Vec<
         .iter()
         .map(|f| f.map(|v| new_index[v as usize]))
         .collect();
-    (positions, faces)
+    (positions, faces, new_index)
 }
+
+/// The faces of the icosahedron every icosphere is subdivided from, over its corners `0..12`
+/// (see [`Icosphere::corners`]), counter-clockwise seen from outside.
+pub const ICOSAHEDRON_FACES: [[u32; 3]; 20] = [
+    [0, 11, 5],
+    [0, 5, 1],
+    [0, 1, 7],
+    [0, 7, 10],
+    [0, 10, 11],
+    [1, 5, 9],
+    [5, 11, 4],
+    [11, 10, 2],
+    [10, 7, 6],
+    [7, 1, 8],
+    [3, 9, 4],
+    [3, 4, 2],
+    [3, 2, 6],
+    [3, 6, 8],
+    [3, 8, 9],
+    [4, 9, 5],
+    [2, 4, 11],
+    [6, 2, 10],
+    [8, 6, 7],
+    [9, 8, 1],
+];
 
 /// The regular icosahedron on the unit sphere, faces counter-clockwise seen from outside.
 fn icosahedron() -> (Vec<Vec3>, Vec<[u32; 3]>) {
@@ -186,28 +229,7 @@ fn icosahedron() -> (Vec<Vec3>, Vec<[u32; 3]>) {
     ]
     .map(|(x, y, z)| Vec3::new(x, y, z).normalize())
     .to_vec();
-    let faces = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
+    let faces = ICOSAHEDRON_FACES.to_vec();
     (positions, faces)
 }
 

@@ -12,16 +12,23 @@
 //!
 //! Stable when `k * rho(-K) <= 4` (`rho`: spectral radius, by power iteration; see
 //! [`GraphOperator::spectral_radius`]).
+//!
+//! The heights live in one of two [`SphereLayout`]s, which give the same bits: ten rhombus
+//! patches stepped a row at a time (the default, [`crate::rhombus`]), or vertex order with a
+//! gather of six neighbour slots per vertex ([`crate::sphere_step`]). Either way the public
+//! levels are in the mesh's vertex order.
 
 use water_core::Damping;
 
 use water_core::Parallelism;
 
-use crate::adjacency::{Adjacency, SLOTS};
+use crate::adjacency::{Adjacency, NO_NEIGHBOUR, SLOTS};
 use crate::error::SphereError;
 use crate::icosphere::Icosphere;
+use crate::levels::{Levels, SphereLayout};
 use crate::operator::GraphOperator;
-use crate::sphere_step::{sphere_step, SlotTable};
+use crate::rhombus::RhombusLayout;
+use crate::sphere_step::SlotTable;
 use crate::surface::Click;
 
 /// Power-iteration steps for the spectral radius.
@@ -55,8 +62,12 @@ pub struct SphereWater {
     operator: GraphOperator,
     /// Neighbours in six slots per vertex, slot-major; a pentagon's sixth slot points at the
     /// vertex itself with weight 0, which adds exactly nothing, so every vertex runs the same
-    /// loop. f32 weights, as the stepper (and its shader) read them.
+    /// loop. f32 weights, as the stepper (and its shader) read them. A six-neighbour vertex's
+    /// slot `s` is its neighbour in direction `s` of its rhombus, so the rhombus stencil sums in
+    /// the same order.
     slots: SlotTable,
+    /// Where each vertex lives in the rhombus layout.
+    rhombi: RhombusLayout,
     parallelism: Parallelism,
     stepper: SphereStepper,
     coefficient: f32,
@@ -66,14 +77,14 @@ pub struct SphereWater {
     areas: Vec<f64>,
     /// Still water's normal tilt, subtracted from the normals (see `surface::rest_tilt`).
     rest_tilt: Vec<glam::Vec3>,
-    cur: Vec<f32>,
-    old: Vec<f32>,
+    levels: Levels,
     steps: u64,
 }
 
 impl SphereWater {
     /// Still water on `sphere` stepped by `stepper`, with `damping` (per step, or per second for
-    /// the Laplace-Beltrami stepper, whose step has a duration).
+    /// the Laplace-Beltrami stepper, whose step has a duration), in the default
+    /// [`SphereLayout::Rhombus`].
     ///
     /// # Errors
     /// [`SphereError::Unstable`] naming the largest stable `a` or `dt`;
@@ -134,9 +145,19 @@ impl SphereWater {
             });
         }
         let n = sphere.positions().len();
-        let slots = padded_slots(&operator);
+        let rhombi = RhombusLayout::new(&sphere, &adjacency);
+        let slots = padded_slots(&operator, rhombi.first_neighbours());
+        let levels = Levels::new(
+            SphereLayout::default(),
+            &rhombi,
+            &slots,
+            vec![0.0; n],
+            vec![0.0; n],
+        );
         Ok(Self {
             slots,
+            rhombi,
+            levels,
             parallelism: Parallelism::Auto,
             areas: sphere.vertex_areas(),
             rest_tilt: crate::surface::rest_tilt(&sphere),
@@ -147,8 +168,6 @@ impl SphereWater {
             coefficient: coefficient as f32,
             damping: d as f32,
             spectral_radius: rho,
-            cur: vec![0.0; n],
-            old: vec![0.0; n],
             steps: 0,
         })
     }
@@ -189,10 +208,31 @@ impl SphereWater {
         (self.coefficient, self.damping)
     }
 
-    /// Previous heights (the level before [`SphereWater::heights`]).
+    /// The rhombus layout of the mesh (used by [`SphereLayout::Rhombus`]).
+    #[must_use]
+    pub fn rhombus_layout(&self) -> &RhombusLayout {
+        &self.rhombi
+    }
+
+    /// How the heights are kept and stepped.
+    #[must_use]
+    pub fn layout(&self) -> SphereLayout {
+        self.levels.layout()
+    }
+
+    /// Moves the heights into `layout`. The water is unchanged, and steps give the same bits in
+    /// either layout.
+    pub fn set_layout(&mut self, layout: SphereLayout) {
+        if layout != self.layout() {
+            let (cur, old) = (self.heights().to_vec(), self.previous().to_vec());
+            self.levels = Levels::new(layout, &self.rhombi, &self.slots, cur, old);
+        }
+    }
+
+    /// Previous heights (the level before [`SphereWater::heights`]), in vertex order.
     #[must_use]
     pub fn previous(&self) -> &[f32] {
-        &self.old
+        self.levels.previous(&self.rhombi)
     }
 
     /// Spectral radius of `-K` used for the limit (margin included).
@@ -208,10 +248,11 @@ impl SphereWater {
         4.0 / self.spectral_radius
     }
 
-    /// Heights along the radius at each vertex, metres (vertex order of the mesh).
+    /// Heights along the radius at each vertex, metres, in the vertex order of the mesh (in the
+    /// rhombus layout, copied out of the patches on the first call after a change).
     #[must_use]
     pub fn heights(&self) -> &[f32] {
-        &self.cur
+        self.levels.current(&self.rhombi)
     }
 
     /// Steps taken.
@@ -225,30 +266,31 @@ impl SphereWater {
     /// # Errors
     /// [`water_core::WaterError::SizeMismatch`] for the wrong number of values.
     pub fn set_at_rest(&mut self, heights: &[f32]) -> Result<(), SphereError> {
-        if heights.len() != self.cur.len() {
+        let n = self.areas.len();
+        if heights.len() != n {
             return Err(water_core::WaterError::SizeMismatch {
                 what: "sphere heights",
-                width: self.cur.len(),
+                width: n,
                 height: 1,
-                expected: self.cur.len(),
+                expected: n,
                 actual: heights.len(),
             }
             .into());
         }
-        self.cur.copy_from_slice(heights);
-        self.old.copy_from_slice(heights);
+        self.levels.set_both(&self.rhombi, heights);
         Ok(())
     }
 
-    /// Both levels, mutably: `(current, previous)`.
+    /// Both levels in vertex order, mutably: `(current, previous)`. Changes take effect from the
+    /// next step.
     pub fn levels_mut(&mut self) -> (&mut [f32], &mut [f32]) {
-        (&mut self.cur, &mut self.old)
+        self.levels.both_mut(&self.rhombi)
     }
 
     /// Area-weighted volume above the rest sphere, `sum A_i z_i`, m^3.
     #[must_use]
     pub fn volume(&self) -> f64 {
-        self.cur
+        self.heights()
             .iter()
             .zip(&self.areas)
             .map(|(&z, a)| f64::from(z) * a)
@@ -264,53 +306,40 @@ impl SphereWater {
     /// Adds a click to the current heights (before the next step): a wave goes out and the
     /// volume does not change.
     pub fn click(&mut self, click: &Click) {
-        for (z, dz) in self
-            .cur
-            .iter_mut()
-            .zip(click.heights(&self.sphere, &self.areas))
-        {
-            *z += dz;
-        }
+        let dz = click.heights(&self.sphere, &self.areas);
+        self.levels.add_to_current(&self.rhombi, &dz);
     }
 
     /// Unit normals of the displaced surface (area-weighted face normals less the mesh's rest
     /// tilt; radial on still water).
     #[must_use]
     pub fn normals(&self) -> Vec<glam::Vec3> {
-        crate::surface::vertex_normals_with(&self.sphere, &self.cur, &self.rest_tilt)
+        crate::surface::vertex_normals_with(&self.sphere, self.heights(), &self.rest_tilt)
     }
 
     /// The vertex where a ray first meets the displaced water, if it does.
     #[must_use]
     pub fn pick(&self, origin: glam::Vec3, direction: glam::Vec3) -> Option<usize> {
-        crate::surface::pick(&self.sphere, &self.cur, origin, direction)
+        crate::surface::pick(&self.sphere, self.heights(), origin, direction)
     }
 
-    /// How steps use threads (vertex blocks in parallel above the size threshold).
+    /// How steps use threads: under [`Parallelism::Auto`], all of the current rayon pool's from
+    /// [`water_core::kernels::PARALLEL_THRESHOLD_CELLS`] vertices up (rhombus rows in one band
+    /// per thread, or blocks of vertices in the gather layout). Results do not depend on it.
     pub fn set_parallelism(&mut self, parallelism: Parallelism) {
         self.parallelism = parallelism;
     }
 
-    /// One step: each vertex gathers its six slots.
+    /// One step.
     pub fn step(&mut self) {
-        let (k, d) = (self.coefficient, self.damping);
-        let (cur, slots) = (&self.cur, &self.slots);
-        let block = |(b, out): (usize, &mut [f32])| {
-            sphere_step(slots, cur, b * VERTEX_BLOCK, out, k, d);
-        };
-        if self.parallelism.threads(self.cur.len()) > 1 {
-            use rayon::prelude::*;
-            self.old
-                .par_chunks_mut(VERTEX_BLOCK)
-                .enumerate()
-                .for_each(block);
-        } else {
-            self.old
-                .chunks_mut(VERTEX_BLOCK)
-                .enumerate()
-                .for_each(block);
-        }
-        std::mem::swap(&mut self.cur, &mut self.old);
+        let threads = self.parallelism.threads(self.areas.len());
+        self.levels.step(
+            &self.rhombi,
+            &self.slots,
+            self.coefficient,
+            self.damping,
+            threads,
+        );
         self.steps += 1;
     }
 
@@ -322,11 +351,10 @@ impl SphereWater {
     }
 }
 
-/// Vertices per parallel work item.
-const VERTEX_BLOCK: usize = 4096;
-
-/// The operator as six slots per vertex, slot-major (see [`SphereWater`]'s `slots`).
-fn padded_slots(operator: &GraphOperator) -> SlotTable {
+/// The operator as six slots per vertex, slot-major (see [`SphereWater`]'s `slots`), each ring
+/// turned to start at the vertex's `first` neighbour (a pentagon's, whose `first` is
+/// [`NO_NEIGHBOUR`], where the operator's does).
+fn padded_slots(operator: &GraphOperator, first: &[u32]) -> SlotTable {
     let n = operator.len();
     let mut index: [Vec<u32>; SLOTS] = std::array::from_fn(|_| (0..n as u32).collect());
     let mut weight: [Vec<f32>; SLOTS] = std::array::from_fn(|_| vec![0.0; n]);
@@ -335,7 +363,16 @@ fn padded_slots(operator: &GraphOperator) -> SlotTable {
             operator.offsets()[v] as usize,
             operator.offsets()[v + 1] as usize,
         );
-        for (slot, k) in (s..e).enumerate() {
+        let ring = &operator.indices()[s..e];
+        let start = if first[v] == NO_NEIGHBOUR {
+            0
+        } else {
+            ring.iter()
+                .position(|&u| u == first[v])
+                .expect("the first neighbour is in the ring")
+        };
+        for slot in 0..ring.len() {
+            let k = s + (start + slot) % ring.len();
             index[slot][v] = operator.indices()[k];
             weight[slot][v] = operator.weights()[k] as f32;
         }
