@@ -12,6 +12,9 @@
 //! The WGSL sources live in the workspace's `shaders/` folder, one kernel per file, named like
 //! the CPU function each mirrors; [`shaders::ALL`] lists them.
 //!
+//! [`GpuGrid::height_snapshot`] reads the heights back as a [`HeightSnapshot`], which floating
+//! bodies sample like the CPU grid.
+//!
 //! [`GpuContext::headless`] makes a device for programs without a renderer.
 
 pub mod agreement;
@@ -21,6 +24,7 @@ pub mod error;
 pub mod fragment_grid;
 pub mod gpu_grid;
 pub mod gpu_sphere;
+pub mod height_snapshot;
 mod pipelines;
 pub mod readback;
 pub mod shaders;
@@ -36,6 +40,7 @@ pub use error::GpuError;
 pub use fragment_grid::FragmentGrid;
 pub use gpu_grid::{GpuBackend, GpuGrid};
 pub use gpu_sphere::GpuSphereWater;
+pub use height_snapshot::HeightSnapshot;
 pub use readback::PendingReadback;
 pub use spec::GridSpec;
 pub use sphere_compute::SphereComputeWater;

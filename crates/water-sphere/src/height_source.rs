@@ -87,7 +87,7 @@ impl SphereWater {
         const SLACK: f32 = 1e-5;
         let inside =
             u >= -SLACK && v >= -SLACK && u + v <= 1.0 + SLACK && e2.dot(s.cross(e1)) > 0.0;
-        inside.then(|| Located {
+        inside.then_some(Located {
             vertices: tri,
             weights: [1.0 - u - v, u, v],
         })
