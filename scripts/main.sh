@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: sets up, builds, runs the built-in harbour scenario headless on the CPU and on
-# both GPU backends (writing out/harbour/<backend>/height.npy, height.png and summary.json), and
-# compares the GPU results with the CPU reference.
+# The main job: sets up, builds, runs the built-in harbour scenario (waves, land) and boat-wake
+# scenario (floating bodies and their wakes) headless on the CPU and on both GPU backends
+# (writing out/<scenario>/<backend>/height.npy, height.png, summary.json and, with bodies,
+# bodies.csv), and compares the GPU results with the CPU reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,7 +11,10 @@ if [[ -z ${XDG_RUNTIME_DIR:-} ]]; then
   XDG_RUNTIME_DIR=$(mktemp -d)
   export XDG_RUNTIME_DIR
 fi
-for backend in cpu gpu gpu-fragment; do
-  target/release/water run --builtin harbour --backend "$backend" --out "out/harbour/$backend" "$@"
+for scenario in harbour boat-wake; do
+  for backend in cpu gpu gpu-fragment; do
+    target/release/water run --builtin "$scenario" --backend "$backend" \
+      --out "out/$scenario/$backend" "$@"
+  done
+  target/release/water compare --builtin "$scenario" --backends gpu,gpu-fragment
 done
-target/release/water compare --builtin harbour --backends gpu,gpu-fragment

@@ -97,20 +97,21 @@ impl FloatingBody {
         })
     }
 
-    /// The speed factor its contact mask carries: the body's speed, m/s, but never zero, so a
-    /// body at rest keeps its place in the mask and starting to move does not read as entering
-    /// every cell under it at once.
+    /// The speed factor its contact mask carries: the body's speed across `up` (along the
+    /// water), m/s, but never zero, so a body at rest keeps its place in the mask and starting
+    /// to move does not read as entering every cell under it at once.
+    ///
+    /// Heave is left out on purpose: bow and stern events model a hull pushing through the
+    /// water, and fed with vertical speed they pump energy into a bobbing body (the wave a
+    /// sinking hull raises at its waterline reaches back under it while it rises).
     #[must_use]
-    pub fn speed_factor(&self) -> f32 {
-        self.body
-            .state
-            .linear_velocity
-            .length()
-            .max(f32::MIN_POSITIVE)
+    pub fn speed_factor(&self, up: glam::Vec3) -> f32 {
+        let v = self.body.state.linear_velocity;
+        (v - up * v.dot(up)).length().max(f32::MIN_POSITIVE)
     }
 
     /// Marks the grid cells this body's hulls cut (see [`crate::rasterise_grid_mask`]) with its
-    /// speed factor.
+    /// speed factor along the grid's plane.
     ///
     /// # Errors
     /// As [`crate::rasterise_grid_mask`].
@@ -125,13 +126,13 @@ impl FloatingBody {
             &self.body.state.pose,
             size,
             cell_size,
-            self.speed_factor(),
+            self.speed_factor(glam::Vec3::Z),
             mask,
         )
     }
 
     /// Marks the sphere vertices this body's hulls cut (see [`crate::rasterise_sphere_mask`])
-    /// with its speed factor.
+    /// with its speed factor along the sphere (the sphere centred at the origin).
     ///
     /// # Errors
     /// As [`crate::rasterise_sphere_mask`].
@@ -144,7 +145,7 @@ impl FloatingBody {
             &self.hulls,
             &self.body.state.pose,
             sphere,
-            self.speed_factor(),
+            self.speed_factor(self.body.state.pose.position.normalize_or_zero()),
             mask,
         )
     }

@@ -3,8 +3,9 @@
 
 use water_core::GridMode;
 use water_gpu::agreement::{Comparison, F32_TOLERANCE};
-use water_gpu::{GpuContext, GpuError};
+use water_gpu::GpuContext;
 
+use crate::run::{simulate, RunError};
 use crate::scenario::Scenario;
 use crate::simulation::{BackendChoice, Outputs, Simulation};
 
@@ -32,24 +33,26 @@ impl CompareRow {
     }
 }
 
+/// The scenario's final state on `backend`, floating bodies included.
 fn run(
     scenario: &Scenario,
     backend: BackendChoice,
     gpu: Option<&GpuContext>,
-) -> Result<Outputs, GpuError> {
+) -> Result<Outputs, RunError> {
     let mut sim = Simulation::new(scenario, backend, gpu)?;
-    sim.run(scenario, |_| {})?;
-    sim.outputs()
+    simulate(&mut sim, scenario, |_| {})?;
+    Ok(sim.outputs()?)
 }
 
 /// Runs the CPU reference and each of `backends`, and measures each against the reference.
 ///
 /// # Errors
-/// GPU failures (no adapter, limits, lost device).
+/// GPU failures (no adapter, limits, lost device); floating bodies whose forces stop being
+/// finite.
 pub fn compare(
     scenario: &Scenario,
     backends: &[BackendChoice],
-) -> Result<Vec<CompareRow>, GpuError> {
+) -> Result<Vec<CompareRow>, RunError> {
     let needs_gpu = backends.iter().any(|b| *b != BackendChoice::Cpu);
     let gpu = if needs_gpu {
         Some(GpuContext::headless()?)

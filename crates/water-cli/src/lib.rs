@@ -4,6 +4,7 @@
 //! and the grid benchmark. See `water --help`.
 
 pub mod bench;
+pub mod bodies;
 pub mod compare;
 pub mod npy;
 pub mod picture;

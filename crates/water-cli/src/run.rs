@@ -8,6 +8,7 @@ use serde::Serialize;
 use water_core::GridWater;
 use water_gpu::{GpuContext, GpuError};
 
+use crate::bodies::Fleet;
 use crate::picture;
 use crate::progress::Progress;
 use crate::scenario::Scenario;
@@ -46,8 +47,67 @@ pub struct RunSummary {
     pub volume: f64,
     /// Discrete energy at the end, m^2 (CPU runs, which keep both time levels on the host).
     pub energy: Option<f64>,
+    /// Where each floating body ended, metres.
+    pub bodies: Vec<BodySummary>,
     /// Files written.
     pub files: Vec<PathBuf>,
+}
+
+/// A floating body's end position.
+#[derive(Debug, Clone, Serialize)]
+pub struct BodySummary {
+    /// Its name.
+    pub name: String,
+    /// Centre of mass at the end, metres.
+    pub position: [f32; 3],
+}
+
+/// Runs the whole scenario on `sim`, its floating bodies with it; returns the bodies at the end.
+///
+/// # Errors
+/// GPU failures; bodies whose forces stop being finite.
+pub fn simulate(
+    sim: &mut Simulation,
+    scenario: &Scenario,
+    on_step: impl FnMut(u64),
+) -> Result<Fleet, RunError> {
+    let mut fleet = Fleet::new(
+        scenario.bodies.clone(),
+        scenario.size,
+        scenario.params.cell_size() as f32,
+        scenario.contact_amplitude,
+    )?;
+    if fleet.is_empty() {
+        sim.run(scenario, on_step)?;
+    } else {
+        run_with_fleet(sim, scenario, &mut fleet, on_step)?;
+    }
+    Ok(fleet)
+}
+
+/// Runs a scenario with floating bodies one step at a time: impulses before their step, then the
+/// bodies move on the current water and draw their masks, then the water steps with them.
+///
+/// # Errors
+/// GPU failures; bodies whose forces stop being finite.
+fn run_with_fleet(
+    sim: &mut Simulation,
+    scenario: &Scenario,
+    fleet: &mut Fleet,
+    mut on_step: impl FnMut(u64),
+) -> Result<(), RunError> {
+    let dt = scenario.params.dt() as f32;
+    let cell_size = scenario.params.cell_size() as f32;
+    let mut next = scenario.impulses.iter().peekable();
+    for step in 0..scenario.steps {
+        while let Some(timed) = next.next_if(|t| t.step <= step) {
+            sim.add_impulse(&timed.impulse)?;
+        }
+        sim.with_heights(cell_size, |water| fleet.advance(water, step, dt))??;
+        sim.step_with_contacts(fleet.contacts())?;
+        on_step(step + 1);
+    }
+    Ok(())
 }
 
 /// Why a run failed.
@@ -64,6 +124,9 @@ pub enum RunError {
     /// The GPU backend.
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    /// A floating body (forces that stopped being finite).
+    #[error("floating body: {0}")]
+    Bodies(#[from] water_buoyancy::BuoyancyError),
 }
 
 /// Runs `scenario` on `backend` and writes `height.npy` (and split channels), `height.png` and
@@ -90,7 +153,7 @@ pub fn run_scenario(
     let mut sim = Simulation::new(scenario, backend, gpu.as_ref())?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
     let start = Instant::now();
-    sim.run(scenario, |done| progress.update(done))?;
+    let fleet = simulate(&mut sim, scenario, |done| progress.update(done))?;
     let outputs = sim.outputs()?;
     let wall_seconds = start.elapsed().as_secs_f64();
     progress.finish();
@@ -108,6 +171,11 @@ pub fn run_scenario(
     let png = out.join("height.png");
     picture::write_png(&png, size.width(), size.height(), &rgb).map_err(io)?;
     files.push(png);
+    if !fleet.is_empty() {
+        let csv = out.join("bodies.csv");
+        fleet.write_csv(&csv).map_err(io)?;
+        files.push(csv);
+    }
     let summary_path = out.join("summary.json");
     files.push(summary_path.clone());
 
@@ -132,6 +200,14 @@ pub fn run_scenario(
         max_abs_height: heights.iter().fold(0.0f32, |m, z| m.max(z.abs())),
         volume: water_core::diagnostics::volume(heights, scenario.params.cell_size()),
         energy: sim.cpu().map(GridWater::energy),
+        bodies: fleet
+            .positions()
+            .into_iter()
+            .map(|(name, p)| BodySummary {
+                name,
+                position: p.to_array(),
+            })
+            .collect(),
         files,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
@@ -165,6 +241,13 @@ impl RunSummary {
         );
         if let Some(adapter) = &self.adapter {
             s.push_str(&format!("adapter    {adapter}\n"));
+        }
+        for b in &self.bodies {
+            let [x, y, z] = b.position;
+            s.push_str(&format!(
+                "body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m\n",
+                b.name
+            ));
         }
         for f in &self.files {
             s.push_str(&format!("wrote      {}\n", f.display()));

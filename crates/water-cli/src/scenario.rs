@@ -35,6 +35,9 @@ struct RawScenario {
     impulse: Vec<Spanned<RawImpulse>>,
     #[serde(default)]
     land: Vec<Spanned<RawLand>>,
+    contacts: Option<crate::bodies::RawContacts>,
+    #[serde(default)]
+    body: Vec<Spanned<crate::bodies::RawBody>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -107,6 +110,10 @@ pub struct Scenario {
     pub impulses: Vec<TimedImpulse>,
     /// Land.
     pub land: LandMask,
+    /// Floating bodies (`[[body]]`).
+    pub bodies: Vec<crate::bodies::BodySpec>,
+    /// Bow and stern wave amplitude (`[contacts]`), m per m/s of body speed.
+    pub contact_amplitude: f32,
 }
 
 /// The scenarios built into the `water` binary, by name.
@@ -117,6 +124,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../scenarios/rock-pool.toml"),
     ),
     ("open-sea", include_str!("../../../scenarios/open-sea.toml")),
+    (
+        "boat-wake",
+        include_str!("../../../scenarios/boat-wake.toml"),
+    ),
     (
         "sky-aquarium",
         include_str!("../../../scenarios/sky-aquarium.toml"),
@@ -264,6 +275,17 @@ impl Scenario {
                 .map_err(water(spanned.span()))?;
         }
 
+        let (contact_amplitude, bodies) =
+            crate::bodies::parse(raw.contacts.as_ref(), &raw.body, at)?;
+        if mode == GridMode::Classic {
+            if let Some(b) = raw.body.first() {
+                return Err(at(
+                    b.span(),
+                    "bodies need heights in metres; classic mode's are integer units".into(),
+                ));
+            }
+        }
+
         Ok(Self {
             source: source.to_owned(),
             steps: *raw.steps.get_ref(),
@@ -274,6 +296,8 @@ impl Scenario {
             classic_shift,
             impulses,
             land,
+            bodies,
+            contact_amplitude,
         })
     }
 }

@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use water_core::{ClassicGrid, GridMode, GridWater, Impulse, SignedGrid, SplitGrid};
+use water_core::{
+    ClassicGrid, ContactMasks, GridMode, GridWater, HeightView, Impulse, SignedGrid, SplitGrid,
+};
 use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec};
 
 use crate::npy;
@@ -145,7 +147,7 @@ impl Simulation {
         }
     }
 
-    fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
+    pub(crate) fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
         match self {
             Self::Gpu(g) => g.add_impulse(impulse),
             cpu => {
@@ -165,6 +167,41 @@ impl Simulation {
                     w.step_many(steps);
                 }
                 Ok(())
+            }
+        }
+    }
+
+    /// One step with bow and stern events from `contacts`.
+    ///
+    /// # Errors
+    /// A lost GPU device; masks of another grid size.
+    pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
+        match self {
+            Self::Gpu(g) => g.step_with_contacts(contacts),
+            cpu => match cpu.cpu_mut() {
+                Some(w) => w.step_with_contacts(contacts).map_err(GpuError::from),
+                None => Ok(()),
+            },
+        }
+    }
+
+    /// Calls `f` with the current heights as a sampling view (`cell_size` metres per cell): no
+    /// copy for a signed CPU grid, `p - n` for a split one, a readback on the GPU.
+    ///
+    /// # Errors
+    /// A failed readback.
+    pub fn with_heights<R>(
+        &self,
+        cell_size: f32,
+        f: impl FnOnce(&HeightView<'_>) -> R,
+    ) -> Result<R, GpuError> {
+        match self {
+            Self::Signed(g) => Ok(f(&g.view())),
+            Self::Gpu(g) => Ok(f(&g.height_snapshot()?.view())),
+            cpu => {
+                let w = cpu.cpu().expect("CPU variants have a CPU grid");
+                let heights = w.heights();
+                Ok(f(&HeightView::new(w.size(), cell_size, &heights)?))
             }
         }
     }

@@ -1,0 +1,159 @@
+//! `[[body]]` entries end to end: bodies float at their draft, towed bodies follow their path,
+//! trajectories are written as CSV, and bad bodies are refused at their line and column.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn water(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_water"))
+        .args(args)
+        .output()
+        .expect("the water binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("water-cli-bodies-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+const LAKE: &str = r#"steps = 300
+[grid]
+width = 80
+height = 60
+cell_size = 0.05
+wave_speed = 1.0
+dt = 0.02
+damping_per_second = 0.5
+boundary = "absorbing"
+mode = "signed"
+"#;
+
+fn run(text: &str, name: &str) -> (Output, PathBuf) {
+    let dir = scratch(name);
+    let file = dir.join("scenario.toml");
+    std::fs::write(&file, text).expect("write");
+    let out = dir.join("out");
+    let res = water(&[
+        "run",
+        file.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    (res, out)
+}
+
+/// Rows of `bodies.csv` for one body: (step, x, y, z).
+fn trajectory(out: &std::path::Path, body: &str) -> Vec<(u64, f32, f32, f32)> {
+    let csv = std::fs::read_to_string(out.join("bodies.csv")).expect("bodies.csv written");
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("step,time_s,body,x_m,y_m,z_m,qx,qy,qz,qw,vx_m_s,vy_m_s,vz_m_s,submerged_m3")
+    );
+    lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f[2] == body)
+        .map(|f| {
+            (
+                f[0].parse().expect("step"),
+                f[3].parse().expect("x"),
+                f[4].parse().expect("y"),
+                f[5].parse().expect("z"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_crate_settles_at_its_draft_and_a_towed_boat_keeps_to_its_path() {
+    let text = format!(
+        "{LAKE}
+[[body]]
+name = \"crate\"
+shape = \"box\"
+size = [0.4, 0.4, 0.2]
+mass = 12.0
+position = [1.0, 2.0, 0.1]
+
+[[body]]
+name = \"boat\"
+shape = \"capsule\"
+radius = 0.1
+length = 0.4
+mass = 6.0
+position = [0.5, 0.8, 0.0]
+path = [[0.5, 0.8], [3.5, 0.8]]
+speed = 0.5
+"
+    );
+    let (res, out) = run(&text, "float");
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let crate_ = trajectory(&out, "crate");
+    assert_eq!(crate_.len(), 301, "one row per step and the start");
+    assert_eq!(crate_[0], (0, 1.0, 2.0, 0.1));
+    // 12 kg on 0.16 m^2 of fresh water floats 0.075 m deep: its centre 0.025 m up.
+    let z = crate_.last().expect("rows").3;
+    assert!((z - 0.025).abs() < 0.0025, "crate ends at z = {z}");
+    // The boat is towed at 0.5 m/s for 6 s: from x = 0.5 to 3.5.
+    let boat = trajectory(&out, "boat");
+    let (_, x, y, _) = *boat.last().expect("rows");
+    assert!(
+        (x - 3.5).abs() < 1e-4 && (y - 0.8).abs() < 1e-4,
+        "boat ends at ({x}, {y})"
+    );
+    let (_, x, _, _) = boat[100];
+    assert!(
+        (x - (0.5 + 0.5 * 2.0)).abs() < 1e-4,
+        "boat at step 100: x = {x}"
+    );
+    let summary = std::fs::read_to_string(out.join("summary.json")).expect("summary");
+    assert!(summary.contains("\"bodies\""), "{summary}");
+}
+
+#[test]
+fn bad_bodies_are_refused_at_their_line() {
+    let cases = [
+        ("shape = \"cone\"", "unknown body shape"),
+        ("mass = -1.0", "mass must be greater than 0"),
+        ("radius = 0.2", "`radius` does not apply to a box body"),
+        ("speed = 1.0", "`speed` applies only with a `path`"),
+    ];
+    for (line, expected) in cases {
+        let mut body = vec![
+            "shape = \"box\"",
+            "size = [0.4, 0.4, 0.2]",
+            "mass = 12.0",
+            "position = [1.0, 2.0, 0.1]",
+        ];
+        if line.starts_with("shape") || line.starts_with("mass") {
+            body.retain(|l| !l.starts_with(&line[..4]));
+        }
+        body.push(line);
+        let text = format!("{LAKE}[[body]]\n{}\n", body.join("\n"));
+        let (res, _) = run(&text, "bad");
+        assert!(!res.status.success(), "accepted: {line}");
+        let err = String::from_utf8_lossy(&res.stderr).into_owned();
+        assert!(err.contains(expected), "{line}: {err}");
+        // The body table starts on line 12; the message points into it.
+        let line_no: usize = err
+            .split(".toml:")
+            .nth(1)
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no line number in {err}"));
+        assert!(line_no >= 12, "{line}: {err}");
+    }
+    let classic = LAKE
+        .replace("mode = \"signed\"", "mode = \"classic\"")
+        .replace("boundary = \"absorbing\"", "boundary = \"fixed\"")
+        + "[[body]]\nshape = \"sphere\"\nradius = 0.2\nmass = 1.0\nposition = [1.0, 1.0, 0.0]\n";
+    let (res, _) = run(&classic, "classic");
+    assert!(String::from_utf8_lossy(&res.stderr).contains("classic mode"));
+}
