@@ -34,4 +34,48 @@ pub enum GpuError {
     /// The device was lost (driver reset, device removed, or destroyed).
     #[error("the GPU device was lost: {0}")]
     DeviceLost(String),
+    /// A hull mesh for contact masks with nothing to draw.
+    #[error(
+        "a hull mesh needs at least 3 vertices and 1 triangle, got {vertices} vertices and \
+         {triangles} triangles"
+    )]
+    EmptyHullMesh {
+        /// Vertices given.
+        vertices: usize,
+        /// Triangles given.
+        triangles: usize,
+    },
+    /// A hull mesh vertex with a NaN or infinite coordinate.
+    #[error("vertex {vertex} of the hull mesh is {value:?}, but coordinates must be finite")]
+    HullMeshVertex {
+        /// Index of the vertex.
+        vertex: usize,
+        /// Its coordinates, local metres.
+        value: [f32; 3],
+    },
+    /// A hull mesh triangle naming a vertex the mesh does not have.
+    #[error(
+        "triangle {triangle} of the hull mesh uses vertex {index}, but the mesh has {vertices} \
+         vertices (indices 0..{vertices})"
+    )]
+    HullMeshIndex {
+        /// Index of the triangle.
+        triangle: usize,
+        /// The index it holds.
+        index: u32,
+        /// Vertices in the mesh.
+        vertices: usize,
+    },
+    /// A hull drawn into contact masks with a value it may not have.
+    #[error("hull {hull} of the frame has {what} = {value}, but it must be {requirement}")]
+    BadContactHull {
+        /// Position of the hull in the frame's list.
+        hull: usize,
+        /// Which value (`"speed"`, `"transform"`).
+        what: &'static str,
+        /// The value given (for a transform, its first non-finite element).
+        value: f32,
+        /// What it must be, e.g. `"finite and >= 0"`.
+        requirement: &'static str,
+    },
 }

@@ -15,16 +15,21 @@
 //! [`GpuGrid::height_snapshot`] reads the heights back as a [`HeightSnapshot`], which floating
 //! bodies sample like the CPU grid.
 //!
+//! [`ContactMaskRenderer`] draws the contact masks of floating bodies from their hull meshes
+//! ([`HullMesh`]) and steps a grid with them, so a wake never leaves the GPU.
+//!
 //! [`GpuContext::headless`] makes a device for programs without a renderer.
 
 pub mod agreement;
 pub mod compute_grid;
+pub mod contact_mask;
 pub mod context;
 pub mod error;
 pub mod fragment_grid;
 pub mod gpu_grid;
 pub mod gpu_sphere;
 pub mod height_snapshot;
+pub mod hull_mesh;
 mod pipelines;
 pub mod readback;
 pub mod shaders;
@@ -35,12 +40,14 @@ pub mod surface;
 pub mod uniforms;
 
 pub use compute_grid::ComputeGrid;
+pub use contact_mask::{ContactHull, ContactMaskRenderer};
 pub use context::GpuContext;
 pub use error::GpuError;
 pub use fragment_grid::FragmentGrid;
 pub use gpu_grid::{GpuBackend, GpuGrid};
 pub use gpu_sphere::GpuSphereWater;
 pub use height_snapshot::HeightSnapshot;
+pub use hull_mesh::HullMesh;
 pub use readback::PendingReadback;
 pub use spec::GridSpec;
 pub use sphere_compute::SphereComputeWater;

@@ -26,6 +26,10 @@ pub const SPHERE_STEP: &str = include_str!("../../../shaders/sphere_step.wgsl");
 /// backend).
 pub const SPHERE_STEP_FRAGMENT: &str = include_str!("../../../shaders/sphere_step_fragment.wgsl");
 
+/// `rasterise_grid_mask`: contact masks drawn from hull meshes by a camera under the water
+/// (vertex and fragment entry points), and `copy_to_buffer` for the compute backend's buffers.
+pub const RASTERISE_GRID_MASK: &str = include_str!("../../../shaders/rasterise_grid_mask.wgsl");
+
 /// Every shader the crate embeds, by file name.
 pub const ALL: &[(&str, &str)] = &[
     ("grid_step.wgsl", GRID_STEP),
@@ -38,4 +42,5 @@ pub const ALL: &[(&str, &str)] = &[
     ("surface_normals.wgsl", SURFACE_NORMALS),
     ("sphere_step.wgsl", SPHERE_STEP),
     ("sphere_step_fragment.wgsl", SPHERE_STEP_FRAGMENT),
+    ("rasterise_grid_mask.wgsl", RASTERISE_GRID_MASK),
 ];

@@ -149,3 +149,15 @@ pub struct SphereFragmentUniforms {
     /// Per-step damping factor `d`.
     pub d: f32,
 }
+
+/// `ContactMaskUniforms` of `shaders/rasterise_grid_mask.wgsl`: the orthographic projection
+/// from the grid's world plane onto the mask texture.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct ContactMaskUniforms {
+    /// NDC per world metre along x and y: `(2 / (W h), -2 / (H h))` (y flips so that world
+    /// `y = 0` lands on the texture's first row, as cell row 0 is).
+    pub ndc_scale: [f32; 2],
+    /// NDC of the world origin: `(-1, 1)`.
+    pub ndc_offset: [f32; 2],
+}

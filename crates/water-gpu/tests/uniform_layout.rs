@@ -5,8 +5,8 @@ use std::mem::{offset_of, size_of};
 
 use naga::proc::Layouter;
 use water_gpu::uniforms::{
-    GridUniforms, ImpulseCell, ImpulseUniforms, SphereFragmentUniforms, SphereUniforms,
-    SurfaceUniforms,
+    ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms, SphereFragmentUniforms,
+    SphereUniforms, SurfaceUniforms,
 };
 
 /// `(field name, offset)` of a Rust struct, in declaration order.
@@ -63,6 +63,11 @@ const SPHERE_FRAGMENT: Fields = &[
     ("d", offset_of!(SphereFragmentUniforms, d)),
 ];
 
+const CONTACT_MASK: Fields = &[
+    ("ndc_scale", offset_of!(ContactMaskUniforms, ndc_scale)),
+    ("ndc_offset", offset_of!(ContactMaskUniforms, ndc_offset)),
+];
+
 fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) -> bool {
     let module = naga::front::wgsl::parse_str(source).expect("valid WGSL");
     let mut layouter = Layouter::default();
@@ -92,7 +97,7 @@ fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) ->
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 6] = [
+    let structs: [(&str, usize, Fields); 7] = [
         ("SphereUniforms", size_of::<SphereUniforms>(), SPHERE),
         (
             "SphereFragmentUniforms",
@@ -103,6 +108,11 @@ fn rust_uniform_structs_match_the_wgsl_layout() {
         ("GridUniforms", size_of::<GridUniforms>(), GRID),
         ("ImpulseUniforms", size_of::<ImpulseUniforms>(), IMPULSE),
         ("ImpulseCell", size_of::<ImpulseCell>(), CELL),
+        (
+            "ContactMaskUniforms",
+            size_of::<ContactMaskUniforms>(),
+            CONTACT_MASK,
+        ),
     ];
     for (name, size, fields) in structs {
         let checked = water_gpu::shaders::ALL

@@ -1,0 +1,117 @@
+//! A hull's closed triangle mesh on the GPU, uploaded once and drawn every frame by
+//! [`crate::ContactMaskRenderer`] wherever the hull is that frame.
+
+use glam::Vec3;
+
+use crate::compute_grid::{check_limit, validated};
+use crate::error::GpuError;
+
+/// A closed triangle mesh in the hull's local frame (metres), counter-clockwise seen from
+/// outside, in GPU buffers.
+///
+/// The mesh must be closed for the contact mask to be right: a cell counts as cut when the first
+/// face above its centre is one the hull is left through, so a hole lets the cells under it
+/// through. Any closed mesh works, convex or not. The mask follows the mesh, not the shape it
+/// approximates: chords that cut a round hull a tenth of a cell short move its rim by that much.
+#[derive(Debug)]
+pub struct HullMesh {
+    pub(crate) vertices: wgpu::Buffer,
+    pub(crate) indices: wgpu::Buffer,
+    pub(crate) index_count: u32,
+    /// Largest distance of a vertex from the local origin, metres: with a transform's linear
+    /// part it bounds where the hull can be without reading the vertices back.
+    pub(crate) reach: f32,
+    device: wgpu::Device,
+}
+
+impl HullMesh {
+    /// Uploads `vertices` (local metres) and `triangles` (indices into `vertices`,
+    /// counter-clockwise seen from outside) to `device`.
+    ///
+    /// # Errors
+    /// [`GpuError::EmptyHullMesh`] without a triangle; [`GpuError::HullMeshVertex`] for a
+    /// non-finite vertex; [`GpuError::HullMeshIndex`] for an index past the vertices;
+    /// [`GpuError::TooLarge`] when the buffers exceed the device's limits.
+    pub fn new(
+        device: &wgpu::Device,
+        vertices: &[Vec3],
+        triangles: &[[u32; 3]],
+    ) -> Result<Self, GpuError> {
+        if triangles.is_empty() || vertices.len() < 3 {
+            return Err(GpuError::EmptyHullMesh {
+                vertices: vertices.len(),
+                triangles: triangles.len(),
+            });
+        }
+        if let Some(vertex) = vertices.iter().position(|v| !v.is_finite()) {
+            return Err(GpuError::HullMeshVertex {
+                vertex,
+                value: vertices[vertex].to_array(),
+            });
+        }
+        for (triangle, corners) in triangles.iter().enumerate() {
+            if let Some(&index) = corners.iter().find(|&&i| i as usize >= vertices.len()) {
+                return Err(GpuError::HullMeshIndex {
+                    triangle,
+                    index,
+                    vertices: vertices.len(),
+                });
+            }
+        }
+        let limit = device.limits().max_buffer_size;
+        let index_bytes = triangles.len() as u64 * 12;
+        check_limit("hull mesh index buffer (bytes)", index_bytes, limit)?;
+        check_limit(
+            "hull mesh vertex buffer (bytes)",
+            vertices.len() as u64 * 12,
+            limit,
+        )?;
+        // Draw calls count indices in u32.
+        check_limit(
+            "hull mesh indices",
+            triangles.len() as u64 * 3,
+            u64::from(u32::MAX),
+        )?;
+        let positions: Vec<[f32; 3]> = vertices.iter().map(|v| v.to_array()).collect();
+        let reach = vertices.iter().map(|v| v.length()).fold(0.0_f32, f32::max);
+        let (vertex_buffer, index_buffer) = validated(device, || {
+            use wgpu::util::DeviceExt;
+            (
+                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("water hull vertices"),
+                    contents: bytemuck::cast_slice(&positions),
+                    usage: wgpu::BufferUsages::VERTEX,
+                }),
+                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("water hull indices"),
+                    contents: bytemuck::cast_slice(triangles),
+                    usage: wgpu::BufferUsages::INDEX,
+                }),
+            )
+        })?;
+        Ok(Self {
+            vertices: vertex_buffer,
+            indices: index_buffer,
+            index_count: (triangles.len() * 3) as u32,
+            reach,
+            device: device.clone(),
+        })
+    }
+
+    /// Triangles in the mesh.
+    #[must_use]
+    pub fn triangles(&self) -> usize {
+        self.index_count as usize / 3
+    }
+
+    /// Largest distance of a vertex from the local origin, metres.
+    #[must_use]
+    pub fn reach(&self) -> f32 {
+        self.reach
+    }
+
+    /// Whether the mesh lives on `device`.
+    pub(crate) fn is_on(&self, device: &wgpu::Device) -> bool {
+        &self.device == device
+    }
+}
