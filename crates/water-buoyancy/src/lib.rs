@@ -47,6 +47,8 @@ pub mod gravity;
 pub mod hull;
 pub mod pose;
 pub mod probe;
+#[cfg(feature = "rapier")]
+pub mod rapier_adapter;
 pub mod rigid_body;
 pub mod shape;
 pub mod tessellation;
