@@ -10,6 +10,7 @@ use serde::Serialize;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
 
 use crate::simulation::BackendChoice;
+use water_sphere::SphereLayout;
 use water_core::{
     Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Parallelism, SignedGrid,
     SplitGrid, TemporalBlocking, WaveParams,
@@ -324,6 +325,24 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
     })
 }
 
+/// What `water bench sphere` measures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SphereBench {
+    /// Subdivision level.
+    pub level: u32,
+    /// Steps per timed run.
+    pub steps: u64,
+    /// Threads in the pool.
+    pub threads: usize,
+    /// The Laplace-Beltrami stepper instead of the demo's mean.
+    pub laplace_beltrami: bool,
+    /// Layouts to time, each from the same water; one report each.
+    pub layouts: Vec<SphereLayout>,
+    /// Timed runs per layout, interleaved across the layouts so that a busy spell on the
+    /// machine hits them alike; the report gives the median.
+    pub repeats: usize,
+}
+
 /// One `water bench sphere` result.
 #[derive(Debug, Clone, Serialize)]
 pub struct SphereBenchReport {
@@ -331,35 +350,50 @@ pub struct SphereBenchReport {
     pub bench: String,
     /// `"mean"` or `"laplace-beltrami"`.
     pub stepper: String,
+    /// `"rhombus"` or `"gather"`.
+    pub layout: String,
     /// Subdivision level.
     pub level: u32,
     /// Vertices.
     pub vertices: usize,
-    /// Steps timed.
+    /// Steps per timed run.
     pub steps: u64,
     /// Threads in the pool.
     pub threads: usize,
-    /// Wall time, seconds.
+    /// Timed runs.
+    pub repeats: usize,
+    /// Median wall time of a run, seconds.
     pub seconds: f64,
-    /// Billions of vertex updates per second.
+    /// Every run's wall time, seconds, in the order they ran.
+    pub all_seconds: Vec<f64>,
+    /// Billions of vertex updates per second, from the median time.
     pub gvertex_updates_per_s: f64,
+    /// Sum of the heights after a run: the same for every layout, which step alike to the bit.
+    pub checksum: f64,
 }
 
-/// Steps sphere water of `level` (unit sphere, rough start) `steps` times on `threads` threads.
+/// Steps sphere water of `level` (unit sphere, rough start) `steps` times on `threads` threads,
+/// `repeats` times from the same start in each layout.
 ///
 /// # Errors
-/// Bad level, zero steps or threads, or a pool that cannot start.
-pub fn bench_sphere(
-    level: u32,
-    steps: u64,
-    threads: usize,
-    laplace_beltrami: bool,
-) -> Result<SphereBenchReport, BenchError> {
+/// Bad level, zero steps, threads or repeats, no layout, or a pool that cannot start.
+pub fn bench_sphere(bench: &SphereBench) -> Result<Vec<SphereBenchReport>, BenchError> {
     use water_sphere::{Icosphere, SphereStepper, SphereWater};
-    if steps == 0 || threads == 0 {
-        return Err(BenchError::Invalid(
-            "--steps and --threads must be at least 1".into(),
-        ));
+    let SphereBench {
+        level,
+        steps,
+        threads,
+        laplace_beltrami,
+        ref layouts,
+        repeats,
+    } = *bench;
+    if steps == 0 || threads == 0 || repeats == 0 {
+        return Err(BenchError::Invalid(format!(
+            "--steps ({steps}), --threads ({threads}) and --repeats ({repeats}) must be at least 1"
+        )));
+    }
+    if layouts.is_empty() {
+        return Err(BenchError::Invalid("no layout to time".into()));
     }
     let sphere = Icosphere::new(level, 1.0).map_err(|e| BenchError::Invalid(e.to_string()))?;
     let stepper = if laplace_beltrami {
@@ -376,38 +410,78 @@ pub fn bench_sphere(
         .map_err(|e| BenchError::Invalid(e.to_string()))?;
     let n = water.heights().len();
     let start_heights: Vec<f32> = (0..n).map(|i| ((i * 7) % 97) as f32 * 0.001).collect();
-    water
-        .set_at_rest(&start_heights)
-        .map_err(|e| BenchError::Invalid(e.to_string()))?;
     water.set_parallelism(if threads == 1 {
         Parallelism::Serial
     } else {
         Parallelism::Auto
     });
+    let mut runs: Vec<SphereWater> = layouts
+        .iter()
+        .map(|&layout| {
+            let mut w = water.clone();
+            w.set_layout(layout);
+            w
+        })
+        .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|source| BenchError::Threads { threads, source })?;
-    let seconds = pool.install(|| {
-        let start = Instant::now();
-        water.step_many(steps);
-        start.elapsed().as_secs_f64()
-    });
-    Ok(SphereBenchReport {
-        bench: "sphere".into(),
-        stepper: if laplace_beltrami {
-            "laplace-beltrami"
-        } else {
-            "mean"
+    let mut seconds = vec![Vec::with_capacity(repeats); runs.len()];
+    pool.install(|| -> Result<(), BenchError> {
+        for _ in 0..repeats {
+            for (w, times) in runs.iter_mut().zip(&mut seconds) {
+                w.set_at_rest(&start_heights)
+                    .map_err(|e| BenchError::Invalid(e.to_string()))?;
+                let start = Instant::now();
+                w.step_many(steps);
+                times.push(start.elapsed().as_secs_f64());
+            }
         }
-        .into(),
-        level,
-        vertices: n,
-        steps,
-        threads,
-        seconds,
-        gvertex_updates_per_s: n as f64 * steps as f64 / seconds / 1e9,
-    })
+        Ok(())
+    })?;
+    Ok(runs
+        .iter()
+        .zip(seconds)
+        .map(|(w, all_seconds)| {
+            let seconds = median(&all_seconds);
+            SphereBenchReport {
+                bench: "sphere".into(),
+                stepper: if laplace_beltrami {
+                    "laplace-beltrami"
+                } else {
+                    "mean"
+                }
+                .into(),
+                layout: match w.layout() {
+                    SphereLayout::Rhombus => "rhombus",
+                    SphereLayout::Gather => "gather",
+                }
+                .into(),
+                level,
+                vertices: n,
+                steps,
+                threads,
+                repeats,
+                seconds,
+                all_seconds,
+                gvertex_updates_per_s: n as f64 * steps as f64 / seconds / 1e9,
+                checksum: w.heights().iter().map(|&v| f64::from(v)).sum(),
+            }
+        })
+        .collect())
+}
+
+/// The median of `values` (the mean of the middle two for an even count).
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let m = sorted.len() / 2;
+    if sorted.len().is_multiple_of(2) {
+        0.5 * (sorted[m - 1] + sorted[m])
+    } else {
+        sorted[m]
+    }
 }
 
 /// Edges along a great circle of an icosphere of `level`, roughly: `5 * 2^level`.

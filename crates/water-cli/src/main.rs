@@ -117,6 +117,17 @@ enum Command {
     },
 }
 
+/// `water bench sphere --layout`.
+#[derive(Clone, Copy, ValueEnum)]
+enum BenchLayout {
+    /// Ten rhombus patches with halos (the library's default).
+    Rhombus,
+    /// Per-vertex gathers of six neighbour slots.
+    Gather,
+    /// Both, one line each.
+    Both,
+}
+
 #[derive(Subcommand)]
 enum BenchWhat {
     /// Steps sphere water of a subdivision level and prints one JSON line.
@@ -133,6 +144,13 @@ enum BenchWhat {
         /// Use the Laplace-Beltrami stepper instead of the demo's mean.
         #[arg(long)]
         laplace_beltrami: bool,
+        /// How the heights are laid out: rhombus patches, per-vertex gathers, or both (one JSON
+        /// line each, gather first).
+        #[arg(long, value_enum, default_value = "rhombus")]
+        layout: BenchLayout,
+        /// Timed runs per layout, from the same start; the line reports the median.
+        #[arg(long, default_value = "1")]
+        repeats: usize,
     },
     /// Gcell/s against grid size for each stepper, a plain scalar loop and the memory roofline:
     /// writes OUT/bench-suite.md and OUT/images/bench-suite.svg.
@@ -295,14 +313,31 @@ fn run(cli: Cli) -> Result<(), String> {
                     steps,
                     threads,
                     laplace_beltrami,
+                    layout,
+                    repeats,
                 },
         } => {
             let threads = threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             });
-            let r = water_cli::bench::bench_sphere(level, steps, threads, laplace_beltrami)
-                .map_err(|e| e.to_string())?;
-            println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            use water_sphere::SphereLayout;
+            let layouts = match layout {
+                BenchLayout::Rhombus => vec![SphereLayout::Rhombus],
+                BenchLayout::Gather => vec![SphereLayout::Gather],
+                BenchLayout::Both => vec![SphereLayout::Gather, SphereLayout::Rhombus],
+            };
+            let reports = water_cli::bench::bench_sphere(&water_cli::bench::SphereBench {
+                level,
+                steps,
+                threads,
+                laplace_beltrami,
+                layouts,
+                repeats,
+            })
+            .map_err(|e| e.to_string())?;
+            for r in reports {
+                println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            }
             Ok(())
         }
         Command::Bench {

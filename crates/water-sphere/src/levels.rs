@@ -17,7 +17,8 @@ use crate::sphere_step::{sphere_step, SlotTable};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum SphereLayout {
     /// Ten regular rhombus patches with halos ([`crate::rhombus`]): a seven-point stencil over
-    /// rows, the twelve corners apart. About twice as fast as the gather on a CPU; the default.
+    /// rows, the twelve corners apart. Several times faster than the gather on a CPU (see
+    /// `docs/benchmarks.md`); the default.
     #[default]
     Rhombus,
     /// Vertex order; each vertex gathers its six neighbour slots ([`crate::sphere_step`]), as

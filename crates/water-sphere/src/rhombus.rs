@@ -226,6 +226,20 @@ impl RhombusLayout {
         &self.halo
     }
 
+    /// The part of [`RhombusLayout::halo`] whose halo cells lie in `rhombi`.
+    ///
+    /// # Panics
+    /// If the range runs past the ten rhombi.
+    #[must_use]
+    pub fn halo_of(&self, rhombi: std::ops::Range<usize>) -> &[[u32; 2]] {
+        assert!(rhombi.end <= RHOMBI, "rhombi {rhombi:?} of {RHOMBI}");
+        let at = |r: usize| {
+            let first_cell = (r * self.rhombus_len()) as u32;
+            self.halo.partition_point(|&[halo, _]| halo < first_cell)
+        };
+        &self.halo[at(rhombi.start)..at(rhombi.end)]
+    }
+
     /// Each vertex's neighbour in direction 0 of its rhombus ([`NO_NEIGHBOUR`] for the twelve
     /// corners and the poles): where its ring of slots starts.
     #[must_use]

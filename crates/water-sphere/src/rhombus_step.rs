@@ -19,6 +19,8 @@
     reason = "AVX2 intrinsics on rows whose bounds are checked once per row"
 )]
 
+use std::marker::PhantomData;
+
 use water_core::buffer::AlignedBuffer;
 
 use crate::adjacency::SLOTS;
@@ -157,6 +159,9 @@ unsafe fn rhombus_row_avx2(
         }
     }
     let done = vectors * 8;
+    if done == n {
+        return;
+    }
     let rest = match weights {
         RowWeights::Uniform(w) => RowWeights::Uniform(w),
         RowWeights::PerDirection(w) => RowWeights::PerDirection(w.map(|row| &row[done..])),
@@ -269,8 +274,8 @@ impl RhombusStencil {
     }
 
     /// One step: refreshes the halo of `cur`, then writes the new heights over the previous ones
-    /// in `old` (every owned cell and the poles), in `threads` contiguous bands of rows on the
-    /// current rayon pool (one band: on this thread).
+    /// in `old` (every owned cell and the poles). With `threads > 1`, on the current rayon pool,
+    /// a rhombus per task, each refreshing its own halo cells and then stepping its rows.
     ///
     /// # Panics
     /// If `cur` or `old` has not [`RhombusLayout::len`] cells.
@@ -283,57 +288,119 @@ impl RhombusStencil {
         d: f32,
         threads: usize,
     ) {
+        assert_eq!(cur.len(), layout.len(), "cells of this layout");
         assert_eq!(old.len(), layout.len(), "cells of this layout");
-        layout.exchange_halo(cur);
-        // The corners read their previous heights, which the rows are about to overwrite.
+        // The corners read their previous heights, which the rows are about to overwrite, and
+        // only owned cells of `cur`, so they need no halo.
         let corners = self.corners.map(|c| c.update(cur, old, k, d));
-        let cur: &[f32] = cur;
-        let (n, stride, rows) = (layout.side(), layout.stride(), layout.rows_per_rhombus());
-        let row = |row: usize, out: &mut [f32]| {
-            // Rows 0 and n + 1 of each rhombus are halo.
-            if !(1..=n).contains(&(row % rows)) {
-                return;
-            }
-            let first = row * stride + LEFT_PAD;
-            let weights = match &self.weights {
-                StencilWeights::Uniform(w) => RowWeights::Uniform(*w),
-                StencilWeights::PerDirection(w) => {
-                    RowWeights::PerDirection(std::array::from_fn(|s| &w[s][first..first + n]))
-                }
-            };
-            rhombus_row(
-                cur,
-                first,
-                stride,
-                weights,
-                &mut out[LEFT_PAD..LEFT_PAD + n],
-                k,
-                d,
-            );
-        };
-        let rhombus_rows = RHOMBI * rows;
-        let stepped = &mut old[..rhombus_rows * stride];
+        let block = layout.rhombus_len();
+        let stepped = &mut old[..RHOMBI * block];
         if threads > 1 {
             use rayon::prelude::*;
-            // One contiguous band per thread keeps each core's rows in its own cache from step
-            // to step.
-            let band = rhombus_rows.div_ceil(threads);
+            let shared = SharedCells::new(cur);
+            // A rhombus per task: ten tasks balance two threads exactly and leave work to steal
+            // when one of them is slow to start.
             stepped
-                .par_chunks_mut(band * stride)
+                .par_chunks_mut(block)
                 .enumerate()
-                .for_each(|(b, rows)| {
-                    for (r, out) in rows.chunks_mut(stride).enumerate() {
-                        row(b * band + r, out);
-                    }
+                .for_each(|(r, out)| {
+                    // SAFETY: each task writes only the halo cells of its own rhombus and reads
+                    // owned cells, which no task writes (the step writes `old`); the cells of
+                    // its rhombus are read by no other task.
+                    let cells =
+                        unsafe { shared.refresh(layout.halo_of(r..r + 1), r * block, block) };
+                    self.step_rhombi(layout, cells, r, r * block, out, k, d);
                 });
         } else {
-            for (r, out) in stepped.chunks_mut(stride).enumerate() {
-                row(r, out);
-            }
+            layout.exchange_halo(cur);
+            self.step_rhombi(layout, cur, 0, 0, stepped, k, d);
         }
         for (corner, z) in self.corners.iter().zip(corners) {
             old[corner.cell()] = z;
         }
+    }
+
+    /// Steps the owned rows of consecutive rhombi from `first_rhombus`: `cur` holds their
+    /// current cells from cell `offset` of the layout on, `out` their previous cells, whole
+    /// rhombi.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one row loop's inputs, all used together"
+    )]
+    fn step_rhombi(
+        &self,
+        layout: &RhombusLayout,
+        cur: &[f32],
+        first_rhombus: usize,
+        offset: usize,
+        out: &mut [f32],
+        k: f32,
+        d: f32,
+    ) {
+        let (n, stride, block) = (layout.side(), layout.stride(), layout.rhombus_len());
+        for (r, rhombus) in out.chunks_mut(block).enumerate() {
+            // Rows 0 and n + 1 are halo.
+            for (j, row) in rhombus.chunks_mut(stride).enumerate().take(n + 1).skip(1) {
+                let first = (first_rhombus + r) * block + j * stride + LEFT_PAD;
+                let weights = match &self.weights {
+                    StencilWeights::Uniform(w) => RowWeights::Uniform(*w),
+                    StencilWeights::PerDirection(w) => {
+                        RowWeights::PerDirection(std::array::from_fn(|s| &w[s][first..first + n]))
+                    }
+                };
+                let row = &mut row[LEFT_PAD..LEFT_PAD + n];
+                rhombus_row(cur, first - offset, stride, weights, row, k, d);
+            }
+        }
+    }
+}
+
+/// The current heights, shared by tasks that each refresh one rhombus's halo cells before
+/// stepping its rows: writes and reads that never meet, which references cannot express.
+struct SharedCells<'a> {
+    ptr: *mut f32,
+    len: usize,
+    _cells: PhantomData<&'a mut [f32]>,
+}
+
+// SAFETY: the tasks' accesses are disjoint (see `refresh`); the pointer comes from a `&mut`
+// borrow held for the wrapper's lifetime.
+unsafe impl Sync for SharedCells<'_> {}
+
+impl<'a> SharedCells<'a> {
+    fn new(cells: &'a mut [f32]) -> Self {
+        Self {
+            ptr: cells.as_mut_ptr(),
+            len: cells.len(),
+            _cells: PhantomData,
+        }
+    }
+
+    /// Copies each `[halo cell, owner cell]` pair of `halo`, whose halo cells lie in the
+    /// rhombus whose cells start at `first`, and returns that rhombus's cells.
+    ///
+    /// # Safety
+    /// While the returned slice lives, nothing writes in the rhombus; while this runs, nothing
+    /// else reads or writes its halo cells, or writes the owner cells.
+    unsafe fn refresh(&self, halo: &[[u32; 2]], first: usize, len: usize) -> &[f32] {
+        let range = first..first + len;
+        assert!(
+            range.end <= self.len,
+            "rhombus {range:?} of {} cells",
+            self.len
+        );
+        for &[halo, owner] in halo {
+            let (halo, owner) = (halo as usize, owner as usize);
+            assert!(
+                range.contains(&halo) && owner < self.len,
+                "halo of the rhombus"
+            );
+            // SAFETY: both cells are in bounds, and the caller rules out other accesses to
+            // them that could race.
+            unsafe { self.ptr.add(halo).write(self.ptr.add(owner).read()) };
+        }
+        // SAFETY: in bounds; the caller rules out writes to the range while the slice lives.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(range.start), range.len()) }
     }
 }
 
