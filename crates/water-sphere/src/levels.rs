@@ -14,6 +14,21 @@ use crate::rhombus_step::RhombusStencil;
 use crate::sphere_step::{sphere_step, SlotTable};
 
 /// How [`crate::SphereWater`] keeps its heights and steps them. Both give the same bits.
+///
+/// ```
+/// use water_core::Damping;
+/// use water_sphere::{Click, Icosphere, SphereLayout, SphereStepper, SphereWater};
+/// let sphere = Icosphere::new(4, 1.0)?;
+/// let mut rhombus = SphereWater::new(sphere, SphereStepper::Mean { a: 0.5 }, Damping::NONE)?;
+/// assert_eq!(rhombus.layout(), SphereLayout::Rhombus);
+/// rhombus.click(&Click::new(glam::Vec3::Y, 0.5, 0.01)?);
+/// let mut gather = rhombus.clone();
+/// gather.set_layout(SphereLayout::Gather);
+/// rhombus.step_many(10);
+/// gather.step_many(10);
+/// assert_eq!(rhombus.heights(), gather.heights());
+/// # Ok::<(), water_sphere::SphereError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum SphereLayout {
     /// Ten regular rhombus patches with halos ([`crate::rhombus`]): a seven-point stencil over
@@ -44,8 +59,8 @@ pub(crate) struct RhombusLevels {
     old: AlignedBuffer,
     /// Vertex-order copies of `cur` and `old`, made when first asked for since the last change.
     views: [OnceLock<Vec<f32>>; 2],
-    /// The copies were handed out mutably and may hold changes the padded levels lack.
-    edited: bool,
+    /// Which copies were handed out mutably and may hold changes the padded levels lack.
+    edited: [bool; 2],
 }
 
 impl RhombusLevels {
@@ -59,12 +74,24 @@ impl RhombusLevels {
 
     /// Moves changes made through the copies into the padded levels.
     fn commit(&mut self, layout: &RhombusLayout) {
-        if std::mem::take(&mut self.edited) {
-            for (view, cells) in self.views.iter().zip([&mut self.cur, &mut self.old]) {
-                let values = view.get().expect("edited copies exist");
-                layout.scatter(values, cells);
+        let edited = std::mem::take(&mut self.edited);
+        for ((view, cells), edited) in self
+            .views
+            .iter()
+            .zip([&mut self.cur, &mut self.old])
+            .zip(edited)
+        {
+            if edited {
+                layout.scatter(view.get().expect("edited copies exist"), cells);
             }
         }
+    }
+
+    /// The vertex-order copy of level `which`, mutably; its changes reach the next step.
+    fn view_mut(&mut self, layout: &RhombusLayout, which: usize) -> &mut [f32] {
+        self.view(layout, which);
+        self.edited[which] = true;
+        self.views[which].get_mut().expect("made above")
     }
 }
 
@@ -92,7 +119,7 @@ impl Levels {
                     cur: cur_cells,
                     old: old_cells,
                     views: [OnceLock::from(cur), OnceLock::from(old)],
-                    edited: false,
+                    edited: [false; 2],
                 }))
             }
         }
@@ -126,15 +153,22 @@ impl Levels {
         match self {
             Self::Gather { cur, old } => (cur, old),
             Self::Rhombus(r) => {
-                r.view(rhombi, 0);
-                r.view(rhombi, 1);
-                r.edited = true;
+                r.view_mut(rhombi, 0);
+                r.view_mut(rhombi, 1);
                 let [cur, old] = &mut r.views;
                 (
                     cur.get_mut().expect("made above"),
                     old.get_mut().expect("made above"),
                 )
             }
+        }
+    }
+
+    /// The current level in vertex order, mutably; changes reach the next step.
+    pub(crate) fn current_mut(&mut self, rhombi: &RhombusLayout) -> &mut [f32] {
+        match self {
+            Self::Gather { cur, .. } => cur,
+            Self::Rhombus(r) => r.view_mut(rhombi, 0),
         }
     }
 
@@ -152,7 +186,7 @@ impl Levels {
                     OnceLock::from(heights.to_vec()),
                     OnceLock::from(heights.to_vec()),
                 ];
-                r.edited = false;
+                r.edited = [false; 2];
             }
         }
     }

@@ -197,6 +197,8 @@ impl SphereWater {
     }
 
     /// The slot-major neighbour table and f32 weights the step reads (GPU backends upload it).
+    /// Slot `s` of a six-neighbour vertex is its neighbour in direction `s` of its rhombus
+    /// ([`crate::rhombus::DIRECTIONS`]); the rings stay counter-clockwise.
     #[must_use]
     pub fn slot_table(&self) -> &SlotTable {
         &self.slots
@@ -282,9 +284,16 @@ impl SphereWater {
     }
 
     /// Both levels in vertex order, mutably: `(current, previous)`. Changes take effect from the
-    /// next step.
+    /// next step. In the rhombus layout this copies both levels out of the patches and, at the
+    /// next step, back in; [`SphereWater::heights_mut`] copies only the current one.
     pub fn levels_mut(&mut self) -> (&mut [f32], &mut [f32]) {
         self.levels.both_mut(&self.rhombi)
+    }
+
+    /// The current heights in vertex order, mutably (what [`SphereWater::heights`] returns).
+    /// Changes take effect from the next step.
+    pub fn heights_mut(&mut self) -> &mut [f32] {
+        self.levels.current_mut(&self.rhombi)
     }
 
     /// Area-weighted volume above the rest sphere, `sum A_i z_i`, m^3.

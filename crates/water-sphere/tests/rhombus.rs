@@ -148,11 +148,14 @@ fn run(mut water: SphereWater, layout: SphereLayout, threads: usize) -> Vec<(Vec
         let mut out = Vec::new();
         for (segment, click) in clicks.iter().cycle().take(6).enumerate() {
             water.click(click);
+            // Edits through the vertex-order levels reach the next step.
             if segment == 3 {
-                // An edit through the vertex-order levels reaches the next step.
                 let (cur, old) = water.levels_mut();
                 cur[7] += 0.01;
                 old[11] -= 0.02;
+            }
+            if segment == 4 {
+                water.heights_mut()[3] -= 0.005;
             }
             water.step_many(50);
             out.push((bits(water.heights()), bits(water.previous())));
