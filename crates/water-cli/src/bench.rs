@@ -10,11 +10,11 @@ use serde::Serialize;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
 
 use crate::simulation::BackendChoice;
-use water_sphere::SphereLayout;
 use water_core::{
     Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Parallelism, SignedGrid,
     SplitGrid, TemporalBlocking, WaveParams,
 };
+use water_sphere::SphereLayout;
 
 /// One benchmark run's result, printed as a JSON line.
 #[derive(Debug, Clone, Serialize)]
