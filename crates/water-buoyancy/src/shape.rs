@@ -38,7 +38,7 @@ impl Shape {
     /// A box of half extents `half_extents` (m).
     ///
     /// # Errors
-    /// [`BuoyancyError::NotPositive`] / [`BuoyancyError::NotFinite`] for a bad extent.
+    /// [`crate::BuoyancyError::NotPositive`] / [`crate::BuoyancyError::NotFinite`] for a bad extent.
     pub fn cuboid(half_extents: Vec3) -> Result<Self> {
         finite_vec("box half extents", half_extents)?;
         for e in half_extents.to_array() {
@@ -50,7 +50,7 @@ impl Shape {
     /// A ball of `radius` (m).
     ///
     /// # Errors
-    /// [`BuoyancyError::NotPositive`] / [`BuoyancyError::NotFinite`] for a bad radius.
+    /// [`crate::BuoyancyError::NotPositive`] / [`crate::BuoyancyError::NotFinite`] for a bad radius.
     pub fn sphere(radius: f32) -> Result<Self> {
         positive("sphere radius", radius)?;
         Ok(Self::Sphere { radius })
@@ -59,7 +59,7 @@ impl Shape {
     /// A capsule along local z of `radius` (m) and cylinder half length `half_length` (m).
     ///
     /// # Errors
-    /// [`BuoyancyError::NotPositive`] for a bad radius, [`BuoyancyError::Negative`] for a
+    /// [`crate::BuoyancyError::NotPositive`] for a bad radius, [`crate::BuoyancyError::Negative`] for a
     /// negative half length.
     pub fn capsule(radius: f32, half_length: f32) -> Result<Self> {
         positive("capsule radius", radius)?;
@@ -73,7 +73,7 @@ impl Shape {
     /// A convex mesh (see [`ConvexMesh::new`] for what is checked).
     ///
     /// # Errors
-    /// [`BuoyancyError::DegenerateMesh`] naming the problem.
+    /// [`crate::BuoyancyError::DegenerateMesh`] naming the problem.
     pub fn convex_mesh(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Result<Self> {
         ConvexMesh::new(vertices, triangles).map(Self::ConvexMesh)
     }
