@@ -2,9 +2,10 @@
 // rendering (rgba = normal.xyz, height). CPU twin: water_core::HeightView::cell_normal, with
 // cell_gradient's central differences over two cells, one-sided at the rim, in world units.
 //
-// Entry points: `main` / `main_classic` read the compute backend's buffers (f32 fields, i32
-// classic field) and write a storage texture; `fs_main` / `fs_classic` are full-screen
-// fragment passes over the fragment backend's textures.
+// Entry points: `main` / `main_classic` / `main_f16` read the compute backend's buffers (f32
+// fields, i32 classic field, f16 fields packed two to a word as in grid_step_f16.wgsl) and write
+// a storage texture; `fs_main` / `fs_classic` are full-screen fragment passes over the fragment
+// backend's textures.
 
 struct SurfaceUniforms {
     width: u32,
@@ -19,6 +20,7 @@ struct SurfaceUniforms {
 @group(0) @binding(3) var surface: texture_storage_2d<rgba32float, write>;
 @group(0) @binding(4) var field_tex: texture_2d<f32>;
 @group(0) @binding(5) var classic_tex: texture_2d<i32>;
+@group(0) @binding(6) var<storage, read> packed_heights: array<u32>;
 
 fn buffer_height(x: u32, y: u32) -> f32 {
     let i = y * u.width + x;
@@ -26,6 +28,84 @@ fn buffer_height(x: u32, y: u32) -> f32 {
         return heights[i] - heights[u.width * u.height + i];
     }
     return heights[i];
+}
+
+// f16 conversions: the WGSL twins of `f32_to_f16` and `f16_to_f32` in
+// crates/water-gpu/src/storage.rs, bit for bit. Integer arithmetic only, so core WGSL with no
+// shader capability: `pack2x16float` needs one that wgpu withholds from some adapters (llvmpipe
+// without SHADER_F16), and leaves its rounding to the device; this rounds to nearest, ties to
+// even, on every device. Every f16 shader carries the same copy of these functions
+// (crates/water-gpu/tests/shaders_validate.rs checks that the copies are identical).
+
+// The binary16 bits of v (in the low 16 bits), rounded to nearest with ties to even.
+fn f32_to_f16(v: f32) -> u32 {
+    let bits = bitcast<u32>(v);
+    let sign = (bits >> 16u) & 0x8000u;
+    let exponent = i32((bits >> 23u) & 0xffu);
+    let mantissa = bits & 0x7fffffu;
+    if (exponent == 255) {
+        return sign | 0x7c00u | select(0u, 0x200u, mantissa != 0u);
+    }
+    let e = exponent - 112; // the f16 exponent field of a normal result
+    if (e >= 31) {
+        return sign | 0x7c00u;
+    }
+    if (e <= 0) {
+        // Subnormal result: the 24-bit significand shifted right by 14 - e bits, rounded.
+        let shift = u32(14 - e);
+        if (shift > 24u) {
+            return sign;
+        }
+        let significand = mantissa | 0x800000u;
+        let kept = significand >> shift;
+        let rest = significand & ((1u << shift) - 1u);
+        let half = 1u << (shift - 1u);
+        let up = rest > half || (rest == half && (kept & 1u) == 1u);
+        return sign | (kept + select(0u, 1u, up));
+    }
+    let kept = (u32(e) << 10u) | (mantissa >> 13u);
+    let rest = mantissa & 0x1fffu;
+    let up = rest > 0x1000u || (rest == 0x1000u && (kept & 1u) == 1u);
+    // A carry into the exponent (or to infinity) is the correctly rounded result.
+    return sign | (kept + select(0u, 1u, up));
+}
+
+// The value of binary16 bits h (low 16 bits), exactly.
+fn f16_to_f32(h: u32) -> f32 {
+    let sign = (h & 0x8000u) << 16u;
+    let exponent = (h >> 10u) & 0x1fu;
+    let mantissa = h & 0x3ffu;
+    if (exponent == 0u) {
+        let magnitude = ldexp(f32(mantissa), -24);
+        return select(magnitude, -magnitude, sign != 0u);
+    }
+    if (exponent == 31u) {
+        return bitcast<f32>(sign | 0x7f800000u | (mantissa << 13u));
+    }
+    return bitcast<f32>(sign | ((exponent + 112u) << 23u) | (mantissa << 13u));
+}
+
+// Cell x's half of a storage word: even cells in the low half.
+fn half_of(word: u32, x: u32) -> f32 {
+    return f16_to_f32(select(word & 0xffffu, word >> 16u, (x & 1u) == 1u));
+}
+
+// A storage word of two cells: the even one (low) and the odd one (high).
+fn pack_f16(low: f32, high: f32) -> u32 {
+    return f32_to_f16(low) | (f32_to_f16(high) << 16u);
+}
+
+// Cell (x, y) of channel c of an f16 field: ceil(width/2) words per row, even cells in the
+// low halves.
+fn packed_value(c: u32, x: u32, y: u32) -> f32 {
+    return half_of(packed_heights[(c * u.height + y) * ((u.width + 1u) / 2u) + x / 2u], x);
+}
+
+fn packed_height(x: u32, y: u32) -> f32 {
+    if (u.mode == 1u) {
+        return packed_value(0u, x, y) - packed_value(1u, x, y);
+    }
+    return packed_value(0u, x, y);
 }
 
 fn classic_height(x: u32, y: u32) -> f32 {
@@ -97,6 +177,23 @@ fn main_classic(@builtin(global_invocation_id) id: vec3<u32>) {
         classic_height(id.x, s.yl),
         classic_height(id.x, s.yr),
         classic_height(id.x, id.y),
+    );
+    textureStore(surface, id.xy, texel);
+}
+
+@compute @workgroup_size(16, 16)
+fn main_f16(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.width || id.y >= u.height) {
+        return;
+    }
+    let s = stencil(id.x, id.y);
+    let texel = surface_texel(
+        s,
+        packed_height(s.xl, id.y),
+        packed_height(s.xr, id.y),
+        packed_height(id.x, s.yl),
+        packed_height(id.x, s.yr),
+        packed_height(id.x, id.y),
     );
     textureStore(surface, id.xy, texel);
 }

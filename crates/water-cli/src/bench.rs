@@ -7,8 +7,9 @@
 use std::time::Instant;
 
 use serde::Serialize;
-use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
+use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
 
+use crate::gpu_costs::{F16Error, GpuCosts};
 use crate::simulation::BackendChoice;
 use water_core::{
     Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Parallelism, SignedGrid,
@@ -51,6 +52,14 @@ pub struct BenchReport {
     pub software_renderer: bool,
     /// Sum of the final heights, to check runs compute the same thing.
     pub checksum: f64,
+    /// `"f32"` or `"f16"`: how the GPU grid stored its cells (the CPU stores f32).
+    pub storage: String,
+    /// Fixed costs of the GPU backend: per dispatch, per submission, per readback (`None` on
+    /// the CPU).
+    pub gpu_costs: Option<GpuCosts>,
+    /// With f16 storage: its error against f32 storage after the same steps (`None`
+    /// otherwise).
+    pub f16_error: Option<F16Error>,
 }
 
 /// What to benchmark.
@@ -72,6 +81,8 @@ pub struct BenchGrid {
     pub blocking: TemporalBlocking,
     /// Where the steps run.
     pub backend: BackendChoice,
+    /// How the GPU grid stores its cells ([`StorageFormat::F16`]: compute backend only).
+    pub storage: StorageFormat,
 }
 
 /// Errors of the bench command.
@@ -168,6 +179,12 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
     if let BackendChoice::Gpu(kind) = spec.backend {
         return bench_gpu(spec, kind);
     }
+    if spec.storage != StorageFormat::F32 {
+        return Err(BenchError::Invalid(format!(
+            "--storage {} is a GPU storage format: use it with --backend gpu",
+            spec.storage
+        )));
+    }
     let threads = spec.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
@@ -229,6 +246,9 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
         adapter: None,
         software_renderer: false,
         checksum,
+        storage: StorageFormat::F32.name().into(),
+        gpu_costs: None,
+        f16_error: None,
     })
 }
 
@@ -244,13 +264,15 @@ fn cells_per_step(n: usize, boundary: Boundary) -> usize {
 /// `water bench grid --backend gpu|gpu-fragment`: the same field, uploaded to a GPU grid; one
 /// warm-up step (pipeline compilation), then `steps` steps in one submission. Compute runs are
 /// timed with GPU timestamp queries where the device offers them, everything else by wall
-/// clock from submission to completion.
+/// clock from submission to completion. Then the fixed costs ([`crate::gpu_costs::measure`])
+/// and, with f16 storage, its error against f32 ([`crate::gpu_costs::f16_error`]).
 fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchError> {
     let cpu = peer_like_grid(spec.size, spec.mode, spec.boundary)?;
     let size = cpu.size();
     let gpu = GpuContext::headless()?;
     let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999))?;
-    let grid_spec = GridSpec::new(size, params, spec.boundary, spec.mode);
+    let grid_spec =
+        GridSpec::new(size, params, spec.boundary, spec.mode).with_storage(spec.storage);
     let mut grid = GpuGrid::new(kind, &gpu.device, &gpu.queue, grid_spec)?;
     let n = spec.size;
     let z = |i: usize| {
@@ -306,6 +328,18 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
     let checksum = grid.heights()?.iter().map(|&v| f64::from(v)).sum();
     let cells = cells_per_step(spec.size, spec.boundary);
     let info = gpu.adapter.get_info();
+    let gpu_costs = crate::gpu_costs::measure(&gpu, kind, grid_spec, &grid)?;
+    let f16_error = if spec.storage == StorageFormat::F16 {
+        let current: Vec<f32> = (0..size.cells() * channels)
+            .map(|i| z(i % size.cells()))
+            .collect();
+        let previous: Vec<f32> = current.iter().map(|v| v * 0.9).collect();
+        Some(crate::gpu_costs::f16_error(
+            &gpu, grid_spec, &current, &previous, spec.steps,
+        )?)
+    } else {
+        None
+    };
     Ok(BenchReport {
         backend: kind.name().into(),
         mode: spec.mode.name().into(),
@@ -322,6 +356,9 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
         adapter: Some(gpu.describe()),
         software_renderer: info.device_type == wgpu::DeviceType::Cpu,
         checksum,
+        storage: spec.storage.name().into(),
+        gpu_costs: Some(gpu_costs),
+        f16_error,
     })
 }
 

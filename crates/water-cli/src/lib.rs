@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod bodies;
 pub mod compare;
+pub mod gpu_costs;
 pub mod npy;
 pub mod picture;
 pub mod progress;

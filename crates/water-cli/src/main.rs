@@ -128,6 +128,16 @@ enum BenchLayout {
     Both,
 }
 
+/// `water bench grid --storage`.
+#[derive(Clone, Copy, ValueEnum)]
+enum StorageArg {
+    /// 4 bytes per cell.
+    F32,
+    /// 2 bytes per cell (binary16 pairs in u32 words, f32 arithmetic); `--backend gpu`, signed
+    /// and split modes.
+    F16,
+}
+
 #[derive(Subcommand)]
 enum BenchWhat {
     /// Steps sphere water of a subdivision level and prints one JSON line.
@@ -204,6 +214,10 @@ enum BenchWhat {
         /// Temporal blocking of the multi-step run: auto blocks grids larger than the caches.
         #[arg(long, value_enum, default_value = "auto")]
         blocking: BlockingArg,
+        /// How the GPU grid stores its cells; with f16 the line also reports its error against
+        /// f32 after the same steps.
+        #[arg(long, value_enum, default_value = "f32")]
+        storage: StorageArg,
     },
 }
 
@@ -384,6 +398,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     boundary,
                     single_step,
                     blocking,
+                    storage,
                 },
         } => {
             let spec = BenchGrid {
@@ -407,6 +422,10 @@ fn run(cli: Cli) -> Result<(), String> {
                     BlockingArg::Auto => TemporalBlocking::Auto,
                     BlockingArg::Always => TemporalBlocking::Always,
                     BlockingArg::Never => TemporalBlocking::Never,
+                },
+                storage: match storage {
+                    StorageArg::F32 => water_gpu::StorageFormat::F32,
+                    StorageArg::F16 => water_gpu::StorageFormat::F16,
                 },
             };
             let report = bench_grid(&spec).map_err(|e| e.to_string())?;

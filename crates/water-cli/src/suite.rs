@@ -72,6 +72,7 @@ pub fn run(threads: usize) -> Result<Vec<Series>, BenchError> {
             single_step,
             blocking: TemporalBlocking::Auto,
             backend: BackendChoice::Cpu,
+            storage: water_gpu::StorageFormat::F32,
         };
         multi.push(bench_grid(&spec(false))?.gcells_per_s);
         single.push(bench_grid(&spec(true))?.gcells_per_s);

@@ -119,6 +119,81 @@ fn bench_on_the_gpu_says_how_it_timed_and_whether_the_gpu_is_software() {
 }
 
 #[test]
+fn bench_reports_dispatch_and_readback_costs_and_the_f16_error() {
+    let mut bytes = Vec::new();
+    for storage in ["f32", "f16"] {
+        let args = [
+            "bench",
+            "grid",
+            "--size",
+            "63",
+            "--steps",
+            "24",
+            "--backend",
+            "gpu",
+            "--mode",
+            "split",
+            "--storage",
+            storage,
+        ];
+        let Some(out) = water_on_gpu("bench costs", &args) else {
+            return;
+        };
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        assert_eq!(v["storage"], storage);
+        let costs = &v["gpu_costs"];
+        for key in [
+            "seconds_per_dispatch",
+            "seconds_per_submission",
+            "readback_seconds",
+            "readback_gb_per_s",
+            "heights_seconds",
+        ] {
+            assert!(costs[key].as_f64().expect(key) > 0.0, "{key} in {v}");
+        }
+        // 1024 steps on the 16 x 16 grid: 256 fused dispatches of 4 steps.
+        assert_eq!(costs["overhead_dispatches"], 256, "{v}");
+        bytes.push(costs["readback_bytes"].as_u64().expect("bytes"));
+        let error = &v["f16_error"];
+        if storage == "f32" {
+            assert!(error.is_null(), "{v}");
+        } else {
+            // Within 24 steps every store rounds to 11 bits: errors of order 2^-11 of the
+            // field, far from both 0 (no rounding) and the field itself (a broken run).
+            let relative = error["relative_max"].as_f64().expect("relative_max");
+            assert!(relative > 1e-5 && relative < 0.05, "{v}");
+            assert_eq!(error["compared"], "channels");
+        }
+    }
+    // 63 cells a row: 63 f32 values, or 32 words of two halves; two channels.
+    assert_eq!(bytes, [63 * 63 * 2 * 4, 32 * 63 * 2 * 4]);
+    let refused = water(&[
+        "bench",
+        "grid",
+        "--size",
+        "32",
+        "--steps",
+        "4",
+        "--backend",
+        "gpu-fragment",
+        "--storage",
+        "f16",
+    ]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        (stderr.contains("f16") && stderr.contains("fragment"))
+            || stderr.contains("no GPU adapter"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn classic_gpu_runs_match_the_cpu_checksum() {
     let mut sums = Vec::new();
     for backend in ["cpu", "gpu", "gpu-fragment"] {

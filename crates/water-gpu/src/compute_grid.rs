@@ -1,5 +1,6 @@
 //! The compute backend: the grid steppers of `water-core` as compute shaders on the caller's
-//! device, many steps per submission, no CPU round trip between steps.
+//! device, many steps per submission, no CPU round trip between steps. Cells are stored as f32,
+//! or as f16 pairs in `u32` words ([`StorageFormat`]); the arithmetic is f32 either way.
 
 use std::collections::HashMap;
 
@@ -10,8 +11,9 @@ use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, i32s, PendingReadback};
 use crate::shaders;
 use crate::spec::GridSpec;
+use crate::storage::{check_f16_range, pack_f16_rows, unpack_f16_rows, StorageFormat};
 use crate::surface::Surface;
-use crate::uniforms::{mode_code, GridUniforms, ImpulseCell, ImpulseUniforms};
+use crate::uniforms::{mode_code, GridUniforms, ImpulseCell, ImpulseUniforms, ImpulseWord};
 
 /// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
 const TILE: u32 = 16;
@@ -34,14 +36,32 @@ const IMPULSE_GROUP: u32 = 64;
 /// let heights = water.heights()?;
 /// # Ok::<(), water_gpu::GpuError>(())
 /// ```
+///
+/// The same grid with half the bytes per cell, at the accuracy cost docs/math.md (section 10)
+/// derives; it needs no device feature:
+///
+/// ```no_run
+/// # use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+/// # use water_gpu::{ComputeGrid, GpuContext, GridSpec};
+/// use water_gpu::StorageFormat;
+/// # let gpu = GpuContext::headless()?;
+/// # let params = WaveParams::new(0.1, 2.0, 0.02, Damping::PerStep(0.999))?;
+/// let spec = GridSpec::new(GridSize::new(256, 256)?, params, Boundary::Reflective, GridMode::Signed)
+///     .with_storage(StorageFormat::F16);
+/// let mut water = ComputeGrid::new(&gpu.device, &gpu.queue, spec)?;
+/// water.step_many(100)?;
+/// let heights = water.heights()?; // widened to f32
+/// # Ok::<(), water_gpu::GpuError>(())
+/// ```
 #[derive(Debug)]
 pub struct ComputeGrid {
     device: wgpu::Device,
     queue: wgpu::Queue,
     spec: GridSpec,
     channels: u32,
-    /// Four level buffers: three rotate through the roles old, current and new for single
-    /// steps; the fused kernel writes its two newest levels into the spare and the fourth.
+    /// Four level buffers (laid out as `spec.storage` says): three rotate through the roles
+    /// old, current and new for single steps; the fused kernel writes its two newest levels into
+    /// the spare and the fourth.
     fields: [wgpu::Buffer; 4],
     /// `(old, current, spare)` indices into `fields`.
     roles: (usize, usize, usize),
@@ -65,6 +85,8 @@ pub struct ComputeGrid {
     /// The surface texture and its pipeline, made on first use.
     surface: Option<(Surface, wgpu::ComputePipeline)>,
     steps: u64,
+    /// Step dispatches recorded (a fused dispatch counts once).
+    dispatches: u64,
 }
 
 pub(crate) fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
@@ -129,8 +151,8 @@ impl ComputeGrid {
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when a field exceeds the device's storage-buffer or dispatch
-    /// limits, [`GpuError::Unsupported`] for classic mode with another boundary than fixed,
-    /// [`GpuError::Validation`] if wgpu rejects a pipeline.
+    /// limits, [`GpuError::Unsupported`] for classic mode with another boundary than fixed or
+    /// with f16 storage, [`GpuError::Validation`] if wgpu rejects a pipeline.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -140,7 +162,8 @@ impl ComputeGrid {
         let size = spec.size;
         let cells = size.cells() as u64;
         let channels: u32 = if spec.mode == GridMode::Split { 2 } else { 1 };
-        let field_bytes = cells * u64::from(channels) * 4;
+        let f16 = spec.storage == StorageFormat::F16;
+        let field_bytes = spec.storage.level_bytes(size, channels as usize);
         let limits = device.limits();
         check_limit(
             "storage buffer binding size (bytes)",
@@ -176,11 +199,30 @@ impl ComputeGrid {
             bytemuck::bytes_of(&base_uniforms),
         );
 
-        let (step_source, step_label) = if spec.mode == GridMode::Classic {
-            (shaders::CLASSIC_STEP, "classic_step")
-        } else {
-            (shaders::GRID_STEP, "grid_step")
-        };
+        // `check` refused f16 classic grids, so f16 means a signed or split grid here.
+        let (step_source, step_label, fused_source, impulse_source) =
+            if spec.mode == GridMode::Classic {
+                (
+                    shaders::CLASSIC_STEP,
+                    "classic_step",
+                    "",
+                    shaders::ADD_IMPULSE,
+                )
+            } else if f16 {
+                (
+                    shaders::GRID_STEP_F16,
+                    "grid_step_f16",
+                    shaders::GRID_STEP_FUSED_F16,
+                    shaders::ADD_IMPULSE_F16,
+                )
+            } else {
+                (
+                    shaders::GRID_STEP,
+                    "grid_step",
+                    shaders::GRID_STEP_FUSED,
+                    shaders::ADD_IMPULSE,
+                )
+            };
         let pipeline =
             |source: &str, label: &str, entry: &str| compute_pipeline(device, source, label, entry);
         let fusable = spec.mode != GridMode::Classic && spec.boundary != Boundary::Absorbing;
@@ -192,8 +234,8 @@ impl ComputeGrid {
             };
             (
                 pipeline(step_source, step_label, "main"),
-                pipeline(shaders::ADD_IMPULSE, "add_impulse", impulse_entry),
-                fusable.then(|| pipeline(shaders::GRID_STEP_FUSED, "grid_step_fused", "main")),
+                pipeline(impulse_source, "add_impulse", impulse_entry),
+                fusable.then(|| pipeline(fused_source, "grid_step_fused", "main")),
             )
         })?;
         Ok(Self {
@@ -218,6 +260,7 @@ impl ComputeGrid {
             impulse_pipeline,
             surface: None,
             steps: 0,
+            dispatches: 0,
         })
     }
 
@@ -233,11 +276,28 @@ impl ComputeGrid {
         self.steps
     }
 
-    /// The buffer holding the current level (`channels * width * height` values: f32, or i32
-    /// holding i16 in classic mode), for binding in the caller's own passes.
+    /// Step dispatches recorded so far: one per single step, one per fused group of
+    /// [`FUSED_STEPS`] steps. With [`ComputeGrid::steps_taken`] it tells how a run was split.
+    #[must_use]
+    pub fn dispatches_recorded(&self) -> u64 {
+        self.dispatches
+    }
+
+    /// The buffer holding the current level, for binding in the caller's own passes:
+    /// `channels * width * height` f32 values (i32 holding i16 in classic mode), or with f16
+    /// storage `channels * height` rows of `ceil(width / 2)` `u32` words, two binary16 cells per
+    /// word, even cells in the low halves (see [`crate::storage`]).
     #[must_use]
     pub fn current_buffer(&self) -> &wgpu::Buffer {
         &self.fields[self.roles.1]
+    }
+
+    /// Workgroups of a single-step dispatch: one invocation per cell, or per word of two cells
+    /// with f16 storage.
+    fn step_workgroups(&self) -> (u32, u32) {
+        let size = self.spec.size;
+        let row = self.spec.storage.words_per_row(size.width()) as u32;
+        (row.div_ceil(TILE), (size.height() as u32).div_ceil(TILE))
     }
 
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
@@ -252,8 +312,10 @@ impl ComputeGrid {
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) {
         let size = self.spec.size;
+        // The fused kernel covers TILE x TILE cells per workgroup in either storage format.
         let groups_x = (size.width() as u32).div_ceil(TILE);
         let groups_y = (size.height() as u32).div_ceil(TILE);
+        let (step_x, step_y) = self.step_workgroups();
         // Plan the dispatches first (bind groups are made or fetched outside the pass): fused
         // dispatches of FUSED_STEPS steps while they fit, single steps for the rest.
         let mut plan: Vec<(bool, wgpu::BindGroup)> = Vec::new();
@@ -287,11 +349,12 @@ impl ComputeGrid {
                 _ => {
                     pass.set_pipeline(&self.step_pipeline);
                     pass.set_bind_group(0, group, &[]);
-                    pass.dispatch_workgroups(groups_x, groups_y, 1);
+                    pass.dispatch_workgroups(step_x, step_y, 1);
                 }
             }
         }
         self.steps += steps;
+        self.dispatches += plan.len() as u64;
     }
 
     fn step_group(
@@ -535,23 +598,20 @@ impl ComputeGrid {
                 entries: &entries,
             })
         })?;
-        let size = self.spec.size;
+        let (groups_x, groups_y) = self.step_workgroups();
         submitted(&device, || {
             let mut encoder = device.create_command_encoder(&Default::default());
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_pipeline(&self.step_pipeline);
                 pass.set_bind_group(0, &group, &[]);
-                pass.dispatch_workgroups(
-                    (size.width() as u32).div_ceil(TILE),
-                    (size.height() as u32).div_ceil(TILE),
-                    1,
-                );
+                pass.dispatch_workgroups(groups_x, groups_y, 1);
             }
             self.queue.submit([encoder.finish()]);
         })?;
         self.roles = (cur, new, old);
         self.steps += 1;
+        self.dispatches += 1;
         Ok(())
     }
 
@@ -570,47 +630,60 @@ impl ComputeGrid {
         if cells.is_empty() {
             return;
         }
+        let (count, entries): (usize, Vec<u8>) = match self.spec.storage {
+            StorageFormat::F32 => (cells.len(), bytemuck::cast_slice(&cells).to_vec()),
+            StorageFormat::F16 => {
+                let words = self.impulse_words(&cells);
+                if words.is_empty() {
+                    return; // every covered cell is land
+                }
+                (words.len(), bytemuck::cast_slice(&words).to_vec())
+            }
+        };
         let uniforms = ImpulseUniforms {
             cells: self.spec.size.cells() as u32,
             mode: mode_code(self.spec.mode),
-            count: cells.len() as u32,
+            count: count as u32,
             _pad: 0,
         };
         let uniform = uniform_buffer(&self.device, "water impulse", bytemuck::bytes_of(&uniforms));
         let amounts = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("water impulse cells"),
-            size: size_of_val(cells.as_slice()) as u64,
+            size: entries.len() as u64,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        self.queue
-            .write_buffer(&amounts, 0, bytemuck::cast_slice(&cells));
+        self.queue.write_buffer(&amounts, 0, &entries);
         let field_binding = if self.spec.mode == GridMode::Classic {
             4
         } else {
             3
         };
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniform.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: amounts.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: field_binding,
+                resource: self.fields[self.roles.1].as_entire_binding(),
+            },
+        ];
+        // The f16 kernel leaves land to the host (`impulse_words`), so it binds no land.
+        if self.spec.storage == StorageFormat::F32 {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2,
+                resource: self.land.as_entire_binding(),
+            });
+        }
         let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water impulse"),
             layout: &self.impulse_pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: uniform.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: amounts.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: self.land.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: field_binding,
-                    resource: self.fields[self.roles.1].as_entire_binding(),
-                },
-            ],
+            entries: &entries,
         });
         let mut encoder = self
             .device
@@ -624,9 +697,50 @@ impl ComputeGrid {
             });
             pass.set_pipeline(&self.impulse_pipeline);
             pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups((cells.len() as u32).div_ceil(IMPULSE_GROUP), 1, 1);
+            pass.dispatch_workgroups((count as u32).div_ceil(IMPULSE_GROUP), 1, 1);
         }
         self.queue.submit([encoder.finish()]);
+    }
+
+    /// An impulse's per-cell amounts grouped by f16 storage word, as `add_impulse_f16.wgsl`
+    /// takes them: one entry per word, so no two invocations write the same word. Land cells
+    /// are left out (as the f32 kernel skips them); split grids send negative amounts, as
+    /// magnitudes, to the `n` plane.
+    fn impulse_words(&self, cells: &[ImpulseCell]) -> Vec<ImpulseWord> {
+        let size = self.spec.size;
+        let (width, height) = (size.width(), size.height());
+        let row_words = StorageFormat::F16.words_per_row(width);
+        let mut words: Vec<ImpulseWord> = Vec::new();
+        let mut slot: HashMap<u32, usize> = HashMap::new();
+        for cell in cells {
+            let i = cell.index as usize;
+            if self.land_mask.cells()[i] {
+                continue;
+            }
+            let (plane, amount) = if self.spec.mode == GridMode::Split && cell.amount < 0.0 {
+                (1, -cell.amount)
+            } else {
+                (0, cell.amount)
+            };
+            let (x, y) = (i % width, i / width);
+            let word = ((plane * height + y) * row_words + x / 2) as u32;
+            let k = *slot.entry(word).or_insert_with(|| {
+                words.push(ImpulseWord {
+                    word,
+                    low: 0.0,
+                    high: 0.0,
+                    _pad: 0,
+                });
+                words.len() - 1
+            });
+            // Each cell appears once per impulse, so this assigns rather than sums.
+            if x % 2 == 0 {
+                words[k].low = amount;
+            } else {
+                words[k].high = amount;
+            }
+        }
+        words
     }
 
     /// Replaces the land and zeroes the land cells of both levels (a round trip through the
@@ -647,15 +761,8 @@ impl ComputeGrid {
                 self.fields[index].size(),
             )?
             .wait()?;
-            let cells = self.spec.size.cells();
             let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
-            for channel in words.chunks_exact_mut(cells) {
-                for (word, &dry) in channel.iter_mut().zip(land.cells()) {
-                    if dry {
-                        *word = 0; // 0.0f32 and 0i32 share their bits
-                    }
-                }
-            }
+            clear_land_words(&mut words, &land, self.spec.storage);
             self.queue
                 .write_buffer(&self.fields[index], 0, bytemuck::cast_slice(&words));
         }
@@ -665,19 +772,44 @@ impl ComputeGrid {
 
     /// Sets both time levels of a signed or split grid (`channels * cells` f32 values each:
     /// split mode stores `p` then `n`). Equal levels start the water at rest in that shape.
+    /// With f16 storage the values are rounded to nearest f16 (ties to even) on the host.
     ///
     /// # Errors
-    /// [`GpuError::Unsupported`] in classic mode, a size mismatch otherwise.
+    /// [`GpuError::Unsupported`] in classic mode, or with f16 storage for a value that is not
+    /// finite or beyond ±[`crate::storage::F16_MAX`]; a size mismatch otherwise.
     pub fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
         if self.spec.mode == GridMode::Classic {
             return Err(GpuError::Unsupported(
                 "classic grids hold i16 heights: use upload_i16".into(),
             ));
         }
-        self.upload(
-            bytemuck::cast_slice(current),
-            bytemuck::cast_slice(previous),
-        )
+        match self.spec.storage {
+            StorageFormat::F32 => self.upload(
+                bytemuck::cast_slice(current),
+                bytemuck::cast_slice(previous),
+            ),
+            StorageFormat::F16 => {
+                let expected = self.values_per_level();
+                for (what, values) in [("current level", current), ("previous level", previous)] {
+                    if values.len() != expected {
+                        return Err(water_core::WaterError::SizeMismatch {
+                            what,
+                            width: self.spec.size.width(),
+                            height: self.spec.size.height(),
+                            expected,
+                            actual: values.len(),
+                        }
+                        .into());
+                    }
+                    check_f16_range(what, values)?;
+                }
+                let width = self.spec.size.width();
+                self.upload(
+                    bytemuck::cast_slice(&pack_f16_rows(current, width)),
+                    bytemuck::cast_slice(&pack_f16_rows(previous, width)),
+                )
+            }
+        }
     }
 
     /// Sets both time levels of a classic grid.
@@ -718,14 +850,26 @@ impl ComputeGrid {
         Ok(())
     }
 
-    /// Starts reading the current level back: `channels * cells` values as raw bytes. Poll the
-    /// device and take the bytes from the returned [`PendingReadback`] when they arrive.
+    /// Starts reading the current level back as raw bytes, laid out as
+    /// [`ComputeGrid::current_buffer`] says (f16 storage: packed words, half the bytes; widen
+    /// them with [`crate::storage::unpack_f16_rows`]). Poll the device and take the bytes from
+    /// the returned [`PendingReadback`] when they arrive.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     pub fn read_current_async(&self) -> Result<PendingReadback, GpuError> {
         let buffer = &self.fields[self.roles.1];
         PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
+    }
+
+    /// The raw bytes of a level as `channels * cells` f32 values (f16 widened exactly).
+    fn decode(&self, bytes: &[u8]) -> Vec<f32> {
+        match self.spec.storage {
+            StorageFormat::F32 => f32s(bytes),
+            StorageFormat::F16 => {
+                unpack_f16_rows(&bytemuck::pod_collect_to_vec(bytes), self.spec.size.width())
+            }
+        }
     }
 
     /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
@@ -736,9 +880,9 @@ impl ComputeGrid {
         let bytes = self.read_current_async()?.wait()?;
         let cells = self.spec.size.cells();
         Ok(match self.spec.mode {
-            GridMode::Signed => f32s(&bytes),
+            GridMode::Signed => self.decode(&bytes),
             GridMode::Split => {
-                let v = f32s(&bytes);
+                let v = self.decode(&bytes);
                 v[..cells]
                     .iter()
                     .zip(&v[cells..])
@@ -749,7 +893,8 @@ impl ComputeGrid {
         })
     }
 
-    /// The current level's raw channels as f32 (`p` then `n` in split mode).
+    /// The current level's raw channels as f32 (`p` then `n` in split mode; f16 storage
+    /// widened exactly).
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] in classic mode, [`GpuError::DeviceLost`] on failure.
@@ -759,7 +904,7 @@ impl ComputeGrid {
                 "classic grids hold i16 heights: use classic_heights".into(),
             ));
         }
-        Ok(f32s(&self.read_current_async()?.wait()?))
+        Ok(self.decode(&self.read_current_async()?.wait()?))
     }
 
     /// The current classic heights.
@@ -775,7 +920,8 @@ impl ComputeGrid {
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
 
-    /// The number of f32/i32 values per level (`channels * cells`).
+    /// The number of values per level (`channels * cells`), whatever the storage format: what
+    /// [`ComputeGrid::upload_f32`] takes and [`ComputeGrid::channels`] returns.
     #[must_use]
     pub fn values_per_level(&self) -> usize {
         self.channels as usize * self.spec.size.cells()
@@ -789,15 +935,16 @@ impl ComputeGrid {
     /// [`GpuError::Validation`] if the pipeline is refused, [`GpuError::DeviceLost`].
     pub fn update_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
         let device = self.device.clone();
+        let f16 = self.spec.storage == StorageFormat::F16;
         if self.surface.is_none() {
             let surface = Surface::new(&device, &self.spec, true);
+            let entry = if f16 {
+                "main_f16"
+            } else {
+                Surface::entries(self.spec.mode).0
+            };
             let pipeline = validated(&device, || {
-                compute_pipeline(
-                    &device,
-                    shaders::SURFACE_NORMALS,
-                    "surface_normals",
-                    Surface::entries(self.spec.mode).0,
-                )
+                compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", entry)
             })?;
             self.surface = Some((surface, pipeline));
         }
@@ -806,6 +953,8 @@ impl ComputeGrid {
         };
         let field_binding = if self.spec.mode == GridMode::Classic {
             2
+        } else if f16 {
+            6
         } else {
             1
         };
@@ -861,6 +1010,29 @@ impl ComputeGrid {
     #[must_use]
     pub fn land(&self) -> &LandMask {
         &self.land_mask
+    }
+}
+
+/// Zeroes the land cells of every channel of a level's words: whole words of f32 (or i32)
+/// storage, the cell's half of the word with f16 storage.
+fn clear_land_words(words: &mut [u32], land: &LandMask, storage: StorageFormat) {
+    let size = land.size();
+    let width = size.width();
+    let row_words = storage.words_per_row(width);
+    let plane = row_words * size.height();
+    for channel in words.chunks_exact_mut(plane) {
+        for (i, _) in land.cells().iter().enumerate().filter(|(_, &dry)| dry) {
+            let (x, y) = (i % width, i / width);
+            match storage {
+                // 0.0f32 and 0i32 share their bits.
+                StorageFormat::F32 => channel[i] = 0,
+                StorageFormat::F16 => {
+                    // +0 in binary16 is all zero bits too; keep the other cell's half.
+                    let keep = if x % 2 == 0 { 0xffff_0000 } else { 0x0000_ffff };
+                    channel[y * row_words + x / 2] &= keep;
+                }
+            }
+        }
     }
 }
 

@@ -10,6 +10,7 @@ use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, i32s, read_texture};
 use crate::shaders;
 use crate::spec::GridSpec;
+use crate::storage::StorageFormat;
 use crate::surface::{Surface, SURFACE_FORMAT};
 use crate::uniforms::GridUniforms;
 
@@ -54,6 +55,7 @@ impl FragmentGrid {
     /// # Errors
     /// [`GpuError::TooLarge`] when the grid exceeds the device's texture size,
     /// [`GpuError::Unsupported`] / [`GpuError::Invalid`] for specs the CPU grids refuse,
+    /// [`GpuError::Unsupported`] for f16 storage (offered by [`crate::ComputeGrid`] only),
     /// [`GpuError::Validation`] if wgpu rejects a pipeline.
     pub fn new(
         device: &wgpu::Device,
@@ -61,6 +63,15 @@ impl FragmentGrid {
         spec: GridSpec,
     ) -> Result<Self, GpuError> {
         spec.check()?;
+        if spec.storage != StorageFormat::F32 {
+            // Half-float textures would be a second f16 path with its own conversions and
+            // tests; only the compute backend's packed words are built and measured.
+            return Err(GpuError::Unsupported(format!(
+                "{} storage is offered by the compute backend (gpu) only; the fragment backend \
+                 (gpu-fragment) stores f32 textures",
+                spec.storage
+            )));
+        }
         let size = spec.size;
         let max_dim = u64::from(device.limits().max_texture_dimension_2d);
         check_limit("texture width (texels)", size.width() as u64, max_dim)?;

@@ -18,6 +18,10 @@
 //! [`ContactMaskRenderer`] draws the contact masks of floating bodies from their hull meshes
 //! ([`HullMesh`]) and steps a grid with them, so a wake never leaves the GPU.
 //!
+//! [`ComputeGrid`] can store its cells as f16 instead of f32 ([`StorageFormat::F16`], two per
+//! `u32` word, arithmetic in f32, no device feature needed), halving the bytes a step moves at a
+//! measured cost in accuracy ([`storage`] and docs/math.md, section 10).
+//!
 //! [`GpuContext::headless`] makes a device for programs without a renderer.
 
 pub mod agreement;
@@ -36,6 +40,7 @@ pub mod shaders;
 pub mod spec;
 pub mod sphere_compute;
 pub mod sphere_fragment;
+pub mod storage;
 pub mod surface;
 pub mod uniforms;
 
@@ -52,3 +57,4 @@ pub use readback::PendingReadback;
 pub use spec::GridSpec;
 pub use sphere_compute::SphereComputeWater;
 pub use sphere_fragment::SphereFragmentWater;
+pub use storage::StorageFormat;

@@ -5,11 +5,17 @@
 pub const GRID_STEP: &str = include_str!("../../../shaders/grid_step.wgsl");
 /// `grid_step_fused`: several signed/split steps per dispatch in workgroup memory (compute).
 pub const GRID_STEP_FUSED: &str = include_str!("../../../shaders/grid_step_fused.wgsl");
+/// `grid_step` over f16 storage (two cells per `u32` word, arithmetic in f32; compute).
+pub const GRID_STEP_F16: &str = include_str!("../../../shaders/grid_step_f16.wgsl");
+/// `grid_step_fused` over f16 storage (compute).
+pub const GRID_STEP_FUSED_F16: &str = include_str!("../../../shaders/grid_step_fused_f16.wgsl");
 /// `classic_step`: Hugo Elias's ripple in integer arithmetic (compute).
 pub const CLASSIC_STEP: &str = include_str!("../../../shaders/classic_step.wgsl");
 /// `add_impulse`: adds host-computed impulse amounts (compute; `main` for f32 fields,
 /// `main_classic` for the classic i16 field).
 pub const ADD_IMPULSE: &str = include_str!("../../../shaders/add_impulse.wgsl");
+/// `add_impulse` over f16 storage: host-computed amounts grouped by word (compute).
+pub const ADD_IMPULSE_F16: &str = include_str!("../../../shaders/add_impulse_f16.wgsl");
 /// `grid_step` as a full-screen render pass (fragment backend).
 pub const GRID_STEP_FRAGMENT: &str = include_str!("../../../shaders/grid_step_fragment.wgsl");
 /// `classic_step` as a full-screen render pass (fragment backend).
@@ -17,7 +23,8 @@ pub const CLASSIC_STEP_FRAGMENT: &str = include_str!("../../../shaders/classic_s
 /// `add_impulse` as a full-screen render pass adding a delta texture (fragment backend).
 pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impulse_fragment.wgsl");
 
-/// `surface_normals`: normals and heights for rendering (compute and fragment entry points).
+/// `surface_normals`: normals and heights for rendering (compute entry points for f32, f16 and
+/// classic fields; fragment entry points).
 pub const SURFACE_NORMALS: &str = include_str!("../../../shaders/surface_normals.wgsl");
 
 /// `sphere_step`: sphere water over six neighbour slots per vertex (compute).
@@ -34,8 +41,11 @@ pub const RASTERISE_GRID_MASK: &str = include_str!("../../../shaders/rasterise_g
 pub const ALL: &[(&str, &str)] = &[
     ("grid_step.wgsl", GRID_STEP),
     ("grid_step_fused.wgsl", GRID_STEP_FUSED),
+    ("grid_step_f16.wgsl", GRID_STEP_F16),
+    ("grid_step_fused_f16.wgsl", GRID_STEP_FUSED_F16),
     ("classic_step.wgsl", CLASSIC_STEP),
     ("add_impulse.wgsl", ADD_IMPULSE),
+    ("add_impulse_f16.wgsl", ADD_IMPULSE_F16),
     ("grid_step_fragment.wgsl", GRID_STEP_FRAGMENT),
     ("classic_step_fragment.wgsl", CLASSIC_STEP_FRAGMENT),
     ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),

@@ -108,6 +108,21 @@ pub struct ImpulseCell {
     pub amount: f32,
 }
 
+/// `ImpulseWord` of `shaders/add_impulse_f16.wgsl`: the amounts for the two cells of one f16
+/// storage word.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct ImpulseWord {
+    /// Index of the word in the level, channel plane included.
+    pub word: u32,
+    /// Amount for the low half (the even cell), metres.
+    pub low: f32,
+    /// Amount for the high half (the odd cell; 0 for the padding half of an odd row), metres.
+    pub high: f32,
+    /// Padding to 16 bytes.
+    pub _pad: u32,
+}
+
 /// `SurfaceUniforms` of `shaders/surface_normals.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]

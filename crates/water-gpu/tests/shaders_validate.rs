@@ -68,3 +68,44 @@ fn a_broken_shader_is_caught() {
     };
     assert!(rejected);
 }
+
+/// The block of f16 conversion functions in `source`: from its heading comment to the end of
+/// `pack_f16`, the last function of the block.
+fn f16_block(source: &str) -> Option<&str> {
+    let start = source.find("// f16 conversions:")?;
+    let last = start + source[start..].find("fn pack_f16(")?;
+    let end = last + source[last..].find("\n}\n")? + 3;
+    Some(&source[start..end])
+}
+
+#[test]
+fn every_f16_shader_carries_the_same_conversions() {
+    // WGSL has no includes, so each shader that reads or writes f16 storage carries its own copy
+    // of the conversions; a fix made to one copy and not the others would make the kernels round
+    // differently from each other and from the host.
+    let copies: Vec<(&str, &str)> = water_gpu::shaders::ALL
+        .iter()
+        .filter(|(_, source)| source.contains("fn f32_to_f16("))
+        .map(|(name, source)| {
+            let block = f16_block(source)
+                .unwrap_or_else(|| panic!("{name}: f16 conversions without the usual block"));
+            (*name, block)
+        })
+        .collect();
+    let names: Vec<&str> = copies.iter().map(|(n, _)| *n).collect();
+    for expected in [
+        "grid_step_f16.wgsl",
+        "grid_step_fused_f16.wgsl",
+        "add_impulse_f16.wgsl",
+        "surface_normals.wgsl",
+    ] {
+        assert!(names.contains(&expected), "{expected} has no f16 block");
+    }
+    let (first, reference) = copies[0];
+    for (name, block) in &copies[1..] {
+        assert_eq!(
+            block, &reference,
+            "{name}: f16 conversions differ from {first}'s"
+        );
+    }
+}

@@ -5,8 +5,8 @@ use std::mem::{offset_of, size_of};
 
 use naga::proc::Layouter;
 use water_gpu::uniforms::{
-    ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms, SphereFragmentUniforms,
-    SphereUniforms, SurfaceUniforms,
+    ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms, ImpulseWord,
+    SphereFragmentUniforms, SphereUniforms, SurfaceUniforms,
 };
 
 /// `(field name, offset)` of a Rust struct, in declaration order.
@@ -40,6 +40,13 @@ const IMPULSE: Fields = &[
 const CELL: Fields = &[
     ("index", offset_of!(ImpulseCell, index)),
     ("amount", offset_of!(ImpulseCell, amount)),
+];
+
+const WORD: Fields = &[
+    ("word", offset_of!(ImpulseWord, word)),
+    ("low", offset_of!(ImpulseWord, low)),
+    ("high", offset_of!(ImpulseWord, high)),
+    ("_pad", offset_of!(ImpulseWord, _pad)),
 ];
 
 const SURFACE: Fields = &[
@@ -97,7 +104,7 @@ fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) ->
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 7] = [
+    let structs: [(&str, usize, Fields); 8] = [
         ("SphereUniforms", size_of::<SphereUniforms>(), SPHERE),
         (
             "SphereFragmentUniforms",
@@ -108,6 +115,7 @@ fn rust_uniform_structs_match_the_wgsl_layout() {
         ("GridUniforms", size_of::<GridUniforms>(), GRID),
         ("ImpulseUniforms", size_of::<ImpulseUniforms>(), IMPULSE),
         ("ImpulseCell", size_of::<ImpulseCell>(), CELL),
+        ("ImpulseWord", size_of::<ImpulseWord>(), WORD),
         (
             "ContactMaskUniforms",
             size_of::<ContactMaskUniforms>(),

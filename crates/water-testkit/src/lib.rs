@@ -3,9 +3,12 @@
 //! Scenarios, tolerances and comparison helpers shared by the tests of every Dynamic Water
 //! crate: the same scenario runs on the CPU reference and on each GPU backend through one
 //! [`Backend`] interface, and [`compare`] checks the results against a named tolerance.
+//! [`f16_model`] predicts the error of f16 storage against f32, which the f16 tests hold the GPU
+//! to.
 
 pub mod backend;
 pub mod compare;
+pub mod f16_model;
 pub mod gpu;
 pub mod scenario;
 
