@@ -37,7 +37,7 @@ const IMPULSE_GROUP: u32 = 64;
 /// # Ok::<(), water_gpu::GpuError>(())
 /// ```
 ///
-/// The same grid with half the bytes per cell, at the accuracy cost docs/math.md (section 10)
+/// The same grid with half the bytes per cell, at the accuracy cost docs/math.md (section 11)
 /// derives; it needs no device feature:
 ///
 /// ```no_run

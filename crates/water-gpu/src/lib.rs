@@ -20,7 +20,7 @@
 //!
 //! [`ComputeGrid`] can store its cells as f16 instead of f32 ([`StorageFormat::F16`], two per
 //! `u32` word, arithmetic in f32, no device feature needed), halving the bytes a step moves at a
-//! measured cost in accuracy ([`storage`] and docs/math.md, section 10).
+//! measured cost in accuracy ([`storage`] and docs/math.md, section 11).
 //!
 //! [`GpuContext::headless`] makes a device for programs without a renderer.
 

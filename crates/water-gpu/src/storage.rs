@@ -7,7 +7,7 @@
 //! `pack2x16float` was not used: naga refuses it without `SHADER_FLOAT16_IN_FLOAT32`, which
 //! wgpu withholds from llvmpipe adapters that lack `SHADER_F16`, and WGSL lets each device pick
 //! either neighbour of an inexact value. The cost is precision: every store rounds to 11
-//! significant bits (docs/math.md, section 10, derives how that error grows over steps).
+//! significant bits (docs/math.md, section 11, derives how that error grows over steps).
 //!
 //! **Layout.** A level holds `channels` planes of `height` rows each (split: `p` then `n`). An f16
 //! row of `width` cells takes [`StorageFormat::words_per_row`] `= ceil(width / 2)` words: cell

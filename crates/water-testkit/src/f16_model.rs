@@ -1,5 +1,5 @@
 //! The expected error of f16 storage against f32, from first principles (docs/math.md,
-//! section 10): every stored level rounds each cell independently to nearest f16, and the
+//! section 11): every stored level rounds each cell independently to nearest f16, and the
 //! linear scheme carries those errors on like any other disturbance.
 //!
 //! The error `e = z_f16 − z_f32` obeys the scheme itself plus the rounding of each store:

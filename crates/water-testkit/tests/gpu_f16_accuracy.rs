@@ -1,5 +1,5 @@
 //! The cost of f16 storage, measured against f32 storage on the same GPU from the same start,
-//! and held to the error docs/math.md (section 10) derives: each store rounds every cell to
+//! and held to the error docs/math.md (section 11) derives: each store rounds every cell to
 //! nearest f16, a relative error of at most 2^-11 with variance `ulp²/12`, and the scheme carries
 //! those errors on mode by mode ([`water_testkit::f16_model`]). Runs of 240 steps on every
 //! boundary the model covers, both f16 modes, an odd width, fused and single-step dispatches.
