@@ -179,8 +179,13 @@ impl SphereContacts {
     pub fn step(&self, water: &mut SphereWater) -> Result<()> {
         check_len("sphere water", self.new.len(), water.heights().len())?;
         water.step();
-        let (current, _) = water.levels_mut();
-        water_core::contact::apply_signed_events(self.amplitude, &self.new, &self.old, current);
+        // Only the new level changes: `heights_mut` copies just that one out of the layout.
+        water_core::contact::apply_signed_events(
+            self.amplitude,
+            &self.new,
+            &self.old,
+            water.heights_mut(),
+        );
         Ok(())
     }
 }
