@@ -142,11 +142,7 @@ impl SphereContacts {
     /// [`WaterError::BadMaskValue`] for a negative or non-finite value (masks unchanged).
     pub fn advance(&mut self, mask: &[f32]) -> Result<()> {
         check_len("contact mask", self.new.len(), mask.len())?;
-        if let Some((i, &value)) = mask
-            .iter()
-            .enumerate()
-            .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
-        {
+        if let Some((i, value)) = water_core::contact::first_bad_mask_value(mask) {
             return Err(WaterError::BadMaskValue {
                 what: "sphere contact mask",
                 x: i,

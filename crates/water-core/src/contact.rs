@@ -56,11 +56,7 @@ impl ContactMasks {
     /// ```
     pub fn advance(&mut self, mask: &[f32]) -> Result<()> {
         self.size.check_len("contact mask", mask.len())?;
-        if let Some((i, &value)) = mask
-            .iter()
-            .enumerate()
-            .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
-        {
+        if let Some((i, value)) = first_bad_mask_value(mask) {
             return Err(WaterError::BadMaskValue {
                 what: "contact mask",
                 x: i % self.size.width(),
@@ -133,4 +129,14 @@ pub fn apply_signed_events(amplitude: f32, c_new: &[f32], c_old: &[f32], z_new: 
             *z -= amplitude * c_old;
         }
     }
+}
+
+/// The first value of a contact mask that is negative or not finite, with its index: what a
+/// mask of any layout (grid cells, sphere vertices) must refuse.
+#[must_use]
+pub fn first_bad_mask_value(mask: &[f32]) -> Option<(usize, f32)> {
+    mask.iter()
+        .copied()
+        .enumerate()
+        .find(|&(_, v)| !(v.is_finite() && v >= 0.0))
 }
