@@ -78,4 +78,15 @@ pub enum GpuError {
         /// What it must be, e.g. `"finite and >= 0"`.
         requirement: &'static str,
     },
+
+    /// A renderer setting out of its range.
+    #[error("render setting {what} = {value}, but it must be {requirement}")]
+    BadRenderSetting {
+        /// The setting.
+        what: &'static str,
+        /// Its value.
+        value: String,
+        /// What it must be.
+        requirement: &'static str,
+    },
 }

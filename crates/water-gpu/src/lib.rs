@@ -22,6 +22,9 @@
 //! `u32` word, arithmetic in f32, no device feature needed), halving the bytes a step moves at a
 //! measured cost in accuracy ([`storage`] and docs/math.md, section 11).
 //!
+//! [`render`] draws the water on the caller's device: grid water as a lit, displaced mesh with
+//! floating bodies, the classic 2-D look, and sphere water.
+//!
 //! [`GpuContext::headless`] makes a device for programs without a renderer.
 
 pub mod agreement;
@@ -36,6 +39,7 @@ pub mod height_snapshot;
 pub mod hull_mesh;
 mod pipelines;
 pub mod readback;
+pub mod render;
 pub mod shaders;
 pub mod spec;
 pub mod sphere_compute;

@@ -37,6 +37,15 @@ pub const SPHERE_STEP_FRAGMENT: &str = include_str!("../../../shaders/sphere_ste
 /// (vertex and fragment entry points), and `copy_to_buffer` for the compute backend's buffers.
 pub const RASTERISE_GRID_MASK: &str = include_str!("../../../shaders/rasterise_grid_mask.wgsl");
 
+/// `render_grid_surface`: grid water as a displaced, lit mesh and floating bodies (vertex and
+/// fragment entry points).
+pub const RENDER_GRID_SURFACE: &str = include_str!("../../../shaders/render_grid_surface.wgsl");
+/// `shade_classic`: Hugo Elias's 2-D look of the classic field (full-screen pass).
+pub const SHADE_CLASSIC: &str = include_str!("../../../shaders/shade_classic.wgsl");
+/// `render_sphere_surface`: displaced icosphere vertices with area-weighted normals (compute)
+/// and their drawing (vertex and fragment).
+pub const RENDER_SPHERE_SURFACE: &str = include_str!("../../../shaders/render_sphere_surface.wgsl");
+
 /// Every shader the crate embeds, by file name.
 pub const ALL: &[(&str, &str)] = &[
     ("grid_step.wgsl", GRID_STEP),
@@ -53,4 +62,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("sphere_step.wgsl", SPHERE_STEP),
     ("sphere_step_fragment.wgsl", SPHERE_STEP_FRAGMENT),
     ("rasterise_grid_mask.wgsl", RASTERISE_GRID_MASK),
+    ("render_grid_surface.wgsl", RENDER_GRID_SURFACE),
+    ("shade_classic.wgsl", SHADE_CLASSIC),
+    ("render_sphere_surface.wgsl", RENDER_SPHERE_SURFACE),
 ];

@@ -176,3 +176,69 @@ pub struct ContactMaskUniforms {
     /// NDC of the world origin: `(-1, 1)`.
     pub ndc_offset: [f32; 2],
 }
+
+/// `SurfaceRenderUniforms` of `shaders/render_grid_surface.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct SurfaceRenderUniforms {
+    /// World to clip space.
+    pub view_proj: [[f32; 4]; 4],
+    /// xyz: camera position (m); w: 1 perspective, 0 orthographic.
+    pub eye: [f32; 4],
+    /// xyz: view direction of an orthographic camera.
+    pub view_dir: [f32; 4],
+    /// xyz: unit direction toward the sun; w: specular exponent.
+    pub sun: [f32; 4],
+    /// rgb: deep water (linear); w: absorption per metre.
+    pub water_colour: [f32; 4],
+    /// rgb: sky at the horizon (linear); w: floor texture tile (m).
+    pub sky_colour: [f32; 4],
+    /// Cells along x and y, cell size (m), height scale.
+    pub grid: [f32; 4],
+    /// Quads along x and y, rim fade (m), floor depth (m).
+    pub mesh: [f32; 4],
+    /// x: view (0 lit, 1 normals, 2 heights); y: 1 with a hull mask.
+    pub flags: [u32; 4],
+}
+
+/// `ClassicShadingUniforms` of `shaders/shade_classic.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct ClassicShadingUniforms {
+    /// Cells along x.
+    pub width: u32,
+    /// Cells along y.
+    pub height: u32,
+    /// Output pixels along x.
+    pub target_width: u32,
+    /// Output pixels along y.
+    pub target_height: u32,
+    /// Right shift from height difference to background offset (texels).
+    pub offset_shift: u32,
+    /// Right shift from height difference to brightness.
+    pub shading_shift: u32,
+    /// 1 when the output format is sRGB.
+    pub srgb_target: u32,
+    /// Padding to a multiple of 16 bytes.
+    pub _pad: u32,
+}
+
+/// `SphereSurfaceUniforms` of `shaders/render_sphere_surface.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct SphereSurfaceUniforms {
+    /// World to clip space.
+    pub view_proj: [[f32; 4]; 4],
+    /// xyz: camera position (m).
+    pub eye: [f32; 4],
+    /// xyz: unit direction toward the sun; w: specular exponent.
+    pub sun: [f32; 4],
+    /// rgb: deep water (linear).
+    pub water_colour: [f32; 4],
+    /// rgb: sky (linear).
+    pub sky_colour: [f32; 4],
+    /// Radius (m), height scale, vertices, height texture width.
+    pub shape: [f32; 4],
+    /// x: view (0 lit, 1 normals, 2 heights).
+    pub flags: [u32; 4],
+}

@@ -5,8 +5,9 @@ use std::mem::{offset_of, size_of};
 
 use naga::proc::Layouter;
 use water_gpu::uniforms::{
-    ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms, ImpulseWord,
-    SphereFragmentUniforms, SphereUniforms, SurfaceUniforms,
+    ClassicShadingUniforms, ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms,
+    ImpulseWord, SphereFragmentUniforms, SphereSurfaceUniforms, SphereUniforms,
+    SurfaceRenderUniforms, SurfaceUniforms,
 };
 
 /// `(field name, offset)` of a Rust struct, in declaration order.
@@ -75,6 +76,60 @@ const CONTACT_MASK: Fields = &[
     ("ndc_offset", offset_of!(ContactMaskUniforms, ndc_offset)),
 ];
 
+const SURFACE_RENDER: Fields = &[
+    ("view_proj", offset_of!(SurfaceRenderUniforms, view_proj)),
+    ("eye", offset_of!(SurfaceRenderUniforms, eye)),
+    ("view_dir", offset_of!(SurfaceRenderUniforms, view_dir)),
+    ("sun", offset_of!(SurfaceRenderUniforms, sun)),
+    (
+        "water_colour",
+        offset_of!(SurfaceRenderUniforms, water_colour),
+    ),
+    ("sky_colour", offset_of!(SurfaceRenderUniforms, sky_colour)),
+    ("grid", offset_of!(SurfaceRenderUniforms, grid)),
+    ("mesh", offset_of!(SurfaceRenderUniforms, mesh)),
+    ("flags", offset_of!(SurfaceRenderUniforms, flags)),
+];
+
+const CLASSIC_SHADING: Fields = &[
+    ("width", offset_of!(ClassicShadingUniforms, width)),
+    ("height", offset_of!(ClassicShadingUniforms, height)),
+    (
+        "target_width",
+        offset_of!(ClassicShadingUniforms, target_width),
+    ),
+    (
+        "target_height",
+        offset_of!(ClassicShadingUniforms, target_height),
+    ),
+    (
+        "offset_shift",
+        offset_of!(ClassicShadingUniforms, offset_shift),
+    ),
+    (
+        "shading_shift",
+        offset_of!(ClassicShadingUniforms, shading_shift),
+    ),
+    (
+        "srgb_target",
+        offset_of!(ClassicShadingUniforms, srgb_target),
+    ),
+    ("_pad", offset_of!(ClassicShadingUniforms, _pad)),
+];
+
+const SPHERE_SURFACE: Fields = &[
+    ("view_proj", offset_of!(SphereSurfaceUniforms, view_proj)),
+    ("eye", offset_of!(SphereSurfaceUniforms, eye)),
+    ("sun", offset_of!(SphereSurfaceUniforms, sun)),
+    (
+        "water_colour",
+        offset_of!(SphereSurfaceUniforms, water_colour),
+    ),
+    ("sky_colour", offset_of!(SphereSurfaceUniforms, sky_colour)),
+    ("shape", offset_of!(SphereSurfaceUniforms, shape)),
+    ("flags", offset_of!(SphereSurfaceUniforms, flags)),
+];
+
 fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) -> bool {
     let module = naga::front::wgsl::parse_str(source).expect("valid WGSL");
     let mut layouter = Layouter::default();
@@ -104,7 +159,22 @@ fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) ->
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 8] = [
+    let structs: [(&str, usize, Fields); 11] = [
+        (
+            "SurfaceRenderUniforms",
+            size_of::<SurfaceRenderUniforms>(),
+            SURFACE_RENDER,
+        ),
+        (
+            "ClassicShadingUniforms",
+            size_of::<ClassicShadingUniforms>(),
+            CLASSIC_SHADING,
+        ),
+        (
+            "SphereSurfaceUniforms",
+            size_of::<SphereSurfaceUniforms>(),
+            SPHERE_SURFACE,
+        ),
         ("SphereUniforms", size_of::<SphereUniforms>(), SPHERE),
         (
             "SphereFragmentUniforms",

@@ -1,0 +1,607 @@
+//! Grid water drawn in 3-D on the caller's device: a displaced mesh with its own resolution,
+//! lit, refracting a floor, faded toward the rim and flat inside hulls, with floating bodies
+//! drawn flat. The shader is `shaders/render_grid_surface.wgsl`; it reads the surface texture
+//! of [`crate::GpuGrid::update_surface`].
+
+use glam::{Affine3A, Mat4, Vec3};
+use water_core::GridSize;
+
+use crate::compute_grid::validated;
+use crate::error::GpuError;
+use crate::hull_mesh::HullMesh;
+use crate::render::camera::Camera;
+use crate::render::rgba_image::RgbaImage;
+use crate::render::{check_colour, check_positive, check_range, SurfaceView, DEPTH_FORMAT};
+use crate::shaders;
+use crate::uniforms::SurfaceRenderUniforms;
+
+/// Most quads along one side of the mesh: 2048 x 2048 quads take 25 M indices (100 MB).
+pub const MAX_MESH_QUADS: u32 = 2048;
+
+/// How the grid water looks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridSurfaceStyle {
+    /// Quads along the grid's longer side (1 to [`MAX_MESH_QUADS`]); the shorter side gets
+    /// the same quad size. Independent of the grid's cells.
+    pub mesh_quads: u32,
+    /// Drawn metres per unit of height (1 for f32 grids in metres; small, such as 1e-4, for
+    /// the classic integer field).
+    pub height_scale: f32,
+    /// Width of the band along the rim over which heights fade to zero, metres, measured from
+    /// the centres of the rim cells, where they reach zero (0: no fade).
+    pub rim_fade: f32,
+    /// Depth of the floor under still water, metres (> 0).
+    pub floor_depth: f32,
+    /// Size of one repeat of the floor texture, metres (> 0).
+    pub floor_tile: f32,
+    /// Colour of deep water, linear RGB in `[0, 1]`.
+    pub water_colour: Vec3,
+    /// How fast the water hides the floor, per metre of path (>= 0).
+    pub absorption: f32,
+    /// Sky colour at the horizon, linear RGB in `[0, 1]`.
+    pub sky_colour: Vec3,
+    /// Direction toward the sun (normalised when drawn; not zero).
+    pub sun_direction: Vec3,
+    /// Specular exponent of the sun's highlight (> 0).
+    pub shininess: f32,
+    /// What the pixels show.
+    pub view: SurfaceView,
+}
+
+impl Default for GridSurfaceStyle {
+    fn default() -> Self {
+        Self {
+            mesh_quads: 256,
+            height_scale: 1.0,
+            rim_fade: 0.0,
+            floor_depth: 1.0,
+            floor_tile: 2.0,
+            water_colour: Vec3::new(0.01, 0.08, 0.12),
+            absorption: 0.6,
+            sky_colour: Vec3::new(0.65, 0.75, 0.85),
+            sun_direction: Vec3::new(0.4, 0.3, 0.85),
+            shininess: 400.0,
+            view: SurfaceView::Lit,
+        }
+    }
+}
+
+impl GridSurfaceStyle {
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// [`GpuError::BadRenderSetting`] naming the first field out of range.
+    pub fn validate(&self) -> Result<(), GpuError> {
+        check_range(
+            "mesh_quads",
+            self.mesh_quads,
+            1,
+            MAX_MESH_QUADS,
+            "1 to 2048",
+        )?;
+        if !self.height_scale.is_finite() {
+            return Err(GpuError::BadRenderSetting {
+                what: "height_scale",
+                value: self.height_scale.to_string(),
+                requirement: "finite",
+            });
+        }
+        if !(self.rim_fade.is_finite() && self.rim_fade >= 0.0) {
+            return Err(GpuError::BadRenderSetting {
+                what: "rim_fade",
+                value: self.rim_fade.to_string(),
+                requirement: "finite and >= 0 metres",
+            });
+        }
+        check_positive("floor_depth", self.floor_depth)?;
+        check_positive("floor_tile", self.floor_tile)?;
+        check_positive("shininess", self.shininess)?;
+        if !(self.absorption.is_finite() && self.absorption >= 0.0) {
+            return Err(GpuError::BadRenderSetting {
+                what: "absorption",
+                value: self.absorption.to_string(),
+                requirement: "finite and >= 0 per metre",
+            });
+        }
+        check_colour("water_colour", self.water_colour)?;
+        check_colour("sky_colour", self.sky_colour)?;
+        if !(self.sun_direction.is_finite() && self.sun_direction.length() > 1e-6) {
+            return Err(GpuError::BadRenderSetting {
+                what: "sun_direction",
+                value: format!("{}", self.sun_direction),
+                requirement: "finite and not zero",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A floating body to draw with the water.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyDraw<'a> {
+    /// Its hull mesh (the one its contact masks are drawn from).
+    pub mesh: &'a HullMesh,
+    /// Local-to-world transform (the grid's frame, as [`crate::ContactHull::transform`]).
+    pub transform: Affine3A,
+    /// Colour, linear RGB.
+    pub colour: Vec3,
+}
+
+/// Per-body data of `vs_hull`: the model matrix's columns and the colour.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct HullInstance {
+    model: [[f32; 4]; 4],
+    colour: [f32; 4],
+}
+
+/// Draws one grid's water (and the bodies on it) into the caller's colour and depth targets.
+#[derive(Debug)]
+pub struct GridSurfaceRenderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    size: GridSize,
+    cell_size: f32,
+    style: GridSurfaceStyle,
+    quads: (u32, u32),
+    uniforms: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    index_count: u32,
+    water: wgpu::RenderPipeline,
+    hulls: wgpu::RenderPipeline,
+    floor: wgpu::TextureView,
+    sampler: wgpu::Sampler,
+    no_mask: wgpu::TextureView,
+    instances: wgpu::Buffer,
+    prepared: Option<Prepared>,
+}
+
+/// What [`GridSurfaceRenderer::prepare`] set up for [`GridSurfaceRenderer::draw`].
+#[derive(Debug)]
+struct Prepared {
+    group: wgpu::BindGroup,
+    /// `(mesh's vertex buffer, its index buffer, index count)` per body, in instance order.
+    bodies: Vec<(wgpu::Buffer, wgpu::Buffer, u32)>,
+}
+
+impl GridSurfaceRenderer {
+    /// A renderer for grids of `size` cells of `cell_size` metres, drawing into targets of
+    /// `target_format` with depth in [`DEPTH_FORMAT`]. The floor starts as
+    /// [`RgbaImage::pebbles`].
+    ///
+    /// # Errors
+    /// [`GpuError::BadRenderSetting`] for a bad style or cell size; pipeline creation failures.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target_format: wgpu::TextureFormat,
+        size: GridSize,
+        cell_size: f32,
+        style: GridSurfaceStyle,
+    ) -> Result<Self, GpuError> {
+        style.validate()?;
+        check_positive("cell_size", cell_size)?;
+        let (water, hulls) = validated(device, || pipelines(device, target_format))?;
+        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water surface render uniforms"),
+            size: size_of::<SurfaceRenderUniforms>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let floor = RgbaImage::pebbles(256, 256, 28, 1)
+            .upload(
+                device,
+                queue,
+                wgpu::TextureFormat::Rgba8UnormSrgb,
+                "water floor",
+            )
+            .create_view(&Default::default());
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("water floor sampler"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let no_mask = RgbaImage::new(1, 1, vec![0; 4])?
+            .upload(
+                device,
+                queue,
+                wgpu::TextureFormat::R32Float,
+                "water no hull mask",
+            )
+            .create_view(&Default::default());
+        let quads = mesh_quads(size, style.mesh_quads);
+        let (indices, index_count) = mesh_indices(device, quads);
+        Ok(Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            size,
+            cell_size,
+            style,
+            quads,
+            uniforms,
+            indices,
+            index_count,
+            water,
+            hulls,
+            floor,
+            sampler,
+            no_mask,
+            instances: instance_buffer(device, 16),
+            prepared: None,
+        })
+    }
+
+    /// The style in use.
+    #[must_use]
+    pub fn style(&self) -> &GridSurfaceStyle {
+        &self.style
+    }
+
+    /// Changes the style (a new mesh when its resolution changes).
+    ///
+    /// # Errors
+    /// [`GpuError::BadRenderSetting`] naming a bad field; the old style stays.
+    pub fn set_style(&mut self, style: GridSurfaceStyle) -> Result<(), GpuError> {
+        style.validate()?;
+        let quads = mesh_quads(self.size, style.mesh_quads);
+        if quads != self.quads {
+            (self.indices, self.index_count) = mesh_indices(&self.device, quads);
+            self.quads = quads;
+        }
+        self.style = style;
+        Ok(())
+    }
+
+    /// Quads of the mesh along x and y.
+    #[must_use]
+    pub fn mesh_size(&self) -> (u32, u32) {
+        self.quads
+    }
+
+    /// Replaces the floor texture (display-encoded sRGB bytes).
+    pub fn set_floor(&mut self, image: &RgbaImage) {
+        self.floor = image
+            .upload(
+                &self.device,
+                &self.queue,
+                wgpu::TextureFormat::Rgba8UnormSrgb,
+                "water floor",
+            )
+            .create_view(&Default::default());
+    }
+
+    /// Sets up the next [`GridSurfaceRenderer::draw`]: the camera, the surface texture of the
+    /// grid (from [`crate::GpuGrid::update_surface`], the grid's size), an optional hull mask
+    /// (one `R32Float` texel per cell, non-zero where a hull cuts the water, such as
+    /// [`crate::ContactMaskRenderer::new_view`]) and the bodies.
+    ///
+    /// # Errors
+    /// [`GpuError::BadRenderSetting`] for a surface or mask of another size, a non-finite body
+    /// transform, or a body mesh made on another device.
+    pub fn prepare(
+        &mut self,
+        camera: &Camera,
+        surface: &wgpu::TextureView,
+        hull_mask: Option<&wgpu::TextureView>,
+        bodies: &[BodyDraw<'_>],
+    ) -> Result<(), GpuError> {
+        let (w, h) = (self.size.width() as u32, self.size.height() as u32);
+        for (what, view) in [
+            ("surface texture size", Some(surface)),
+            ("hull mask size", hull_mask),
+        ] {
+            if let Some(view) = view {
+                let t = view.texture();
+                if (t.width(), t.height()) != (w, h) {
+                    return Err(GpuError::BadRenderSetting {
+                        what,
+                        value: format!("{}x{}", t.width(), t.height()),
+                        requirement: "the grid's size in cells",
+                    });
+                }
+            }
+        }
+        let mut instances = Vec::with_capacity(bodies.len());
+        for body in bodies {
+            let model = Mat4::from(body.transform);
+            if !model.is_finite() || !body.colour.is_finite() {
+                return Err(GpuError::BadRenderSetting {
+                    what: "body transform or colour",
+                    value: format!("{:?}, {}", body.transform, body.colour),
+                    requirement: "finite",
+                });
+            }
+            if !body.mesh.is_on(&self.device) {
+                return Err(GpuError::BadRenderSetting {
+                    what: "body mesh",
+                    value: "made on another device".to_owned(),
+                    requirement: "made on the renderer's device",
+                });
+            }
+            instances.push(HullInstance {
+                model: model.to_cols_array_2d(),
+                colour: body.colour.extend(1.0).to_array(),
+            });
+        }
+        let needed = (instances.len() * size_of::<HullInstance>()) as u64;
+        if needed > self.instances.size() {
+            self.instances = instance_buffer(&self.device, instances.len().next_power_of_two());
+        }
+        self.queue
+            .write_buffer(&self.instances, 0, bytemuck::cast_slice(&instances));
+        self.queue.write_buffer(
+            &self.uniforms,
+            0,
+            bytemuck::bytes_of(&self.uniform_values(camera, hull_mask.is_some())),
+        );
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water surface render"),
+            layout: &self.water.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: self.uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(surface),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(
+                        hull_mask.unwrap_or(&self.no_mask),
+                    ),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(&self.floor),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+            ],
+        });
+        self.prepared = Some(Prepared {
+            group,
+            bodies: bodies
+                .iter()
+                .map(|b| {
+                    (
+                        b.mesh.vertices.clone(),
+                        b.mesh.indices.clone(),
+                        b.mesh.index_count,
+                    )
+                })
+                .collect(),
+        });
+        Ok(())
+    }
+
+    /// Draws what [`GridSurfaceRenderer::prepare`] set up into a render pass of the caller's
+    /// (colour in the renderer's format, depth in [`DEPTH_FORMAT`]). Draws nothing before the
+    /// first `prepare`.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        let Some(prepared) = &self.prepared else {
+            return;
+        };
+        pass.set_pipeline(&self.water);
+        pass.set_bind_group(0, &prepared.group, &[]);
+        pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..self.index_count, 0, 0..1);
+        if prepared.bodies.is_empty() {
+            return;
+        }
+        pass.set_pipeline(&self.hulls);
+        pass.set_bind_group(0, &prepared.group, &[]);
+        pass.set_vertex_buffer(1, self.instances.slice(..));
+        for (i, (vertices, indices, count)) in prepared.bodies.iter().enumerate() {
+            let i = i as u32;
+            pass.set_vertex_buffer(0, vertices.slice(..));
+            pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..*count, 0, i..i + 1);
+        }
+    }
+
+    /// [`GridSurfaceRenderer::prepare`] and [`GridSurfaceRenderer::draw`] in a pass of their
+    /// own that first clears `colour` to `clear` (linear RGB) and `depth` to the far plane.
+    ///
+    /// # Errors
+    /// As [`GridSurfaceRenderer::prepare`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        colour: &wgpu::TextureView,
+        depth: &wgpu::TextureView,
+        clear: Vec3,
+        camera: &Camera,
+        surface: &wgpu::TextureView,
+        hull_mask: Option<&wgpu::TextureView>,
+        bodies: &[BodyDraw<'_>],
+    ) -> Result<(), GpuError> {
+        self.prepare(camera, surface, hull_mask, bodies)?;
+        let mut pass = crate::render::clearing_pass(encoder, colour, depth, clear);
+        self.draw(&mut pass);
+        Ok(())
+    }
+
+    fn uniform_values(&self, camera: &Camera, has_mask: bool) -> SurfaceRenderUniforms {
+        let s = &self.style;
+        SurfaceRenderUniforms {
+            view_proj: camera.view_proj.to_cols_array_2d(),
+            eye: camera
+                .eye
+                .extend(if camera.perspective { 1.0 } else { 0.0 })
+                .to_array(),
+            view_dir: camera.forward.extend(0.0).to_array(),
+            sun: s.sun_direction.normalize().extend(s.shininess).to_array(),
+            water_colour: s.water_colour.extend(s.absorption).to_array(),
+            sky_colour: s.sky_colour.extend(s.floor_tile).to_array(),
+            grid: [
+                self.size.width() as f32,
+                self.size.height() as f32,
+                self.cell_size,
+                s.height_scale,
+            ],
+            mesh: [
+                self.quads.0 as f32,
+                self.quads.1 as f32,
+                s.rim_fade,
+                s.floor_depth,
+            ],
+            flags: [s.view.code(), u32::from(has_mask), 0, 0],
+        }
+    }
+}
+
+/// Quads along x and y: `longest` along the longer side, the same quad size along the other.
+fn mesh_quads(size: GridSize, longest: u32) -> (u32, u32) {
+    let (w, h) = (size.width() as f64, size.height() as f64);
+    let per_metre = f64::from(longest) / w.max(h);
+    let along = |cells: f64| ((cells * per_metre).round() as u32).clamp(1, longest);
+    (along(w), along(h))
+}
+
+/// Two triangles per quad over a `(qx + 1) x (qy + 1)` vertex lattice, row-major.
+fn mesh_indices(device: &wgpu::Device, (qx, qy): (u32, u32)) -> (wgpu::Buffer, u32) {
+    use wgpu::util::DeviceExt;
+    let mut indices = Vec::with_capacity(qx as usize * qy as usize * 6);
+    let row = qx + 1;
+    for y in 0..qy {
+        for x in 0..qx {
+            let a = y * row + x;
+            let (b, c, d) = (a + 1, a + row, a + row + 1);
+            indices.extend_from_slice(&[a, b, d, a, d, c]);
+        }
+    }
+    let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("water surface mesh indices"),
+        contents: bytemuck::cast_slice(&indices),
+        usage: wgpu::BufferUsages::INDEX,
+    });
+    (buffer, indices.len() as u32)
+}
+
+fn instance_buffer(device: &wgpu::Device, bodies: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("water body instances"),
+        size: (bodies.max(1) * size_of::<HullInstance>()) as u64,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn pipelines(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+) -> (wgpu::RenderPipeline, wgpu::RenderPipeline) {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("render_grid_surface"),
+        source: wgpu::ShaderSource::Wgsl(shaders::RENDER_GRID_SURFACE.into()),
+    });
+    // One layout for both pipelines, so one bind group serves both.
+    let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("water surface render"),
+        entries: &[
+            layout_entry(
+                0,
+                wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+            ),
+            layout_entry(1, unfilterable_texture()),
+            layout_entry(2, unfilterable_texture()),
+            layout_entry(
+                3,
+                wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+            ),
+            layout_entry(
+                4,
+                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            ),
+        ],
+    });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("water surface render"),
+        bind_group_layouts: &[Some(&group_layout)],
+        immediate_size: 0,
+    });
+    let depth = Some(wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(true),
+        depth_compare: Some(wgpu::CompareFunction::Less),
+        stencil: wgpu::StencilState::default(),
+        bias: wgpu::DepthBiasState::default(),
+    });
+    let pipeline = |label, vs, fs, buffers: &[Option<wgpu::VertexBufferLayout<'_>>]| {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some(vs),
+                compilation_options: Default::default(),
+                buffers,
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: depth.clone(),
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some(fs),
+                compilation_options: Default::default(),
+                targets: &[Some(format.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    };
+    let water = pipeline("water surface", "vs_main", "fs_main", &[]);
+    let hull_vertex = wgpu::vertex_attr_array![0 => Float32x3];
+    let instance = wgpu::vertex_attr_array![1 => Float32x4, 2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4];
+    let hulls = pipeline(
+        "water bodies",
+        "vs_hull",
+        "fs_hull",
+        &[
+            Some(wgpu::VertexBufferLayout {
+                array_stride: 12,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &hull_vertex,
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<HullInstance>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &instance,
+            }),
+        ],
+    );
+    (water, hulls)
+}
+
+fn layout_entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        ty,
+        count: None,
+    }
+}
+
+fn unfilterable_texture() -> wgpu::BindingType {
+    wgpu::BindingType::Texture {
+        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+        view_dimension: wgpu::TextureViewDimension::D2,
+        multisampled: false,
+    }
+}

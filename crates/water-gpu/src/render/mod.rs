@@ -1,0 +1,131 @@
+//! Drawing the water on the caller's device: grid water as a lit, displaced mesh
+//! ([`GridSurfaceRenderer`]), the classic 2-D look of Hugo Elias's ripple ([`ClassicRenderer`]),
+//! and sphere water as the displaced icosphere ([`SphereSurfaceRenderer`]).
+//!
+//! Each renderer draws into the caller's targets (a window's surface texture or an
+//! [`OffscreenTarget`]) from the textures and buffers the steppers already hold, so a frame
+//! needs no readback. [`OffscreenTarget::read`] gives the picture back for headless renders and
+//! tests.
+
+mod camera;
+mod classic_shading;
+mod grid_surface;
+mod offscreen;
+mod rgba_image;
+mod sphere_surface;
+
+use glam::Vec3;
+
+pub use camera::Camera;
+pub use classic_shading::{shade_classic, ClassicRenderer, ClassicShading};
+pub use grid_surface::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, MAX_MESH_QUADS};
+pub use offscreen::OffscreenTarget;
+pub use rgba_image::RgbaImage;
+pub use sphere_surface::{SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceVertex};
+
+use crate::error::GpuError;
+
+/// Depth format the 3-D renderers draw with.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// What the pixels of a 3-D surface show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SurfaceView {
+    /// Lit water: reflected sky, sun highlight and, on grids, the refracted floor.
+    #[default]
+    Lit,
+    /// The unit normal as colour, `n * 0.5 + 0.5` (for checking and debugging).
+    Normals,
+    /// The drawn height on a diverging colour map, +-1 height scale at the ends.
+    Heights,
+}
+
+impl SurfaceView {
+    /// Code of the view in the shaders.
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            SurfaceView::Lit => 0,
+            SurfaceView::Normals => 1,
+            SurfaceView::Heights => 2,
+        }
+    }
+}
+
+/// A render pass over `colour` and `depth` that clears both first (`clear` is linear RGB).
+pub(crate) fn clearing_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    colour: &wgpu::TextureView,
+    depth: &wgpu::TextureView,
+    clear: Vec3,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("water render"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: colour,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color {
+                    r: f64::from(clear.x),
+                    g: f64::from(clear.y),
+                    b: f64::from(clear.z),
+                    a: 1.0,
+                }),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: depth,
+            depth_ops: Some(wgpu::Operations {
+                load: wgpu::LoadOp::Clear(1.0),
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+pub(crate) fn check_positive(what: &'static str, value: f32) -> Result<(), GpuError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(GpuError::BadRenderSetting {
+            what,
+            value: value.to_string(),
+            requirement: "finite and > 0",
+        })
+    }
+}
+
+pub(crate) fn check_range(
+    what: &'static str,
+    value: u32,
+    min: u32,
+    max: u32,
+    requirement: &'static str,
+) -> Result<(), GpuError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(GpuError::BadRenderSetting {
+            what,
+            value: value.to_string(),
+            requirement,
+        })
+    }
+}
+
+pub(crate) fn check_colour(what: &'static str, colour: Vec3) -> Result<(), GpuError> {
+    if colour.is_finite() && colour.min_element() >= 0.0 && colour.max_element() <= 1.0 {
+        Ok(())
+    } else {
+        Err(GpuError::BadRenderSetting {
+            what,
+            value: format!("{colour}"),
+            requirement: "RGB within [0, 1]",
+        })
+    }
+}

@@ -1,0 +1,438 @@
+//! The renderers of `water_gpu::render` draw what the water holds: per-pixel normals from the x
+//! and the y slopes, heights faded at the rim and flat inside hulls, the classic look byte for
+//! byte as its CPU twin, and sphere vertices with the CPU's area-weighted normals, on both
+//! backends.
+
+use glam::{Vec2, Vec3};
+use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
+use water_gpu::render::{
+    shade_classic, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
+    OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceView,
+};
+use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuSphereWater, GridSpec};
+use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
+use water_testkit::gpu_or_skip;
+
+const W: usize = 48;
+const H: usize = 40;
+const CELL: f32 = 0.1;
+const CELL_M: f64 = 0.1;
+
+/// A signed grid with two ripples crossing, `steps` steps on.
+fn rippled_grid(gpu: &GpuContext, backend: GpuBackend, steps: u64) -> GpuGrid {
+    let size = GridSize::new(W, H).expect("size");
+    let params = WaveParams::new(CELL_M, 1.0, 0.05, Damping::NONE).expect("params");
+    let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
+    let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
+    for (x, y, amplitude) in [(14.0, 12.0, 0.3), (32.0, 27.0, -0.25)] {
+        let impulse =
+            Impulse::new(Vec2::new(x, y), 5.0, amplitude, ImpulseShape::Cosine).expect("impulse");
+        grid.add_impulse(&impulse).expect("impulse");
+    }
+    grid.step_many(steps).expect("steps");
+    grid
+}
+
+/// One pixel per cell, looking straight down on the whole grid.
+fn top_down() -> Camera {
+    Camera::top_down(Vec2::ZERO, Vec2::new(W as f32, H as f32) * CELL, 2.0)
+}
+
+/// Renders `grid` top-down, one pixel per cell, into an `Rgba8Unorm` picture.
+fn render_top_down(
+    gpu: &GpuContext,
+    grid: &mut GpuGrid,
+    style: GridSurfaceStyle,
+    mask: Option<&wgpu::TextureView>,
+) -> RgbaImage {
+    let target = OffscreenTarget::new(
+        &gpu.device,
+        &gpu.queue,
+        W as u32,
+        H as u32,
+        wgpu::TextureFormat::Rgba8Unorm,
+    )
+    .expect("target");
+    let size = GridSize::new(W, H).expect("size");
+    let mut renderer =
+        GridSurfaceRenderer::new(&gpu.device, &gpu.queue, target.format(), size, CELL, style)
+            .expect("renderer");
+    let surface = grid.update_surface().expect("surface").clone();
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer
+        .encode(
+            &mut encoder,
+            target.colour_view(),
+            target.depth_view(),
+            Vec3::ZERO,
+            &top_down(),
+            &surface,
+            mask,
+            &[],
+        )
+        .expect("encode");
+    gpu.queue.submit([encoder.finish()]);
+    target.read().expect("readback")
+}
+
+/// The cell a pixel of the top-down picture shows: rows run down the picture, y runs up.
+fn cell_of(px: usize, row: usize) -> (usize, usize) {
+    (px, H - 1 - row)
+}
+
+fn unorm(v: f32) -> i32 {
+    (v.clamp(0.0, 1.0) * 255.0).round() as i32
+}
+
+#[test]
+fn per_pixel_normals_follow_both_the_x_and_the_y_slopes() {
+    let Some(gpu) = gpu_or_skip("per_pixel_normals_follow_both_the_x_and_the_y_slopes") else {
+        return;
+    };
+    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+        let mut grid = rippled_grid(&gpu, backend, 12);
+        let heights = grid.heights().expect("heights");
+        let style = GridSurfaceStyle {
+            mesh_quads: W as u32,
+            view: SurfaceView::Normals,
+            ..GridSurfaceStyle::default()
+        };
+        let picture = render_top_down(&gpu, &mut grid, style, None);
+        let z = |x: usize, y: usize| heights[y * W + x];
+        let (mut worst, mut steepest_y) = (0, 0.0_f32);
+        for row in 1..H - 1 {
+            for px in 1..W - 1 {
+                let (x, y) = cell_of(px, row);
+                // Central differences over two cells, as water_core's cell_normal.
+                let slope = Vec2::new(
+                    (z(x + 1, y) - z(x - 1, y)) / (2.0 * CELL),
+                    (z(x, y + 1) - z(x, y - 1)) / (2.0 * CELL),
+                );
+                let n = Vec3::new(-slope.x, -slope.y, 1.0).normalize();
+                steepest_y = steepest_y.max(n.y.abs());
+                let expected = (n * 0.5 + Vec3::splat(0.5)).to_array().map(unorm);
+                let got = picture.pixel(px as u32, row as u32);
+                for c in 0..3 {
+                    worst = worst.max((i32::from(got[c]) - expected[c]).abs());
+                }
+            }
+        }
+        assert!(
+            steepest_y > 0.2,
+            "the waves tilt the normals along y ({steepest_y})"
+        );
+        assert!(
+            worst <= 1,
+            "{backend:?}: a normal is {worst} levels off the CPU's"
+        );
+    }
+}
+
+/// The colour of still water in the heights view (`diverging(0)` of the shader).
+const STILL: [i32; 3] = [13, 51, 89];
+
+fn is_still(pixel: [u8; 4]) -> bool {
+    (0..3).all(|c| (i32::from(pixel[c]) - STILL[c]).abs() <= 1)
+}
+
+#[test]
+fn heights_fade_to_still_water_at_the_rim() {
+    let Some(gpu) = gpu_or_skip("heights_fade_to_still_water_at_the_rim") else {
+        return;
+    };
+    let mut grid = rippled_grid(&gpu, GpuBackend::Compute, 40);
+    let heights = grid.heights().expect("heights");
+    let scale = heights.iter().fold(0.0_f32, |m, h| m.max(h.abs()));
+    let style = |rim_fade| GridSurfaceStyle {
+        mesh_quads: W as u32,
+        view: SurfaceView::Heights,
+        height_scale: 1.0 / scale,
+        rim_fade,
+        ..GridSurfaceStyle::default()
+    };
+    let faded = render_top_down(&gpu, &mut grid, style(6.0 * CELL), None);
+    let plain = render_top_down(&gpu, &mut grid, style(0.0), None);
+    let rim = |px: usize, row: usize| px == 0 || row == 0 || px == W - 1 || row == H - 1;
+    let mut moving_rim = 0;
+    for row in 0..H {
+        for px in 0..W {
+            if rim(px, row) {
+                assert!(
+                    is_still(faded.pixel(px as u32, row as u32)),
+                    "rim pixel ({px}, {row})"
+                );
+                moving_rim += usize::from(!is_still(plain.pixel(px as u32, row as u32)));
+            }
+        }
+    }
+    assert!(
+        moving_rim > 10,
+        "without the fade the waves reach the rim ({moving_rim} pixels)"
+    );
+    // Away from the rim the fade leaves the picture alone.
+    for row in 8..H - 8 {
+        for px in 8..W - 8 {
+            assert_eq!(
+                faded.pixel(px as u32, row as u32),
+                plain.pixel(px as u32, row as u32)
+            );
+        }
+    }
+}
+
+#[test]
+fn waves_are_hidden_inside_hulls() {
+    let Some(gpu) = gpu_or_skip("waves_are_hidden_inside_hulls") else {
+        return;
+    };
+    use wgpu::util::DeviceExt;
+    let mut grid = rippled_grid(&gpu, GpuBackend::Compute, 30);
+    let heights = grid.heights().expect("heights");
+    let scale = heights.iter().fold(0.0_f32, |m, h| m.max(h.abs()));
+    // A hull cuts cells x 10..22, y 8..20 (any non-zero value; the contact renderer writes
+    // speed factors).
+    let inside = |x: usize, y: usize| (10..22).contains(&x) && (8..20).contains(&y);
+    let mask: Vec<f32> = (0..W * H)
+        .map(|i| if inside(i % W, i / W) { 0.7 } else { 0.0 })
+        .collect();
+    let texture = gpu.device.create_texture_with_data(
+        &gpu.queue,
+        &wgpu::TextureDescriptor {
+            label: Some("hull mask"),
+            size: wgpu::Extent3d {
+                width: W as u32,
+                height: H as u32,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::R32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        },
+        wgpu::util::TextureDataOrder::LayerMajor,
+        bytemuck::cast_slice(&mask),
+    );
+    let view = texture.create_view(&Default::default());
+    let style = GridSurfaceStyle {
+        mesh_quads: W as u32,
+        view: SurfaceView::Heights,
+        height_scale: 1.0 / scale,
+        ..GridSurfaceStyle::default()
+    };
+    let masked = render_top_down(&gpu, &mut grid, style.clone(), Some(&view));
+    let open = render_top_down(&gpu, &mut grid, style, None);
+    let (mut waves_under_hull, mut outside_changed) = (0, 0);
+    for row in 0..H {
+        for px in 0..W {
+            let (x, y) = cell_of(px, row);
+            let (m, o) = (
+                masked.pixel(px as u32, row as u32),
+                open.pixel(px as u32, row as u32),
+            );
+            if inside(x, y) {
+                assert!(
+                    is_still(m),
+                    "cell ({x}, {y}) inside the hull shows a wave: {m:?}"
+                );
+                waves_under_hull += usize::from(!is_still(o));
+            } else if m != o {
+                outside_changed += 1;
+            }
+        }
+    }
+    assert!(
+        waves_under_hull > 20,
+        "there are waves under the hull to hide ({waves_under_hull})"
+    );
+    assert_eq!(outside_changed, 0, "the mask leaves open water alone");
+}
+
+#[test]
+fn lit_water_shows_its_waves_and_the_floor() {
+    let Some(gpu) = gpu_or_skip("lit_water_shows_its_waves_and_the_floor") else {
+        return;
+    };
+    let render = |steps| {
+        let mut grid = rippled_grid(&gpu, GpuBackend::Compute, steps);
+        let target = OffscreenTarget::new(
+            &gpu.device,
+            &gpu.queue,
+            160,
+            120,
+            wgpu::TextureFormat::Rgba8UnormSrgb,
+        )
+        .expect("target");
+        let size = GridSize::new(W, H).expect("size");
+        let mut renderer = GridSurfaceRenderer::new(
+            &gpu.device,
+            &gpu.queue,
+            target.format(),
+            size,
+            CELL,
+            GridSurfaceStyle {
+                floor_depth: 0.5,
+                ..GridSurfaceStyle::default()
+            },
+        )
+        .expect("renderer");
+        let centre = Vec3::new(W as f32, H as f32, 0.0) * CELL * 0.5;
+        let camera = Camera::orbit(centre, 6.0, 0.3, 0.7, 160.0 / 120.0);
+        let surface = grid.update_surface().expect("surface").clone();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        renderer
+            .encode(
+                &mut encoder,
+                target.colour_view(),
+                target.depth_view(),
+                Vec3::ZERO,
+                &camera,
+                &surface,
+                None,
+                &[],
+            )
+            .expect("encode");
+        gpu.queue.submit([encoder.finish()]);
+        target.read().expect("readback")
+    };
+    // Before the first step the impulses are already in the field; a still grid has none.
+    let waves = render(20);
+    let distinct: std::collections::HashSet<[u8; 4]> = waves
+        .pixels()
+        .chunks_exact(4)
+        .map(|p| [p[0], p[1], p[2], p[3]])
+        .collect();
+    assert!(
+        distinct.len() > 200,
+        "lit water has many shades ({})",
+        distinct.len()
+    );
+    let later = render(35);
+    let changed = waves
+        .pixels()
+        .chunks_exact(4)
+        .zip(later.pixels().chunks_exact(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        changed > 500,
+        "moving waves change the picture ({changed} pixels)"
+    );
+}
+
+#[test]
+fn classic_look_equals_its_cpu_twin_byte_for_byte() {
+    let Some(gpu) = gpu_or_skip("classic_look_equals_its_cpu_twin_byte_for_byte") else {
+        return;
+    };
+    let size = GridSize::new(W, H).expect("size");
+    let params = WaveParams::new(1.0, 1.0, 0.5, Damping::NONE).expect("params");
+    let background = RgbaImage::pebbles(40, 36, 9, 5);
+    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+        let spec = GridSpec::new(size, params, Boundary::Fixed, GridMode::Classic);
+        let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
+        let drop =
+            Impulse::new(Vec2::new(20.0, 17.0), 4.0, 600.0, ImpulseShape::Cosine).expect("impulse");
+        grid.add_impulse(&drop).expect("impulse");
+        grid.step_many(9).expect("steps");
+        let heights = grid.classic_heights().expect("heights");
+        let shading = ClassicShading {
+            offset_shift: 4,
+            shading_shift: 2,
+        };
+        let expected = shade_classic(&heights, size, &background, shading).expect("cpu");
+        let target = OffscreenTarget::new(
+            &gpu.device,
+            &gpu.queue,
+            W as u32,
+            H as u32,
+            wgpu::TextureFormat::Rgba8Unorm,
+        )
+        .expect("target");
+        let mut renderer = ClassicRenderer::new(
+            &gpu.device,
+            &gpu.queue,
+            target.format(),
+            size,
+            shading,
+            &background,
+        )
+        .expect("renderer");
+        let surface = grid.update_surface().expect("surface").clone();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        renderer
+            .encode(&mut encoder, target.colour_view(), &surface)
+            .expect("encode");
+        gpu.queue.submit([encoder.finish()]);
+        let got = target.read().expect("readback");
+        let bent = (0..H as u32)
+            .flat_map(|y| (0..W as u32).map(move |x| (x, y)))
+            .filter(|&(x, y)| expected.pixel(x, y) != background.pixel(x % 40, y % 36))
+            .count();
+        assert!(
+            bent > 100,
+            "the ripple bends the background ({bent} pixels)"
+        );
+        assert_eq!(got, expected, "{backend:?}");
+    }
+}
+
+#[test]
+fn sphere_vertices_carry_the_cpu_normals_on_both_backends() {
+    let Some(gpu) = gpu_or_skip("sphere_vertices_carry_the_cpu_normals_on_both_backends") else {
+        return;
+    };
+    let sphere = Icosphere::new(3, 2.0).expect("sphere");
+    let mut water = SphereWater::new(
+        sphere.clone(),
+        SphereStepper::Mean { a: 0.5 },
+        Damping::NONE,
+    )
+    .expect("water");
+    water.click(&Click::new(Vec3::new(0.3, -1.0, 0.5), 0.5, 0.08).expect("click"));
+    water.step_many(6);
+    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+        let mut gpu_water =
+            GpuSphereWater::new(backend, &gpu.device, &gpu.queue, &water).expect("gpu water");
+        gpu_water.step_many(5).expect("steps");
+        let heights = gpu_water.heights().expect("heights");
+        let mut renderer = SphereSurfaceRenderer::new(
+            &gpu.device,
+            &gpu.queue,
+            wgpu::TextureFormat::Rgba8UnormSrgb,
+            &sphere,
+            SphereSurfaceStyle::default(),
+        )
+        .expect("renderer");
+        let camera = Camera::orbit(Vec3::ZERO, 7.0, 0.0, 0.3, 1.0);
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        renderer
+            .prepare(&mut encoder, &camera, &gpu_water)
+            .expect("prepare");
+        gpu.queue.submit([encoder.finish()]);
+        let vertices = renderer.read_vertices().expect("vertices");
+        let positions = water_sphere::surface::displaced_positions(&sphere, &heights);
+        let normals = water_sphere::surface::vertex_normals(&sphere, &heights);
+        let mut tilted = 0;
+        for (v, vertex) in vertices.iter().enumerate() {
+            let p = Vec3::from_slice(&vertex.position[..3]);
+            let n = Vec3::from_slice(&vertex.normal[..3]);
+            assert!(
+                p.distance(positions[v]) < 1e-5,
+                "{backend:?} vertex {v}: {p} vs {}",
+                positions[v]
+            );
+            assert!(
+                n.distance(normals[v]) < 1e-4,
+                "{backend:?} normal {v}: {n} vs {}",
+                normals[v]
+            );
+            tilted += usize::from(normals[v].angle_between(positions[v]) > 0.01);
+        }
+        assert!(
+            tilted > 50,
+            "the waves tilt the normals ({tilted} vertices)"
+        );
+    }
+}
