@@ -365,6 +365,11 @@ impl Fleet {
         self.specs.is_empty()
     }
 
+    /// The bodies, in the scenario's order.
+    pub fn bodies(&self) -> impl Iterator<Item = &FloatingBody> {
+        self.specs.iter().map(|s| &s.body)
+    }
+
     /// The masks for the water's next step.
     #[must_use]
     pub fn contacts(&self) -> &ContactMasks {

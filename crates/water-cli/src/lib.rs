@@ -3,6 +3,7 @@
 //! The library behind the `water` command: scenario files, the runner, `.npy` and PNG output,
 //! and the grid benchmark. See `water --help`.
 
+pub mod animation;
 pub mod bench;
 pub mod bodies;
 pub mod compare;
@@ -10,6 +11,7 @@ pub mod gpu_costs;
 pub mod npy;
 pub mod picture;
 pub mod progress;
+pub mod render;
 pub mod roofline;
 pub mod run;
 pub mod scenario;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use water_cli::bench::{bench_grid, BenchGrid};
 use water_cli::compare::{compare, table};
+use water_cli::render::{render_scenario, RenderOptions};
 use water_cli::run::run_scenario;
 use water_cli::scenario::{Scenario, ScenarioFile, DEFAULT_BUILTIN};
 use water_cli::sphere_run::run_sphere;
@@ -43,6 +44,26 @@ impl Backend {
             Self::GpuFragment => BackendChoice::Gpu(GpuBackend::Fragment),
         }
     }
+}
+
+/// `water render --backend`.
+#[derive(Clone, Copy, ValueEnum)]
+enum GpuBackendArg {
+    /// Compute shaders.
+    Gpu,
+    /// Render-to-texture passes.
+    #[value(name = "gpu-fragment")]
+    GpuFragment,
+}
+
+/// `WIDTHxHEIGHT`.
+fn parse_picture_size(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected WIDTHxHEIGHT such as 640x400, got {text:?}");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    Ok((
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    ))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -97,6 +118,32 @@ enum Command {
         /// Backends to compare with the CPU reference, comma-separated.
         #[arg(long, default_value = "gpu,gpu-fragment", value_delimiter = ',')]
         backends: Vec<String>,
+    },
+    /// Run a scenario on a GPU backend and draw it: frame-NNNN.png, water.gif and render.json.
+    Render {
+        /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
+        scenario: Option<PathBuf>,
+        /// Render a built-in scenario by name instead.
+        #[arg(long, conflicts_with = "scenario")]
+        builtin: Option<String>,
+        /// Output folder.
+        #[arg(long, default_value = "out/render")]
+        out: PathBuf,
+        /// GPU backend that runs the water.
+        #[arg(long, value_enum, default_value = "gpu")]
+        backend: GpuBackendArg,
+        /// Frames, evenly spaced over the run (1 to 1000).
+        #[arg(long, default_value_t = 48)]
+        frames: u32,
+        /// Picture size, WIDTHxHEIGHT pixels (each 1 to 4096).
+        #[arg(long, default_value = "640x400", value_parser = parse_picture_size)]
+        size: (u32, u32),
+        /// Drawn metres per metre of wave (default: waves drawn at 3% of the water's size).
+        #[arg(long)]
+        height_scale: Option<f32>,
+        /// No progress lines.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Courant number, stability limit, largest stable dt and substeps for c, h and dt.
     Stability {
@@ -272,6 +319,43 @@ fn run(cli: Cli) -> Result<(), String> {
                     print!("{}", summary.to_text());
                 }
             }
+            Ok(())
+        }
+        Command::Render {
+            scenario,
+            builtin,
+            out,
+            backend,
+            frames,
+            size,
+            height_scale,
+            quiet,
+        } => {
+            let mut scenario = load(scenario, builtin)?;
+            let options = RenderOptions {
+                backend: match backend {
+                    GpuBackendArg::Gpu => GpuBackend::Compute,
+                    GpuBackendArg::GpuFragment => GpuBackend::Fragment,
+                },
+                frames,
+                width: size.0,
+                height: size.1,
+                height_scale,
+                show_progress: !quiet,
+            };
+            let summary =
+                render_scenario(&mut scenario, &options, &out).map_err(|e| e.to_string())?;
+            println!(
+                "rendered   {} frames of {} x {} ({}; height scale {:.3}) in {:.2} s\nwrote      {}/frame-*.png, {}",
+                summary.frames.len(),
+                summary.width,
+                summary.height,
+                summary.adapter,
+                summary.height_scale,
+                summary.wall_seconds,
+                out.display(),
+                summary.gif.display()
+            );
             Ok(())
         }
         Command::Compare {

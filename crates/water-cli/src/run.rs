@@ -71,43 +71,98 @@ pub fn simulate(
     scenario: &Scenario,
     on_step: impl FnMut(u64),
 ) -> Result<Fleet, RunError> {
-    let mut fleet = Fleet::new(
-        scenario.bodies.clone(),
-        scenario.size,
-        scenario.params.cell_size() as f32,
-        scenario.contact_amplitude,
-    )?;
-    if fleet.is_empty() {
-        sim.run(scenario, on_step)?;
-    } else {
-        run_with_fleet(sim, scenario, &mut fleet, on_step)?;
-    }
-    Ok(fleet)
+    let mut run = ScenarioRun::new(scenario)?;
+    run.advance_to(sim, scenario.steps, on_step)?;
+    Ok(run.into_fleet())
 }
 
-/// Runs a scenario with floating bodies one step at a time: impulses before their step, then the
-/// bodies move on the current water and draw their masks, then the water steps with them.
-///
-/// # Errors
-/// GPU failures; bodies whose forces stop being finite.
-fn run_with_fleet(
-    sim: &mut Simulation,
-    scenario: &Scenario,
-    fleet: &mut Fleet,
-    mut on_step: impl FnMut(u64),
-) -> Result<(), RunError> {
-    let dt = scenario.params.dt() as f32;
-    let cell_size = scenario.params.cell_size() as f32;
-    let mut next = scenario.impulses.iter().peekable();
-    for step in 0..scenario.steps {
-        while let Some(timed) = next.next_if(|t| t.step <= step) {
-            sim.add_impulse(&timed.impulse)?;
-        }
-        sim.with_heights(cell_size, |water| fleet.advance(water, step, dt))??;
-        sim.step_with_contacts(fleet.contacts())?;
-        on_step(step + 1);
+/// A scenario part of the way through: the step reached and its floating bodies. `water render`
+/// advances one between frames; [`simulate`] in one go.
+#[derive(Debug)]
+pub struct ScenarioRun<'a> {
+    scenario: &'a Scenario,
+    fleet: Fleet,
+    step: u64,
+}
+
+impl<'a> ScenarioRun<'a> {
+    /// The scenario at step 0, its bodies at their start.
+    ///
+    /// # Errors
+    /// A body's mask could not be drawn (never for validated bodies).
+    pub fn new(scenario: &'a Scenario) -> Result<Self, RunError> {
+        Ok(Self {
+            scenario,
+            fleet: Fleet::new(
+                scenario.bodies.clone(),
+                scenario.size,
+                scenario.params.cell_size() as f32,
+                scenario.contact_amplitude,
+            )?,
+            step: 0,
+        })
     }
-    Ok(())
+
+    /// Steps taken.
+    #[must_use]
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
+    /// The floating bodies.
+    #[must_use]
+    pub fn fleet(&self) -> &Fleet {
+        &self.fleet
+    }
+
+    /// The bodies, at the end of the run.
+    #[must_use]
+    pub fn into_fleet(self) -> Fleet {
+        self.fleet
+    }
+
+    /// Runs `sim` on to step `until` (at most the scenario's steps): impulses before their
+    /// step; with bodies, one step at a time, the bodies moving on the current water and drawing
+    /// their masks before the water steps with them. `on_step` is told the steps done.
+    ///
+    /// # Errors
+    /// GPU failures; bodies whose forces stop being finite.
+    pub fn advance_to(
+        &mut self,
+        sim: &mut Simulation,
+        until: u64,
+        mut on_step: impl FnMut(u64),
+    ) -> Result<(), RunError> {
+        let scenario = self.scenario;
+        let until = until.min(scenario.steps);
+        if until <= self.step {
+            return Ok(());
+        }
+        if self.fleet.is_empty() {
+            sim.run_between(scenario, self.step, until, on_step)?;
+            self.step = until;
+            return Ok(());
+        }
+        let dt = scenario.params.dt() as f32;
+        let cell_size = scenario.params.cell_size() as f32;
+        let from = self.step;
+        let mut next = scenario
+            .impulses
+            .iter()
+            .filter(|t| t.step >= from)
+            .peekable();
+        for step in from..until {
+            while let Some(timed) = next.next_if(|t| t.step <= step) {
+                sim.add_impulse(&timed.impulse)?;
+            }
+            let fleet = &mut self.fleet;
+            sim.with_heights(cell_size, |water| fleet.advance(water, step, dt))??;
+            sim.step_with_contacts(self.fleet.contacts())?;
+            self.step = step + 1;
+            on_step(step + 1);
+        }
+        Ok(())
+    }
 }
 
 /// Why a run failed.
@@ -124,6 +179,9 @@ pub enum RunError {
     /// The GPU backend.
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    /// Options out of range.
+    #[error("{0}")]
+    Options(String),
     /// A floating body (forces that stopped being finite).
     #[error("floating body: {0}")]
     Bodies(#[from] water_buoyancy::BuoyancyError),

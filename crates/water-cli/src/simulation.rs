@@ -212,20 +212,36 @@ impl Simulation {
     ///
     /// # Errors
     /// A lost GPU device.
-    pub fn run(
+    pub fn run(&mut self, scenario: &Scenario, on_step: impl FnMut(u64)) -> Result<(), GpuError> {
+        self.run_between(scenario, 0, scenario.steps, on_step)
+    }
+
+    /// [`Simulation::run`] from step `from` (the steps before it taken, with their impulses) to
+    /// step `to`: impulses at steps `from..to` land before their step.
+    ///
+    /// # Errors
+    /// A lost GPU device.
+    pub fn run_between(
         &mut self,
         scenario: &Scenario,
+        from: u64,
+        to: u64,
         mut on_step: impl FnMut(u64),
     ) -> Result<(), GpuError> {
-        let mut next = scenario.impulses.iter().peekable();
-        let mut step = 0;
-        while step < scenario.steps {
+        let to = to.min(scenario.steps);
+        let mut next = scenario
+            .impulses
+            .iter()
+            .filter(|t| t.step >= from)
+            .peekable();
+        let mut step = from;
+        while step < to {
             while let Some(timed) = next.next_if(|t| t.step <= step) {
                 self.add_impulse(&timed.impulse)?;
             }
             let until = next
                 .peek()
-                .map_or(scenario.steps, |t| t.step.min(scenario.steps))
+                .map_or(to, |t| t.step.min(to))
                 .min(step + RUN_CHUNK_STEPS);
             self.step_many(until - step)?;
             step = until;

@@ -10,6 +10,7 @@ use crate::compute_grid::validated;
 use crate::error::GpuError;
 use crate::hull_mesh::HullMesh;
 use crate::render::camera::Camera;
+use crate::render::hull_mask::HullMaskTexture;
 use crate::render::rgba_image::RgbaImage;
 use crate::render::{check_colour, check_positive, check_range, SurfaceView, DEPTH_FORMAT};
 use crate::shaders;
@@ -151,7 +152,7 @@ pub struct GridSurfaceRenderer {
     hulls: wgpu::RenderPipeline,
     floor: wgpu::TextureView,
     sampler: wgpu::Sampler,
-    no_mask: wgpu::TextureView,
+    no_mask: HullMaskTexture,
     instances: wgpu::Buffer,
     prepared: Option<Prepared>,
 }
@@ -204,14 +205,9 @@ impl GridSurfaceRenderer {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        let no_mask = RgbaImage::new(1, 1, vec![0; 4])?
-            .upload(
-                device,
-                queue,
-                wgpu::TextureFormat::R32Float,
-                "water no hull mask",
-            )
-            .create_view(&Default::default());
+        // Bound when the caller has no mask; the shader never reads it then.
+        let no_mask = HullMaskTexture::new(device, GridSize::new(3, 3)?);
+        no_mask.write(queue, &[0.0; 9])?;
         let quads = mesh_quads(size, style.mesh_quads);
         let (indices, index_count) = mesh_indices(device, quads);
         Ok(Self {
@@ -352,7 +348,7 @@ impl GridSurfaceRenderer {
                 wgpu::BindGroupEntry {
                     binding: 2,
                     resource: wgpu::BindingResource::TextureView(
-                        hull_mask.unwrap_or(&self.no_mask),
+                        hull_mask.unwrap_or(self.no_mask.view()),
                     ),
                 },
                 wgpu::BindGroupEntry {

@@ -10,6 +10,7 @@
 mod camera;
 mod classic_shading;
 mod grid_surface;
+mod hull_mask;
 mod offscreen;
 mod rgba_image;
 mod sphere_surface;
@@ -19,6 +20,7 @@ use glam::Vec3;
 pub use camera::Camera;
 pub use classic_shading::{shade_classic, ClassicRenderer, ClassicShading};
 pub use grid_surface::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, MAX_MESH_QUADS};
+pub use hull_mask::HullMaskTexture;
 pub use offscreen::OffscreenTarget;
 pub use rgba_image::RgbaImage;
 pub use sphere_surface::{SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceVertex};

@@ -1,0 +1,95 @@
+//! Animated GIFs of rendered frames.
+
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::Path;
+
+use water_gpu::render::RgbaImage;
+
+/// Writes `frames` (all one size, at most 65535 pixels a side) as a looping GIF, each frame shown
+/// for `delay_cs` hundredths of a second. Each frame gets its own 256-colour palette.
+///
+/// # Errors
+/// I/O errors; frames of different sizes or too large for GIF.
+pub fn write_gif(path: &Path, frames: &[RgbaImage], delay_cs: u16) -> io::Result<()> {
+    let Some(first) = frames.first() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a GIF needs at least one frame",
+        ));
+    };
+    let side = |v: u32| {
+        u16::try_from(v).map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("a GIF side is at most 65535 pixels, got {v}"),
+            )
+        })
+    };
+    let (width, height) = (side(first.width())?, side(first.height())?);
+    let file = BufWriter::new(File::create(path)?);
+    let mut encoder = gif::Encoder::new(file, width, height, &[]).map_err(io::Error::other)?;
+    encoder
+        .set_repeat(gif::Repeat::Infinite)
+        .map_err(io::Error::other)?;
+    for (i, image) in frames.iter().enumerate() {
+        if (image.width(), image.height()) != (first.width(), first.height()) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "frame {i} is {}x{}, the first {}x{}",
+                    image.width(),
+                    image.height(),
+                    first.width(),
+                    first.height()
+                ),
+            ));
+        }
+        let mut pixels = image.pixels().to_vec();
+        // Speed 10 of 1..=30: NeuQuant's sampling; good palettes for smooth water at a tenth of
+        // the slowest setting's time.
+        let mut frame = gif::Frame::from_rgba_speed(width, height, &mut pixels, 10);
+        frame.delay = delay_cs;
+        encoder.write_frame(&frame).map_err(io::Error::other)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_through_a_gif() {
+        let dir = std::env::temp_dir().join(format!("water-gif-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("a.gif");
+        let frames: Vec<RgbaImage> = (0..3)
+            .map(|k| {
+                let pixels = (0..8 * 6)
+                    .flat_map(|i| [(i * 5 + k * 40) as u8, 100, 200, 255])
+                    .collect();
+                RgbaImage::new(8, 6, pixels).expect("image")
+            })
+            .collect();
+        write_gif(&path, &frames, 4).expect("write");
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let mut decoder = options
+            .read_info(File::open(&path).expect("open"))
+            .expect("decode");
+        assert_eq!((decoder.width(), decoder.height()), (8, 6));
+        let mut count = 0;
+        while let Some(frame) = decoder.read_next_frame().expect("frame") {
+            assert_eq!(frame.delay, 4);
+            count += 1;
+        }
+        assert_eq!(count, 3);
+        let bad = [
+            frames[0].clone(),
+            RgbaImage::new(2, 2, vec![0; 16]).expect("image"),
+        ];
+        assert!(write_gif(&path, &bad, 4).is_err());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

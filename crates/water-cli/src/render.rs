@@ -1,0 +1,550 @@
+//! `water render`: a scenario run on a GPU backend and drawn every so many steps into PNG frames
+//! and an animated GIF. Grid water is drawn in 3-D with its floating bodies and land, classic
+//! mode in Hugo Elias's 2-D look, sphere water as the displaced icosphere.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use glam::{Affine3A, Vec3};
+use serde::Serialize;
+use water_buoyancy::{rasterise_grid_mask, FloatingBody};
+use water_core::{GridMode, GridSize, LandMask};
+use water_gpu::render::{
+    BodyDraw, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
+    HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
+};
+use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, GpuSphereWater, HullMesh};
+
+use crate::animation::write_gif;
+use crate::picture::{robust_scale, write_rgba_png};
+use crate::progress::Progress;
+use crate::run::{RunError, ScenarioRun};
+use crate::scenario::{Scenario, ScenarioFile};
+use crate::simulation::{BackendChoice, Simulation};
+use crate::sphere_scenario::SphereScenario;
+
+/// Largest output side, pixels.
+pub const MAX_SIDE: u32 = 4096;
+/// Most frames in one render.
+pub const MAX_FRAMES: u32 = 1000;
+/// Hundredths of a second each GIF frame shows.
+pub const GIF_DELAY_CS: u16 = 4;
+
+/// Drawn wave height as a share of the water's size, when the height scale is chosen for the
+/// user: waves of a few centimetres on a pool metres wide would be invisible at true scale.
+const DRAWN_WAVE_SHARE: f32 = 0.03;
+
+/// What to render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    /// The GPU backend that runs the water.
+    pub backend: GpuBackend,
+    /// Frames, evenly spaced over the run; the last shows its final step (1 to
+    /// [`MAX_FRAMES`]).
+    pub frames: u32,
+    /// Picture width, pixels (1 to [`MAX_SIDE`]).
+    pub width: u32,
+    /// Picture height, pixels (1 to [`MAX_SIDE`]).
+    pub height: u32,
+    /// Drawn metres per metre of wave; `None` picks one from the first frame with waves.
+    pub height_scale: Option<f32>,
+    /// Progress lines on stderr.
+    pub show_progress: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            backend: GpuBackend::Compute,
+            frames: 48,
+            width: 640,
+            height: 400,
+            height_scale: None,
+            show_progress: false,
+        }
+    }
+}
+
+impl RenderOptions {
+    /// Checks the counts and sizes.
+    ///
+    /// # Errors
+    /// A message naming the bad value and its limit.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=MAX_FRAMES).contains(&self.frames) {
+            return Err(format!(
+                "--frames is {}, but it must be 1 to {MAX_FRAMES}",
+                self.frames
+            ));
+        }
+        for (name, side) in [("width", self.width), ("height", self.height)] {
+            if !(1..=MAX_SIDE).contains(&side) {
+                return Err(format!(
+                    "picture {name} is {side}, but it must be 1 to {MAX_SIDE} pixels"
+                ));
+            }
+        }
+        if let Some(scale) = self.height_scale {
+            if !(scale.is_finite() && scale > 0.0) {
+                return Err(format!(
+                    "--height-scale is {scale}, but it must be finite and > 0"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a render wrote (also `render.json` in the output folder).
+#[derive(Debug, Clone, Serialize)]
+pub struct RenderSummary {
+    /// Scenario source.
+    pub scenario: String,
+    /// GPU backend.
+    pub backend: String,
+    /// Adapter.
+    pub adapter: String,
+    /// Picture size, pixels.
+    pub width: u32,
+    /// Picture size, pixels.
+    pub height: u32,
+    /// The step each frame shows.
+    pub frame_steps: Vec<u64>,
+    /// Drawn metres per metre of wave.
+    pub height_scale: f32,
+    /// PNG frames, in order.
+    pub frames: Vec<PathBuf>,
+    /// The animated GIF.
+    pub gif: PathBuf,
+    /// Wall-clock seconds, run and drawing together.
+    pub wall_seconds: f64,
+}
+
+/// Steps at which the `frames` frames of a `steps`-step run are taken: evenly spaced, the last at
+/// the end (a run of 0 steps shows its start in every frame).
+#[must_use]
+pub fn frame_steps(steps: u64, frames: u32) -> Vec<u64> {
+    let frames = u64::from(frames.max(1));
+    (1..=frames)
+        .map(|k| (u128::from(k) * u128::from(steps) / u128::from(frames)) as u64)
+        .collect()
+}
+
+/// Runs `scenario` on a GPU backend and writes `frame-NNNN.png`, `water.gif` and `render.json`
+/// into `out`.
+///
+/// # Errors
+/// [`RunError::Options`] for bad options, [`RunError::Gpu`] for GPU failures,
+/// [`RunError::Io`] for files.
+pub fn render_scenario(
+    scenario: &mut ScenarioFile,
+    options: &RenderOptions,
+    out: &Path,
+) -> Result<RenderSummary, RunError> {
+    options.validate().map_err(RunError::Options)?;
+    let io = |source| RunError::Io {
+        dir: out.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(out).map_err(io)?;
+    let gpu = GpuContext::headless()?;
+    let start = Instant::now();
+    let target = OffscreenTarget::new(
+        &gpu.device,
+        &gpu.queue,
+        options.width,
+        options.height,
+        wgpu::TextureFormat::Rgba8UnormSrgb,
+    )?;
+    let (source, steps, frames, scale) = match scenario {
+        ScenarioFile::Grid(s) => {
+            let steps = frame_steps(s.steps, options.frames);
+            let (frames, scale) = render_grid(&gpu, s, options, &target, &steps)?;
+            (s.source.clone(), steps, frames, scale)
+        }
+        ScenarioFile::Sphere(s) => {
+            let steps = frame_steps(s.steps, options.frames);
+            let (frames, scale) = render_sphere(&gpu, s, options, &target, &steps)?;
+            (s.source.clone(), steps, frames, scale)
+        }
+    };
+    let mut paths = Vec::with_capacity(frames.len());
+    for (k, frame) in frames.iter().enumerate() {
+        let path = out.join(format!("frame-{k:04}.png"));
+        write_rgba_png(&path, frame).map_err(io)?;
+        paths.push(path);
+    }
+    let gif = out.join("water.gif");
+    write_gif(&gif, &frames, GIF_DELAY_CS).map_err(io)?;
+    let summary = RenderSummary {
+        scenario: source,
+        backend: BackendChoice::Gpu(options.backend).name().into(),
+        adapter: gpu.describe(),
+        width: options.width,
+        height: options.height,
+        frame_steps: steps,
+        height_scale: scale,
+        frames: paths,
+        gif,
+        wall_seconds: start.elapsed().as_secs_f64(),
+    };
+    let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
+    std::fs::write(out.join("render.json"), json + "\n").map_err(io)?;
+    Ok(summary)
+}
+
+/// The GPU grid of a simulation made on a GPU backend.
+fn gpu_grid(sim: &mut Simulation) -> &mut GpuGrid {
+    match sim {
+        Simulation::Gpu(g) => g,
+        _ => unreachable!("render makes its simulations on a GPU backend"),
+    }
+}
+
+/// A height scale that draws waves of the field's typical size at [`DRAWN_WAVE_SHARE`] of
+/// `extent`, or `None` while the water is still.
+fn auto_scale(heights: &[f32], extent: f32) -> Option<f32> {
+    let typical = robust_scale(heights);
+    (typical > 0.0 && heights.iter().any(|h| *h != 0.0))
+        .then(|| DRAWN_WAVE_SHARE * extent / typical)
+}
+
+/// Frames of a grid scenario and the height scale they were drawn with.
+fn render_grid(
+    gpu: &GpuContext,
+    scenario: &Scenario,
+    options: &RenderOptions,
+    target: &OffscreenTarget,
+    steps: &[u64],
+) -> Result<(Vec<RgbaImage>, f32), RunError> {
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut sim = Simulation::new(scenario, BackendChoice::Gpu(options.backend), Some(gpu))?;
+    let mut run = ScenarioRun::new(scenario)?;
+    let size = scenario.size;
+    let cell = scenario.params.cell_size() as f32;
+    let extent = Vec3::new(size.width() as f32 * cell, size.height() as f32 * cell, 0.0);
+    let longest = extent.x.max(extent.y);
+    let mut progress = Progress::new("render", scenario.steps, options.show_progress);
+    let mut frames = Vec::with_capacity(steps.len());
+
+    if scenario.mode == GridMode::Classic {
+        let mut renderer = ClassicRenderer::new(
+            device,
+            queue,
+            target.format(),
+            size,
+            ClassicShading::default(),
+            &RgbaImage::pebbles(size.width() as u32, size.height() as u32, 24, 3),
+        )?;
+        for &step in steps {
+            run.advance_to(&mut sim, step, |done| progress.update(done))?;
+            let surface = gpu_grid(&mut sim).update_surface()?.clone();
+            let mut encoder = device.create_command_encoder(&Default::default());
+            renderer.encode(&mut encoder, target.colour_view(), &surface)?;
+            queue.submit([encoder.finish()]);
+            frames.push(target.read()?);
+        }
+        progress.finish();
+        return Ok((frames, 1.0));
+    }
+
+    let style = GridSurfaceStyle {
+        mesh_quads: (size.width().max(size.height()) as u32).min(512),
+        floor_depth: 0.1 * longest,
+        floor_tile: 0.2 * longest,
+        absorption: 12.0 / longest,
+        ..GridSurfaceStyle::default()
+    };
+    let mut renderer = GridSurfaceRenderer::new(device, queue, target.format(), size, cell, style)?;
+    let camera = Camera::orbit(
+        extent * 0.5,
+        1.2 * longest,
+        0.35,
+        0.75,
+        options.width as f32 / options.height as f32,
+    );
+    let meshes = BodyMeshes::new(device, run.fleet().bodies(), &scenario.land, cell)?;
+    let mask = HullMaskTexture::new(device, size);
+    let mut cells = vec![0.0_f32; size.cells()];
+    let mut scale = options.height_scale;
+    for &step in steps {
+        run.advance_to(&mut sim, step, |done| progress.update(done))?;
+        if scale.is_none() {
+            scale = auto_scale(&sim.outputs()?.heights, longest);
+        }
+        let drawn = scale.unwrap_or(1.0);
+        renderer.set_style(GridSurfaceStyle {
+            height_scale: drawn,
+            ..renderer.style().clone()
+        })?;
+        // Flat water where hulls and land are.
+        for (c, land) in cells.iter_mut().zip(scenario.land.cells()) {
+            *c = if *land { 1.0 } else { 0.0 };
+        }
+        for body in run.fleet().bodies() {
+            rasterise_grid_mask(
+                &body.hulls,
+                &body.body.state.pose,
+                size,
+                cell,
+                1.0,
+                &mut cells,
+            )?;
+        }
+        mask.write(queue, &cells)?;
+        let draws = meshes.draws(run.fleet().bodies(), drawn);
+        let surface = gpu_grid(&mut sim).update_surface()?.clone();
+        let mut encoder = device.create_command_encoder(&Default::default());
+        renderer.encode(
+            &mut encoder,
+            target.colour_view(),
+            target.depth_view(),
+            Vec3::new(0.55, 0.65, 0.75),
+            &camera,
+            &surface,
+            Some(mask.view()),
+            &draws,
+        )?;
+        queue.submit([encoder.finish()]);
+        frames.push(target.read()?);
+    }
+    progress.finish();
+    Ok((frames, scale.unwrap_or(1.0)))
+}
+
+/// Hull meshes of a scenario's bodies, and one mesh for its land.
+struct BodyMeshes {
+    /// Per body, per hull.
+    hulls: Vec<Vec<HullMesh>>,
+    land: Option<HullMesh>,
+}
+
+impl BodyMeshes {
+    fn new<'a>(
+        device: &wgpu::Device,
+        bodies: impl Iterator<Item = &'a FloatingBody>,
+        land: &LandMask,
+        cell: f32,
+    ) -> Result<Self, GpuError> {
+        let hulls = bodies
+            .map(|body| {
+                body.hulls
+                    .iter()
+                    .map(|h| HullMesh::new(device, &h.surface().vertices, &h.surface().triangles))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let (vertices, triangles) = land_blocks(land, cell);
+        let land = if triangles.is_empty() {
+            None
+        } else {
+            Some(HullMesh::new(device, &vertices, &triangles)?)
+        };
+        Ok(Self { hulls, land })
+    }
+
+    /// This frame's draws: bodies where they float (their height drawn at the waves' scale, so
+    /// they ride the drawn waves), land as it is.
+    fn draws<'a>(
+        &'a self,
+        bodies: impl Iterator<Item = &'a FloatingBody>,
+        height_scale: f32,
+    ) -> Vec<BodyDraw<'a>> {
+        let mut draws = Vec::new();
+        for (body, meshes) in bodies.zip(&self.hulls) {
+            let mut pose = body.body.state.pose;
+            pose.position.z *= height_scale.min(1.0);
+            for (hull, mesh) in body.hulls.iter().zip(meshes) {
+                let world = hull.world_pose(&pose);
+                draws.push(BodyDraw {
+                    mesh,
+                    transform: Affine3A::from_rotation_translation(
+                        world.orientation,
+                        world.position,
+                    ),
+                    colour: Vec3::new(0.55, 0.32, 0.12),
+                });
+            }
+        }
+        if let Some(land) = &self.land {
+            draws.push(BodyDraw {
+                mesh: land,
+                transform: Affine3A::IDENTITY,
+                colour: Vec3::new(0.45, 0.42, 0.35),
+            });
+        }
+        draws
+    }
+}
+
+/// Land as blocks, one per run of land cells along a row, from well under the floor to a little
+/// above the water: `(vertices, triangles)` counter-clockwise seen from outside.
+fn land_blocks(land: &LandMask, cell: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let size: GridSize = land.size();
+    let (bottom, top) = (-(size.width().max(size.height()) as f32) * cell, 2.0 * cell);
+    let mut vertices = Vec::new();
+    let mut triangles = Vec::new();
+    for y in 0..size.height() {
+        let mut x = 0;
+        while x < size.width() {
+            if !land.is_land(x, y) {
+                x += 1;
+                continue;
+            }
+            let x0 = x;
+            while x < size.width() && land.is_land(x, y) {
+                x += 1;
+            }
+            let lo = Vec3::new(x0 as f32 * cell, y as f32 * cell, bottom);
+            let hi = Vec3::new(x as f32 * cell, (y + 1) as f32 * cell, top);
+            let base = vertices.len() as u32;
+            for k in 0..8 {
+                vertices.push(Vec3::new(
+                    if k & 1 == 0 { lo.x } else { hi.x },
+                    if k & 2 == 0 { lo.y } else { hi.y },
+                    if k & 4 == 0 { lo.z } else { hi.z },
+                ));
+            }
+            // Corner k has x from bit 0, y from bit 1, z from bit 2.
+            for [a, b, c] in [
+                [0, 2, 3],
+                [0, 3, 1], // bottom (-z)
+                [4, 5, 7],
+                [4, 7, 6], // top (+z)
+                [0, 1, 5],
+                [0, 5, 4], // -y
+                [2, 6, 7],
+                [2, 7, 3], // +y
+                [0, 4, 6],
+                [0, 6, 2], // -x
+                [1, 3, 7],
+                [1, 7, 5], // +x
+            ] {
+                triangles.push([base + a, base + b, base + c]);
+            }
+        }
+    }
+    (vertices, triangles)
+}
+
+/// Frames of a sphere scenario and the height scale they were drawn with.
+fn render_sphere(
+    gpu: &GpuContext,
+    scenario: &SphereScenario,
+    options: &RenderOptions,
+    target: &OffscreenTarget,
+    steps: &[u64],
+) -> Result<(Vec<RgbaImage>, f32), RunError> {
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let sphere = scenario.water.sphere();
+    let radius = sphere.radius();
+    let mut water = GpuSphereWater::new(options.backend, device, queue, &scenario.water)?;
+    let mut renderer = SphereSurfaceRenderer::new(
+        device,
+        queue,
+        target.format(),
+        sphere,
+        SphereSurfaceStyle::default(),
+    )?;
+    let camera = Camera::orbit(
+        Vec3::ZERO,
+        3.4 * radius,
+        0.6,
+        0.45,
+        options.width as f32 / options.height as f32,
+    );
+    let mut progress = Progress::new("render", scenario.steps, options.show_progress);
+    let mut clicks = scenario
+        .clicks
+        .iter()
+        .filter(|(at, _)| *at < scenario.steps)
+        .peekable();
+    let mut step = 0;
+    let mut scale = options.height_scale;
+    let mut frames = Vec::with_capacity(steps.len());
+    for &frame_step in steps {
+        // As `water run`: a click lands before step `at`.
+        while let Some((at, click)) = clicks.next_if(|(at, _)| *at < frame_step) {
+            water.step_many(at - step)?;
+            step = *at;
+            water.click(click)?;
+        }
+        water.step_many(frame_step - step)?;
+        step = frame_step;
+        progress.update(step);
+        if scale.is_none() {
+            scale = auto_scale(&water.heights()?, 2.0 * radius);
+        }
+        renderer.set_style(SphereSurfaceStyle {
+            height_scale: scale.unwrap_or(1.0),
+            ..renderer.style().clone()
+        })?;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        renderer.encode(
+            &mut encoder,
+            target.colour_view(),
+            target.depth_view(),
+            Vec3::new(0.01, 0.01, 0.03),
+            &camera,
+            &water,
+        )?;
+        queue.submit([encoder.finish()]);
+        frames.push(target.read()?);
+    }
+    progress.finish();
+    Ok((frames, scale.unwrap_or(1.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_evenly_spaced_and_end_at_the_last_step() {
+        assert_eq!(frame_steps(100, 4), vec![25, 50, 75, 100]);
+        assert_eq!(frame_steps(10, 3), vec![3, 6, 10]);
+        assert_eq!(frame_steps(2, 4), vec![0, 1, 1, 2]);
+        assert_eq!(frame_steps(0, 2), vec![0, 0]);
+    }
+
+    #[test]
+    fn bad_options_are_named_with_their_limits() {
+        let bad = |o: RenderOptions| o.validate().unwrap_err();
+        let e = bad(RenderOptions {
+            frames: 0,
+            ..RenderOptions::default()
+        });
+        assert!(e.contains("--frames is 0") && e.contains("1000"), "{e}");
+        let e = bad(RenderOptions {
+            width: 5000,
+            ..RenderOptions::default()
+        });
+        assert!(e.contains("width is 5000") && e.contains("4096"), "{e}");
+        let e = bad(RenderOptions {
+            height_scale: Some(f32::NAN),
+            ..RenderOptions::default()
+        });
+        assert!(e.contains("--height-scale"), "{e}");
+    }
+
+    #[test]
+    fn land_blocks_cover_each_run_of_land_once() {
+        let size = GridSize::new(6, 3).expect("size");
+        let mut land = LandMask::empty(size);
+        land.add_rect(1, 0, 3, 2).expect("rect");
+        land.add_rect(5, 2, 6, 3).expect("rect");
+        let (vertices, triangles) = land_blocks(&land, 0.5);
+        // Rows 0 and 1 have one run each, row 2 one: three blocks.
+        assert_eq!(vertices.len(), 3 * 8);
+        assert_eq!(triangles.len(), 3 * 12);
+        // Every face points away from its block's centre.
+        for block in 0..3 {
+            let corners = &vertices[block * 8..block * 8 + 8];
+            let centre = corners.iter().copied().sum::<Vec3>() / 8.0;
+            for t in &triangles[block * 12..block * 12 + 12] {
+                let [a, b, c] = t.map(|i| vertices[i as usize]);
+                assert!((b - a).cross(c - a).dot(a - centre) > 0.0, "{t:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! `water render`: PNG frames, an animated GIF with the same frames and `render.json`, for grid
+//! water (3-D, with bodies), classic water (2-D) and sphere water; bad options are refused by
+//! name. Skipped with a reason without a GPU adapter, unless WATER_REQUIRE_GPU=1.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn water(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_water"))
+        .args(args)
+        .output()
+        .expect("the water binary runs")
+}
+
+/// Runs `args`; `None` (after saying why) when the failure is a missing adapter on a machine
+/// that does not require one.
+fn water_on_gpu(test: &str, args: &[&str]) -> Option<Output> {
+    let out = water(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() && stderr.contains("no GPU adapter") {
+        assert!(
+            std::env::var("WATER_REQUIRE_GPU").map_or(true, |v| v != "1"),
+            "{test}: WATER_REQUIRE_GPU=1 but {stderr}"
+        );
+        eprintln!("{test}: skipped: {stderr}");
+        return None;
+    }
+    Some(out)
+}
+
+/// Frames in a GIF, and its size.
+fn gif_frames(path: &Path) -> (usize, (u16, u16)) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(path).expect("gif"))
+        .expect("a GIF");
+    let size = (decoder.width(), decoder.height());
+    let mut count = 0;
+    while decoder.read_next_frame().expect("frame").is_some() {
+        count += 1;
+    }
+    (count, size)
+}
+
+#[test]
+fn render_writes_frames_and_an_animation_for_every_kind_of_water() {
+    let dir = std::env::temp_dir().join(format!("water-render-{}", std::process::id()));
+    for builtin in ["boat-wake", "rock-pool", "sky-aquarium"] {
+        let out = dir.join(builtin);
+        let out_s = out.to_str().expect("utf-8 path");
+        let Some(result) = water_on_gpu(
+            "render",
+            &[
+                "render",
+                "--builtin",
+                builtin,
+                "--out",
+                out_s,
+                "--frames",
+                "3",
+                "--size",
+                "96x64",
+                "--quiet",
+            ],
+        ) else {
+            return;
+        };
+        assert!(
+            result.status.success(),
+            "{builtin}: {}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        let mut previous: Option<water_gpu::render::RgbaImage> = None;
+        for k in 0..3 {
+            let frame = water_cli::picture::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
+                .expect("a PNG frame");
+            assert_eq!((frame.width(), frame.height()), (96, 64), "{builtin}");
+            let colours: std::collections::HashSet<&[u8]> = frame.pixels().chunks(4).collect();
+            assert!(colours.len() > 30, "{builtin} frame {k} is nearly blank");
+            if let Some(p) = &previous {
+                assert_ne!(p, &frame, "{builtin}: the water moves between frames");
+            }
+            previous = Some(frame);
+        }
+        assert!(!out.join("frame-0003.png").exists());
+        assert_eq!(
+            gif_frames(&out.join("water.gif")),
+            (3, (96, 64)),
+            "{builtin}"
+        );
+        let json = std::fs::read_to_string(out.join("render.json")).expect("render.json");
+        assert!(json.contains("\"frame_steps\""), "{json}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn render_refuses_bad_options_by_name() {
+    let out = water(&["render", "--builtin", "rock-pool", "--size", "96by64"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("WIDTHxHEIGHT"));
+    let out = water(&[
+        "render",
+        "--builtin",
+        "rock-pool",
+        "--frames",
+        "0",
+        "--out",
+        "/tmp/x",
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--frames is 0"), "{stderr}");
+}
