@@ -1,5 +1,88 @@
 //! # water-examples
 //!
-//! Scenes shared by the examples (`cargo run -p water-examples --example NAME`), their
-//! reference-image tests and the interactive demo (`cargo run -p water-examples --bin
-//! water-demo`).
+//! Scenes shared by the examples (`cargo run --release -p water-examples --example NAME`),
+//! their reference-image tests (`examples/tests/reference_images.rs`) and the interactive demo
+//! (`cargo run --release -p water-examples --bin water-demo`):
+//!
+//! - [`rock_pool`]: raindrops in a rock pool, Hugo Elias's classic integer ripple drawn in 2-D;
+//! - [`boat_wake`]: a towed boat's wake and floating crates, split-mode grid water with
+//!   Archimedes buoyancy, masks and wake on the GPU;
+//! - [`sky_aquarium`]: a small planet of water, clicked.
+//!
+//! Each scene runs on the GPU device it is given and returns its frames as pictures.
+
+pub mod boat_wake;
+pub mod output;
+pub mod rock_pool;
+pub mod sky_aquarium;
+
+use water_gpu::GpuError;
+
+/// How big and how long a scene's render is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SceneOptions {
+    /// Picture width, pixels.
+    pub width: u32,
+    /// Picture height, pixels.
+    pub height: u32,
+    /// Frames to draw.
+    pub frames: u32,
+    /// Water steps between frames.
+    pub steps_per_frame: u32,
+    /// Cells along the water's longer side (grid scenes) or the icosphere level (the sphere).
+    pub quality: u32,
+}
+
+/// Why a scene failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ExampleError {
+    /// The GPU side.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// Water parameters.
+    #[error(transparent)]
+    Water(#[from] water_core::WaterError),
+    /// Sphere water.
+    #[error(transparent)]
+    Sphere(#[from] water_sphere::SphereError),
+    /// Floating bodies.
+    #[error(transparent)]
+    Buoyancy(#[from] water_buoyancy::BuoyancyError),
+    /// Writing pictures.
+    #[error("writing {path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Options out of range.
+    #[error("{0}")]
+    Options(String),
+}
+
+/// A small generator of repeatable pseudo-random numbers (xorshift32), so scenes and their
+/// reference pictures are the same on every run.
+#[derive(Debug, Clone)]
+pub struct Repeatable(u32);
+
+impl Repeatable {
+    /// A sequence from `seed` (0 is replaced by 1: xorshift never leaves 0).
+    #[must_use]
+    pub fn new(seed: u32) -> Self {
+        Self(seed.max(1))
+    }
+
+    /// The next number in `[0, 1)`.
+    pub fn next_unit(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        (self.0 >> 8) as f32 / (1u32 << 24) as f32
+    }
+
+    /// The next number in `[lo, hi)`.
+    pub fn between(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next_unit()
+    }
+}
