@@ -126,6 +126,9 @@ fn the_limit_tells_scenes_and_moments_apart() {
     )
     .expect("scene");
     let moved = mean_difference(&frames[2], &frames[5]);
-    assert!(moved > MEAN_DIFFERENCE_LIMIT, "frames 2 and 5 differ by only {moved:.2}");
+    assert!(
+        moved > MEAN_DIFFERENCE_LIMIT,
+        "frames 2 and 5 differ by only {moved:.2}"
+    );
     assert_eq!(mean_difference(&frames[5], &frames[5]), 0.0);
 }
