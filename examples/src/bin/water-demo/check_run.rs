@@ -1,0 +1,102 @@
+//! The end of a check run (`--frames N`), and the whole run where there is no window
+//! (`--headless`).
+
+use std::time::Instant;
+
+use crate::demo::Demo;
+use crate::error::DemoError;
+use crate::gpu::Gpu;
+use crate::options::{CheckRun, Options};
+use crate::screenshot::save_and_check;
+use crate::script::Script;
+use crate::timing::{TimingSummary, TimingWindow};
+
+/// Simulated time of one check frame, seconds: a fixed step, so a check plays the same water
+/// however fast the machine draws.
+pub const CHECK_FRAME_SECONDS: f64 = 1.0 / 30.0;
+
+/// Reports the run's timing and writes and judges the screenshot, if one was asked for.
+///
+/// # Errors
+/// A failed readback; [`DemoError::Screenshot`]; [`DemoError::Blank`].
+pub fn finish(
+    demo: &Demo,
+    gpu: &Gpu,
+    check: &CheckRun,
+    timing: Option<TimingSummary>,
+    presented: Option<u32>,
+) -> Result<(), DemoError> {
+    let shown = presented.map_or_else(
+        || "offscreen only".to_owned(),
+        |n| format!("{n} presented to the window"),
+    );
+    println!(
+        "water-demo: {} frames of the {} ({}; {shown}) on {}",
+        check.frames,
+        demo.active().name(),
+        demo.describe(),
+        gpu.describe()
+    );
+    if let Some(timing) = timing {
+        println!("water-demo: mean {}", timing.describe());
+    }
+    // A windowed check is also a check of the window: pictures that never reach it fail it.
+    if presented == Some(0) {
+        return Err(DemoError::NothingPresented {
+            frames: check.frames,
+        });
+    }
+    let Some(path) = &check.screenshot else {
+        return Ok(());
+    };
+    // Reading waits for every frame submitted, the last one included.
+    let image = demo.target().read()?;
+    let stats = save_and_check(&image, path)?;
+    println!(
+        "water-demo: wrote {} ({}x{}, {} colours, brightness standard deviation {:.1}): not blank",
+        path.display(),
+        image.width(),
+        image.height(),
+        stats.distinct_colours,
+        stats.luma_std_dev
+    );
+    Ok(())
+}
+
+/// Plays `check` without a window: a headless device, the same scenes, script and checks.
+///
+/// # Errors
+/// As the windowed run, without the window's.
+pub fn run_headless(options: &Options, check: &CheckRun) -> Result<(), DemoError> {
+    let gpu = Gpu::headless()?;
+    let mut demo = Demo::new(
+        &gpu.device,
+        &gpu.queue,
+        options.scene,
+        options.quality,
+        options.width,
+        options.height,
+    )?;
+    let script = Script::for_frames(check.frames);
+    let mut timing = TimingWindow::default();
+    let mut last = Instant::now();
+    for frame in 0..check.frames {
+        script.play(frame, &mut demo)?;
+        let steps = demo.advance(CHECK_FRAME_SECONDS)?;
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("water-demo frame"),
+            });
+        demo.render(&mut encoder)?;
+        gpu.queue.submit([encoder.finish()]);
+        // Wait for the picture, as a window's swapchain would, so the frame time is the frame's.
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))?;
+        let now = Instant::now();
+        timing.record(now - last, &steps);
+        last = now;
+    }
+    finish(&demo, &gpu, check, timing.take(), None)
+}
