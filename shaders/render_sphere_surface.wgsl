@@ -50,11 +50,23 @@ fn displaced(rest: vec3<f32>, h: f32) -> vec3<f32> {
     return rest * ((u.shape.x + h * u.shape.y) / u.shape.x);
 }
 
-fn write_vertex(v: u32, position: vec3<f32>, ring_positions: array<vec3<f32>, 6>, count: u32, h: f32) {
+// Writes vertex v from its height h and its ring's heights (slot by slot; unused slots are
+// ignored): the displaced position and the area-weighted normal less the rest tilt.
+fn write_vertex(v: u32, h: f32, ring_heights: array<f32, 6>) {
+    let position = displaced(rest_positions[v].xyz, h);
+    var ring: array<vec3<f32>, 6>;
+    var count = 0u;
+    for (var k = 0u; k < 6u; k++) {
+        let w = rings[v * 6u + k];
+        if (w != NO_NEIGHBOUR) {
+            ring[count] = displaced(rest_positions[w].xyz, ring_heights[k]);
+            count++;
+        }
+    }
     var sum = vec3<f32>(0.0);
     for (var k = 0u; k < count; k++) {
         let next = select(k + 1u, 0u, k + 1u == count);
-        sum += cross(ring_positions[k] - position, ring_positions[next] - position);
+        sum += cross(ring[k] - position, ring[next] - position);
     }
     let n = normalize(normalize(sum) - rest_tilt[v].xyz);
     vertices[v] = SurfaceVertex(vec4<f32>(position, h * u.shape.y), vec4<f32>(n, 0.0));
@@ -66,18 +78,14 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if (v >= u32(u.shape.z)) {
         return;
     }
-    let h = height_from_buffer(v);
-    let position = displaced(rest_positions[v].xyz, h);
-    var ring: array<vec3<f32>, 6>;
-    var count = 0u;
+    var ring_heights: array<f32, 6>;
     for (var k = 0u; k < 6u; k++) {
         let w = rings[v * 6u + k];
         if (w != NO_NEIGHBOUR) {
-            ring[count] = displaced(rest_positions[w].xyz, height_from_buffer(w));
-            count++;
+            ring_heights[k] = height_from_buffer(w);
         }
     }
-    write_vertex(v, position, ring, count, h);
+    write_vertex(v, height_from_buffer(v), ring_heights);
 }
 
 @compute @workgroup_size(64)
@@ -86,18 +94,14 @@ fn main_texture(@builtin(global_invocation_id) id: vec3<u32>) {
     if (v >= u32(u.shape.z)) {
         return;
     }
-    let h = height_from_texture(v);
-    let position = displaced(rest_positions[v].xyz, h);
-    var ring: array<vec3<f32>, 6>;
-    var count = 0u;
+    var ring_heights: array<f32, 6>;
     for (var k = 0u; k < 6u; k++) {
         let w = rings[v * 6u + k];
         if (w != NO_NEIGHBOUR) {
-            ring[count] = displaced(rest_positions[w].xyz, height_from_texture(w));
-            count++;
+            ring_heights[k] = height_from_texture(w);
         }
     }
-    write_vertex(v, position, ring, count, h);
+    write_vertex(v, height_from_texture(v), ring_heights);
 }
 
 struct DrawnVertex {

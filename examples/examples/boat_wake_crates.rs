@@ -6,32 +6,13 @@
 
 use std::process::ExitCode;
 
-use water_examples::output::{options_from_args, write_frames};
-use water_examples::{boat_wake, ExampleError};
-use water_gpu::GpuContext;
-
-fn run() -> Result<(), ExampleError> {
-    let (options, out) = options_from_args("boat_wake_crates", boat_wake::DEFAULTS)?;
-    let gpu = GpuContext::headless()?;
-    println!(
-        "{} frames of {} x {} on {}",
-        options.frames,
-        options.width,
-        options.height,
-        gpu.describe()
-    );
-    let frames = boat_wake::boat_and_crates(&gpu, &options)?;
-    let gif = write_frames(&out, &frames)?;
-    println!("wrote {}/frame-*.png and {}", out.display(), gif.display());
-    Ok(())
-}
+use water_examples::boat_wake;
+use water_examples::output::run_example;
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    run_example(
+        "boat_wake_crates",
+        boat_wake::DEFAULTS,
+        boat_wake::boat_and_crates,
+    )
 }

@@ -6,32 +6,9 @@
 
 use std::process::ExitCode;
 
-use water_examples::output::{options_from_args, write_frames};
-use water_examples::{rock_pool, ExampleError};
-use water_gpu::GpuContext;
-
-fn run() -> Result<(), ExampleError> {
-    let (options, out) = options_from_args("rock_pool_rain", rock_pool::DEFAULTS)?;
-    let gpu = GpuContext::headless()?;
-    println!(
-        "{} frames of {} x {} on {}",
-        options.frames,
-        options.width,
-        options.height,
-        gpu.describe()
-    );
-    let frames = rock_pool::raindrops(&gpu, &options)?;
-    let gif = write_frames(&out, &frames)?;
-    println!("wrote {}/frame-*.png and {}", out.display(), gif.display());
-    Ok(())
-}
+use water_examples::output::run_example;
+use water_examples::rock_pool;
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    run_example("rock_pool_rain", rock_pool::DEFAULTS, rock_pool::raindrops)
 }

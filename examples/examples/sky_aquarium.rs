@@ -6,32 +6,13 @@
 
 use std::process::ExitCode;
 
-use water_examples::output::{options_from_args, write_frames};
-use water_examples::{sky_aquarium, ExampleError};
-use water_gpu::GpuContext;
-
-fn run() -> Result<(), ExampleError> {
-    let (options, out) = options_from_args("sky_aquarium", sky_aquarium::DEFAULTS)?;
-    let gpu = GpuContext::headless()?;
-    println!(
-        "{} frames of {} x {} on {}",
-        options.frames,
-        options.width,
-        options.height,
-        gpu.describe()
-    );
-    let frames = sky_aquarium::clicked_planet(&gpu, &options)?;
-    let gif = write_frames(&out, &frames)?;
-    println!("wrote {}/frame-*.png and {}", out.display(), gif.display());
-    Ok(())
-}
+use water_examples::output::run_example;
+use water_examples::sky_aquarium;
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    run_example(
+        "sky_aquarium",
+        sky_aquarium::DEFAULTS,
+        sky_aquarium::clicked_planet,
+    )
 }

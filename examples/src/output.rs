@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use water_cli::animation::write_gif;
 use water_cli::picture::write_rgba_png;
 use water_gpu::render::RgbaImage;
+use water_gpu::GpuContext;
 
 use crate::{ExampleError, SceneOptions};
 
@@ -89,4 +90,36 @@ pub fn options_from_args(
         }
     }
     Ok((options, out))
+}
+
+/// The whole of an example program: reads the options over `defaults`, makes a headless device,
+/// renders `scene` and writes its frames; prints what it did, or the error on stderr with a
+/// failing exit status.
+pub fn run_example(
+    name: &str,
+    defaults: SceneOptions,
+    scene: fn(&GpuContext, &SceneOptions) -> Result<Vec<RgbaImage>, ExampleError>,
+) -> std::process::ExitCode {
+    let run = || -> Result<(), ExampleError> {
+        let (options, out) = options_from_args(name, defaults)?;
+        let gpu = GpuContext::headless()?;
+        println!(
+            "{} frames of {} x {} on {}",
+            options.frames,
+            options.width,
+            options.height,
+            gpu.describe()
+        );
+        let frames = scene(&gpu, &options)?;
+        let gif = write_frames(&out, &frames)?;
+        println!("wrote {}/frame-*.png and {}", out.display(), gif.display());
+        Ok(())
+    };
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }

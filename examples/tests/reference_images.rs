@@ -10,7 +10,6 @@ use std::path::PathBuf;
 use water_cli::picture::{read_rgba_png, write_rgba_png};
 use water_examples::{boat_wake, rock_pool, sky_aquarium, SceneOptions};
 use water_gpu::render::RgbaImage;
-use water_gpu::GpuContext;
 use water_testkit::gpu_or_skip;
 
 /// Largest mean absolute difference per channel, in 8-bit levels. Renders on the same driver
@@ -74,13 +73,9 @@ fn check(name: &str, frames: &[RgbaImage]) {
     }
 }
 
-fn gpu(test: &str) -> Option<GpuContext> {
-    gpu_or_skip(test)
-}
-
 #[test]
 fn rock_pool_matches_its_reference() {
-    let Some(gpu) = gpu("rock_pool_matches_its_reference") else {
+    let Some(gpu) = gpu_or_skip("rock_pool_matches_its_reference") else {
         return;
     };
     let frames = rock_pool::raindrops(&gpu, &GRID_SCENE).expect("scene");
@@ -89,7 +84,7 @@ fn rock_pool_matches_its_reference() {
 
 #[test]
 fn boat_wake_matches_its_reference() {
-    let Some(gpu) = gpu("boat_wake_matches_its_reference") else {
+    let Some(gpu) = gpu_or_skip("boat_wake_matches_its_reference") else {
         return;
     };
     let frames = boat_wake::boat_and_crates(&gpu, &GRID_SCENE).expect("scene");
@@ -98,7 +93,7 @@ fn boat_wake_matches_its_reference() {
 
 #[test]
 fn sky_aquarium_matches_its_reference() {
-    let Some(gpu) = gpu("sky_aquarium_matches_its_reference") else {
+    let Some(gpu) = gpu_or_skip("sky_aquarium_matches_its_reference") else {
         return;
     };
     let options = SceneOptions {
@@ -112,7 +107,7 @@ fn sky_aquarium_matches_its_reference() {
 
 #[test]
 fn the_limit_tells_scenes_and_moments_apart() {
-    let Some(gpu) = gpu("the_limit_tells_scenes_and_moments_apart") else {
+    let Some(gpu) = gpu_or_skip("the_limit_tells_scenes_and_moments_apart") else {
         return;
     };
     // Two moments of the same scene a few frames apart differ by more than the limit, so the

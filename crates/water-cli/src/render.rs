@@ -9,6 +9,7 @@ use glam::{Affine3A, Vec3};
 use serde::Serialize;
 use water_buoyancy::{rasterise_grid_mask, FloatingBody};
 use water_core::{GridMode, GridSize, LandMask};
+use water_gpu::hull_mesh::box_meshes;
 use water_gpu::render::{
     BodyDraw, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
     HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
@@ -273,10 +274,12 @@ fn render_grid(
             scale = auto_scale(&sim.outputs()?.heights, longest);
         }
         let drawn = scale.unwrap_or(1.0);
-        renderer.set_style(GridSurfaceStyle {
-            height_scale: drawn,
-            ..renderer.style().clone()
-        })?;
+        if renderer.style().height_scale != drawn {
+            renderer.set_style(GridSurfaceStyle {
+                height_scale: drawn,
+                ..renderer.style().clone()
+            })?;
+        }
         // Flat water where hulls and land are.
         for (c, land) in cells.iter_mut().zip(scenario.land.cells()) {
             *c = if *land { 1.0 } else { 0.0 };
@@ -382,8 +385,7 @@ impl BodyMeshes {
 fn land_blocks(land: &LandMask, cell: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     let size: GridSize = land.size();
     let (bottom, top) = (-(size.width().max(size.height()) as f32) * cell, 2.0 * cell);
-    let mut vertices = Vec::new();
-    let mut triangles = Vec::new();
+    let mut boxes = Vec::new();
     for y in 0..size.height() {
         let mut x = 0;
         while x < size.width() {
@@ -395,36 +397,13 @@ fn land_blocks(land: &LandMask, cell: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
             while x < size.width() && land.is_land(x, y) {
                 x += 1;
             }
-            let lo = Vec3::new(x0 as f32 * cell, y as f32 * cell, bottom);
-            let hi = Vec3::new(x as f32 * cell, (y + 1) as f32 * cell, top);
-            let base = vertices.len() as u32;
-            for k in 0..8 {
-                vertices.push(Vec3::new(
-                    if k & 1 == 0 { lo.x } else { hi.x },
-                    if k & 2 == 0 { lo.y } else { hi.y },
-                    if k & 4 == 0 { lo.z } else { hi.z },
-                ));
-            }
-            // Corner k has x from bit 0, y from bit 1, z from bit 2.
-            for [a, b, c] in [
-                [0, 2, 3],
-                [0, 3, 1], // bottom (-z)
-                [4, 5, 7],
-                [4, 7, 6], // top (+z)
-                [0, 1, 5],
-                [0, 5, 4], // -y
-                [2, 6, 7],
-                [2, 7, 3], // +y
-                [0, 4, 6],
-                [0, 6, 2], // -x
-                [1, 3, 7],
-                [1, 7, 5], // +x
-            ] {
-                triangles.push([base + a, base + b, base + c]);
-            }
+            boxes.push((
+                Vec3::new(x0 as f32 * cell, y as f32 * cell, bottom),
+                Vec3::new(x as f32 * cell, (y + 1) as f32 * cell, top),
+            ));
         }
     }
-    (vertices, triangles)
+    box_meshes(&boxes)
 }
 
 /// Frames of a sphere scenario and the height scale they were drawn with.
@@ -475,10 +454,13 @@ fn render_sphere(
         if scale.is_none() {
             scale = auto_scale(&water.heights()?, 2.0 * radius);
         }
-        renderer.set_style(SphereSurfaceStyle {
-            height_scale: scale.unwrap_or(1.0),
-            ..renderer.style().clone()
-        })?;
+        let drawn = scale.unwrap_or(1.0);
+        if renderer.style().height_scale != drawn {
+            renderer.set_style(SphereSurfaceStyle {
+                height_scale: drawn,
+                ..renderer.style().clone()
+            })?;
+        }
         let mut encoder = device.create_command_encoder(&Default::default());
         renderer.encode(
             &mut encoder,

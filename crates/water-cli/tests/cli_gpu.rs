@@ -1,32 +1,11 @@
 //! The `water` command's GPU parts: run, compare and bench on the compute and fragment
 //! backends. Skipped with a reason without a GPU adapter, unless WATER_REQUIRE_GPU=1.
 
-use std::process::{Command, Output};
-
 use water_gpu::agreement::{Comparison, F32_TOLERANCE};
 
-fn water(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_water"))
-        .args(args)
-        .output()
-        .expect("the water binary runs")
-}
+mod common;
 
-/// Runs `args`; `None` (after saying why) when the failure is a missing adapter on a machine
-/// that does not require one.
-fn water_on_gpu(test: &str, args: &[&str]) -> Option<Output> {
-    let out = water(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() && stderr.contains("no GPU adapter") {
-        assert!(
-            std::env::var("WATER_REQUIRE_GPU").map_or(true, |v| v != "1"),
-            "{test}: WATER_REQUIRE_GPU=1 but {stderr}"
-        );
-        eprintln!("{test}: skipped: {stderr}");
-        return None;
-    }
-    Some(out)
-}
+use common::{water, water_on_gpu};
 
 #[test]
 fn compare_passes_for_every_built_in_scenario() {

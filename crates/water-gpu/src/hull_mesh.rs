@@ -115,3 +115,46 @@ impl HullMesh {
         &self.device == device
     }
 }
+
+/// Closed meshes of axis-aligned boxes, each given by its `(min, max)` corners (metres), for
+/// [`HullMesh::new`]: eight vertices and twelve triangles per box, counter-clockwise seen from
+/// outside. Land, walls and rims are drawn from these.
+///
+/// ```
+/// use glam::Vec3;
+/// let (vertices, triangles) = water_gpu::hull_mesh::box_meshes(&[(Vec3::ZERO, Vec3::ONE)]);
+/// assert_eq!((vertices.len(), triangles.len()), (8, 12));
+/// ```
+#[must_use]
+pub fn box_meshes(boxes: &[(Vec3, Vec3)]) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut vertices = Vec::with_capacity(boxes.len() * 8);
+    let mut triangles = Vec::with_capacity(boxes.len() * 12);
+    for &(min, max) in boxes {
+        let base = vertices.len() as u32;
+        // Corner k takes x from bit 0, y from bit 1, z from bit 2.
+        for k in 0..8 {
+            vertices.push(Vec3::new(
+                if k & 1 == 0 { min.x } else { max.x },
+                if k & 2 == 0 { min.y } else { max.y },
+                if k & 4 == 0 { min.z } else { max.z },
+            ));
+        }
+        for [a, b, c] in [
+            [0, 2, 3],
+            [0, 3, 1], // -z
+            [4, 5, 7],
+            [4, 7, 6], // +z
+            [0, 1, 5],
+            [0, 5, 4], // -y
+            [2, 6, 7],
+            [2, 7, 3], // +y
+            [0, 4, 6],
+            [0, 6, 2], // -x
+            [1, 3, 7],
+            [1, 7, 5], // +x
+        ] {
+            triangles.push([base + a, base + b, base + c]);
+        }
+    }
+    (vertices, triangles)
+}

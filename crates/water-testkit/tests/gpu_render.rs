@@ -296,7 +296,7 @@ fn lit_water_shows_its_waves_and_the_floor() {
         gpu.queue.submit([encoder.finish()]);
         target.read().expect("readback")
     };
-    // Before the first step the impulses are already in the field; a still grid has none.
+    // Two moments of the same crossing ripples.
     let waves = render(20);
     let distinct: std::collections::HashSet<[u8; 4]> = waves
         .pixels()

@@ -12,7 +12,10 @@ use crate::hull_mesh::HullMesh;
 use crate::render::camera::Camera;
 use crate::render::hull_mask::HullMaskTexture;
 use crate::render::rgba_image::RgbaImage;
-use crate::render::{check_colour, check_positive, check_range, SurfaceView, DEPTH_FORMAT};
+use crate::render::{
+    check_colour, check_direction, check_finite, check_non_negative, check_positive, check_range,
+    SurfaceView, DEPTH_FORMAT,
+};
 use crate::shaders;
 use crate::uniforms::SurfaceRenderUniforms;
 
@@ -80,39 +83,15 @@ impl GridSurfaceStyle {
             MAX_MESH_QUADS,
             "1 to 2048",
         )?;
-        if !self.height_scale.is_finite() {
-            return Err(GpuError::BadRenderSetting {
-                what: "height_scale",
-                value: self.height_scale.to_string(),
-                requirement: "finite",
-            });
-        }
-        if !(self.rim_fade.is_finite() && self.rim_fade >= 0.0) {
-            return Err(GpuError::BadRenderSetting {
-                what: "rim_fade",
-                value: self.rim_fade.to_string(),
-                requirement: "finite and >= 0 metres",
-            });
-        }
+        check_finite("height_scale", self.height_scale)?;
+        check_non_negative("rim_fade", self.rim_fade)?;
         check_positive("floor_depth", self.floor_depth)?;
         check_positive("floor_tile", self.floor_tile)?;
         check_positive("shininess", self.shininess)?;
-        if !(self.absorption.is_finite() && self.absorption >= 0.0) {
-            return Err(GpuError::BadRenderSetting {
-                what: "absorption",
-                value: self.absorption.to_string(),
-                requirement: "finite and >= 0 per metre",
-            });
-        }
+        check_non_negative("absorption", self.absorption)?;
         check_colour("water_colour", self.water_colour)?;
         check_colour("sky_colour", self.sky_colour)?;
-        if !(self.sun_direction.is_finite() && self.sun_direction.length() > 1e-6) {
-            return Err(GpuError::BadRenderSetting {
-                what: "sun_direction",
-                value: format!("{}", self.sun_direction),
-                requirement: "finite and not zero",
-            });
-        }
+        check_direction("sun_direction", self.sun_direction)?;
         Ok(())
     }
 }

@@ -102,6 +102,42 @@ pub(crate) fn check_positive(what: &'static str, value: f32) -> Result<(), GpuEr
     }
 }
 
+pub(crate) fn check_finite(what: &'static str, value: f32) -> Result<(), GpuError> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(GpuError::BadRenderSetting {
+            what,
+            value: value.to_string(),
+            requirement: "finite",
+        })
+    }
+}
+
+pub(crate) fn check_non_negative(what: &'static str, value: f32) -> Result<(), GpuError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(GpuError::BadRenderSetting {
+            what,
+            value: value.to_string(),
+            requirement: "finite and >= 0",
+        })
+    }
+}
+
+pub(crate) fn check_direction(what: &'static str, direction: Vec3) -> Result<(), GpuError> {
+    if direction.is_finite() && direction.length() > 1e-6 {
+        Ok(())
+    } else {
+        Err(GpuError::BadRenderSetting {
+            what,
+            value: format!("{direction}"),
+            requirement: "finite and not zero",
+        })
+    }
+}
+
 pub(crate) fn check_range(
     what: &'static str,
     value: u32,

@@ -14,7 +14,9 @@ use crate::gpu_sphere::GpuSphereWater;
 use crate::pipelines::compute_pipeline;
 use crate::readback::PendingReadback;
 use crate::render::camera::Camera;
-use crate::render::{check_colour, check_positive, SurfaceView, DEPTH_FORMAT};
+use crate::render::{
+    check_colour, check_direction, check_finite, check_positive, SurfaceView, DEPTH_FORMAT,
+};
 use crate::shaders;
 use crate::uniforms::SphereSurfaceUniforms;
 
@@ -58,23 +60,11 @@ impl SphereSurfaceStyle {
     /// # Errors
     /// [`GpuError::BadRenderSetting`] naming the first field out of range.
     pub fn validate(&self) -> Result<(), GpuError> {
-        if !self.height_scale.is_finite() {
-            return Err(GpuError::BadRenderSetting {
-                what: "height_scale",
-                value: self.height_scale.to_string(),
-                requirement: "finite",
-            });
-        }
+        check_finite("height_scale", self.height_scale)?;
         check_colour("water_colour", self.water_colour)?;
         check_colour("sky_colour", self.sky_colour)?;
         check_positive("shininess", self.shininess)?;
-        if !(self.sun_direction.is_finite() && self.sun_direction.length() > 1e-6) {
-            return Err(GpuError::BadRenderSetting {
-                what: "sun_direction",
-                value: format!("{}", self.sun_direction),
-                requirement: "finite and not zero",
-            });
-        }
+        check_direction("sun_direction", self.sun_direction)?;
         Ok(())
     }
 }

@@ -2,6 +2,7 @@
 //! it stands outside the water), so the water has an edge to end at.
 
 use glam::Vec3;
+use water_gpu::hull_mesh::box_meshes;
 
 /// Colour of the rim, linear RGB: pale stone.
 pub const RIM_COLOUR: Vec3 = Vec3::new(0.42, 0.40, 0.36);
@@ -18,36 +19,7 @@ pub fn rim_boxes(side: f32, width: f32, bottom: f32, top: f32) -> (Vec<Vec3>, Ve
         (Vec3::new(lo, 0.0, bottom), Vec3::new(0.0, side, top)),
         (Vec3::new(side, 0.0, bottom), Vec3::new(hi, side, top)),
     ];
-    let mut vertices = Vec::with_capacity(32);
-    let mut triangles = Vec::with_capacity(48);
-    for (min, max) in boxes {
-        let base = vertices.len() as u32;
-        // Corner k takes x from bit 0, y from bit 1, z from bit 2.
-        for k in 0..8 {
-            vertices.push(Vec3::new(
-                if k & 1 == 0 { min.x } else { max.x },
-                if k & 2 == 0 { min.y } else { max.y },
-                if k & 4 == 0 { min.z } else { max.z },
-            ));
-        }
-        for [a, b, c] in [
-            [0, 2, 3],
-            [0, 3, 1], // -z
-            [4, 5, 7],
-            [4, 7, 6], // +z
-            [0, 1, 5],
-            [0, 5, 4], // -y
-            [2, 6, 7],
-            [2, 7, 3], // +y
-            [0, 4, 6],
-            [0, 6, 2], // -x
-            [1, 3, 7],
-            [1, 7, 5], // +x
-        ] {
-            triangles.push([base + a, base + b, base + c]);
-        }
-    }
-    (vertices, triangles)
+    box_meshes(&boxes)
 }
 
 #[cfg(test)]
