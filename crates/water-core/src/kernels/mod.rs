@@ -2,6 +2,8 @@
 //! is written to be read beside it: same loop order, same sum order, same edge rules.
 
 pub mod absorbing_edges;
+#[cfg(target_arch = "x86_64")]
+mod classic_rows_x86;
 pub mod classic_step;
 pub mod float_mode;
 pub mod grid_step;

@@ -57,7 +57,7 @@ pub(crate) fn classic_cell(
     }
 }
 
-/// Classic ripple over cells `1..n-1`, portable; inlined into the AVX2 build too.
+/// Classic ripple over cells `1..n-1`, portable: the definition the vector kernels match.
 #[inline(always)]
 pub(crate) fn classic_row_portable(
     up: &[i16],
@@ -134,7 +134,8 @@ pub(crate) fn wave_row_interior(
     }
 }
 
-/// Classic ripple over cells `1..n-1` of one row.
+/// Classic ripple over cells `1..n-1` of one row, with the widest vectors the CPU has (32 or 16
+/// i16 lanes on x86-64, `classic_rows_x86`), which give the portable loop's bits.
 #[inline]
 pub(crate) fn classic_row(
     up: &[i16],
@@ -144,14 +145,11 @@ pub(crate) fn classic_row(
     shift: Option<u32>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        #[allow(unsafe_code, reason = "AVX2 support was checked on the line above")]
-        // SAFETY: the CPU supports AVX2, the only requirement of this function.
-        unsafe {
-            super::rows_x86::classic_row_avx2(up, mid, down, out, shift);
-        }
-        return;
+    {
+        use super::classic_rows_x86::{classic_row_with, ClassicKernel};
+        classic_row_with(ClassicKernel::detect(), up, mid, down, out, shift);
     }
+    #[cfg(not(target_arch = "x86_64"))]
     classic_row_portable(up, mid, down, out, shift);
 }
 

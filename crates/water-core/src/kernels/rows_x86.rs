@@ -296,18 +296,3 @@ pub(super) fn wave_row_interior_with(
         RowKernel::Portable => super::rows::wave_row_interior_scalar(up, mid, down, out, k),
     }
 }
-
-/// Classic ripple rows compiled with AVX2 (the compiler vectorises the i16 loop).
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn classic_row_avx2(
-    up: &[i16],
-    mid: &[i16],
-    down: &[i16],
-    out: &mut [i16],
-    shift: Option<u32>,
-) {
-    super::rows::classic_row_portable(up, mid, down, out, shift);
-}
