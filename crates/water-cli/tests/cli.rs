@@ -235,6 +235,23 @@ fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
         assert_eq!(v["backend"], "cpu");
         assert_eq!(v["threads"], 2);
         assert!(v["gcells_per_s"].as_f64().expect("number") > 0.0);
+        // 64² is below the threading threshold, and its levels fit any L2: single steps.
+        assert_eq!(v["blocked"], false, "{text}");
+        let always = water(&[
+            "bench",
+            "grid",
+            "--size",
+            "64",
+            "--steps",
+            "10",
+            "--mode",
+            mode,
+            "--blocking",
+            "always",
+        ]);
+        let text = String::from_utf8_lossy(&always.stdout);
+        let v: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
+        assert_eq!(v["blocked"], true, "{text}");
     }
     let res = water(&["bench", "grid", "--size", "1", "--steps", "10"]);
     assert!(!res.status.success());

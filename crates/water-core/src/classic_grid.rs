@@ -136,12 +136,16 @@ impl GridWater for ClassicGrid {
 
     /// Temporally blocked like the f32 grids when [`TemporalBlocking`] says so (judged by the
     /// i16 levels' size), bit for bit the same as single steps.
+    fn blocks(&self, steps: u64) -> bool {
+        let cells = self.size.cells();
+        let level_bytes = 2 * cells * size_of::<i16>();
+        let threads = self.parallelism.threads(cells);
+        self.blocking
+            .applies_to_levels(Boundary::Fixed, level_bytes, steps, threads)
+    }
+
     fn step_many(&mut self, steps: u64) {
-        let level_bytes = 2 * self.size.cells() * size_of::<i16>();
-        if self
-            .blocking
-            .applies_to_levels(Boundary::Fixed, level_bytes, steps)
-        {
+        if self.blocks(steps) {
             let newest_in_old = classic_steps_blocked(
                 self.size,
                 self.shift,

@@ -71,9 +71,9 @@ impl WaveField {
         blocking: TemporalBlocking,
         steps: u64,
     ) {
-        if blocking.applies(boundary, size.cells(), steps) {
+        let threads = parallelism.threads(size.cells());
+        if blocking.applies(boundary, size.cells(), steps, threads) {
             let steps = usize::try_from(steps).unwrap_or(usize::MAX);
-            let threads = parallelism.threads(size.cells());
             let newest_in_old = temporal_blocking::grid_steps_blocked(
                 size,
                 k,

@@ -61,6 +61,12 @@ pub trait GridWater: Send {
     fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
         let _ = blocking;
     }
+    /// Whether [`GridWater::step_many`] with `steps` steps, called on the current rayon pool,
+    /// runs temporally blocked.
+    fn blocks(&self, steps: u64) -> bool {
+        let _ = steps;
+        false
+    }
     /// One step without contact sources.
     fn step(&mut self);
     /// `steps` steps without contact sources, as one multi-step run: grids with fixed or

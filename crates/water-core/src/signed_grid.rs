@@ -45,6 +45,13 @@ macro_rules! grid_setup_accessors {
         fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
             self.setup.blocking = blocking;
         }
+
+        fn blocks(&self, steps: u64) -> bool {
+            let s = &self.setup;
+            let cells = s.size.cells();
+            s.blocking
+                .applies(s.boundary, cells, steps, s.parallelism.threads(cells))
+        }
     };
 }
 pub(crate) use grid_setup_accessors;

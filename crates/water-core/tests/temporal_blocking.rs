@@ -124,20 +124,41 @@ fn wide_rows_use_several_sweeps_and_still_match() {
 }
 
 #[test]
-fn auto_blocks_only_grids_larger_than_the_caches() {
+fn auto_blocks_threaded_runs_and_single_threaded_grids_larger_than_the_l2() {
     use water_core::kernels::temporal_blocking::AUTO_MIN_BYTES;
     let auto = TemporalBlocking::Auto;
     let big = AUTO_MIN_BYTES / 8; // cells whose two f32 levels take exactly the threshold
-    assert!(auto.applies(Boundary::Fixed, big, 10));
-    assert!(!auto.applies(Boundary::Fixed, big - 1, 10));
+    assert!(auto.applies(Boundary::Fixed, big, 10, 1));
+    assert!(!auto.applies(Boundary::Fixed, big - 1, 10, 1));
     assert!(
-        !auto.applies(Boundary::Periodic, big, 10),
+        auto.applies(Boundary::Fixed, 128 * 128, 10, 2),
+        "threaded runs pipeline"
+    );
+    assert!(
+        !auto.applies(Boundary::Periodic, big, 10, 2),
         "periodic is never blocked"
     );
     assert!(
-        !auto.applies(Boundary::Reflective, big, 1),
+        !auto.applies(Boundary::Reflective, big, 1, 2),
         "one step is a single step"
     );
-    assert!(TemporalBlocking::Always.applies(Boundary::Reflective, 16, 2));
-    assert!(!TemporalBlocking::Never.applies(Boundary::Reflective, big, 10));
+    assert!(TemporalBlocking::Always.applies(Boundary::Reflective, 16, 2, 1));
+    assert!(!TemporalBlocking::Never.applies(Boundary::Reflective, big, 10, 2));
+}
+
+#[test]
+fn grids_report_whether_their_multi_step_runs_block() {
+    let size = GridSize::new(64, 64).expect("size");
+    let params = support::params_for(0.25, Damping::PerStep(0.999));
+    let mut signed = SignedGrid::new(size, params, Boundary::Fixed);
+    signed.set_parallelism(Parallelism::Serial);
+    assert!(!signed.blocks(10), "64² on one thread fits the L2");
+    signed.set_temporal_blocking(TemporalBlocking::Always);
+    assert!(signed.blocks(10));
+    assert!(!signed.blocks(1));
+    let mut classic = water_core::ClassicGrid::new(size, 1.0, Some(5)).expect("grid");
+    classic.set_parallelism(Parallelism::Serial);
+    assert!(!classic.blocks(10));
+    classic.set_temporal_blocking(TemporalBlocking::Always);
+    assert!(classic.blocks(10));
 }

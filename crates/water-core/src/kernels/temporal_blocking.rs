@@ -49,9 +49,12 @@ const MAX_STEPS_PER_STAGE: usize = 16;
 /// When a multi-step run uses temporal blocking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TemporalBlocking {
-    /// When the boundary allows it and the two levels together take at least
-    /// [`AUTO_MIN_BYTES`]: grids that fit in the caches step faster one step at a time (see
-    /// `docs/benchmarks.md`), larger ones are limited by memory, which blocking saves.
+    /// When the boundary allows it and either the steps run on more than one thread or the two
+    /// levels together take at least [`AUTO_MIN_BYTES`]. On several threads the pipeline
+    /// replaces a fork and join per step with row-by-row hand-offs, which pays at every size;
+    /// on one thread a grid whose levels fit in the core's L2 cache steps as fast one step at a
+    /// time, and larger ones wait on L3 or memory, which blocking saves (see
+    /// `docs/benchmarks.md`).
     #[default]
     Auto,
     /// Whenever the boundary allows it.
@@ -60,22 +63,30 @@ pub enum TemporalBlocking {
     Never,
 }
 
-/// Smallest pair of levels (bytes) that [`TemporalBlocking::Auto`] blocks: 16 MiB, beyond the
-/// L2 caches and half a typical L3, where single steps start to wait on memory.
-pub const AUTO_MIN_BYTES: usize = 16 << 20;
+/// Smallest pair of levels (bytes) that [`TemporalBlocking::Auto`] blocks on one thread: 2 MiB,
+/// twice a 1 MiB L2 cache, where single steps start to wait on the L3.
+pub const AUTO_MIN_BYTES: usize = 2 << 20;
 
 impl TemporalBlocking {
-    /// Whether a run of `steps` steps on a grid of `cells` f32 cells with `boundary` is blocked.
+    /// Whether a run of `steps` steps on a grid of `cells` f32 cells with `boundary`, on
+    /// `threads` threads, is blocked.
     #[must_use]
-    pub fn applies(self, boundary: Boundary, cells: usize, steps: u64) -> bool {
-        self.applies_to_levels(boundary, 2 * cells * size_of::<f32>(), steps)
+    pub fn applies(self, boundary: Boundary, cells: usize, steps: u64, threads: usize) -> bool {
+        self.applies_to_levels(boundary, 2 * cells * size_of::<f32>(), steps, threads)
     }
 
-    /// Whether a run of `steps` steps is blocked when its two levels take `level_bytes` bytes.
+    /// Whether a run of `steps` steps on `threads` threads is blocked when its two levels take
+    /// `level_bytes` bytes.
     #[must_use]
-    pub fn applies_to_levels(self, boundary: Boundary, level_bytes: usize, steps: u64) -> bool {
+    pub fn applies_to_levels(
+        self,
+        boundary: Boundary,
+        level_bytes: usize,
+        steps: u64,
+        threads: usize,
+    ) -> bool {
         let wanted = match self {
-            Self::Auto => level_bytes >= AUTO_MIN_BYTES,
+            Self::Auto => threads > 1 || level_bytes >= AUTO_MIN_BYTES,
             Self::Always => true,
             Self::Never => false,
         };
