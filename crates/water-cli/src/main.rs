@@ -209,8 +209,8 @@ enum BenchWhat {
         #[arg(long, default_value = "1")]
         repeats: usize,
     },
-    /// Gcell/s against grid size for each stepper, a plain scalar loop and the memory roofline:
-    /// writes OUT/bench-suite.md and OUT/images/bench-suite.svg.
+    /// Gcell/s against grid size for each backend and stepper, a plain scalar loop, the memory
+    /// roofline and the C peer: writes OUT/bench-suite.md and OUT/images/bench-suite.svg.
     Suite {
         /// Folder for the table and plot.
         #[arg(long, default_value = "docs")]
@@ -218,6 +218,13 @@ enum BenchWhat {
         /// Threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// The C peer's runner (`run-peer.sh SIZE STEPS THREADS`), run at every size in the
+        /// same process, e.g. ../shared/peers/run-peer.sh.
+        #[arg(long)]
+        peer: Option<PathBuf>,
+        /// Leave out the GPU backends.
+        #[arg(long)]
+        no_gpu: bool,
         /// Machine description for the title.
         #[arg(long, default_value = "this machine")]
         machine: String,
@@ -443,14 +450,24 @@ fn run(cli: Cli) -> Result<(), String> {
                 BenchWhat::Suite {
                     out,
                     threads,
+                    peer,
+                    no_gpu,
                     machine,
                 },
         } => {
             let threads = threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             });
+            if threads == 0 {
+                return Err("--threads must be at least 1".into());
+            }
+            let options = water_cli::suite::SuiteOptions {
+                threads,
+                gpu: !no_gpu,
+                peer,
+            };
             for file in
-                water_cli::suite::write(&out, threads, &machine).map_err(|e| e.to_string())?
+                water_cli::suite::write(&out, &options, &machine).map_err(|e| e.to_string())?
             {
                 println!("wrote {}", file.display());
             }

@@ -1,11 +1,14 @@
-//! `water bench suite`: Gcell/s against grid size for each stepper, beside a plain scalar loop
-//! and the measured memory roofline, written as a Markdown table and an SVG plot.
+//! `water bench suite`: Gcell/s against grid size for each backend and stepper, beside a plain
+//! scalar loop, the measured memory roofline and (when given) the C peer run in the same
+//! process, written as a Markdown table and an SVG plot.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
 
 use water_core::{Boundary, GridMode, TemporalBlocking};
+use water_gpu::{GpuBackend, StorageFormat};
 
 use crate::bench::{bench_grid, BenchError, BenchGrid};
 use crate::roofline;
@@ -14,19 +17,63 @@ use crate::simulation::BackendChoice;
 /// Grid edges the suite measures.
 pub const SIZES: [usize; 6] = [128, 256, 512, 1024, 2048, 4096];
 
+/// How a series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineStyle {
+    /// A measured stepper on real hardware.
+    Solid,
+    /// A bound (the memory roofline).
+    Dashed,
+    /// A GPU backend on a software renderer: CPU time, not GPU performance.
+    Dotted,
+}
+
 /// One measured series: a name and Gcell/s per size in [`SIZES`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
     /// Legend name.
-    pub name: &'static str,
+    pub name: String,
     /// Gcell/s per size.
     pub gcells: Vec<f64>,
+    /// How the plot draws it.
+    pub style: LineStyle,
 }
 
-/// Steps for a grid of `n^2` cells: about 2e9 cell updates, at least 8.
-fn steps_for(n: usize) -> u64 {
-    (2_000_000_000 / (n * n)).max(8) as u64
+impl Series {
+    fn new(name: impl Into<String>, style: LineStyle) -> Self {
+        Self {
+            name: name.into(),
+            gcells: Vec::with_capacity(SIZES.len()),
+            style,
+        }
+    }
 }
+
+/// What the suite runs besides the CPU series.
+#[derive(Debug, Clone, Default)]
+pub struct SuiteOptions {
+    /// Threads of the CPU pool.
+    pub threads: usize,
+    /// Also measure the GPU backends (compute f32, compute f16 storage, fragment) on the
+    /// headless adapter.
+    pub gpu: bool,
+    /// The C peer's runner (`run-peer.sh SIZE STEPS THREADS`), run at every size.
+    pub peer: Option<PathBuf>,
+}
+
+/// Steps for a grid of `n^2` cells: about `updates` cell updates, at least `min`, rounded up to
+/// a multiple of 4 (the fused GPU kernel's steps per dispatch).
+fn steps_for(n: usize, updates: f64, min: u64) -> u64 {
+    let steps = (updates / (n * n) as f64).ceil() as u64;
+    steps.max(min).next_multiple_of(4)
+}
+
+/// Cell updates per CPU point.
+const CPU_UPDATES: f64 = 2e9;
+/// Cell updates per GPU point on a real GPU (tens of milliseconds at its speed) and on a
+/// software renderer (a few seconds on a CPU emulating one).
+const GPU_UPDATES: f64 = 2e10;
+const SOFTWARE_GPU_UPDATES: f64 = 2e7;
 
 /// The naive loop a first implementation would write: index arithmetic, no SIMD dispatch, no
 /// threads, fixed edges. Returns Gcell/s.
@@ -50,64 +97,143 @@ fn plain_scalar_loop(n: usize, steps: u64) -> f64 {
     ((n - 2) * (n - 2)) as f64 * steps as f64 / start.elapsed().as_secs_f64() / 1e9
 }
 
-/// Runs every series on `threads` threads (single steps, multi-step, the plain loop on one
-/// thread, and the roofline), printing progress on stderr.
+/// Runs the C peer once and reads its `gcells_per_s=` field.
+///
+/// # Errors
+/// [`BenchError::Invalid`] naming the runner when it cannot start, fails or prints no figure.
+pub fn run_peer(runner: &Path, n: usize, steps: u64, threads: usize) -> Result<f64, BenchError> {
+    let failed = |why: String| {
+        BenchError::Invalid(format!(
+            "C peer {} {n} {steps} {threads}: {why}",
+            runner.display()
+        ))
+    };
+    let out = Command::new("bash")
+        .arg(runner)
+        .args([n.to_string(), steps.to_string(), threads.to_string()])
+        .output()
+        .map_err(|e| failed(e.to_string()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(failed(format!(
+            "exit {}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    peer_gcells(&text).ok_or_else(|| failed(format!("no gcells_per_s= in {:?}", text.trim())))
+}
+
+/// The `gcells_per_s=` figure of a peer's output line.
+fn peer_gcells(text: &str) -> Option<f64> {
+    text.split_whitespace()
+        .find_map(|field| field.strip_prefix("gcells_per_s="))
+        .and_then(|v| v.parse().ok())
+}
+
+/// Runs every series (CPU steppers, the plain loop on one thread, the roofline, and the peer
+/// and GPU backends when asked), printing progress on stderr.
 ///
 /// # Errors
 /// What a benchmark reports.
-pub fn run(threads: usize) -> Result<Vec<Series>, BenchError> {
-    let mut multi = Vec::new();
-    let mut single = Vec::new();
-    let mut plain = Vec::new();
-    let mut roof = Vec::new();
-    for n in SIZES {
-        eprintln!("suite: {n}x{n}");
-        let steps = steps_for(n);
-        let spec = |single_step| BenchGrid {
+pub fn run(options: &SuiteOptions) -> Result<Vec<Series>, BenchError> {
+    let threads = options.threads;
+    let cpu = |n: usize, mode, single_step| -> Result<f64, BenchError> {
+        let spec = BenchGrid {
             size: n,
-            steps,
+            steps: steps_for(n, CPU_UPDATES, 8),
             threads: Some(threads),
-            mode: GridMode::Signed,
+            mode,
             boundary: Boundary::Fixed,
             single_step,
             blocking: TemporalBlocking::Auto,
             backend: BackendChoice::Cpu,
-            storage: water_gpu::StorageFormat::F32,
+            storage: StorageFormat::F32,
         };
-        multi.push(bench_grid(&spec(false))?.gcells_per_s);
-        single.push(bench_grid(&spec(true))?.gcells_per_s);
-        plain.push(plain_scalar_loop(n, (steps / 4).max(4)));
+        Ok(bench_grid(&spec)?.gcells_per_s)
+    };
+    let mut multi = Series::new("water multi-step", LineStyle::Solid);
+    let mut single = Series::new("water single-step", LineStyle::Solid);
+    let mut classic = Series::new("water classic i16, multi-step", LineStyle::Solid);
+    let mut split = Series::new("water split (2 fields), multi-step", LineStyle::Solid);
+    let mut peer = Series::new("C peer (same run)", LineStyle::Solid);
+    let mut plain = Series::new("plain scalar loop (1 thread)", LineStyle::Solid);
+    let mut roof = Series::new("memory roofline (bandwidth / 12 B)", LineStyle::Dashed);
+    for n in SIZES {
+        eprintln!("suite: CPU {n}x{n}");
+        let steps = steps_for(n, CPU_UPDATES, 8);
+        multi.gcells.push(cpu(n, GridMode::Signed, false)?);
+        single.gcells.push(cpu(n, GridMode::Signed, true)?);
+        classic.gcells.push(cpu(n, GridMode::Classic, false)?);
+        split.gcells.push(cpu(n, GridMode::Split, false)?);
+        if let Some(runner) = &options.peer {
+            peer.gcells.push(run_peer(runner, n, steps, threads)?);
+        }
+        plain.gcells.push(plain_scalar_loop(n, (steps / 4).max(4)));
         let passes = (steps as usize / 4).clamp(4, 200);
-        roof.push(
+        roof.gcells.push(
             roofline::measure(n, passes, threads)
                 .map_err(BenchError::Invalid)?
                 .roofline_gcells_per_s,
         );
     }
-    Ok(vec![
-        Series {
-            name: "water multi-step",
-            gcells: multi,
-        },
-        Series {
-            name: "water single-step",
-            gcells: single,
-        },
-        Series {
-            name: "plain scalar loop (1 thread)",
-            gcells: plain,
-        },
-        Series {
-            name: "memory roofline (bandwidth / 12 B)",
-            gcells: roof,
-        },
-    ])
+    let mut series = vec![multi, single, classic, split];
+    if options.peer.is_some() {
+        series.push(peer);
+    }
+    series.extend([plain, roof]);
+    if options.gpu {
+        series.extend(gpu_series()?);
+    }
+    Ok(series)
+}
+
+/// The GPU backends on the headless adapter: the fused compute kernel with f32 and f16 storage
+/// and the fragment backend, each one multi-step run per size. On a software renderer the
+/// names say so and the lines are dotted.
+fn gpu_series() -> Result<Vec<Series>, BenchError> {
+    let spec = |n: usize, steps, backend, storage| BenchGrid {
+        size: n,
+        steps,
+        threads: None,
+        mode: GridMode::Signed,
+        boundary: Boundary::Fixed,
+        single_step: false,
+        blocking: TemporalBlocking::Auto,
+        backend: BackendChoice::Gpu(backend),
+        storage,
+    };
+    let probe = bench_grid(&spec(SIZES[0], 4, GpuBackend::Compute, StorageFormat::F32))?;
+    let adapter = probe.adapter.unwrap_or_else(|| "GPU".into());
+    let (updates, style, label) = if probe.software_renderer {
+        let label = format!("{adapter}: software, not GPU speed");
+        (SOFTWARE_GPU_UPDATES, LineStyle::Dotted, label)
+    } else {
+        (GPU_UPDATES, LineStyle::Solid, adapter)
+    };
+    let kinds = [
+        ("compute f32", GpuBackend::Compute, StorageFormat::F32),
+        ("compute f16", GpuBackend::Compute, StorageFormat::F16),
+        ("fragment f32", GpuBackend::Fragment, StorageFormat::F32),
+    ];
+    let mut series = Vec::new();
+    for (name, backend, storage) in kinds {
+        let mut line = Series::new(format!("GPU {name} ({label})"), style);
+        for n in SIZES {
+            eprintln!("suite: GPU {name} {n}x{n}");
+            let steps = steps_for(n, updates, 4);
+            line.gcells
+                .push(bench_grid(&spec(n, steps, backend, storage))?.gcells_per_s);
+        }
+        series.push(line);
+    }
+    Ok(series)
 }
 
 /// The Markdown table.
 #[must_use]
 pub fn table(series: &[Series], threads: usize) -> String {
-    let mut s = format!("| Gcell/s ({threads} threads) |");
+    let mut s = format!("| Gcell/s (CPU: {threads} threads) |");
     for n in SIZES {
         let _ = write!(s, " {n}² |");
     }
@@ -117,44 +243,83 @@ pub fn table(series: &[Series], threads: usize) -> String {
     for line in series {
         let _ = write!(s, "| {} |", line.name);
         for v in &line.gcells {
-            let _ = write!(s, " {v:.2} |");
+            if *v < 0.1 {
+                let _ = write!(s, " {v:.4} |");
+            } else {
+                let _ = write!(s, " {v:.2} |");
+            }
         }
         s.push('\n');
     }
     s
 }
 
-/// An SVG line plot: Gcell/s (linear) against grid edge (log scale).
+/// An SVG line plot: Gcell/s against grid edge, both on log scales (so a software GPU at a
+/// hundredth of a Gcell/s and the CPU steppers share one plot), legend below the plot.
 #[must_use]
 pub fn svg(series: &[Series], title: &str) -> String {
-    let (w, h, left, right, top, bottom) = (800.0, 420.0, 70.0, 290.0, 40.0, 50.0);
+    let (w, left, right, top, plot_h) = (820.0, 70.0, 30.0, 40.0, 360.0);
+    let legend_top = top + plot_h + 50.0;
+    let h = legend_top + 20.0 * series.len() as f64 + 10.0;
     let plot_w = w - left - right;
-    let plot_h = h - top - bottom;
-    let max = series
-        .iter()
-        .flat_map(|s| s.gcells.iter().copied())
-        .fold(0.0f64, f64::max)
-        .max(1e-9)
-        * 1.1;
+    let positive = || {
+        series
+            .iter()
+            .flat_map(|s| s.gcells.iter().copied())
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    // Whole decades that hold every figure.
+    let hi = positive().fold(1e-9f64, f64::max).log10().ceil();
+    let lo = positive()
+        .fold(f64::INFINITY, f64::min)
+        .log10()
+        .floor()
+        .min(hi - 1.0);
+    let lo = if lo.is_finite() { lo } else { hi - 1.0 };
     let x_of = |k: usize| left + plot_w * k as f64 / (SIZES.len() - 1) as f64;
-    let y_of = |v: f64| top + plot_h * (1.0 - v / max);
-    let colours = ["#1f77b4", "#2ca02c", "#7f7f7f", "#d62728", "#9467bd"];
+    let y_of = |v: f64| {
+        let t = (v.max(10f64.powf(lo)).log10() - lo) / (hi - lo);
+        top + plot_h * (1.0 - t)
+    };
+    let colours = [
+        "#1f77b4", "#2ca02c", "#17becf", "#bcbd22", "#ff7f0e", "#7f7f7f", "#d62728", "#9467bd",
+        "#8c564b", "#e377c2",
+    ];
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{left}\" y=\"22\" font-size=\"15\">{title}</text>\n"
+         <text x=\"{left}\" y=\"22\" font-size=\"15\">{}</text>\n",
+        escape(title)
     );
-    for t in 0..=4 {
-        let v = max * f64::from(t) / 4.0;
+    let mut decade = lo;
+    while decade <= hi {
+        let v = 10f64.powf(decade);
         let y = y_of(v);
+        let label = if decade >= 0.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{v:.*}", (-decade) as usize)
+        };
         let _ = writeln!(
             s,
             "<line x1=\"{left}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/>\
-             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v:.1}</text>",
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>",
             left + plot_w,
             left - 6.0,
             y + 4.0
         );
+        if decade < hi {
+            // Unlabelled lines at 2 and 5 times the decade, to read figures between decades.
+            for minor in [2.0, 5.0] {
+                let y = y_of(minor * v);
+                let _ = writeln!(
+                    s,
+                    "<line x1=\"{left}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#f0f0f0\"/>",
+                    left + plot_w
+                );
+            }
+        }
+        decade += 1.0;
     }
     for (k, n) in SIZES.iter().enumerate() {
         let _ = writeln!(
@@ -167,9 +332,9 @@ pub fn svg(series: &[Series], title: &str) -> String {
     let _ = writeln!(
         s,
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">grid size (cells)</text>\
-         <text x=\"16\" y=\"{:.1}\" transform=\"rotate(-90 16 {:.1})\" text-anchor=\"middle\">Gcell/s</text>",
+         <text x=\"16\" y=\"{:.1}\" transform=\"rotate(-90 16 {:.1})\" text-anchor=\"middle\">Gcell/s (log scale)</text>",
         left + plot_w / 2.0,
-        h - 10.0,
+        top + plot_h + 38.0,
         top + plot_h / 2.0,
         top + plot_h / 2.0
     );
@@ -181,54 +346,79 @@ pub fn svg(series: &[Series], title: &str) -> String {
             .enumerate()
             .map(|(k, v)| format!("{:.1},{:.1}", x_of(k), y_of(*v)))
             .collect();
-        let dash = if line.name.starts_with("memory") {
-            " stroke-dasharray=\"6 4\""
-        } else {
-            ""
+        let dash = match line.style {
+            LineStyle::Solid => "",
+            LineStyle::Dashed => " stroke-dasharray=\"6 4\"",
+            LineStyle::Dotted => " stroke-dasharray=\"2 3\"",
         };
         let _ = writeln!(
             s,
             "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>",
             points.join(" ")
         );
-        let ly = top + 16.0 + 20.0 * i as f64;
-        let lx = left + plot_w + 16.0;
+        let ly = legend_top + 20.0 * i as f64;
         let _ = writeln!(
             s,
-            "<line x1=\"{lx:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>\
+            "<line x1=\"{left:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>\
              <text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            lx + 22.0,
-            lx + 28.0,
+            left + 28.0,
+            left + 36.0,
             ly + 4.0,
-            line.name
+            escape(&line.name)
         );
     }
     s.push_str("</svg>\n");
     s
 }
 
+/// Text for an SVG text node (adapter names may hold `<`, `>` or `&`).
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// Runs the suite and writes `bench-suite.md` and `images/bench-suite.svg` under `dir`.
 ///
 /// # Errors
 /// Benchmark failures, or the files (as [`BenchError::Invalid`] with the path).
-pub fn write(dir: &Path, threads: usize, machine: &str) -> Result<Vec<PathBuf>, BenchError> {
-    let series = run(threads)?;
+pub fn write(
+    dir: &Path,
+    options: &SuiteOptions,
+    machine: &str,
+) -> Result<Vec<PathBuf>, BenchError> {
+    let series = run(options)?;
+    let threads = options.threads;
     let images = dir.join("images");
     let io = |path: &Path, e: std::io::Error| {
         BenchError::Invalid(format!("writing {}: {e}", path.display()))
     };
     std::fs::create_dir_all(&images).map_err(|e| io(&images, e))?;
     let svg_path = images.join("bench-suite.svg");
-    let title = format!("Signed f32 grid step, {threads} threads, {machine}");
+    let title = format!("Grid steps, CPU on {threads} threads, {machine}");
     std::fs::write(&svg_path, svg(&series, &title)).map_err(|e| io(&svg_path, e))?;
     let md_path = dir.join("bench-suite.md");
+    let mut command = format!(
+        "water bench suite --out {} --threads {threads}",
+        dir.display()
+    );
+    if let Some(peer) = &options.peer {
+        let _ = write!(command, " --peer {}", peer.display());
+    }
+    if !options.gpu {
+        command.push_str(" --no-gpu");
+    }
     let md = format!(
-        "# Benchmark suite\n\nWritten by `water bench suite --out {} --threads {threads}` on {machine}: \
-         signed f32, fixed edges, `a = 0.25`, `d = 0.999`, about 2e9 cell updates per point; the \
-         roofline is `water bench roofline` at the same size. Single runs: the machine's noise \
-         (up to ±30%) shows; `docs/benchmarks.md` has medians against the C peer.\n\n\
+        "# Benchmark suite\n\nWritten by `{command}` on {machine}. Fixed edges, `a = 0.25`, \
+         `d = 0.999`, the C peer's initial field; about 2e9 cell updates per CPU point. Signed \
+         f32 unless the name says otherwise: classic steps i16 cells, split steps two f32 \
+         fields per cell (twice the peer's work). The roofline is `water bench roofline` at the \
+         same size, and the C peer (`run-peer.sh SIZE STEPS THREADS`) ran in the same process \
+         at the same sizes and steps. GPU series are one fused multi-step run per size; a \
+         series marked software ran on a CPU emulating a GPU and says nothing about GPU speed. \
+         Single runs: the machine's noise (up to ±30%) shows; `docs/benchmarks.md` has medians \
+         against the C peer.\n\n\
          ![Gcell/s against grid size](images/bench-suite.svg)\n\n{}",
-        dir.display(),
         table(&series, threads)
     );
     std::fs::write(&md_path, md).map_err(|e| io(&md_path, e))?;
@@ -239,24 +429,90 @@ pub fn write(dir: &Path, threads: usize, machine: &str) -> Result<Vec<PathBuf>, 
 mod tests {
     use super::*;
 
+    fn line(name: &str, gcells: Vec<f64>, style: LineStyle) -> Series {
+        Series {
+            name: name.into(),
+            gcells,
+            style,
+        }
+    }
+
     #[test]
     fn plot_and_table_show_every_series_and_size() {
         let series = vec![
-            Series {
-                name: "a",
-                gcells: vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-            },
-            Series {
-                name: "memory roofline (bandwidth / 12 B)",
-                gcells: vec![9.0; 6],
-            },
+            line("a", vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], LineStyle::Solid),
+            line(
+                "memory roofline (bandwidth / 12 B)",
+                vec![9.0; 6],
+                LineStyle::Dashed,
+            ),
+            line(
+                "GPU compute f32 (llvmpipe <LLVM>: software, not GPU speed)",
+                vec![0.008; 6],
+                LineStyle::Dotted,
+            ),
+        ];
+        let svg = svg(&series, "t & u");
+        assert_eq!(svg.matches("<polyline").count(), 3);
+        assert!(
+            svg.contains("stroke-dasharray=\"6 4\""),
+            "the roofline is dashed"
+        );
+        assert!(
+            svg.contains("stroke-dasharray=\"2 3\""),
+            "software GPUs are dotted"
+        );
+        assert!(
+            svg.contains("&lt;LLVM&gt;") && svg.contains("t &amp; u"),
+            "text is escaped"
+        );
+        assert!(svg.contains("4096²"));
+        // Decades from 0.001 to 10 hold 0.008 and 9.
+        for label in [">0.001<", ">0.01<", ">0.1<", ">1<", ">10<"] {
+            assert!(svg.contains(label), "missing tick {label}");
+        }
+        let table = table(&series, 2);
+        assert_eq!(table.lines().count(), 5);
+        assert!(table.contains("| a | 1.00 | 2.00 |"), "{table}");
+        assert!(table.contains("| 0.0080 |"), "{table}");
+    }
+
+    #[test]
+    fn the_plot_puts_faster_series_higher() {
+        let series = vec![
+            line("slow", vec![0.01; 6], LineStyle::Solid),
+            line("fast", vec![10.0; 6], LineStyle::Solid),
         ];
         let svg = svg(&series, "t");
-        assert_eq!(svg.matches("<polyline").count(), 2);
-        assert!(svg.contains("stroke-dasharray"), "the roofline is dashed");
-        assert!(svg.contains("4096²"));
-        let table = table(&series, 2);
-        assert_eq!(table.lines().count(), 4);
-        assert!(table.contains("| a | 1.00 | 2.00 |"), "{table}");
+        let first_y = |k: usize| -> f64 {
+            let poly = svg.split("<polyline points=\"").nth(k).expect("polyline");
+            let point = poly.split(' ').next().expect("point");
+            point.split(',').nth(1).expect("y").parse().expect("number")
+        };
+        assert!(first_y(2) < first_y(1), "SVG y grows downwards");
+    }
+
+    #[test]
+    fn peer_output_is_read_and_a_missing_figure_is_none() {
+        let line =
+            "peer=c size=128 steps=100 threads=2 seconds=0.1631 gcells_per_s=0.010 checksum=-1";
+        assert_eq!(peer_gcells(line), Some(0.010));
+        assert_eq!(peer_gcells("peer=c size=128"), None);
+    }
+
+    #[test]
+    fn a_missing_peer_runner_is_named() {
+        let err = run_peer(Path::new("/nonexistent/run-peer.sh"), 8, 4, 1).expect_err("fails");
+        assert!(
+            err.to_string().contains("/nonexistent/run-peer.sh"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn steps_round_up_to_whole_fused_dispatches() {
+        assert_eq!(steps_for(4096, 2e7, 4), 4);
+        assert_eq!(steps_for(128, 2e9, 8) % 4, 0);
+        assert!(steps_for(128, 2e9, 8) as f64 * 128.0 * 128.0 >= 2e9);
     }
 }
