@@ -37,11 +37,17 @@ fn grid(c: &mut Criterion) {
     }
 }
 
-/// Multi-step runs (`step_many`, temporally blocked above the caches) against the same number of
-/// single steps: the speed-up temporal blocking buys.
+/// Multi-step runs (`step_many`, temporally blocked where `TemporalBlocking::Auto` says so)
+/// against the same number of single steps, for every mode: the speed-up temporal blocking buys.
 fn grid_multi_step(c: &mut Criterion) {
+    for mode in GridMode::ALL {
+        grid_multi_step_mode(c, mode);
+    }
+}
+
+fn grid_multi_step_mode(c: &mut Criterion, mode: GridMode) {
     const STEPS: u64 = 16;
-    let mut group = c.benchmark_group("grid-multi-step/signed");
+    let mut group = c.benchmark_group(format!("grid-multi-step/{mode}"));
     group.sample_size(10);
     for n in [256usize, 1024, 4096] {
         group.throughput(Throughput::Elements(((n - 2) * (n - 2)) as u64 * STEPS));
@@ -50,8 +56,7 @@ fn grid_multi_step(c: &mut Criterion) {
                 .num_threads(threads)
                 .build()
                 .expect("thread pool");
-            let mut water =
-                peer_like_grid(n, GridMode::Signed, Boundary::Fixed).expect("bench grid");
+            let mut water = peer_like_grid(n, mode, Boundary::Fixed).expect("bench grid");
             group.bench_function(
                 BenchmarkId::new(format!("{threads}-thread-multi"), n),
                 |b| {

@@ -138,10 +138,9 @@ impl GridWater for ClassicGrid {
     /// i16 levels' size), bit for bit the same as single steps.
     fn blocks(&self, steps: u64) -> bool {
         let cells = self.size.cells();
-        let level_bytes = 2 * cells * size_of::<i16>();
         let threads = self.parallelism.threads(cells);
         self.blocking
-            .applies_to_levels(Boundary::Fixed, level_bytes, steps, threads)
+            .applies(Boundary::Fixed, cells, size_of::<i16>(), steps, threads)
     }
 
     fn step_many(&mut self, steps: u64) {

@@ -72,7 +72,7 @@ impl WaveField {
         steps: u64,
     ) {
         let threads = parallelism.threads(size.cells());
-        if blocking.applies(boundary, size.cells(), steps, threads) {
+        if blocking.applies(boundary, size.cells(), size_of::<f32>(), steps, threads) {
             let steps = usize::try_from(steps).unwrap_or(usize::MAX);
             let newest_in_old = temporal_blocking::grid_steps_blocked(
                 size,

@@ -49,8 +49,9 @@ macro_rules! grid_setup_accessors {
         fn blocks(&self, steps: u64) -> bool {
             let s = &self.setup;
             let cells = s.size.cells();
+            let threads = s.parallelism.threads(cells);
             s.blocking
-                .applies(s.boundary, cells, steps, s.parallelism.threads(cells))
+                .applies(s.boundary, cells, size_of::<f32>(), steps, threads)
         }
     };
 }

@@ -124,26 +124,41 @@ fn wide_rows_use_several_sweeps_and_still_match() {
 }
 
 #[test]
-fn auto_blocks_threaded_runs_and_single_threaded_grids_larger_than_the_l2() {
-    use water_core::kernels::temporal_blocking::AUTO_MIN_BYTES;
+fn auto_blocks_long_threaded_runs_and_grids_larger_than_the_caches() {
+    use water_core::kernels::temporal_blocking::{
+        AUTO_MIN_BYTES, AUTO_MIN_BYTES_THREADED, AUTO_MIN_THREADED_UPDATES,
+    };
     let auto = TemporalBlocking::Auto;
-    let big = AUTO_MIN_BYTES / 8; // cells whose two f32 levels take exactly the threshold
-    assert!(auto.applies(Boundary::Fixed, big, 10, 1));
-    assert!(!auto.applies(Boundary::Fixed, big - 1, 10, 1));
+    let f32_cells = |bytes: usize| bytes / 8; // cells whose two f32 levels take `bytes`
+                                              // One thread: by size alone.
+    let big = f32_cells(AUTO_MIN_BYTES);
+    assert!(auto.applies(Boundary::Fixed, big, 4, 2, 1));
+    assert!(!auto.applies(Boundary::Fixed, big - 1, 4, 1_000_000, 1));
     assert!(
-        auto.applies(Boundary::Fixed, 128 * 128, 10, 2),
-        "threaded runs pipeline"
+        !auto.applies(Boundary::Fixed, big, 2, 10, 1),
+        "i16 cells take half the bytes"
     );
+    // Several threads: memory-sized grids always, smaller ones in long runs.
+    let memory = f32_cells(AUTO_MIN_BYTES_THREADED);
+    assert!(auto.applies(Boundary::Fixed, memory, 4, 2, 2));
     assert!(
-        !auto.applies(Boundary::Periodic, big, 10, 2),
+        !auto.applies(Boundary::Fixed, big, 4, 16, 2),
+        "short runs start no pipeline"
+    );
+    let small = 128 * 128;
+    let long = AUTO_MIN_THREADED_UPDATES / small as u64;
+    assert!(auto.applies(Boundary::Fixed, small, 4, long, 2));
+    assert!(!auto.applies(Boundary::Fixed, small, 4, long - 1, 2));
+    assert!(
+        !auto.applies(Boundary::Periodic, memory, 4, 10, 2),
         "periodic is never blocked"
     );
     assert!(
-        !auto.applies(Boundary::Reflective, big, 1, 2),
+        !auto.applies(Boundary::Reflective, memory, 4, 1, 2),
         "one step is a single step"
     );
-    assert!(TemporalBlocking::Always.applies(Boundary::Reflective, 16, 2, 1));
-    assert!(!TemporalBlocking::Never.applies(Boundary::Reflective, big, 10, 2));
+    assert!(TemporalBlocking::Always.applies(Boundary::Reflective, 16, 4, 2, 1));
+    assert!(!TemporalBlocking::Never.applies(Boundary::Reflective, memory, 4, 10, 2));
 }
 
 #[test]

@@ -49,12 +49,16 @@ const MAX_STEPS_PER_STAGE: usize = 16;
 /// When a multi-step run uses temporal blocking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TemporalBlocking {
-    /// When the boundary allows it and either the steps run on more than one thread or the two
-    /// levels together take at least [`AUTO_MIN_BYTES`]. On several threads the pipeline
-    /// replaces a fork and join per step with row-by-row hand-offs, which pays at every size;
-    /// on one thread a grid whose levels fit in the core's L2 cache steps as fast one step at a
-    /// time, and larger ones wait on L3 or memory, which blocking saves (see
-    /// `docs/benchmarks.md`).
+    /// When the boundary allows it, the run has at least two steps, and blocking is measured to
+    /// pay (see `docs/benchmarks.md`):
+    /// - on one thread, when the two levels together take at least [`AUTO_MIN_BYTES`]: a grid
+    ///   that fits in the core's L2 cache steps as fast one step at a time, larger ones wait on
+    ///   the L3 or memory, which blocking saves;
+    /// - on several threads, when the levels take at least [`AUTO_MIN_BYTES_THREADED`] (they
+    ///   stream from memory, and blocking cuts that traffic even in short runs), or when the run
+    ///   has at least [`AUTO_MIN_THREADED_UPDATES`] cell updates: the pipeline replaces a fork
+    ///   and join per step with row-by-row hand-offs, which pays once the run is long enough to
+    ///   hide starting its threads.
     #[default]
     Auto,
     /// Whenever the boundary allows it.
@@ -64,29 +68,37 @@ pub enum TemporalBlocking {
 }
 
 /// Smallest pair of levels (bytes) that [`TemporalBlocking::Auto`] blocks on one thread: 2 MiB,
-/// twice a 1 MiB L2 cache, where single steps start to wait on the L3.
+/// twice a 1 MiB L2 cache.
 pub const AUTO_MIN_BYTES: usize = 2 << 20;
 
-impl TemporalBlocking {
-    /// Whether a run of `steps` steps on a grid of `cells` f32 cells with `boundary`, on
-    /// `threads` threads, is blocked.
-    #[must_use]
-    pub fn applies(self, boundary: Boundary, cells: usize, steps: u64, threads: usize) -> bool {
-        self.applies_to_levels(boundary, 2 * cells * size_of::<f32>(), steps, threads)
-    }
+/// Smallest pair of levels (bytes) that [`TemporalBlocking::Auto`] blocks on several threads
+/// whatever the run's length: 16 MiB, half a typical L3, where single steps wait on memory.
+pub const AUTO_MIN_BYTES_THREADED: usize = 16 << 20;
 
-    /// Whether a run of `steps` steps on `threads` threads is blocked when its two levels take
-    /// `level_bytes` bytes.
+/// Cell updates (cells times steps) from which [`TemporalBlocking::Auto`] blocks a run on
+/// several threads at any grid size: 2^26, several milliseconds of work, so the tens of
+/// microseconds it takes to start the pipeline's threads cost under 1%.
+pub const AUTO_MIN_THREADED_UPDATES: u64 = 1 << 26;
+
+impl TemporalBlocking {
+    /// Whether a run of `steps` steps on `threads` threads, on a grid of `cells` cells of
+    /// `bytes_per_cell` bytes (4 for f32, 2 for the classic i16) with `boundary`, is blocked.
     #[must_use]
-    pub fn applies_to_levels(
+    pub fn applies(
         self,
         boundary: Boundary,
-        level_bytes: usize,
+        cells: usize,
+        bytes_per_cell: usize,
         steps: u64,
         threads: usize,
     ) -> bool {
+        let level_bytes = 2 * cells * bytes_per_cell;
         let wanted = match self {
-            Self::Auto => threads > 1 || level_bytes >= AUTO_MIN_BYTES,
+            Self::Auto if threads > 1 => {
+                level_bytes >= AUTO_MIN_BYTES_THREADED
+                    || (cells as u64).saturating_mul(steps) >= AUTO_MIN_THREADED_UPDATES
+            }
+            Self::Auto => level_bytes >= AUTO_MIN_BYTES,
             Self::Always => true,
             Self::Never => false,
         };
