@@ -225,6 +225,12 @@ enum BenchWhat {
         /// Leave out the GPU backends.
         #[arg(long)]
         no_gpu: bool,
+        /// Grid edges to measure, ascending.
+        #[arg(long, value_delimiter = ',', default_values_t = water_cli::suite::SIZES)]
+        sizes: Vec<usize>,
+        /// Cell updates per CPU point (GPU points scale with it).
+        #[arg(long, default_value_t = water_cli::suite::CPU_UPDATES)]
+        cell_updates: f64,
         /// Machine description for the title.
         #[arg(long, default_value = "this machine")]
         machine: String,
@@ -452,6 +458,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     threads,
                     peer,
                     no_gpu,
+                    sizes,
+                    cell_updates,
                     machine,
                 },
         } => {
@@ -462,7 +470,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Err("--threads must be at least 1".into());
             }
             let options = water_cli::suite::SuiteOptions {
+                sizes,
                 threads,
+                cell_updates,
                 gpu: !no_gpu,
                 peer,
             };

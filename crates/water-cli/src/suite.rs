@@ -14,7 +14,7 @@ use crate::bench::{bench_grid, BenchError, BenchGrid};
 use crate::roofline;
 use crate::simulation::BackendChoice;
 
-/// Grid edges the suite measures.
+/// Grid edges the suite measures by default.
 pub const SIZES: [usize; 6] = [128, 256, 512, 1024, 2048, 4096];
 
 /// How a series is drawn.
@@ -28,7 +28,7 @@ pub enum LineStyle {
     Dotted,
 }
 
-/// One measured series: a name and Gcell/s per size in [`SIZES`].
+/// One measured series: a name and Gcell/s per measured size.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
     /// Legend name.
@@ -43,17 +43,21 @@ impl Series {
     fn new(name: impl Into<String>, style: LineStyle) -> Self {
         Self {
             name: name.into(),
-            gcells: Vec::with_capacity(SIZES.len()),
+            gcells: Vec::new(),
             style,
         }
     }
 }
 
 /// What the suite runs besides the CPU series.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SuiteOptions {
+    /// Grid edges, ascending ([`SIZES`] by default).
+    pub sizes: Vec<usize>,
     /// Threads of the CPU pool.
     pub threads: usize,
+    /// Cell updates per CPU point ([`CPU_UPDATES`] by default); GPU points scale with it.
+    pub cell_updates: f64,
     /// Also measure the GPU backends (compute f32, compute f16 storage, fragment) on the
     /// headless adapter.
     pub gpu: bool,
@@ -68,12 +72,13 @@ fn steps_for(n: usize, updates: f64, min: u64) -> u64 {
     steps.max(min).next_multiple_of(4)
 }
 
-/// Cell updates per CPU point.
-const CPU_UPDATES: f64 = 2e9;
-/// Cell updates per GPU point on a real GPU (tens of milliseconds at its speed) and on a
-/// software renderer (a few seconds on a CPU emulating one).
-const GPU_UPDATES: f64 = 2e10;
-const SOFTWARE_GPU_UPDATES: f64 = 2e7;
+/// Cell updates per CPU point by default.
+pub const CPU_UPDATES: f64 = 2e9;
+/// Cell updates per GPU point, as a multiple of the CPU's: ten times as many on a real GPU
+/// (tens of milliseconds at its speed), a hundredth on a software renderer (a few seconds on a
+/// CPU emulating one).
+const GPU_UPDATES_PER_CPU_UPDATE: f64 = 10.0;
+const SOFTWARE_GPU_UPDATES_PER_CPU_UPDATE: f64 = 0.01;
 
 /// The naive loop a first implementation would write: index arithmetic, no SIMD dispatch, no
 /// threads, fixed edges. Returns Gcell/s.
@@ -131,17 +136,35 @@ fn peer_gcells(text: &str) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
+/// What a suite measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SuiteResults {
+    /// The measured series.
+    pub series: Vec<Series>,
+    /// What was asked for and could not be measured (e.g. no GPU adapter), with the reason.
+    pub left_out: Vec<String>,
+}
+
 /// Runs every series (CPU steppers, the plain loop on one thread, the roofline, and the peer
-/// and GPU backends when asked), printing progress on stderr.
+/// and GPU backends when asked), printing progress on stderr. When the GPU series fail (no
+/// adapter, say) the CPU series are still returned and the reason is in
+/// [`SuiteResults::left_out`].
 ///
 /// # Errors
-/// What a benchmark reports.
-pub fn run(options: &SuiteOptions) -> Result<Vec<Series>, BenchError> {
+/// What a CPU benchmark or the peer reports.
+pub fn run(options: &SuiteOptions) -> Result<SuiteResults, BenchError> {
+    check_sizes(&options.sizes)?;
+    if !(options.cell_updates.is_finite() && options.cell_updates >= 1.0) {
+        return Err(BenchError::Invalid(format!(
+            "--cell-updates must be a number of at least 1, not {}",
+            options.cell_updates
+        )));
+    }
     let threads = options.threads;
     let cpu = |n: usize, mode, single_step| -> Result<f64, BenchError> {
         let spec = BenchGrid {
             size: n,
-            steps: steps_for(n, CPU_UPDATES, 8),
+            steps: steps_for(n, options.cell_updates, 8),
             threads: Some(threads),
             mode,
             boundary: Boundary::Fixed,
@@ -159,9 +182,9 @@ pub fn run(options: &SuiteOptions) -> Result<Vec<Series>, BenchError> {
     let mut peer = Series::new("C peer (same run)", LineStyle::Solid);
     let mut plain = Series::new("plain scalar loop (1 thread)", LineStyle::Solid);
     let mut roof = Series::new("memory roofline (bandwidth / 12 B)", LineStyle::Dashed);
-    for n in SIZES {
+    for &n in &options.sizes {
         eprintln!("suite: CPU {n}x{n}");
-        let steps = steps_for(n, CPU_UPDATES, 8);
+        let steps = steps_for(n, options.cell_updates, 8);
         multi.gcells.push(cpu(n, GridMode::Signed, false)?);
         single.gcells.push(cpu(n, GridMode::Signed, true)?);
         classic.gcells.push(cpu(n, GridMode::Classic, false)?);
@@ -182,16 +205,48 @@ pub fn run(options: &SuiteOptions) -> Result<Vec<Series>, BenchError> {
         series.push(peer);
     }
     series.extend([plain, roof]);
+    let mut left_out = Vec::new();
     if options.gpu {
-        series.extend(gpu_series()?);
+        match gpu_series(&options.sizes, options.cell_updates) {
+            Ok(gpu) => series.extend(gpu),
+            Err(e) => {
+                eprintln!("suite: GPU series left out: {e}");
+                left_out.push(format!("GPU series: {e}"));
+            }
+        }
     }
-    Ok(series)
+    Ok(SuiteResults { series, left_out })
+}
+
+/// Smallest grid edge the suite measures: the fused GPU kernel's 16-cell tiles and the CPU's
+/// 16-lane rows both want a few vectors per row.
+pub const MIN_SIZE: usize = 16;
+
+/// Refuses an empty, unsorted or too small list of sizes, naming the bad value.
+fn check_sizes(sizes: &[usize]) -> Result<(), BenchError> {
+    if sizes.is_empty() {
+        return Err(BenchError::Invalid(
+            "--sizes: give at least one grid edge".into(),
+        ));
+    }
+    if let Some(&n) = sizes.iter().find(|&&n| n < MIN_SIZE) {
+        return Err(BenchError::Invalid(format!(
+            "--sizes: {n} is below the smallest edge the suite measures, {MIN_SIZE}"
+        )));
+    }
+    if let Some(w) = sizes.windows(2).find(|w| w[0] >= w[1]) {
+        return Err(BenchError::Invalid(format!(
+            "--sizes must ascend: {} then {}",
+            w[0], w[1]
+        )));
+    }
+    Ok(())
 }
 
 /// The GPU backends on the headless adapter: the fused compute kernel with f32 and f16 storage
 /// and the fragment backend, each one multi-step run per size. On a software renderer the
 /// names say so and the lines are dotted.
-fn gpu_series() -> Result<Vec<Series>, BenchError> {
+fn gpu_series(sizes: &[usize], cell_updates: f64) -> Result<Vec<Series>, BenchError> {
     let spec = |n: usize, steps, backend, storage| BenchGrid {
         size: n,
         steps,
@@ -203,13 +258,21 @@ fn gpu_series() -> Result<Vec<Series>, BenchError> {
         backend: BackendChoice::Gpu(backend),
         storage,
     };
-    let probe = bench_grid(&spec(SIZES[0], 4, GpuBackend::Compute, StorageFormat::F32))?;
+    let probe = bench_grid(&spec(sizes[0], 4, GpuBackend::Compute, StorageFormat::F32))?;
     let adapter = probe.adapter.unwrap_or_else(|| "GPU".into());
     let (updates, style, label) = if probe.software_renderer {
         let label = format!("{adapter}: software, not GPU speed");
-        (SOFTWARE_GPU_UPDATES, LineStyle::Dotted, label)
+        (
+            cell_updates * SOFTWARE_GPU_UPDATES_PER_CPU_UPDATE,
+            LineStyle::Dotted,
+            label,
+        )
     } else {
-        (GPU_UPDATES, LineStyle::Solid, adapter)
+        (
+            cell_updates * GPU_UPDATES_PER_CPU_UPDATE,
+            LineStyle::Solid,
+            adapter,
+        )
     };
     let kinds = [
         ("compute f32", GpuBackend::Compute, StorageFormat::F32),
@@ -219,7 +282,7 @@ fn gpu_series() -> Result<Vec<Series>, BenchError> {
     let mut series = Vec::new();
     for (name, backend, storage) in kinds {
         let mut line = Series::new(format!("GPU {name} ({label})"), style);
-        for n in SIZES {
+        for &n in sizes {
             eprintln!("suite: GPU {name} {n}x{n}");
             let steps = steps_for(n, updates, 4);
             line.gcells
@@ -232,13 +295,14 @@ fn gpu_series() -> Result<Vec<Series>, BenchError> {
 
 /// The Markdown table.
 #[must_use]
-pub fn table(series: &[Series], threads: usize) -> String {
-    let mut s = format!("| Gcell/s (CPU: {threads} threads) |");
-    for n in SIZES {
+pub fn table(series: &[Series], sizes: &[usize], threads: usize) -> String {
+    let plural = if threads == 1 { "" } else { "s" };
+    let mut s = format!("| Gcell/s (CPU: {threads} thread{plural}) |");
+    for n in sizes {
         let _ = write!(s, " {n}² |");
     }
     s.push_str("\n|---|");
-    s.push_str(&"---:|".repeat(SIZES.len()));
+    s.push_str(&"---:|".repeat(sizes.len()));
     s.push('\n');
     for line in series {
         let _ = write!(s, "| {} |", line.name);
@@ -257,7 +321,7 @@ pub fn table(series: &[Series], threads: usize) -> String {
 /// An SVG line plot: Gcell/s against grid edge, both on log scales (so a software GPU at a
 /// hundredth of a Gcell/s and the CPU steppers share one plot), legend below the plot.
 #[must_use]
-pub fn svg(series: &[Series], title: &str) -> String {
+pub fn svg(series: &[Series], sizes: &[usize], title: &str) -> String {
     let (w, left, right, top, plot_h) = (820.0, 70.0, 30.0, 40.0, 360.0);
     let legend_top = top + plot_h + 50.0;
     let h = legend_top + 20.0 * series.len() as f64 + 10.0;
@@ -276,7 +340,7 @@ pub fn svg(series: &[Series], title: &str) -> String {
         .floor()
         .min(hi - 1.0);
     let lo = if lo.is_finite() { lo } else { hi - 1.0 };
-    let x_of = |k: usize| left + plot_w * k as f64 / (SIZES.len() - 1) as f64;
+    let x_of = |k: usize| left + plot_w * k as f64 / (sizes.len().max(2) - 1) as f64;
     let y_of = |v: f64| {
         let t = (v.max(10f64.powf(lo)).log10() - lo) / (hi - lo);
         top + plot_h * (1.0 - t)
@@ -321,7 +385,7 @@ pub fn svg(series: &[Series], title: &str) -> String {
         }
         decade += 1.0;
     }
-    for (k, n) in SIZES.iter().enumerate() {
+    for (k, n) in sizes.iter().enumerate() {
         let _ = writeln!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{n}²</text>",
@@ -387,7 +451,7 @@ pub fn write(
     options: &SuiteOptions,
     machine: &str,
 ) -> Result<Vec<PathBuf>, BenchError> {
-    let series = run(options)?;
+    let SuiteResults { series, left_out } = run(options)?;
     let threads = options.threads;
     let images = dir.join("images");
     let io = |path: &Path, e: std::io::Error| {
@@ -396,7 +460,8 @@ pub fn write(
     std::fs::create_dir_all(&images).map_err(|e| io(&images, e))?;
     let svg_path = images.join("bench-suite.svg");
     let title = format!("Grid steps, CPU on {threads} threads, {machine}");
-    std::fs::write(&svg_path, svg(&series, &title)).map_err(|e| io(&svg_path, e))?;
+    let sizes = &options.sizes;
+    std::fs::write(&svg_path, svg(&series, sizes, &title)).map_err(|e| io(&svg_path, e))?;
     let md_path = dir.join("bench-suite.md");
     let mut command = format!(
         "water bench suite --out {} --threads {threads}",
@@ -408,9 +473,20 @@ pub fn write(
     if !options.gpu {
         command.push_str(" --no-gpu");
     }
+    if options.sizes != SIZES {
+        let list: Vec<String> = options.sizes.iter().map(ToString::to_string).collect();
+        let _ = write!(command, " --sizes {}", list.join(","));
+    }
+    #[allow(
+        clippy::float_cmp,
+        reason = "only the default is left out of the command"
+    )]
+    if options.cell_updates != CPU_UPDATES {
+        let _ = write!(command, " --cell-updates {:e}", options.cell_updates);
+    }
     let md = format!(
         "# Benchmark suite\n\nWritten by `{command}` on {machine}. Fixed edges, `a = 0.25`, \
-         `d = 0.999`, the C peer's initial field; about 2e9 cell updates per CPU point. Signed \
+         `d = 0.999`, the C peer's initial field; about {:e} cell updates per CPU point. Signed \
          f32 unless the name says otherwise: classic steps i16 cells, split steps two f32 \
          fields per cell (twice the peer's work). The roofline is `water bench roofline` at the \
          same size, and the C peer (`run-peer.sh SIZE STEPS THREADS`) ran in the same process \
@@ -418,8 +494,13 @@ pub fn write(
          series marked software ran on a CPU emulating a GPU and says nothing about GPU speed. \
          Single runs: the machine's noise (up to ±30%) shows; `docs/benchmarks.md` has medians \
          against the C peer.\n\n\
-         ![Gcell/s against grid size](images/bench-suite.svg)\n\n{}",
-        table(&series, threads)
+         ![Gcell/s against grid size](images/bench-suite.svg)\n\n{}{}",
+        options.cell_updates,
+        table(&series, sizes, threads),
+        left_out
+            .iter()
+            .map(|why| format!("\nNot measured: {why}\n"))
+            .collect::<String>()
     );
     std::fs::write(&md_path, md).map_err(|e| io(&md_path, e))?;
     Ok(vec![md_path, svg_path])
@@ -452,7 +533,7 @@ mod tests {
                 LineStyle::Dotted,
             ),
         ];
-        let svg = svg(&series, "t & u");
+        let svg = svg(&series, &SIZES, "t & u");
         assert_eq!(svg.matches("<polyline").count(), 3);
         assert!(
             svg.contains("stroke-dasharray=\"6 4\""),
@@ -471,7 +552,7 @@ mod tests {
         for label in [">0.001<", ">0.01<", ">0.1<", ">1<", ">10<"] {
             assert!(svg.contains(label), "missing tick {label}");
         }
-        let table = table(&series, 2);
+        let table = table(&series, &SIZES, 2);
         assert_eq!(table.lines().count(), 5);
         assert!(table.contains("| a | 1.00 | 2.00 |"), "{table}");
         assert!(table.contains("| 0.0080 |"), "{table}");
@@ -483,7 +564,7 @@ mod tests {
             line("slow", vec![0.01; 6], LineStyle::Solid),
             line("fast", vec![10.0; 6], LineStyle::Solid),
         ];
-        let svg = svg(&series, "t");
+        let svg = svg(&series, &SIZES, "t");
         let first_y = |k: usize| -> f64 {
             let poly = svg.split("<polyline points=\"").nth(k).expect("polyline");
             let point = poly.split(' ').next().expect("point");
@@ -507,6 +588,16 @@ mod tests {
             err.to_string().contains("/nonexistent/run-peer.sh"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn bad_size_lists_are_refused_with_the_value() {
+        assert!(check_sizes(&[]).is_err());
+        let small = check_sizes(&[8, 128]).expect_err("too small").to_string();
+        assert!(small.contains('8') && small.contains("16"), "{small}");
+        let order = check_sizes(&[256, 128]).expect_err("unsorted").to_string();
+        assert!(order.contains("256 then 128"), "{order}");
+        assert!(check_sizes(&SIZES).is_ok());
     }
 
     #[test]

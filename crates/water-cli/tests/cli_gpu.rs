@@ -258,3 +258,93 @@ fn bytemuck_f32(bytes: &[u8]) -> Vec<f32> {
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
+
+#[test]
+fn bench_suite_writes_a_table_and_plot_with_every_backend_and_the_peer() {
+    let dir = std::env::temp_dir().join(format!("water-cli-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // A stand-in for run-peer.sh that prints the peer's line with a figure the test can find.
+    let peer = dir.join("peer.sh");
+    std::fs::write(
+        &peer,
+        "echo \"peer=c size=$1 steps=$2 threads=$3 seconds=1 gcells_per_s=4.321 checksum=0\"\n",
+    )
+    .expect("peer script");
+    let out_dir = dir.join("docs");
+    let out_arg = out_dir.to_str().expect("utf-8 path");
+    let args = [
+        "bench",
+        "suite",
+        "--out",
+        out_arg,
+        "--threads",
+        "1",
+        "--sizes",
+        "32,64",
+        "--cell-updates",
+        "1e6",
+        "--peer",
+        peer.to_str().expect("utf-8 path"),
+    ];
+    let out = water(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = std::fs::read_to_string(out_dir.join("bench-suite.md")).expect("bench-suite.md");
+    let svg = std::fs::read_to_string(out_dir.join("images/bench-suite.svg")).expect("svg");
+    assert!(
+        md.contains("| Gcell/s (CPU: 1 thread) | 32² | 64² |"),
+        "{md}"
+    );
+    assert!(md.contains("| C peer (same run) | 4.32 | 4.32 |"), "{md}");
+    assert!(
+        md.contains("--sizes 32,64") && md.contains("--cell-updates 1e6"),
+        "{md}"
+    );
+    for name in [
+        "water multi-step",
+        "water single-step",
+        "water classic i16, multi-step",
+        "water split (2 fields), multi-step",
+        "plain scalar loop (1 thread)",
+        "memory roofline (bandwidth / 12 B)",
+    ] {
+        assert!(md.contains(&format!("| {name} |")), "missing {name}: {md}");
+    }
+    if md.contains("Not measured: GPU series: no GPU adapter") {
+        assert!(
+            std::env::var("WATER_REQUIRE_GPU").map_or(true, |v| v != "1"),
+            "WATER_REQUIRE_GPU=1 but the suite found no adapter: {md}"
+        );
+        eprintln!("bench suite: GPU series skipped: no adapter");
+        return;
+    }
+    let gpu_rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| GPU ")).collect();
+    assert_eq!(
+        gpu_rows.len(),
+        3,
+        "compute f32, compute f16, fragment: {md}"
+    );
+    for row in &gpu_rows {
+        let figures: Vec<f64> = row
+            .split('|')
+            .skip(2)
+            .filter_map(|c| c.trim().parse().ok())
+            .collect();
+        assert_eq!(figures.len(), 2, "{row}");
+        assert!(figures.iter().all(|&g| g > 0.0), "{row}");
+    }
+    // Seven CPU and peer lines and three GPU lines.
+    assert_eq!(svg.matches("<polyline").count(), 10, "{svg}");
+    let software = gpu_rows
+        .iter()
+        .all(|r| r.contains("software, not GPU speed"));
+    assert_eq!(
+        software,
+        svg.contains("stroke-dasharray=\"2 3\""),
+        "software GPU lines, and only they, are dotted"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
