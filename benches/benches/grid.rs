@@ -7,8 +7,8 @@
 )]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use water_cli::bench::peer_like_grid;
-use water_core::{Boundary, GridMode, Parallelism};
+use water_cli::bench::peer_like_bench;
+use water_core::{Boundary, GridMode};
 
 fn grid(c: &mut Criterion) {
     for mode in GridMode::ALL {
@@ -18,16 +18,8 @@ fn grid(c: &mut Criterion) {
             // Updated cells per step, as the C peer counts them (fixed edges do not update).
             group.throughput(Throughput::Elements(((n - 2) * (n - 2)) as u64));
             for threads in [1usize, 2] {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .expect("thread pool");
-                let mut water = peer_like_grid(n, mode, Boundary::Fixed).expect("bench grid");
-                water.set_parallelism(if threads == 1 {
-                    Parallelism::Serial
-                } else {
-                    Parallelism::Auto
-                });
+                let (pool, mut water) =
+                    peer_like_bench(n, mode, Boundary::Fixed, threads).expect("bench grid");
                 group.bench_function(BenchmarkId::new(format!("{threads}-thread"), n), |b| {
                     pool.install(|| b.iter(|| water.step()));
                 });
@@ -52,11 +44,8 @@ fn grid_multi_step_mode(c: &mut Criterion, mode: GridMode) {
     for n in [256usize, 1024, 4096] {
         group.throughput(Throughput::Elements(((n - 2) * (n - 2)) as u64 * STEPS));
         for threads in [1usize, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("thread pool");
-            let mut water = peer_like_grid(n, mode, Boundary::Fixed).expect("bench grid");
+            let (pool, mut water) =
+                peer_like_bench(n, mode, Boundary::Fixed, threads).expect("bench grid");
             group.bench_function(
                 BenchmarkId::new(format!("{threads}-thread-multi"), n),
                 |b| {

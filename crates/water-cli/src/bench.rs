@@ -107,6 +107,45 @@ pub enum BenchError {
     Invalid(String),
 }
 
+/// A rayon pool of `threads` threads for a benchmark.
+///
+/// # Errors
+/// [`BenchError::Threads`] when the pool cannot start.
+pub fn bench_pool(threads: usize) -> Result<rayon::ThreadPool, BenchError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| BenchError::Threads { threads, source })
+}
+
+/// How a benchmark on `threads` threads steps: on the calling thread for one (no pool
+/// hand-off, as the peer's serial loop), over the pool otherwise.
+#[must_use]
+pub fn parallelism_for(threads: usize) -> Parallelism {
+    if threads == 1 {
+        Parallelism::Serial
+    } else {
+        Parallelism::Auto
+    }
+}
+
+/// A [`peer_like_grid`] and the pool of `threads` threads it steps on, set up as
+/// `water bench grid` times them.
+///
+/// # Errors
+/// As [`peer_like_grid`] and [`bench_pool`].
+pub fn peer_like_bench(
+    n: usize,
+    mode: GridMode,
+    boundary: Boundary,
+    threads: usize,
+) -> Result<(rayon::ThreadPool, Box<dyn GridWater>), BenchError> {
+    let pool = bench_pool(threads)?;
+    let mut water = peer_like_grid(n, mode, boundary)?;
+    water.set_parallelism(parallelism_for(threads));
+    Ok((pool, water))
+}
+
 /// An `n x n` grid of `mode` initialised like the C peer's grid (see the module docs), with
 /// `boundary` (classic mode: fixed only).
 ///
@@ -191,17 +230,8 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
     if threads == 0 {
         return Err(BenchError::Invalid("--threads must be at least 1".into()));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|source| BenchError::Threads { threads, source })?;
-    let mut water = peer_like_grid(spec.size, spec.mode, spec.boundary)?;
+    let (pool, mut water) = peer_like_bench(spec.size, spec.mode, spec.boundary, threads)?;
     water.set_temporal_blocking(spec.blocking);
-    water.set_parallelism(if threads == 1 {
-        Parallelism::Serial
-    } else {
-        Parallelism::Auto
-    });
     let (blocked, seconds) = pool.install(|| {
         let blocked = !spec.single_step && water.blocks(spec.steps);
         let start = Instant::now();
@@ -438,11 +468,7 @@ pub fn bench_sphere(bench: &SphereBench) -> Result<Vec<SphereBenchReport>, Bench
         .map_err(|e| BenchError::Invalid(e.to_string()))?;
     let n = water.heights().len();
     let start_heights: Vec<f32> = (0..n).map(|i| ((i * 7) % 97) as f32 * 0.001).collect();
-    water.set_parallelism(if threads == 1 {
-        Parallelism::Serial
-    } else {
-        Parallelism::Auto
-    });
+    water.set_parallelism(parallelism_for(threads));
     let mut runs: Vec<SphereWater> = layouts
         .iter()
         .map(|&layout| {
@@ -451,10 +477,7 @@ pub fn bench_sphere(bench: &SphereBench) -> Result<Vec<SphereBenchReport>, Bench
             w
         })
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|source| BenchError::Threads { threads, source })?;
+    let pool = bench_pool(threads)?;
     let mut seconds = vec![Vec::with_capacity(repeats); runs.len()];
     pool.install(|| -> Result<(), BenchError> {
         for _ in 0..repeats {

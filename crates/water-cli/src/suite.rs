@@ -161,10 +161,10 @@ pub fn run(options: &SuiteOptions) -> Result<SuiteResults, BenchError> {
         )));
     }
     let threads = options.threads;
-    let cpu = |n: usize, mode, single_step| -> Result<f64, BenchError> {
+    let cpu = |n: usize, steps, mode, single_step| -> Result<f64, BenchError> {
         let spec = BenchGrid {
             size: n,
-            steps: steps_for(n, options.cell_updates, 8),
+            steps,
             threads: Some(threads),
             mode,
             boundary: Boundary::Fixed,
@@ -185,10 +185,12 @@ pub fn run(options: &SuiteOptions) -> Result<SuiteResults, BenchError> {
     for &n in &options.sizes {
         eprintln!("suite: CPU {n}x{n}");
         let steps = steps_for(n, options.cell_updates, 8);
-        multi.gcells.push(cpu(n, GridMode::Signed, false)?);
-        single.gcells.push(cpu(n, GridMode::Signed, true)?);
-        classic.gcells.push(cpu(n, GridMode::Classic, false)?);
-        split.gcells.push(cpu(n, GridMode::Split, false)?);
+        multi.gcells.push(cpu(n, steps, GridMode::Signed, false)?);
+        single.gcells.push(cpu(n, steps, GridMode::Signed, true)?);
+        classic
+            .gcells
+            .push(cpu(n, steps, GridMode::Classic, false)?);
+        split.gcells.push(cpu(n, steps, GridMode::Split, false)?);
         if let Some(runner) = &options.peer {
             peer.gcells.push(run_peer(runner, n, steps, threads)?);
         }

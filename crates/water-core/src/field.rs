@@ -3,7 +3,7 @@
 use crate::boundary::Boundary;
 use crate::buffer::AlignedBuffer;
 use crate::kernels::grid_step::grid_step;
-use crate::kernels::temporal_blocking::{self, TemporalBlocking};
+use crate::kernels::temporal_blocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
 use crate::params::StencilCoefficients;
@@ -55,8 +55,9 @@ impl WaveField {
         std::mem::swap(&mut self.cur, &mut self.old);
     }
 
-    /// Several steps at once: temporally blocked where `blocking` says so (bit for bit the same
-    /// as single steps), single steps otherwise.
+    /// Several steps at once: temporally blocked when `blocked` (which the grid decides with
+    /// [`temporal_blocking::TemporalBlocking::applies`]; bit for bit the same as single steps), single steps
+    /// otherwise.
     #[allow(
         clippy::too_many_arguments,
         reason = "the step's whole context, passed down flat"
@@ -68,12 +69,12 @@ impl WaveField {
         boundary: Boundary,
         land: Option<&LandMask>,
         parallelism: Parallelism,
-        blocking: TemporalBlocking,
+        blocked: bool,
         steps: u64,
     ) {
-        let threads = parallelism.threads(size.cells());
-        if blocking.applies(boundary, size.cells(), size_of::<f32>(), steps, threads) {
+        if blocked {
             let steps = usize::try_from(steps).unwrap_or(usize::MAX);
+            let threads = parallelism.threads(size.cells());
             let newest_in_old = temporal_blocking::grid_steps_blocked(
                 size,
                 k,

@@ -47,11 +47,7 @@ macro_rules! grid_setup_accessors {
         }
 
         fn blocks(&self, steps: u64) -> bool {
-            let s = &self.setup;
-            let cells = s.size.cells();
-            let threads = s.parallelism.threads(cells);
-            s.blocking
-                .applies(s.boundary, cells, size_of::<f32>(), steps, threads)
+            self.setup.blocks(steps)
         }
     };
 }
@@ -82,6 +78,14 @@ impl GridSetup {
             blocking: TemporalBlocking::Auto,
             steps: 0,
         }
+    }
+
+    /// Whether `steps` steps of one f32 field (both levels) run temporally blocked.
+    pub fn blocks(&self, steps: u64) -> bool {
+        let cells = self.size.cells();
+        let threads = self.parallelism.threads(cells);
+        self.blocking
+            .applies(self.boundary, cells, size_of::<f32>(), steps, threads)
     }
 
     pub fn set_land(&mut self, land: LandMask) -> Result<()> {
@@ -223,7 +227,7 @@ impl GridWater for SignedGrid {
             s.boundary,
             s.land.as_ref(),
             s.parallelism,
-            s.blocking,
+            s.blocks(steps),
             steps,
         );
         self.setup.steps += steps;

@@ -93,6 +93,7 @@ impl GridWater for SplitGrid {
 
     fn step_many(&mut self, steps: u64) {
         let s = &self.setup;
+        let blocked = s.blocks(steps);
         // Without contact events the channels evolve independently.
         for channel in [&mut self.positive, &mut self.negative] {
             channel.step_many(
@@ -101,7 +102,7 @@ impl GridWater for SplitGrid {
                 s.boundary,
                 s.land.as_ref(),
                 s.parallelism,
-                s.blocking,
+                blocked,
                 steps,
             );
         }
