@@ -81,7 +81,17 @@ impl FromStr for ImpulseShape {
 }
 
 /// An impulse centred at `centre` (in cells: cell `(x, y)` has its centre at integer
-/// coordinates `(x, y)`), reaching `radius` cells, with peak `amplitude` metres.
+/// coordinates `(x, y)`), reaching `radius` cells, with peak `amplitude`.
+///
+/// What `amplitude` means depends on [`Impulse::displacement`]:
+///
+/// - `false` (the default), a *kick*: `amplitude * f(r/R)` is added to the current level `z^s`
+///   only, so the surface gets a vertical velocity of about `amplitude / dt` at the peak. The
+///   bump the next steps show is not `amplitude` metres high: it depends on `dt`, the wave
+///   speed and the shape (a wide kick keeps rising for several steps).
+/// - `true`, a *displacement*: the same amount is added to the previous level `z^(s-1)` as
+///   well, so the surface takes the shape at rest (zero vertical velocity) and `amplitude` is
+///   the height of the bump in metres (classic mode: integer height units).
 ///
 /// Cells outside the grid are clipped: an impulse partly or wholly outside the grid adds only
 /// to the cells it covers inside (nothing, if none).
@@ -91,6 +101,7 @@ pub struct Impulse {
     radius: f32,
     amplitude: f32,
     shape: ImpulseShape,
+    displacement: bool,
 }
 
 impl Impulse {
@@ -124,7 +135,38 @@ impl Impulse {
             radius,
             amplitude,
             shape,
+            displacement: false,
         })
+    }
+
+    /// The same impulse as a displacement (`true`: the surface takes the shape at rest and
+    /// `amplitude` is the bump's height in metres) or as a kick (`false`, the default: the
+    /// amounts are added to the current level only and act like a vertical velocity).
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use water_core::{Impulse, ImpulseShape};
+    /// let kick = Impulse::new(Vec2::new(32.0, 32.0), 8.0, 0.2, ImpulseShape::Cosine)?;
+    /// assert!(!kick.displacement());
+    /// let bump = kick.with_displacement(true);
+    /// assert!(bump.displacement());
+    /// assert_eq!(bump.amplitude(), 0.2);
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    #[must_use]
+    pub fn with_displacement(self, displacement: bool) -> Self {
+        Self {
+            displacement,
+            ..self
+        }
+    }
+
+    /// Whether the impulse is a displacement (added to both the current and the previous level:
+    /// zero vertical velocity, `amplitude` is the bump's height in metres) rather than a kick
+    /// (added to the current level only).
+    #[must_use]
+    pub fn displacement(&self) -> bool {
+        self.displacement
     }
 
     /// Centre, in cells.
@@ -139,7 +181,8 @@ impl Impulse {
         self.radius
     }
 
-    /// Peak amplitude, metres (classic mode: integer height units).
+    /// Peak amplitude, metres (classic mode: integer height units): the bump's height for a
+    /// displacement, the amount added to the current level only for a kick (see [`Impulse`]).
     #[must_use]
     pub fn amplitude(&self) -> f32 {
         self.amplitude
