@@ -195,13 +195,18 @@ impl GridWater for ClassicGrid {
         Ok(())
     }
 
-    /// Adds `round(amp * f)` to each covered interior cell, saturating at the i16 range.
+    /// Adds `round(amp * f)` to each covered interior water cell, saturating at the i16 range;
+    /// a displacement adds it to the previous level too.
     fn add_impulse(&mut self, impulse: &Impulse) {
-        let cur = &mut self.cur;
-        impulse.for_each_cell(self.size, true, |i, v| {
-            cur[i] = cur[i].saturating_add(v.round() as i16);
+        let (cur, old) = (&mut self.cur, &mut self.old);
+        let displacement = impulse.displacement();
+        impulse.for_each_cell(self.size, true, self.land.as_ref(), |i, v| {
+            let v = v.round() as i16;
+            cur[i] = cur[i].saturating_add(v);
+            if displacement {
+                old[i] = old[i].saturating_add(v);
+            }
         });
-        self.clear_land_and_rim();
     }
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use glam::Vec2;
 
 use crate::error::{finite, Result, WaterError};
+use crate::land::LandMask;
 use crate::size::GridSize;
 
 /// Radial profile `f(r/R)` of an impulse.
@@ -18,9 +19,12 @@ pub enum ImpulseShape {
     /// `0.5 + 0.5 cos(pi r/R)`: a smooth bump.
     Cosine,
     /// A zero-sum drop: a cosine bump of radius `R/2` surrounded by a negative cosine ring out to
-    /// `R`, scaled so that the amounts added to the cells inside the grid sum to zero. Repeated
-    /// drops therefore do not raise the mean water level (an impulse of non-zero sum gives the
-    /// mean level a velocity that reflective and periodic boundaries keep forever).
+    /// `R`, scaled so that the amounts added to the cells that hold water (inside the grid, off
+    /// the fixed rim, not land) sum to zero. Repeated drops therefore do not raise the mean water
+    /// level (an impulse of non-zero sum gives the mean level a velocity that reflective and
+    /// periodic boundaries keep forever). A drop too small for its ring to reach a cell centre
+    /// (`R` about 1 or less) puts the trough on the crest's 4-neighbours instead, so the sum is
+    /// zero for every radius (see [`Impulse::for_each_cell`] and `docs/math.md`).
     Drop,
 }
 
@@ -194,64 +198,210 @@ impl Impulse {
         self.shape
     }
 
-    /// Calls `add(index, amount)` for every covered cell, in row-major order. With
-    /// `interior_only`, edge cells are skipped (a fixed boundary holds them at 0).
+    /// Calls `add(index, amount)` for every covered cell, in row-major order.
+    ///
+    /// Only cells that can hold water take part: with `interior_only` the edge cells are skipped
+    /// (a fixed boundary, and classic mode, hold them at 0), and the cells `land` marks are
+    /// skipped too (they are zeroed after every step, so an amount given to them would vanish
+    /// and, for a [`ImpulseShape::Drop`], break its zero sum). A drop's amounts sum to zero over
+    /// the cells reported here (up to f32 rounding), for every radius, wherever it lies.
+    ///
+    /// The amounts are the same whether or not the impulse is a [`Impulse::displacement`]; the
+    /// grid decides which time levels they go to.
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use water_core::{GridSize, Impulse, ImpulseShape, LandMask};
+    /// let size = GridSize::new(16, 16)?;
+    /// let mut land = LandMask::empty(size);
+    /// land.add_rect(0, 0, 8, 16)?; // the left half is land
+    /// let drop = Impulse::new(Vec2::new(8.0, 8.0), 4.0, 0.3, ImpulseShape::Drop)?;
+    /// let mut sum = 0.0f64;
+    /// drop.for_each_cell(size, false, Some(&land), |i, amount| {
+    ///     assert!(i % 16 >= 8, "no amount lands on land");
+    ///     sum += f64::from(amount);
+    /// });
+    /// assert!(sum.abs() < 1e-6);
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
     pub fn for_each_cell(
         &self,
         size: GridSize,
         interior_only: bool,
+        land: Option<&LandMask>,
         mut add: impl FnMut(usize, f32),
     ) {
+        let cells = WetCells::new(size, interior_only, land);
+        if self.shape == ImpulseShape::Point {
+            let (x, y) = (self.centre.x.round(), self.centre.y.round());
+            if x >= 0.0 && y >= 0.0 && cells.wet(x as usize, y as usize) {
+                add(size.index(x as usize, y as usize), self.amplitude);
+            }
+            return;
+        }
+        if self.shape == ImpulseShape::Drop {
+            self.drop_cells(&cells, add);
+            return;
+        }
+        let (xs, ys) = cells.covering(self.centre, self.radius, 0);
+        for y in ys {
+            for x in xs.clone() {
+                if let Some(t) = self.covered_at(&cells, x, y) {
+                    add(size.index(x, y), self.amplitude * self.shape.profile(t));
+                }
+            }
+        }
+    }
+
+    /// `r/R` at cell `(x, y)` if the impulse covers it and it holds water.
+    fn covered_at(&self, cells: &WetCells<'_>, x: usize, y: usize) -> Option<f32> {
+        let dist = (Vec2::new(x as f32, y as f32) - self.centre).length();
+        (dist <= self.radius && cells.wet(x, y)).then(|| dist / self.radius)
+    }
+
+    /// The zero-sum drop. A drop that the grid resolves (its crest and its ring each reach a wet
+    /// cell with non-zero weight) has its ring scaled so that the sum is zero. A drop smaller
+    /// than the grid resolves, or whose ring lies wholly on land or off the grid, keeps a crest
+    /// and puts the opposite amount, in equal shares, on the wet cells next to the crest (its
+    /// 4-neighbours that are not crest cells): the smallest zero-sum shape the grid can hold, a
+    /// discrete Laplacian for a one-cell crest. Widening the ring instead would change the
+    /// drop's size with the grid's position under it; the neighbours keep it as small as asked.
+    fn drop_cells(&self, cells: &WetCells<'_>, mut add: impl FnMut(usize, f32)) {
+        // One cell of margin around the covered cells, for the fallback ring.
+        let (xs, ys) = cells.covering(self.centre, self.radius, 1);
+        let (bw, bh) = (xs.len(), ys.len());
+        if bw == 0 || bh == 0 {
+            return;
+        }
+        let (bx, by) = (xs.start, ys.start);
+        // Per cell of the box: `r/R` where covered and wet.
+        let t: Vec<Option<f32>> = ys
+            .flat_map(|y| xs.clone().map(move |x| (x, y)))
+            .map(|(x, y)| self.covered_at(cells, x, y))
+            .collect();
+        let mut weights: Vec<f32> = t
+            .iter()
+            .map(|t| t.map_or(0.0, |t| self.shape.profile(t)))
+            .collect();
+        let (mut pos, mut neg) = (0.0f64, 0.0f64);
+        for &w in &weights {
+            if w > 0.0 {
+                pos += f64::from(w);
+            } else {
+                neg -= f64::from(w);
+            }
+        }
+        let mut ring = vec![false; weights.len()];
+        if pos > 0.0 && neg > 0.0 {
+            // Scale the negative ring so the (clipped) shape sums to zero.
+            let ring_scale = (pos / neg) as f32;
+            for w in &mut weights {
+                if *w < 0.0 {
+                    *w *= ring_scale;
+                }
+            }
+        } else {
+            if pos == 0.0 {
+                // The crest (radius R/2) reaches no cell centre: the crest is a cosine bump over
+                // the whole radius, so the drop covers exactly the cells a cosine impulse would.
+                for (w, t) in weights.iter_mut().zip(&t) {
+                    *w = t.map_or(0.0, |t| ImpulseShape::Cosine.profile(t));
+                    pos += f64::from(*w);
+                }
+            } else {
+                // No ring weight: only the crest stays (ring cells here weigh exactly 0).
+                for w in &mut weights {
+                    *w = w.max(0.0);
+                }
+            }
+            if pos == 0.0 {
+                return; // the impulse covers no wet cell with any weight: it adds nothing
+            }
+            let crest = |i: usize| weights[i] > 0.0;
+            let mut count = 0usize;
+            for y in 0..bh {
+                for x in 0..bw {
+                    let i = y * bw + x;
+                    let next_to_crest = (x > 0 && crest(i - 1))
+                        || (x + 1 < bw && crest(i + 1))
+                        || (y > 0 && crest(i - bw))
+                        || (y + 1 < bh && crest(i + bw));
+                    if !crest(i) && next_to_crest && cells.wet(bx + x, by + y) {
+                        ring[i] = true;
+                        count += 1;
+                    }
+                }
+            }
+            if count == 0 {
+                // No wet cell can take the opposite amount (a crest walled in by land or the
+                // fixed rim): adding the crest alone would change the volume, so add nothing.
+                return;
+            }
+            let share = (-pos / count as f64) as f32;
+            for (w, _) in weights.iter_mut().zip(&ring).filter(|(_, r)| **r) {
+                *w = share;
+            }
+        }
+        let size = cells.size;
+        for y in 0..bh {
+            for x in 0..bw {
+                let i = y * bw + x;
+                if t[i].is_some() || ring[i] {
+                    add(size.index(bx + x, by + y), self.amplitude * weights[i]);
+                }
+            }
+        }
+    }
+}
+
+/// The cells an impulse may add to: inside the grid (inside its rim with `interior_only`) and
+/// not land.
+struct WetCells<'a> {
+    size: GridSize,
+    lo: usize,
+    hi_x: usize,
+    hi_y: usize,
+    land: Option<&'a LandMask>,
+}
+
+impl<'a> WetCells<'a> {
+    fn new(size: GridSize, interior_only: bool, land: Option<&'a LandMask>) -> Self {
         let (lo, hi_x, hi_y) = if interior_only {
             (1, size.width() - 1, size.height() - 1)
         } else {
             (0, size.width(), size.height())
         };
-        if self.shape == ImpulseShape::Point {
-            let (x, y) = (self.centre.x.round(), self.centre.y.round());
-            if x >= lo as f32 && y >= lo as f32 && x < hi_x as f32 && y < hi_y as f32 {
-                add(size.index(x as usize, y as usize), self.amplitude);
-            }
-            return;
+        Self {
+            size,
+            lo,
+            hi_x,
+            hi_y,
+            land,
         }
-        let r = self.radius;
-        let clamp = |v: f32, hi: usize| v.clamp(lo as f32, hi as f32) as usize;
-        let (x0, x1) = (
-            clamp((self.centre.x - r).ceil(), hi_x),
-            clamp((self.centre.x + r).floor() + 1.0, hi_x),
-        );
-        let (y0, y1) = (
-            clamp((self.centre.y - r).ceil(), hi_y),
-            clamp((self.centre.y + r).floor() + 1.0, hi_y),
-        );
-        let covered = || {
-            (y0..y1).flat_map(move |y| {
-                (x0..x1).filter_map(move |x| {
-                    let d = Vec2::new(x as f32, y as f32) - self.centre;
-                    let dist = d.length();
-                    (dist <= r).then(|| (size.index(x, y), self.shape.profile(dist / r)))
-                })
-            })
-        };
-        if self.shape == ImpulseShape::Drop {
-            // Scale the negative ring so the clipped shape sums to zero.
-            let (mut pos, mut neg) = (0.0f64, 0.0f64);
-            for (_, w) in covered() {
-                if w > 0.0 {
-                    pos += f64::from(w);
-                } else {
-                    neg -= f64::from(w);
-                }
-            }
-            let ring_scale = if neg > 0.0 { (pos / neg) as f32 } else { 0.0 };
-            for (i, w) in covered() {
-                let w = if w < 0.0 { w * ring_scale } else { w };
-                add(i, self.amplitude * w);
-            }
-        } else {
-            for (i, w) in covered() {
-                add(i, self.amplitude * w);
-            }
-        }
+    }
+
+    fn wet(&self, x: usize, y: usize) -> bool {
+        x >= self.lo
+            && y >= self.lo
+            && x < self.hi_x
+            && y < self.hi_y
+            && self.land.is_none_or(|land| !land.is_land(x, y))
+    }
+
+    /// Column and row ranges of the allowed cells within `radius + margin` cells of `centre`
+    /// (a bounding box: callers still test the distance).
+    fn covering(
+        &self,
+        centre: Vec2,
+        radius: f32,
+        margin: usize,
+    ) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let m = margin as f32;
+        let clamp = |v: f32, hi: usize| v.clamp(self.lo as f32, hi as f32) as usize;
+        let xs = clamp((centre.x - radius).ceil() - m, self.hi_x)
+            ..clamp((centre.x + radius).floor() + 1.0 + m, self.hi_x);
+        let ys = clamp((centre.y - radius).ceil() - m, self.hi_y)
+            ..clamp((centre.y + radius).floor() + 1.0 + m, self.hi_y);
+        (xs, ys)
     }
 }

@@ -243,15 +243,20 @@ impl GridWater for SignedGrid {
     }
 
     fn add_impulse(&mut self, impulse: &Impulse) {
-        let (cur, _) = self.field.levels_mut();
+        let (cur, old) = self.field.levels_mut();
+        // A displacement moves the previous level too, so `z - z_old` (the velocity) is kept.
+        let displacement = impulse.displacement();
         impulse.for_each_cell(
             self.setup.size,
             self.setup.impulse_interior_only(),
+            self.setup.land.as_ref(),
             |i, v| {
                 cur[i] += v;
+                if displacement {
+                    old[i] += v;
+                }
             },
         );
-        self.setup.clear_land_and_rim(cur);
     }
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {

@@ -116,21 +116,26 @@ impl GridWater for SplitGrid {
     }
 
     fn add_impulse(&mut self, impulse: &Impulse) {
-        let (p, _) = self.positive.levels_mut();
-        let (n, _) = self.negative.levels_mut();
+        let (p, p_old) = self.positive.levels_mut();
+        let (n, n_old) = self.negative.levels_mut();
+        // A displacement moves the previous level of the channel too, so its velocity is kept.
+        let displacement = impulse.displacement();
         impulse.for_each_cell(
             self.setup.size,
             self.setup.impulse_interior_only(),
+            self.setup.land.as_ref(),
             |i, v| {
-                if v >= 0.0 {
-                    p[i] += v;
+                let (level, previous, amount) = if v >= 0.0 {
+                    (&mut *p, &mut *p_old, v)
                 } else {
-                    n[i] -= v;
+                    (&mut *n, &mut *n_old, -v)
+                };
+                level[i] += amount;
+                if displacement {
+                    previous[i] += amount;
                 }
             },
         );
-        self.setup.clear_land_and_rim(p);
-        self.setup.clear_land_and_rim(n);
     }
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {

@@ -626,7 +626,13 @@ impl ComputeGrid {
     }
 
     fn submit_impulse(&mut self, impulse: &Impulse) {
-        let cells = impulse_cells(impulse, self.spec.size, self.spec.boundary, self.spec.mode);
+        let cells = impulse_cells(
+            impulse,
+            self.spec.size,
+            self.spec.boundary,
+            self.spec.mode,
+            &self.land_mask,
+        );
         if cells.is_empty() {
             return;
         }
@@ -1037,16 +1043,17 @@ fn clear_land_words(words: &mut [u32], land: &LandMask, storage: StorageFormat) 
 }
 
 /// The impulse's per-cell amounts as the CPU grids would add them: interior cells only on a
-/// fixed boundary, classic amounts rounded and saturated to i16 first.
+/// fixed boundary, no land cells, classic amounts rounded and saturated to i16 first.
 pub(crate) fn impulse_cells(
     impulse: &Impulse,
     size: GridSize,
     boundary: Boundary,
     mode: GridMode,
+    land: &LandMask,
 ) -> Vec<ImpulseCell> {
     let mut cells = Vec::new();
     let interior_only = boundary == Boundary::Fixed || mode == GridMode::Classic;
-    impulse.for_each_cell(size, interior_only, |index, amount| {
+    impulse.for_each_cell(size, interior_only, Some(land), |index, amount| {
         let amount = if mode == GridMode::Classic {
             f32::from(amount.round() as i16)
         } else {

@@ -404,7 +404,13 @@ impl FragmentGrid {
 
     fn submit_impulse(&mut self, impulse: &Impulse) {
         let size = self.spec.size;
-        let cells = impulse_cells(impulse, size, self.spec.boundary, self.spec.mode);
+        let cells = impulse_cells(
+            impulse,
+            size,
+            self.spec.boundary,
+            self.spec.mode,
+            &self.land_mask,
+        );
         if cells.is_empty() {
             return;
         }
