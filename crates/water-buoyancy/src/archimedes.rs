@@ -3,10 +3,13 @@
 
 use water_core::HeightSource;
 
+use glam::Vec3;
+
+use crate::drag_rates::DragRates;
 use crate::error::{non_negative, positive, Result};
 use crate::gravity::Gravity;
 use crate::hull::{Hull, Submersion};
-use crate::rigid_body::BodyState;
+use crate::rigid_body::{BodyState, RigidBody};
 use crate::wrench::Wrench;
 
 /// Fresh water's density, kg/m^3.
@@ -61,10 +64,44 @@ impl Archimedes {
         Ok(self)
     }
 
+    /// The same with drag `rates` scaled to `body`: linear and quadratic by its mass, angular
+    /// by its smallest principal moment of inertia (see [`DragRates`]).
+    ///
+    /// # Errors
+    /// [`crate::BuoyancyError::Negative`] / [`crate::BuoyancyError::NotFinite`] for a negative
+    /// or non-finite rate.
+    pub fn with_drag_rates(self, rates: DragRates, body: &RigidBody) -> Result<Self> {
+        let rates = DragRates::new(rates.linear, rates.quadratic, rates.angular)?;
+        let mass = body.mass();
+        self.with_drag(
+            rates.linear * mass,
+            rates.quadratic * mass,
+            rates.angular * body.smallest_principal_moment(),
+        )
+    }
+
     /// Water density, kg/m^3.
     #[must_use]
     pub fn density(&self) -> f32 {
         self.density
+    }
+
+    /// Linear drag of a fully submerged hull, N s/m.
+    #[must_use]
+    pub fn linear_drag(&self) -> f32 {
+        self.linear_drag
+    }
+
+    /// Quadratic drag of a fully submerged hull, N s^2/m^2.
+    #[must_use]
+    pub fn quadratic_drag(&self) -> f32 {
+        self.quadratic_drag
+    }
+
+    /// Angular drag of a fully submerged hull, N m s.
+    #[must_use]
+    pub fn angular_drag(&self) -> f32 {
+        self.angular_drag
     }
 
     /// Force and torque on a body in `state` from `hull`.
@@ -76,25 +113,68 @@ impl Archimedes {
         water: &(impl HeightSource + ?Sized),
         gravity: &Gravity,
     ) -> HullForce {
+        let load = self.hull_load(hull, state, water, gravity);
+        let v = state.point_velocity(state.pose.position + load.lever);
+        let drag = -v * load.damping;
+        let mut wrench = load.buoyancy + Wrench::at_point(drag, load.lever, Vec3::ZERO);
+        wrench.torque += -state.angular_velocity * load.angular_damping;
+        HullForce {
+            wrench,
+            submersion: load.submersion,
+        }
+    }
+
+    /// Buoyancy as a wrench, drag as coefficients: what an integrator that treats drag
+    /// implicitly needs.
+    pub(crate) fn hull_load(
+        &self,
+        hull: &Hull,
+        state: &BodyState,
+        water: &(impl HeightSource + ?Sized),
+        gravity: &Gravity,
+    ) -> HullLoad {
         let com = state.pose.position;
         let up = gravity.up_at(com);
         let submersion = hull.submerged(&state.pose, up, water);
         if submersion.volume <= 0.0 {
-            return HullForce {
-                wrench: Wrench::ZERO,
+            return HullLoad {
+                buoyancy: Wrench::ZERO,
                 submersion,
+                lever: submersion.centre - com,
+                damping: 0.0,
+                angular_damping: 0.0,
             };
         }
         let centre = submersion.centre;
         let g = gravity.magnitude_at(centre);
         let lift = gravity.up_at(centre) * (self.density * g * submersion.volume);
         let f = submersion.fraction();
-        let v = state.point_velocity(centre);
-        let drag = -(v * self.linear_drag + v * (v.length() * self.quadratic_drag)) * f;
-        let mut wrench = Wrench::at_point(lift + drag, centre, com);
-        wrench.torque += -state.angular_velocity * (self.angular_drag * f);
-        HullForce { wrench, submersion }
+        let speed = state.point_velocity(centre).length();
+        HullLoad {
+            buoyancy: Wrench::at_point(lift, centre, com),
+            submersion,
+            lever: centre - com,
+            damping: (self.linear_drag + self.quadratic_drag * speed) * f,
+            angular_damping: self.angular_drag * f,
+        }
     }
+}
+
+/// One hull's buoyancy, and its drag frozen at the current speed: the drag force is
+/// `-damping * (v + omega x lever)` at the centre of buoyancy, plus the torque
+/// `-angular_damping * omega`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct HullLoad {
+    /// Buoyancy about the centre of mass.
+    pub buoyancy: Wrench,
+    /// The displaced water.
+    pub submersion: Submersion,
+    /// Centre of buoyancy relative to the centre of mass, world m.
+    pub lever: Vec3,
+    /// Translational drag coefficient at the current speed, N s/m.
+    pub damping: f32,
+    /// Rotational drag coefficient, N m s.
+    pub angular_damping: f32,
 }
 
 /// Draft (m) at which an upright box of `mass` kg and waterplane area `area` m^2 floats on

@@ -69,9 +69,74 @@ pub enum BuoyancyError {
         /// Values given.
         actual: usize,
     },
+    /// A floating body's motion stopped being finite: what went wrong first, with its value.
+    /// A scene wraps it with the body's name and the step.
+    #[error("{cause} in substep {substep} of {substeps}")]
+    Diverged {
+        /// What stopped being finite, and its value.
+        cause: Divergence,
+        /// The substep it happened in, from 1.
+        substep: u32,
+        /// Substeps the step was split into.
+        substeps: u32,
+    },
+    /// A time step so long against the body's fastest natural motion that it would take more
+    /// than [`crate::MAX_SUBSTEPS`] substeps to integrate stably.
+    #[error(
+        "time step {dt} s is too long for this body: its fastest natural period is {period} s, \
+         which needs {substeps} substeps (at most {max_substeps}); use dt <= {max_dt} s"
+    )]
+    TimeStepTooLong {
+        /// The step asked for, s.
+        dt: f32,
+        /// Period of the body's fastest mode (its bound, see `docs/math.md` section 10), s.
+        period: f32,
+        /// Substeps that step would need.
+        substeps: f64,
+        /// The most substeps allowed.
+        max_substeps: u32,
+        /// The longest step allowed, s.
+        max_dt: f32,
+    },
     /// An error from the water itself.
     #[error(transparent)]
     Water(#[from] water_core::WaterError),
+}
+
+/// What stopped being finite while a body moved, with the offending value (world axes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Divergence {
+    /// The force on the body, N.
+    Force(glam::Vec3),
+    /// The torque about its centre of mass, N m.
+    Torque(glam::Vec3),
+    /// Its velocity, m/s.
+    LinearVelocity(glam::Vec3),
+    /// Its angular velocity, rad/s.
+    AngularVelocity(glam::Vec3),
+    /// Its centre of mass, m.
+    Position(glam::Vec3),
+    /// Its orientation (x, y, z, w), which should stay a unit quaternion.
+    Orientation(glam::Quat),
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Force(v) => write!(f, "force became non-finite: {v} N"),
+            Self::Torque(v) => write!(f, "torque became non-finite: {v} N m"),
+            Self::LinearVelocity(v) => write!(f, "velocity became non-finite: {v} m/s"),
+            Self::AngularVelocity(v) => {
+                write!(f, "angular velocity became non-finite: {v} rad/s")
+            }
+            Self::Position(v) => write!(f, "position became non-finite: {v} m"),
+            Self::Orientation(q) => write!(
+                f,
+                "orientation became degenerate: quaternion {q} of length {}",
+                q.length()
+            ),
+        }
+    }
 }
 
 /// Shorthand for results in this crate.

@@ -3,11 +3,14 @@
 use water_core::HeightSource;
 
 use crate::archimedes::Archimedes;
-use crate::error::Result;
+use crate::damping::Damping;
+use crate::drag_rates::DragRates;
+use crate::error::{BuoyancyError, Result};
 use crate::gravity::Gravity;
 use crate::hull::{Hull, Submersion};
 use crate::probe::{ProbeVelocity, Probes};
 use crate::rigid_body::RigidBody;
+use crate::still_water::StillWaterOutside;
 use crate::wrench::Wrench;
 
 /// How the water holds a body up.
@@ -39,13 +42,60 @@ pub struct FloatingBody {
 /// One step's outcome for a floating body.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BodyStep {
-    /// The water's force and torque on the body during the step.
+    /// The water's force and torque on the body (buoyancy and drag, N and N m about the centre
+    /// of mass), averaged over the step's substeps.
     pub wrench: Wrench,
-    /// Submerged volume summed over the hulls, m^3 (0 for probe bodies).
+    /// Submerged volume summed over the hulls, m^3, averaged over the substeps (0 for probe
+    /// bodies).
     pub submerged_volume: f32,
+    /// Substeps the step was cut into (see [`FloatingBody::substeps`]); 1 for a game's step and
+    /// an ordinary body.
+    pub substeps: u32,
+    /// Whether some point of the body's hulls or probes was outside the water source this step
+    /// (off a grid's edge). There it floated on still water at rest level (see
+    /// [`StillWaterOutside`]); a scene reports it.
+    pub off_water: bool,
 }
 
 impl FloatingBody {
+    /// A body held up by [`Archimedes`] buoyancy in water of `density` kg/m^3, with drag
+    /// `rates` scaled to its mass and inertia ([`Archimedes::with_drag_rates`]).
+    ///
+    /// # Errors
+    /// [`BuoyancyError::NotPositive`] for a bad density; [`BuoyancyError::Negative`] for a bad
+    /// rate.
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use water_buoyancy::{BodyState, DragRates, FloatingBody, Gravity, Hull, Pose, RigidBody, Shape, Wrench};
+    /// use water_core::FlatWater;
+    /// // A 250 kg crate dropped from 0.2 m, stepped at a whole second a step.
+    /// let shape = Shape::cuboid(Vec3::new(0.5, 0.5, 0.25))?;
+    /// let start = BodyState::at_rest(Pose::from_position(Vec3::new(0.0, 0.0, 0.45))?);
+    /// let body = RigidBody::from_shape(&shape, 250.0, start)?;
+    /// let hulls = vec![Hull::new(shape, Pose::IDENTITY)?];
+    /// let mut crate_ = FloatingBody::archimedes(body, hulls, 1000.0, DragRates::DEFAULT)?;
+    /// for _ in 0..30 {
+    ///     crate_.step(&FlatWater::default(), &Gravity::EARTH, 1.0, Wrench::ZERO)?;
+    /// }
+    /// // 0.25 m deep: the bottom at -0.25 m, the centre at the surface.
+    /// assert!(crate_.body.state.pose.position.z.abs() < 0.01);
+    /// # Ok::<(), water_buoyancy::BuoyancyError>(())
+    /// ```
+    pub fn archimedes(
+        body: RigidBody,
+        hulls: Vec<Hull>,
+        density: f32,
+        rates: DragRates,
+    ) -> Result<Self> {
+        let model = Archimedes::new(density)?.with_drag_rates(rates, &body)?;
+        Ok(Self {
+            body,
+            hulls,
+            model: BuoyancyModel::Archimedes(model),
+        })
+    }
+
     /// Force and torque from the water, and the displaced water per hull (Archimedes only).
     ///
     /// # Errors
@@ -76,11 +126,20 @@ impl FloatingBody {
     }
 
     /// One step of `dt` seconds: the water's wrench plus `extra` (a push, a motor; N and N m
-    /// about the centre of mass), then semi-implicit Euler under `gravity`.
+    /// about the centre of mass, held through the step) under `gravity`.
+    ///
+    /// The step is cut into [`FloatingBody::substeps`] substeps against the same water, each a
+    /// semi-implicit Euler step with buoyancy explicit and drag implicit, so it stays bounded for
+    /// any `dt` it accepts (`docs/math.md` section 10). Where the hulls or probes reach past the
+    /// water source, it floats them on still water at rest level ([`StillWaterOutside`]) and
+    /// says so in [`BodyStep::off_water`].
     ///
     /// # Errors
-    /// [`crate::BuoyancyError::NotPositive`] for a bad `dt`; [`crate::BuoyancyError::NotFinite`]
-    /// when the forces stop being finite.
+    /// [`BuoyancyError::NotPositive`] for a bad `dt`; [`BuoyancyError::TimeStepTooLong`] for a
+    /// `dt` that would need more than [`crate::MAX_SUBSTEPS`] substeps;
+    /// [`BuoyancyError::Diverged`] naming what stopped being finite (the body keeps its state
+    /// from before that substep); errors of [`crate::BodyState::validate`] for a state set to
+    /// something invalid, and of the probe model.
     pub fn step(
         &mut self,
         water: &(impl HeightSource + ?Sized),
@@ -89,12 +148,74 @@ impl FloatingBody {
         extra: Wrench,
     ) -> Result<BodyStep> {
         crate::error::positive("dt", dt)?;
-        let (wrench, submersions) = self.water_wrench(water, gravity)?;
-        self.body.integrate(wrench + extra, gravity, dt)?;
+        gravity.validate()?;
+        self.body.state.validate()?;
+        let substeps = self.substeps(dt, gravity)?;
+        let h = dt / substeps as f32;
+        let water = StillWaterOutside::new(water, gravity);
+        let (mut sum, mut volume) = (Wrench::ZERO, 0.0_f32);
+        for substep in 1..=substeps {
+            let (buoyancy, damping, submerged) = self.loads(&water, gravity, h)?;
+            let drag = self
+                .body
+                .integrate_damped(buoyancy + extra, &damping, gravity, h)
+                .map_err(|cause| BuoyancyError::Diverged {
+                    cause,
+                    substep,
+                    substeps,
+                })?;
+            sum += buoyancy + drag;
+            volume += submerged;
+        }
+        let share = 1.0 / substeps as f32;
         Ok(BodyStep {
-            wrench,
-            submerged_volume: submersions.iter().map(|s| s.volume).sum(),
+            wrench: Wrench {
+                force: sum.force * share,
+                torque: sum.torque * share,
+            },
+            submerged_volume: volume * share,
+            substeps,
+            off_water: water.off_water(),
         })
+    }
+
+    /// The water's explicit wrench (buoyancy; probes with their damping), the implicit drag and
+    /// the submerged volume, for a substep of `h` seconds.
+    fn loads(
+        &mut self,
+        water: &(impl HeightSource + ?Sized),
+        gravity: &Gravity,
+        h: f32,
+    ) -> Result<(Wrench, Damping, f32)> {
+        let state = self.body.state;
+        let mut damping = Damping::default();
+        match &mut self.model {
+            BuoyancyModel::Archimedes(archimedes) => {
+                let (mut wrench, mut volume) = (Wrench::ZERO, 0.0);
+                for hull in &self.hulls {
+                    let load = archimedes.hull_load(hull, &state, water, gravity);
+                    wrench += load.buoyancy;
+                    volume += load.submersion.volume;
+                    damping.add_point(load.damping, load.lever);
+                    damping.add_angular(load.angular_damping);
+                }
+                Ok((wrench, damping, volume))
+            }
+            BuoyancyModel::Probes { probes, velocity } => {
+                // Finite differences see the substep's displacement, over the substep.
+                let velocity = match *velocity {
+                    ProbeVelocity::FiniteDifference { .. } => {
+                        ProbeVelocity::FiniteDifference { dt: h }
+                    }
+                    other => other,
+                };
+                Ok((
+                    probes.wrench(&state, water, gravity, velocity)?,
+                    damping,
+                    0.0,
+                ))
+            }
+        }
     }
 
     /// The speed factor its contact mask carries: the body's speed across `up` (along the

@@ -11,7 +11,10 @@
 //!   integrated over its wet surface under the sampled water (see [`hull`]).
 //! * Forces come out as a [`Wrench`] about the centre of mass for a [`BodyState`] (a glam
 //!   [`Pose`] and velocities), so any integrator can use them; [`RigidBody`] is a small
-//!   semi-implicit Euler one, [`FloatingBody`] ties a body to its hulls and model.
+//!   semi-implicit Euler one, [`FloatingBody`] ties a body to its hulls and model and steps it
+//!   in substeps with implicit drag, so it stays bounded at any time step it accepts.
+//! * [`DragRates`] are drag per unit mass ([`DragRates::DEFAULT`] for most bodies);
+//!   [`FloatingBody::archimedes`] builds a body with them.
 //! * [`Gravity`] is uniform over a flat sea or radial on a planet.
 //! * [`rasterise_grid_mask`] and [`rasterise_sphere_mask`] turn a body's cut through the water
 //!   into contact masks, whose bow and stern events make its wake.
@@ -41,6 +44,8 @@
 pub mod archimedes;
 pub mod contact_mask;
 pub mod convex_mesh;
+mod damping;
+pub mod drag_rates;
 pub mod error;
 pub mod floating_body;
 pub mod gravity;
@@ -51,6 +56,8 @@ pub mod probe;
 pub mod rapier_adapter;
 pub mod rigid_body;
 pub mod shape;
+pub mod still_water;
+pub mod substeps;
 pub mod tessellation;
 pub mod wrench;
 
@@ -59,7 +66,8 @@ pub use archimedes::{
 };
 pub use contact_mask::{rasterise_grid_mask, rasterise_sphere_mask, SphereContacts};
 pub use convex_mesh::ConvexMesh;
-pub use error::{BuoyancyError, Result};
+pub use drag_rates::DragRates;
+pub use error::{BuoyancyError, Divergence, Result};
 pub use floating_body::{BodyStep, BuoyancyModel, FloatingBody};
 pub use gravity::{Gravity, STANDARD_GRAVITY};
 pub use hull::{Hull, Submersion, DEFAULT_EDGE_FRACTION};
@@ -67,5 +75,7 @@ pub use pose::Pose;
 pub use probe::{ProbeVelocity, Probes};
 pub use rigid_body::{BodyState, RigidBody};
 pub use shape::Shape;
+pub use still_water::StillWaterOutside;
+pub use substeps::{MAX_PHASE_PER_SUBSTEP, MAX_SUBSTEPS};
 pub use tessellation::{SurfaceMesh, MAX_TRIANGLES};
 pub use wrench::Wrench;

@@ -1,0 +1,203 @@
+//! Floating bodies stay bounded at any time step: energy put in by a drop or a throw can only
+//! leave through drag, so no body may end higher or farther than its start energy allows, and
+//! every one ends floating where the water it displaces weighs its mass.
+
+use glam::{Quat, Vec3};
+use water_buoyancy::{
+    box_draft, BodyState, DragRates, FloatingBody, Gravity, Hull, Pose, RigidBody, Shape, Wrench,
+    STANDARD_GRAVITY,
+};
+use water_core::FlatWater;
+
+const RHO: f32 = 1000.0;
+
+fn floating(shape: Shape, mass: f32, state: BodyState, edge: Option<f32>) -> FloatingBody {
+    let body = RigidBody::from_shape(&shape, mass, state).unwrap();
+    let hull = match edge {
+        Some(e) => Hull::with_max_edge(shape, Pose::IDENTITY, e),
+        None => Hull::new(shape, Pose::IDENTITY),
+    }
+    .unwrap();
+    FloatingBody::archimedes(body, vec![hull], RHO, DragRates::DEFAULT).unwrap()
+}
+
+/// The user's crate: 250 kg, 1 m x 1 m x 0.5 m, its bottom 0.2 m above still water.
+fn crate_drop(dt: f32) {
+    let half = Vec3::new(0.5, 0.5, 0.25);
+    let draft = box_draft(250.0, RHO, 1.0);
+    let start = half.z + 0.2;
+    let state = BodyState::at_rest(Pose::from_position(Vec3::new(0.0, 0.0, start)).unwrap());
+    let mut body = floating(Shape::cuboid(half).unwrap(), 250.0, state, None);
+    let mut highest = start;
+    for _ in 0..200 {
+        body.step(&FlatWater::default(), &Gravity::EARTH, dt, Wrench::ZERO)
+            .unwrap();
+        highest = highest.max(body.body.state.pose.position.z);
+    }
+    // Dropped from rest, it can never rise above where it started (energy only leaves).
+    assert!(
+        highest <= start,
+        "dt {dt}: rose to {highest} m from {start} m"
+    );
+    let z = body.body.state.pose.position.z;
+    let expected = half.z - draft;
+    assert!(
+        (z - expected).abs() < 0.02,
+        "dt {dt}: centre at {z} m, floating at draft {draft} m puts it at {expected} m"
+    );
+}
+
+#[test]
+fn the_crate_that_flew_to_48_km_floats_at_its_draft_at_dt_0_3() {
+    crate_drop(0.3);
+}
+
+#[test]
+fn the_crate_floats_at_its_draft_at_one_and_five_second_steps() {
+    crate_drop(1.0);
+    crate_drop(5.0);
+}
+
+#[test]
+fn a_game_step_takes_one_substep_for_the_crate() {
+    let half = Vec3::new(0.5, 0.5, 0.25);
+    let state = BodyState::at_rest(Pose::from_position(Vec3::new(0.0, 0.0, 0.1)).unwrap());
+    let mut body = floating(Shape::cuboid(half).unwrap(), 250.0, state, None);
+    let step = body
+        .step(
+            &FlatWater::default(),
+            &Gravity::EARTH,
+            1.0 / 60.0,
+            Wrench::ZERO,
+        )
+        .unwrap();
+    assert_eq!(step.substeps, 1);
+    assert!(!step.off_water);
+}
+
+/// SplitMix64: a deterministic stream without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next()
+    }
+
+    fn log_range(&mut self, lo: f32, hi: f32) -> f32 {
+        (lo.ln() + (hi.ln() - lo.ln()) * self.next()).exp()
+    }
+
+    fn unit(&mut self) -> Vec3 {
+        loop {
+            let v = Vec3::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
+            if (0.01..=1.0).contains(&v.length_squared()) {
+                return v.normalize();
+            }
+        }
+    }
+}
+
+/// Simulated time a case runs for, s, and the most steps (a short `dt` gets its bounds checked
+/// over a shorter run).
+const RUN_TIME: f32 = 60.0;
+const MAX_STEPS: usize = 1500;
+/// Runs at least this long (s) are checked for floating: drag settles every body well within it.
+const SETTLE_TIME: f32 = 20.0;
+
+#[test]
+fn random_bodies_at_random_steps_stay_bounded_and_float() {
+    let mut rng = Rng(0x5eed_2024);
+    let g = STANDARD_GRAVITY;
+    let (mut settled_cases, mut cases) = (0, 0);
+    for case in 0..300 {
+        let size = rng.log_range(0.05, 5.0);
+        let shape = match case % 3 {
+            0 => Shape::cuboid(
+                Vec3::new(
+                    rng.range(0.3, 1.0),
+                    rng.range(0.3, 1.0),
+                    rng.range(0.3, 1.0),
+                ) * (0.5 * size),
+            ),
+            1 => Shape::sphere(0.5 * size),
+            _ => Shape::capsule(0.25 * size, rng.range(0.0, 0.25 * size)),
+        }
+        .unwrap();
+        let density = rng.range(50.0, 950.0);
+        let mass = density * shape.volume();
+        let extent = [Vec3::X, Vec3::Y, Vec3::Z]
+            .iter()
+            .map(|&a| shape.support(a))
+            .fold(0.0_f32, f32::max);
+        let height = rng.range(-1.0, 2.0);
+        let tilt = Quat::from_axis_angle(rng.unit(), rng.range(0.0, 1.0));
+        let v0 = rng.unit() * rng.range(0.0, 5.0);
+        let dt = rng.log_range(1e-4, 1.0);
+        let start = Vec3::new(0.0, 0.0, height);
+        let state = BodyState {
+            pose: Pose::new(start, tilt).unwrap(),
+            linear_velocity: v0,
+            angular_velocity: Vec3::ZERO,
+        };
+        // A coarse surface mesh keeps 300 cases quick; flat water needs no fine one.
+        let mut body = floating(shape, mass, state, Some(size / 3.0));
+        let steps = ((RUN_TIME / dt).ceil() as usize).min(MAX_STEPS);
+        let time = steps as f32 * dt;
+        // Energy only leaves (drag), so with U_b(z) = integral from z up of rho g V_sub, the
+        // work buoyancy can still do, at most rho g V (depth + 2 extent):
+        //   m g z + m v^2 / 2 <= m g z0 + m v0^2 / 2 + rho g V (max(-z0, 0) + 2 extent).
+        // That bounds the height of the centre of mass, and its speed (the fall to the water adds
+        // g (max(z0, 0) + 2 extent)); the distance is at most the top speed times the run.
+        let lift = RHO / density * ((-height).max(0.0) + 2.0 * extent);
+        let rise = height + v0.length_squared() / (2.0 * g) + lift;
+        let top_speed =
+            (v0.length_squared() + 2.0 * g * (height.max(0.0) + 2.0 * extent + lift)).sqrt();
+        let reach = top_speed * time + 2.0 * extent;
+        let mut late_volume = 0.0_f64;
+        let late = steps - steps / 5;
+        for k in 0..steps {
+            let step = body
+                .step(&FlatWater::default(), &Gravity::EARTH, dt, Wrench::ZERO)
+                .unwrap_or_else(|e| panic!("case {case} (dt {dt}, size {size}): {e}"));
+            let p = body.body.state.pose.position;
+            assert!(p.is_finite(), "case {case}: {p}");
+            assert!(
+                p.distance(start) <= reach && p.z <= rise,
+                "case {case} (dt {dt}, size {size}, density {density}, v0 {v0}, height {height}): \
+                 at {p} after {k} steps, bounds: distance {reach} m, height {rise} m"
+            );
+            if k >= late {
+                late_volume += f64::from(step.submerged_volume);
+            }
+        }
+        cases += 1;
+        if time >= SETTLE_TIME {
+            settled_cases += 1;
+            // Floating: over the last fifth of the run, the displaced water weighs the mass.
+            let mean = late_volume / (steps - late) as f64;
+            let expected = f64::from(mass / RHO);
+            assert!(
+                (mean - expected).abs() < 0.01 * expected,
+                "case {case} (dt {dt}, size {size}, density {density}): displaces {mean} m^3 \
+                 on average at the end, floating needs {expected} m^3"
+            );
+        }
+    }
+    assert_eq!(cases, 300);
+    assert!(
+        settled_cases > 100,
+        "only {settled_cases} cases ran long enough to settle"
+    );
+}
