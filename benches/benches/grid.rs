@@ -7,8 +7,8 @@
 )]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use water_cli::bench::peer_like_bench;
 use water_core::{Boundary, GridMode};
+use water_scene::benchmark::peer_like_bench;
 
 fn grid(c: &mut Criterion) {
     for mode in GridMode::ALL {

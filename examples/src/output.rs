@@ -3,9 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use water_cli::animation::write_gif;
-use water_cli::picture::write_rgba_png;
 use water_gpu::render::RgbaImage;
+use water_gpu::render::{write_gif, write_rgba_png};
 use water_gpu::GpuContext;
 
 use crate::{ExampleError, SceneOptions};

@@ -7,9 +7,9 @@
 
 use std::path::PathBuf;
 
-use water_cli::picture::{read_rgba_png, write_rgba_png};
 use water_examples::{boat_wake, rock_pool, sky_aquarium, SceneOptions};
 use water_gpu::render::RgbaImage;
+use water_gpu::render::{read_rgba_png, write_rgba_png};
 use water_testkit::gpu_or_skip;
 
 /// Largest mean absolute difference per channel, in 8-bit levels. Renders on the same driver

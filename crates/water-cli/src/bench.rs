@@ -10,11 +10,11 @@ use serde::Serialize;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
 
 use crate::gpu_costs::{F16Error, GpuCosts};
-use crate::simulation::BackendChoice;
-use water_core::{
-    Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Parallelism, SignedGrid,
-    SplitGrid, TemporalBlocking, WaveParams,
+use water_core::{Boundary, Damping, GridMode, TemporalBlocking, WaveParams};
+use water_scene::benchmark::{
+    bench_pool, parallelism_for, peer_like_bench, peer_like_grid, BenchSetupError,
 };
+use water_scene::Backend;
 use water_sphere::SphereLayout;
 
 /// One benchmark run's result, printed as a JSON line.
@@ -80,7 +80,7 @@ pub struct BenchGrid {
     /// Temporal blocking of the multi-step run.
     pub blocking: TemporalBlocking,
     /// Where the steps run.
-    pub backend: BackendChoice,
+    pub backend: Backend,
     /// How the GPU grid stores its cells ([`StorageFormat::F16`]: compute backend only).
     pub storage: StorageFormat,
 }
@@ -94,117 +94,12 @@ pub enum BenchError {
     /// The GPU backend failed.
     #[error(transparent)]
     Gpu(#[from] water_gpu::GpuError),
-    /// Thread pool could not start.
-    #[error("cannot start {threads} threads: {source}")]
-    Threads {
-        /// Threads asked for.
-        threads: usize,
-        /// Why.
-        source: rayon::ThreadPoolBuildError,
-    },
+    /// The benchmark's setup (a thread pool that cannot start, a bad size).
+    #[error(transparent)]
+    Setup(#[from] BenchSetupError),
     /// Nonsense request.
     #[error("{0}")]
     Invalid(String),
-}
-
-/// A rayon pool of `threads` threads for a benchmark.
-///
-/// # Errors
-/// [`BenchError::Threads`] when the pool cannot start.
-pub fn bench_pool(threads: usize) -> Result<rayon::ThreadPool, BenchError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|source| BenchError::Threads { threads, source })
-}
-
-/// How a benchmark on `threads` threads steps: on the calling thread for one (no pool
-/// hand-off, as the peer's serial loop), over the pool otherwise.
-#[must_use]
-pub fn parallelism_for(threads: usize) -> Parallelism {
-    if threads == 1 {
-        Parallelism::Serial
-    } else {
-        Parallelism::Auto
-    }
-}
-
-/// A [`peer_like_grid`] and the pool of `threads` threads it steps on, set up as
-/// `water bench grid` times them.
-///
-/// # Errors
-/// As [`peer_like_grid`] and [`bench_pool`].
-pub fn peer_like_bench(
-    n: usize,
-    mode: GridMode,
-    boundary: Boundary,
-    threads: usize,
-) -> Result<(rayon::ThreadPool, Box<dyn GridWater>), BenchError> {
-    let pool = bench_pool(threads)?;
-    let mut water = peer_like_grid(n, mode, boundary)?;
-    water.set_parallelism(parallelism_for(threads));
-    Ok((pool, water))
-}
-
-/// An `n x n` grid of `mode` initialised like the C peer's grid (see the module docs), with
-/// `boundary` (classic mode: fixed only).
-///
-/// # Errors
-/// [`BenchError`] for a bad size or a classic grid with another boundary.
-pub fn peer_like_grid(
-    n: usize,
-    mode: GridMode,
-    boundary: Boundary,
-) -> Result<Box<dyn GridWater>, BenchError> {
-    let size = GridSize::new(n, n)?;
-    // h = 1, c = 1, dt = 0.5 gives a = 0.25, the peer's setting.
-    let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999))?;
-    let z = |i: usize| {
-        let (x, y) = (i % n, i / n);
-        if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
-            0.0
-        } else {
-            ((i * 7) % 97) as f32 * 0.001
-        }
-    };
-    let fill = |cur: &mut [f32], old: &mut [f32]| {
-        for (i, (c, o)) in cur.iter_mut().zip(old.iter_mut()).enumerate() {
-            *c = z(i);
-            *o = z(i) * 0.9;
-        }
-    };
-    Ok(match mode {
-        GridMode::Signed => {
-            let mut g = SignedGrid::new(size, params, boundary);
-            let (cur, old) = g.field_mut().levels_mut();
-            fill(cur, old);
-            Box::new(g)
-        }
-        GridMode::Split => {
-            // Both channels carry the field, as a run with crests and troughs would.
-            let mut g = SplitGrid::new(size, params, boundary);
-            let (p, n) = g.channels_mut();
-            for channel in [p, n] {
-                let (cur, old) = channel.levels_mut();
-                fill(cur, old);
-            }
-            Box::new(g)
-        }
-        GridMode::Classic => {
-            if boundary != Boundary::Fixed {
-                return Err(BenchError::Invalid(format!(
-                    "classic mode has only the fixed boundary, got {boundary}"
-                )));
-            }
-            let mut g = ClassicGrid::new(size, 1.0, Some(5))?;
-            let (cur, old) = g.levels_mut();
-            for (i, (c, o)) in cur.iter_mut().zip(old.iter_mut()).enumerate() {
-                *c = (z(i) * 10_000.0) as i16;
-                *o = (z(i) * 9_000.0) as i16;
-            }
-            Box::new(g)
-        }
-    })
 }
 
 /// Runs the benchmark on a pool of the requested size.
@@ -215,7 +110,7 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
     if spec.steps == 0 {
         return Err(BenchError::Invalid("--steps must be at least 1".into()));
     }
-    if let BackendChoice::Gpu(kind) = spec.backend {
+    if let Some(kind) = spec.backend.gpu() {
         return bench_gpu(spec, kind);
     }
     if spec.storage != StorageFormat::F32 {

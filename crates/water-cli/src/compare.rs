@@ -5,9 +5,10 @@ use water_core::GridMode;
 use water_gpu::agreement::{Comparison, F32_TOLERANCE};
 use water_gpu::GpuContext;
 
+use water_scene::scenario::Scenario;
+use water_scene::{Backend, GridOutputs};
+
 use crate::run::{simulate, RunError};
-use crate::scenario::Scenario;
-use crate::simulation::{BackendChoice, Outputs, Simulation};
 
 /// One backend's distance from the CPU reference.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,12 +37,12 @@ impl CompareRow {
 /// The scenario's final state on `backend`, floating bodies included.
 fn run(
     scenario: &Scenario,
-    backend: BackendChoice,
+    backend: Backend,
     gpu: Option<&GpuContext>,
-) -> Result<Outputs, RunError> {
-    let mut sim = Simulation::new(scenario, backend, gpu)?;
-    simulate(&mut sim, scenario, |_| {})?;
-    Ok(sim.outputs()?)
+) -> Result<GridOutputs, RunError> {
+    let mut scene = scenario.scene(backend, gpu)?;
+    simulate(&mut scene, scenario, None, |_| {})?;
+    Ok(scene.water().outputs()?)
 }
 
 /// Runs the CPU reference and each of `backends`, and measures each against the reference.
@@ -49,17 +50,14 @@ fn run(
 /// # Errors
 /// GPU failures (no adapter, limits, lost device); floating bodies whose forces stop being
 /// finite.
-pub fn compare(
-    scenario: &Scenario,
-    backends: &[BackendChoice],
-) -> Result<Vec<CompareRow>, RunError> {
-    let needs_gpu = backends.iter().any(|b| *b != BackendChoice::Cpu);
+pub fn compare(scenario: &Scenario, backends: &[Backend]) -> Result<Vec<CompareRow>, RunError> {
+    let needs_gpu = backends.iter().any(|b| *b != Backend::Cpu);
     let gpu = if needs_gpu {
         Some(GpuContext::headless()?)
     } else {
         None
     };
-    let reference = run(scenario, BackendChoice::Cpu, None)?;
+    let reference = run(scenario, Backend::Cpu, None)?;
     let mut rows = Vec::new();
     for &backend in backends {
         let outputs = run(scenario, backend, gpu.as_ref())?;

@@ -8,11 +8,11 @@ use water_cli::bench::{bench_grid, BenchGrid};
 use water_cli::compare::{compare, table};
 use water_cli::render::{render_scenario, RenderOptions};
 use water_cli::run::run_scenario;
-use water_cli::scenario::{Scenario, ScenarioFile, DEFAULT_BUILTIN};
 use water_cli::sphere_run::run_sphere;
-use water_cli::BackendChoice;
 use water_core::{Boundary, GridMode, StabilityReport, TemporalBlocking};
 use water_gpu::GpuBackend;
+use water_scene::scenario::{Scenario, ScenarioFile, DEFAULT_BUILTIN};
+use water_scene::{Backend, UnknownBackend};
 
 #[derive(Parser)]
 #[command(
@@ -25,35 +25,17 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Backend {
-    /// The CPU reference solver.
-    Cpu,
-    /// Compute shaders on the GPU.
-    Gpu,
-    /// Render-to-texture passes on the GPU.
-    #[value(name = "gpu-fragment")]
-    GpuFragment,
+/// `--backend`: `cpu`, `gpu` or `gpu-fragment`.
+fn parse_backend(text: &str) -> Result<Backend, UnknownBackend> {
+    text.parse()
 }
 
-impl Backend {
-    fn choice(self) -> BackendChoice {
-        match self {
-            Self::Cpu => BackendChoice::Cpu,
-            Self::Gpu => BackendChoice::Gpu(GpuBackend::Compute),
-            Self::GpuFragment => BackendChoice::Gpu(GpuBackend::Fragment),
-        }
-    }
-}
-
-/// `water render --backend`.
-#[derive(Clone, Copy, ValueEnum)]
-enum GpuBackendArg {
-    /// Compute shaders.
-    Gpu,
-    /// Render-to-texture passes.
-    #[value(name = "gpu-fragment")]
-    GpuFragment,
+/// `water render --backend`: a GPU backend.
+fn parse_gpu_backend(text: &str) -> Result<GpuBackend, String> {
+    let backend = parse_backend(text).map_err(|e| e.to_string())?;
+    backend.gpu().ok_or_else(|| {
+        format!("water render draws on the GPU: expected gpu or gpu-fragment, got {backend}")
+    })
 }
 
 /// `WIDTHxHEIGHT`.
@@ -98,7 +80,7 @@ enum Command {
         #[arg(long, conflicts_with = "scenario")]
         builtin: Option<String>,
         /// Where the solver runs.
-        #[arg(long, value_enum, default_value = "cpu")]
+        #[arg(long, default_value = "cpu", value_parser = parse_backend)]
         backend: Backend,
         /// Output folder.
         #[arg(long, default_value = "out")]
@@ -130,8 +112,8 @@ enum Command {
         #[arg(long, default_value = "out/render")]
         out: PathBuf,
         /// GPU backend that runs the water.
-        #[arg(long, value_enum, default_value = "gpu")]
-        backend: GpuBackendArg,
+        #[arg(long, default_value = "gpu", value_parser = parse_gpu_backend)]
+        backend: GpuBackend,
         /// Frames, evenly spaced over the run (1 to 1000).
         #[arg(long, default_value_t = 48)]
         frames: u32,
@@ -260,7 +242,7 @@ enum BenchWhat {
         #[arg(long)]
         threads: Option<usize>,
         /// Where the solver runs.
-        #[arg(long, value_enum, default_value = "cpu")]
+        #[arg(long, default_value = "cpu", value_parser = parse_backend)]
         backend: Backend,
         /// Stepper.
         #[arg(long, value_enum, default_value = "signed")]
@@ -322,12 +304,12 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             match load(scenario, builtin)? {
                 ScenarioFile::Grid(scenario) => {
-                    let summary = run_scenario(&scenario, backend.choice(), &out, !quiet)
+                    let summary = run_scenario(&scenario, backend, &out, !quiet)
                         .map_err(|e| e.to_string())?;
                     print!("{}", summary.to_text());
                 }
                 ScenarioFile::Sphere(mut scenario) => {
-                    let summary = run_sphere(&mut scenario, backend.choice(), &out, !quiet)
+                    let summary = run_sphere(&mut scenario, backend, &out, !quiet)
                         .map_err(|e| e.to_string())?;
                     print!("{}", summary.to_text());
                 }
@@ -346,10 +328,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let mut scenario = load(scenario, builtin)?;
             let options = RenderOptions {
-                backend: match backend {
-                    GpuBackendArg::Gpu => GpuBackend::Compute,
-                    GpuBackendArg::GpuFragment => GpuBackend::Fragment,
-                },
+                backend,
                 frames,
                 width: size.0,
                 height: size.1,
@@ -379,7 +358,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let scenario = grid_only(load(scenario, builtin)?, "water compare")?;
             let backends = backends
                 .iter()
-                .map(|b| BackendChoice::parse(b.trim()))
+                .map(|b| b.trim().parse::<Backend>().map_err(|e| e.to_string()))
                 .collect::<Result<Vec<_>, _>>()?;
             let rows = compare(&scenario, &backends).map_err(|e| e.to_string())?;
             print!("{}", table(&rows));
@@ -528,7 +507,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     BoundaryArg::Absorbing => Boundary::Absorbing,
                 },
                 single_step,
-                backend: backend.choice(),
+                backend: backend,
                 blocking: match blocking {
                     BlockingArg::Auto => TemporalBlocking::Auto,
                     BlockingArg::Always => TemporalBlocking::Always,

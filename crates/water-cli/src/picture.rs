@@ -1,9 +1,6 @@
 //! Pictures of a height field: a diverging colour map (troughs blue, crests white-cyan, still
 //! water mid-blue) with land drawn as sand.
 
-use std::io;
-use std::path::Path;
-
 /// RGB8 pixels of a `width x height` field, one pixel per cell, scaled so that `scale` metres
 /// maps to the ends of the colour map. Land cells (if given) are sand-coloured.
 #[must_use]
@@ -53,65 +50,4 @@ pub fn robust_scale(heights: &[f32]) -> f32 {
     } else {
         1.0
     }
-}
-
-/// Writes RGB8 pixels as a PNG.
-///
-/// # Errors
-/// I/O or encoding errors, as `io::Error`.
-pub fn write_png(path: &Path, width: usize, height: usize, rgb: &[u8]) -> io::Result<()> {
-    let file = io::BufWriter::new(std::fs::File::create(path)?);
-    let to_u32 =
-        |v: usize| u32::try_from(v).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e));
-    let mut encoder = png::Encoder::new(file, to_u32(width)?, to_u32(height)?);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(io::Error::other)?;
-    writer.write_image_data(rgb).map_err(io::Error::other)?;
-    writer.finish().map_err(io::Error::other)
-}
-
-/// Writes an RGBA picture as a PNG.
-///
-/// # Errors
-/// I/O or encoding errors, as `io::Error`.
-pub fn write_rgba_png(path: &Path, image: &water_gpu::render::RgbaImage) -> io::Result<()> {
-    let file = io::BufWriter::new(std::fs::File::create(path)?);
-    let mut encoder = png::Encoder::new(file, image.width(), image.height());
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(io::Error::other)?;
-    writer
-        .write_image_data(image.pixels())
-        .map_err(io::Error::other)?;
-    writer.finish().map_err(io::Error::other)
-}
-
-/// Reads an 8-bit RGB or RGBA PNG as RGBA (opaque where it has no alpha).
-///
-/// # Errors
-/// I/O errors, and PNGs of other colour types or depths, as `io::Error`.
-pub fn read_rgba_png(path: &Path) -> io::Result<water_gpu::render::RgbaImage> {
-    let decoder = png::Decoder::new(io::BufReader::new(std::fs::File::open(path)?));
-    let mut reader = decoder.read_info().map_err(io::Error::other)?;
-    let mut buffer = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buffer).map_err(io::Error::other)?;
-    let bytes = &buffer[..info.buffer_size()];
-    let pixels = match (info.color_type, info.bit_depth) {
-        (png::ColorType::Rgba, png::BitDepth::Eight) => bytes.to_vec(),
-        (png::ColorType::Rgb, png::BitDepth::Eight) => bytes
-            .chunks_exact(3)
-            .flat_map(|p| [p[0], p[1], p[2], 255])
-            .collect(),
-        (colour, depth) => {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "{}: {colour:?} at {depth:?}; expected 8-bit RGB or RGBA",
-                    path.display()
-                ),
-            ))
-        }
-    };
-    water_gpu::render::RgbaImage::new(info.width, info.height, pixels).map_err(io::Error::other)
 }

@@ -16,13 +16,13 @@ use water_gpu::render::{
 };
 use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, GpuSphereWater, HullMesh};
 
-use crate::animation::write_gif;
-use crate::picture::{robust_scale, write_rgba_png};
+use water_gpu::render::{write_gif, write_rgba_png};
+use water_scene::scenario::{Scenario, ScenarioFile, ScenarioRun, SphereScenario};
+use water_scene::{Backend, Scene};
+
+use crate::picture::robust_scale;
 use crate::progress::Progress;
-use crate::run::{RunError, ScenarioRun};
-use crate::scenario::{Scenario, ScenarioFile};
-use crate::simulation::{BackendChoice, Simulation};
-use crate::sphere_scenario::SphereScenario;
+use crate::run::RunError;
 
 /// Largest output side, pixels.
 pub const MAX_SIDE: u32 = 4096;
@@ -179,7 +179,7 @@ pub fn render_scenario(
     write_gif(&gif, &frames, GIF_DELAY_CS).map_err(io)?;
     let summary = RenderSummary {
         scenario: source,
-        backend: BackendChoice::Gpu(options.backend).name().into(),
+        backend: Backend::from(options.backend).name().into(),
         adapter: gpu.describe(),
         width: options.width,
         height: options.height,
@@ -194,12 +194,12 @@ pub fn render_scenario(
     Ok(summary)
 }
 
-/// The GPU grid of a simulation made on a GPU backend.
-fn gpu_grid(sim: &mut Simulation) -> &mut GpuGrid {
-    match sim {
-        Simulation::Gpu(g) => g,
-        _ => unreachable!("render makes its simulations on a GPU backend"),
-    }
+/// The GPU grid of a scene made on a GPU backend.
+fn gpu_grid(scene: &mut Scene) -> &mut GpuGrid {
+    scene
+        .water_mut()
+        .gpu_mut()
+        .expect("render makes its scenes on a GPU backend")
 }
 
 /// A height scale that draws waves of the field's typical size at [`DRAWN_WAVE_SHARE`] of
@@ -219,8 +219,8 @@ fn render_grid(
     steps: &[u64],
 ) -> Result<(Vec<RgbaImage>, f32), RunError> {
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let mut sim = Simulation::new(scenario, BackendChoice::Gpu(options.backend), Some(gpu))?;
-    let mut run = ScenarioRun::new(scenario)?;
+    let mut sim = scenario.scene(options.backend.into(), Some(gpu))?;
+    let mut run = ScenarioRun::new(scenario);
     let size = scenario.size;
     let cell = scenario.params.cell_size() as f32;
     let extent = Vec3::new(size.width() as f32 * cell, size.height() as f32 * cell, 0.0);
@@ -238,7 +238,7 @@ fn render_grid(
             &RgbaImage::pebbles(size.width() as u32, size.height() as u32, 24, 3),
         )?;
         for &step in steps {
-            run.advance_to(&mut sim, step, |done| progress.update(done))?;
+            run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
             let surface = gpu_grid(&mut sim).update_surface()?.clone();
             let mut encoder = device.create_command_encoder(&Default::default());
             renderer.encode(&mut encoder, target.colour_view(), &surface)?;
@@ -264,14 +264,14 @@ fn render_grid(
         0.75,
         options.width as f32 / options.height as f32,
     );
-    let meshes = BodyMeshes::new(device, run.fleet().bodies(), &scenario.land, cell)?;
+    let meshes = BodyMeshes::new(device, bodies_of(&sim), &scenario.land, cell)?;
     let mask = HullMaskTexture::new(device, size);
     let mut cells = vec![0.0_f32; size.cells()];
     let mut scale = options.height_scale;
     for &step in steps {
-        run.advance_to(&mut sim, step, |done| progress.update(done))?;
+        run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
         if scale.is_none() {
-            scale = auto_scale(&sim.outputs()?.heights, longest);
+            scale = auto_scale(&sim.water().heights()?, longest);
         }
         let drawn = scale.unwrap_or(1.0);
         if renderer.style().height_scale != drawn {
@@ -284,7 +284,7 @@ fn render_grid(
         for (c, land) in cells.iter_mut().zip(scenario.land.cells()) {
             *c = if *land { 1.0 } else { 0.0 };
         }
-        for body in run.fleet().bodies() {
+        for body in bodies_of(&sim) {
             rasterise_grid_mask(
                 &body.hulls,
                 &body.body.state.pose,
@@ -295,8 +295,8 @@ fn render_grid(
             )?;
         }
         mask.write(queue, &cells)?;
-        let draws = meshes.draws(run.fleet().bodies(), drawn);
         let surface = gpu_grid(&mut sim).update_surface()?.clone();
+        let draws = meshes.draws(bodies_of(&sim), drawn);
         let mut encoder = device.create_command_encoder(&Default::default());
         renderer.encode(
             &mut encoder,
@@ -313,6 +313,13 @@ fn render_grid(
     }
     progress.finish();
     Ok((frames, scale.unwrap_or(1.0)))
+}
+
+/// The scene's floating bodies in the water's frame.
+fn bodies_of(scene: &Scene) -> impl Iterator<Item = &FloatingBody> {
+    scene
+        .body_ids()
+        .filter_map(move |id| scene.floating_body(id).ok())
 }
 
 /// Hull meshes of a scenario's bodies, and one mesh for its land.

@@ -5,14 +5,13 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use water_core::GridWater;
 use water_gpu::{GpuContext, GpuError};
+use water_scene::scenario::{Scenario, ScenarioRun};
+use water_scene::{Backend, CsvTrajectory, Scene, SceneError, TrajectorySink};
 
-use crate::bodies::Fleet;
+use crate::npy;
 use crate::picture;
 use crate::progress::Progress;
-use crate::scenario::Scenario;
-use crate::simulation::{BackendChoice, Simulation};
 
 /// What a run did, as printed and written to `summary.json`.
 #[derive(Debug, Clone, Serialize)]
@@ -62,107 +61,20 @@ pub struct BodySummary {
     pub position: [f32; 3],
 }
 
-/// Runs the whole scenario on `sim`, its floating bodies with it; returns the bodies at the end.
+/// Runs the whole scenario on `scene` (built by [`Scenario::scene`]), recording every body's
+/// state after every step into `trajectory` when one is given.
 ///
 /// # Errors
-/// GPU failures; bodies whose forces stop being finite.
+/// GPU failures; a body whose step failed, named with the step and the cause; the sink's
+/// failure.
 pub fn simulate(
-    sim: &mut Simulation,
+    scene: &mut Scene,
     scenario: &Scenario,
+    trajectory: Option<&mut dyn TrajectorySink>,
     on_step: impl FnMut(u64),
-) -> Result<Fleet, RunError> {
-    let mut run = ScenarioRun::new(scenario)?;
-    run.advance_to(sim, scenario.steps, on_step)?;
-    Ok(run.into_fleet())
-}
-
-/// A scenario part of the way through: the step reached and its floating bodies. `water render`
-/// advances one between frames; [`simulate`] in one go.
-#[derive(Debug)]
-pub struct ScenarioRun<'a> {
-    scenario: &'a Scenario,
-    fleet: Fleet,
-    step: u64,
-}
-
-impl<'a> ScenarioRun<'a> {
-    /// The scenario at step 0, its bodies at their start.
-    ///
-    /// # Errors
-    /// A body's mask could not be drawn (never for validated bodies).
-    pub fn new(scenario: &'a Scenario) -> Result<Self, RunError> {
-        Ok(Self {
-            scenario,
-            fleet: Fleet::new(
-                scenario.bodies.clone(),
-                scenario.size,
-                scenario.params.cell_size() as f32,
-                scenario.contact_amplitude,
-            )?,
-            step: 0,
-        })
-    }
-
-    /// Steps taken.
-    #[must_use]
-    pub fn step(&self) -> u64 {
-        self.step
-    }
-
-    /// The floating bodies.
-    #[must_use]
-    pub fn fleet(&self) -> &Fleet {
-        &self.fleet
-    }
-
-    /// The bodies, at the end of the run.
-    #[must_use]
-    pub fn into_fleet(self) -> Fleet {
-        self.fleet
-    }
-
-    /// Runs `sim` on to step `until` (at most the scenario's steps): impulses before their
-    /// step; with bodies, one step at a time, the bodies moving on the current water and drawing
-    /// their masks before the water steps with them. `on_step` is told the steps done.
-    ///
-    /// # Errors
-    /// GPU failures; bodies whose forces stop being finite.
-    pub fn advance_to(
-        &mut self,
-        sim: &mut Simulation,
-        until: u64,
-        mut on_step: impl FnMut(u64),
-    ) -> Result<(), RunError> {
-        let scenario = self.scenario;
-        let until = until.min(scenario.steps);
-        if until <= self.step {
-            return Ok(());
-        }
-        if self.fleet.is_empty() {
-            sim.run_between(scenario, self.step, until, on_step)?;
-            self.step = until;
-            return Ok(());
-        }
-        let dt = scenario.params.dt() as f32;
-        let cell_size = scenario.params.cell_size() as f32;
-        let from = self.step;
-        let mut next = scenario
-            .impulses
-            .iter()
-            .filter(|t| t.step >= from)
-            .peekable();
-        for step in from..until {
-            while let Some(timed) = next.next_if(|t| t.step <= step) {
-                sim.add_impulse(&timed.impulse)?;
-            }
-            let fleet = &mut self.fleet;
-            sim.with_heights(cell_size, |water| fleet.advance(water, step, dt))??;
-            sim.step_with_contacts(self.fleet.contacts())?;
-            self.step = step + 1;
-            on_step(step + 1);
-        }
-        Ok(())
-    }
+) -> Result<(), RunError> {
+    ScenarioRun::new(scenario).advance_to(scene, scenario.steps, trajectory, on_step)?;
+    Ok(())
 }
 
 /// Why a run failed.
@@ -182,9 +94,12 @@ pub enum RunError {
     /// Options out of range.
     #[error("{0}")]
     Options(String),
-    /// A floating body (forces that stopped being finite).
+    /// The scene: a body's failed step (named, with the step), or its water.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    /// A floating body's mask for a picture.
     #[error("floating body: {0}")]
-    Bodies(#[from] water_buoyancy::BuoyancyError),
+    Body(#[from] water_buoyancy::BuoyancyError),
 }
 
 /// Runs `scenario` on `backend` and writes `height.npy` (and split channels), `height.png` and
@@ -195,7 +110,7 @@ pub enum RunError {
 /// files.
 pub fn run_scenario(
     scenario: &Scenario,
-    backend: BackendChoice,
+    backend: Backend,
     out: &Path,
     show_progress: bool,
 ) -> Result<RunSummary, RunError> {
@@ -205,34 +120,46 @@ pub fn run_scenario(
     };
     std::fs::create_dir_all(out).map_err(io)?;
     let gpu = match backend {
-        BackendChoice::Cpu => None,
-        BackendChoice::Gpu(_) => Some(GpuContext::headless()?),
+        Backend::Cpu => None,
+        _ => Some(GpuContext::headless()?),
     };
-    let mut sim = Simulation::new(scenario, backend, gpu.as_ref())?;
+    let mut scene = scenario.scene(backend, gpu.as_ref())?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
+    let csv_path = out.join("bodies.csv");
+    let mut trajectory = if scenario.bodies.is_empty() {
+        None
+    } else {
+        let file = std::io::BufWriter::new(std::fs::File::create(&csv_path).map_err(io)?);
+        let mut csv = CsvTrajectory::new(file).map_err(io)?;
+        scene.record(&mut csv)?;
+        Some(csv)
+    };
     let start = Instant::now();
-    let fleet = simulate(&mut sim, scenario, |done| progress.update(done))?;
-    let outputs = sim.outputs()?;
+    simulate(
+        &mut scene,
+        scenario,
+        trajectory.as_mut().map(|t| t as &mut dyn TrajectorySink),
+        |done| progress.update(done),
+    )?;
+    let outputs = scene.water().outputs()?;
     let wall_seconds = start.elapsed().as_secs_f64();
     progress.finish();
 
     let size = scenario.size;
     let heights = &outputs.heights;
-    let mut files = outputs
-        .write_arrays(out, size.width(), size.height())
-        .map_err(io)?;
+    let mut files =
+        npy::write_grid_arrays(&outputs, out, size.width(), size.height()).map_err(io)?;
     let rgb = picture::colour_map(
         heights,
         (!scenario.land.is_empty()).then(|| scenario.land.cells()),
         picture::robust_scale(heights),
     );
     let png = out.join("height.png");
-    picture::write_png(&png, size.width(), size.height(), &rgb).map_err(io)?;
+    water_gpu::render::write_png(&png, size.width(), size.height(), &rgb).map_err(io)?;
     files.push(png);
-    if !fleet.is_empty() {
-        let csv = out.join("bodies.csv");
-        fleet.write_csv(&csv).map_err(io)?;
-        files.push(csv);
+    if let Some(csv) = trajectory {
+        csv.finish().map_err(io)?;
+        files.push(csv_path);
     }
     let summary_path = out.join("summary.json");
     files.push(summary_path.clone());
@@ -242,6 +169,15 @@ pub fn run_scenario(
     } else {
         scenario.params.courant()
     };
+    let bodies = scene
+        .body_ids()
+        .map(|id| {
+            scene.body(id).map(|b| BodySummary {
+                name: b.name.to_owned(),
+                position: b.position.to_array(),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let summary = RunSummary {
         scenario: scenario.source.clone(),
         backend: backend.name().into(),
@@ -257,15 +193,8 @@ pub fn run_scenario(
         mcells_per_s: size.cells() as f64 * scenario.steps as f64 / wall_seconds.max(1e-12) / 1e6,
         max_abs_height: heights.iter().fold(0.0f32, |m, z| m.max(z.abs())),
         volume: water_core::diagnostics::volume(heights, scenario.params.cell_size()),
-        energy: sim.cpu().map(GridWater::energy),
-        bodies: fleet
-            .positions()
-            .into_iter()
-            .map(|(name, p)| BodySummary {
-                name,
-                position: p.to_array(),
-            })
-            .collect(),
+        energy: scene.water().energy(),
+        bodies,
         files,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;

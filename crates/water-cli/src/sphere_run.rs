@@ -13,8 +13,8 @@ use crate::progress::Progress;
 use water_gpu::{GpuContext, GpuSphereWater};
 
 use crate::run::RunError;
-use crate::simulation::BackendChoice;
-use crate::sphere_scenario::SphereScenario;
+use water_scene::scenario::SphereScenario;
+use water_scene::Backend;
 
 /// Width of the map picture, pixels (height is half).
 const MAP_WIDTH: usize = 512;
@@ -85,7 +85,7 @@ fn map_vertices(sphere: &Icosphere, adjacency: &Adjacency) -> Vec<usize> {
 /// [`RunError::Io`] for files.
 pub fn run_sphere(
     scenario: &mut SphereScenario,
-    backend: BackendChoice,
+    backend: Backend,
     out: &Path,
     show_progress: bool,
 ) -> Result<SphereSummary, RunError> {
@@ -96,12 +96,12 @@ pub fn run_sphere(
     std::fs::create_dir_all(out).map_err(io)?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
     let start = Instant::now();
-    let (heights, adapter) = match backend {
-        BackendChoice::Cpu => {
+    let (heights, adapter) = match backend.gpu() {
+        None => {
             scenario.run(|done| progress.update(done));
             (scenario.water.heights().to_vec(), None)
         }
-        BackendChoice::Gpu(gpu_backend) => {
+        Some(gpu_backend) => {
             let gpu = GpuContext::headless()?;
             let mut water =
                 GpuSphereWater::new(gpu_backend, &gpu.device, &gpu.queue, &scenario.water)?;
@@ -148,7 +148,7 @@ pub fn run_sphere(
         .collect();
     let rgb = picture::colour_map(&pixels, None, picture::robust_scale(&pixels));
     let path = out.join("height.png");
-    picture::write_png(&path, MAP_WIDTH, MAP_WIDTH / 2, &rgb).map_err(io)?;
+    water_gpu::render::write_png(&path, MAP_WIDTH, MAP_WIDTH / 2, &rgb).map_err(io)?;
     files.push(path);
     let summary_path = out.join("summary.json");
     files.push(summary_path.clone());

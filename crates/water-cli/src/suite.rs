@@ -12,7 +12,7 @@ use water_gpu::{GpuBackend, StorageFormat};
 
 use crate::bench::{bench_grid, BenchError, BenchGrid};
 use crate::roofline;
-use crate::simulation::BackendChoice;
+use water_scene::Backend;
 
 /// Grid edges the suite measures by default.
 pub const SIZES: [usize; 6] = [128, 256, 512, 1024, 2048, 4096];
@@ -170,7 +170,7 @@ pub fn run(options: &SuiteOptions) -> Result<SuiteResults, BenchError> {
             boundary: Boundary::Fixed,
             single_step,
             blocking: TemporalBlocking::Auto,
-            backend: BackendChoice::Cpu,
+            backend: Backend::Cpu,
             storage: StorageFormat::F32,
         };
         Ok(bench_grid(&spec)?.gcells_per_s)
@@ -249,7 +249,7 @@ fn check_sizes(sizes: &[usize]) -> Result<(), BenchError> {
 /// and the fragment backend, each one multi-step run per size. On a software renderer the
 /// names say so and the lines are dotted.
 fn gpu_series(sizes: &[usize], cell_updates: f64) -> Result<Vec<Series>, BenchError> {
-    let spec = |n: usize, steps, backend, storage| BenchGrid {
+    let spec = |n: usize, steps, backend: GpuBackend, storage| BenchGrid {
         size: n,
         steps,
         threads: None,
@@ -257,7 +257,7 @@ fn gpu_series(sizes: &[usize], cell_updates: f64) -> Result<Vec<Series>, BenchEr
         boundary: Boundary::Fixed,
         single_step: false,
         blocking: TemporalBlocking::Auto,
-        backend: BackendChoice::Gpu(backend),
+        backend: backend.into(),
         storage,
     };
     let probe = bench_grid(&spec(sizes[0], 4, GpuBackend::Compute, StorageFormat::F32))?;

@@ -171,13 +171,13 @@ fn an_unstable_scenario_is_refused_naming_the_limit() {
 #[test]
 fn every_scenario_in_the_repository_parses() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    let files = water_cli::scenario::scenario_files(&dir).expect("scenarios folder");
+    let files = water_scene::scenario::scenario_files(&dir).expect("scenarios folder");
     assert!(files.len() >= 3, "found only {files:?}");
     for file in files {
-        water_cli::scenario::ScenarioFile::load(&file).unwrap_or_else(|e| panic!("{e}"));
+        water_scene::scenario::ScenarioFile::load(&file).unwrap_or_else(|e| panic!("{e}"));
     }
-    for (name, _) in water_cli::scenario::BUILTIN {
-        water_cli::scenario::ScenarioFile::builtin(name).unwrap_or_else(|e| panic!("{e}"));
+    for (name, _) in water_scene::scenario::BUILTIN {
+        water_scene::scenario::ScenarioFile::builtin(name).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 

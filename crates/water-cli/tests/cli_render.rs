@@ -53,7 +53,7 @@ fn render_writes_frames_and_an_animation_for_every_kind_of_water() {
         );
         let mut previous: Option<water_gpu::render::RgbaImage> = None;
         for k in 0..3 {
-            let frame = water_cli::picture::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
+            let frame = water_gpu::render::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
                 .expect("a PNG frame");
             assert_eq!((frame.width(), frame.height()), (96, 64), "{builtin}");
             let colours: std::collections::HashSet<&[u8]> = frame.pixels().chunks(4).collect();

@@ -39,6 +39,10 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+/// The glam this crate's API speaks (the version Bevy 0.19 uses), so callers never match
+/// versions by hand.
+pub use glam;
+
 pub mod boundary;
 pub mod buffer;
 pub mod classic_grid;

@@ -128,8 +128,9 @@ impl PendingReadback {
     pub fn try_take(&self) -> Option<Result<Vec<u8>, GpuError>> {
         match self.result.try_recv() {
             Ok(Ok(())) => {
-                let bytes = match self.staging.slice(..).get_mapped_range() {
-                    Ok(range) => Ok(match self.rows {
+                let bytes = {
+                    let range = self.staging.slice(..).get_mapped_range();
+                    match self.rows {
                         None => range[..self.len].to_vec(),
                         Some((row, padded)) => range
                             .chunks_exact(padded)
@@ -137,11 +138,10 @@ impl PendingReadback {
                             .take(self.len)
                             .copied()
                             .collect(),
-                    }),
-                    Err(e) => Err(GpuError::DeviceLost(e.to_string())),
+                    }
                 };
                 self.staging.unmap();
-                Some(bytes)
+                Some(Ok(bytes))
             }
             Ok(Err(e)) => Some(Err(GpuError::DeviceLost(e.to_string()))),
             Err(mpsc::TryRecvError::Empty) => None,

@@ -5,9 +5,8 @@ use water_core::{
     Boundary, ContactMasks, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
     WaveParams,
 };
-use water_gpu::{GpuContext, GpuError, GridSpec};
-
-use crate::backend::{Backend, BackendKind};
+use water_gpu::{GpuContext, GridSpec};
+use water_scene::{Backend, BackendGrid, SceneError};
 
 /// A scenario with land, impulses of every shape and a moving hull making bow and stern waves,
 /// for one mode and boundary.
@@ -69,14 +68,13 @@ impl CrossCheck {
     ///
     /// # Errors
     /// Whatever the backend reports.
-    pub fn run(&self, kind: BackendKind, gpu: Option<&GpuContext>) -> Result<Backend, GpuError> {
+    pub fn run(&self, kind: Backend, gpu: Option<&GpuContext>) -> Result<BackendGrid, SceneError> {
         let size = self.spec.size;
         let (w, h) = (size.width(), size.height());
-        let mut backend = Backend::new(kind, self.spec, gpu)?;
         let mut land = LandMask::empty(size);
         land.add_rect(w / 2 - 3, 0, w / 2 + 3, h / 3)?; // a pier from the top edge
         land.add_rect(8, h - 14, 16, h - 8)?; // an island
-        backend.set_land(land)?;
+        let mut backend = BackendGrid::new(self.spec, land, kind, gpu)?;
 
         let amp = self.amplitude();
         let impulses = [

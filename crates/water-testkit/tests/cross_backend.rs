@@ -2,7 +2,7 @@
 //! sources, over 240 steps: f32 modes within F32_TOLERANCE, classic mode bit for bit.
 
 use water_core::GridMode;
-use water_testkit::backend::BackendKind;
+use water_scene::Backend;
 use water_testkit::scenario::all_cases;
 use water_testkit::{compare_exact_i16, compare_f32, gpu_or_skip, F32_TOLERANCE};
 
@@ -15,14 +15,14 @@ fn every_backend_agrees_with_the_cpu_reference() {
     for case in all_cases() {
         assert!(case.steps >= 200);
         let width = case.spec.size.width();
-        let reference = case.run(BackendKind::Cpu, None).expect("cpu run");
+        let reference = case.run(Backend::Cpu, None).expect("cpu run");
         let ref_heights = reference.heights().expect("cpu heights");
         assert!(
             ref_heights.iter().any(|&v| v != 0.0),
             "{}: the scenario moves water",
             case.name()
         );
-        for kind in [BackendKind::Compute, BackendKind::Fragment] {
+        for kind in [Backend::Gpu, Backend::GpuFragment] {
             let name = format!("{}-{}", case.name(), kind.name());
             let run = case.run(kind, Some(&gpu)).expect("gpu run");
             let outcome = if case.spec.mode == GridMode::Classic {

@@ -2,7 +2,7 @@
 //! `HeightView::cell_normal` computes from them.
 
 use water_core::{Boundary, GridMode, HeightView};
-use water_testkit::backend::{Backend, BackendKind};
+use water_scene::{Backend, BackendGrid};
 use water_testkit::{gpu_or_skip, CrossCheck};
 
 /// Normals are unit vectors computed from the same heights by the same formula; the GPU may
@@ -21,8 +21,8 @@ fn surface_texture_matches_cpu_normals_of_the_same_heights() {
     ] {
         let case = CrossCheck::new(mode, boundary);
         let size = case.spec.size;
-        for kind in [BackendKind::Compute, BackendKind::Fragment] {
-            let Backend::Gpu(mut grid) = case.run(kind, Some(&gpu)).expect("run") else {
+        for kind in [Backend::Gpu, Backend::GpuFragment] {
+            let BackendGrid::Gpu(mut grid) = case.run(kind, Some(&gpu)).expect("run") else {
                 unreachable!("GPU kinds build GPU backends");
             };
             let heights = grid.heights().expect("heights");

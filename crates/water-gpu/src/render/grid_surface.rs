@@ -518,7 +518,7 @@ fn pipelines(
         stencil: wgpu::StencilState::default(),
         bias: wgpu::DepthBiasState::default(),
     });
-    let pipeline = |label, vs, fs, buffers: &[Option<wgpu::VertexBufferLayout<'_>>]| {
+    let pipeline = |label, vs, fs, buffers: &[wgpu::VertexBufferLayout<'_>]| {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(label),
             layout: Some(&layout),
@@ -549,16 +549,16 @@ fn pipelines(
         "vs_hull",
         "fs_hull",
         &[
-            Some(wgpu::VertexBufferLayout {
+            wgpu::VertexBufferLayout {
                 array_stride: 12,
                 step_mode: wgpu::VertexStepMode::Vertex,
                 attributes: &hull_vertex,
-            }),
-            Some(wgpu::VertexBufferLayout {
+            },
+            wgpu::VertexBufferLayout {
                 array_stride: size_of::<HullInstance>() as u64,
                 step_mode: wgpu::VertexStepMode::Instance,
                 attributes: &instance,
-            }),
+            },
         ],
     );
     (water, hulls)

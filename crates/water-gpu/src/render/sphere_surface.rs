@@ -381,11 +381,11 @@ fn draw_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::Re
             module: &module,
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
-            buffers: &[Some(wgpu::VertexBufferLayout {
+            buffers: &[wgpu::VertexBufferLayout {
                 array_stride: size_of::<SurfaceVertex>() as u64,
                 step_mode: wgpu::VertexStepMode::Vertex,
                 attributes: &attributes,
-            })],
+            }],
         },
         primitive: wgpu::PrimitiveState {
             // Counter-clockwise seen from outside: the far side of the sphere is culled.

@@ -322,7 +322,7 @@ impl Running {
         self.gpu.queue.submit([encoder.finish()]);
         if let Some(texture) = texture {
             self.window.pre_present_notify();
-            self.gpu.queue.present(texture);
+            texture.present();
             self.presented += 1;
         }
         self.frames += 1;

@@ -93,7 +93,6 @@ pub fn connect(
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
             compatible_surface: Some(&surface),
-            apply_limit_buckets: false,
         });
         let adapter = match pollster::block_on(request) {
             Ok(adapter) => adapter,

@@ -25,7 +25,7 @@ pub fn save_and_check(image: &RgbaImage, path: &Path) -> Result<PictureStats, De
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(failed)?;
     }
-    water_cli::picture::write_png(path, image.width() as usize, image.height() as usize, &rgb)
+    water_gpu::render::write_png(path, image.width() as usize, image.height() as usize, &rgb)
         .map_err(failed)?;
     let stats = picture_stats(&rgb);
     match blank_reason(&stats) {

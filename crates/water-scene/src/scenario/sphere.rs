@@ -27,7 +27,7 @@ use serde::Deserialize;
 use toml::Spanned;
 use water_sphere::{Click, Icosphere, SphereError, SphereStepper, SphereWater};
 
-use crate::scenario::{damping_keys, ScenarioError};
+use super::{damping_keys, ScenarioError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,10 +1,11 @@
-//! Animated GIFs of rendered frames.
+//! Pictures on disk: PNG frames and animated GIFs of rendered frames, and PNGs read back for
+//! reference-image tests.
 
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
 
-use water_gpu::render::RgbaImage;
+use super::RgbaImage;
 
 /// Writes `frames` (all one size, at most 65535 pixels a side) as a looping GIF, each frame shown
 /// for `delay_cs` hundredths of a second. Each frame gets its own 256-colour palette.
@@ -53,6 +54,67 @@ pub fn write_gif(path: &Path, frames: &[RgbaImage], delay_cs: u16) -> io::Result
         encoder.write_frame(&frame).map_err(io::Error::other)?;
     }
     Ok(())
+}
+
+/// Writes RGB8 pixels as a PNG.
+///
+/// # Errors
+/// I/O or encoding errors, as `io::Error`.
+pub fn write_png(path: &Path, width: usize, height: usize, rgb: &[u8]) -> io::Result<()> {
+    let file = BufWriter::new(File::create(path)?);
+    let to_u32 =
+        |v: usize| u32::try_from(v).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e));
+    let mut encoder = png::Encoder::new(file, to_u32(width)?, to_u32(height)?);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(io::Error::other)?;
+    writer.write_image_data(rgb).map_err(io::Error::other)?;
+    writer.finish().map_err(io::Error::other)
+}
+
+/// Writes an RGBA picture as a PNG.
+///
+/// # Errors
+/// I/O or encoding errors, as `io::Error`.
+pub fn write_rgba_png(path: &Path, image: &RgbaImage) -> io::Result<()> {
+    let file = BufWriter::new(File::create(path)?);
+    let mut encoder = png::Encoder::new(file, image.width(), image.height());
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(io::Error::other)?;
+    writer
+        .write_image_data(image.pixels())
+        .map_err(io::Error::other)?;
+    writer.finish().map_err(io::Error::other)
+}
+
+/// Reads an 8-bit RGB or RGBA PNG as RGBA (opaque where it has no alpha).
+///
+/// # Errors
+/// I/O errors, and PNGs of other colour types or depths, as `io::Error`.
+pub fn read_rgba_png(path: &Path) -> io::Result<RgbaImage> {
+    let decoder = png::Decoder::new(io::BufReader::new(File::open(path)?));
+    let mut reader = decoder.read_info().map_err(io::Error::other)?;
+    let mut buffer = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buffer).map_err(io::Error::other)?;
+    let bytes = &buffer[..info.buffer_size()];
+    let pixels = match (info.color_type, info.bit_depth) {
+        (png::ColorType::Rgba, png::BitDepth::Eight) => bytes.to_vec(),
+        (png::ColorType::Rgb, png::BitDepth::Eight) => bytes
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        (colour, depth) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {colour:?} at {depth:?}; expected 8-bit RGB or RGBA",
+                    path.display()
+                ),
+            ))
+        }
+    };
+    RgbaImage::new(info.width, info.height, pixels).map_err(io::Error::other)
 }
 
 #[cfg(test)]

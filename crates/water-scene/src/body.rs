@@ -1,0 +1,91 @@
+//! Bodies in a scene: what the caller adds ([`BodySpec`]), the handle it gets back ([`BodyId`])
+//! and what it reads ([`BodyView`]).
+
+use glam::{Quat, Vec3};
+use water_buoyancy::{BodyStep, FloatingBody};
+
+use crate::tow_path::TowPath;
+
+/// A floating body to add to a scene.
+#[derive(Debug, Clone)]
+pub struct BodySpec {
+    /// Its name, in errors, events and trajectories.
+    pub name: String,
+    /// The body, its hulls and its buoyancy model, posed in the scene's frame (the caller's up
+    /// axis).
+    pub body: FloatingBody,
+    /// A route it is towed along (horizontal position and velocity set, height and tilt free),
+    /// in the water's horizontal plane.
+    pub path: Option<TowPath>,
+    /// Force applied at the centre of mass every step, N, in the scene's frame (a motor); change
+    /// it later with [`crate::Scene::set_force`].
+    pub force: Vec3,
+    /// Torque applied every step, N m, in the scene's frame.
+    pub torque: Vec3,
+}
+
+impl BodySpec {
+    /// A free body (no tow path).
+    #[must_use]
+    pub fn new(name: impl Into<String>, body: FloatingBody) -> Self {
+        Self {
+            name: name.into(),
+            body,
+            path: None,
+            force: Vec3::ZERO,
+            torque: Vec3::ZERO,
+        }
+    }
+
+    /// The same body towed along `path`.
+    #[must_use]
+    pub fn towed(mut self, path: TowPath) -> Self {
+        self.path = Some(path);
+        self
+    }
+}
+
+/// A body's handle in its scene.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyId(pub(crate) usize);
+
+impl BodyId {
+    /// Its index: bodies are numbered in the order they were added, from 0.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// A body's state, in the caller's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyView<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Centre of mass, metres.
+    pub position: Vec3,
+    /// Orientation, body to world.
+    pub orientation: Quat,
+    /// Velocity of the centre of mass, m/s.
+    pub velocity: Vec3,
+    /// Angular velocity, rad/s.
+    pub angular_velocity: Vec3,
+    /// Submerged volume at the last step, m^3 (`None` before the first step).
+    pub submerged_volume: Option<f32>,
+    /// Whether some of the body was beyond the water's edge at the last step (it then floats
+    /// on still water at rest level there).
+    pub off_water: bool,
+}
+
+/// A body as the scene keeps it: in the water's z-up frame.
+#[derive(Debug, Clone)]
+pub(crate) struct SceneBody {
+    pub(crate) name: String,
+    pub(crate) body: FloatingBody,
+    pub(crate) path: Option<TowPath>,
+    /// Force the caller applies every step, N, water frame.
+    pub(crate) force: Vec3,
+    /// Torque about the centre of mass the caller applies every step, N m, water frame.
+    pub(crate) torque: Vec3,
+    pub(crate) last: Option<BodyStep>,
+}

@@ -1,0 +1,68 @@
+//! [`SceneError`]: why a scene could not be built or stepped, naming the body, the step and the
+//! cause.
+
+use water_buoyancy::BuoyancyError;
+use water_core::WaterError;
+use water_gpu::GpuError;
+
+/// Why a scene could not be built or stepped.
+#[derive(Debug, thiserror::Error)]
+pub enum SceneError {
+    /// A floating body failed during a step: which body, at which step, and why.
+    #[error("body {name:?} at step {step}: {source}")]
+    Body {
+        /// The body's name.
+        name: String,
+        /// The step that was running (step `s` turns the water's level `s` into `s + 1`).
+        step: u64,
+        /// The cause.
+        source: BuoyancyError,
+    },
+    /// A body could not be added (a bad hull, mass or pose).
+    #[error("body {name:?}: {source}")]
+    BodySetup {
+        /// The body's name.
+        name: String,
+        /// The cause.
+        source: BuoyancyError,
+    },
+    /// A GPU backend failed (no adapter, limits, a lost device).
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// The water refused a value.
+    #[error(transparent)]
+    Water(#[from] WaterError),
+    /// A GPU backend was asked for without a GPU context to run it on.
+    #[error("backend {backend} needs a GPU context; pass one, or choose backend cpu")]
+    NoGpu {
+        /// The backend asked for.
+        backend: crate::Backend,
+    },
+    /// A body id that this scene never handed out.
+    #[error("no body with id {id} in this scene (it has {bodies})")]
+    UnknownBody {
+        /// The id given.
+        id: usize,
+        /// Bodies in the scene.
+        bodies: usize,
+    },
+    /// A bad tow path.
+    #[error("{0}")]
+    TowPath(String),
+    /// A force or torque set on a body that is not finite.
+    #[error("body {name:?}: {what} must be finite, got {value}")]
+    NotFinite {
+        /// The body's name.
+        name: String,
+        /// `force` or `torque`.
+        what: &'static str,
+        /// The value given.
+        value: glam::Vec3,
+    },
+    /// Bodies need heights in metres; classic grids hold integer units.
+    #[error("floating bodies need heights in metres; classic mode's are integer units")]
+    ClassicBodies,
+    /// A trajectory sink failed to take a row.
+    #[error("recording trajectories: {0}")]
+    Record(#[from] std::io::Error),
+}

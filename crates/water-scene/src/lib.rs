@@ -1,0 +1,58 @@
+//! # water-scene
+//!
+//! The frame loop of Dynamic Water as a library: what a game, a tool or the `water` command
+//! drives each frame.
+//!
+//! * [`Scene`]: grid water on any [`Backend`] (the CPU reference, GPU compute, GPU fragment)
+//!   with floating bodies coupled both ways. Each step the bodies read the water, their hulls
+//!   are drawn into contact masks (on the CPU, or on the GPU with [`MaskSource::Gpu`]), the
+//!   masks make bow and stern waves as the water steps, and the water's forces move the bodies.
+//!   Towed bodies follow a [`TowPath`]; any body takes a force and torque set by the caller each
+//!   frame ([`Scene::set_force`]). [`Scene::advance`] runs the fixed steps a frame's time holds.
+//! * [`UpAxis`]: z-up (the water's own frame) or y-up (Bevy, rapier); the scene converts at its
+//!   boundary.
+//! * Trajectories only on request, into a sink the caller owns ([`Scene::record`],
+//!   [`CsvTrajectory`]).
+//! * [`scenario`]: the TOML scenario format (DESIGN.md), parsed with file, line and column in
+//!   every error, that builds a scene.
+//!
+//! The crates underneath are re-exported, so one dependency gives matching versions of all of
+//! them: [`water_core`] (with its [`glam`]), [`water_gpu`] (with its [`wgpu`]),
+//! [`water_buoyancy`] and [`water_sphere`].
+
+/// Floating bodies.
+pub use water_buoyancy;
+/// The CPU reference solver.
+pub use water_core;
+/// The glam the whole API speaks.
+pub use water_core::glam;
+/// The GPU backends.
+pub use water_gpu;
+/// The wgpu the GPU backends speak.
+pub use water_gpu::wgpu;
+/// Grid descriptions, shared by every backend.
+pub use water_gpu::GridSpec;
+/// Sphere water.
+pub use water_sphere;
+
+mod backend;
+mod backend_grid;
+pub mod benchmark;
+mod body;
+mod error;
+mod event;
+pub mod scenario;
+mod scene;
+mod tow_path;
+mod trajectory;
+mod up_axis;
+
+pub use backend::{Backend, UnknownBackend};
+pub use backend_grid::{BackendGrid, GridOutputs};
+pub use body::{BodyId, BodySpec, BodyView};
+pub use error::SceneError;
+pub use event::SceneEvent;
+pub use scene::{MaskSource, Scene, SceneSettings, DEFAULT_CONTACT_AMPLITUDE};
+pub use tow_path::TowPath;
+pub use trajectory::{CsvTrajectory, OwnedRow, TrajectoryRow, TrajectorySink, CSV_HEADER};
+pub use up_axis::UpAxis;

@@ -1,0 +1,199 @@
+//! Scenario files: TOML descriptions of a whole run (see DESIGN.md, "Scenario files"), grid
+//! water with impulses, land and floating bodies ([`Scenario`]) or sphere water with clicks
+//! ([`SphereScenario`]). Unknown keys and bad values are refused with the file, line and column
+//! they stand at.
+//!
+//! A grid scenario builds a [`crate::Scene`] on any backend ([`Scenario::scene`]), and
+//! [`ScenarioRun`] plays its impulses into it at their steps.
+
+use std::path::{Path, PathBuf};
+
+use toml::Spanned;
+use water_core::Damping;
+
+mod bodies;
+mod grid;
+mod run;
+mod sphere;
+
+pub use grid::{Scenario, TimedImpulse};
+pub use run::ScenarioRun;
+pub use sphere::SphereScenario;
+
+/// A scenario that failed to load: where, and why.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}")]
+pub struct ScenarioError {
+    /// The file (or `<builtin NAME>`).
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The scenarios built into the `water` binary, by name.
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "harbour",
+        include_str!("../../../../scenarios/harbour.toml"),
+    ),
+    (
+        "rock-pool",
+        include_str!("../../../../scenarios/rock-pool.toml"),
+    ),
+    (
+        "open-sea",
+        include_str!("../../../../scenarios/open-sea.toml"),
+    ),
+    (
+        "boat-wake",
+        include_str!("../../../../scenarios/boat-wake.toml"),
+    ),
+    (
+        "sky-aquarium",
+        include_str!("../../../../scenarios/sky-aquarium.toml"),
+    ),
+];
+
+/// The scenario `water run` uses when given none.
+pub const DEFAULT_BUILTIN: &str = "harbour";
+
+/// A scenario of either kind.
+#[derive(Debug, Clone)]
+pub enum ScenarioFile {
+    /// `[grid]` water.
+    Grid(Box<Scenario>),
+    /// `[sphere]` water.
+    Sphere(Box<SphereScenario>),
+}
+
+impl ScenarioFile {
+    /// Reads a scenario file of either kind (a top-level `[sphere]` table makes it a sphere
+    /// scenario).
+    ///
+    /// # Errors
+    /// [`ScenarioError`] at the offending line and column.
+    pub fn load(path: &Path) -> Result<Self, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+            file: path.display().to_string(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read: {e}"),
+        })?;
+        Self::parse(&path.display().to_string(), &text)
+    }
+
+    /// Parses scenario text of either kind.
+    ///
+    /// # Errors
+    /// [`ScenarioError`] at the offending line and column.
+    pub fn parse(source: &str, text: &str) -> Result<Self, ScenarioError> {
+        let at = locator(source, text);
+        let is_sphere = text
+            .parse::<toml::Table>()
+            .is_ok_and(|t| t.contains_key("sphere"));
+        if is_sphere {
+            Ok(Self::Sphere(Box::new(SphereScenario::parse(
+                text, source, &at,
+            )?)))
+        } else {
+            Ok(Self::Grid(Box::new(Scenario::parse(source, text)?)))
+        }
+    }
+
+    /// A built-in scenario by name.
+    ///
+    /// # Errors
+    /// [`ScenarioError`] if no built-in has that name.
+    pub fn builtin(name: &str) -> Result<Self, ScenarioError> {
+        Self::parse(&format!("<builtin {name}>"), builtin_text(name)?)
+    }
+}
+
+/// Turns a byte span of `text` and a message into an error at that line and column.
+pub(crate) fn locator<'a>(
+    source: &'a str,
+    text: &'a str,
+) -> impl Fn(std::ops::Range<usize>, String) -> ScenarioError + 'a {
+    move |span, message| {
+        let (line, column) = line_column(text, span.start);
+        ScenarioError {
+            file: source.to_owned(),
+            line,
+            column,
+            message,
+        }
+    }
+}
+
+/// The damping of a `damping` (per step) or `damping_per_second` key, and the span to blame when
+/// it is refused (`fallback` when neither is given: no damping).
+///
+/// # Errors
+/// Both keys given.
+pub(crate) fn damping_keys(
+    per_step: &Option<Spanned<f64>>,
+    per_second: &Option<Spanned<f64>>,
+    fallback: std::ops::Range<usize>,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<(Damping, std::ops::Range<usize>), ScenarioError> {
+    Ok(match (per_step, per_second) {
+        (Some(_), Some(b)) => {
+            return Err(at(
+                b.span(),
+                "give either damping (per step) or damping_per_second, not both".into(),
+            ))
+        }
+        (Some(d), None) => (Damping::PerStep(*d.get_ref()), d.span()),
+        (None, Some(d)) => (Damping::PerSecond(*d.get_ref()), d.span()),
+        (None, None) => (Damping::NONE, fallback),
+    })
+}
+
+/// The text of a built-in scenario.
+fn builtin_text(name: &str) -> Result<&'static str, ScenarioError> {
+    BUILTIN
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+        .ok_or_else(|| ScenarioError {
+            file: format!("<builtin {name}>"),
+            line: 0,
+            column: 0,
+            message: format!(
+                "no built-in scenario {name:?}; built-ins: {}",
+                BUILTIN
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before.len(), |nl| before.len() - nl - 1)
+        + 1;
+    (line, column)
+}
+
+/// Every `*.toml` file directly inside `dir`, sorted.
+///
+/// # Errors
+/// The I/O error of reading the folder.
+pub fn scenario_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}

@@ -1,0 +1,90 @@
+//! [`ScenarioRun`]: a grid scenario played into a scene, its impulses landing before their steps.
+
+use super::Scenario;
+use crate::error::SceneError;
+use crate::scene::Scene;
+use crate::trajectory::TrajectorySink;
+
+/// Most steps [`ScenarioRun::advance_to`] takes between progress reports.
+pub const RUN_CHUNK_STEPS: u64 = 64;
+
+/// A scenario part of the way through: `water run` plays it in one go, `water render` between
+/// frames.
+///
+/// ```
+/// use water_scene::{scenario::{Scenario, ScenarioRun}, Backend};
+/// let scenario = Scenario::parse("pond", r#"
+///     steps = 100
+///     [grid]
+///     width = 32
+///     height = 32
+///     cell_size = 0.1
+///     wave_speed = 1.0
+///     dt = 0.02
+///     [[impulse]]
+///     x = 16.0
+///     y = 16.0
+///     radius = 3.0
+///     amplitude = 0.1
+///     step = 10
+/// "#)?;
+/// let mut scene = scenario.scene(Backend::Cpu, None)?;
+/// let mut run = ScenarioRun::new(&scenario);
+/// run.advance_to(&mut scene, scenario.steps, None, |_done| {})?;
+/// assert_eq!(scene.steps_taken(), 100);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ScenarioRun<'a> {
+    scenario: &'a Scenario,
+    /// Index of the next impulse to land.
+    next: usize,
+}
+
+impl<'a> ScenarioRun<'a> {
+    /// The scenario at step 0.
+    #[must_use]
+    pub fn new(scenario: &'a Scenario) -> Self {
+        Self { scenario, next: 0 }
+    }
+
+    /// Steps `scene` on to step `until` (at most the scenario's steps), each impulse landing just
+    /// before its step, in runs of at most [`RUN_CHUNK_STEPS`]; `on_step` is told the steps done
+    /// after each run. With a `trajectory` sink, every body's state is recorded after every step
+    /// (the runs are then one step long).
+    ///
+    /// # Errors
+    /// What [`Scene::step_many`] and the sink report.
+    pub fn advance_to(
+        &mut self,
+        scene: &mut Scene,
+        until: u64,
+        mut trajectory: Option<&mut dyn TrajectorySink>,
+        mut on_step: impl FnMut(u64),
+    ) -> Result<(), SceneError> {
+        let impulses = &self.scenario.impulses;
+        let until = until.min(self.scenario.steps);
+        let mut step = scene.steps_taken();
+        while step < until {
+            while let Some(timed) = impulses.get(self.next).filter(|t| t.step <= step) {
+                scene.add_impulse(timed.impulse);
+                self.next += 1;
+            }
+            let run_end = impulses
+                .get(self.next)
+                .map_or(until, |t| t.step.min(until))
+                .min(step + RUN_CHUNK_STEPS);
+            if let Some(sink) = trajectory.as_deref_mut() {
+                for _ in step..run_end {
+                    scene.step()?;
+                    scene.record(sink)?;
+                }
+            } else {
+                scene.step_many(run_end - step)?;
+            }
+            step = run_end;
+            on_step(step);
+        }
+        Ok(())
+    }
+}

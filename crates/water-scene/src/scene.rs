@@ -1,0 +1,649 @@
+//! [`Scene`]: grid water on any backend with floating bodies coupled both ways, stepped on a
+//! fixed clock. The frame loop a game drives, in one place.
+//!
+//! Each step, in this order (the order every backend and the scenario runner share):
+//! 1. impulses queued with [`Scene::add_impulse`] land on the current water;
+//! 2. every body reads the current water and moves one step under gravity, buoyancy, drag and
+//!    the force and torque its caller set ([`Scene::set_force`]); towed bodies follow their path
+//!    across the water;
+//! 3. the bodies' hulls are drawn into the contact masks (on the CPU, or on the GPU with
+//!    [`MaskSource::Gpu`]);
+//! 4. the water steps, the masks' bow and stern events making the bodies' wakes.
+
+use glam::{Quat, Vec2, Vec3};
+use rayon::prelude::*;
+use water_buoyancy::{BodyStep, FloatingBody, Gravity, Pose, Wrench};
+use water_core::{
+    ContactMasks, FixedStepClock, FrameSteps, GridMode, HeightSource, HeightView, Impulse,
+    LandMask, SurfaceSample,
+};
+use water_gpu::{wgpu, ContactHull, ContactMaskRenderer, GpuContext, GridSpec, HullMesh};
+
+use crate::backend::Backend;
+use crate::backend_grid::BackendGrid;
+use crate::body::{BodyId, BodySpec, BodyView, SceneBody};
+use crate::error::SceneError;
+use crate::event::SceneEvent;
+use crate::trajectory::{TrajectoryRow, TrajectorySink};
+use crate::up_axis::UpAxis;
+
+/// Bow and stern wave amplitude unless set otherwise, m per m/s of body speed.
+pub const DEFAULT_CONTACT_AMPLITUDE: f32 = 0.01;
+
+/// Where the bodies' contact masks are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MaskSource {
+    /// Rasterised on the CPU ([`water_buoyancy::rasterise_grid_mask`]) and, on a GPU backend,
+    /// uploaded each step. The same masks on every backend, so trajectories agree across them.
+    #[default]
+    Cpu,
+    /// Drawn on the GPU from the hulls' meshes ([`ContactMaskRenderer`]): the masks never leave
+    /// the GPU. GPU backends only.
+    Gpu,
+}
+
+/// How a scene is set up; [`SceneSettings::default`] is a z-up scene on the CPU.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SceneSettings {
+    /// Where the water steps.
+    pub backend: Backend,
+    /// The caller's up axis.
+    pub up: UpAxis,
+    /// Bow and stern wave amplitude, m per m/s of body speed.
+    pub contact_amplitude: f32,
+    /// Where contact masks are drawn.
+    pub masks: MaskSource,
+    /// Gravity, in the water's z-up frame.
+    pub gravity: Gravity,
+}
+
+impl Default for SceneSettings {
+    fn default() -> Self {
+        Self {
+            backend: Backend::Cpu,
+            up: UpAxis::Z,
+            contact_amplitude: DEFAULT_CONTACT_AMPLITUDE,
+            masks: MaskSource::Cpu,
+            gravity: Gravity::EARTH,
+        }
+    }
+}
+
+/// The contact masks and where they are drawn.
+#[derive(Debug)]
+enum Masks {
+    Cpu {
+        contacts: ContactMasks,
+        /// The mask being drawn, reused every step.
+        scratch: Vec<f32>,
+    },
+    Gpu {
+        renderer: Box<ContactMaskRenderer>,
+        /// Each body's hull meshes, in body order.
+        meshes: Vec<Vec<HullMesh>>,
+        /// The device the meshes are uploaded to.
+        device: wgpu::Device,
+    },
+}
+
+/// Grid water and the bodies floating on it.
+///
+/// ```
+/// use glam::{Vec2, Vec3};
+/// use water_buoyancy::{BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY};
+/// use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
+/// use water_scene::{BodySpec, GridSpec, Scene, SceneSettings};
+///
+/// let params = WaveParams::new(0.1, 1.0, 0.02, Damping::PerSecond(0.9))?;
+/// let spec = GridSpec::new(GridSize::new(64, 64)?, params, Boundary::Absorbing, GridMode::Signed);
+/// let mut scene = Scene::new(spec, Default::default(), SceneSettings::default(), None)?;
+///
+/// // A 40 kg crate, 0.6 m x 0.6 m x 0.3 m, dropped in the middle.
+/// let shape = Shape::cuboid(Vec3::new(0.3, 0.3, 0.15))?;
+/// let state = BodyState::at_rest(Pose::from_position(Vec3::new(3.2, 3.2, 0.1))?);
+/// let body = RigidBody::from_shape(&shape, 40.0, state)?;
+/// let hulls = vec![Hull::new(shape, Pose::IDENTITY)?];
+/// let crate_ = scene.add_body(BodySpec::new(
+///     "crate",
+///     FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)?,
+/// ))?;
+/// scene.add_impulse(Impulse::new(Vec2::new(16.0, 16.0), 4.0, 0.05, ImpulseShape::Cosine)?);
+/// for _frame in 0..60 {
+///     scene.advance(1.0 / 60.0)?; // as many fixed steps as the frame's time holds
+///     scene.set_force(crate_, Vec3::new(20.0, 0.0, 0.0), Vec3::ZERO)?; // a push, N
+/// }
+/// let view = scene.body(crate_)?;
+/// assert!(view.position.x > 3.2, "pushed along +x");
+/// assert!(view.position.z.abs() < 0.2, "floating");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Scene {
+    water: BackendGrid,
+    spec: GridSpec,
+    settings: SceneSettings,
+    bodies: Vec<SceneBody>,
+    masks: Masks,
+    clock: FixedStepClock,
+    step: u64,
+    pending: Vec<Impulse>,
+    events: Vec<SceneEvent>,
+    /// Split and classic heights as one f32 field, reused every step.
+    heights: Vec<f32>,
+}
+
+impl Scene {
+    /// Still water of `spec` with `land`, no bodies yet. GPU backends and GPU masks run on
+    /// `gpu`.
+    ///
+    /// # Errors
+    /// [`SceneError::NoGpu`] for a GPU backend or GPU masks without a context; what the backend
+    /// refuses.
+    pub fn new(
+        spec: GridSpec,
+        land: LandMask,
+        settings: SceneSettings,
+        gpu: Option<&GpuContext>,
+    ) -> Result<Self, SceneError> {
+        let amplitude = settings.contact_amplitude;
+        if !amplitude.is_finite() || amplitude < 0.0 {
+            return Err(water_core::WaterError::OutOfRange {
+                name: "contact amplitude",
+                value: f64::from(amplitude),
+                range: "[0, finite)",
+            }
+            .into());
+        }
+        settings
+            .gravity
+            .validate()
+            .map_err(|source| SceneError::BodySetup {
+                name: "(gravity)".into(),
+                source,
+            })?;
+        let water = BackendGrid::new(spec, land, settings.backend, gpu)?;
+        let cell_size = spec.params.cell_size() as f32;
+        let masks = match (settings.masks, settings.backend.gpu()) {
+            (MaskSource::Cpu, _) => Masks::Cpu {
+                contacts: ContactMasks::new(spec.size, amplitude)?,
+                scratch: vec![0.0; spec.size.cells()],
+            },
+            (MaskSource::Gpu, Some(kind)) => {
+                let gpu = gpu.ok_or(SceneError::NoGpu {
+                    backend: settings.backend,
+                })?;
+                Masks::Gpu {
+                    renderer: Box::new(ContactMaskRenderer::new(
+                        &gpu.device,
+                        &gpu.queue,
+                        spec.size,
+                        cell_size,
+                        kind,
+                    )?),
+                    meshes: Vec::new(),
+                    device: gpu.device.clone(),
+                }
+            }
+            (MaskSource::Gpu, None) => {
+                return Err(SceneError::NoGpu {
+                    backend: settings.backend,
+                })
+            }
+        };
+        Ok(Self {
+            water,
+            spec,
+            settings,
+            bodies: Vec::new(),
+            masks,
+            clock: FixedStepClock::new(spec.params.dt())?,
+            step: 0,
+            pending: Vec::new(),
+            events: Vec::new(),
+            heights: Vec::new(),
+        })
+    }
+
+    /// What the water simulates.
+    #[must_use]
+    pub fn spec(&self) -> &GridSpec {
+        &self.spec
+    }
+
+    /// How the scene was set up.
+    #[must_use]
+    pub fn settings(&self) -> &SceneSettings {
+        &self.settings
+    }
+
+    /// The water.
+    #[must_use]
+    pub fn water(&self) -> &BackendGrid {
+        &self.water
+    }
+
+    /// The water, mutable: for what the scene does not wrap (uploads, the GPU surface texture,
+    /// recording into the caller's encoder).
+    pub fn water_mut(&mut self) -> &mut BackendGrid {
+        &mut self.water
+    }
+
+    /// Steps taken.
+    #[must_use]
+    pub fn steps_taken(&self) -> u64 {
+        self.step
+    }
+
+    /// Simulated time, seconds.
+    #[must_use]
+    pub fn time(&self) -> f64 {
+        self.step as f64 * self.spec.params.dt()
+    }
+
+    /// Adds a floating body, posed in the caller's frame. A body already resting in the water
+    /// does not splash when the scene goes on: its mask is in both time levels.
+    ///
+    /// # Errors
+    /// [`SceneError::ClassicBodies`] on a classic grid; [`SceneError::BodySetup`] for a body
+    /// whose pose or hulls cannot be drawn; GPU failures uploading its meshes.
+    pub fn add_body(&mut self, spec: BodySpec) -> Result<BodyId, SceneError> {
+        if self.spec.mode == GridMode::Classic {
+            return Err(SceneError::ClassicBodies);
+        }
+        let up = self.settings.up;
+        let mut body = spec.body;
+        let state = &mut body.body.state;
+        state.pose = Pose::new(
+            up.to_water(state.pose.position),
+            up.orientation_to_water(state.pose.orientation),
+        )
+        .map_err(|source| SceneError::BodySetup {
+            name: spec.name.clone(),
+            source,
+        })?;
+        state.linear_velocity = up.to_water(state.linear_velocity);
+        state.angular_velocity = up.to_water(state.angular_velocity);
+        if let Masks::Gpu { meshes, device, .. } = &mut self.masks {
+            let hull_meshes = body
+                .hulls
+                .iter()
+                .map(|h| {
+                    let surface = h.surface();
+                    HullMesh::new(device, &surface.vertices, &surface.triangles)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            meshes.push(hull_meshes);
+        }
+        for (what, value) in [("force", spec.force), ("torque", spec.torque)] {
+            if !value.is_finite() {
+                return Err(SceneError::NotFinite {
+                    name: spec.name,
+                    what,
+                    value,
+                });
+            }
+        }
+        self.bodies.push(SceneBody {
+            name: spec.name,
+            body,
+            path: spec.path,
+            force: up.to_water(spec.force),
+            torque: up.to_water(spec.torque),
+            last: None,
+        });
+        // Twice: the new body is in C_new and C_old alike, so no entry event fires.
+        self.redraw_masks()?;
+        self.redraw_masks()?;
+        Ok(BodyId(self.bodies.len() - 1))
+    }
+
+    /// Number of bodies.
+    #[must_use]
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// The ids of every body, in the order they were added.
+    pub fn body_ids(&self) -> impl Iterator<Item = BodyId> {
+        (0..self.bodies.len()).map(BodyId)
+    }
+
+    fn get(&self, id: BodyId) -> Result<&SceneBody, SceneError> {
+        self.bodies.get(id.0).ok_or(SceneError::UnknownBody {
+            id: id.0,
+            bodies: self.bodies.len(),
+        })
+    }
+
+    /// A body's state in the caller's frame.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`].
+    pub fn body(&self, id: BodyId) -> Result<BodyView<'_>, SceneError> {
+        let b = self.get(id)?;
+        let up = self.settings.up;
+        let s = &b.body.body.state;
+        Ok(BodyView {
+            name: &b.name,
+            position: up.from_water(s.pose.position),
+            orientation: up.orientation_from_water(s.pose.orientation),
+            velocity: up.from_water(s.linear_velocity),
+            angular_velocity: up.from_water(s.angular_velocity),
+            submerged_volume: b.last.map(|l| l.submerged_volume),
+            off_water: b.last.is_some_and(|l| l.off_water),
+        })
+    }
+
+    /// The floating body itself, in the water's z-up frame (its hulls, model, mass).
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`].
+    pub fn floating_body(&self, id: BodyId) -> Result<&FloatingBody, SceneError> {
+        Ok(&self.get(id)?.body)
+    }
+
+    /// Sets the force (N, at the centre of mass) and torque (N m) applied to a body at every step
+    /// from now on, in the caller's frame: a motor, a rudder, a player's push. Gravity, buoyancy
+    /// and drag come on top. Zero both to stop.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`]; [`SceneError::NotFinite`] for a non-finite vector.
+    pub fn set_force(&mut self, id: BodyId, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
+        let up = self.settings.up;
+        let bodies = self.bodies.len();
+        let b = self
+            .bodies
+            .get_mut(id.0)
+            .ok_or(SceneError::UnknownBody { id: id.0, bodies })?;
+        for (what, value) in [("force", force), ("torque", torque)] {
+            if !value.is_finite() {
+                return Err(SceneError::NotFinite {
+                    name: b.name.clone(),
+                    what,
+                    value,
+                });
+            }
+        }
+        b.force = up.to_water(force);
+        b.torque = up.to_water(torque);
+        Ok(())
+    }
+
+    /// Queues an impulse: it lands on the water just before the next step.
+    pub fn add_impulse(&mut self, impulse: Impulse) {
+        self.pending.push(impulse);
+    }
+
+    /// Events since the last call, oldest first.
+    pub fn drain_events(&mut self) -> std::vec::Drain<'_, SceneEvent> {
+        self.events.drain(..)
+    }
+
+    /// The surface on the vertical through `position` (caller's frame): its point, normal and
+    /// up vector in the caller's frame, or `None` beyond the water's edge. A readback on the GPU.
+    ///
+    /// # Errors
+    /// A failed GPU readback.
+    pub fn surface_at(&mut self, position: Vec3) -> Result<Option<SurfaceSample>, SceneError> {
+        let up = self.settings.up;
+        let water_point = up.to_water(position);
+        let cell_size = self.cell_size();
+        self.water
+            .with_heights(cell_size, &mut self.heights, |view| {
+                view.surface_at(water_point).map(|s| SurfaceSample {
+                    point: up.from_water(s.point),
+                    normal: up.from_water(s.normal),
+                    up: up.from_water(s.up),
+                })
+            })
+    }
+
+    /// Runs as many fixed steps as `frame_seconds` of real time hold (the clock carries the
+    /// remainder to the next frame, at most [`water_core::clock::DEFAULT_MAX_STEPS_PER_FRAME`]
+    /// steps a frame).
+    ///
+    /// # Errors
+    /// A bad frame time; as [`Scene::step`].
+    pub fn advance(&mut self, frame_seconds: f64) -> Result<FrameSteps, SceneError> {
+        let frame = self.clock.advance(frame_seconds)?;
+        self.step_many(u64::from(frame.steps))?;
+        Ok(frame)
+    }
+
+    /// One step (see the module docs for its order).
+    ///
+    /// # Errors
+    /// [`SceneError::Body`] naming the body, the step and the cause; GPU failures.
+    pub fn step(&mut self) -> Result<(), SceneError> {
+        self.step_many(1)
+    }
+
+    /// `steps` steps. Without bodies they run as one multi-step run (fused and temporally
+    /// blocked where the backend can).
+    ///
+    /// # Errors
+    /// As [`Scene::step`].
+    pub fn step_many(&mut self, steps: u64) -> Result<(), SceneError> {
+        if steps == 0 {
+            return Ok(());
+        }
+        self.land_impulses()?;
+        if self.bodies.is_empty() {
+            self.water.step_many(steps)?;
+            self.step += steps;
+            return Ok(());
+        }
+        for _ in 0..steps {
+            self.land_impulses()?;
+            self.move_bodies()?;
+            self.redraw_masks()?;
+            self.step_water_with_contacts()?;
+            self.step += 1;
+        }
+        Ok(())
+    }
+
+    /// Writes one row per body (its state now, in the caller's frame) into `sink`.
+    ///
+    /// # Errors
+    /// The sink's failure.
+    pub fn record(&self, sink: &mut dyn TrajectorySink) -> Result<(), SceneError> {
+        for id in self.body_ids() {
+            let b = self.body(id)?;
+            sink.record(&TrajectoryRow {
+                step: self.step,
+                time: self.time(),
+                body: b.name,
+                position: b.position,
+                orientation: b.orientation,
+                velocity: b.velocity,
+                submerged_volume: b.submerged_volume,
+            })?;
+        }
+        Ok(())
+    }
+
+    fn cell_size(&self) -> f32 {
+        self.spec.params.cell_size() as f32
+    }
+
+    fn land_impulses(&mut self) -> Result<(), SceneError> {
+        for impulse in std::mem::take(&mut self.pending) {
+            self.water.add_impulse(&impulse)?;
+        }
+        Ok(())
+    }
+
+    /// Moves every body one step on the current water (in parallel), then puts towed bodies
+    /// on their paths and raises the edge events.
+    fn move_bodies(&mut self) -> Result<(), SceneError> {
+        let dt = self.spec.params.dt() as f32;
+        let step = self.step;
+        let gravity = self.settings.gravity;
+        let cell_size = self.cell_size();
+        let bodies = &mut self.bodies;
+        let outcomes =
+            self.water
+                .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {
+                    bodies
+                        .par_iter_mut()
+                        .map(|b| {
+                            let extra = Wrench {
+                                force: b.force,
+                                torque: b.torque,
+                            };
+                            b.body.step(view, &gravity, dt, extra).map_err(|source| {
+                                SceneError::Body {
+                                    name: b.name.clone(),
+                                    step,
+                                    source,
+                                }
+                            })
+                        })
+                        .collect::<Vec<Result<BodyStep, SceneError>>>()
+                })?;
+        // The path's time is the end of this step.
+        let time = (step + 1) as f32 * dt;
+        for (i, outcome) in outcomes.into_iter().enumerate() {
+            let outcome = outcome?;
+            let b = &mut self.bodies[i];
+            let was_off = b.last.is_some_and(|l| l.off_water);
+            if outcome.off_water != was_off {
+                self.events.push(if outcome.off_water {
+                    SceneEvent::LeftWater {
+                        body: BodyId(i),
+                        step,
+                    }
+                } else {
+                    SceneEvent::ReturnedToWater {
+                        body: BodyId(i),
+                        step,
+                    }
+                });
+            }
+            b.last = Some(outcome);
+            if let Some(path) = &b.path {
+                let (xy, v) = path.at(time);
+                let s = &mut b.body.body.state;
+                s.pose.position.x = xy.x;
+                s.pose.position.y = xy.y;
+                s.linear_velocity.x = v.x;
+                s.linear_velocity.y = v.y;
+            }
+        }
+        Ok(())
+    }
+
+    /// Draws every body's hulls into a new `C_new` (the last one becoming `C_old`).
+    fn redraw_masks(&mut self) -> Result<(), SceneError> {
+        let size = self.spec.size;
+        let cell_size = self.cell_size();
+        match &mut self.masks {
+            Masks::Cpu { contacts, scratch } => {
+                scratch.fill(0.0);
+                for b in &self.bodies {
+                    b.body
+                        .rasterise_grid_mask(size, cell_size, scratch)
+                        .map_err(|source| SceneError::Body {
+                            name: b.name.clone(),
+                            step: self.step,
+                            source,
+                        })?;
+                }
+                contacts.advance(scratch)?;
+            }
+            Masks::Gpu {
+                renderer, meshes, ..
+            } => {
+                let hulls: Vec<ContactHull<'_>> = self
+                    .bodies
+                    .iter()
+                    .zip(meshes.iter())
+                    .flat_map(|(b, meshes)| {
+                        let speed = b.body.speed_factor(Vec3::Z);
+                        let body_pose = b.body.body.state.pose;
+                        b.body.hulls.iter().zip(meshes).map(move |(hull, mesh)| {
+                            let pose = hull.world_pose(&body_pose);
+                            ContactHull {
+                                mesh,
+                                transform: glam::Affine3A::from_rotation_translation(
+                                    pose.orientation,
+                                    pose.position,
+                                ),
+                                speed,
+                            }
+                        })
+                    })
+                    .collect();
+                renderer.render(&hulls)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn step_water_with_contacts(&mut self) -> Result<(), SceneError> {
+        match &self.masks {
+            Masks::Cpu { contacts, .. } => self.water.step_with_contacts(contacts),
+            Masks::Gpu { renderer, .. } => {
+                let grid = self
+                    .water
+                    .gpu_mut()
+                    .expect("GPU masks are only made for GPU backends");
+                renderer.step(grid, self.settings.contact_amplitude)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// The contact masks `(C_new, C_old)` of the last redraw (GPU masks are read back).
+    ///
+    /// # Errors
+    /// A failed GPU readback.
+    pub fn contact_masks(&self) -> Result<(Vec<f32>, Vec<f32>), SceneError> {
+        Ok(match &self.masks {
+            Masks::Cpu { contacts, .. } => {
+                (contacts.new_mask().to_vec(), contacts.old_mask().to_vec())
+            }
+            Masks::Gpu { renderer, .. } => (renderer.read_new_mask()?, renderer.read_old_mask()?),
+        })
+    }
+
+    /// The GPU contact mask renderer, with [`MaskSource::Gpu`] (its `new_view` hides the waves
+    /// inside hulls when the surface is drawn).
+    #[must_use]
+    pub fn gpu_masks(&self) -> Option<&ContactMaskRenderer> {
+        match &self.masks {
+            Masks::Gpu { renderer, .. } => Some(renderer),
+            Masks::Cpu { .. } => None,
+        }
+    }
+
+    /// Every body's pose in the water's frame with its hull meshes on the GPU (with
+    /// [`MaskSource::Gpu`]), for drawing them.
+    pub fn gpu_hull_meshes(&self) -> impl Iterator<Item = (&FloatingBody, &[HullMesh])> {
+        let meshes: &[Vec<HullMesh>] = match &self.masks {
+            Masks::Gpu { meshes, .. } => meshes,
+            Masks::Cpu { .. } => &[],
+        };
+        self.bodies
+            .iter()
+            .zip(meshes)
+            .map(|(b, m)| (&b.body, m.as_slice()))
+    }
+
+    /// The water's horizontal extent in its own frame, metres: `(W h, H h)`.
+    #[must_use]
+    pub fn extent(&self) -> Vec2 {
+        let h = self.cell_size();
+        Vec2::new(
+            self.spec.size.width() as f32 * h,
+            self.spec.size.height() as f32 * h,
+        )
+    }
+
+    /// The orientation the caller's frame has in the water's frame.
+    #[must_use]
+    pub fn frame(&self) -> Quat {
+        self.settings.up.rotation()
+    }
+}

@@ -1,0 +1,112 @@
+//! Trajectories on request: a scene writes its bodies' states into a sink the caller owns, only
+//! when asked ([`crate::Scene::record`]), so a long run keeps nothing it was not asked to keep.
+
+use std::io::Write;
+
+use glam::{Quat, Vec3};
+
+/// One body's state after a step, in the caller's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrajectoryRow<'a> {
+    /// Steps taken.
+    pub step: u64,
+    /// Simulated time, seconds.
+    pub time: f64,
+    /// The body's name.
+    pub body: &'a str,
+    /// Centre of mass, metres.
+    pub position: Vec3,
+    /// Orientation (body to world).
+    pub orientation: Quat,
+    /// Velocity of the centre of mass, m/s.
+    pub velocity: Vec3,
+    /// Submerged volume at the last step, m^3 (`None` before the first step).
+    pub submerged_volume: Option<f32>,
+}
+
+/// Where trajectory rows go.
+pub trait TrajectorySink {
+    /// Takes one row.
+    ///
+    /// # Errors
+    /// The sink's own failure (a full disk, a closed pipe).
+    fn record(&mut self, row: &TrajectoryRow<'_>) -> std::io::Result<()>;
+}
+
+/// Rows kept in memory, owned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnedRow {
+    /// Steps taken.
+    pub step: u64,
+    /// Simulated time, seconds.
+    pub time: f64,
+    /// The body's name.
+    pub body: String,
+    /// Centre of mass, metres.
+    pub position: Vec3,
+    /// Orientation.
+    pub orientation: Quat,
+    /// Velocity, m/s.
+    pub velocity: Vec3,
+    /// Submerged volume, m^3.
+    pub submerged_volume: Option<f32>,
+}
+
+impl TrajectorySink for Vec<OwnedRow> {
+    fn record(&mut self, row: &TrajectoryRow<'_>) -> std::io::Result<()> {
+        self.push(OwnedRow {
+            step: row.step,
+            time: row.time,
+            body: row.body.to_owned(),
+            position: row.position,
+            orientation: row.orientation,
+            velocity: row.velocity,
+            submerged_volume: row.submerged_volume,
+        });
+        Ok(())
+    }
+}
+
+/// Rows as CSV lines, written as they come (nothing is held back but the writer's buffer).
+#[derive(Debug)]
+pub struct CsvTrajectory<W: Write> {
+    out: W,
+}
+
+/// The CSV header [`CsvTrajectory`] writes first.
+pub const CSV_HEADER: &str =
+    "step,time_s,body,x_m,y_m,z_m,qx,qy,qz,qw,vx_m_s,vy_m_s,vz_m_s,submerged_m3";
+
+impl<W: Write> CsvTrajectory<W> {
+    /// Writes the header to `out`.
+    ///
+    /// # Errors
+    /// The writer's error.
+    pub fn new(mut out: W) -> std::io::Result<Self> {
+        writeln!(out, "{CSV_HEADER}")?;
+        Ok(Self { out })
+    }
+
+    /// Flushes and returns the writer.
+    ///
+    /// # Errors
+    /// The writer's error.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+impl<W: Write> TrajectorySink for CsvTrajectory<W> {
+    fn record(&mut self, row: &TrajectoryRow<'_>) -> std::io::Result<()> {
+        let (p, q, v) = (row.position, row.orientation, row.velocity);
+        let submerged = row
+            .submerged_volume
+            .map_or_else(String::new, |v| v.to_string());
+        writeln!(
+            self.out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{submerged}",
+            row.step, row.time, row.body, p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z
+        )
+    }
+}
