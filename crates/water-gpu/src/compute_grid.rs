@@ -9,6 +9,7 @@ use water_core::{Boundary, ContactMasks, GridMode, GridSize, Impulse, LandMask};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, i32s, PendingReadback};
+use crate::recording::{record_buffer_write, submit_recorded};
 use crate::shaders;
 use crate::spec::GridSpec;
 use crate::storage::{check_f16_range, pack_f16_rows, unpack_f16_rows, StorageFormat};
@@ -148,6 +149,7 @@ pub(crate) fn validated<T>(
 
 impl ComputeGrid {
     /// Builds the buffers and pipelines on the caller's device. The water starts at rest.
+    /// Submits nothing.
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when a field exceeds the device's storage-buffer or dispatch
@@ -286,7 +288,8 @@ impl ComputeGrid {
     /// The buffer holding the current level, for binding in the caller's own passes:
     /// `channels * width * height` f32 values (i32 holding i16 in classic mode), or with f16
     /// storage `channels * height` rows of `ceil(width / 2)` `u32` words, two binary16 cells per
-    /// word, even cells in the low halves (see [`crate::storage`]).
+    /// word, even cells in the low halves (see [`crate::storage`]). Which buffer it is changes
+    /// with every recorded step: fetch it after recording the frame's steps.
     #[must_use]
     pub fn current_buffer(&self) -> &wgpu::Buffer {
         &self.fields[self.roles.1]
@@ -436,35 +439,32 @@ impl ComputeGrid {
         })
     }
 
-    /// Records `steps` steps into the caller's encoder (one compute pass, one dispatch per
-    /// step), for frames that submit their own command buffers.
+    /// Records `steps` steps into the caller's encoder (one compute pass: fused dispatches of
+    /// [`FUSED_STEPS`] steps where the kernel applies, one dispatch per remaining step).
+    /// **Records only**; the steps run when the caller submits the encoder. The grid's
+    /// bookkeeping (which buffer holds which level, [`ComputeGrid::steps_taken`]) advances now,
+    /// so operations recorded after this one see the stepped levels.
     pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         self.encode_steps(encoder, steps, false);
     }
 
-    /// Runs `steps` steps in one submission.
+    /// Runs `steps` steps. **Submits** one command buffer (what
+    /// [`ComputeGrid::encode_step_many`] records); does not wait for it.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        let device = self.device.clone();
-        submitted(&device, || self.submit_steps(steps))
-    }
-
-    fn submit_steps(&mut self, steps: u64) {
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water steps"),
-            });
-        self.encode_steps(&mut encoder, steps, false);
-        self.queue.submit([encoder.finish()]);
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water steps", |encoder| {
+            self.encode_steps(encoder, steps, false);
+            Ok(())
+        })
     }
 
     /// Runs `steps` steps in one submission and measures them with GPU timestamp queries:
     /// the GPU's own time for the pass in seconds, or `None` when the device was created without
     /// [`wgpu::Features::TIMESTAMP_QUERY`] (the caller then times the submission by wall clock).
-    /// Waits for the GPU to finish.
+    /// **Submits and waits** for the GPU to finish.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
@@ -515,7 +515,7 @@ impl ComputeGrid {
         ))
     }
 
-    /// One step.
+    /// One step. **Submits** one command buffer.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
@@ -523,46 +523,75 @@ impl ComputeGrid {
         self.step_many(1)
     }
 
-    /// One step with bow and stern events from `contacts` (uploads both masks).
+    /// One step with bow and stern events from `contacts`. **Submits** one command buffer (what
+    /// [`ComputeGrid::encode_step_with_contacts`] records).
     ///
     /// # Errors
     /// [`water_core::WaterError::SizeMismatch`] (as [`GpuError::Invalid`]) if the masks belong
-    /// to a grid of another size.
+    /// to a grid of another size; [`GpuError::DeviceLost`].
     pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water contact step", |encoder| {
+            self.encode_step_with_contacts(encoder, contacts)
+        })
+    }
+
+    /// Records one step with bow and stern events from `contacts` into the caller's encoder:
+    /// copies of both masks and of the amplitude from staging buffers, then the step. **Records
+    /// only.** The copies are ordered with the rest of the encoder, so several contact steps
+    /// recorded into one encoder each use their own masks.
+    ///
+    /// # Errors
+    /// [`water_core::WaterError::SizeMismatch`] (as [`GpuError::Invalid`]) if the masks belong
+    /// to a grid of another size; nothing is recorded then.
+    pub fn encode_step_with_contacts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contacts: &ContactMasks,
+    ) -> Result<(), GpuError> {
         self.spec
             .size
             .check_len("contact mask", contacts.new_mask().len())?;
+        self.spec
+            .size
+            .check_len("contact mask", contacts.old_mask().len())?;
+        self.record_contact_uniforms(encoder, contacts.amplitude());
+        let device = &self.device;
+        record_buffer_write(
+            device,
+            encoder,
+            &self.contact_new,
+            bytemuck::cast_slice(contacts.new_mask()),
+        );
+        record_buffer_write(
+            device,
+            encoder,
+            &self.contact_old,
+            bytemuck::cast_slice(contacts.old_mask()),
+        );
+        self.encode_steps(encoder, 1, true);
+        Ok(())
+    }
+
+    /// Records the copy of the contact amplitude into the uniforms the contact steps read.
+    fn record_contact_uniforms(&self, encoder: &mut wgpu::CommandEncoder, amplitude: f32) {
         let uniforms = GridUniforms {
-            contact_amplitude: contacts.amplitude(),
+            contact_amplitude: amplitude,
             has_contacts: 1,
             ..self.base_uniforms
         };
-        self.queue
-            .write_buffer(&self.uniforms_contacts, 0, bytemuck::bytes_of(&uniforms));
-        self.queue.write_buffer(
-            &self.contact_new,
-            0,
-            bytemuck::cast_slice(contacts.new_mask()),
+        record_buffer_write(
+            &self.device,
+            encoder,
+            &self.uniforms_contacts,
+            bytemuck::bytes_of(&uniforms),
         );
-        self.queue.write_buffer(
-            &self.contact_old,
-            0,
-            bytemuck::cast_slice(contacts.old_mask()),
-        );
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water contact step"),
-            });
-        self.encode_steps(&mut encoder, 1, true);
-        let device = self.device.clone();
-        submitted(&device, || self.queue.submit([encoder.finish()]))?;
-        Ok(())
     }
 
     /// One step with bow and stern events from contact masks already in GPU buffers (one f32
     /// per cell, row-major; value: speed factor), e.g. written by the caller's own passes.
-    /// Nothing is uploaded; the buffers need `STORAGE` usage.
+    /// Nothing is uploaded; the buffers need `STORAGE` usage. **Submits** one command buffer
+    /// (what [`ComputeGrid::encode_step_with_contact_buffers`] records).
     ///
     /// # Errors
     /// [`GpuError::Validation`] when the buffers do not fit, [`GpuError::DeviceLost`].
@@ -572,13 +601,26 @@ impl ComputeGrid {
         contact_old: &wgpu::Buffer,
         amplitude: f32,
     ) -> Result<(), GpuError> {
-        let uniforms = GridUniforms {
-            contact_amplitude: amplitude,
-            has_contacts: 1,
-            ..self.base_uniforms
-        };
-        self.queue
-            .write_buffer(&self.uniforms_contacts, 0, bytemuck::bytes_of(&uniforms));
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water contact step", |encoder| {
+            self.encode_step_with_contact_buffers(encoder, contact_new, contact_old, amplitude)
+        })
+    }
+
+    /// Records one step with bow and stern events from the contact masks in `contact_new` and
+    /// `contact_old` (as [`ComputeGrid::step_with_contact_buffers`]) into the caller's encoder.
+    /// **Records only**; the buffers are read when the encoder runs, so commands recorded
+    /// earlier into the same encoder (the masks' drawing) are seen.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] when the buffers do not fit; nothing is recorded then.
+    pub fn encode_step_with_contact_buffers(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contact_new: &wgpu::Buffer,
+        contact_old: &wgpu::Buffer,
+        amplitude: f32,
+    ) -> Result<(), GpuError> {
         let device = self.device.clone();
         let (old, cur, new) = self.roles;
         let entries = [
@@ -598,34 +640,49 @@ impl ComputeGrid {
                 entries: &entries,
             })
         })?;
+        self.record_contact_uniforms(encoder, amplitude);
         let (groups_x, groups_y) = self.step_workgroups();
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&self.step_pipeline);
-                pass.set_bind_group(0, &group, &[]);
-                pass.dispatch_workgroups(groups_x, groups_y, 1);
-            }
-            self.queue.submit([encoder.finish()]);
-        })?;
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("water step with caller's contacts"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.step_pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(groups_x, groups_y, 1);
+        }
         self.roles = (cur, new, old);
         self.steps += 1;
         self.dispatches += 1;
         Ok(())
     }
 
-    /// Adds an impulse to the current heights. The per-cell amounts are computed on the host by
-    /// [`Impulse::for_each_cell`], exactly as the CPU grids compute them.
+    /// Adds an impulse to the current heights (and, for a displacement, to the previous level
+    /// too: [`Impulse::displacement`]). The per-cell amounts are computed on the host by
+    /// [`Impulse::for_each_cell`], exactly as the CPU grids compute them. **Submits** one
+    /// command buffer (what [`ComputeGrid::encode_add_impulse`] records).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     pub fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
-        let device = self.device.clone();
-        submitted(&device, || self.submit_impulse(impulse))
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water impulse", |encoder| {
+            self.encode_add_impulse(encoder, impulse)
+        })
     }
 
-    fn submit_impulse(&mut self, impulse: &Impulse) {
+    /// Records [`ComputeGrid::add_impulse`] into the caller's encoder. **Records only.** The
+    /// amounts travel in buffers made for this impulse alone, so impulses and steps recorded
+    /// into one encoder apply in recording order, each once.
+    ///
+    /// # Errors
+    /// None today for a live device; the `Result` keeps the `encode_` methods alike.
+    pub fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        impulse: &Impulse,
+    ) -> Result<(), GpuError> {
+        use wgpu::util::DeviceExt;
         let cells = impulse_cells(
             impulse,
             self.spec.size,
@@ -634,14 +691,14 @@ impl ComputeGrid {
             &self.land_mask,
         );
         if cells.is_empty() {
-            return;
+            return Ok(());
         }
         let (count, entries): (usize, Vec<u8>) = match self.spec.storage {
             StorageFormat::F32 => (cells.len(), bytemuck::cast_slice(&cells).to_vec()),
             StorageFormat::F16 => {
                 let words = self.impulse_words(&cells);
                 if words.is_empty() {
-                    return; // every covered cell is land
+                    return Ok(()); // every covered cell is land
                 }
                 (words.len(), bytemuck::cast_slice(&words).to_vec())
             }
@@ -652,60 +709,69 @@ impl ComputeGrid {
             count: count as u32,
             _pad: 0,
         };
-        let uniform = uniform_buffer(&self.device, "water impulse", bytemuck::bytes_of(&uniforms));
-        let amounts = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("water impulse cells"),
-            size: entries.len() as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
+        let device = &self.device;
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("water impulse"),
+            contents: bytemuck::bytes_of(&uniforms),
+            usage: wgpu::BufferUsages::UNIFORM,
         });
-        self.queue.write_buffer(&amounts, 0, &entries);
+        let amounts = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("water impulse cells"),
+            contents: &entries,
+            usage: wgpu::BufferUsages::STORAGE,
+        });
         let field_binding = if self.spec.mode == GridMode::Classic {
             4
         } else {
             3
         };
-        let mut entries = vec![
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: uniform.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: amounts.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: field_binding,
-                resource: self.fields[self.roles.1].as_entire_binding(),
-            },
-        ];
-        // The f16 kernel leaves land to the host (`impulse_words`), so it binds no land.
-        if self.spec.storage == StorageFormat::F32 {
-            entries.push(wgpu::BindGroupEntry {
-                binding: 2,
-                resource: self.land.as_entire_binding(),
-            });
+        // A displacement adds the same amounts to the previous level, so the bump starts at
+        // rest (DESIGN.md, "Impulses").
+        let mut levels = vec![self.roles.1];
+        if impulse.displacement() {
+            levels.push(self.roles.0);
         }
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        let groups: Vec<wgpu::BindGroup> = levels
+            .iter()
+            .map(|&level| {
+                let mut entries = vec![
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: uniform.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: amounts.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: field_binding,
+                        resource: self.fields[level].as_entire_binding(),
+                    },
+                ];
+                // The f16 kernel leaves land to the host (`impulse_words`), so it binds no land.
+                if self.spec.storage == StorageFormat::F32 {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: self.land.as_entire_binding(),
+                    });
+                }
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("water impulse"),
+                    layout: &self.impulse_pipeline.get_bind_group_layout(0),
+                    entries: &entries,
+                })
+            })
+            .collect();
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("water impulse"),
-            layout: &self.impulse_pipeline.get_bind_group_layout(0),
-            entries: &entries,
+            timestamp_writes: None,
         });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water impulse"),
-            });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("water impulse"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.impulse_pipeline);
-            pass.set_bind_group(0, &group, &[]);
+        pass.set_pipeline(&self.impulse_pipeline);
+        for group in &groups {
+            pass.set_bind_group(0, group, &[]);
             pass.dispatch_workgroups((count as u32).div_ceil(IMPULSE_GROUP), 1, 1);
         }
-        self.queue.submit([encoder.finish()]);
+        Ok(())
     }
 
     /// An impulse's per-cell amounts grouped by f16 storage word, as `add_impulse_f16.wgsl`
@@ -750,7 +816,8 @@ impl ComputeGrid {
     }
 
     /// Replaces the land and zeroes the land cells of both levels (a round trip through the
-    /// host: meant for setting up a scene, not for every frame).
+    /// host: meant for setting up a scene, not for every frame). **Submits and waits**; submit
+    /// any encoder holding this grid's recorded operations first.
     ///
     /// # Errors
     /// A size mismatch, or a failed readback.
@@ -779,6 +846,9 @@ impl ComputeGrid {
     /// Sets both time levels of a signed or split grid (`channels * cells` f32 values each:
     /// split mode stores `p` then `n`). Equal levels start the water at rest in that shape.
     /// With f16 storage the values are rounded to nearest f16 (ties to even) on the host.
+    /// **Queues a write** (`queue.write_buffer`): it lands at the next submission, before every
+    /// command buffer in it, so call it between frames, not while a recorded frame waits to be
+    /// submitted.
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] in classic mode, or with f16 storage for a value that is not
@@ -818,7 +888,8 @@ impl ComputeGrid {
         }
     }
 
-    /// Sets both time levels of a classic grid.
+    /// Sets both time levels of a classic grid. **Queues a write**, as
+    /// [`ComputeGrid::upload_f32`].
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] outside classic mode, a size mismatch otherwise.
@@ -859,7 +930,7 @@ impl ComputeGrid {
     /// Starts reading the current level back as raw bytes, laid out as
     /// [`ComputeGrid::current_buffer`] says (f16 storage: packed words, half the bytes; widen
     /// them with [`crate::storage::unpack_f16_rows`]). Poll the device and take the bytes from
-    /// the returned [`PendingReadback`] when they arrive.
+    /// the returned [`PendingReadback`] when they arrive. **Submits** a copy; does not wait.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
@@ -879,6 +950,8 @@ impl ComputeGrid {
     }
 
     /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
+    /// **Submits and waits** (submit any encoder holding this grid's recorded operations
+    /// first).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] if the readback fails.
@@ -900,7 +973,7 @@ impl ComputeGrid {
     }
 
     /// The current level's raw channels as f32 (`p` then `n` in split mode; f16 storage
-    /// widened exactly).
+    /// widened exactly). **Submits and waits.**
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] in classic mode, [`GpuError::DeviceLost`] on failure.
@@ -913,7 +986,7 @@ impl ComputeGrid {
         Ok(self.decode(&self.read_current_async()?.wait()?))
     }
 
-    /// The current classic heights.
+    /// The current classic heights. **Submits and waits.**
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] outside classic mode, [`GpuError::DeviceLost`] on failure.
@@ -933,13 +1006,32 @@ impl ComputeGrid {
         self.channels as usize * self.spec.size.cells()
     }
 
-    /// Computes the surface texture (`Rgba32Float`: unit normal in xyz, height in w, per cell)
-    /// from the current heights and returns its view, to bind in the caller's render passes.
-    /// GPU twin of [`water_core::HeightView::cell_normal`].
+    /// Computes the surface texture ([`crate::surface::SURFACE_FORMAT`], `Rgba32Float`: unit
+    /// normal in xyz, height in w, per cell) from the current heights and returns its view, to
+    /// bind in the caller's render passes with `textureLoad` or a non-filtering sampler. GPU
+    /// twin of [`water_core::HeightView::cell_normal`]. **Submits** one command buffer (what
+    /// [`ComputeGrid::encode_update_surface`] records).
     ///
     /// # Errors
     /// [`GpuError::Validation`] if the pipeline is refused, [`GpuError::DeviceLost`].
     pub fn update_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water surface", |encoder| {
+            self.encode_update_surface(encoder).map(drop)
+        })?;
+        Ok(&self.made_surface().view)
+    }
+
+    /// Records the update of the surface texture (as [`ComputeGrid::update_surface`]) into the
+    /// caller's encoder and returns its view. **Records only**: the pass reads the level that
+    /// is current at this point of the recording, so record it after the frame's steps.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the pipeline is refused (on first use).
+    pub fn encode_update_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
         let device = self.device.clone();
         let f16 = self.spec.storage == StorageFormat::F16;
         if self.surface.is_none() {
@@ -983,32 +1075,108 @@ impl ComputeGrid {
             ],
         });
         let size = self.spec.size;
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_pipeline(pipeline);
-                pass.set_bind_group(0, &group, &[]);
-                pass.dispatch_workgroups(
-                    (size.width() as u32).div_ceil(TILE),
-                    (size.height() as u32).div_ceil(TILE),
-                    1,
-                );
-            }
-            self.queue.submit([encoder.finish()]);
-        })?;
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("water surface"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(
+                (size.width() as u32).div_ceil(TILE),
+                (size.height() as u32).div_ceil(TILE),
+                1,
+            );
+        }
         Ok(&surface.view)
     }
 
+    /// Updates the surface texture and its filterable copy
+    /// ([`crate::surface::FILTERABLE_SURFACE_FORMAT`], `Rgba16Float`: the same texels rounded
+    /// to binary16) and returns the copy's view: the one to bind with a linear sampler.
+    /// **Submits** one command buffer (what [`ComputeGrid::encode_update_filterable_surface`]
+    /// records).
+    ///
+    /// # Errors
+    /// As [`ComputeGrid::update_surface`].
+    pub fn update_filterable_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water surface", |encoder| {
+            self.encode_update_filterable_surface(encoder).map(drop)
+        })?;
+        match &self.made_surface().filterable {
+            Some(copy) => Ok(&copy.view),
+            None => unreachable!("encode_update_filterable_surface made it"),
+        }
+    }
+
+    /// Records [`ComputeGrid::update_filterable_surface`] into the caller's encoder: the
+    /// surface pass, then the copy into the `Rgba16Float` texture, whose view it returns.
+    /// **Records only.**
+    ///
+    /// # Errors
+    /// As [`ComputeGrid::encode_update_surface`].
+    pub fn encode_update_filterable_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        self.encode_update_surface(encoder)?;
+        let device = self.device.clone();
+        match &mut self.surface {
+            Some((surface, _)) => surface.encode_filterable(&device, encoder),
+            None => unreachable!("encode_update_surface made it"),
+        }
+    }
+
+    /// The surface made by the first surface update.
+    fn made_surface(&self) -> &Surface {
+        match &self.surface {
+            Some((surface, _)) => surface,
+            None => unreachable!("only called after a surface update"),
+        }
+    }
+
+    /// The `Rgba32Float` surface texture as the last recorded update left it (for copies in
+    /// the caller's own commands); `None` before the first update.
+    #[must_use]
+    pub fn surface_texture(&self) -> Option<&wgpu::Texture> {
+        self.surface.as_ref().map(|(surface, _)| &surface.texture)
+    }
+
+    /// The `Rgba16Float` filterable copy of the surface; `None` before the first
+    /// [`ComputeGrid::update_filterable_surface`] or its `encode_` twin.
+    #[must_use]
+    pub fn filterable_surface_texture(&self) -> Option<&wgpu::Texture> {
+        self.surface
+            .as_ref()
+            .and_then(|(surface, _)| surface.filterable.as_ref())
+            .map(|copy| &copy.texture)
+    }
+
     /// Updates the surface texture and reads it back: `[nx, ny, nz, height]` per cell.
+    /// **Submits and waits.**
     ///
     /// # Errors
     /// As [`ComputeGrid::update_surface`], and readback failures.
     pub fn read_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
         self.update_surface()?;
-        match &self.surface {
-            Some((surface, _)) => surface.read(&self.device, &self.queue),
-            None => unreachable!("update_surface made it"),
+        self.made_surface().read(&self.device, &self.queue)
+    }
+
+    /// Updates the surface and its filterable copy and reads the copy back, widened exactly
+    /// to f32: `[nx, ny, nz, height]` per cell, each the f32 surface's value in binary16.
+    /// **Submits and waits.**
+    ///
+    /// # Errors
+    /// As [`ComputeGrid::update_surface`], and readback failures.
+    pub fn read_filterable_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
+        self.update_filterable_surface()?;
+        match self
+            .made_surface()
+            .read_filterable(&self.device, &self.queue)?
+        {
+            Some(texels) => Ok(texels),
+            None => unreachable!("update_filterable_surface made it"),
         }
     }
 

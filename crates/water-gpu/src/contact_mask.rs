@@ -295,7 +295,7 @@ impl ContactMaskRenderer {
 
     /// Starts a frame: `C_new` becomes `C_old`, and `hulls` are drawn into a new `C_new`, whose
     /// cells hold the largest speed of the hulls cutting the still water `z = 0` at their
-    /// centre, 0 elsewhere. Submits one command buffer.
+    /// centre, 0 elsewhere. **Submits** one command buffer.
     ///
     /// # Errors
     /// As [`ContactMaskRenderer::encode`]; [`GpuError::DeviceLost`].
@@ -310,9 +310,9 @@ impl ContactMaskRenderer {
         })
     }
 
-    /// As [`ContactMaskRenderer::render`], recorded into the caller's encoder (submit it before
-    /// stepping a grid with the masks). The masks swap now, in recording order, so several frames
-    /// may be recorded into one encoder.
+    /// As [`ContactMaskRenderer::render`], recorded into the caller's encoder. **Records only.**
+    /// The masks swap now, in recording order, so several frames may be recorded into one
+    /// encoder, each followed by its [`ContactMaskRenderer::encode_step`].
     ///
     /// # Errors
     /// [`GpuError::BadContactHull`] for a negative or non-finite speed or a non-finite
@@ -480,13 +480,37 @@ impl ContactMaskRenderer {
     }
 
     /// One step of `grid` with bow and stern events of amplitude `amplitude` (metres per unit of
-    /// speed factor) from `C_new` and `C_old`, without the masks leaving the GPU.
+    /// speed factor) from `C_new` and `C_old`, without the masks leaving the GPU. **Submits**
+    /// one command buffer (what [`ContactMaskRenderer::encode_step`] records).
+    ///
+    /// # Errors
+    /// As [`ContactMaskRenderer::encode_step`]; [`GpuError::DeviceLost`].
+    pub fn step(&self, grid: &mut GpuGrid, amplitude: f32) -> Result<(), GpuError> {
+        let device = self.device.clone();
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("water contact mask step"),
+        });
+        self.encode_step(&mut encoder, grid, amplitude)?;
+        submitted(&device, || {
+            self.queue.submit([encoder.finish()]);
+        })
+    }
+
+    /// Records one step of `grid` with the masks' bow and stern events (as
+    /// [`ContactMaskRenderer::step`]) into the caller's encoder. **Records only.** With
+    /// [`ContactMaskRenderer::encode`] before it in the same encoder, a frame's masks and step
+    /// need one submission: the step reads the masks drawn by the commands recorded before it.
     ///
     /// # Errors
     /// [`GpuError::Invalid`] for a non-finite amplitude; [`GpuError::Unsupported`] when the grid
     /// has another size, or is a compute grid and the masks were made for the fragment backend;
-    /// what the grid's own step reports.
-    pub fn step(&self, grid: &mut GpuGrid, amplitude: f32) -> Result<(), GpuError> {
+    /// what the grid's own `encode_` step reports. Nothing is recorded then.
+    pub fn encode_step(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        grid: &mut GpuGrid,
+        amplitude: f32,
+    ) -> Result<(), GpuError> {
         if !amplitude.is_finite() {
             return Err(WaterError::NotFinite {
                 name: "contact amplitude",
@@ -513,15 +537,18 @@ impl ContactMaskRenderer {
                         GpuBackend::Compute.name()
                     )));
                 };
-                g.step_with_contact_buffers(new, old, amplitude)
+                g.encode_step_with_contact_buffers(encoder, new, old, amplitude)
             }
-            GpuGrid::Fragment(g) => {
-                g.step_with_contact_textures(self.new_view(), self.old_view(), amplitude)
-            }
+            GpuGrid::Fragment(g) => g.encode_step_with_contact_textures(
+                encoder,
+                self.new_view(),
+                self.old_view(),
+                amplitude,
+            ),
         }
     }
 
-    /// Reads `C_new` back (blocking): one value per cell, row-major.
+    /// Reads `C_new` back: one value per cell, row-major. **Submits and waits.**
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
@@ -529,7 +556,7 @@ impl ContactMaskRenderer {
         self.read(self.newest)
     }
 
-    /// Reads `C_old` back (blocking): one value per cell, row-major.
+    /// Reads `C_old` back: one value per cell, row-major. **Submits and waits.**
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
@@ -557,16 +584,16 @@ fn hull_pipelines(
         source: wgpu::ShaderSource::Wgsl(shaders::RASTERISE_GRID_MASK.into()),
     });
     let buffers = [
-        Some(wgpu::VertexBufferLayout {
+        wgpu::VertexBufferLayout {
             array_stride: size_of::<[f32; 3]>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &wgpu::vertex_attr_array![0 => Float32x3],
-        }),
-        Some(wgpu::VertexBufferLayout {
+        },
+        wgpu::VertexBufferLayout {
             array_stride: size_of::<HullInstance>() as u64,
             step_mode: wgpu::VertexStepMode::Instance,
             attributes: &INSTANCE_ATTRIBUTES,
-        }),
+        },
     ];
     // Both pipelines share one layout, so one bind group serves both.
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

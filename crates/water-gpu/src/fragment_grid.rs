@@ -4,10 +4,11 @@
 
 use water_core::{ContactMasks, GridMode, Impulse, LandMask};
 
-use crate::compute_grid::{check_limit, impulse_cells, submitted, validated};
+use crate::compute_grid::{check_limit, impulse_cells, validated};
 use crate::error::GpuError;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, i32s, read_texture};
+use crate::recording::{record_buffer_write, record_texture_write, submit_recorded};
 use crate::shaders;
 use crate::spec::GridSpec;
 use crate::storage::StorageFormat;
@@ -51,6 +52,7 @@ fn texel_bytes(format: wgpu::TextureFormat) -> u32 {
 
 impl FragmentGrid {
     /// Builds the textures and pipelines on the caller's device. The water starts at rest.
+    /// Queues the uniforms' first write; submits nothing.
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when the grid exceeds the device's texture size,
@@ -199,7 +201,7 @@ impl FragmentGrid {
 
     /// A view of the texture holding the current heights (R32Float; split mode Rg32Float with
     /// `p` and `n`; classic mode R32Sint), to bind in the caller's render passes. It changes
-    /// after every step: fetch it again each frame.
+    /// with every recorded step or impulse: fetch it after recording them.
     #[must_use]
     pub fn current_view(&self) -> &wgpu::TextureView {
         &self.views[self.roles.1]
@@ -260,7 +262,8 @@ impl FragmentGrid {
 
     /// One step with bow and stern events from contact masks that are already on the GPU:
     /// `R32Float` texture views the size of the grid (value: speed factor), for example rendered
-    /// from hull meshes in the caller's own passes. Nothing is uploaded.
+    /// from hull meshes in the caller's own passes. Nothing is uploaded. **Submits** one command
+    /// buffer (what [`FragmentGrid::encode_step_with_contact_textures`] records).
     ///
     /// # Errors
     /// [`GpuError::Validation`] when the views do not fit (format, size), [`GpuError::DeviceLost`].
@@ -270,31 +273,56 @@ impl FragmentGrid {
         contact_old: &wgpu::TextureView,
         amplitude: f32,
     ) -> Result<(), GpuError> {
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water fragment contact step", |encoder| {
+            self.encode_step_with_contact_textures(encoder, contact_new, contact_old, amplitude)
+        })
+    }
+
+    /// Records [`FragmentGrid::step_with_contact_textures`] into the caller's encoder.
+    /// **Records only**; the views are read when the encoder runs, so commands recorded earlier
+    /// into the same encoder (the masks' drawing) are seen.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] when the views do not fit (format, size); nothing is recorded
+    /// then.
+    pub fn encode_step_with_contact_textures(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contact_new: &wgpu::TextureView,
+        contact_old: &wgpu::TextureView,
+        amplitude: f32,
+    ) -> Result<(), GpuError> {
+        let device = self.device.clone();
+        let group = validated(&device, || {
+            self.step_group_with(true, contact_new, contact_old)
+        })?;
+        self.record_contact_uniforms(encoder, amplitude);
+        full_screen_pass(
+            encoder,
+            &self.views[self.roles.2],
+            &self.step_pipeline,
+            &group,
+        );
+        let (old, cur, spare) = self.roles;
+        self.roles = (cur, spare, old);
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// Records the copy of the contact amplitude into the uniforms the contact steps read.
+    fn record_contact_uniforms(&self, encoder: &mut wgpu::CommandEncoder, amplitude: f32) {
         let uniforms = GridUniforms {
             contact_amplitude: amplitude,
             has_contacts: 1,
             ..self.base_uniforms
         };
-        self.queue
-            .write_buffer(&self.uniforms_contacts, 0, bytemuck::bytes_of(&uniforms));
-        let device = self.device.clone();
-        let group = validated(&device, || {
-            self.step_group_with(true, contact_new, contact_old)
-        })?;
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            full_screen_pass(
-                &mut encoder,
-                &self.views[self.roles.2],
-                &self.step_pipeline,
-                &group,
-            );
-            self.queue.submit([encoder.finish()]);
-        })?;
-        let (old, cur, spare) = self.roles;
-        self.roles = (cur, spare, old);
-        self.steps += 1;
-        Ok(())
+        record_buffer_write(
+            &self.device,
+            encoder,
+            &self.uniforms_contacts,
+            bytemuck::bytes_of(&uniforms),
+        );
     }
 
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
@@ -317,31 +345,28 @@ impl FragmentGrid {
         self.steps += steps;
     }
 
-    /// Records `steps` steps into the caller's encoder (one render pass per step).
+    /// Records `steps` steps into the caller's encoder (one render pass per step). **Records
+    /// only**; the steps run when the caller submits the encoder. The grid's bookkeeping (which
+    /// texture holds which level, [`FragmentGrid::steps_taken`]) advances now, so operations
+    /// recorded after this one see the stepped levels.
     pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         self.encode_steps(encoder, steps, false);
     }
 
-    /// Runs `steps` steps in one submission.
+    /// Runs `steps` steps. **Submits** one command buffer (what
+    /// [`FragmentGrid::encode_step_many`] records).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        let device = self.device.clone();
-        submitted(&device, || self.submit_steps(steps))
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water fragment steps", |encoder| {
+            self.encode_steps(encoder, steps, false);
+            Ok(())
+        })
     }
 
-    fn submit_steps(&mut self, steps: u64) {
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water fragment steps"),
-            });
-        self.encode_steps(&mut encoder, steps, false);
-        self.queue.submit([encoder.finish()]);
-    }
-
-    /// One step.
+    /// One step. **Submits** one command buffer.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
@@ -363,46 +388,78 @@ impl FragmentGrid {
         );
     }
 
-    /// One step with bow and stern events from `contacts` (uploads both masks).
+    /// One step with bow and stern events from `contacts`. **Submits** one command buffer (what
+    /// [`FragmentGrid::encode_step_with_contacts`] records).
     ///
     /// # Errors
-    /// A size mismatch (as [`GpuError::Invalid`]).
+    /// A size mismatch (as [`GpuError::Invalid`]); [`GpuError::DeviceLost`].
     pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
-        self.spec
-            .size
-            .check_len("contact mask", contacts.new_mask().len())?;
-        let uniforms = GridUniforms {
-            contact_amplitude: contacts.amplitude(),
-            has_contacts: 1,
-            ..self.base_uniforms
-        };
-        self.queue
-            .write_buffer(&self.uniforms_contacts, 0, bytemuck::bytes_of(&uniforms));
-        self.write_r32(&self.contact_new, bytemuck::cast_slice(contacts.new_mask()));
-        self.write_r32(&self.contact_old, bytemuck::cast_slice(contacts.old_mask()));
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water fragment contact step"),
-            });
-        self.encode_steps(&mut encoder, 1, true);
-        let device = self.device.clone();
-        submitted(&device, || self.queue.submit([encoder.finish()]))?;
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water fragment contact step", |encoder| {
+            self.encode_step_with_contacts(encoder, contacts)
+        })
+    }
+
+    /// Records one step with bow and stern events from `contacts` into the caller's encoder:
+    /// copies of both masks and of the amplitude from staging buffers, then the step. **Records
+    /// only.** The copies are ordered with the rest of the encoder, so several contact steps
+    /// recorded into one encoder each use their own masks.
+    ///
+    /// # Errors
+    /// A size mismatch (as [`GpuError::Invalid`]); nothing is recorded then.
+    pub fn encode_step_with_contacts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contacts: &ContactMasks,
+    ) -> Result<(), GpuError> {
+        let size = self.spec.size;
+        size.check_len("contact mask", contacts.new_mask().len())?;
+        size.check_len("contact mask", contacts.old_mask().len())?;
+        self.record_contact_uniforms(encoder, contacts.amplitude());
+        for (texture, mask) in [
+            (&self.contact_new, contacts.new_mask()),
+            (&self.contact_old, contacts.old_mask()),
+        ] {
+            record_texture_write(
+                &self.device,
+                encoder,
+                texture,
+                wgpu::Origin3d::ZERO,
+                texture.size(),
+                4,
+                bytemuck::cast_slice(mask),
+            );
+        }
+        self.encode_steps(encoder, 1, true);
         Ok(())
     }
 
-    /// Adds an impulse: the host writes its per-cell amounts into a delta texture (its bounding
-    /// rectangle only), a render pass adds it to the current heights, and the rectangle is
-    /// cleared again.
+    /// Adds an impulse to the current heights (and, for a displacement, to the previous level
+    /// too: [`Impulse::displacement`]): the impulse's per-cell amounts go into a delta texture
+    /// (its bounding rectangle only), a render pass adds it to each level, and the rectangle is
+    /// cleared again. **Submits** one command buffer (what [`FragmentGrid::encode_add_impulse`]
+    /// records).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     pub fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
-        let device = self.device.clone();
-        submitted(&device, || self.submit_impulse(impulse))
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water fragment impulse", |encoder| {
+            self.encode_add_impulse(encoder, impulse)
+        })
     }
 
-    fn submit_impulse(&mut self, impulse: &Impulse) {
+    /// Records [`FragmentGrid::add_impulse`] into the caller's encoder. **Records only.** The
+    /// delta rectangle is written and cleared by copies recorded around the passes, so impulses
+    /// and steps recorded into one encoder apply in recording order, each once.
+    ///
+    /// # Errors
+    /// None today for a live device; the `Result` keeps the `encode_` methods alike.
+    pub fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        impulse: &Impulse,
+    ) -> Result<(), GpuError> {
         let size = self.spec.size;
         let cells = impulse_cells(
             impulse,
@@ -412,7 +469,7 @@ impl FragmentGrid {
             &self.land_mask,
         );
         if cells.is_empty() {
-            return;
+            return Ok(());
         }
         let w = size.width() as u32;
         let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
@@ -421,11 +478,11 @@ impl FragmentGrid {
             (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
         }
         let rect_w = x1 - x0;
-        let texel = texel_bytes(self.format) as usize;
-        let mut bytes = vec![0u8; (rect_w * (y1 - y0)) as usize * texel];
+        let texel = texel_bytes(self.format);
+        let mut bytes = vec![0u8; (rect_w * (y1 - y0)) as usize * texel as usize];
         for c in &cells {
             let (x, y) = (c.index % w - x0, c.index / w - y0);
-            let at = (y * rect_w + x) as usize * texel;
+            let at = (y * rect_w + x) as usize * texel as usize;
             let (word, offset) = match self.spec.mode {
                 GridMode::Classic => ((c.amount as i32).to_le_bytes(), 0),
                 // Split: positive amounts go to p (r), negative ones as magnitudes to n (g).
@@ -440,61 +497,54 @@ impl FragmentGrid {
             height: y1 - y0,
             depth_or_array_layers: 1,
         };
-        let layout = wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(rect_w * texel as u32),
-            rows_per_image: None,
-        };
-        let target = wgpu::TexelCopyTextureInfo {
-            texture: &self.delta,
-            mip_level: 0,
-            origin,
-            aspect: wgpu::TextureAspect::All,
-        };
-        self.queue.write_texture(target, &bytes, layout, extent);
+        let device = self.device.clone();
+        record_texture_write(&device, encoder, &self.delta, origin, extent, texel, &bytes);
 
-        let (old, cur, spare) = self.roles;
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+        let (delta, land) = (view(&self.delta), view(&self.land));
         let classic = self.spec.mode == GridMode::Classic;
-        let (cur_binding, delta_binding) = if classic { (3, 4) } else { (0, 1) };
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water fragment impulse"),
-            layout: &self.impulse_pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: cur_binding,
-                    resource: wgpu::BindingResource::TextureView(&self.views[cur]),
-                },
-                wgpu::BindGroupEntry {
-                    binding: delta_binding,
-                    resource: wgpu::BindingResource::TextureView(&view(&self.delta)),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(&view(&self.land)),
-                },
-            ],
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        let (level_binding, delta_binding) = if classic { (3, 4) } else { (0, 1) };
+        // `level + delta` rendered into `target` (a render pass cannot read its target).
+        let mut add_to = |level: usize, target: usize| {
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("water fragment impulse"),
+                layout: &self.impulse_pipeline.get_bind_group_layout(0),
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: level_binding,
+                        resource: wgpu::BindingResource::TextureView(&self.views[level]),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: delta_binding,
+                        resource: wgpu::BindingResource::TextureView(&delta),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::TextureView(&land),
+                    },
+                ],
             });
-        full_screen_pass(
-            &mut encoder,
-            &self.views[spare],
-            &self.impulse_pipeline,
-            &group,
-        );
-        self.queue.submit([encoder.finish()]);
-        self.roles = (old, spare, cur);
-        // Clear the rectangle for the next impulse (queued after the pass above).
+            full_screen_pass(encoder, &self.views[target], &self.impulse_pipeline, &group);
+        };
+        let (old, cur, spare) = self.roles;
+        add_to(cur, spare);
+        if impulse.displacement() {
+            // The same amounts on the previous level, so the bump starts at rest (DESIGN.md,
+            // "Impulses"); the old current texture is free to take it.
+            add_to(old, cur);
+            self.roles = (cur, spare, old);
+        } else {
+            self.roles = (old, spare, cur);
+        }
+        // Clear the rectangle for the next impulse, in order after the passes above.
         bytes.fill(0);
-        self.queue.write_texture(target, &bytes, layout, extent);
+        record_texture_write(&device, encoder, &self.delta, origin, extent, texel, &bytes);
+        Ok(())
     }
 
     /// Replaces the land and zeroes the land cells of both levels (a host round trip, for
-    /// setting up a scene).
+    /// setting up a scene). **Submits and waits**; submit any encoder holding this grid's
+    /// recorded operations first.
     ///
     /// # Errors
     /// A size mismatch, or a failed readback.
@@ -531,6 +581,9 @@ impl FragmentGrid {
     }
 
     /// Sets both time levels of a signed or split grid (split: `p` for all cells, then `n`).
+    /// **Queues a write** (`queue.write_texture`): it lands at the next submission, before
+    /// every command buffer in it, so call it between frames, not while a recorded frame waits
+    /// to be submitted.
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] in classic mode, a size mismatch otherwise.
@@ -572,7 +625,8 @@ impl FragmentGrid {
         Ok(())
     }
 
-    /// Sets both time levels of a classic grid.
+    /// Sets both time levels of a classic grid. **Queues a write**, as
+    /// [`FragmentGrid::upload_f32`].
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] outside classic mode, a size mismatch otherwise.
@@ -602,6 +656,8 @@ impl FragmentGrid {
     }
 
     /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
+    /// **Submits and waits** (submit any encoder holding this grid's recorded operations
+    /// first).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] if the readback fails.
@@ -618,6 +674,7 @@ impl FragmentGrid {
     }
 
     /// The current level's channels as f32: `p` for all cells then `n` in split mode.
+    /// **Submits and waits.**
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] in classic mode, [`GpuError::DeviceLost`] on failure.
@@ -636,7 +693,7 @@ impl FragmentGrid {
         }
     }
 
-    /// The current classic heights.
+    /// The current classic heights. **Submits and waits.**
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] outside classic mode, [`GpuError::DeviceLost`] on failure.
@@ -648,13 +705,32 @@ impl FragmentGrid {
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
 
-    /// Renders the surface texture (`Rgba32Float`: unit normal in xyz, height in w, per cell)
-    /// from the current heights and returns its view. GPU twin of
-    /// [`water_core::HeightView::cell_normal`].
+    /// Renders the surface texture ([`crate::surface::SURFACE_FORMAT`], `Rgba32Float`: unit
+    /// normal in xyz, height in w, per cell) from the current heights and returns its view, to
+    /// bind with `textureLoad` or a non-filtering sampler. GPU twin of
+    /// [`water_core::HeightView::cell_normal`]. **Submits** one command buffer (what
+    /// [`FragmentGrid::encode_update_surface`] records).
     ///
     /// # Errors
     /// [`GpuError::Validation`] if the pipeline is refused, [`GpuError::DeviceLost`].
     pub fn update_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water surface", |encoder| {
+            self.encode_update_surface(encoder).map(drop)
+        })?;
+        Ok(&self.made_surface().view)
+    }
+
+    /// Records the surface update (as [`FragmentGrid::update_surface`]) into the caller's
+    /// encoder and returns the texture's view. **Records only**: the pass reads the level that
+    /// is current at this point of the recording, so record it after the frame's steps.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the pipeline is refused (on first use).
+    pub fn encode_update_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
         let device = self.device.clone();
         if self.surface.is_none() {
             let surface = Surface::new(&device, &self.spec, false);
@@ -691,23 +767,95 @@ impl FragmentGrid {
                 },
             ],
         });
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            full_screen_pass(&mut encoder, &surface.view, pipeline, &group);
-            self.queue.submit([encoder.finish()]);
-        })?;
+        full_screen_pass(encoder, &surface.view, pipeline, &group);
         Ok(&surface.view)
     }
 
+    /// Updates the surface texture and its filterable copy
+    /// ([`crate::surface::FILTERABLE_SURFACE_FORMAT`], `Rgba16Float`: the same texels rounded
+    /// to binary16) and returns the copy's view: the one to bind with a linear sampler.
+    /// **Submits** one command buffer (what [`FragmentGrid::encode_update_filterable_surface`]
+    /// records).
+    ///
+    /// # Errors
+    /// As [`FragmentGrid::update_surface`].
+    pub fn update_filterable_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        submit_recorded(&device, &queue, "water surface", |encoder| {
+            self.encode_update_filterable_surface(encoder).map(drop)
+        })?;
+        match &self.made_surface().filterable {
+            Some(copy) => Ok(&copy.view),
+            None => unreachable!("encode_update_filterable_surface made it"),
+        }
+    }
+
+    /// Records [`FragmentGrid::update_filterable_surface`] into the caller's encoder: the
+    /// surface pass, then the copy into the `Rgba16Float` texture, whose view it returns.
+    /// **Records only.**
+    ///
+    /// # Errors
+    /// As [`FragmentGrid::encode_update_surface`].
+    pub fn encode_update_filterable_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        self.encode_update_surface(encoder)?;
+        let device = self.device.clone();
+        match &mut self.surface {
+            Some((surface, _)) => surface.encode_filterable(&device, encoder),
+            None => unreachable!("encode_update_surface made it"),
+        }
+    }
+
+    /// The surface made by the first surface update.
+    fn made_surface(&self) -> &Surface {
+        match &self.surface {
+            Some((surface, _)) => surface,
+            None => unreachable!("only called after a surface update"),
+        }
+    }
+
+    /// The `Rgba32Float` surface texture as the last recorded update left it; `None` before
+    /// the first update.
+    #[must_use]
+    pub fn surface_texture(&self) -> Option<&wgpu::Texture> {
+        self.surface.as_ref().map(|(surface, _)| &surface.texture)
+    }
+
+    /// The `Rgba16Float` filterable copy of the surface; `None` before the first
+    /// [`FragmentGrid::update_filterable_surface`] or its `encode_` twin.
+    #[must_use]
+    pub fn filterable_surface_texture(&self) -> Option<&wgpu::Texture> {
+        self.surface
+            .as_ref()
+            .and_then(|(surface, _)| surface.filterable.as_ref())
+            .map(|copy| &copy.texture)
+    }
+
     /// Updates the surface texture and reads it back: `[nx, ny, nz, height]` per cell.
+    /// **Submits and waits.**
     ///
     /// # Errors
     /// As [`FragmentGrid::update_surface`], and readback failures.
     pub fn read_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
         self.update_surface()?;
-        match &self.surface {
-            Some((surface, _)) => surface.read(&self.device, &self.queue),
-            None => unreachable!("update_surface made it"),
+        self.made_surface().read(&self.device, &self.queue)
+    }
+
+    /// Updates the surface and its filterable copy and reads the copy back, widened exactly
+    /// to f32. **Submits and waits.**
+    ///
+    /// # Errors
+    /// As [`FragmentGrid::update_surface`], and readback failures.
+    pub fn read_filterable_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
+        self.update_filterable_surface()?;
+        match self
+            .made_surface()
+            .read_filterable(&self.device, &self.queue)?
+        {
+            Some(texels) => Ok(texels),
+            None => unreachable!("update_filterable_surface made it"),
         }
     }
 

@@ -88,7 +88,7 @@ impl GpuGrid {
         forward!(self, g => g.steps_taken())
     }
 
-    /// See [`ComputeGrid::set_land`].
+    /// See [`ComputeGrid::set_land`]. **Submits and waits.**
     ///
     /// # Errors
     /// Size mismatches and readback failures.
@@ -96,7 +96,7 @@ impl GpuGrid {
         forward!(self, g => g.set_land(land))
     }
 
-    /// See [`ComputeGrid::add_impulse`].
+    /// Adds an impulse (see [`ComputeGrid::add_impulse`]). **Submits** one command buffer.
     ///
     /// # Errors
     /// A lost device.
@@ -104,7 +104,21 @@ impl GpuGrid {
         forward!(self, g => g.add_impulse(impulse))
     }
 
-    /// See [`ComputeGrid::step_with_contacts`].
+    /// Records an impulse into the caller's encoder (see [`ComputeGrid::encode_add_impulse`]).
+    /// **Records only.**
+    ///
+    /// # Errors
+    /// As [`ComputeGrid::encode_add_impulse`].
+    pub fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        impulse: &Impulse,
+    ) -> Result<(), GpuError> {
+        forward!(self, g => g.encode_add_impulse(encoder, impulse))
+    }
+
+    /// One step with contact events (see [`ComputeGrid::step_with_contacts`]). **Submits** one
+    /// command buffer.
     ///
     /// # Errors
     /// Size mismatches and a lost device.
@@ -112,7 +126,20 @@ impl GpuGrid {
         forward!(self, g => g.step_with_contacts(contacts))
     }
 
-    /// One step.
+    /// Records one step with contact events into the caller's encoder, masks and amplitude
+    /// included (see [`ComputeGrid::encode_step_with_contacts`]). **Records only.**
+    ///
+    /// # Errors
+    /// Size mismatches; nothing is recorded then.
+    pub fn encode_step_with_contacts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contacts: &ContactMasks,
+    ) -> Result<(), GpuError> {
+        forward!(self, g => g.encode_step_with_contacts(encoder, contacts))
+    }
+
+    /// One step. **Submits** one command buffer.
     ///
     /// # Errors
     /// A lost device.
@@ -120,7 +147,7 @@ impl GpuGrid {
         self.step_many(1)
     }
 
-    /// See [`ComputeGrid::step_many`].
+    /// `steps` steps (see [`ComputeGrid::step_many`]). **Submits** one command buffer.
     ///
     /// # Errors
     /// A lost device.
@@ -128,12 +155,15 @@ impl GpuGrid {
         forward!(self, g => g.step_many(steps))
     }
 
-    /// Records steps into the caller's encoder without submitting.
+    /// Records `steps` steps into the caller's encoder (see [`ComputeGrid::encode_step_many`]).
+    /// **Records only**; the grid's bookkeeping advances now, for the operations recorded
+    /// after it.
     pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         forward!(self, g => g.encode_step_many(encoder, steps));
     }
 
-    /// See [`ComputeGrid::upload_f32`].
+    /// Sets both levels (see [`ComputeGrid::upload_f32`]). **Queues a write** that lands at
+    /// the next submission, ahead of its command buffers.
     ///
     /// # Errors
     /// Wrong mode or size.
@@ -141,7 +171,7 @@ impl GpuGrid {
         forward!(self, g => g.upload_f32(current, previous))
     }
 
-    /// See [`ComputeGrid::upload_i16`].
+    /// Sets both classic levels (see [`ComputeGrid::upload_i16`]). **Queues a write.**
     ///
     /// # Errors
     /// Wrong mode or size.
@@ -149,7 +179,9 @@ impl GpuGrid {
         forward!(self, g => g.upload_i16(current, previous))
     }
 
-    /// See [`ComputeGrid::update_surface`].
+    /// Updates the `Rgba32Float` surface texture and returns its view (see
+    /// [`ComputeGrid::update_surface`]; bind it without filtering). **Submits** one command
+    /// buffer.
     ///
     /// # Errors
     /// Pipeline creation and a lost device.
@@ -157,7 +189,55 @@ impl GpuGrid {
         forward!(self, g => g.update_surface())
     }
 
-    /// See [`ComputeGrid::read_surface`].
+    /// Records the surface update into the caller's encoder and returns the `Rgba32Float`
+    /// view (see [`ComputeGrid::encode_update_surface`]). **Records only.**
+    ///
+    /// # Errors
+    /// Pipeline creation.
+    pub fn encode_update_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        forward!(self, g => g.encode_update_surface(encoder))
+    }
+
+    /// Updates the surface and its `Rgba16Float` copy and returns the copy's view, the one to
+    /// bind with a linear sampler (see [`ComputeGrid::update_filterable_surface`]). **Submits**
+    /// one command buffer.
+    ///
+    /// # Errors
+    /// Pipeline creation and a lost device.
+    pub fn update_filterable_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        forward!(self, g => g.update_filterable_surface())
+    }
+
+    /// Records [`GpuGrid::update_filterable_surface`] into the caller's encoder. **Records
+    /// only.**
+    ///
+    /// # Errors
+    /// Pipeline creation.
+    pub fn encode_update_filterable_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        forward!(self, g => g.encode_update_filterable_surface(encoder))
+    }
+
+    /// The `Rgba32Float` surface texture; `None` before the first surface update.
+    #[must_use]
+    pub fn surface_texture(&self) -> Option<&wgpu::Texture> {
+        forward!(self, g => g.surface_texture())
+    }
+
+    /// The `Rgba16Float` filterable copy of the surface; `None` before the first filterable
+    /// update.
+    #[must_use]
+    pub fn filterable_surface_texture(&self) -> Option<&wgpu::Texture> {
+        forward!(self, g => g.filterable_surface_texture())
+    }
+
+    /// Updates the surface and reads it back (see [`ComputeGrid::read_surface`]). **Submits
+    /// and waits.**
     ///
     /// # Errors
     /// Pipeline creation, a lost device, readback failures.
@@ -165,7 +245,16 @@ impl GpuGrid {
         forward!(self, g => g.read_surface())
     }
 
-    /// See [`ComputeGrid::heights`].
+    /// Updates the surface and its filterable copy and reads the copy back widened to f32
+    /// (see [`ComputeGrid::read_filterable_surface`]). **Submits and waits.**
+    ///
+    /// # Errors
+    /// Pipeline creation, a lost device, readback failures.
+    pub fn read_filterable_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
+        forward!(self, g => g.read_filterable_surface())
+    }
+
+    /// See [`ComputeGrid::heights`]. **Submits and waits.**
     ///
     /// # Errors
     /// Readback failures.
@@ -173,7 +262,7 @@ impl GpuGrid {
         forward!(self, g => g.heights())
     }
 
-    /// See [`ComputeGrid::channels`].
+    /// See [`ComputeGrid::channels`]. **Submits and waits.**
     ///
     /// # Errors
     /// Classic mode; readback failures.
@@ -181,7 +270,7 @@ impl GpuGrid {
         forward!(self, g => g.channels())
     }
 
-    /// See [`ComputeGrid::classic_heights`].
+    /// See [`ComputeGrid::classic_heights`]. **Submits and waits.**
     ///
     /// # Errors
     /// Not classic mode; readback failures.

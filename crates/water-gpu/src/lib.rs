@@ -26,6 +26,60 @@
 //! floating bodies, the classic 2-D look, and sphere water.
 //!
 //! [`GpuContext::headless`] makes a device for programs without a renderer.
+//!
+//! ## Recording a frame into your encoder
+//!
+//! Every operation a frame needs has an `encode_` twin that records into the caller's
+//! `wgpu::CommandEncoder` and submits nothing; the plain methods are those twins wrapped in an
+//! encoder of their own and one submission. Each method's doc says whether it **submits**,
+//! **records only**, **queues a write** or **waits** (reads back). Record a frame in this order:
+//!
+//! 1. impulses ([`GpuGrid::encode_add_impulse`]),
+//! 2. contact masks: uploaded by [`GpuGrid::encode_step_with_contacts`], or drawn on the GPU by
+//!    [`ContactMaskRenderer::encode`],
+//! 3. the steps: [`GpuGrid::encode_step_with_contacts`] or [`ContactMaskRenderer::encode_step`]
+//!    for the step with contact events, then [`GpuGrid::encode_step_many`],
+//! 4. the surface ([`GpuGrid::encode_update_surface`], or
+//!    [`GpuGrid::encode_update_filterable_surface`] for a texture a linear sampler may filter;
+//!    see [`surface`] for the two formats),
+//!
+//! then submit once, with your own passes that read the surface. A grid's bookkeeping (which
+//! buffer or texture holds which time level, the steps taken) advances as operations are
+//! recorded, and per-operation data reaches the GPU through copies recorded in the encoder, not
+//! through `queue.write_buffer`, so a frame recorded into one encoder does exactly what the same
+//! calls submitting one by one do. Submit the encoder before calling a method that submits or
+//! reads back the same grid.
+//!
+//! ```no_run
+//! # // no_run: doc tests do not assume a GPU; water-testkit's tests run this for real.
+//! use glam::Vec2;
+//! use water_core::{Boundary, ContactMasks, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
+//! use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
+//! let gpu = GpuContext::headless()?;
+//! let size = GridSize::new(128, 128)?;
+//! let params = WaveParams::new(0.1, 2.0, 0.02, Damping::PerStep(0.999))?;
+//! let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
+//! let mut water = GpuGrid::new(GpuBackend::Compute, &gpu.device, &gpu.queue, spec)?;
+//! let mut contacts = ContactMasks::new(size, 0.05)?;
+//! let mut hull = vec![0.0; size.cells()];
+//! hull[64 * 128 + 40] = 1.0; // a body's speed factor in one cell
+//! contacts.advance(&hull)?;
+//!
+//! let mut encoder = gpu.device.create_command_encoder(&Default::default());
+//! let drop = Impulse::new(Vec2::new(64.0, 64.0), 6.0, 0.2, ImpulseShape::Cosine)?;
+//! water.encode_add_impulse(&mut encoder, &drop)?;
+//! water.encode_step_with_contacts(&mut encoder, &contacts)?;
+//! water.encode_step_many(&mut encoder, 3);
+//! let surface = water.encode_update_filterable_surface(&mut encoder)?.clone();
+//! // ... record your render passes sampling `surface` with a linear sampler ...
+//! gpu.queue.submit([encoder.finish()]);
+//! # let _ = surface;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+/// The wgpu this crate's API speaks (the version Bevy 0.19 uses), so callers never match
+/// versions by hand.
+pub use wgpu;
 
 pub mod agreement;
 pub mod compute_grid;
@@ -39,6 +93,7 @@ pub mod height_snapshot;
 pub mod hull_mesh;
 mod pipelines;
 pub mod readback;
+mod recording;
 pub mod render;
 pub mod shaders;
 pub mod spec;

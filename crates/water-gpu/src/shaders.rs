@@ -26,6 +26,9 @@ pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impuls
 /// `surface_normals`: normals and heights for rendering (compute entry points for f32, f16 and
 /// classic fields; fragment entry points).
 pub const SURFACE_NORMALS: &str = include_str!("../../../shaders/surface_normals.wgsl");
+/// `surface_filterable`: the surface texture copied into a filterable `Rgba16Float` texture
+/// (full-screen pass).
+pub const SURFACE_FILTERABLE: &str = include_str!("../../../shaders/surface_filterable.wgsl");
 
 /// `sphere_step`: sphere water over six neighbour slots per vertex (compute).
 pub const SPHERE_STEP: &str = include_str!("../../../shaders/sphere_step.wgsl");
@@ -59,6 +62,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("classic_step_fragment.wgsl", CLASSIC_STEP_FRAGMENT),
     ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),
     ("surface_normals.wgsl", SURFACE_NORMALS),
+    ("surface_filterable.wgsl", SURFACE_FILTERABLE),
     ("sphere_step.wgsl", SPHERE_STEP),
     ("sphere_step_fragment.wgsl", SPHERE_STEP_FRAGMENT),
     ("rasterise_grid_mask.wgsl", RASTERISE_GRID_MASK),

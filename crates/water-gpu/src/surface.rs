@@ -1,15 +1,31 @@
-//! The surface texture for rendering: per cell the unit normal and the height
-//! (`Rgba32Float`: xyz = normal, w = height), from `shaders/surface_normals.wgsl`.
+//! The surface texture for rendering: per cell the unit normal and the height (xyz = normal,
+//! w = height in metres; classic grids: integer height units), from
+//! `shaders/surface_normals.wgsl`, in two formats:
+//!
+//! - [`SURFACE_FORMAT`] (`Rgba32Float`): exact, what readback and the CPU comparisons use. Bind
+//!   it with `textureLoad` or a *non-filtering* (nearest) sampler: wgpu refuses a linear sampler
+//!   on it unless the device has [`wgpu::Features::FLOAT32_FILTERABLE`].
+//! - [`FILTERABLE_SURFACE_FORMAT`] (`Rgba16Float`): the same texels rounded to binary16
+//!   (`shaders/surface_filterable.wgsl`), filterable on every device: bind this one with a
+//!   linear sampler. Binary16 keeps 11 significant bits, a relative step of 2^-10, e.g. 1 mm on
+//!   a 1 m wave; its largest finite value is 65504, beyond which heights become infinite.
 
 use water_core::GridMode;
 
+use crate::compute_grid::validated;
 use crate::error::GpuError;
+use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, read_texture};
+use crate::shaders;
 use crate::spec::GridSpec;
+use crate::storage::f16_to_f32;
 use crate::uniforms::{mode_code, SurfaceUniforms};
 
-/// Texel format of the surface texture.
+/// Texel format of the surface texture: exact, not filterable by a linear sampler.
 pub const SURFACE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+
+/// Texel format of the filterable copy of the surface: bind it with a linear sampler.
+pub const FILTERABLE_SURFACE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// The surface texture of one grid and the uniforms its pass reads.
 #[derive(Debug)]
@@ -17,6 +33,18 @@ pub(crate) struct Surface {
     pub texture: wgpu::Texture,
     pub view: wgpu::TextureView,
     pub uniforms: wgpu::Buffer,
+    /// The `Rgba16Float` copy, made on first use.
+    pub filterable: Option<FilterableCopy>,
+}
+
+/// The filterable copy of the surface and the pass that writes it.
+#[derive(Debug)]
+pub(crate) struct FilterableCopy {
+    pub texture: wgpu::Texture,
+    pub view: wgpu::TextureView,
+    pipeline: wgpu::RenderPipeline,
+    /// Binds the `Rgba32Float` surface, which never changes, so one group serves every frame.
+    group: wgpu::BindGroup,
 }
 
 impl Surface {
@@ -60,7 +88,87 @@ impl Surface {
             texture,
             view,
             uniforms,
+            filterable: None,
         }
+    }
+
+    /// Records the copy of the surface into its `Rgba16Float` twin (made on first use) and
+    /// returns the twin's view. Record it after the pass that updates the surface.
+    pub fn encode_filterable(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        if self.filterable.is_none() {
+            let made = validated(device, || {
+                let texture = device.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("water surface (filterable)"),
+                    size: self.texture.size(),
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: FILTERABLE_SURFACE_FORMAT,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                        | wgpu::TextureUsages::TEXTURE_BINDING
+                        | wgpu::TextureUsages::COPY_SRC,
+                    view_formats: &[],
+                });
+                let pipeline = full_screen_pipeline(
+                    device,
+                    shaders::SURFACE_FILTERABLE,
+                    "surface_filterable",
+                    "fs_main",
+                    FILTERABLE_SURFACE_FORMAT,
+                );
+                let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("water surface (filterable)"),
+                    layout: &pipeline.get_bind_group_layout(0),
+                    entries: &[wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(&self.view),
+                    }],
+                });
+                FilterableCopy {
+                    view: texture.create_view(&Default::default()),
+                    texture,
+                    pipeline,
+                    group,
+                }
+            })?;
+            self.filterable = Some(made);
+        }
+        let Some(copy) = &self.filterable else {
+            unreachable!("made above");
+        };
+        full_screen_pass(encoder, &copy.view, &copy.pipeline, &copy.group);
+        Ok(&copy.view)
+    }
+
+    /// Reads the filterable copy back, widened exactly to f32: `[nx, ny, nz, height]` per
+    /// cell, row-major; `None` before the first [`Surface::encode_filterable`].
+    pub fn read_filterable(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Option<Vec<[f32; 4]>>, GpuError> {
+        let Some(copy) = &self.filterable else {
+            return Ok(None);
+        };
+        let bytes = read_texture(device, queue, &copy.texture, 8)?;
+        let halves: Vec<u16> = bytemuck::pod_collect_to_vec(&bytes);
+        Ok(Some(
+            halves
+                .chunks_exact(4)
+                .map(|t| {
+                    [
+                        f16_to_f32(t[0]),
+                        f16_to_f32(t[1]),
+                        f16_to_f32(t[2]),
+                        f16_to_f32(t[3]),
+                    ]
+                })
+                .collect(),
+        ))
     }
 
     /// Entry point for a mode: `(compute, fragment)`.
