@@ -1,7 +1,8 @@
 //! A frame recorded into one command encoder and submitted once does exactly what the same
 //! operations do when each submits on its own: impulses (kicks and displacements), contact steps
-//! with their own masks, plain steps (fused and single dispatches) and the surface update, on
-//! both GPU backends, in signed, split and classic mode and with f16 storage. Compared bit for
+//! with their own masks (uploaded, or drawn on the GPU by `ContactMaskRenderer`), plain steps
+//! (fused and single dispatches) and the surface update, on both GPU backends, in signed, split
+//! and classic mode and with f16 storage. Compared bit for
 //! bit: the two runs execute the same kernels on the same inputs, so any difference is an
 //! operation applied to the wrong level, lost, doubled or fed another operation's upload.
 
@@ -56,7 +57,7 @@ fn amplitude(mode: GridMode) -> f32 {
 /// Frame `k`'s impulse: alternating sign (split mode: both channels), every other one a
 /// displacement, near a strip of land so the land rule is exercised too.
 fn impulse(mode: GridMode, k: usize) -> Impulse {
-    let sign = if k % 2 == 0 { 1.0 } else { -0.7 };
+    let sign = if k.is_multiple_of(2) { 1.0 } else { -0.7 };
     Impulse::new(
         Vec2::new(14.0 + 7.0 * k as f32, 17.0 + 2.0 * k as f32),
         5.0,
@@ -64,7 +65,7 @@ fn impulse(mode: GridMode, k: usize) -> Impulse {
         ImpulseShape::Cosine,
     )
     .expect("impulse")
-    .with_displacement(k % 2 == 1)
+    .with_displacement(!k.is_multiple_of(2))
 }
 
 /// A hull of a few cells at a position that moves with `k`, speeds 1.0 to 1.4.
@@ -310,6 +311,80 @@ fn an_impulse_recorded_between_steps_is_applied_once_at_its_place_in_the_recordi
             assert_eq!(
                 surface_heights, gpu_heights,
                 "{name}, displacement {displacement}: the recorded surface shows other heights"
+            );
+        }
+    }
+}
+
+#[test]
+fn contact_masks_drawn_and_stepped_in_one_encoder_equal_drawing_and_stepping_per_call() {
+    // A hull moving across the grid: its masks are drawn on the GPU and step the water. Per
+    // call, each frame submits the drawing, the contact step and the plain steps; recorded,
+    // two frames at a time go into one encoder. The masks rotate and the amplitude's uniform
+    // is rewritten every frame, so a step reading another frame's masks or amplitude shows.
+    use glam::{Affine3A, Vec3};
+    use water_gpu::{ContactHull, ContactMaskRenderer, HullMesh};
+
+    let Some(gpu) = gpu_or_skip("one_encoder_contact_masks") else {
+        return;
+    };
+    // A tetrahedron 3 m across, counter-clockwise seen from outside, half under the water.
+    let vertices = [
+        Vec3::new(-1.5, -1.5, -1.0),
+        Vec3::new(1.5, -1.5, -1.0),
+        Vec3::new(0.0, 1.5, -1.0),
+        Vec3::new(0.0, 0.0, 1.0),
+    ];
+    let mesh = HullMesh::new(
+        &gpu.device,
+        &vertices,
+        &[[0, 2, 1], [0, 1, 3], [1, 2, 3], [2, 0, 3]],
+    )
+    .expect("mesh");
+    let hull = |frame: usize| ContactHull {
+        mesh: &mesh,
+        transform: Affine3A::from_translation(Vec3::new(1.2 + 0.25 * frame as f32, 2.0, 0.0)),
+        speed: 1.0 + 0.2 * frame as f32,
+    };
+    let amplitude = |frame: usize| 0.05 + 0.01 * frame as f32;
+    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+        for mode in [GridMode::Signed, GridMode::Split] {
+            let spec = spec(mode, StorageFormat::F32);
+            let name = format!("{}-{}", backend.name(), mode.name());
+            let renderer = || {
+                ContactMaskRenderer::new(&gpu.device, &gpu.queue, spec.size, 0.1, backend)
+                    .expect("renderer")
+            };
+            let (mut masks_a, mut masks_b) = (renderer(), renderer());
+            let mut per_call = grid(&gpu, backend, spec);
+            let mut recorded = grid(&gpu, backend, spec);
+            for frame in 0..4 {
+                masks_a.render(&[hull(frame)]).expect("render");
+                masks_a
+                    .step(&mut per_call, amplitude(frame))
+                    .expect("contact step");
+                per_call.step_many(2).expect("steps");
+            }
+            for pair in [[0, 1], [2, 3]] {
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                for frame in pair {
+                    masks_b.encode(&mut encoder, &[hull(frame)]).expect("draw");
+                    masks_b
+                        .encode_step(&mut encoder, &mut recorded, amplitude(frame))
+                        .expect("contact step");
+                    recorded.encode_step_many(&mut encoder, 2);
+                }
+                gpu.queue.submit([encoder.finish()]);
+            }
+            let (a, b) = (level_bits(&per_call), level_bits(&recorded));
+            assert!(
+                a.iter().any(|&v| f32::from_bits(v) != 0.0),
+                "{name}: the hull made no waves"
+            );
+            assert!(
+                a == b,
+                "{name}: heights differ, first at value {:?} (per call, recorded)",
+                first_difference(&a, &b)
             );
         }
     }
