@@ -1,0 +1,376 @@
+//! The scene on the CPU: up axes, user forces, bodies off the water, the clock, trajectories on
+//! request and bounded bodies on accepted input.
+
+use glam::{Quat, Vec2, Vec3};
+use water_buoyancy::{
+    box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
+    FRESH_WATER_DENSITY,
+};
+use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaveParams};
+use water_scene::scenario::{Scenario, ScenarioRun};
+use water_scene::{
+    Backend, BodySpec, GridSpec, OwnedRow, Scene, SceneError, SceneEvent, SceneSettings, UpAxis,
+};
+
+/// A `cells x cells` signed grid of 0.1 m cells at 60 steps per second.
+fn pond(cells: usize, boundary: Boundary) -> GridSpec {
+    let params = WaveParams::new(0.1, 1.0, 1.0 / 60.0, Damping::PerSecond(0.5)).expect("stable");
+    GridSpec::new(
+        GridSize::new(cells, cells).expect("size"),
+        params,
+        boundary,
+        GridMode::Signed,
+    )
+}
+
+/// A box of full size `size` (m, its own axes) and `mass` at `position`, default drag.
+fn crate_body(size: Vec3, mass: f32, position: Vec3, orientation: Quat) -> FloatingBody {
+    let shape = Shape::cuboid(size * 0.5).expect("shape");
+    let pose = Pose::new(position, orientation).expect("pose");
+    let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose)).expect("body");
+    let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
+    FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT).expect("float")
+}
+
+/// Archimedes in a y-up scene gives the same draft as in a z-up one: the same box (its short
+/// side along each frame's up) settles with its bottom `m / (rho A)` below still water.
+#[test]
+fn a_box_floats_at_the_same_draft_with_z_up_and_y_up() {
+    let (mass, footprint, tall) = (30.0, Vec2::new(0.6, 0.4), 0.3);
+    let draft = box_draft(mass, FRESH_WATER_DENSITY, footprint.x * footprint.y);
+    let mut depths = Vec::new();
+    for up in [UpAxis::Z, UpAxis::Y] {
+        let settings = SceneSettings {
+            up,
+            ..SceneSettings::default()
+        };
+        let mut scene =
+            Scene::new(pond(64, Boundary::Absorbing), LandMask::empty(GridSize::new(64, 64).unwrap()), settings, None)
+                .expect("scene");
+        // The pond's middle, 0.1 m above still water, in each frame's own coordinates.
+        let (position, size) = match up {
+            UpAxis::Z => (Vec3::new(3.2, 3.2, 0.1), footprint.extend(tall)),
+            UpAxis::Y => (
+                Vec3::new(3.2, 0.1, -3.2),
+                Vec3::new(footprint.x, tall, footprint.y),
+            ),
+        };
+        let id = scene
+            .add_body(BodySpec::new("box", crate_body(size, mass, position, Quat::IDENTITY)))
+            .expect("add");
+        scene.step_many(600).expect("steps");
+        let b = scene.body(id).expect("body");
+        let height = b.position.dot(up.up());
+        // The bottom face's depth below still water.
+        depths.push(tall / 2.0 - height);
+        assert!(
+            (b.position - position).dot(up.up()).abs() < 0.2,
+            "{up:?}: floats near where it was dropped, at {}",
+            b.position
+        );
+    }
+    for (depth, up) in depths.iter().zip(["z", "y"]) {
+        assert!(
+            (depth - draft).abs() < 0.01 * draft,
+            "{up}-up draft {depth} m, expected {draft} m within 1%"
+        );
+    }
+    assert!((depths[0] - depths[1]).abs() < 1e-4, "{depths:?}");
+}
+
+/// A force the caller sets moves the body to the speed where drag balances it: the hull's drag
+/// acts on its wet part (the submerged fraction `f` of its full-hull rates), so a 20 N push on a
+/// 40 kg crate floating `f` deep ends at the root of `F = f (k1 v + k2 v^2)`, `k1 = 4 m`,
+/// `k2 = 0.5 m` (DragRates::DEFAULT).
+#[test]
+fn a_user_force_pushes_a_body_to_its_drag_limited_speed() {
+    let spec = pond(128, Boundary::Absorbing);
+    let mut scene = Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)
+        .expect("scene");
+    let (mass, size) = (40.0, Vec3::new(0.6, 0.6, 0.3));
+    let draft = box_draft(mass, FRESH_WATER_DENSITY, 0.36);
+    let id = scene
+        .add_body(BodySpec::new(
+            "crate",
+            crate_body(size, mass, Vec3::new(2.0, 6.4, 0.15 - draft), Quat::IDENTITY),
+        ))
+        .expect("add");
+    let push = 20.0;
+    scene
+        .set_force(id, Vec3::new(push, 0.0, 0.0), Vec3::ZERO)
+        .expect("force");
+    // Ten time constants m / (f k1) of about 0.7 s.
+    scene.step_many(420).expect("steps");
+    let v = scene.body(id).expect("body").velocity.x;
+    let wet = draft / size.z;
+    let (k1, k2) = (
+        DragRates::DEFAULT.linear * mass * wet,
+        DragRates::DEFAULT.quadratic * mass * wet,
+    );
+    let expected = (-k1 + (k1 * k1 + 4.0 * k2 * push).sqrt()) / (2.0 * k2);
+    assert!(
+        (v - expected).abs() < 0.02 * expected,
+        "speed {v} m/s, drag balances the push at {expected} m/s"
+    );
+    let bad = scene.set_force(id, Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ZERO);
+    match bad {
+        Err(SceneError::NotFinite { name, what, .. }) => {
+            assert_eq!((name.as_str(), what), ("crate", "force"));
+        }
+        other => panic!("a NaN force must be refused naming the body, got {other:?}"),
+    }
+}
+
+/// A body towed off the grid's edge floats on still water outside (never falls into the void)
+/// and the scene says so, once, with the step.
+#[test]
+fn a_body_that_leaves_the_grid_floats_on_and_is_reported() {
+    let spec = pond(32, Boundary::Absorbing);
+    let mut scene = Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)
+        .expect("scene");
+    let (mass, size) = (20.0, Vec3::new(0.4, 0.4, 0.3));
+    let draft = box_draft(mass, FRESH_WATER_DENSITY, 0.16);
+    let body = crate_body(size, mass, Vec3::new(2.6, 1.6, 0.15 - draft), Quat::IDENTITY);
+    let id = scene
+        .add_body(BodySpec::new("drifter", body))
+        .expect("add");
+    scene
+        .set_force(id, Vec3::new(8.0, 0.0, 0.0), Vec3::ZERO)
+        .expect("force");
+    let mut lowest = f32::INFINITY;
+    for _ in 0..600 {
+        scene.step().expect("step");
+        lowest = lowest.min(scene.body(id).expect("body").position.z);
+    }
+    let b = scene.body(id).expect("body");
+    assert!(b.position.x > 4.0, "it left the 3.2 m grid: x = {}", b.position.x);
+    assert!(b.off_water);
+    let expected = 0.15 - draft;
+    assert!(
+        (b.position.z - expected).abs() < 0.01,
+        "floats at its draft outside: z = {}, expected {expected}",
+        b.position.z
+    );
+    assert!(lowest > expected - 0.05, "never sank: lowest z = {lowest}");
+    let events: Vec<SceneEvent> = scene.drain_events().collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(matches!(events[0], SceneEvent::LeftWater { body, step } if body == id && step > 0));
+}
+
+/// The fixed-step clock: the same ten seconds run at 30 and at 144 frames per second give the
+/// same steps and so the same water, bit for bit.
+#[test]
+fn frame_rate_does_not_change_the_water() {
+    let run = |fps: f64| {
+        let spec = pond(48, Boundary::Reflective);
+        let mut scene =
+            Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)
+                .expect("scene");
+        scene.add_impulse(
+            Impulse::new(Vec2::new(20.0, 24.0), 4.0, 0.05, ImpulseShape::Cosine).expect("impulse"),
+        );
+        let frames = (10.0 * fps).round() as usize;
+        for _ in 0..frames {
+            scene.advance(1.0 / fps).expect("frame");
+        }
+        (scene.steps_taken(), scene.water().heights().expect("heights"))
+    };
+    let (steps_30, at_30) = run(30.0);
+    let (steps_144, at_144) = run(144.0);
+    assert_eq!(steps_30, 600);
+    assert_eq!(steps_30, steps_144);
+    assert_eq!(at_30, at_144);
+    assert!(at_30.iter().any(|&z| z != 0.0));
+}
+
+/// Trajectories are kept only when asked, one row per body each time.
+#[test]
+fn trajectories_go_only_to_the_callers_sink() {
+    let spec = pond(32, Boundary::Absorbing);
+    let mut scene = Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)
+        .expect("scene");
+    for k in 0..2 {
+        let at = Vec3::new(1.0 + k as f32, 1.6, 0.0);
+        scene
+            .add_body(BodySpec::new(
+                format!("crate-{k}"),
+                crate_body(Vec3::splat(0.3), 10.0, at, Quat::IDENTITY),
+            ))
+            .expect("add");
+    }
+    let mut rows: Vec<OwnedRow> = Vec::new();
+    for _ in 0..5 {
+        scene.step().expect("step");
+        scene.record(&mut rows).expect("record");
+    }
+    assert_eq!(rows.len(), 10);
+    assert_eq!(rows[9].step, 5);
+    assert_eq!(rows[9].body, "crate-1");
+    assert!(rows.iter().all(|r| r.submerged_volume.is_some()));
+}
+
+/// The user's crate drop that used to catapult: 250 kg, 1 x 1 x 0.5 m, dropped 0.2 m with
+/// dt = 0.3 s, as a scenario file. It ends floating at its draft and never rises above its start.
+#[test]
+fn the_crate_drop_scenario_stays_bounded() {
+    let text = r#"
+        steps = 200
+        [grid]
+        width = 64
+        height = 64
+        cell_size = 1.0
+        wave_speed = 2.0
+        dt = 0.3
+        [[body]]
+        name = "crate"
+        shape = "box"
+        size = [1.0, 1.0, 0.5]
+        mass = 250.0
+        position = [32.0, 32.0, 0.45]
+    "#;
+    let scenario = Scenario::parse("crate-drop", text).expect("valid scenario");
+    let mut scene = scenario.scene(Backend::Cpu, None).expect("scene");
+    let mut rows: Vec<OwnedRow> = Vec::new();
+    ScenarioRun::new(&scenario)
+        .advance_to(&mut scene, scenario.steps, Some(&mut rows), |_| {})
+        .expect("run");
+    let highest = rows.iter().map(|r| r.position.z).fold(f32::MIN, f32::max);
+    assert!(highest <= 0.45 + 1e-4, "rose to {highest} m");
+    let end = rows.last().expect("rows").position.z;
+    let expected = 0.25 - box_draft(250.0, FRESH_WATER_DENSITY, 1.0);
+    assert!((end - expected).abs() < 0.02, "ends at {end}, draft gives {expected}");
+}
+
+/// A small deterministic generator (xorshift), so the random scenarios are the same every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.next()
+    }
+}
+
+/// Random valid body scenarios (shape, size, mass, drop height, tilt, throw, dt up to the
+/// water's stability limit) either run bounded or are refused with an error naming the body:
+/// no NaN, no body rising higher than its start allows (start + v0^2/2g + the buoyant rise of a
+/// body started under water), none going farther sideways than its speeds allow.
+#[test]
+fn random_valid_body_scenarios_stay_bounded() {
+    let mut rng = Rng(0x5eed_cafe_f00d_1234);
+    let (mut ran, mut refused) = (0, 0);
+    for case in 0..60 {
+        let h = rng.range(0.05, 1.0);
+        let c = rng.range(0.5, 4.0);
+        // Up to the water's own limit, a = 1/2.
+        let dt = rng.range(0.05, 0.7) * h / c;
+        let shape = ["box", "sphere", "capsule"][case % 3];
+        let extent = rng.range(0.05, 3.0);
+        let volume = match shape {
+            "box" => extent * extent * extent * 0.5,
+            "sphere" => 4.0 / 3.0 * std::f64::consts::PI * (extent / 2.0).powi(3),
+            _ => std::f64::consts::PI * (extent / 4.0).powi(2) * extent * 1.5,
+        };
+        let density = rng.range(50.0, 950.0);
+        let mass = density * volume;
+        let cells = 48;
+        let middle = cells as f64 * h / 2.0;
+        let z0 = rng.range(-extent, 2.0);
+        let v0 = [rng.range(-3.0, 3.0), rng.range(-3.0, 3.0), rng.range(-3.0, 3.0)];
+        let tilt = [rng.range(-60.0, 60.0), rng.range(-60.0, 60.0), rng.range(0.0, 360.0)];
+        let dims = match shape {
+            "box" => format!("size = [{extent}, {}, {}]", extent * 0.5, extent),
+            "sphere" => format!("radius = {}", extent / 2.0),
+            _ => format!("radius = {}\nlength = {}", extent / 4.0, extent),
+        };
+        let steps = 300;
+        let text = format!(
+            "steps = {steps}\n[grid]\nwidth = {cells}\nheight = {cells}\ncell_size = {h}\n\
+             wave_speed = {c}\ndt = {dt}\nboundary = \"absorbing\"\n[[body]]\nname = \"b{case}\"\n\
+             shape = \"{shape}\"\n{dims}\nmass = {mass}\nposition = [{middle}, {middle}, {z0}]\n\
+             rotation = [{}, {}, {}]\nvelocity = [{}, {}, {}]\n",
+            tilt[0], tilt[1], tilt[2], v0[0], v0[1], v0[2]
+        );
+        let scenario = Scenario::parse(&format!("case {case}"), &text)
+            .unwrap_or_else(|e| panic!("case {case} should parse: {e}\n{text}"));
+        let mut scene = match scenario.scene(Backend::Cpu, None) {
+            Ok(scene) => scene,
+            Err(e) => {
+                assert!(e.to_string().contains(&format!("b{case}")), "{e}");
+                refused += 1;
+                continue;
+            }
+        };
+        let mut rows: Vec<OwnedRow> = Vec::new();
+        let outcome =
+            ScenarioRun::new(&scenario).advance_to(&mut scene, steps, Some(&mut rows), |_| {});
+        if let Err(e) = outcome {
+            let message = e.to_string();
+            assert!(
+                message.contains(&format!("b{case}")) && message.contains("step"),
+                "an error must name the body and the step: {message}"
+            );
+            refused += 1;
+            continue;
+        }
+        ran += 1;
+        let g = 9.80665;
+        let speed = (v0[0] * v0[0] + v0[1] * v0[1] + v0[2] * v0[2]).sqrt();
+        let rise = (1000.0 / density) * ((-z0).max(0.0) + 2.0 * extent);
+        let top = z0 + speed * speed / (2.0 * g) + rise + extent;
+        let duration = steps as f64 * dt;
+        let fastest = speed + (2.0 * g * (top - z0 + extent + 2.0)).sqrt();
+        for r in &rows {
+            assert!(r.position.is_finite() && r.velocity.is_finite(), "case {case}: {r:?}");
+            assert!(
+                f64::from(r.position.z) <= top,
+                "case {case}: rose to {} m, bound {top} m\n{text}",
+                r.position.z
+            );
+            let sideways =
+                (Vec2::new(r.position.x, r.position.y) - Vec2::splat(middle as f32)).length();
+            assert!(
+                f64::from(sideways) <= fastest * duration + extent,
+                "case {case}: went {sideways} m sideways\n{text}"
+            );
+        }
+    }
+    assert!(ran >= 50, "most random cases run: {ran} ran, {refused} refused");
+}
+
+/// Scenario keys the scene adds: `displacement` on impulses and `force` on bodies.
+#[test]
+fn scenario_impulses_take_displacement_and_bodies_take_a_force() {
+    let text = r#"
+        steps = 10
+        [grid]
+        width = 32
+        height = 32
+        cell_size = 0.1
+        wave_speed = 1.0
+        dt = 0.02
+        [[impulse]]
+        x = 16.0
+        y = 16.0
+        radius = 4.0
+        amplitude = 0.2
+        displacement = true
+        [[body]]
+        shape = "sphere"
+        radius = 0.2
+        mass = 5.0
+        position = [1.6, 1.6, 0.0]
+        force = [3.0, 0.0, 0.0]
+    "#;
+    let scenario = Scenario::parse("keys", text).expect("parse");
+    assert!(scenario.impulses[0].impulse.displacement());
+    assert_eq!(scenario.bodies[0].force, Vec3::new(3.0, 0.0, 0.0));
+    let bad = Scenario::parse("keys", &text.replace("force = [3.0, 0.0, 0.0]", "force = [3.0, 0.0]"));
+    assert!(bad.is_err());
+}
