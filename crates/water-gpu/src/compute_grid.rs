@@ -160,7 +160,7 @@ impl ComputeGrid {
         queue: &wgpu::Queue,
         spec: GridSpec,
     ) -> Result<Self, GpuError> {
-        spec.check()?;
+        crate::spec::check_gpu_spec(&spec)?;
         let size = spec.size;
         let cells = size.cells() as u64;
         let channels: u32 = if spec.mode == GridMode::Split { 2 } else { 1 };

@@ -64,7 +64,7 @@ impl FragmentGrid {
         queue: &wgpu::Queue,
         spec: GridSpec,
     ) -> Result<Self, GpuError> {
-        spec.check()?;
+        crate::spec::check_gpu_spec(&spec)?;
         if spec.storage != StorageFormat::F32 {
             // Half-float textures would be a second f16 path with its own conversions and
             // tests; only the compute backend's packed words are built and measured.

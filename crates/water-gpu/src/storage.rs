@@ -20,23 +20,9 @@
 //! subnormals kept (not flushed), magnitudes from 65520 up to infinity. Widening f16 to f32 is
 //! exact. Uploads beyond [`F16_MAX`] are refused ([`check_f16_range`]).
 
-use std::fmt;
-
-use water_core::GridSize;
+pub use water_core::StorageFormat;
 
 use crate::error::GpuError;
-
-/// How a compute grid stores each cell of a level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum StorageFormat {
-    /// 4 bytes per cell, the CPU reference's own precision. The default: it is the format the
-    /// backends agree with the CPU in to [`crate::agreement::F32_TOLERANCE`].
-    #[default]
-    F32,
-    /// 2 bytes per cell (binary16, two per `u32` word), arithmetic still in f32. Signed and
-    /// split grids on the compute backend only.
-    F16,
-}
 
 /// Unit roundoff of an f16 store (round to nearest, 11 significant bits): storing an f32 value
 /// `x` of magnitude at least [`F16_MIN_NORMAL`] keeps `x (1 + δ)` with `|δ| <= UNIT_ROUNDOFF`.
@@ -51,50 +37,6 @@ pub const F16_MIN_NORMAL: f32 = 1.0 / 16384.0;
 
 /// Spacing of f16 values below [`F16_MIN_NORMAL`] (`2^-24`).
 pub const F16_SUBNORMAL_SPACING: f32 = 1.0 / 16_777_216.0;
-
-impl StorageFormat {
-    /// Both formats.
-    pub const ALL: [Self; 2] = [Self::F32, Self::F16];
-
-    /// `"f32"` or `"f16"`, as the `water` command spells them.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::F32 => "f32",
-            Self::F16 => "f16",
-        }
-    }
-
-    /// Bytes per stored cell, ignoring the padding half of odd rows.
-    #[must_use]
-    pub fn bytes_per_cell(self) -> usize {
-        match self {
-            Self::F32 => 4,
-            Self::F16 => 2,
-        }
-    }
-
-    /// `u32` words per row of `width` cells (f32: one per cell; f16: `ceil(width / 2)`).
-    #[must_use]
-    pub fn words_per_row(self, width: usize) -> usize {
-        match self {
-            Self::F32 => width,
-            Self::F16 => width.div_ceil(2),
-        }
-    }
-
-    /// Bytes of one time level of `channels` planes.
-    #[must_use]
-    pub fn level_bytes(self, size: GridSize, channels: usize) -> u64 {
-        (self.words_per_row(size.width()) * size.height() * channels * 4) as u64
-    }
-}
-
-impl fmt::Display for StorageFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// The binary16 bits of `v`, rounded to nearest with ties to even; magnitudes from 65520 up
 /// become infinities, NaN stays NaN, and values below the smallest subnormal round to zero.
@@ -348,7 +290,7 @@ mod tests {
 
     #[test]
     fn level_bytes_count_the_padding() {
-        let size = GridSize::new(5, 3).expect("size");
+        let size = water_core::GridSize::new(5, 3).expect("size");
         assert_eq!(StorageFormat::F32.level_bytes(size, 2), 5 * 3 * 2 * 4);
         assert_eq!(StorageFormat::F16.level_bytes(size, 2), 3 * 3 * 2 * 4);
         assert_eq!(StorageFormat::F16.words_per_row(64), 32);

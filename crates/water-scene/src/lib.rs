@@ -26,12 +26,12 @@ pub use water_buoyancy;
 pub use water_core;
 /// The glam the whole API speaks.
 pub use water_core::glam;
+/// Grid descriptions, shared by every backend.
+pub use water_core::GridSpec;
 /// The GPU backends.
 pub use water_gpu;
 /// The wgpu the GPU backends speak.
 pub use water_gpu::wgpu;
-/// Grid descriptions, shared by every backend.
-pub use water_gpu::GridSpec;
 /// Sphere water.
 pub use water_sphere;
 
@@ -43,6 +43,7 @@ mod error;
 mod event;
 pub mod scenario;
 mod scene;
+mod step_times;
 mod tow_path;
 mod trajectory;
 mod up_axis;
@@ -53,6 +54,7 @@ pub use body::{BodyId, BodySpec, BodyView};
 pub use error::SceneError;
 pub use event::SceneEvent;
 pub use scene::{MaskSource, Scene, SceneSettings, DEFAULT_CONTACT_AMPLITUDE};
+pub use step_times::StepTimes;
 pub use tow_path::TowPath;
 pub use trajectory::{CsvTrajectory, OwnedRow, TrajectoryRow, TrajectorySink, CSV_HEADER};
 pub use up_axis::UpAxis;

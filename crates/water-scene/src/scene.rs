@@ -24,6 +24,7 @@ use crate::backend_grid::BackendGrid;
 use crate::body::{BodyId, BodySpec, BodyView, SceneBody};
 use crate::error::SceneError;
 use crate::event::SceneEvent;
+use crate::step_times::StepTimes;
 use crate::trajectory::{TrajectoryRow, TrajectorySink};
 use crate::up_axis::UpAxis;
 
@@ -91,12 +92,12 @@ enum Masks {
 /// ```
 /// use glam::{Vec2, Vec3};
 /// use water_buoyancy::{BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY};
-/// use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
+/// use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaveParams};
 /// use water_scene::{BodySpec, GridSpec, Scene, SceneSettings};
 ///
 /// let params = WaveParams::new(0.1, 1.0, 0.02, Damping::PerSecond(0.9))?;
 /// let spec = GridSpec::new(GridSize::new(64, 64)?, params, Boundary::Absorbing, GridMode::Signed);
-/// let mut scene = Scene::new(spec, Default::default(), SceneSettings::default(), None)?;
+/// let mut scene = Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)?;
 ///
 /// // A 40 kg crate, 0.6 m x 0.6 m x 0.3 m, dropped in the middle.
 /// let shape = Shape::cuboid(Vec3::new(0.3, 0.3, 0.15))?;
@@ -130,6 +131,8 @@ pub struct Scene {
     events: Vec<SceneEvent>,
     /// Split and classic heights as one f32 field, reused every step.
     heights: Vec<f32>,
+    /// Wall time per phase of the steps so far.
+    times: StepTimes,
 }
 
 impl Scene {
@@ -201,6 +204,7 @@ impl Scene {
             pending: Vec::new(),
             events: Vec::new(),
             heights: Vec::new(),
+            times: StepTimes::default(),
         })
     }
 
@@ -429,18 +433,43 @@ impl Scene {
         }
         self.land_impulses()?;
         if self.bodies.is_empty() {
+            let start = std::time::Instant::now();
             self.water.step_many(steps)?;
+            self.times.water += start.elapsed();
+            self.times.steps += steps;
             self.step += steps;
             return Ok(());
         }
         for _ in 0..steps {
+            let start = std::time::Instant::now();
             self.land_impulses()?;
             self.move_bodies()?;
+            let moved = std::time::Instant::now();
             self.redraw_masks()?;
+            let drawn = std::time::Instant::now();
             self.step_water_with_contacts()?;
+            let stepped = std::time::Instant::now();
+            self.times.bodies += moved - start;
+            self.times.masks += drawn - moved;
+            self.times.water += stepped - drawn;
+            self.times.steps += 1;
             self.step += 1;
         }
         Ok(())
+    }
+
+    /// Wall time the steps spent per phase (bodies, masks, water) since the scene was made or
+    /// the last [`Scene::reset_step_times`]. A GPU backend's water phase counts only the
+    /// submission unless something waits for it, such as the next step's height readback,
+    /// which the bodies' phase then counts.
+    #[must_use]
+    pub fn step_times(&self) -> StepTimes {
+        self.times
+    }
+
+    /// Starts [`Scene::step_times`] again from zero (after a warm-up, say).
+    pub fn reset_step_times(&mut self) {
+        self.times = StepTimes::default();
     }
 
     /// Writes one row per body (its state now, in the caller's frame) into `sink`.

@@ -6,7 +6,9 @@ use water_buoyancy::{
     box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
     FRESH_WATER_DENSITY,
 };
-use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaveParams};
+use water_core::{
+    Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaveParams,
+};
 use water_scene::scenario::{Scenario, ScenarioRun};
 use water_scene::{
     Backend, BodySpec, GridSpec, OwnedRow, Scene, SceneError, SceneEvent, SceneSettings, UpAxis,
@@ -44,9 +46,13 @@ fn a_box_floats_at_the_same_draft_with_z_up_and_y_up() {
             up,
             ..SceneSettings::default()
         };
-        let mut scene =
-            Scene::new(pond(64, Boundary::Absorbing), LandMask::empty(GridSize::new(64, 64).unwrap()), settings, None)
-                .expect("scene");
+        let mut scene = Scene::new(
+            pond(64, Boundary::Absorbing),
+            LandMask::empty(GridSize::new(64, 64).unwrap()),
+            settings,
+            None,
+        )
+        .expect("scene");
         // The pond's middle, 0.1 m above still water, in each frame's own coordinates.
         let (position, size) = match up {
             UpAxis::Z => (Vec3::new(3.2, 3.2, 0.1), footprint.extend(tall)),
@@ -56,7 +62,10 @@ fn a_box_floats_at_the_same_draft_with_z_up_and_y_up() {
             ),
         };
         let id = scene
-            .add_body(BodySpec::new("box", crate_body(size, mass, position, Quat::IDENTITY)))
+            .add_body(BodySpec::new(
+                "box",
+                crate_body(size, mass, position, Quat::IDENTITY),
+            ))
             .expect("add");
         scene.step_many(600).expect("steps");
         let b = scene.body(id).expect("body");
@@ -85,14 +94,24 @@ fn a_box_floats_at_the_same_draft_with_z_up_and_y_up() {
 #[test]
 fn a_user_force_pushes_a_body_to_its_drag_limited_speed() {
     let spec = pond(128, Boundary::Absorbing);
-    let mut scene = Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)
-        .expect("scene");
+    let mut scene = Scene::new(
+        spec,
+        LandMask::empty(spec.size),
+        SceneSettings::default(),
+        None,
+    )
+    .expect("scene");
     let (mass, size) = (40.0, Vec3::new(0.6, 0.6, 0.3));
     let draft = box_draft(mass, FRESH_WATER_DENSITY, 0.36);
     let id = scene
         .add_body(BodySpec::new(
             "crate",
-            crate_body(size, mass, Vec3::new(2.0, 6.4, 0.15 - draft), Quat::IDENTITY),
+            crate_body(
+                size,
+                mass,
+                Vec3::new(2.0, 6.4, 0.15 - draft),
+                Quat::IDENTITY,
+            ),
         ))
         .expect("add");
     let push = 20.0;
@@ -126,14 +145,22 @@ fn a_user_force_pushes_a_body_to_its_drag_limited_speed() {
 #[test]
 fn a_body_that_leaves_the_grid_floats_on_and_is_reported() {
     let spec = pond(32, Boundary::Absorbing);
-    let mut scene = Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)
-        .expect("scene");
+    let mut scene = Scene::new(
+        spec,
+        LandMask::empty(spec.size),
+        SceneSettings::default(),
+        None,
+    )
+    .expect("scene");
     let (mass, size) = (20.0, Vec3::new(0.4, 0.4, 0.3));
     let draft = box_draft(mass, FRESH_WATER_DENSITY, 0.16);
-    let body = crate_body(size, mass, Vec3::new(2.6, 1.6, 0.15 - draft), Quat::IDENTITY);
-    let id = scene
-        .add_body(BodySpec::new("drifter", body))
-        .expect("add");
+    let body = crate_body(
+        size,
+        mass,
+        Vec3::new(2.6, 1.6, 0.15 - draft),
+        Quat::IDENTITY,
+    );
+    let id = scene.add_body(BodySpec::new("drifter", body)).expect("add");
     scene
         .set_force(id, Vec3::new(8.0, 0.0, 0.0), Vec3::ZERO)
         .expect("force");
@@ -143,7 +170,11 @@ fn a_body_that_leaves_the_grid_floats_on_and_is_reported() {
         lowest = lowest.min(scene.body(id).expect("body").position.z);
     }
     let b = scene.body(id).expect("body");
-    assert!(b.position.x > 4.0, "it left the 3.2 m grid: x = {}", b.position.x);
+    assert!(
+        b.position.x > 4.0,
+        "it left the 3.2 m grid: x = {}",
+        b.position.x
+    );
     assert!(b.off_water);
     let expected = 0.15 - draft;
     assert!(
@@ -163,9 +194,13 @@ fn a_body_that_leaves_the_grid_floats_on_and_is_reported() {
 fn frame_rate_does_not_change_the_water() {
     let run = |fps: f64| {
         let spec = pond(48, Boundary::Reflective);
-        let mut scene =
-            Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)
-                .expect("scene");
+        let mut scene = Scene::new(
+            spec,
+            LandMask::empty(spec.size),
+            SceneSettings::default(),
+            None,
+        )
+        .expect("scene");
         scene.add_impulse(
             Impulse::new(Vec2::new(20.0, 24.0), 4.0, 0.05, ImpulseShape::Cosine).expect("impulse"),
         );
@@ -173,7 +208,10 @@ fn frame_rate_does_not_change_the_water() {
         for _ in 0..frames {
             scene.advance(1.0 / fps).expect("frame");
         }
-        (scene.steps_taken(), scene.water().heights().expect("heights"))
+        (
+            scene.steps_taken(),
+            scene.water().heights().expect("heights"),
+        )
     };
     let (steps_30, at_30) = run(30.0);
     let (steps_144, at_144) = run(144.0);
@@ -187,8 +225,13 @@ fn frame_rate_does_not_change_the_water() {
 #[test]
 fn trajectories_go_only_to_the_callers_sink() {
     let spec = pond(32, Boundary::Absorbing);
-    let mut scene = Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)
-        .expect("scene");
+    let mut scene = Scene::new(
+        spec,
+        LandMask::empty(spec.size),
+        SceneSettings::default(),
+        None,
+    )
+    .expect("scene");
     for k in 0..2 {
         let at = Vec3::new(1.0 + k as f32, 1.6, 0.0);
         scene
@@ -238,7 +281,10 @@ fn the_crate_drop_scenario_stays_bounded() {
     assert!(highest <= 0.45 + 1e-4, "rose to {highest} m");
     let end = rows.last().expect("rows").position.z;
     let expected = 0.25 - box_draft(250.0, FRESH_WATER_DENSITY, 1.0);
-    assert!((end - expected).abs() < 0.02, "ends at {end}, draft gives {expected}");
+    assert!(
+        (end - expected).abs() < 0.02,
+        "ends at {end}, draft gives {expected}"
+    );
 }
 
 /// A small deterministic generator (xorshift), so the random scenarios are the same every run.
@@ -282,8 +328,16 @@ fn random_valid_body_scenarios_stay_bounded() {
         let cells = 48;
         let middle = cells as f64 * h / 2.0;
         let z0 = rng.range(-extent, 2.0);
-        let v0 = [rng.range(-3.0, 3.0), rng.range(-3.0, 3.0), rng.range(-3.0, 3.0)];
-        let tilt = [rng.range(-60.0, 60.0), rng.range(-60.0, 60.0), rng.range(0.0, 360.0)];
+        let v0 = [
+            rng.range(-3.0, 3.0),
+            rng.range(-3.0, 3.0),
+            rng.range(-3.0, 3.0),
+        ];
+        let tilt = [
+            rng.range(-60.0, 60.0),
+            rng.range(-60.0, 60.0),
+            rng.range(0.0, 360.0),
+        ];
         let dims = match shape {
             "box" => format!("size = [{extent}, {}, {}]", extent * 0.5, extent),
             "sphere" => format!("radius = {}", extent / 2.0),
@@ -327,7 +381,10 @@ fn random_valid_body_scenarios_stay_bounded() {
         let duration = steps as f64 * dt;
         let fastest = speed + (2.0 * g * (top - z0 + extent + 2.0)).sqrt();
         for r in &rows {
-            assert!(r.position.is_finite() && r.velocity.is_finite(), "case {case}: {r:?}");
+            assert!(
+                r.position.is_finite() && r.velocity.is_finite(),
+                "case {case}: {r:?}"
+            );
             assert!(
                 f64::from(r.position.z) <= top,
                 "case {case}: rose to {} m, bound {top} m\n{text}",
@@ -341,7 +398,10 @@ fn random_valid_body_scenarios_stay_bounded() {
             );
         }
     }
-    assert!(ran >= 50, "most random cases run: {ran} ran, {refused} refused");
+    assert!(
+        ran >= 50,
+        "most random cases run: {ran} ran, {refused} refused"
+    );
 }
 
 /// Scenario keys the scene adds: `displacement` on impulses and `force` on bodies.
@@ -371,6 +431,9 @@ fn scenario_impulses_take_displacement_and_bodies_take_a_force() {
     let scenario = Scenario::parse("keys", text).expect("parse");
     assert!(scenario.impulses[0].impulse.displacement());
     assert_eq!(scenario.bodies[0].force, Vec3::new(3.0, 0.0, 0.0));
-    let bad = Scenario::parse("keys", &text.replace("force = [3.0, 0.0, 0.0]", "force = [3.0, 0.0]"));
+    let bad = Scenario::parse(
+        "keys",
+        &text.replace("force = [3.0, 0.0, 0.0]", "force = [3.0, 0.0]"),
+    );
     assert!(bad.is_err());
 }

@@ -1,0 +1,79 @@
+//! [`GridSpec`]: what a grid simulates, on any backend: size, physics, boundary, mode, and how a
+//! GPU compute grid stores its cells.
+
+use crate::{
+    Boundary, ClassicGrid, GridMode, GridSize, Result, StencilCoefficients, StorageFormat,
+    WaterError, WaveParams,
+};
+
+/// Size, physics, boundary, mode and (for GPU compute grids) storage format of a grid.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridSpec {
+    /// Grid size.
+    pub size: GridSize,
+    /// Physical parameters (classic mode steps at `a = 1/2` whatever they say).
+    pub params: WaveParams,
+    /// Edge treatment (classic mode: fixed only).
+    pub boundary: Boundary,
+    /// Stepper.
+    pub mode: GridMode,
+    /// Classic damping shift `k` in `1..=15` (`None`: undamped); ignored by other modes.
+    pub classic_shift: Option<u32>,
+    /// How the compute backend stores cells ([`StorageFormat::F32`] unless asked otherwise).
+    /// [`StorageFormat::F16`] is offered for signed and split grids on the compute backend; the
+    /// fragment backend and classic grids refuse it. The CPU grids always compute in f32.
+    pub storage: StorageFormat,
+}
+
+impl GridSpec {
+    /// A spec with the classic shift at its default (5).
+    #[must_use]
+    pub fn new(size: GridSize, params: WaveParams, boundary: Boundary, mode: GridMode) -> Self {
+        Self {
+            size,
+            params,
+            boundary,
+            mode,
+            classic_shift: Some(crate::DEFAULT_CLASSIC_SHIFT),
+            storage: StorageFormat::F32,
+        }
+    }
+
+    /// The same spec with another storage format.
+    #[must_use]
+    pub fn with_storage(mut self, storage: StorageFormat) -> Self {
+        self.storage = storage;
+        self
+    }
+
+    /// The same spec with another classic shift.
+    #[must_use]
+    pub fn with_classic_shift(mut self, shift: Option<u32>) -> Self {
+        self.classic_shift = shift;
+        self
+    }
+
+    /// Checks what the CPU grids would refuse: classic mode with another boundary than fixed or a
+    /// shift outside `1..=15`. (The GPU backends add their own refusals, such as f16 storage of
+    /// a classic grid.)
+    ///
+    /// # Errors
+    /// [`WaterError::ClassicBoundary`], and what [`ClassicGrid::new`] refuses.
+    pub fn check(&self) -> Result<()> {
+        if self.mode == GridMode::Classic {
+            if self.boundary != Boundary::Fixed {
+                return Err(WaterError::ClassicBoundary {
+                    boundary: self.boundary.name(),
+                });
+            }
+            ClassicGrid::new(self.size, self.params.cell_size(), self.classic_shift)?;
+        }
+        Ok(())
+    }
+
+    /// The stencil coefficients the shaders use (the CPU grids' own).
+    #[must_use]
+    pub fn coefficients(&self) -> StencilCoefficients {
+        self.params.coefficients()
+    }
+}
