@@ -34,11 +34,6 @@
 //! # Ok::<(), water_core::WaterError>(())
 //! ```
 
-/// The README's code blocks, compiled and run as doc tests.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;
-
 /// The glam this crate's API speaks (the version Bevy 0.19 uses), so callers never match
 /// versions by hand.
 pub use glam;

@@ -35,6 +35,11 @@ pub use water_gpu::wgpu;
 /// Sphere water.
 pub use water_sphere;
 
+/// The README's code blocks, compiled and run as doc tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 mod backend;
 mod backend_grid;
 pub mod benchmark;
