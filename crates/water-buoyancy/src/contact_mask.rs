@@ -50,10 +50,23 @@ pub fn rasterise_grid_mask(
         return Ok(());
     }
     for hull in hulls {
-        let centre = hull.world_pose(body).position;
-        let reach = hull.bounding_radius();
-        // Only the cells under the hull's bounding ball, clamped to the grid.
-        let cells = |lo: f32, hi: f32, n: usize| {
+        let pose = hull.world_pose(body);
+        // The hull's extent along a world axis: its support along that axis in its own frame.
+        // Tighter than its bounding ball (a 0.8 m x 0.5 m box: 8 x 5 cells to test, not 11 x
+        // 11), and the pose is made once, not once a cell.
+        // Widened by a thousandth of a cell, so a centre on the hull's face that rounding puts
+        // just outside the extent is still tested: `contains` alone decides.
+        let margin = 1e-3 * cell_size;
+        let extent = |axis: Vec3| {
+            let local = pose.inverse_transform_vector(axis);
+            let position = pose.position.dot(axis);
+            (
+                position - hull.shape().support(-local) - margin,
+                position + hull.shape().support(local) + margin,
+            )
+        };
+        // The cells whose centres lie in [lo, hi], clamped to the grid.
+        let cells = |(lo, hi): (f32, f32), n: usize| {
             let first = (lo / cell_size - 0.5).ceil().max(0.0) as usize;
             let last = ((hi / cell_size - 0.5).floor()).min(n as f32 - 1.0);
             if last < 0.0 {
@@ -62,8 +75,8 @@ pub fn rasterise_grid_mask(
                 first..last as usize + 1
             }
         };
-        let xs = cells(centre.x - reach, centre.x + reach, size.width());
-        let ys = cells(centre.y - reach, centre.y + reach, size.height());
+        let xs = cells(extent(Vec3::X), size.width());
+        let ys = cells(extent(Vec3::Y), size.height());
         for y in ys {
             for x in xs.clone() {
                 let p = Vec3::new(
@@ -71,7 +84,7 @@ pub fn rasterise_grid_mask(
                     (y as f32 + 0.5) * cell_size,
                     0.0,
                 );
-                if hull.contains(body, p) {
+                if hull.shape().contains(pose.inverse_transform_point(p)) {
                     let c = &mut mask[size.index(x, y)];
                     *c = c.max(value);
                 }

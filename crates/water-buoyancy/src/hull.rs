@@ -88,6 +88,24 @@ impl Hull {
         })
     }
 
+    /// As [`Hull::new`] with the surface sampling the water as finely as a grid of `cell_size`
+    /// metres does ([`SurfaceMesh::matched_to_cells`]): the hull to float on such a grid. A
+    /// 0.8 x 0.5 x 0.4 m box on 0.1 m cells has 368 triangles against [`Hull::new`]'s 3,072,
+    /// and the same buoyancy in flat water (exact for both).
+    ///
+    /// # Errors
+    /// As [`Hull::new`]; [`crate::BuoyancyError::NotPositive`] for a bad cell size;
+    /// [`crate::BuoyancyError::OutOfRange`] when the mesh would be too large.
+    pub fn matched_to_cells(shape: Shape, local: Pose, cell_size: f32) -> Result<Self> {
+        local.validate()?;
+        let surface = SurfaceMesh::matched_to_cells(&shape, cell_size)?;
+        Ok(Self {
+            shape,
+            local,
+            surface,
+        })
+    }
+
     /// The shape.
     #[must_use]
     pub fn shape(&self) -> &Shape {
@@ -160,15 +178,21 @@ impl Hull {
         let (mut volume, mut moment) = (0.0_f64, DVec3::ZERO);
         for tri in &self.surface.triangles {
             let corners = tri.map(|i| (relative[i as usize], depths[i as usize]));
-            if corners.iter().all(|c| c.1 <= 0.0) {
+            let wet_corners = corners.iter().filter(|c| c.1 > 0.0).count();
+            if wet_corners == 0 {
                 continue;
             }
-            let wet = wet_polygon(corners);
-            for k in 1..wet.len().saturating_sub(1) {
-                let (v, m) = wet_triangle([wet[0], wet[k], wet[k + 1]], up);
-                volume += v;
-                moment += m;
-            }
+            let (v, m) = if wet_corners == 3 {
+                // Most wet triangles are wholly under water: no waterline to cut along.
+                wet_triangle(corners, up)
+            } else {
+                let (wet, len) = wet_polygon(corners);
+                (1..len - 1)
+                    .map(|k| wet_triangle([wet[0], wet[k], wet[k + 1]], up))
+                    .fold((0.0, DVec3::ZERO), |(v, m), (dv, dm)| (v + dv, m + dm))
+            };
+            volume += v;
+            moment += m;
         }
         if volume <= 0.0 {
             return dry;
@@ -190,13 +214,19 @@ fn bounding_radius(shape: &Shape) -> f32 {
 }
 
 /// The part of a triangle where the depth is positive (Sutherland-Hodgman against one plane
-/// of the linear depth): up to four corners, in order.
-fn wet_polygon(corners: [(Vec3, f32); 3]) -> Vec<(Vec3, f32)> {
-    let mut out = Vec::with_capacity(4);
+/// of the linear depth): up to four corners, in order, and how many there are. On the stack:
+/// this runs for every triangle the waterline crosses, every substep.
+fn wet_polygon(corners: [(Vec3, f32); 3]) -> ([(Vec3, f32); 4], usize) {
+    let mut out = [(Vec3::ZERO, 0.0); 4];
+    let mut len = 0;
+    let mut push = |corner| {
+        out[len] = corner;
+        len += 1;
+    };
     for k in 0..3 {
         let (a, b) = (corners[k], corners[(k + 1) % 3]);
         if a.1 > 0.0 {
-            out.push(a);
+            push(a);
         }
         if (a.1 > 0.0) != (b.1 > 0.0) {
             // Where the linear depth reaches 0; a dry corner at -inf (no water) pins it to the
@@ -208,10 +238,10 @@ fn wet_polygon(corners: [(Vec3, f32); 3]) -> Vec<(Vec3, f32)> {
             } else {
                 a.1 / (a.1 - b.1)
             };
-            out.push((a.0 + (b.0 - a.0) * t, 0.0));
+            push((a.0 + (b.0 - a.0) * t, 0.0));
         }
     }
-    out
+    (out, len)
 }
 
 /// Volume and first moment contributed by one wet triangle (corners: position relative to the

@@ -55,6 +55,31 @@ impl SurfaceMesh {
         Ok(mesh)
     }
 
+    /// The surface of `shape` sampled as finely as a grid of `cell_size` metres samples the
+    /// water, and no finer: a box's faces are cut into rectangles of at most one cell a side
+    /// (two triangles each), round shapes into quads of at most one cell a side, convex meshes
+    /// refined to edges of at most a cell's diagonal. The depth under such a mesh is linear
+    /// between samples one cell apart, as the grid's own bilinear surface is; finer triangles
+    /// would only interpolate the same four heights again.
+    ///
+    /// # Errors
+    /// [`BuoyancyError::NotPositive`] for a bad `cell_size`; [`BuoyancyError::OutOfRange`] when
+    /// that would take more than [`MAX_TRIANGLES`] triangles.
+    pub fn matched_to_cells(shape: &Shape, cell_size: f32) -> Result<Self> {
+        crate::error::positive("hull cell size", cell_size)?;
+        let diagonal = cell_size * std::f32::consts::SQRT_2;
+        match shape {
+            Shape::Cuboid { half_extents } => gridded_box(*half_extents, cell_size),
+            // Quads of sides up to `diagonal / sqrt 2`, one cell.
+            Shape::Sphere { radius } => swept(*radius, 0.0, diagonal),
+            Shape::Capsule {
+                radius,
+                half_length,
+            } => swept(*radius, *half_length, diagonal),
+            Shape::ConvexMesh(_) => Self::of(shape, diagonal),
+        }
+    }
+
     /// Enclosed volume, m^3 (divergence theorem over the triangles).
     #[must_use]
     pub fn volume(&self) -> f32 {
@@ -102,6 +127,65 @@ fn cuboid(h: Vec3) -> SurfaceMesh {
             [3, 7, 5],
         ],
     }
+}
+
+/// A box of half extents `h` with each face cut into a lattice of equal rectangles at most
+/// `side` metres a side, each rectangle two triangles. The lattice steps along each axis are
+/// shared by the faces that meet there, so the mesh is closed.
+fn gridded_box(h: Vec3, side: f32) -> Result<SurfaceMesh> {
+    // Whole cells along each axis; the 1e-4 keeps an edge of exactly k cells at k.
+    let counts = (2.0 * h / side * (1.0 - 1e-4))
+        .ceil()
+        .max(Vec3::ONE)
+        .to_array()
+        .map(|c| c as usize);
+    let triangles = 4 * (counts[0] * counts[1] + counts[1] * counts[2] + counts[2] * counts[0]);
+    if triangles > MAX_TRIANGLES {
+        return Err(too_many(triangles));
+    }
+    let mut vertices = Vec::new();
+    let mut index: HashMap<[usize; 3], u32> = HashMap::new();
+    let mut vertex = |lattice: [usize; 3]| {
+        *index.entry(lattice).or_insert_with(|| {
+            let at =
+                |axis: usize| -h[axis] + 2.0 * h[axis] * lattice[axis] as f32 / counts[axis] as f32;
+            vertices.push(Vec3::new(at(0), at(1), at(2)));
+            (vertices.len() - 1) as u32
+        })
+    };
+    let mut tris = Vec::with_capacity(triangles);
+    // Each face: its normal axis, the side it is on, and tangent axes (u, v) with u x v along
+    // the outward normal, so the quads (i, j) -> (i+1, j) -> (i+1, j+1) turn counter-clockwise
+    // seen from outside.
+    for (normal, high, u, v) in [
+        (0, true, 1, 2),
+        (0, false, 2, 1),
+        (1, true, 2, 0),
+        (1, false, 0, 2),
+        (2, true, 0, 1),
+        (2, false, 1, 0),
+    ] {
+        let at = |i: usize, j: usize| {
+            let mut lattice = [0; 3];
+            lattice[normal] = if high { counts[normal] } else { 0 };
+            lattice[u] = i;
+            lattice[v] = j;
+            lattice
+        };
+        for j in 0..counts[v] {
+            for i in 0..counts[u] {
+                let a = vertex(at(i, j));
+                let b = vertex(at(i + 1, j));
+                let c = vertex(at(i + 1, j + 1));
+                let d = vertex(at(i, j + 1));
+                tris.extend([[a, b, c], [a, c, d]]);
+            }
+        }
+    }
+    Ok(SurfaceMesh {
+        vertices,
+        triangles: tris,
+    })
 }
 
 /// Splits every triangle into four (edge midpoints shared, so the mesh stays closed) until no
@@ -263,6 +347,40 @@ mod tests {
                 .fold(0.0_f32, f32::max);
             // Swept rings are area-scaled a little beyond the radius.
             assert!(longest <= 0.1 * 1.05, "{shape:?}: edge {longest}");
+        }
+    }
+
+    /// The grid-matched box: closed, counter-clockwise, its exact volume, one cell a side.
+    #[test]
+    fn a_box_matched_to_cells_has_one_rectangle_per_cell() {
+        let half = Vec3::new(0.4, 0.25, 0.2);
+        let shape = Shape::cuboid(half).unwrap();
+        let mesh = SurfaceMesh::matched_to_cells(&shape, 0.1).unwrap();
+        // 8 x 5 x 4 cells: 2 (8*5 + 5*4 + 4*8) rectangles, two triangles each.
+        assert_eq!(mesh.triangles.len(), 2 * 2 * (40 + 20 + 32));
+        assert_eq!(mesh.vertices.len(), 9 * 6 * 5 - 7 * 4 * 3);
+        let mut edges: Vec<(u32, u32)> = mesh
+            .triangles
+            .iter()
+            .flat_map(|&[a, b, c]| [(a, b), (b, c), (c, a)])
+            .collect();
+        edges.sort_unstable();
+        for w in edges.windows(2) {
+            assert_ne!(w[0], w[1], "an edge used twice the same way");
+        }
+        for &(a, b) in &edges {
+            assert!(edges.binary_search(&(b, a)).is_ok(), "open edge {a}-{b}");
+        }
+        assert!((mesh.volume() - shape.volume()).abs() < 1e-5 * shape.volume());
+        for &[a, b, c] in &mesh.triangles {
+            let [a, b, c] = [a, b, c].map(|i| mesh.vertices[i as usize]);
+            // Every triangle lies in a face and faces out.
+            let n = (b - a).cross(c - a);
+            let centre = (a + b + c) / 3.0;
+            assert!(n.dot(centre) > 0.0, "inward triangle at {centre}");
+            for (p, q) in [(a, b), (b, c), (c, a)] {
+                assert!((p - q).abs().max_element() <= 0.1 + 1e-6, "{p} - {q}");
+            }
         }
     }
 
