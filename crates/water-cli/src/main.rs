@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use water_cli::bench::{bench_grid, BenchGrid};
 use water_cli::compare::{compare, table};
+use water_cli::limits::threads as checked_threads;
+use water_cli::output::{report, Failure, Stdout, CLOSED_PIPE_STATUS};
 use water_cli::render::{render_scenario, RenderOptions};
 use water_cli::run::run_scenario;
 use water_cli::sphere_run::run_sphere;
@@ -102,6 +104,7 @@ enum Command {
         backends: Vec<String>,
     },
     /// Run a scenario on a GPU backend and draw it: frame-NNNN.png, water.gif and render.json.
+    #[command(allow_negative_numbers = true)]
     Render {
         /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
         scenario: Option<PathBuf>,
@@ -128,6 +131,7 @@ enum Command {
         quiet: bool,
     },
     /// Courant number, stability limit, largest stable dt and substeps for c, h and dt.
+    #[command(allow_negative_numbers = true)]
     Stability {
         /// Wave speed c, m/s.
         #[arg(long)]
@@ -170,6 +174,7 @@ enum StorageArg {
 #[derive(Subcommand)]
 enum BenchWhat {
     /// Steps sphere water of a subdivision level and prints one JSON line.
+    #[command(allow_negative_numbers = true)]
     Sphere {
         /// Icosphere level (7: 163,842 vertices).
         #[arg(long)]
@@ -193,6 +198,7 @@ enum BenchWhat {
     },
     /// Gcell/s against grid size for each backend and stepper, a plain scalar loop, the memory
     /// roofline and the C peer: writes OUT/bench-suite.md and OUT/images/bench-suite.svg.
+    #[command(allow_negative_numbers = true)]
     Suite {
         /// Folder for the table and plot.
         #[arg(long, default_value = "docs")]
@@ -219,6 +225,7 @@ enum BenchWhat {
     },
     /// Memory bandwidth of a read-2/write-1 stream over N x N f32 arrays, and the cells per
     /// second it allows a plain step (bandwidth / 12 bytes); one JSON line.
+    #[command(allow_negative_numbers = true)]
     Roofline {
         /// Array edge, cells.
         #[arg(long)]
@@ -230,7 +237,31 @@ enum BenchWhat {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Steps N x N cells of water with B floating crates coupled both ways, one step at a time,
+    /// and prints one JSON line (ms per step, and its share for bodies, masks and water).
+    #[command(allow_negative_numbers = true)]
+    Scene {
+        /// Grid edge, cells (0.1 m each).
+        #[arg(long)]
+        size: usize,
+        /// Floating crates (0.8 x 0.5 x 0.4 m, 60 kg; every other one towed).
+        #[arg(long)]
+        bodies: usize,
+        /// Steps to time.
+        #[arg(long, default_value_t = 100)]
+        steps: u64,
+        /// Steps before the timed ones.
+        #[arg(long, default_value_t = water_cli::bench_scene::DEFAULT_WARMUP)]
+        warmup: u64,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Where the water steps.
+        #[arg(long, default_value = "cpu", value_parser = parse_backend)]
+        backend: Backend,
+    },
     /// Steps an N x N grid and prints one JSON line.
+    #[command(allow_negative_numbers = true)]
     Grid {
         /// Grid edge, cells.
         #[arg(long)]
@@ -266,8 +297,10 @@ enum BenchWhat {
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
+        // The reader of stdout went away: nothing to say (see `water_cli::output`).
+        Err(Failure::ClosedPipe) => ExitCode::from(CLOSED_PIPE_STATUS),
+        Err(Failure::Message(message)) => {
+            report(&message);
             ExitCode::FAILURE
         }
     }
@@ -293,7 +326,8 @@ fn grid_only(file: ScenarioFile, what: &str) -> Result<Scenario, String> {
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli) -> Result<(), Failure> {
+    let mut out = Stdout;
     match cli.command {
         Command::Run {
             scenario,
@@ -306,12 +340,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 ScenarioFile::Grid(scenario) => {
                     let summary = run_scenario(&scenario, backend, &out, !quiet)
                         .map_err(|e| e.to_string())?;
-                    print!("{}", summary.to_text());
+                    out.print(&summary.to_text())?;
                 }
-                ScenarioFile::Sphere(mut scenario) => {
-                    let summary = run_sphere(&mut scenario, backend, &out, !quiet)
-                        .map_err(|e| e.to_string())?;
-                    print!("{}", summary.to_text());
+                ScenarioFile::Sphere(scenario) => {
+                    let summary =
+                        run_sphere(&scenario, backend, &out, !quiet).map_err(|e| e.to_string())?;
+                    out.print(&summary.to_text())?;
                 }
             }
             Ok(())
@@ -337,17 +371,7 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let summary =
                 render_scenario(&mut scenario, &options, &out).map_err(|e| e.to_string())?;
-            println!(
-                "rendered   {} frames of {} x {} ({}; height scale {:.3}) in {:.2} s\nwrote      {}/frame-*.png, {}",
-                summary.frames.len(),
-                summary.width,
-                summary.height,
-                summary.adapter,
-                summary.height_scale,
-                summary.wall_seconds,
-                out.display(),
-                summary.gif.display()
-            );
+            out.print(&summary.to_text())?;
             Ok(())
         }
         Command::Compare {
@@ -361,12 +385,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map(|b| b.trim().parse::<Backend>().map_err(|e| e.to_string()))
                 .collect::<Result<Vec<_>, _>>()?;
             let rows = compare(&scenario, &backends).map_err(|e| e.to_string())?;
-            print!("{}", table(&rows));
+            out.print(&table(&rows))?;
             match rows.iter().find(|r| !r.passes()) {
-                Some(r) => Err(format!(
-                    "{} differs from the CPU by {:.3e}, over the allowed {:.3e}",
-                    r.backend, r.max_abs, r.allowed
-                )),
+                Some(r) => Err(r.failure().into()),
                 None => Ok(()),
             }
         }
@@ -376,24 +397,20 @@ fn run(cli: Cli) -> Result<(), String> {
             dt,
         } => {
             let r = StabilityReport::new(wave_speed, cell_size, dt).map_err(|e| e.to_string())?;
-            println!(
-                "courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)",
-                r.courant, r.dt
-            );
-            println!("limit          = {}", r.limit);
-            println!(
-                "stable         = {}",
-                if r.is_stable() { "yes" } else { "no" }
-            );
-            println!(
-                "max stable dt  = {:.9} s  (h / (c*sqrt 2))",
-                r.max_stable_dt
-            );
-            println!(
-                "substeps       = {}  (stable steps of {:.9} s per dt)",
+            out.print(&format!(
+                "courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)\n\
+                 limit          = {}\n\
+                 stable         = {}\n\
+                 max stable dt  = {:.9} s  (h / (c*sqrt 2))\n\
+                 substeps       = {}  (stable steps of {:.9} s per dt)\n",
+                r.courant,
+                r.dt,
+                r.limit,
+                if r.is_stable() { "yes" } else { "no" },
+                r.max_stable_dt,
                 r.substeps,
                 r.dt / r.substeps as f64
-            );
+            ))?;
             Ok(())
         }
         Command::Bench {
@@ -407,9 +424,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     repeats,
                 },
         } => {
-            let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            });
+            let threads = checked_threads(threads)?;
             use water_sphere::SphereLayout;
             let layouts = match layout {
                 BenchLayout::Rhombus => vec![SphereLayout::Rhombus],
@@ -426,7 +441,7 @@ fn run(cli: Cli) -> Result<(), String> {
             })
             .map_err(|e| e.to_string())?;
             for r in reports {
-                println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+                out.line(&serde_json::to_string(&r).map_err(|e| e.to_string())?)?;
             }
             Ok(())
         }
@@ -442,12 +457,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     machine,
                 },
         } => {
-            let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            });
-            if threads == 0 {
-                return Err("--threads must be at least 1".into());
-            }
+            let threads = checked_threads(threads)?;
             let options = water_cli::suite::SuiteOptions {
                 sizes,
                 threads,
@@ -458,7 +468,7 @@ fn run(cli: Cli) -> Result<(), String> {
             for file in
                 water_cli::suite::write(&out, &options, &machine).map_err(|e| e.to_string())?
             {
-                println!("wrote {}", file.display());
+                out.line(&format!("wrote {}", file.display()))?;
             }
             Ok(())
         }
@@ -470,11 +480,33 @@ fn run(cli: Cli) -> Result<(), String> {
                     threads,
                 },
         } => {
-            let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            });
+            let threads = checked_threads(threads)?;
             let r = water_cli::roofline::measure(size, passes, threads)?;
-            println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            out.line(&serde_json::to_string(&r).map_err(|e| e.to_string())?)?;
+            Ok(())
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Scene {
+                    size,
+                    bodies,
+                    steps,
+                    warmup,
+                    threads,
+                    backend,
+                },
+        } => {
+            let threads = checked_threads(threads)?;
+            let report = water_cli::bench_scene::bench_scene(&water_cli::bench_scene::SceneBench {
+                size,
+                bodies,
+                steps,
+                warmup,
+                threads,
+                backend,
+            })
+            .map_err(|e| e.to_string())?;
+            out.line(&serde_json::to_string(&report).map_err(|e| e.to_string())?)?;
             Ok(())
         }
         Command::Bench {
@@ -494,7 +526,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let spec = BenchGrid {
                 size,
                 steps,
-                threads,
+                threads: threads.map(|t| checked_threads(Some(t))).transpose()?,
                 mode: match mode {
                     ModeArg::Signed => GridMode::Signed,
                     ModeArg::Split => GridMode::Split,
@@ -507,7 +539,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     BoundaryArg::Absorbing => Boundary::Absorbing,
                 },
                 single_step,
-                backend: backend,
+                backend,
                 blocking: match blocking {
                     BlockingArg::Auto => TemporalBlocking::Auto,
                     BlockingArg::Always => TemporalBlocking::Always,
@@ -519,10 +551,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 },
             };
             let report = bench_grid(&spec).map_err(|e| e.to_string())?;
-            println!(
-                "{}",
-                serde_json::to_string(&report).map_err(|e| e.to_string())?
-            );
+            out.line(&serde_json::to_string(&report).map_err(|e| e.to_string())?)?;
             Ok(())
         }
     }

@@ -14,11 +14,11 @@ use water_gpu::render::{
     BodyDraw, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
     HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
 };
-use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, GpuSphereWater, HullMesh};
+use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, HullMesh};
 
 use water_gpu::render::{write_gif, write_rgba_png};
 use water_scene::scenario::{Scenario, ScenarioFile, ScenarioRun, SphereScenario};
-use water_scene::{Backend, Scene};
+use water_scene::{Backend, BackendSphere, Scene};
 
 use crate::picture::robust_scale;
 use crate::progress::Progress;
@@ -119,6 +119,26 @@ pub struct RenderSummary {
     pub gif: PathBuf,
     /// Wall-clock seconds, run and drawing together.
     pub wall_seconds: f64,
+}
+
+impl RenderSummary {
+    /// Lines for the terminal: what was drawn, and every file written.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "rendered   {} frames of {} x {} ({}; height scale {:.3}) in {:.2} s\n",
+            self.frames.len(),
+            self.width,
+            self.height,
+            self.adapter,
+            self.height_scale,
+            self.wall_seconds
+        );
+        for f in self.frames.iter().chain([&self.gif, &self.json]) {
+            s.push_str(&format!("wrote      {}\n", f.display()));
+        }
+        s
+    }
 }
 
 /// Steps at which the `frames` frames of a `steps`-step run are taken: evenly spaced, the last at
@@ -424,7 +444,7 @@ fn render_sphere(
     let (device, queue) = (&gpu.device, &gpu.queue);
     let sphere = scenario.water.sphere();
     let radius = sphere.radius();
-    let mut water = GpuSphereWater::new(options.backend, device, queue, &scenario.water)?;
+    let mut water = BackendSphere::new(scenario.water.clone(), options.backend.into(), Some(gpu))?;
     let mut renderer = SphereSurfaceRenderer::new(
         device,
         queue,
@@ -440,24 +460,12 @@ fn render_sphere(
         options.width as f32 / options.height as f32,
     );
     let mut progress = Progress::new("render", scenario.steps, options.show_progress);
-    let mut clicks = scenario
-        .clicks
-        .iter()
-        .filter(|(at, _)| *at < scenario.steps)
-        .peekable();
     let mut step = 0;
     let mut scale = options.height_scale;
     let mut frames = Vec::with_capacity(steps.len());
     for &frame_step in steps {
-        // As `water run`: a click lands before step `at`.
-        while let Some((at, click)) = clicks.next_if(|(at, _)| *at < frame_step) {
-            water.step_many(at - step)?;
-            step = *at;
-            water.click(click)?;
-        }
-        water.step_many(frame_step - step)?;
+        scenario.play(&mut water, step, frame_step, |done| progress.update(done))?;
         step = frame_step;
-        progress.update(step);
         if scale.is_none() {
             scale = auto_scale(&water.heights()?, 2.0 * radius);
         }
@@ -475,7 +483,9 @@ fn render_sphere(
             target.depth_view(),
             Vec3::new(0.01, 0.01, 0.03),
             &camera,
-            &water,
+            water
+                .gpu()
+                .expect("render runs sphere water on a GPU backend"),
         )?;
         queue.submit([encoder.finish()]);
         frames.push(target.read()?);

@@ -10,11 +10,11 @@ use water_sphere::{Adjacency, Icosphere};
 use crate::npy;
 use crate::picture;
 use crate::progress::Progress;
-use water_gpu::{GpuContext, GpuSphereWater};
+use water_gpu::GpuContext;
 
 use crate::run::RunError;
 use water_scene::scenario::SphereScenario;
-use water_scene::Backend;
+use water_scene::{Backend, BackendSphere};
 
 /// Width of the map picture, pixels (height is half).
 const MAP_WIDTH: usize = 512;
@@ -84,7 +84,7 @@ fn map_vertices(sphere: &Icosphere, adjacency: &Adjacency) -> Vec<usize> {
 /// # Errors
 /// [`RunError::Io`] for files.
 pub fn run_sphere(
-    scenario: &mut SphereScenario,
+    scenario: &SphereScenario,
     backend: Backend,
     out: &Path,
     show_progress: bool,
@@ -96,32 +96,14 @@ pub fn run_sphere(
     std::fs::create_dir_all(out).map_err(io)?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
     let start = Instant::now();
-    let (heights, adapter) = match backend.gpu() {
-        None => {
-            scenario.run(|done| progress.update(done));
-            (scenario.water.heights().to_vec(), None)
-        }
-        Some(gpu_backend) => {
-            let gpu = GpuContext::headless()?;
-            let mut water =
-                GpuSphereWater::new(gpu_backend, &gpu.device, &gpu.queue, &scenario.water)?;
-            let mut step = 0;
-            // As on the CPU: a click lands before step `at`; clicks at or after the last step
-            // never land.
-            for (at, click) in scenario
-                .clicks
-                .iter()
-                .filter(|(at, _)| *at < scenario.steps)
-            {
-                water.step_many(at - step)?;
-                step = *at;
-                progress.update(step);
-                water.click(click)?;
-            }
-            water.step_many(scenario.steps - step)?;
-            (water.heights()?, Some(gpu.describe()))
-        }
+    let gpu = match backend {
+        Backend::Cpu => None,
+        _ => Some(GpuContext::headless()?),
     };
+    let mut water = BackendSphere::new(scenario.water.clone(), backend, gpu.as_ref())?;
+    scenario.play(&mut water, 0, scenario.steps, |done| progress.update(done))?;
+    let heights = water.heights()?;
+    let adapter = gpu.as_ref().map(GpuContext::describe);
     let wall_seconds = start.elapsed().as_secs_f64();
     progress.finish();
 

@@ -42,6 +42,7 @@ pub struct ReadmeDoctests;
 
 mod backend;
 mod backend_grid;
+mod backend_sphere;
 pub mod benchmark;
 mod body;
 mod error;
@@ -55,6 +56,7 @@ mod up_axis;
 
 pub use backend::{Backend, UnknownBackend};
 pub use backend_grid::{BackendGrid, GridOutputs};
+pub use backend_sphere::BackendSphere;
 pub use body::{BodyId, BodySpec, BodyView};
 pub use error::SceneError;
 pub use event::SceneEvent;

@@ -169,20 +169,35 @@ impl SphereScenario {
         })
     }
 
-    /// Runs the clicks and steps; `on_step` is told how many steps are done.
-    pub fn run(&mut self, mut on_step: impl FnMut(u64)) {
-        let mut next = 0;
-        for step in 0..self.steps {
-            while next < self.clicks.len() && self.clicks[next].0 <= step {
-                let click = self.clicks[next].1;
-                self.water.click(&click);
-                next += 1;
+    /// Plays the scenario on `water` (built from [`SphereScenario::water`] on any backend)
+    /// from step `from` to step `until` (at most the scenario's steps): each click lands just
+    /// before its step; `on_step` is told the steps done after each run of at most
+    /// [`super::run::RUN_CHUNK_STEPS`].
+    ///
+    /// # Errors
+    /// A lost GPU device.
+    pub fn play(
+        &self,
+        water: &mut crate::BackendSphere,
+        from: u64,
+        until: u64,
+        mut on_step: impl FnMut(u64),
+    ) -> Result<(), crate::SceneError> {
+        let until = until.min(self.steps);
+        let mut clicks = self.clicks.iter().filter(|(at, _)| *at >= from).peekable();
+        let mut step = from;
+        while step < until {
+            while let Some((_, click)) = clicks.next_if(|(at, _)| *at <= step) {
+                water.click(click)?;
             }
-            self.water.step();
-            if step % 64 == 63 {
-                on_step(step + 1);
-            }
+            let run_end = clicks
+                .peek()
+                .map_or(until, |(at, _)| (*at).min(until))
+                .min(step + super::run::RUN_CHUNK_STEPS);
+            water.step_many(run_end - step)?;
+            step = run_end;
+            on_step(step);
         }
-        on_step(self.steps);
+        Ok(())
     }
 }

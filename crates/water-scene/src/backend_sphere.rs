@@ -1,0 +1,127 @@
+//! [`BackendSphere`]: sphere water on any backend behind one type.
+
+use water_core::HeightSource;
+use water_gpu::{GpuContext, GpuSphereWater};
+use water_sphere::{Click, SphereWater};
+
+use crate::backend::Backend;
+use crate::error::SceneError;
+
+/// Sphere water on the CPU ([`SphereWater`]) or on a GPU backend ([`GpuSphereWater`]).
+#[derive(Debug)]
+pub enum BackendSphere {
+    /// On the CPU.
+    Cpu(Box<SphereWater>),
+    /// On a GPU backend, with a CPU copy of the mesh whose heights are refreshed from the GPU
+    /// when a [`HeightSource`] is asked for.
+    Gpu {
+        /// The GPU water.
+        water: Box<GpuSphereWater>,
+        /// The mesh and its last heights read back.
+        host: Box<SphereWater>,
+    },
+}
+
+impl BackendSphere {
+    /// `water` (its mesh, stepper and current state) on `backend`; GPU backends run on `gpu`.
+    ///
+    /// # Errors
+    /// [`SceneError::NoGpu`] for a GPU backend without a context; what the GPU backend refuses.
+    pub fn new(
+        water: SphereWater,
+        backend: Backend,
+        gpu: Option<&GpuContext>,
+    ) -> Result<Self, SceneError> {
+        Ok(match backend.gpu() {
+            None => Self::Cpu(Box::new(water)),
+            Some(kind) => {
+                let gpu = gpu.ok_or(SceneError::NoGpu { backend })?;
+                Self::Gpu {
+                    water: Box::new(GpuSphereWater::new(kind, &gpu.device, &gpu.queue, &water)?),
+                    host: Box::new(water),
+                }
+            }
+        })
+    }
+
+    /// The backend it runs on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        match self {
+            Self::Cpu(_) => Backend::Cpu,
+            Self::Gpu { water, .. } => water.backend().into(),
+        }
+    }
+
+    /// The mesh, stepper and (on the CPU) the current state.
+    #[must_use]
+    pub fn host(&self) -> &SphereWater {
+        match self {
+            Self::Cpu(w) => w,
+            Self::Gpu { host, .. } => host,
+        }
+    }
+
+    /// The GPU water, on a GPU backend (for the renderers).
+    #[must_use]
+    pub fn gpu(&self) -> Option<&GpuSphereWater> {
+        match self {
+            Self::Cpu(_) => None,
+            Self::Gpu { water, .. } => Some(water),
+        }
+    }
+
+    /// A click (a submission on the GPU).
+    ///
+    /// # Errors
+    /// A lost GPU device.
+    pub fn click(&mut self, click: &Click) -> Result<(), SceneError> {
+        match self {
+            Self::Cpu(w) => w.click(click),
+            Self::Gpu { water, .. } => water.click(click)?,
+        }
+        Ok(())
+    }
+
+    /// `steps` steps (one submission on the GPU).
+    ///
+    /// # Errors
+    /// A lost GPU device.
+    pub fn step_many(&mut self, steps: u64) -> Result<(), SceneError> {
+        match self {
+            Self::Cpu(w) => w.step_many(steps),
+            Self::Gpu { water, .. } => water.step_many(steps)?,
+        }
+        Ok(())
+    }
+
+    /// Current heights per vertex, m (a readback on the GPU).
+    ///
+    /// # Errors
+    /// A failed readback.
+    pub fn heights(&self) -> Result<Vec<f32>, SceneError> {
+        Ok(match self {
+            Self::Cpu(w) => w.heights().to_vec(),
+            Self::Gpu { water, .. } => water.heights()?,
+        })
+    }
+
+    /// Calls `f` with the current water as a [`HeightSource`] (heights along the radius, a
+    /// readback on the GPU).
+    ///
+    /// # Errors
+    /// A failed readback.
+    pub fn with_heights<R>(
+        &mut self,
+        f: impl FnOnce(&dyn HeightSource) -> R,
+    ) -> Result<R, SceneError> {
+        match self {
+            Self::Cpu(w) => Ok(f(w.as_ref())),
+            Self::Gpu { water, host } => {
+                let heights = water.heights()?;
+                host.heights_mut().copy_from_slice(&heights);
+                Ok(f(host.as_ref()))
+            }
+        }
+    }
+}
