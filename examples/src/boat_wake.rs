@@ -1,21 +1,20 @@
 //! A boat's wake among floating crates: split-mode grid water (the bow's positive and the
 //! stern's negative waves in their own channels, as the demo drew them), a towed boat and two
-//! free crates floating by Archimedes' principle. The crates read the water from a GPU snapshot,
-//! the hulls' contact masks are drawn on the GPU and make the wake there.
+//! free crates floating by Archimedes' principle, coupled by a [`Scene`] on the GPU: the bodies
+//! read the water from a GPU snapshot, the hulls' contact masks are drawn on the GPU and make the
+//! wake there.
 
-use glam::{Affine3A, Quat, Vec3};
-use water_buoyancy::{
-    Archimedes, BodyState, BuoyancyModel, FloatingBody, Gravity, Hull, Pose, RigidBody, Shape,
-    Wrench,
-};
-use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+use glam::{Quat, Vec2, Vec3};
+use water_buoyancy::{BodyState, DragRates, Gravity, Pose};
+use water_core::{Boundary, Damping, GridMode, GridSize, LandMask, WaveParams};
 use water_gpu::render::{
-    BodyDraw, Camera, GridSurfaceRenderer, GridSurfaceStyle, OffscreenTarget, RgbaImage,
+    Camera, GridSurfaceRenderer, GridSurfaceStyle, OffscreenTarget, RgbaImage,
 };
-use water_gpu::{
-    ContactHull, ContactMaskRenderer, GpuBackend, GpuContext, GpuGrid, GridSpec, HullMesh,
-};
+use water_gpu::{GpuContext, GridSpec};
+use water_scene::{Backend, BodySpec, MaskSource, Scene, SceneSettings, TowPath, UpAxis};
 
+use crate::floating_cuboid::floating_cuboid;
+use crate::scene_drawing::scene_drawing;
 use crate::{ExampleError, SceneOptions};
 
 /// 320 x 200 pixels, 48 frames of 6 steps over a 12.8 m x 8 m bay in 256 x 160 cells.
@@ -31,37 +30,31 @@ pub const DEFAULTS: SceneOptions = SceneOptions {
 const BAY: (f32, f32) = (12.8, 8.0);
 /// Time step, seconds.
 const DT: f32 = 0.02;
-/// Wave height per unit of hull speed, metres per (m/s).
-const WAKE_AMPLITUDE: f32 = 0.02;
+/// Wave height per unit of hull speed, metres per (m/s): 3.2 cm at the boat's 0.8 m/s, about
+/// the head `v^2 / 2g` (3.3 cm) the water piles up against a bow at that speed.
+const WAKE_AMPLITUDE: f32 = 0.04;
 /// Fresh water, kg/m^3.
 const DENSITY: f32 = 1000.0;
-/// The boat's towing speed, m/s, along +x from x = 1.5 m.
+/// The boat's towing speed, m/s.
 const BOAT_SPEED: f32 = 0.8;
+/// The boat's course, metres: along +x through the middle of the bay, parked 1.5 m short of its
+/// far side (the default run covers 4.6 m of it).
+const BOAT_COURSE: [Vec2; 2] = [Vec2::new(1.5, 4.0), Vec2::new(BAY.0 - 1.5, 4.0)];
 /// Drawn metres per metre of wave.
 const HEIGHT_SCALE: f32 = 6.0;
 
-/// A box body of full size `size` (m) and `mass` (kg) at `position`, turned `yaw` (rad) about z,
-/// with drag rates per unit mass as the scenario files use.
+/// A box of full size `size` (m) and `mass` (kg) at rest at `position`, turned `yaw` (rad)
+/// about z, with the default drag.
 fn crate_body(
+    name: &str,
     size: Vec3,
     mass: f32,
     position: Vec3,
     yaw: f32,
-) -> Result<FloatingBody, ExampleError> {
-    let shape = Shape::cuboid(size * 0.5)?;
-    let pose = Pose::new(position, Quat::from_rotation_z(yaw))?;
-    let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose))?;
-    let smallest_moment = {
-        let m = body.inertia();
-        m.x_axis.x.min(m.y_axis.y).min(m.z_axis.z)
-    };
-    let archimedes =
-        Archimedes::new(DENSITY)?.with_drag(4.0 * mass, 0.5 * mass, 4.0 * smallest_moment)?;
-    Ok(FloatingBody {
-        body,
-        hulls: vec![Hull::new(shape, Pose::IDENTITY)?],
-        model: BuoyancyModel::Archimedes(archimedes),
-    })
+) -> Result<BodySpec, ExampleError> {
+    let state = BodyState::at_rest(Pose::new(position, Quat::from_rotation_z(yaw))?);
+    let body = floating_cuboid(size, mass, state, DENSITY, DragRates::DEFAULT)?;
+    Ok(BodySpec::new(name, body))
 }
 
 /// The frames of the scene.
@@ -79,45 +72,45 @@ pub fn boat_and_crates(
     let damping = Damping::PerSecond(0.9);
     let params = WaveParams::new(f64::from(cell), 1.2, f64::from(DT), damping)?;
     let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Split);
-    let mut bay = GpuGrid::new(GpuBackend::Compute, device, queue, spec)?;
-    let mut masks = ContactMaskRenderer::new(device, queue, size, cell, GpuBackend::Compute)?;
+    let settings = SceneSettings {
+        backend: Backend::Gpu,
+        up: UpAxis::Z,
+        contact_amplitude: WAKE_AMPLITUDE,
+        masks: MaskSource::Gpu,
+        gravity: Gravity::EARTH,
+    };
+    let mut bay = Scene::new(spec, LandMask::empty(size), settings, Some(gpu))?;
 
-    let mut bodies = vec![
-        crate_body(
-            Vec3::new(1.0, 0.4, 0.3),
-            48.0,
-            Vec3::new(1.5, 4.0, 0.05),
-            0.0,
-        )?,
-        crate_body(
-            Vec3::new(0.4, 0.4, 0.2),
-            12.0,
-            Vec3::new(5.0, 4.9, 0.05),
-            0.5,
-        )?,
-        crate_body(
-            Vec3::new(0.4, 0.4, 0.2),
-            12.0,
-            Vec3::new(7.5, 3.1, 0.05),
-            0.0,
-        )?,
-    ];
+    // The boat is towed: its course and speed are set, the water only lifts and tilts it.
+    let [start, _] = BOAT_COURSE;
+    let boat = crate_body(
+        "boat",
+        Vec3::new(1.0, 0.4, 0.3),
+        48.0,
+        start.extend(0.05),
+        0.0,
+    )?;
+    bay.add_body(boat.towed(TowPath::new(BOAT_COURSE.to_vec(), BOAT_SPEED)?))?;
+    let small = Vec3::new(0.4, 0.4, 0.2);
+    bay.add_body(crate_body(
+        "crate 1",
+        small,
+        12.0,
+        Vec3::new(5.0, 4.9, 0.05),
+        0.5,
+    )?)?;
+    bay.add_body(crate_body(
+        "crate 2",
+        small,
+        12.0,
+        Vec3::new(7.5, 3.1, 0.05),
+        0.0,
+    )?)?;
     let colours = [
         Vec3::new(0.75, 0.12, 0.08),
         Vec3::new(0.55, 0.33, 0.12),
         Vec3::new(0.55, 0.33, 0.12),
     ];
-    let meshes = bodies
-        .iter()
-        .map(|b| {
-            let surface = b.hulls[0].surface();
-            HullMesh::new(device, &surface.vertices, &surface.triangles)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let transform = |body: &FloatingBody| {
-        let pose = body.hulls[0].world_pose(&body.body.state.pose);
-        Affine3A::from_rotation_translation(pose.orientation, pose.position)
-    };
 
     let target = OffscreenTarget::new(
         device,
@@ -143,45 +136,10 @@ pub fn boat_and_crates(
         options.width as f32 / options.height as f32,
     );
 
-    let gravity = Gravity::EARTH;
-    let mut step = 0u32;
     let mut frames = Vec::with_capacity(options.frames as usize);
     for _ in 0..options.frames {
-        for _ in 0..options.steps_per_frame {
-            let water = bay.height_snapshot()?;
-            for body in &mut bodies {
-                body.step(&water.view(), &gravity, DT, Wrench::ZERO)?;
-            }
-            // The boat is towed: its course and speed are set, the water only lifts and tilts it.
-            step += 1;
-            let boat = &mut bodies[0].body.state;
-            boat.pose.position.x = 1.5 + BOAT_SPEED * step as f32 * DT;
-            boat.pose.position.y = 4.0;
-            boat.linear_velocity.x = BOAT_SPEED;
-            boat.linear_velocity.y = 0.0;
-            let hulls: Vec<ContactHull<'_>> = bodies
-                .iter()
-                .zip(&meshes)
-                .map(|(body, mesh)| ContactHull {
-                    mesh,
-                    transform: transform(body),
-                    speed: body.speed_factor(Vec3::Z),
-                })
-                .collect();
-            masks.render(&hulls)?;
-            masks.step(&mut bay, WAKE_AMPLITUDE)?;
-        }
-        let draws: Vec<BodyDraw<'_>> = bodies
-            .iter()
-            .zip(&meshes)
-            .zip(colours)
-            .map(|((body, mesh), colour)| BodyDraw {
-                mesh,
-                transform: transform(body),
-                colour,
-            })
-            .collect();
-        let surface = bay.update_surface()?.clone();
+        bay.step_many(u64::from(options.steps_per_frame))?;
+        let drawing = scene_drawing(&mut bay, |body| colours[body])?;
         let mut encoder = device.create_command_encoder(&Default::default());
         renderer.encode(
             &mut encoder,
@@ -189,9 +147,9 @@ pub fn boat_and_crates(
             target.depth_view(),
             Vec3::new(0.55, 0.65, 0.75),
             &camera,
-            &surface,
-            Some(masks.new_view()),
-            &draws,
+            &drawing.surface,
+            drawing.hull_mask,
+            &drawing.bodies,
         )?;
         queue.submit([encoder.finish()]);
         frames.push(target.read()?);

@@ -6,14 +6,17 @@
 //!
 //! - [`rock_pool`]: raindrops in a rock pool, Hugo Elias's classic integer ripple drawn in 2-D;
 //! - [`boat_wake`]: a towed boat's wake and floating crates, split-mode grid water with
-//!   Archimedes buoyancy, masks and wake on the GPU;
+//!   Archimedes buoyancy, masks and wake on the GPU, coupled by a [`water_scene::Scene`];
 //! - [`sky_aquarium`]: a small planet of water, clicked.
 //!
 //! Each scene runs on the GPU device it is given and returns its frames as pictures.
+//! [`scene_drawing`] and [`floating_cuboid`] serve the boat's wake and the demo's pool alike.
 
 pub mod boat_wake;
+pub mod floating_cuboid;
 pub mod output;
 pub mod rock_pool;
+pub mod scene_drawing;
 pub mod sky_aquarium;
 
 use water_gpu::GpuError;
@@ -48,6 +51,9 @@ pub enum ExampleError {
     /// Floating bodies.
     #[error(transparent)]
     Buoyancy(#[from] water_buoyancy::BuoyancyError),
+    /// Water and bodies coupled in a scene.
+    #[error(transparent)]
+    Scene(#[from] water_scene::SceneError),
     /// Writing pictures.
     #[error("writing {path}: {source}")]
     Io {

@@ -163,14 +163,7 @@ impl Running {
         let (gpu, surface) = connect(&window, &event_loop.owned_display_handle())?;
         let blit = Blit::new(&gpu.device, surface.format())?;
         let (width, height) = surface.size();
-        let demo = Demo::new(
-            &gpu.device,
-            &gpu.queue,
-            options.scene,
-            options.quality,
-            width,
-            height,
-        )?;
+        let demo = Demo::new(gpu.context(), options.scene, options.quality, width, height)?;
         Ok(Self {
             window,
             gpu,

@@ -70,8 +70,7 @@ pub fn finish(
 pub fn run_headless(options: &Options, check: &CheckRun) -> Result<(), DemoError> {
     let gpu = Gpu::headless()?;
     let mut demo = Demo::new(
-        &gpu.device,
-        &gpu.queue,
+        gpu.context(),
         options.scene,
         options.quality,
         options.width,

@@ -1,8 +1,11 @@
 //! The demo without its window: both scenes, the offscreen picture they draw into, and the
 //! actions the mouse, the keys and the check mode's script take on them.
 
+use std::rc::Rc;
+
 use glam::Vec2;
 use water_gpu::render::OffscreenTarget;
+use water_gpu::GpuContext;
 
 use crate::error::DemoError;
 use crate::grid_scene::GridScene;
@@ -23,8 +26,8 @@ const TURN_STEP_RAD: f32 = 0.08;
 /// The scenes (each made when first shown, and kept while the other one shows) and the picture.
 #[derive(Debug)]
 pub struct Demo {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
+    /// Shared with the grid scene, which makes new water on it.
+    gpu: Rc<GpuContext>,
     target: OffscreenTarget,
     grid: Option<GridScene>,
     sphere: Option<SphereScene>,
@@ -38,17 +41,16 @@ impl Demo {
     /// # Errors
     /// GPU failures.
     pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
+        gpu: GpuContext,
         scene: SceneKind,
         quality: Quality,
         width: u32,
         height: u32,
     ) -> Result<Self, DemoError> {
+        let target = OffscreenTarget::new(&gpu.device, &gpu.queue, width, height, TARGET_FORMAT)?;
         let mut demo = Self {
-            device: device.clone(),
-            queue: queue.clone(),
-            target: OffscreenTarget::new(device, queue, width, height, TARGET_FORMAT)?,
+            gpu: Rc::new(gpu),
+            target,
             grid: None,
             sphere: None,
             active: scene,
@@ -70,8 +72,8 @@ impl Demo {
     /// Sides of 0 or past the device's limit.
     pub fn resize(&mut self, width: u32, height: u32) -> Result<(), DemoError> {
         if (width, height) != (self.target.width(), self.target.height()) {
-            self.target =
-                OffscreenTarget::new(&self.device, &self.queue, width, height, TARGET_FORMAT)?;
+            let (device, queue) = (&self.gpu.device, &self.gpu.queue);
+            self.target = OffscreenTarget::new(device, queue, width, height, TARGET_FORMAT)?;
         }
         Ok(())
     }
@@ -88,17 +90,20 @@ impl Demo {
 
     /// Makes `kind` the scene shown, building it (or rebuilding it at the current quality).
     fn show(&mut self, kind: SceneKind) -> Result<(), DemoError> {
-        let (device, queue, quality) = (&self.device, &self.queue, self.quality);
+        let (gpu, quality) = (&self.gpu, self.quality);
         match kind {
             SceneKind::Grid => match &mut self.grid {
                 Some(grid) if grid.quality() != quality => grid.set_quality(quality)?,
                 Some(_) => {}
-                None => self.grid = Some(GridScene::new(device, queue, TARGET_FORMAT, quality)?),
+                None => {
+                    self.grid = Some(GridScene::new(Rc::clone(gpu), TARGET_FORMAT, quality)?);
+                }
             },
             SceneKind::Sphere => match &mut self.sphere {
                 Some(sphere) if sphere.quality() != quality => sphere.set_quality(quality)?,
                 Some(_) => {}
                 None => {
+                    let (device, queue) = (&gpu.device, &gpu.queue);
                     self.sphere = Some(SphereScene::new(device, queue, TARGET_FORMAT, quality)?);
                 }
             },

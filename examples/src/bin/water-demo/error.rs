@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use water_buoyancy::BuoyancyError;
 use water_core::WaterError;
 use water_gpu::GpuError;
+use water_scene::SceneError;
 use water_sphere::SphereError;
 
 /// Everything that can stop the demo.
@@ -28,9 +29,11 @@ pub enum DemoError {
     Water(WaterError),
     /// Sphere parameters (never for the demo's own constants).
     Sphere(SphereError),
-    /// A crate (forces that stopped being finite are handled by removing the crate; this is for
-    /// building one).
+    /// Building a crate (never for the demo's own constants).
     Buoyancy(BuoyancyError),
+    /// The pool and its crates stepped together: a crate whose forces stopped being finite, a
+    /// failed readback.
+    Scene(SceneError),
     /// The screenshot could not be written.
     Screenshot {
         /// Where it was going.
@@ -67,6 +70,7 @@ impl fmt::Display for DemoError {
             DemoError::Water(e) => write!(f, "water: {e}"),
             DemoError::Sphere(e) => write!(f, "sphere water: {e}"),
             DemoError::Buoyancy(e) => write!(f, "crate: {e}"),
+            DemoError::Scene(e) => write!(f, "pool: {e}"),
             DemoError::Screenshot { path, source } => {
                 write!(f, "writing the screenshot {}: {source}", path.display())
             }
@@ -98,6 +102,12 @@ impl From<WaterError> for DemoError {
 impl From<SphereError> for DemoError {
     fn from(e: SphereError) -> Self {
         DemoError::Sphere(e)
+    }
+}
+
+impl From<SceneError> for DemoError {
+    fn from(e: SceneError) -> Self {
+        DemoError::Scene(e)
     }
 }
 

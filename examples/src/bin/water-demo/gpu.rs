@@ -16,6 +16,8 @@ pub struct Gpu {
     /// Its queue.
     pub queue: wgpu::Queue,
     /// The adapter it came from.
+    pub adapter: wgpu::Adapter,
+    /// What the adapter is.
     pub info: wgpu::AdapterInfo,
 }
 
@@ -30,7 +32,18 @@ impl Gpu {
             info: context.adapter.get_info(),
             device: context.device,
             queue: context.queue,
+            adapter: context.adapter,
         })
+    }
+
+    /// The device as the library's scenes take it (handles to the same device and queue).
+    #[must_use]
+    pub fn context(&self) -> water_gpu::GpuContext {
+        water_gpu::GpuContext {
+            adapter: self.adapter.clone(),
+            device: self.device.clone(),
+            queue: self.queue.clone(),
+        }
     }
 
     /// Whether the adapter is a software rasteriser (lavapipe, llvmpipe): its timings say
@@ -131,6 +144,7 @@ fn device_on(adapter: &wgpu::Adapter) -> Result<Gpu, DemoError> {
     Ok(Gpu {
         device,
         queue,
+        adapter: adapter.clone(),
         info: adapter.get_info(),
     })
 }

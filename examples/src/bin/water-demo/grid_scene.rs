@@ -1,21 +1,27 @@
-//! The grid scene: a square pool of water stepped on the GPU, crates floating on it and making
-//! waves where they cut it, drawn as a lit displaced mesh inside a stone rim.
+//! The grid scene: a square pool of water stepped on the GPU with crates floating on it and
+//! making waves where they cut it (a [`Scene`] with GPU contact masks), drawn as a lit displaced
+//! mesh inside a stone rim.
 
+use std::rc::Rc;
 use std::time::Instant;
 
 use glam::{Affine3A, Vec2, Vec3};
-use water_buoyancy::{FloatingBody, Gravity, Wrench};
+use water_buoyancy::Gravity;
 use water_core::{
-    Boundary, Damping, FixedStepClock, GridMode, GridSize, Impulse, ImpulseShape, WaveParams,
+    Boundary, Damping, FixedStepClock, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
+    WaveParams,
 };
+use water_examples::scene_drawing::scene_drawing;
 use water_gpu::render::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, OffscreenTarget};
-use water_gpu::{ContactHull, ContactMaskRenderer, GpuBackend, GpuGrid, GridSpec, HullMesh};
+use water_gpu::{GpuContext, GridSpec, HullMesh};
+use water_scene::{Backend, BodySpec, MaskSource, Scene, SceneEvent, SceneSettings, UpAxis};
 
 use crate::error::DemoError;
-use crate::floating_crate::{crate_transform, keep_in_pool, CrateKit, CRATE_COLOUR};
+use crate::floating_crate::{thrown_crate, CRATE_COLOUR, CRATE_MASS_KG};
 use crate::orbit::Orbit;
 use crate::picking::{hit_still_water, Ray};
 use crate::pool_rim::{rim_boxes, RIM_COLOUR};
+use crate::pool_wall::wall_force;
 use crate::quality::Quality;
 use crate::timing::StepReport;
 
@@ -47,7 +53,8 @@ const CONTACT_AMPLITUDE: f32 = 0.03;
 /// (lavapipe on two cores takes 60 to 100 ms a step there).
 const MAX_STEPS_PER_FRAME: u32 = 8;
 
-/// Most crates in the pool; throwing another takes the oldest away.
+/// Most crates in the pool, each read, moved and drawn into the masks every step; past it a
+/// throw is refused (R empties the pool).
 const MAX_CRATES: usize = 24;
 
 /// Width and height above the water of the rim, metres.
@@ -63,19 +70,21 @@ const GOLDEN_ANGLE: f32 = 2.399_963;
 /// The water and what its resolution decides.
 #[derive(Debug)]
 struct PoolWater {
-    grid: GpuGrid,
+    /// The water and the crates on it.
+    scene: Scene,
     renderer: GridSurfaceRenderer,
-    contacts: ContactMaskRenderer,
+    /// The demo's own clock rather than [`Scene::advance`]'s: it caps the steps of a frame at
+    /// [`MAX_STEPS_PER_FRAME`].
     clock: FixedStepClock,
-    cell_size: f32,
 }
 
 impl PoolWater {
+    /// Still water at `quality` with `crates` floating on it, as they are.
     fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
+        gpu: &GpuContext,
         format: wgpu::TextureFormat,
         quality: Quality,
+        crates: Vec<BodySpec>,
     ) -> Result<Self, DemoError> {
         let cells = quality.grid_cells();
         let size = GridSize::new(cells, cells)?;
@@ -85,7 +94,19 @@ impl PoolWater {
         let params = WaveParams::new(h, WAVE_SPEED_M_S, max_dt * STEP_SHARE_OF_LIMIT, DAMPING)?;
         // The pool's walls reflect waves back in, as the rim drawn around them would.
         let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
-        let grid = GpuGrid::new(GpuBackend::Compute, device, queue, spec)?;
+        let settings = SceneSettings {
+            backend: Backend::Gpu,
+            up: UpAxis::Z,
+            contact_amplitude: CONTACT_AMPLITUDE,
+            masks: MaskSource::Gpu,
+            gravity: Gravity::EARTH,
+        };
+        let mut scene = Scene::new(spec, LandMask::empty(size), settings, Some(gpu))?;
+        // Crates already in the water are drawn into both masks as they are added, so the new
+        // water does not see them arrive (which would be a bow wave under every crate at once).
+        for spec in crates {
+            scene.add_body(spec)?;
+        }
         let style = GridSurfaceStyle {
             // One quad per cell up to 512: beyond, the per-pixel normals carry the detail.
             mesh_quads: (cells as u32).min(512),
@@ -96,63 +117,71 @@ impl PoolWater {
             water_colour: Vec3::new(0.01, 0.10, 0.16),
             ..GridSurfaceStyle::default()
         };
-        let renderer = GridSurfaceRenderer::new(device, queue, format, size, cell_size, style)?;
-        let contacts =
-            ContactMaskRenderer::new(device, queue, size, cell_size, GpuBackend::Compute)?;
+        let renderer =
+            GridSurfaceRenderer::new(&gpu.device, &gpu.queue, format, size, cell_size, style)?;
         let clock =
             FixedStepClock::new(params.dt())?.with_max_steps_per_frame(MAX_STEPS_PER_FRAME)?;
         Ok(Self {
-            grid,
+            scene,
             renderer,
-            contacts,
             clock,
-            cell_size,
         })
+    }
+
+    /// The crates as they float now, to be added to other water.
+    fn crates(&self) -> Result<Vec<BodySpec>, DemoError> {
+        self.scene
+            .body_ids()
+            .map(|id| {
+                let name = self.scene.body(id)?.name.to_owned();
+                Ok(BodySpec::new(name, self.scene.floating_body(id)?.clone()))
+            })
+            .collect()
+    }
+
+    /// Sets every crate's push from the walls for the next step.
+    fn push_from_walls(&mut self) -> Result<(), DemoError> {
+        for id in self.scene.body_ids() {
+            let crate_ = self.scene.body(id)?;
+            let force = wall_force(crate_.position, crate_.velocity, CRATE_MASS_KG, POOL_SIDE_M);
+            self.scene.set_force(id, force, Vec3::ZERO)?;
+        }
+        Ok(())
     }
 }
 
 /// The pool, its crates and its camera.
 #[derive(Debug)]
 pub struct GridScene {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
+    /// The device the water is made on, again at each new quality.
+    gpu: Rc<GpuContext>,
     format: wgpu::TextureFormat,
     quality: Quality,
     water: PoolWater,
-    kit: CrateKit,
     rim: HullMesh,
-    crates: Vec<FloatingBody>,
-    /// Whether the contact masks may still hold a crate: stepping goes through them until they
-    /// have drawn an empty mask, so a crate that leaves makes its stern wave.
-    contacts_live: bool,
     throws: u32,
     /// The camera.
     pub orbit: Orbit,
 }
 
 impl GridScene {
-    /// Still water at `quality`, drawn into targets of `format`.
+    /// Still water at `quality` on `gpu`, drawn into targets of `format`.
     ///
     /// # Errors
     /// GPU failures (limits, pipelines).
     pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
+        gpu: Rc<GpuContext>,
         format: wgpu::TextureFormat,
         quality: Quality,
     ) -> Result<Self, DemoError> {
         let (rim_vertices, rim_triangles) = rim_boxes(POOL_SIDE_M, RIM_WIDTH_M, -2.0, RIM_HEIGHT_M);
         let centre = Vec3::new(POOL_SIDE_M * 0.5, POOL_SIDE_M * 0.5, 0.0);
         Ok(Self {
-            device: device.clone(),
-            queue: queue.clone(),
+            water: PoolWater::new(&gpu, format, quality, Vec::new())?,
+            rim: HullMesh::new(&gpu.device, &rim_vertices, &rim_triangles)?,
+            gpu,
             format,
             quality,
-            water: PoolWater::new(device, queue, format, quality)?,
-            kit: CrateKit::new(device)?,
-            rim: HullMesh::new(device, &rim_vertices, &rim_triangles)?,
-            crates: Vec::new(),
-            contacts_live: false,
             throws: 0,
             orbit: Orbit {
                 target: centre,
@@ -174,7 +203,8 @@ impl GridScene {
     #[must_use]
     pub fn describe(&self) -> String {
         let cells = self.quality.grid_cells();
-        format!("pool {cells} x {cells} cells, {} crates", self.crates.len())
+        let crates = self.water.scene.body_count();
+        format!("pool {cells} x {cells} cells, {crates} crates")
     }
 
     /// New still water at `quality`; the crates stay where they float.
@@ -182,17 +212,9 @@ impl GridScene {
     /// # Errors
     /// GPU failures.
     pub fn set_quality(&mut self, quality: Quality) -> Result<(), DemoError> {
-        self.water = PoolWater::new(&self.device, &self.queue, self.format, quality)?;
+        let crates = self.water.crates()?;
+        self.water = PoolWater::new(&self.gpu, self.format, quality, crates)?;
         self.quality = quality;
-        // The crates are already in the water: draw them into both masks, so the new water does
-        // not see them arrive (which would be a bow wave under every crate at once).
-        if !self.crates.is_empty() {
-            for _ in 0..2 {
-                let hulls = contact_hulls(&self.crates, &self.kit.mesh);
-                self.water.contacts.render(&hulls)?;
-            }
-            self.contacts_live = true;
-        }
         Ok(())
     }
 
@@ -201,21 +223,20 @@ impl GridScene {
     /// # Errors
     /// GPU failures.
     pub fn reset(&mut self) -> Result<(), DemoError> {
-        self.crates.clear();
-        self.contacts_live = false;
-        self.set_quality(self.quality)
+        self.water = PoolWater::new(&self.gpu, self.format, self.quality, Vec::new())?;
+        Ok(())
     }
 
-    /// Raises a bump where `ray` meets the water, `strength` times the full click. Returns
-    /// whether it met the pool.
+    /// Raises a bump where `ray` meets the water, `strength` times the full click, before the
+    /// next step. Returns whether it met the pool.
     ///
     /// # Errors
-    /// A lost device.
+    /// Never for a ray that met the pool (the bump's size is the demo's own).
     pub fn click(&mut self, ray: &Ray, strength: f32) -> Result<bool, DemoError> {
         let Some(hit) = hit_still_water(ray).filter(|p| in_pool(*p)) else {
             return Ok(false);
         };
-        let h = self.water.cell_size;
+        let h = self.water.scene.spec().params.cell_size() as f32;
         // Cell (x, y) is centred at ((x + 0.5) h, (y + 0.5) h); impulses take cell coordinates.
         let centre = Vec2::new(hit.x, hit.y) / h - Vec2::splat(0.5);
         let impulse = Impulse::new(
@@ -224,46 +245,62 @@ impl GridScene {
             CLICK_AMPLITUDE_M * strength,
             ImpulseShape::Cosine,
         )?;
-        self.water.grid.add_impulse(&impulse)?;
+        self.water.scene.add_impulse(impulse);
         Ok(true)
     }
 
     /// Throws a crate to land where `ray` meets the water, away from the camera. Returns
-    /// whether it met the pool.
+    /// whether one was thrown: not when the ray misses the pool, nor when it holds
+    /// [`MAX_CRATES`] already.
     ///
     /// # Errors
-    /// Never for a ray that met the pool (the crate's parameters are the demo's own).
+    /// GPU failures uploading its hull; never for its parameters (the demo's own).
     pub fn throw_crate(&mut self, ray: &Ray) -> Result<bool, DemoError> {
         let Some(hit) = hit_still_water(ray).filter(|p| in_pool(*p)) else {
             return Ok(false);
         };
-        let yaw = GOLDEN_ANGLE * self.throws as f32;
-        let body = self.kit.template.throw(hit, ray.direction, yaw)?;
-        self.throws += 1;
-        if self.crates.len() >= MAX_CRATES {
-            self.crates.remove(0);
+        if self.water.scene.body_count() >= MAX_CRATES {
+            println!("water-demo: the pool holds {MAX_CRATES} crates at most; R empties it");
+            return Ok(false);
         }
-        self.crates.push(body);
-        self.contacts_live = true;
+        let yaw = GOLDEN_ANGLE * self.throws as f32;
+        let body = thrown_crate(hit, ray.direction, yaw)?;
+        self.throws += 1;
+        let name = format!("crate {}", self.throws);
+        self.water.scene.add_body(BodySpec::new(name, body))?;
         Ok(true)
     }
 
-    /// Runs the fixed steps `frame_seconds` of wall time owe, crates moving on the water before
-    /// each step and their contact masks making waves.
+    /// Runs the fixed steps `frame_seconds` of wall time owe: before each, the walls push the
+    /// crates that reach them (the push follows the crate step by step, as a wall's would).
     ///
     /// # Errors
-    /// A lost device, a failed readback.
+    /// A lost device, a failed readback, a crate whose forces stopped being finite.
     pub fn advance(&mut self, frame_seconds: f64) -> Result<StepReport, DemoError> {
         let frame = self.water.clock.advance(frame_seconds)?;
         let start = Instant::now();
         if frame.steps > 0 {
-            if self.contacts_live {
-                self.step_with_crates(frame.steps)?;
+            let water = &mut self.water;
+            if water.scene.body_count() == 0 {
+                // One submission for the frame's steps.
+                water.scene.step_many(u64::from(frame.steps))?;
             } else {
-                self.water.grid.step_many(u64::from(frame.steps))?;
+                for _ in 0..frame.steps {
+                    water.push_from_walls()?;
+                    water.scene.step()?;
+                }
+            }
+            let events: Vec<SceneEvent> = water.scene.drain_events().collect();
+            for event in events {
+                // The walls keep crates in: one past the rim is a wall too soft for the step.
+                if let SceneEvent::LeftWater { body, step } = event {
+                    let name = water.scene.body(body)?.name;
+                    eprintln!("water-demo: {name} reached the water's edge at step {step}");
+                }
             }
             // Wait for the GPU, so the time measured is the steps' and not just their recording.
-            self.device
+            self.gpu
+                .device
                 .poll(wgpu::PollType::wait_indefinitely())
                 .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))?;
         }
@@ -272,35 +309,6 @@ impl GridScene {
             elapsed: start.elapsed(),
             dropped_seconds: frame.dropped_seconds,
         })
-    }
-
-    /// `steps` steps, each after moving the crates on the water and drawing their masks. The
-    /// crates float on heights read back once per frame: a frame's steps are a few hundredths
-    /// of a second, which a crate's bobbing does not notice.
-    fn step_with_crates(&mut self, steps: u32) -> Result<(), DemoError> {
-        let water = self.water.grid.height_snapshot()?;
-        let dt = self.water.clock.dt() as f32;
-        for _ in 0..steps {
-            self.crates.retain_mut(|body| {
-                keep_in_pool(body, POOL_SIDE_M);
-                match body.step(&water, &Gravity::EARTH, dt, Wrench::ZERO) {
-                    Ok(_) => true,
-                    Err(e) => {
-                        // Forces stopped being finite: that crate goes, the demo goes on.
-                        eprintln!("water-demo: a crate was taken out of the pool: {e}");
-                        false
-                    }
-                }
-            });
-            let hulls = contact_hulls(&self.crates, &self.kit.mesh);
-            self.water.contacts.render(&hulls)?;
-            self.water
-                .contacts
-                .step(&mut self.water.grid, CONTACT_AMPLITUDE)?;
-        }
-        // An empty mask has now been drawn if the crates are gone: their stern waves are made.
-        self.contacts_live = !self.crates.is_empty();
-        Ok(())
     }
 
     /// Records this frame's picture into `target` (cleared first), seen through the orbit
@@ -316,33 +324,25 @@ impl GridScene {
         let camera = self
             .orbit
             .camera(target.width() as f32 / target.height() as f32);
-        let mut draws: Vec<BodyDraw<'_>> = self
-            .crates
-            .iter()
-            .map(|body| BodyDraw {
-                mesh: &self.kit.mesh,
-                transform: crate_transform(body),
-                colour: CRATE_COLOUR,
-            })
-            .collect();
-        draws.push(BodyDraw {
+        let PoolWater {
+            scene, renderer, ..
+        } = &mut self.water;
+        // The water inside a hull is hidden: the mask of the crates' last step says where.
+        let mut drawing = scene_drawing(scene, |_| CRATE_COLOUR)?;
+        drawing.bodies.push(BodyDraw {
             mesh: &self.rim,
             transform: Affine3A::IDENTITY,
             colour: RIM_COLOUR,
         });
-        let water = &mut self.water;
-        let surface = water.grid.update_surface()?;
-        // The water inside a hull is hidden: the mask of the crates' last step says where.
-        let hull_mask = (!self.crates.is_empty()).then(|| water.contacts.new_view());
-        water.renderer.encode(
+        renderer.encode(
             encoder,
             target.colour_view(),
             target.depth_view(),
             SKY,
             &camera,
-            surface,
-            hull_mask,
-            &draws,
+            &drawing.surface,
+            drawing.hull_mask,
+            &drawing.bodies,
         )?;
         Ok(())
     }
@@ -353,14 +353,60 @@ fn in_pool(p: Vec3) -> bool {
     (0.0..POOL_SIDE_M).contains(&p.x) && (0.0..POOL_SIDE_M).contains(&p.y)
 }
 
-/// The crates as the contact masks draw them: where each is, and its speed across the water.
-fn contact_hulls<'a>(crates: &'a [FloatingBody], mesh: &'a HullMesh) -> Vec<ContactHull<'a>> {
-    crates
-        .iter()
-        .map(|body| ContactHull {
-            mesh,
-            transform: crate_transform(body),
-            speed: body.speed_factor(Vec3::Z),
-        })
-        .collect()
+#[cfg(test)]
+mod tests {
+    use water_testkit::gpu_or_skip;
+
+    use super::*;
+    use crate::demo::TARGET_FORMAT;
+
+    /// Straight down onto the pool at `(x, y)`.
+    fn ray_down(x: f32, y: f32) -> Ray {
+        Ray {
+            origin: Vec3::new(x, y, 5.0),
+            direction: Vec3::NEG_Z,
+        }
+    }
+
+    #[test]
+    fn crates_float_on_where_they_were_when_the_quality_changes() {
+        let Some(gpu) = gpu_or_skip("crates_float_on_where_they_were_when_the_quality_changes")
+        else {
+            return;
+        };
+        let mut pool = GridScene::new(Rc::new(gpu), TARGET_FORMAT, Quality::Low).expect("pool");
+        assert!(pool.throw_crate(&ray_down(3.0, 6.0)).expect("throw"));
+        assert!(
+            !pool.throw_crate(&ray_down(-1.0, 6.0)).expect("throw"),
+            "outside the pool"
+        );
+        for _ in 0..30 {
+            pool.advance(1.0 / 30.0).expect("advance");
+        }
+        let id = pool.water.scene.body_ids().next().expect("a crate");
+        let before = pool.water.scene.body(id).expect("crate").position;
+        assert!(before.z.abs() < 0.3, "afloat: {before}");
+        pool.set_quality(Quality::Medium).expect("quality");
+        let after = pool.water.scene.body(id).expect("crate").position;
+        assert_eq!(pool.water.scene.body_count(), 1);
+        assert_eq!(before, after);
+        assert!(pool.describe().ends_with("1 crates"), "{}", pool.describe());
+    }
+
+    #[test]
+    fn a_full_pool_refuses_another_crate_until_reset() {
+        let Some(gpu) = gpu_or_skip("a_full_pool_refuses_another_crate_until_reset") else {
+            return;
+        };
+        let mut pool = GridScene::new(Rc::new(gpu), TARGET_FORMAT, Quality::Low).expect("pool");
+        for k in 0..MAX_CRATES {
+            let at = ray_down(1.0 + 0.3 * k as f32, 5.0);
+            assert!(pool.throw_crate(&at).expect("throw"), "crate {k}");
+        }
+        assert!(!pool.throw_crate(&ray_down(5.0, 5.0)).expect("throw"));
+        assert_eq!(pool.water.scene.body_count(), MAX_CRATES);
+        pool.reset().expect("reset");
+        assert_eq!(pool.water.scene.body_count(), 0);
+        assert!(pool.throw_crate(&ray_down(5.0, 5.0)).expect("throw"));
+    }
 }

@@ -1,9 +1,8 @@
 //! # water-demo: Dynamic Water, interactive
 //!
-//! A winit + wgpu program. The grid scene is a 10 m pool stepped on the GPU
-//! ([`water_gpu::GpuGrid`]), with wooden crates that float on it by Archimedes
-//! ([`water_buoyancy::FloatingBody`]) and make waves where they cut it
-//! ([`water_gpu::ContactMaskRenderer`]). The sphere scene is water on an icosphere
+//! A winit + wgpu program. The grid scene is a 10 m pool stepped on the GPU with wooden crates
+//! that float on it by Archimedes and make waves where they cut it, coupled by a
+//! [`water_scene::Scene`] with GPU contact masks. The sphere scene is water on an icosphere
 //! ([`water_gpu::GpuSphereWater`]). Every frame is drawn into an offscreen target and copied to
 //! the window, so the pixels on screen are the ones a screenshot reads back.
 //!
@@ -49,6 +48,7 @@ mod options;
 mod orbit;
 mod picking;
 mod pool_rim;
+mod pool_wall;
 mod quality;
 mod screenshot;
 mod script;
