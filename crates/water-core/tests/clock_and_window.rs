@@ -85,3 +85,90 @@ fn window_shift_moves_water_and_brings_in_still_water() {
     grid.step();
     assert!(grid.energy().is_finite() && e > 0.0);
 }
+
+/// The window moves every mode's water and its land alike: split mode's two channels, classic
+/// mode's integers and a pier of land all move by the same cells, entering cells are still
+/// water, and the land stays dry at its new place (and only there) as the water steps on.
+#[test]
+fn window_shift_moves_every_mode_and_its_land() {
+    use glam::Vec2;
+    use water_core::{
+        ClassicGrid, Damping, GridSize, Impulse, ImpulseShape, LandMask, SignedGrid, SplitGrid,
+        WaveParams,
+    };
+    let size = GridSize::new(40, 30).expect("size");
+    let params = WaveParams::new(0.1, 1.0, 0.05, Damping::NONE).expect("params");
+    let grids: Vec<Box<dyn GridWater>> = vec![
+        Box::new(SignedGrid::new(size, params, Boundary::Reflective)),
+        Box::new(SplitGrid::new(size, params, Boundary::Reflective)),
+        Box::new(ClassicGrid::new(size, 1.0, None).expect("classic")),
+    ];
+    let (dx, dy) = (4isize, -3isize);
+    for mut grid in grids {
+        let mode = grid.mode();
+        let mut land = LandMask::empty(size);
+        land.add_rect(20, 10, 24, 18).expect("pier");
+        grid.set_land(land).expect("land");
+        let amp = if mode.name() == "classic" {
+            2000.0
+        } else {
+            0.3
+        };
+        // A crest and a trough, so split mode fills both channels.
+        for (x, a) in [(12.0, amp), (30.0, -amp)] {
+            grid.add_impulse(
+                &Impulse::new(Vec2::new(x, 15.0), 5.0, a, ImpulseShape::Cosine).expect("impulse"),
+            );
+        }
+        grid.step_many(6);
+        let before = grid.heights();
+        grid.shift_window(dx, dy);
+        let after = grid.heights();
+        let inside = |x: isize, y: isize| (0..40).contains(&x) && (0..30).contains(&y);
+        let rim = |x: isize, y: isize| {
+            mode.name() == "classic" && (x == 0 || y == 0 || x == 39 || y == 29)
+        };
+        let was_land = |x: isize, y: isize| (20..24).contains(&x) && (10..18).contains(&y);
+        for y in 0..30isize {
+            for x in 0..40isize {
+                let (sx, sy) = (x + dx, y + dy);
+                let now = after[(y * 40 + x) as usize];
+                if inside(sx, sy) && !rim(x, y) && !was_land(x + dx, y + dy) {
+                    assert_eq!(
+                        now,
+                        before[(sy * 40 + sx) as usize],
+                        "{mode:?} cell ({x}, {y})"
+                    );
+                } else if !inside(sx, sy) {
+                    assert_eq!(
+                        now, 0.0,
+                        "{mode:?}: entering cell ({x}, {y}) is still water"
+                    );
+                }
+            }
+        }
+        // The pier now stands at [16, 20) x [13, 21): dry however long the water runs.
+        grid.step_many(40);
+        let later = grid.heights();
+        let mut wet_at_old_place = false;
+        for y in 0..30usize {
+            for x in 0..40usize {
+                let moved = (16..20).contains(&x) && (13..21).contains(&y);
+                if moved {
+                    assert_eq!(
+                        later[y * 40 + x],
+                        0.0,
+                        "{mode:?}: land at ({x}, {y}) stays dry"
+                    );
+                } else if (20..24).contains(&x) && (10..18).contains(&y) && later[y * 40 + x] != 0.0
+                {
+                    wet_at_old_place = true;
+                }
+            }
+        }
+        assert!(
+            wet_at_old_place,
+            "{mode:?}: water flows where the pier stood"
+        );
+    }
+}
