@@ -6,7 +6,7 @@
 use crate::error::GpuError;
 
 /// An adapter, a device and its queue.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct GpuContext {
     /// The adapter the device came from.
     pub adapter: wgpu::Adapter,

@@ -133,6 +133,9 @@ pub struct Scene {
     heights: Vec<f32>,
     /// Wall time per phase of the steps so far.
     times: StepTimes,
+    /// A body was removed since the masks were last drawn: the next step must draw them (even
+    /// with no bodies left) so its cut leaves the water as stern events.
+    masks_hold_removed: bool,
 }
 
 impl Scene {
@@ -205,6 +208,7 @@ impl Scene {
             events: Vec::new(),
             heights: Vec::new(),
             times: StepTimes::default(),
+            masks_hold_removed: false,
         })
     }
 
@@ -299,6 +303,55 @@ impl Scene {
         self.redraw_masks()?;
         self.redraw_masks()?;
         Ok(BodyId(self.bodies.len() - 1))
+    }
+
+    /// Takes a body out of the scene and gives it back (in the caller's frame), with its tow
+    /// path and forces. Its mask leaves with it, so the water where it floated sees it go (a
+    /// stern event over its cut, as when a body is lifted out). Bodies added after it move
+    /// down one index: ids handed out before are re-numbered, `id.index() + 1` onward becoming
+    /// one less.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`]; GPU failures redrawing the masks.
+    pub fn remove_body(&mut self, id: BodyId) -> Result<BodySpec, SceneError> {
+        self.get(id)?;
+        let b = self.bodies.remove(id.0);
+        if let Masks::Gpu { meshes, .. } = &mut self.masks {
+            meshes.remove(id.0);
+        }
+        // The next step draws the masks without it: its cut is then in C_old alone.
+        self.masks_hold_removed = true;
+        let up = self.settings.up;
+        let mut body = b.body;
+        let state = &mut body.body.state;
+        state.pose = Pose::new(
+            up.from_water(state.pose.position),
+            up.orientation_from_water(state.pose.orientation),
+        )
+        .map_err(|source| SceneError::BodySetup {
+            name: b.name.clone(),
+            source,
+        })?;
+        state.linear_velocity = up.from_water(state.linear_velocity);
+        state.angular_velocity = up.from_water(state.angular_velocity);
+        Ok(BodySpec {
+            name: b.name,
+            body,
+            path: b.path,
+            force: up.from_water(b.force),
+            torque: up.from_water(b.torque),
+        })
+    }
+
+    /// Caps the steps one [`Scene::advance`] runs (the rest of a long frame's time is dropped
+    /// and reported in [`FrameSteps::dropped_seconds`]), so a stalled frame cannot make the next
+    /// one slower still. The default is [`water_core::clock::DEFAULT_MAX_STEPS_PER_FRAME`].
+    ///
+    /// # Errors
+    /// A cap of 0.
+    pub fn set_max_steps_per_frame(&mut self, max: u32) -> Result<(), SceneError> {
+        self.clock = self.clock.clone().with_max_steps_per_frame(max)?;
+        Ok(())
     }
 
     /// Number of bodies.
@@ -423,7 +476,7 @@ impl Scene {
     }
 
     /// `steps` steps. Without bodies they run as one multi-step run (fused and temporally
-    /// blocked where the backend can).
+    /// blocked where the backend can), after one step with the masks if a body was just removed.
     ///
     /// # Errors
     /// As [`Scene::step`].
@@ -432,20 +485,14 @@ impl Scene {
             return Ok(());
         }
         self.land_impulses()?;
-        if self.bodies.is_empty() {
-            let start = std::time::Instant::now();
-            self.water.step_many(steps)?;
-            self.times.water += start.elapsed();
-            self.times.steps += steps;
-            self.step += steps;
-            return Ok(());
-        }
-        for _ in 0..steps {
+        let mut left = steps;
+        while left > 0 && (!self.bodies.is_empty() || self.masks_hold_removed) {
             let start = std::time::Instant::now();
             self.land_impulses()?;
             self.move_bodies()?;
             let moved = std::time::Instant::now();
             self.redraw_masks()?;
+            self.masks_hold_removed = false;
             let drawn = std::time::Instant::now();
             self.step_water_with_contacts()?;
             let stepped = std::time::Instant::now();
@@ -454,6 +501,14 @@ impl Scene {
             self.times.water += stepped - drawn;
             self.times.steps += 1;
             self.step += 1;
+            left -= 1;
+        }
+        if left > 0 {
+            let start = std::time::Instant::now();
+            self.water.step_many(left)?;
+            self.times.water += start.elapsed();
+            self.times.steps += left;
+            self.step += left;
         }
         Ok(())
     }

@@ -437,3 +437,70 @@ fn scenario_impulses_take_displacement_and_bodies_take_a_force() {
     );
     assert!(bad.is_err());
 }
+
+/// Taking a body out gives it back as it is, and the water sees it go: its cut becomes stern
+/// events (the water where it floated is pushed down as when a body is lifted out).
+#[test]
+fn a_removed_body_comes_back_whole_and_its_cut_leaves_the_water() {
+    let spec = pond(48, Boundary::Absorbing);
+    let mut scene = Scene::new(
+        spec,
+        LandMask::empty(spec.size),
+        SceneSettings::default(),
+        None,
+    )
+    .expect("scene");
+    let keep = scene
+        .add_body(BodySpec::new(
+            "keep",
+            crate_body(
+                Vec3::splat(0.4),
+                20.0,
+                Vec3::new(1.0, 2.4, 0.0),
+                Quat::IDENTITY,
+            ),
+        ))
+        .expect("add");
+    let lifted = scene
+        .add_body(BodySpec {
+            force: Vec3::new(1.0, 0.0, 0.0),
+            ..BodySpec::new(
+                "lifted",
+                crate_body(
+                    Vec3::splat(0.6),
+                    50.0,
+                    Vec3::new(3.2, 2.4, 0.0),
+                    Quat::IDENTITY,
+                ),
+            )
+        })
+        .expect("add");
+    scene.step_many(30).expect("steps");
+    let before = scene.body(lifted).expect("body").position;
+    let spec_back = scene.remove_body(lifted).expect("remove");
+    assert_eq!(spec_back.name, "lifted");
+    assert_eq!(spec_back.force, Vec3::new(1.0, 0.0, 0.0));
+    assert_eq!(spec_back.body.body.state.pose.position, before);
+    assert_eq!(scene.body_count(), 1);
+    assert_eq!(scene.body(keep).expect("kept").name, "keep");
+    assert!(matches!(
+        scene.body(lifted),
+        Err(SceneError::UnknownBody { id: 1, bodies: 1 })
+    ));
+    let cell = spec.size.index(32, 24);
+    let (new_mask, _) = scene.contact_masks().expect("masks");
+    assert!(
+        new_mask[cell] > 0.0,
+        "still in the masks until the next step"
+    );
+    let h = scene.water().heights().expect("heights")[cell];
+    scene.step().expect("step");
+    let (new_mask, old_mask) = scene.contact_masks().expect("masks");
+    assert_eq!(new_mask[cell], 0.0);
+    assert!(old_mask[cell] > 0.0, "the lifted body's cut is in C_old");
+    let after = scene.water().heights().expect("heights")[cell];
+    assert!(
+        after < h,
+        "the water where it floated drops: {h} -> {after}"
+    );
+}
