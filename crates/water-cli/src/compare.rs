@@ -24,13 +24,34 @@ pub struct CompareRow {
     pub allowed: f32,
     /// Cells that differ at all.
     pub differing_cells: usize,
+    /// Cells whose height is NaN or infinite in this backend's result or the reference's: a
+    /// result that blew up agrees with nothing, whatever the differences say (inf - inf is NaN,
+    /// and NaN compares as neither over nor under the allowance).
+    pub non_finite_cells: usize,
 }
 
 impl CompareRow {
-    /// True when within the allowance.
+    /// True when every height is finite and the largest difference is within the allowance.
     #[must_use]
     pub fn passes(&self) -> bool {
-        self.max_abs <= self.allowed
+        self.non_finite_cells == 0 && self.max_abs <= self.allowed
+    }
+
+    /// Why this row fails, in one line.
+    #[must_use]
+    pub fn failure(&self) -> String {
+        if self.non_finite_cells > 0 {
+            format!(
+                "{} has {} cells of NaN or infinite height (in its result or the CPU's); \
+                 every height must be finite",
+                self.backend, self.non_finite_cells
+            )
+        } else {
+            format!(
+                "{} differs from the CPU by {:.3e}, over the allowed {:.3e}",
+                self.backend, self.max_abs, self.allowed
+            )
+        }
     }
 }
 
@@ -78,6 +99,12 @@ pub fn compare(scenario: &Scenario, backends: &[Backend]) -> Result<Vec<CompareR
                 .zip(&outputs.heights)
                 .filter(|(a, b)| a.to_bits() != b.to_bits())
                 .count(),
+            non_finite_cells: reference
+                .heights
+                .iter()
+                .zip(&outputs.heights)
+                .filter(|(a, b)| !a.is_finite() || !b.is_finite())
+                .count(),
         });
     }
     Ok(rows)
@@ -98,7 +125,13 @@ pub fn table(rows: &[CompareRow]) -> String {
             r.rms,
             r.allowed,
             r.differing_cells,
-            if r.passes() { "ok" } else { "OVER TOLERANCE" }
+            if r.non_finite_cells > 0 {
+                "NOT FINITE"
+            } else if r.passes() {
+                "ok"
+            } else {
+                "OVER TOLERANCE"
+            }
         ));
     }
     s

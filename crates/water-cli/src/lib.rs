@@ -4,9 +4,14 @@
 //! and PNG output, the benchmarks and renders. See `water --help`.
 
 pub mod bench;
+pub mod bench_scene;
 pub mod compare;
 pub mod gpu_costs;
+pub mod image_out;
+pub mod limits;
 pub mod npy;
+pub mod out_dir;
+pub mod output;
 pub mod picture;
 pub mod progress;
 pub mod render;

@@ -327,7 +327,7 @@ fn grid_only(file: ScenarioFile, what: &str) -> Result<Scenario, String> {
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
-    let mut out = Stdout;
+    let mut stdout = Stdout;
     match cli.command {
         Command::Run {
             scenario,
@@ -340,12 +340,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 ScenarioFile::Grid(scenario) => {
                     let summary = run_scenario(&scenario, backend, &out, !quiet)
                         .map_err(|e| e.to_string())?;
-                    out.print(&summary.to_text())?;
+                    stdout.print(&summary.to_text())?;
                 }
                 ScenarioFile::Sphere(scenario) => {
                     let summary =
                         run_sphere(&scenario, backend, &out, !quiet).map_err(|e| e.to_string())?;
-                    out.print(&summary.to_text())?;
+                    stdout.print(&summary.to_text())?;
                 }
             }
             Ok(())
@@ -371,7 +371,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             };
             let summary =
                 render_scenario(&mut scenario, &options, &out).map_err(|e| e.to_string())?;
-            out.print(&summary.to_text())?;
+            stdout.print(&summary.to_text())?;
             Ok(())
         }
         Command::Compare {
@@ -385,7 +385,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map(|b| b.trim().parse::<Backend>().map_err(|e| e.to_string()))
                 .collect::<Result<Vec<_>, _>>()?;
             let rows = compare(&scenario, &backends).map_err(|e| e.to_string())?;
-            out.print(&table(&rows))?;
+            stdout.print(&table(&rows))?;
             match rows.iter().find(|r| !r.passes()) {
                 Some(r) => Err(r.failure().into()),
                 None => Ok(()),
@@ -397,7 +397,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             dt,
         } => {
             let r = StabilityReport::new(wave_speed, cell_size, dt).map_err(|e| e.to_string())?;
-            out.print(&format!(
+            stdout.print(&format!(
                 "courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)\n\
                  limit          = {}\n\
                  stable         = {}\n\
@@ -441,7 +441,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             })
             .map_err(|e| e.to_string())?;
             for r in reports {
-                out.line(&serde_json::to_string(&r).map_err(|e| e.to_string())?)?;
+                stdout.line(&serde_json::to_string(&r).map_err(|e| e.to_string())?)?;
             }
             Ok(())
         }
@@ -468,7 +468,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             for file in
                 water_cli::suite::write(&out, &options, &machine).map_err(|e| e.to_string())?
             {
-                out.line(&format!("wrote {}", file.display()))?;
+                stdout.line(&format!("wrote {}", file.display()))?;
             }
             Ok(())
         }
@@ -482,7 +482,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             let threads = checked_threads(threads)?;
             let r = water_cli::roofline::measure(size, passes, threads)?;
-            out.line(&serde_json::to_string(&r).map_err(|e| e.to_string())?)?;
+            stdout.line(&serde_json::to_string(&r).map_err(|e| e.to_string())?)?;
             Ok(())
         }
         Command::Bench {
@@ -506,7 +506,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 backend,
             })
             .map_err(|e| e.to_string())?;
-            out.line(&serde_json::to_string(&report).map_err(|e| e.to_string())?)?;
+            stdout.line(&serde_json::to_string(&report).map_err(|e| e.to_string())?)?;
             Ok(())
         }
         Command::Bench {
@@ -551,7 +551,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
             };
             let report = bench_grid(&spec).map_err(|e| e.to_string())?;
-            out.line(&serde_json::to_string(&report).map_err(|e| e.to_string())?)?;
+            stdout.line(&serde_json::to_string(&report).map_err(|e| e.to_string())?)?;
             Ok(())
         }
     }

@@ -122,29 +122,25 @@ mod tests {
 }
 
 /// Writes `height.npy` (`[height, width]`, f32; i16 in classic mode) and, in split mode,
-/// `positive.npy` and `negative.npy` into `dir`. Returns the files written.
+/// `positive.npy` and `negative.npy` into `out`. Returns the files written.
 ///
 /// # Errors
 /// The first I/O error.
 pub fn write_grid_arrays(
     outputs: &water_scene::GridOutputs,
-    dir: &Path,
+    out: &mut crate::out_dir::OutputDir,
     width: usize,
     height: usize,
 ) -> io::Result<Vec<std::path::PathBuf>> {
     let shape = [height, width];
     let mut written = Vec::new();
-    let path = dir.join("height.npy");
-    match &outputs.classic {
-        Some(classic) => write(&path, classic, &shape)?,
-        None => write(&path, &outputs.heights, &shape)?,
-    }
-    written.push(path);
+    written.push(out.write("height.npy", |path| match &outputs.classic {
+        Some(classic) => write(path, classic, &shape),
+        None => write(path, &outputs.heights, &shape),
+    })?);
     if let Some((p, n)) = &outputs.channels {
         for (name, data) in [("positive.npy", p), ("negative.npy", n)] {
-            let path = dir.join(name);
-            write(&path, data, &shape)?;
-            written.push(path);
+            written.push(out.write(name, |path| write(path, data, &shape))?);
         }
     }
     Ok(written)

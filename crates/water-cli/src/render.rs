@@ -16,13 +16,15 @@ use water_gpu::render::{
 };
 use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, HullMesh};
 
-use water_gpu::render::{write_gif, write_rgba_png};
 use water_scene::scenario::{Scenario, ScenarioFile, ScenarioRun, SphereScenario};
 use water_scene::{Backend, BackendSphere, Scene};
 
+use crate::image_out::{write_rgba_png, GifStream};
+use crate::limits;
+use crate::out_dir::OutputDir;
 use crate::picture::robust_scale;
 use crate::progress::Progress;
-use crate::run::RunError;
+use crate::run::{check_grid_memory, RunError};
 
 /// Largest output side, pixels.
 pub const MAX_SIDE: u32 = 4096;
@@ -117,6 +119,8 @@ pub struct RenderSummary {
     pub frames: Vec<PathBuf>,
     /// The animated GIF.
     pub gif: PathBuf,
+    /// This summary, `render.json`.
+    pub json: PathBuf,
     /// Wall-clock seconds, run and drawing together.
     pub wall_seconds: f64,
 }
@@ -151,8 +155,46 @@ pub fn frame_steps(steps: u64, frames: u32) -> Vec<u64> {
         .collect()
 }
 
+/// Names of the files `water render` writes: `frame-NNNN.png`, `water.gif` and `render.json`.
+/// On success, files of these names that an earlier render left and this one did not write are
+/// removed.
+#[must_use]
+pub fn is_render_output(name: &str) -> bool {
+    let frame = name
+        .strip_prefix("frame-")
+        .and_then(|n| n.strip_suffix(".png"))
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+    frame || name == "water.gif" || name == "render.json"
+}
+
+/// Where drawn frames go as they are drawn: a PNG each and a frame of the GIF, so a render
+/// holds one frame at a time, not all of them.
+struct FrameSink<'a> {
+    dir: &'a mut OutputDir,
+    gif: GifStream,
+    frames: Vec<PathBuf>,
+}
+
+impl FrameSink<'_> {
+    fn push(&mut self, image: &RgbaImage) -> Result<(), RunError> {
+        let dir = self.dir.dir().to_path_buf();
+        let io = |source| RunError::Io { dir, source };
+        let name = format!("frame-{:04}.png", self.frames.len());
+        let path = match self.dir.write(&name, |p| write_rgba_png(p, image)) {
+            Ok(path) => path,
+            Err(e) => return Err(io(e)),
+        };
+        if let Err(e) = self.gif.add(image) {
+            return Err(io(e));
+        }
+        self.frames.push(path);
+        Ok(())
+    }
+}
+
 /// Runs `scenario` on a GPU backend and writes `frame-NNNN.png`, `water.gif` and `render.json`
-/// into `out`.
+/// into `out`, each frame as it is drawn. Nothing in `out` changes unless the whole render
+/// succeeds (see [`OutputDir`]).
 ///
 /// # Errors
 /// [`RunError::Options`] for bad options, [`RunError::Gpu`] for GPU failures,
@@ -167,7 +209,18 @@ pub fn render_scenario(
         dir: out.to_path_buf(),
         source,
     };
-    std::fs::create_dir_all(out).map_err(io)?;
+    let frame_bytes = limits::render_bytes(options.width, options.height);
+    let what = format!("a {} x {} render", options.width, options.height);
+    match scenario {
+        ScenarioFile::Grid(s) => {
+            check_grid_memory(s)?;
+            let grid = limits::grid_bytes(s.size, s.mode);
+            limits::check_memory(&what, frame_bytes.saturating_add(grid))?;
+        }
+        // The sphere was checked, and built, when the scenario was read.
+        ScenarioFile::Sphere(_) => limits::check_memory(&what, frame_bytes)?,
+    }
+    let mut dir = OutputDir::create(out).map_err(io)?;
     let gpu = GpuContext::headless()?;
     let start = Instant::now();
     let target = OffscreenTarget::new(
@@ -177,26 +230,31 @@ pub fn render_scenario(
         options.height,
         wgpu::TextureFormat::Rgba8UnormSrgb,
     )?;
-    let (source, steps, frames, scale) = match scenario {
+    let (gif_temporary, gif) = dir.start("water.gif");
+    let mut sink = FrameSink {
+        gif: GifStream::create(&gif_temporary, options.width, options.height, GIF_DELAY_CS)
+            .map_err(io)?,
+        dir: &mut dir,
+        frames: Vec::with_capacity(options.frames as usize),
+    };
+    let (source, steps, scale) = match scenario {
         ScenarioFile::Grid(s) => {
             let steps = frame_steps(s.steps, options.frames);
-            let (frames, scale) = render_grid(&gpu, s, options, &target, &steps)?;
-            (s.source.clone(), steps, frames, scale)
+            let scale = render_grid(&gpu, s, options, &target, &steps, &mut sink)?;
+            (s.source.clone(), steps, scale)
         }
         ScenarioFile::Sphere(s) => {
             let steps = frame_steps(s.steps, options.frames);
-            let (frames, scale) = render_sphere(&gpu, s, options, &target, &steps)?;
-            (s.source.clone(), steps, frames, scale)
+            let scale = render_sphere(&gpu, s, options, &target, &steps, &mut sink)?;
+            (s.source.clone(), steps, scale)
         }
     };
-    let mut paths = Vec::with_capacity(frames.len());
-    for (k, frame) in frames.iter().enumerate() {
-        let path = out.join(format!("frame-{k:04}.png"));
-        write_rgba_png(&path, frame).map_err(io)?;
-        paths.push(path);
-    }
-    let gif = out.join("water.gif");
-    write_gif(&gif, &frames, GIF_DELAY_CS).map_err(io)?;
+    let FrameSink {
+        gif: gif_stream,
+        frames: paths,
+        ..
+    } = sink;
+    gif_stream.finish().map_err(io)?;
     let summary = RenderSummary {
         scenario: source,
         backend: Backend::from(options.backend).name().into(),
@@ -207,10 +265,13 @@ pub fn render_scenario(
         height_scale: scale,
         frames: paths,
         gif,
+        json: dir.path("render.json"),
         wall_seconds: start.elapsed().as_secs_f64(),
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
-    std::fs::write(out.join("render.json"), json + "\n").map_err(io)?;
+    dir.write("render.json", |path| std::fs::write(path, json + "\n"))
+        .map_err(io)?;
+    dir.commit(is_render_output).map_err(io)?;
     Ok(summary)
 }
 
@@ -237,7 +298,8 @@ fn render_grid(
     options: &RenderOptions,
     target: &OffscreenTarget,
     steps: &[u64],
-) -> Result<(Vec<RgbaImage>, f32), RunError> {
+    sink: &mut FrameSink<'_>,
+) -> Result<f32, RunError> {
     let (device, queue) = (&gpu.device, &gpu.queue);
     let mut sim = scenario.scene(options.backend.into(), Some(gpu))?;
     let mut run = ScenarioRun::new(scenario);
@@ -246,7 +308,6 @@ fn render_grid(
     let extent = Vec3::new(size.width() as f32 * cell, size.height() as f32 * cell, 0.0);
     let longest = extent.x.max(extent.y);
     let mut progress = Progress::new("render", scenario.steps, options.show_progress);
-    let mut frames = Vec::with_capacity(steps.len());
 
     if scenario.mode == GridMode::Classic {
         let mut renderer = ClassicRenderer::new(
@@ -263,10 +324,10 @@ fn render_grid(
             let mut encoder = device.create_command_encoder(&Default::default());
             renderer.encode(&mut encoder, target.colour_view(), &surface)?;
             queue.submit([encoder.finish()]);
-            frames.push(target.read()?);
+            sink.push(&target.read()?)?;
         }
         progress.finish();
-        return Ok((frames, 1.0));
+        return Ok(1.0);
     }
 
     let style = GridSurfaceStyle {
@@ -329,10 +390,10 @@ fn render_grid(
             &draws,
         )?;
         queue.submit([encoder.finish()]);
-        frames.push(target.read()?);
+        sink.push(&target.read()?)?;
     }
     progress.finish();
-    Ok((frames, scale.unwrap_or(1.0)))
+    Ok(scale.unwrap_or(1.0))
 }
 
 /// The scene's floating bodies in the water's frame.
@@ -440,7 +501,8 @@ fn render_sphere(
     options: &RenderOptions,
     target: &OffscreenTarget,
     steps: &[u64],
-) -> Result<(Vec<RgbaImage>, f32), RunError> {
+    sink: &mut FrameSink<'_>,
+) -> Result<f32, RunError> {
     let (device, queue) = (&gpu.device, &gpu.queue);
     let sphere = scenario.water.sphere();
     let radius = sphere.radius();
@@ -462,7 +524,6 @@ fn render_sphere(
     let mut progress = Progress::new("render", scenario.steps, options.show_progress);
     let mut step = 0;
     let mut scale = options.height_scale;
-    let mut frames = Vec::with_capacity(steps.len());
     for &frame_step in steps {
         scenario.play(&mut water, step, frame_step, |done| progress.update(done))?;
         step = frame_step;
@@ -488,10 +549,10 @@ fn render_sphere(
                 .expect("render runs sphere water on a GPU backend"),
         )?;
         queue.submit([encoder.finish()]);
-        frames.push(target.read()?);
+        sink.push(&target.read()?)?;
     }
     progress.finish();
-    Ok((frames, scale.unwrap_or(1.0)))
+    Ok(scale.unwrap_or(1.0))
 }
 
 #[cfg(test)]

@@ -9,7 +9,10 @@ use water_gpu::{GpuContext, GpuError};
 use water_scene::scenario::{Scenario, ScenarioRun};
 use water_scene::{Backend, CsvTrajectory, Scene, SceneError, TrajectorySink};
 
+use crate::image_out;
+use crate::limits::{self, MemoryError};
 use crate::npy;
+use crate::out_dir::OutputDir;
 use crate::picture;
 use crate::progress::Progress;
 
@@ -100,6 +103,42 @@ pub enum RunError {
     /// A floating body's mask for a picture.
     #[error("floating body: {0}")]
     Body(#[from] water_buoyancy::BuoyancyError),
+    /// The run would not fit in memory.
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
+}
+
+/// Names of the files `water run` writes, grid and sphere runs alike: on success, files of these
+/// names that an earlier run left in the folder and this one did not write are removed.
+#[must_use]
+pub fn is_run_output(name: &str) -> bool {
+    matches!(
+        name,
+        "height.npy"
+            | "positive.npy"
+            | "negative.npy"
+            | "positions.npy"
+            | "height.png"
+            | "bodies.csv"
+            | "summary.json"
+    )
+}
+
+/// Refuses a grid scenario whose buffers would not fit in memory, before any is allocated.
+///
+/// # Errors
+/// [`MemoryError`] with the estimate and the memory available.
+pub fn check_grid_memory(scenario: &Scenario) -> Result<(), MemoryError> {
+    let size = scenario.size;
+    limits::check_memory(
+        &format!(
+            "a {} x {} grid in {} mode",
+            size.width(),
+            size.height(),
+            scenario.mode.name()
+        ),
+        limits::grid_bytes(size, scenario.mode),
+    )
 }
 
 /// Runs `scenario` on `backend` and writes `height.npy` (and split channels), `height.png` and
@@ -118,18 +157,19 @@ pub fn run_scenario(
         dir: out.to_path_buf(),
         source,
     };
-    std::fs::create_dir_all(out).map_err(io)?;
+    check_grid_memory(scenario)?;
+    let mut dir = OutputDir::create(out).map_err(io)?;
     let gpu = match backend {
         Backend::Cpu => None,
         _ => Some(GpuContext::headless()?),
     };
     let mut scene = scenario.scene(backend, gpu.as_ref())?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
-    let csv_path = out.join("bodies.csv");
     let mut trajectory = if scenario.bodies.is_empty() {
         None
     } else {
-        let file = std::io::BufWriter::new(std::fs::File::create(&csv_path).map_err(io)?);
+        let (csv_temporary, _) = dir.start("bodies.csv");
+        let file = std::io::BufWriter::new(std::fs::File::create(&csv_temporary).map_err(io)?);
         let mut csv = CsvTrajectory::new(file).map_err(io)?;
         scene.record(&mut csv)?;
         Some(csv)
@@ -147,22 +187,25 @@ pub fn run_scenario(
 
     let size = scenario.size;
     let heights = &outputs.heights;
-    let mut files =
-        npy::write_grid_arrays(&outputs, out, size.width(), size.height()).map_err(io)?;
+    npy::write_grid_arrays(&outputs, &mut dir, size.width(), size.height()).map_err(io)?;
     let rgb = picture::colour_map(
         heights,
         (!scenario.land.is_empty()).then(|| scenario.land.cells()),
         picture::robust_scale(heights),
     );
-    let png = out.join("height.png");
-    water_gpu::render::write_png(&png, size.width(), size.height(), &rgb).map_err(io)?;
-    files.push(png);
+    dir.write("height.png", |png| {
+        image_out::write_rgb_png(png, size.width(), size.height(), &rgb)
+    })
+    .map_err(io)?;
     if let Some(csv) = trajectory {
         csv.finish().map_err(io)?;
-        files.push(csv_path);
     }
-    let summary_path = out.join("summary.json");
-    files.push(summary_path.clone());
+    // Every file this run writes, in the order written; summary.json last.
+    let files = dir
+        .pending_paths()
+        .into_iter()
+        .chain([dir.path("summary.json")])
+        .collect();
 
     let courant = if scenario.mode == water_core::GridMode::Classic {
         0.5
@@ -198,7 +241,9 @@ pub fn run_scenario(
         files,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
-    std::fs::write(&summary_path, json + "\n").map_err(io)?;
+    dir.write("summary.json", |path| std::fs::write(path, json + "\n"))
+        .map_err(io)?;
+    dir.commit(is_run_output).map_err(io)?;
     Ok(summary)
 }
 

@@ -7,12 +7,14 @@ use glam::Vec3;
 use serde::Serialize;
 use water_sphere::{Adjacency, Icosphere};
 
+use crate::image_out;
 use crate::npy;
+use crate::out_dir::OutputDir;
 use crate::picture;
 use crate::progress::Progress;
 use water_gpu::GpuContext;
 
-use crate::run::RunError;
+use crate::run::{is_run_output, RunError};
 use water_scene::scenario::SphereScenario;
 use water_scene::{Backend, BackendSphere};
 
@@ -93,7 +95,7 @@ pub fn run_sphere(
         dir: out.to_path_buf(),
         source,
     };
-    std::fs::create_dir_all(out).map_err(io)?;
+    let mut dir = OutputDir::create(out).map_err(io)?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
     let start = Instant::now();
     let gpu = match backend {
@@ -110,30 +112,33 @@ pub fn run_sphere(
     let water = &scenario.water;
     let heights = heights.as_slice();
     let n = heights.len();
-    let mut files = Vec::new();
-    let path = out.join("height.npy");
-    npy::write(&path, heights, &[n]).map_err(io)?;
-    files.push(path);
+    dir.write("height.npy", |path| npy::write(path, heights, &[n]))
+        .map_err(io)?;
     let positions: Vec<f32> = water
         .sphere()
         .positions()
         .iter()
         .flat_map(|p| p.to_array())
         .collect();
-    let path = out.join("positions.npy");
-    npy::write(&path, &positions, &[n, 3]).map_err(io)?;
-    files.push(path);
+    dir.write("positions.npy", |path| {
+        npy::write(path, &positions, &[n, 3])
+    })
+    .map_err(io)?;
 
     let pixels: Vec<f32> = map_vertices(water.sphere(), water.adjacency())
         .into_iter()
         .map(|v| heights[v])
         .collect();
     let rgb = picture::colour_map(&pixels, None, picture::robust_scale(&pixels));
-    let path = out.join("height.png");
-    water_gpu::render::write_png(&path, MAP_WIDTH, MAP_WIDTH / 2, &rgb).map_err(io)?;
-    files.push(path);
-    let summary_path = out.join("summary.json");
-    files.push(summary_path.clone());
+    dir.write("height.png", |path| {
+        image_out::write_rgb_png(path, MAP_WIDTH, MAP_WIDTH / 2, &rgb)
+    })
+    .map_err(io)?;
+    let files = dir
+        .pending_paths()
+        .into_iter()
+        .chain([dir.path("summary.json")])
+        .collect();
 
     let summary = SphereSummary {
         scenario: scenario.source.clone(),
@@ -152,7 +157,9 @@ pub fn run_sphere(
         files,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
-    std::fs::write(&summary_path, json + "\n").map_err(io)?;
+    dir.write("summary.json", |path| std::fs::write(path, json + "\n"))
+        .map_err(io)?;
+    dir.commit(is_run_output).map_err(io)?;
     Ok(summary)
 }
 

@@ -13,6 +13,7 @@ use water_core::Damping;
 
 mod bodies;
 mod grid;
+pub mod memory;
 mod run;
 mod sphere;
 

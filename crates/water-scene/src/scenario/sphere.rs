@@ -27,7 +27,15 @@ use serde::Deserialize;
 use toml::Spanned;
 use water_sphere::{Click, Icosphere, SphereError, SphereStepper, SphereWater};
 
-use super::{damping_keys, ScenarioError};
+use super::{damping_keys, memory, ScenarioError};
+
+/// Largest sphere radius, m: a hundred times the Earth's, far inside f32 with room for the
+/// products of positions that normals and areas take.
+pub const MAX_SPHERE_RADIUS: f64 = 1e9;
+
+/// Largest |click amplitude|, m: heights stay far below f32's range (3.4e38) however many clicks
+/// a run adds up.
+pub const MAX_CLICK_AMPLITUDE: f64 = 1e6;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -100,14 +108,32 @@ impl SphereScenario {
         let raw: RawSphereScenario = toml::from_str(text)
             .map_err(|e| at(e.span().unwrap_or(0..0), e.message().trim().to_owned()))?;
         let s = &raw.sphere;
-        let sphere =
-            Icosphere::new(*s.level.get_ref(), *s.radius.get_ref() as f32).map_err(|e| {
-                let span = match e {
-                    SphereError::TooManyVertices { .. } => s.level.span(),
-                    _ => s.radius.span(),
-                };
-                at(span, e.to_string())
-            })?;
+        let level = *s.level.get_ref();
+        let vertices = water_sphere::icosphere::vertex_count(level);
+        if vertices <= water_sphere::icosphere::MAX_VERTICES {
+            memory::check_memory(
+                &format!("a level-{level} sphere ({vertices} vertices)"),
+                memory::sphere_bytes(vertices),
+            )
+            .map_err(|e| at(s.level.span(), e.to_string()))?;
+        }
+        let radius = *s.radius.get_ref();
+        if !(radius > 0.0 && radius <= MAX_SPHERE_RADIUS) {
+            return Err(at(
+                s.radius.span(),
+                format!(
+                    "sphere radius must be greater than 0 and at most {MAX_SPHERE_RADIUS:e} m, \
+                     got {radius}"
+                ),
+            ));
+        }
+        let sphere = Icosphere::new(level, radius as f32).map_err(|e| {
+            let span = match e {
+                SphereError::TooManyVertices { .. } => s.level.span(),
+                _ => s.radius.span(),
+            };
+            at(span, e.to_string())
+        })?;
         let damping = damping_keys(&s.damping, &s.damping_per_second, s.dt.span(), at)?;
         let (c, dt) = (*s.wave_speed.get_ref(), *s.dt.get_ref());
         let stepper_name = s
@@ -151,13 +177,49 @@ impl SphereScenario {
         let mut clicks = Vec::new();
         for spanned in &raw.click {
             let k = spanned.get_ref();
-            let [x, y, z] = *k.direction.get_ref();
-            let click = Click::new(
-                Vec3::new(x as f32, y as f32, z as f32),
-                *k.radius.get_ref() as f32,
-                *k.amplitude.get_ref() as f32,
-            )
-            .map_err(|e| at(spanned.span(), e.to_string()))?;
+            let d = *k.direction.get_ref();
+            // Normalised in f64: [1e20, 0, 0] is a direction like any other, but its f32
+            // length squared overflows.
+            let length = d.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let scale = d.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+            let unit = if scale.is_finite() && scale > 0.0 {
+                let r = d.map(|v| v / scale);
+                let n = r.iter().map(|v| v * v).sum::<f64>().sqrt();
+                Some(r.map(|v| (v / n) as f32))
+            } else {
+                None
+            };
+            let Some([x, y, z]) = unit else {
+                return Err(at(
+                    k.direction.span(),
+                    format!(
+                        "click direction must be finite and not zero, got {d:?} (length {length})"
+                    ),
+                ));
+            };
+            let amplitude = *k.amplitude.get_ref();
+            if !(amplitude.abs() <= MAX_CLICK_AMPLITUDE) {
+                return Err(at(
+                    k.amplitude.span(),
+                    format!(
+                        "click amplitude must be within ±{MAX_CLICK_AMPLITUDE:e} m, got {amplitude}"
+                    ),
+                ));
+            }
+            if k.step >= *raw.steps.get_ref() {
+                return Err(at(
+                    spanned.span(),
+                    format!(
+                        "click at step {} would never land: the run has {} steps (0 to {})",
+                        k.step,
+                        raw.steps.get_ref(),
+                        raw.steps.get_ref().saturating_sub(1)
+                    ),
+                ));
+            }
+            let radius = *k.radius.get_ref();
+            let click = Click::new(Vec3::new(x, y, z), radius as f32, amplitude as f32)
+                .map_err(|e| at(k.radius.span(), e.to_string()))?;
             clicks.push((k.step, click));
         }
         clicks.sort_by_key(|(step, _)| *step);

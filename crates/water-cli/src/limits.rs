@@ -1,0 +1,106 @@
+//! Limits checked before any work starts: worker threads, and the memory a run will need.
+//!
+//! A grid, a sphere or a render that does not fit must be refused with the figure, not abort
+//! half-way (the allocator's abort prints no cause and leaves partial files). Each command
+//! estimates its bytes up front ([`grid_bytes`], [`render_bytes`]; sphere scenarios are checked
+//! when parsed, which builds the sphere) and [`check_memory`] compares the estimate with the
+//! memory the process can have (see [`water_scene::scenario::memory`]).
+
+use water_core::{GridMode, GridSize};
+
+pub use water_scene::scenario::memory::{
+    available_memory, check_memory, MemoryError, FALLBACK_MEMORY_CAP,
+};
+
+/// Most worker threads per available core. More only adds switching (100,000 threads ran for
+/// minutes at a load average of 900); a few per core still lets a benchmark show
+/// oversubscription.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The largest `--threads` this machine accepts: [`THREADS_PER_CORE`] times its available
+/// parallelism.
+#[must_use]
+pub fn max_threads() -> usize {
+    THREADS_PER_CORE * std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// `--threads`, or all cores without one.
+///
+/// # Errors
+/// 0 threads, or more than [`max_threads`], named with the limit.
+pub fn threads(requested: Option<usize>) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let Some(n) = requested else {
+        return Ok(cores);
+    };
+    let max = max_threads();
+    if (1..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "--threads is {n}, but it must be 1 to {max} ({THREADS_PER_CORE} per core on \
+             {cores} cores)"
+        ))
+    }
+}
+
+/// Bytes a grid run holds at once: both time levels of every channel, the land and contact
+/// masks and their scratch, and the outputs (a copy of the heights per channel, the `.npy`
+/// encoding, the picture and the sort behind its colour scale).
+#[must_use]
+pub fn grid_bytes(size: GridSize, mode: GridMode) -> u64 {
+    let state = match mode {
+        GridMode::Classic => 2 * 2 + 4, // i16 levels, and the f32 delta of an impulse
+        GridMode::Split => 2 * 2 * 4,
+        _ => 2 * 4,
+    };
+    let channels: u64 = if mode == GridMode::Split { 3 } else { 1 };
+    // Land (1), contact masks new/old and their scratch (3 x 4).
+    let masks = 1 + 3 * 4;
+    // Heights copied out (4 per channel), encoded (4 per channel), RGB picture (3), the colour
+    // scale's copy of |z| (4).
+    let outputs = channels * 8 + 3 + 4;
+    size.cells() as u64 * (state + masks + outputs)
+}
+
+/// Bytes a render holds at once: one RGBA frame read back, its PNG encoding and the GIF
+/// encoder's indexed copy (4 + 4 + 1 per pixel, twice for the encoders' working copies).
+#[must_use]
+pub fn render_bytes(width: u32, height: u32) -> u64 {
+    u64::from(width) * u64::from(height) * 18
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_outside_one_to_the_limit_are_refused_naming_it() {
+        let max = max_threads();
+        assert_eq!(threads(Some(max)), Ok(max));
+        for bad in [0, max + 1, 100_000] {
+            let e = threads(Some(bad)).unwrap_err();
+            assert!(
+                e.contains(&format!("--threads is {bad}")) && e.contains(&max.to_string()),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_grid_past_the_memory_available_is_refused_with_both_figures() {
+        let size = GridSize::new(32_768, 32_768).expect("size");
+        let needed = grid_bytes(size, GridMode::Split);
+        assert!(needed > 40 << 30, "{needed}");
+        let (available, _) = available_memory();
+        if needed > available {
+            let e = check_memory("grid", needed).unwrap_err().to_string();
+            assert!(e.contains("GiB") && e.contains("available"), "{e}");
+        }
+        check_memory(
+            "small grid",
+            grid_bytes(GridSize::new(64, 64).expect("size"), GridMode::Signed),
+        )
+        .expect("64 x 64 fits");
+    }
+}
