@@ -12,7 +12,7 @@
 
 use glam::{Quat, Vec2, Vec3};
 use rayon::prelude::*;
-use water_buoyancy::{BodyStep, FloatingBody, Gravity, Pose, Wrench};
+use water_buoyancy::{BodyStep, FloatingBody, Gravity, Wrench};
 use water_core::{
     ContactMasks, FixedStepClock, FrameSteps, GridMode, HeightSource, HeightView, Impulse,
     LandMask, SurfaceSample,
@@ -260,17 +260,12 @@ impl Scene {
         }
         let up = self.settings.up;
         let mut body = spec.body;
-        let state = &mut body.body.state;
-        state.pose = Pose::new(
-            up.to_water(state.pose.position),
-            up.orientation_to_water(state.pose.orientation),
-        )
-        .map_err(|source| SceneError::BodySetup {
-            name: spec.name.clone(),
-            source,
-        })?;
-        state.linear_velocity = up.to_water(state.linear_velocity);
-        state.angular_velocity = up.to_water(state.angular_velocity);
+        body.body.state =
+            up.state_to_water(&body.body.state)
+                .map_err(|source| SceneError::BodySetup {
+                    name: spec.name.clone(),
+                    source,
+                })?;
         if let Masks::Gpu { meshes, device, .. } = &mut self.masks {
             let hull_meshes = body
                 .hulls
@@ -323,17 +318,12 @@ impl Scene {
         self.masks_hold_removed = true;
         let up = self.settings.up;
         let mut body = b.body;
-        let state = &mut body.body.state;
-        state.pose = Pose::new(
-            up.from_water(state.pose.position),
-            up.orientation_from_water(state.pose.orientation),
-        )
-        .map_err(|source| SceneError::BodySetup {
-            name: b.name.clone(),
-            source,
-        })?;
-        state.linear_velocity = up.from_water(state.linear_velocity);
-        state.angular_velocity = up.from_water(state.angular_velocity);
+        body.body.state =
+            up.state_from_water(&body.body.state)
+                .map_err(|source| SceneError::BodySetup {
+                    name: b.name.clone(),
+                    source,
+                })?;
         Ok(BodySpec {
             name: b.name,
             body,

@@ -6,6 +6,7 @@
 //! converts by hand.
 
 use glam::{Quat, Vec2, Vec3};
+use water_buoyancy::{BodyState, BuoyancyError, Pose};
 
 /// The caller's up axis.
 ///
@@ -81,6 +82,38 @@ impl UpAxis {
     #[must_use]
     pub fn horizontal(self, v: Vec3) -> Vec2 {
         self.to_water(v).truncate()
+    }
+
+    /// A body's state (pose and velocities) in the caller's frame, in the water's frame.
+    ///
+    /// # Errors
+    /// A pose that is not finite or whose orientation is not a unit quaternion.
+    pub fn state_to_water(self, s: &BodyState) -> Result<BodyState, BuoyancyError> {
+        self.state_between(s, Self::to_water, Self::orientation_to_water)
+    }
+
+    /// A body's state in the water's frame, in the caller's frame.
+    ///
+    /// # Errors
+    /// As [`UpAxis::state_to_water`].
+    pub fn state_from_water(self, s: &BodyState) -> Result<BodyState, BuoyancyError> {
+        self.state_between(s, Self::from_water, Self::orientation_from_water)
+    }
+
+    fn state_between(
+        self,
+        s: &BodyState,
+        vector: fn(Self, Vec3) -> Vec3,
+        orientation: fn(Self, Quat) -> Quat,
+    ) -> Result<BodyState, BuoyancyError> {
+        Ok(BodyState {
+            pose: Pose::new(
+                vector(self, s.pose.position),
+                orientation(self, s.pose.orientation),
+            )?,
+            linear_velocity: vector(self, s.linear_velocity),
+            angular_velocity: vector(self, s.angular_velocity),
+        })
     }
 
     /// The caller's up vector.
