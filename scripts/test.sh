@@ -10,3 +10,5 @@ if [[ -z ${XDG_RUNTIME_DIR:-} ]]; then
   export XDG_RUNTIME_DIR
 fi
 cargo test --workspace --release --locked "$@"
+# The rapier adapter is behind a feature of water-buoyancy, so the workspace run leaves it out.
+cargo test -p water-buoyancy --features rapier --release --locked --test rapier "$@"

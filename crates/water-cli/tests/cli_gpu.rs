@@ -9,7 +9,7 @@ use common::{water, water_on_gpu};
 
 #[test]
 fn compare_passes_for_every_built_in_scenario() {
-    for builtin in ["harbour", "rock-pool", "open-sea"] {
+    for builtin in ["harbour", "rock-pool", "open-sea", "boat-wake"] {
         let Some(out) = water_on_gpu("compare", &["compare", "--builtin", builtin]) else {
             return;
         };
@@ -27,43 +27,100 @@ fn compare_passes_for_every_built_in_scenario() {
     }
 }
 
+/// The f32 payload of an `.npy` file `water run` wrote.
+fn npy_f32(path: &std::path::Path) -> Vec<f32> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (_, _, payload) = water_cli::npy::read_raw(&bytes).expect("npy");
+    bytemuck_f32(payload)
+}
+
+/// Body positions per row of a `bodies.csv` (x, y, z in columns 4 to 6).
+fn csv_positions(path: &std::path::Path) -> Vec<[f32; 3]> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let cols: Vec<&str> = line.split(',').collect();
+            [3, 4, 5].map(|k| cols[k].parse::<f32>().expect("a number"))
+        })
+        .collect()
+}
+
+/// `water run` on each GPU backend writes the CPU's files with the CPU's contents: the same
+/// arrays within `F32_TOLERANCE` of the largest height, and (boat-wake, with a towed boat and
+/// floating crates) the same body paths within 1e-5 m (crates/water-testkit/tests/
+/// scene_backends.rs derives that bound).
 #[test]
 fn run_on_each_gpu_backend_writes_the_same_files_as_the_cpu() {
     let dir = std::env::temp_dir().join(format!("water-cli-gpu-{}", std::process::id()));
-    for backend in ["gpu", "gpu-fragment"] {
-        let out_dir = dir.join(backend);
-        let args = [
-            "run",
-            "--builtin",
+    for (builtin, files) in [
+        (
             "open-sea",
-            "--backend",
-            backend,
-            "--out",
-            out_dir.to_str().expect("utf8"),
-            "--quiet",
-        ];
-        let Some(out) = water_on_gpu("run", &args) else {
-            return;
-        };
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        for file in [
-            "height.npy",
-            "positive.npy",
-            "negative.npy",
-            "height.png",
-            "summary.json",
-        ] {
-            assert!(out_dir.join(file).is_file(), "{backend}: {file} missing");
+            &["height.npy", "positive.npy", "negative.npy"][..],
+        ),
+        (
+            "boat-wake",
+            &["height.npy", "positive.npy", "negative.npy"][..],
+        ),
+    ] {
+        for backend in ["cpu", "gpu", "gpu-fragment"] {
+            let out_dir = dir.join(builtin).join(backend);
+            let args = [
+                "run",
+                "--builtin",
+                builtin,
+                "--backend",
+                backend,
+                "--out",
+                out_dir.to_str().expect("utf8"),
+                "--quiet",
+            ];
+            let Some(out) = water_on_gpu("run", &args) else {
+                return;
+            };
+            assert!(
+                out.status.success(),
+                "{builtin} {backend}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let summary: serde_json::Value = serde_json::from_slice(
+                &std::fs::read(out_dir.join("summary.json")).expect("summary"),
+            )
+            .expect("json");
+            assert_eq!(summary["backend"], backend);
+            assert_eq!(summary["adapter"].is_string(), backend != "cpu");
+            assert!(
+                out_dir.join("height.png").is_file(),
+                "{backend}: height.png"
+            );
+            if backend == "cpu" {
+                continue;
+            }
+            let reference = dir.join(builtin).join("cpu");
+            for file in files {
+                let (want, got) = (npy_f32(&reference.join(file)), npy_f32(&out_dir.join(file)));
+                let c = Comparison::measure(&want, &got);
+                assert!(
+                    c.within(F32_TOLERANCE),
+                    "{builtin} {backend} {file}: {} from the CPU's at cell {} (scale {})",
+                    c.max_abs,
+                    c.worst_cell,
+                    c.scale
+                );
+            }
+            if builtin == "boat-wake" {
+                let want = csv_positions(&reference.join("bodies.csv"));
+                let got = csv_positions(&out_dir.join("bodies.csv"));
+                assert_eq!(want.len(), got.len());
+                assert!(want.len() > 100, "a row per body per step");
+                let worst = want
+                    .iter()
+                    .zip(&got)
+                    .map(|(a, b)| (0..3).map(|k| (a[k] - b[k]).abs()).fold(0.0f32, f32::max))
+                    .fold(0.0f32, f32::max);
+                assert!(worst <= 1e-5, "{backend}: body paths differ by {worst} m");
+            }
         }
-        let summary: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).expect("summary"))
-                .expect("json");
-        assert_eq!(summary["backend"], backend);
-        assert!(summary["adapter"].is_string());
     }
 }
 
