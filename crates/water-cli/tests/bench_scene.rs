@@ -1,0 +1,96 @@
+//! `water bench scene`: one JSON line with the agreed fields and its phases, and refusals that
+//! name the bad value and the limit.
+
+use std::process::{Command, Output};
+
+fn water(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_water"))
+        .args(args)
+        .output()
+        .expect("the water binary runs")
+}
+
+#[test]
+fn bench_scene_prints_one_json_line_with_the_agreed_fields() {
+    let out = water(&[
+        "bench",
+        "scene",
+        "--size",
+        "64",
+        "--bodies",
+        "9",
+        "--steps",
+        "5",
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    let r: serde_json::Value = serde_json::from_str(lines[0]).expect("a JSON line");
+    assert_eq!(r["bench"], "scene");
+    assert_eq!(r["backend"], "cpu");
+    assert_eq!(r["size"], 64);
+    assert_eq!(r["bodies"], 9);
+    assert_eq!(r["steps"], 5);
+    assert_eq!(r["threads"], 2);
+    assert_eq!(r["hull_triangles"], 368);
+    assert_eq!(r["substeps"], 1);
+    let ms = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
+    let seconds = ms("seconds");
+    assert!(
+        (ms("ms_per_step") - seconds * 1e3 / 5.0).abs() < 1e-9 * ms("ms_per_step"),
+        "{r}"
+    );
+    let phases = ms("bodies_ms_per_step") + ms("masks_ms_per_step") + ms("water_ms_per_step");
+    assert!(
+        phases > 0.0 && phases <= ms("ms_per_step") * (1.0 + 1e-6),
+        "{r}"
+    );
+    // Towed crates make waves: the water is not still.
+    assert!(ms("checksum").is_finite() && ms("checksum") != 0.0, "{r}");
+}
+
+#[test]
+fn bench_scene_refuses_values_out_of_range_naming_the_limit() {
+    for (args, message) in [
+        (
+            ["--size", "64", "--bodies", "20000"],
+            "--bodies 20000 is out of range: expected 0 to 10000",
+        ),
+        (
+            ["--size", "4", "--bodies", "1"],
+            "--size 4 is out of range: expected 16 to 8192",
+        ),
+    ] {
+        let mut all = vec!["bench", "scene"];
+        all.extend(args);
+        let out = water(&all);
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(message), "{stderr}");
+    }
+    // Threads are checked by the command's shared limit before the bench's own: either names
+    // the option, the value and the range.
+    let out = water(&[
+        "bench",
+        "scene",
+        "--size",
+        "64",
+        "--bodies",
+        "1",
+        "--threads",
+        "0",
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--threads") && stderr.contains(" 0") && stderr.contains("1 to "),
+        "{stderr}"
+    );
+}
