@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
+use crate::kernels::mean_level::{conserves_volume, MeanLevelKeeper, MEAN_LEVEL_PERIOD};
 use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
@@ -88,6 +89,27 @@ impl GridSetup {
             .applies(self.boundary, cells, size_of::<f32>(), steps, threads)
     }
 
+    /// Whether the mean level is held to the exact recurrence (see
+    /// [`crate::kernels::mean_level`]).
+    pub fn keeps_level(&self) -> bool {
+        conserves_volume(self.boundary, self.coefficients, self.land.is_some())
+    }
+
+    /// How many of `left` steps to run before the next mean-level correction is due: all of
+    /// them when the grid keeps no level.
+    pub fn segment(&self, left: u64) -> u64 {
+        if self.keeps_level() {
+            left.min(MEAN_LEVEL_PERIOD - self.steps % MEAN_LEVEL_PERIOD)
+        } else {
+            left
+        }
+    }
+
+    /// Whether `keeper` must anchor or correct now (see [`MeanLevelKeeper::wanted`]).
+    pub fn level_wanted(&self, keeper: &MeanLevelKeeper, before_step: bool) -> bool {
+        self.keeps_level() && keeper.wanted(self.steps, before_step)
+    }
+
     pub fn set_land(&mut self, land: LandMask) -> Result<()> {
         self.size.check_len("land mask", land.cells().len())?;
         self.land = (!land.is_empty()).then_some(land);
@@ -149,6 +171,7 @@ impl GridSetup {
 pub struct SignedGrid {
     setup: GridSetup,
     field: WaveField,
+    keeper: MeanLevelKeeper,
 }
 
 impl SignedGrid {
@@ -158,6 +181,7 @@ impl SignedGrid {
         Self {
             setup: GridSetup::new(size, params, boundary),
             field: WaveField::at_rest(size),
+            keeper: MeanLevelKeeper::default(),
         }
     }
 
@@ -176,6 +200,7 @@ impl SignedGrid {
     /// The two time levels, mutably, to set an initial condition (`(current, previous)`; equal
     /// levels mean the water starts at rest in that shape).
     pub fn field_mut(&mut self) -> &mut WaveField {
+        self.keeper.invalidate();
         &mut self.field
     }
 
@@ -206,6 +231,27 @@ impl SignedGrid {
             None => self.setup.clear_land(cur),
         }
         self.setup.steps += 1;
+        if contacts.is_some() {
+            self.keeper.invalidate();
+        }
+        self.keep_level(false);
+    }
+
+    /// The mean-level keeper's anchoring or correction, when one is wanted.
+    fn keep_level(&mut self, before_step: bool) {
+        if self.setup.level_wanted(&self.keeper, before_step) {
+            let s = &self.setup;
+            let (cur, old) = self.field.levels_mut();
+            self.keeper.keep(
+                s.size,
+                s.boundary,
+                s.coefficients,
+                s.steps,
+                cur,
+                old,
+                s.parallelism,
+            );
+        }
     }
 }
 
@@ -213,6 +259,7 @@ impl GridWater for SignedGrid {
     grid_setup_accessors!(GridMode::Signed);
 
     fn step(&mut self) {
+        self.keep_level(true);
         let s = &self.setup;
         self.field
             .step(s.size, s.coefficients, s.boundary, s.parallelism);
@@ -220,21 +267,31 @@ impl GridWater for SignedGrid {
     }
 
     fn step_many(&mut self, steps: u64) {
-        let s = &self.setup;
-        self.field.step_many(
-            s.size,
-            s.coefficients,
-            s.boundary,
-            s.land.as_ref(),
-            s.parallelism,
-            s.blocks(steps),
-            steps,
-        );
-        self.setup.steps += steps;
+        let blocked = self.setup.blocks(steps);
+        self.keep_level(true);
+        let mut left = steps;
+        // Runs end where corrections are due, so they fall on the same steps as single steps'.
+        while left > 0 {
+            let run = self.setup.segment(left);
+            let s = &self.setup;
+            self.field.step_many(
+                s.size,
+                s.coefficients,
+                s.boundary,
+                s.land.as_ref(),
+                s.parallelism,
+                blocked && run >= 2,
+                run,
+            );
+            self.setup.steps += run;
+            self.keep_level(false);
+            left -= run;
+        }
     }
 
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.setup.check_contacts(contacts)?;
+        self.keep_level(true);
         let s = &self.setup;
         self.field
             .step(s.size, s.coefficients, s.boundary, s.parallelism);
@@ -243,6 +300,7 @@ impl GridWater for SignedGrid {
     }
 
     fn add_impulse(&mut self, impulse: &Impulse) {
+        self.keeper.invalidate();
         let (cur, old) = self.field.levels_mut();
         // A displacement moves the previous level too, so `z - z_old` (the velocity) is kept.
         let displacement = impulse.displacement();
@@ -261,6 +319,7 @@ impl GridWater for SignedGrid {
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {
         self.setup.set_land(land)?;
+        self.keeper.invalidate();
         let (cur, old) = self.field.levels_mut();
         self.setup.clear_land_and_rim(cur);
         self.setup.clear_land_and_rim(old);
@@ -270,6 +329,7 @@ impl GridWater for SignedGrid {
     fn shift_window(&mut self, dx: isize, dy: isize) {
         self.field.shift(self.setup.size, dx, dy);
         self.setup.shift_land(dx, dy);
+        self.keeper.invalidate();
         let (cur, old) = self.field.levels_mut();
         self.setup.clear_land_and_rim(cur);
         self.setup.clear_land_and_rim(old);

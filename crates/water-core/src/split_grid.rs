@@ -8,6 +8,9 @@ use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
+use crate::kernels::mean_level::{
+    checkerboard_is_marginal, level_sums, shift_level_unless_zero, MeanLevelKeeper,
+};
 use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
@@ -24,6 +27,8 @@ pub struct SplitGrid {
     setup: GridSetup,
     positive: WaveField,
     negative: WaveField,
+    /// Mean-level keepers of `p` and `n`.
+    keepers: [MeanLevelKeeper; 2],
 }
 
 impl SplitGrid {
@@ -34,6 +39,7 @@ impl SplitGrid {
             setup: GridSetup::new(size, params, boundary),
             positive: WaveField::at_rest(size),
             negative: WaveField::at_rest(size),
+            keepers: Default::default(),
         }
     }
 
@@ -57,6 +63,7 @@ impl SplitGrid {
 
     /// Both channels, mutably, to set an initial condition: `(positive, negative)`.
     pub fn channels_mut(&mut self) -> (&mut WaveField, &mut WaveField) {
+        self.invalidate_keepers();
         (&mut self.positive, &mut self.negative)
     }
 
@@ -77,6 +84,59 @@ impl SplitGrid {
             s.clear_land(n);
         }
         self.setup.steps += 1;
+        if contacts.is_some() {
+            self.invalidate_keepers();
+        }
+        self.keep_level(false);
+    }
+
+    fn invalidate_keepers(&mut self) {
+        self.keepers
+            .iter_mut()
+            .for_each(MeanLevelKeeper::invalidate);
+    }
+
+    /// The mean-level correction, when one is due: each channel's sums back to its own
+    /// prediction, and the channels' common mean (invisible in `p - n`, but it costs both
+    /// channels precision as it grows) taken out of both channels and both levels.
+    fn keep_level(&mut self, before_step: bool) {
+        // Both keepers are invalidated and due together.
+        if !self.setup.level_wanted(&self.keepers[0], before_step) {
+            return;
+        }
+        let s = &self.setup;
+        let checker = checkerboard_is_marginal(s.size, s.boundary, s.coefficients);
+        let channels = [&mut self.positive, &mut self.negative];
+        let plans: Vec<_> = channels
+            .iter()
+            .zip(&self.keepers)
+            .map(|(channel, keeper)| {
+                let now = (
+                    level_sums(s.size, channel.current(), s.parallelism),
+                    level_sums(s.size, channel.previous(), s.parallelism),
+                );
+                keeper.plan(s.size, s.steps, now, checker)
+            })
+            .collect();
+        let cells = s.size.cells() as f64;
+        let common = ((plans[0].target.0.plain + plans[1].target.0.plain) / (2.0 * cells)) as f32;
+        for ((channel, keeper), plan) in channels.into_iter().zip(&mut self.keepers).zip(&plans) {
+            let (cur, old) = channel.levels_mut();
+            shift_level_unless_zero(
+                s.size,
+                cur,
+                (plan.cur.0 - common, plan.cur.1),
+                s.parallelism,
+            );
+            shift_level_unless_zero(
+                s.size,
+                old,
+                (plan.old.0 - common, plan.old.1),
+                s.parallelism,
+            );
+            keeper.settle(s.steps, plan);
+            keeper.shift_reference(-f64::from(common) * cells);
+        }
     }
 
     fn difference(a: &[f32], b: &[f32]) -> Vec<f32> {
@@ -88,34 +148,45 @@ impl GridWater for SplitGrid {
     grid_setup_accessors!(GridMode::Split);
 
     fn step(&mut self) {
+        self.keep_level(true);
         self.step_inner(None);
     }
 
     fn step_many(&mut self, steps: u64) {
-        let s = &self.setup;
-        let blocked = s.blocks(steps);
-        // Without contact events the channels evolve independently.
-        for channel in [&mut self.positive, &mut self.negative] {
-            channel.step_many(
-                s.size,
-                s.coefficients,
-                s.boundary,
-                s.land.as_ref(),
-                s.parallelism,
-                blocked,
-                steps,
-            );
+        let blocked = self.setup.blocks(steps);
+        self.keep_level(true);
+        let mut left = steps;
+        // Runs end where corrections are due, so they fall on the same steps as single steps'.
+        while left > 0 {
+            let run = self.setup.segment(left);
+            let s = &self.setup;
+            // Without contact events the channels evolve independently.
+            for channel in [&mut self.positive, &mut self.negative] {
+                channel.step_many(
+                    s.size,
+                    s.coefficients,
+                    s.boundary,
+                    s.land.as_ref(),
+                    s.parallelism,
+                    blocked && run >= 2,
+                    run,
+                );
+            }
+            self.setup.steps += run;
+            self.keep_level(false);
+            left -= run;
         }
-        self.setup.steps += steps;
     }
 
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.setup.check_contacts(contacts)?;
+        self.keep_level(true);
         self.step_inner(Some(contacts));
         Ok(())
     }
 
     fn add_impulse(&mut self, impulse: &Impulse) {
+        self.invalidate_keepers();
         let (p, p_old) = self.positive.levels_mut();
         let (n, n_old) = self.negative.levels_mut();
         // A displacement moves the previous level of the channel too, so its velocity is kept.
@@ -140,6 +211,7 @@ impl GridWater for SplitGrid {
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {
         self.setup.set_land(land)?;
+        self.invalidate_keepers();
         for channel in [&mut self.positive, &mut self.negative] {
             let (cur, old) = channel.levels_mut();
             self.setup.clear_land_and_rim(cur);
@@ -152,6 +224,7 @@ impl GridWater for SplitGrid {
         self.positive.shift(self.setup.size, dx, dy);
         self.negative.shift(self.setup.size, dx, dy);
         self.setup.shift_land(dx, dy);
+        self.invalidate_keepers();
         for channel in [&mut self.positive, &mut self.negative] {
             let (cur, old) = channel.levels_mut();
             self.setup.clear_land_and_rim(cur);

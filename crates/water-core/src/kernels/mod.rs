@@ -7,6 +7,7 @@ mod classic_rows_x86;
 pub mod classic_step;
 pub mod float_mode;
 pub mod grid_step;
+pub mod mean_level;
 pub(crate) mod rows;
 #[cfg(target_arch = "x86_64")]
 mod rows_x86;
