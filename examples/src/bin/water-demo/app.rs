@@ -13,7 +13,7 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::blit::Blit;
-use crate::check_run::{finish, run_headless, CHECK_FRAME_SECONDS};
+use crate::check_run::{finish, run_headless, still_picture, CHECK_FRAME_SECONDS};
 use crate::demo::Demo;
 use crate::error::DemoError;
 use crate::gpu::{connect, Gpu, WindowSurface};
@@ -141,6 +141,8 @@ struct Running {
     pointer: Pointer,
     /// The check run's script and its frame count, if this is one.
     script: Option<Script>,
+    /// A check run's picture of the still scene, before any input.
+    still: Option<water_gpu::render::RgbaImage>,
     options: Options,
     frames: u32,
     presented: u32,
@@ -163,8 +165,13 @@ impl Running {
         let (gpu, surface) = connect(&window, &event_loop.owned_display_handle())?;
         let blit = Blit::new(&gpu.device, surface.format())?;
         let (width, height) = surface.size();
-        let demo = Demo::new(gpu.context(), options.scene, options.quality, width, height)?;
+        let mut demo = Demo::new(gpu.context(), options.scene, options.quality, width, height)?;
+        let still = match &options.check {
+            Some(_) => Some(still_picture(&mut demo, &gpu)?),
+            None => None,
+        };
         Ok(Self {
+            still,
             window,
             gpu,
             surface,
@@ -325,10 +332,15 @@ impl Running {
         }
         match &self.options.check {
             Some(check) if self.frames >= check.frames => {
+                let still = self
+                    .still
+                    .as_ref()
+                    .expect("a check run draws its still picture first");
                 finish(
                     &self.demo,
                     &self.gpu,
                     check,
+                    still,
                     self.whole_run.take(),
                     Some(self.presented),
                 )?;

@@ -10,10 +10,27 @@ use crate::options::{CheckRun, Options};
 use crate::screenshot::save_and_check;
 use crate::script::Script;
 use crate::timing::{TimingSummary, TimingWindow};
+use water_gpu::render::RgbaImage;
 
 /// Simulated time of one check frame, seconds: a fixed step, so a check plays the same water
 /// however fast the machine draws.
 pub const CHECK_FRAME_SECONDS: f64 = 1.0 / 30.0;
+
+/// The scene drawn once before any input: still water, for the check that the last frame's
+/// water moved.
+///
+/// # Errors
+/// A failed draw or readback.
+pub fn still_picture(demo: &mut Demo, gpu: &Gpu) -> Result<RgbaImage, DemoError> {
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("water-demo still frame"),
+        });
+    demo.render(&mut encoder)?;
+    gpu.queue.submit([encoder.finish()]);
+    Ok(demo.target().read()?)
+}
 
 /// Reports the run's timing and writes and judges the screenshot, if one was asked for.
 ///
@@ -23,6 +40,7 @@ pub fn finish(
     demo: &Demo,
     gpu: &Gpu,
     check: &CheckRun,
+    still: &RgbaImage,
     timing: Option<TimingSummary>,
     presented: Option<u32>,
 ) -> Result<(), DemoError> {
@@ -51,9 +69,10 @@ pub fn finish(
     };
     // Reading waits for every frame submitted, the last one included.
     let image = demo.target().read()?;
-    let stats = save_and_check(&image, path)?;
+    let (stats, change) = save_and_check(&image, still, path)?;
     println!(
-        "water-demo: wrote {} ({}x{}, {} colours, brightness standard deviation {:.1}): not blank",
+        "water-demo: wrote {} ({}x{}, {} colours, brightness standard deviation {:.1}): not blank; \
+         {change:.2} levels of change from the still first frame",
         path.display(),
         image.width(),
         image.height(),
@@ -76,6 +95,7 @@ pub fn run_headless(options: &Options, check: &CheckRun) -> Result<(), DemoError
         options.width,
         options.height,
     )?;
+    let still = still_picture(&mut demo, &gpu)?;
     let script = Script::for_frames(check.frames);
     let mut timing = TimingWindow::default();
     let mut last = Instant::now();
@@ -97,5 +117,5 @@ pub fn run_headless(options: &Options, check: &CheckRun) -> Result<(), DemoError
         timing.record(now - last, &steps);
         last = now;
     }
-    finish(&demo, &gpu, check, timing.take(), None)
+    finish(&demo, &gpu, check, &still, timing.take(), None)
 }

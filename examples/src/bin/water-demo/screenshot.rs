@@ -4,20 +4,34 @@ use std::path::Path;
 
 use water_gpu::render::RgbaImage;
 
-use crate::blank_check::{blank_reason, picture_stats, PictureStats};
+use crate::blank_check::{
+    blank_reason, mean_change, picture_stats, unchanged_reason, PictureStats,
+};
 use crate::error::DemoError;
 
-/// Writes `image` to `path` as an RGB PNG (folders made as needed), then checks it is not
-/// blank. The picture is written either way, so a blank one can be looked at.
-///
-/// # Errors
-/// [`DemoError::Screenshot`] when it cannot be written; [`DemoError::Blank`] when it is blank.
-pub fn save_and_check(image: &RgbaImage, path: &Path) -> Result<PictureStats, DemoError> {
-    let rgb: Vec<u8> = image
+/// RGB8 pixels of an RGBA picture.
+fn rgb(image: &RgbaImage) -> Vec<u8> {
+    image
         .pixels()
         .chunks_exact(4)
         .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
+        .collect()
+}
+
+/// Writes `image` to `path` as an RGB PNG (folders made as needed), then checks it is not
+/// blank and, against `still` (the scene before any input), that its water moved. The picture
+/// is written either way, so a failed one can be looked at.
+///
+/// # Errors
+/// [`DemoError::Screenshot`] when it cannot be written; [`DemoError::Blank`] when it is blank
+/// or shows no waves.
+pub fn save_and_check(
+    image: &RgbaImage,
+    still: &RgbaImage,
+    path: &Path,
+) -> Result<(PictureStats, f64), DemoError> {
+    let rgb = rgb(image);
+    let first = self::rgb(still);
     let failed = |source| DemoError::Screenshot {
         path: path.to_owned(),
         source,
@@ -28,11 +42,11 @@ pub fn save_and_check(image: &RgbaImage, path: &Path) -> Result<PictureStats, De
     water_gpu::render::write_png(path, image.width() as usize, image.height() as usize, &rgb)
         .map_err(failed)?;
     let stats = picture_stats(&rgb);
-    match blank_reason(&stats) {
+    match blank_reason(&stats).or_else(|| unchanged_reason(&first, &rgb)) {
         Some(reason) => Err(DemoError::Blank {
             path: path.to_owned(),
             reason,
         }),
-        None => Ok(stats),
+        None => Ok((stats, mean_change(&first, &rgb))),
     }
 }
