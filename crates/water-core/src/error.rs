@@ -25,7 +25,8 @@ pub enum WaterError {
         value: f64,
     },
     /// A parameter lies outside its allowed closed or half-open range.
-    #[error("{name} = {value} is outside the allowed range {range}")]
+    // `{value:?}`: f64's Display writes 1e300 as 301 digits; Debug keeps the exponent.
+    #[error("{name} = {value:?} is outside the allowed range {range}")]
     OutOfRange {
         /// Name of the parameter.
         name: &'static str,

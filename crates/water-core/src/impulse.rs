@@ -9,6 +9,15 @@ use crate::error::{finite, Result, WaterError};
 use crate::land::LandMask;
 use crate::size::GridSize;
 
+/// Largest |amplitude| of an impulse, metres (classic mode: height units): a thousand
+/// kilometres, so that heights stay far below f32's range (3.4e38) however many impulses a run
+/// adds and however a kick grows into a bump.
+pub const MAX_IMPULSE_AMPLITUDE: f64 = 1e6;
+
+/// Largest impulse radius, cells: beyond any grid (65,536 cells a side), so every radius that
+/// touches the grid is allowed, and `r/R` stays a finite f32.
+pub const MAX_IMPULSE_RADIUS: f64 = 1e6;
+
 /// Radial profile `f(r/R)` of an impulse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ImpulseShape {
@@ -62,6 +71,24 @@ impl ImpulseShape {
     }
 }
 
+/// Checks an impulse amplitude (metres; classic mode: height units) against
+/// [`MAX_IMPULSE_AMPLITUDE`]. Callers that read the amplitude as f64 check it before narrowing,
+/// so the message names the number given rather than the `inf` it would become.
+///
+/// # Errors
+/// [`WaterError::NotFinite`] or [`WaterError::OutOfRange`] naming the value and the limit.
+pub fn check_impulse_amplitude(amplitude: f64) -> Result<f64> {
+    finite("impulse amplitude", amplitude)?;
+    if amplitude.abs() > MAX_IMPULSE_AMPLITUDE {
+        return Err(WaterError::OutOfRange {
+            name: "impulse amplitude",
+            value: amplitude,
+            range: "[-1e6, 1e6] (m; classic mode: height units)",
+        });
+    }
+    Ok(amplitude)
+}
+
 impl fmt::Display for ImpulseShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -113,7 +140,9 @@ impl Impulse {
     ///
     /// # Errors
     /// [`WaterError::NotFinite`] for NaN or infinite inputs, [`WaterError::NotPositive`] for a
-    /// radius <= 0 (allowed for [`ImpulseShape::Point`], which ignores it).
+    /// radius <= 0 (allowed for [`ImpulseShape::Point`], which ignores it),
+    /// [`WaterError::OutOfRange`] for an |amplitude| over [`MAX_IMPULSE_AMPLITUDE`] or a radius
+    /// over [`MAX_IMPULSE_RADIUS`].
     ///
     /// ```
     /// use glam::Vec2;
@@ -126,8 +155,15 @@ impl Impulse {
     pub fn new(centre: Vec2, radius: f32, amplitude: f32, shape: ImpulseShape) -> Result<Self> {
         finite("impulse x", f64::from(centre.x))?;
         finite("impulse y", f64::from(centre.y))?;
-        finite("impulse amplitude", f64::from(amplitude))?;
+        check_impulse_amplitude(f64::from(amplitude))?;
         let radius_f64 = finite("impulse radius", f64::from(radius))?;
+        if radius_f64 > MAX_IMPULSE_RADIUS {
+            return Err(WaterError::OutOfRange {
+                name: "impulse radius",
+                value: radius_f64,
+                range: "at most 1e6 cells",
+            });
+        }
         if shape != ImpulseShape::Point && radius_f64 <= 0.0 {
             return Err(WaterError::NotPositive {
                 name: "impulse radius",

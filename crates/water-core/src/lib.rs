@@ -70,11 +70,16 @@ pub use field::WaveField;
 pub use grid_spec::GridSpec;
 pub use grid_water::{GridMode, GridWater};
 pub use height_source::{FlatWater, HeightSource, SurfaceLevel, SurfaceSample};
-pub use impulse::{Impulse, ImpulseShape};
+pub use impulse::{
+    check_impulse_amplitude, Impulse, ImpulseShape, MAX_IMPULSE_AMPLITUDE, MAX_IMPULSE_RADIUS,
+};
 pub use kernels::temporal_blocking::TemporalBlocking;
 pub use kernels::Parallelism;
 pub use land::LandMask;
-pub use params::{Damping, StencilCoefficients, WaveParams, GRID_COURANT_LIMIT};
+pub use params::{
+    Damping, StencilCoefficients, WaveParams, CELL_SIZE_RANGE, DT_RANGE, GRID_COURANT_LIMIT,
+    WAVE_SPEED_RANGE,
+};
 pub use sample::HeightView;
 pub use signed_grid::SignedGrid;
 pub use size::GridSize;

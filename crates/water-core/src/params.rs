@@ -7,8 +7,51 @@ use crate::error::{positive, Result, WaterError};
 /// See `docs/math.md` for the proof.
 pub const GRID_COURANT_LIMIT: f64 = 0.5;
 
-/// Relative slack for f64 rounding in `(c*dt/h)^2` when comparing with the limit.
-const COURANT_ROUNDING_SLACK: f64 = 1e-12;
+/// Relative slack for f64 rounding in `(c*dt/h)^2` when comparing with the limit; the
+/// stability report uses the same, so a step accepted here is reported stable there.
+pub(crate) const COURANT_ROUNDING_SLACK: f64 = 1e-12;
+
+/// Allowed cell sizes `h`, m: a micrometre to a thousand kilometres.
+pub const CELL_SIZE_RANGE: (f64, f64) = (1e-6, 1e6);
+/// Allowed wave speeds `c`, m/s.
+pub const WAVE_SPEED_RANGE: (f64, f64) = (1e-6, 1e6);
+/// Allowed time steps `dt`, s: a nanosecond to eleven days.
+pub const DT_RANGE: (f64, f64) = (1e-9, 1e6);
+
+/// Checks `h`, `c` and `dt` (when given) against their ranges. Within them every product the
+/// solver and its reports form stays finite: `(c dt / h)^2 <= 1e36`, `dt / max_dt <= 1.5e18`
+/// substeps (below `u64::MAX`), and a volume `sum z h^2` below 1e30 for heights within
+/// impulse limits.
+pub(crate) fn check_ranges(cell_size: f64, wave_speed: f64, dt: Option<f64>) -> Result<()> {
+    positive("cell_size", cell_size)?;
+    positive("wave_speed", wave_speed)?;
+    if let Some(dt) = dt {
+        positive("dt", dt)?;
+    }
+    let checks = [
+        (
+            "cell_size",
+            Some(cell_size),
+            CELL_SIZE_RANGE,
+            "[1e-6, 1e6] m",
+        ),
+        (
+            "wave_speed",
+            Some(wave_speed),
+            WAVE_SPEED_RANGE,
+            "[1e-6, 1e6] m/s",
+        ),
+        ("dt", dt, DT_RANGE, "[1e-9, 1e6] s"),
+    ];
+    for (name, value, (lo, hi), range) in checks {
+        if let Some(value) = value {
+            if !(lo..=hi).contains(&value) {
+                return Err(WaterError::OutOfRange { name, value, range });
+            }
+        }
+    }
+    Ok(())
+}
 
 /// How much of a wave's amplitude survives over time.
 ///
@@ -89,12 +132,12 @@ impl WaveParams {
     ///
     /// # Errors
     /// [`WaterError::NotFinite`] / [`WaterError::NotPositive`] for bad numbers,
-    /// [`WaterError::OutOfRange`] for damping outside `(0, 1]`, and [`WaterError::Unstable`]
+    /// [`WaterError::OutOfRange`] for damping outside `(0, 1]` and for `h`, `c` or `dt`
+    /// outside [`CELL_SIZE_RANGE`], [`WAVE_SPEED_RANGE`] or [`DT_RANGE`], and
+    /// [`WaterError::Unstable`]
     /// (naming `a`, the limit 0.5 and the largest stable `dt`) when `a > 1/2`.
     pub fn new(cell_size: f64, wave_speed: f64, dt: f64, damping: Damping) -> Result<Self> {
-        positive("cell_size", cell_size)?;
-        positive("wave_speed", wave_speed)?;
-        positive("dt", dt)?;
+        check_ranges(cell_size, wave_speed, Some(dt))?;
         damping.validate()?;
         let params = Self {
             cell_size,
@@ -122,8 +165,7 @@ impl WaveParams {
     /// # Errors
     /// As [`WaveParams::new`] for bad `cell_size`, `wave_speed` or `damping`.
     pub fn at_limit(cell_size: f64, wave_speed: f64, damping: Damping) -> Result<Self> {
-        positive("cell_size", cell_size)?;
-        positive("wave_speed", wave_speed)?;
+        check_ranges(cell_size, wave_speed, None)?;
         let dt = max_stable_dt(cell_size, wave_speed);
         // `h / (c*sqrt 2)` squared back may round a hair above 1/2; pin it.
         let params = Self {

@@ -1,7 +1,9 @@
 //! Stability report for a wave speed, cell size and optional step: what `water stability` prints.
 
-use crate::error::{positive, Result};
-use crate::params::{courant, max_stable_dt, GRID_COURANT_LIMIT};
+use crate::error::Result;
+use crate::params::{
+    check_ranges, courant, max_stable_dt, COURANT_ROUNDING_SLACK, GRID_COURANT_LIMIT,
+};
 
 /// How a choice of `c`, `h` and `dt` relates to the stability limit of the grid stencil.
 ///
@@ -34,15 +36,12 @@ impl StabilityReport {
     /// Builds the report. Without `dt`, the largest stable step is reported.
     ///
     /// # Errors
-    /// [`crate::WaterError::NotFinite`] or [`crate::WaterError::NotPositive`] for bad inputs.
+    /// [`crate::WaterError::NotFinite`] or [`crate::WaterError::NotPositive`] for bad inputs,
+    /// [`crate::WaterError::OutOfRange`] outside the ranges [`crate::WaveParams::new`] accepts.
     pub fn new(wave_speed: f64, cell_size: f64, dt: Option<f64>) -> Result<Self> {
-        positive("wave_speed", wave_speed)?;
-        positive("cell_size", cell_size)?;
+        check_ranges(cell_size, wave_speed, dt)?;
         let max_dt = max_stable_dt(cell_size, wave_speed);
-        let dt = match dt {
-            Some(dt) => positive("dt", dt)?,
-            None => max_dt,
-        };
+        let dt = dt.unwrap_or(max_dt);
         let a = courant(cell_size, wave_speed, dt);
         Ok(Self {
             wave_speed,
@@ -55,10 +54,12 @@ impl StabilityReport {
         })
     }
 
-    /// True when `a <= 1/2`.
+    /// True when `a <= 1/2`, with the rounding slack [`crate::WaveParams::new`] allows: a step
+    /// that `WaveParams::new` accepts (such as the largest stable one, whose `a` may round a hair
+    /// above 1/2) is reported stable, and one it refuses is not.
     #[must_use]
     pub fn is_stable(&self) -> bool {
-        self.courant <= self.limit
+        self.courant <= self.limit * (1.0 + COURANT_ROUNDING_SLACK)
     }
 }
 

@@ -33,7 +33,7 @@ use water_buoyancy::{
     BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY,
 };
 
-use super::ScenarioError;
+use super::{Numbers, ScenarioError};
 use crate::body::BodySpec;
 use crate::scene::DEFAULT_CONTACT_AMPLITUDE;
 use crate::tow_path::TowPath;
@@ -49,17 +49,17 @@ pub(crate) struct RawContacts {
 pub(crate) struct RawBody {
     name: Option<String>,
     shape: Spanned<String>,
-    size: Option<Spanned<[f64; 3]>>,
+    size: Option<Spanned<Numbers<3>>>,
     radius: Option<Spanned<f64>>,
     length: Option<Spanned<f64>>,
     mass: Spanned<f64>,
-    position: Spanned<[f64; 3]>,
-    rotation: Option<Spanned<[f64; 3]>>,
-    velocity: Option<Spanned<[f64; 3]>>,
-    path: Option<Spanned<Vec<[f64; 2]>>>,
+    position: Spanned<Numbers<3>>,
+    rotation: Option<Spanned<Numbers<3>>>,
+    velocity: Option<Spanned<Numbers<3>>>,
+    path: Option<Spanned<Vec<Numbers<2>>>>,
     speed: Option<Spanned<f64>>,
-    drag: Option<Spanned<[f64; 3]>>,
-    force: Option<Spanned<[f64; 3]>>,
+    drag: Option<Spanned<Numbers<3>>>,
+    force: Option<Spanned<Numbers<3>>>,
 }
 
 /// Parses the `[contacts]` table and `[[body]]` entries.
@@ -89,8 +89,59 @@ pub(crate) fn parse(
     Ok((amplitude, bodies))
 }
 
-fn vec3(v: [f64; 3]) -> Vec3 {
+fn vec3(v: Numbers<3>) -> Vec3 {
+    let v = v.0;
     Vec3::new(v[0] as f32, v[1] as f32, v[2] as f32)
+}
+
+/// Largest side, radius or length of a body, m: ten kilometres, far beyond any floating thing,
+/// and small enough that volumes and moments of inertia (size^5 times the mass) stay finite in
+/// f32.
+pub const MAX_BODY_SIZE: f64 = 1e4;
+/// Largest body mass, kg (a supertanker is about 5e8).
+pub const MAX_BODY_MASS: f64 = 1e12;
+/// Largest |coordinate| of a position or path point, m: a million kilometres of f32 room.
+pub const MAX_COORDINATE: f64 = 1e9;
+/// Largest |velocity component| and tow speed, m/s.
+pub const MAX_BODY_SPEED: f64 = 1e4;
+/// Largest |force component|, N.
+pub const MAX_FORCE: f64 = 1e15;
+/// Largest drag rate (1/s, 1/m), a body stopped within a microsecond.
+pub const MAX_DRAG_RATE: f64 = 1e6;
+
+/// Checks every value against `[lo, hi]` in f64, before narrowing to f32, so an error names the
+/// number the user wrote (not the `inf` it becomes) and the limit.
+fn within(
+    at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+    span: std::ops::Range<usize>,
+    name: &str,
+    values: &[f64],
+    (lo, hi): (f64, f64),
+    unit: &str,
+) -> Result<(), ScenarioError> {
+    match values.iter().find(|v| !(lo..=hi).contains(*v)) {
+        Some(v) => Err(at(
+            span,
+            format!("{name} must be within [{lo:e}, {hi:e}] {unit}, got {v}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Checks that every value is in `(0, hi]`.
+fn size_within(
+    at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+    span: std::ops::Range<usize>,
+    name: &str,
+    values: &[f64],
+) -> Result<(), ScenarioError> {
+    match values.iter().find(|v| !(**v > 0.0 && **v <= MAX_BODY_SIZE)) {
+        Some(v) => Err(at(
+            span,
+            format!("{name} must be greater than 0 and at most {MAX_BODY_SIZE:e} m, got {v}"),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn parse_body(
@@ -109,6 +160,7 @@ fn parse_body(
     let shape = match b.shape.get_ref().as_str() {
         "box" => {
             let size = b.size.as_ref().ok_or_else(|| missing("size", "box"))?;
+            size_within(at, size.span(), "box size", &size.get_ref().0)?;
             Shape::cuboid(vec3(*size.get_ref()) * 0.5).map_err(blame(Some(size.span())))?
         }
         "sphere" => {
@@ -116,6 +168,7 @@ fn parse_body(
                 .radius
                 .as_ref()
                 .ok_or_else(|| missing("radius", "sphere"))?;
+            size_within(at, r.span(), "sphere radius", &[*r.get_ref()])?;
             Shape::sphere(*r.get_ref() as f32).map_err(blame(Some(r.span())))?
         }
         "capsule" => {
@@ -127,6 +180,8 @@ fn parse_body(
                 .length
                 .as_ref()
                 .ok_or_else(|| missing("length", "capsule"))?;
+            size_within(at, r.span(), "capsule radius", &[*r.get_ref()])?;
+            size_within(at, l.span(), "capsule length", &[*l.get_ref()])?;
             Shape::capsule(*r.get_ref() as f32, 0.5 * *l.get_ref() as f32)
                 .map_err(blame(Some(l.span())))?
         }
@@ -167,23 +222,47 @@ fn parse_body(
     }
     .map_err(blame(None))?;
     let rotation = b.rotation.as_ref().map_or(Ok(Quat::IDENTITY), |r| {
-        let [x, y, z] = *r.get_ref();
+        let [x, y, z] = r.get_ref().0;
         if [x, y, z].iter().all(|v| v.is_finite()) {
+            // Whole turns taken off in f64: 1e30 degrees is an angle like any other, but its
+            // radians in f32 lose every digit.
+            let radians = |v: f64| v.rem_euclid(360.0).to_radians() as f32;
             Ok(Quat::from_euler(
                 EulerRot::XYZ,
-                x.to_radians() as f32,
-                y.to_radians() as f32,
-                z.to_radians() as f32,
+                radians(x),
+                radians(y),
+                radians(z),
             ))
         } else {
             Err(at(
                 r.span(),
-                format!("rotation must be finite, got {:?}", r.get_ref()),
+                format!("rotation must be finite degrees, got {:?}", r.get_ref().0),
             ))
         }
     })?;
-    let pose =
-        Pose::new(vec3(*b.position.get_ref()), rotation).map_err(blame(Some(b.position.span())))?;
+    within(
+        at,
+        b.position.span(),
+        "position",
+        &b.position.get_ref().0,
+        (-MAX_COORDINATE, MAX_COORDINATE),
+        "m",
+    )?;
+    let pose = Pose::new(vec3(*b.position.get_ref()), rotation).map_err(blame(Some(
+        b.rotation
+            .as_ref()
+            .map_or_else(|| b.position.span(), Spanned::span),
+    )))?;
+    if let Some(v) = &b.velocity {
+        within(
+            at,
+            v.span(),
+            "velocity",
+            &v.get_ref().0,
+            (-MAX_BODY_SPEED, MAX_BODY_SPEED),
+            "m/s",
+        )?;
+    }
     let velocity = b
         .velocity
         .as_ref()
@@ -193,7 +272,14 @@ fn parse_body(
         linear_velocity: velocity,
         angular_velocity: Vec3::ZERO,
     };
-    let mass = *b.mass.get_ref() as f32;
+    let mass = *b.mass.get_ref();
+    if !(mass > 0.0 && mass <= MAX_BODY_MASS) {
+        return Err(at(
+            b.mass.span(),
+            format!("mass must be greater than 0 and at most {MAX_BODY_MASS:e} kg, got {mass}"),
+        ));
+    }
+    let mass = mass as f32;
     let inertia_shape = shape.clone();
     let hull = Hull::new(shape, local).map_err(blame(None))?;
     let inertia = {
@@ -210,8 +296,18 @@ fn parse_body(
     })?;
     // Drag per unit mass (and per unit of the smallest moment of inertia): the same rates damp a
     // crate and a ship alike.
+    if let Some(d) = &b.drag {
+        within(
+            at,
+            d.span(),
+            "drag",
+            &d.get_ref().0,
+            (0.0, MAX_DRAG_RATE),
+            "(linear 1/s, quadratic 1/m, angular 1/s)",
+        )?;
+    }
     let rates = b.drag.as_ref().map_or(DragRates::DEFAULT, |d| {
-        let [linear, quadratic, angular] = *d.get_ref();
+        let [linear, quadratic, angular] = d.get_ref().0;
         DragRates {
             linear: linear as f32,
             quadratic: quadratic as f32,
@@ -222,25 +318,36 @@ fn parse_body(
         .map_err(blame(b.drag.as_ref().map(Spanned::span)))?;
     let force = match &b.force {
         Some(f) => {
-            let v = vec3(*f.get_ref());
-            if !v.is_finite() {
-                return Err(at(
-                    f.span(),
-                    format!("force must be finite newtons, got {:?}", f.get_ref()),
-                ));
-            }
-            v
+            within(
+                at,
+                f.span(),
+                "force",
+                &f.get_ref().0,
+                (-MAX_FORCE, MAX_FORCE),
+                "N",
+            )?;
+            vec3(*f.get_ref())
         }
         None => Vec3::ZERO,
     };
     let path = match (&b.path, &b.speed) {
         (Some(p), Some(s)) => {
+            for q in p.get_ref() {
+                within(
+                    at,
+                    p.span(),
+                    "path point",
+                    &q.0,
+                    (-MAX_COORDINATE, MAX_COORDINATE),
+                    "m",
+                )?;
+            }
             let points: Vec<Vec2> = p
                 .get_ref()
                 .iter()
-                .map(|q| Vec2::new(q[0] as f32, q[1] as f32))
+                .map(|q| Vec2::new(q.0[0] as f32, q.0[1] as f32))
                 .collect();
-            if points.len() < 2 || points.iter().any(|q| !q.is_finite()) {
+            if points.len() < 2 {
                 return Err(at(
                     p.span(),
                     format!(
@@ -250,6 +357,15 @@ fn parse_body(
                 ));
             }
             let speed = *s.get_ref();
+            if !(speed > 0.0 && speed <= MAX_BODY_SPEED) {
+                return Err(at(
+                    s.span(),
+                    format!(
+                        "speed must be greater than 0 and at most {MAX_BODY_SPEED:e} m/s, \
+                         got {speed}"
+                    ),
+                ));
+            }
             Some(TowPath::new(points, speed as f32).map_err(|e| at(s.span(), e.to_string()))?)
         }
         (Some(p), None) => return Err(at(p.span(), "a path needs a `speed` (m/s)".into())),

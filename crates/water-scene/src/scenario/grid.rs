@@ -4,12 +4,25 @@ use glam::Vec2;
 use serde::Deserialize;
 use toml::Spanned;
 use water_core::{
-    Boundary, ClassicGrid, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaterError,
-    WaveParams, DEFAULT_CLASSIC_SHIFT,
+    check_impulse_amplitude, Boundary, ClassicGrid, Damping, GridMode, GridSize, Impulse,
+    ImpulseShape, LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT, GRID_COURANT_LIMIT,
+    MAX_IMPULSE_RADIUS,
 };
 use water_gpu::{GpuContext, GridSpec};
 
-use super::{bodies, damping_keys, locator, ScenarioError};
+use super::{bodies, damping_keys, locator, one_line, ScenarioError};
+
+/// Classic mode's step when neither `wave_speed` nor `dt` is given, s: one step a second, so
+/// the simulated time is the step count (classic mode has no physical units).
+pub const CLASSIC_DEFAULT_DT: f64 = 1.0;
+
+/// Classic mode's cell size when none is given, m.
+pub const CLASSIC_DEFAULT_CELL_SIZE: f64 = 1.0;
+
+/// How far from 1/2 the `a` of a classic scenario's `cell_size`, `wave_speed` and `dt` may be
+/// (relative): decimals written to 7 significant digits, such as `dt = 0.03535534` for
+/// `h / (c sqrt 2)`, agree; anything else describes another simulation than the one run.
+const CLASSIC_COURANT_TOLERANCE: f64 = 1e-6;
 use crate::body::BodySpec;
 use crate::error::SceneError;
 use crate::scene::{Scene, SceneSettings};
@@ -19,7 +32,7 @@ use crate::Backend;
 #[serde(deny_unknown_fields)]
 struct RawScenario {
     steps: Spanned<u64>,
-    grid: RawGrid,
+    grid: Spanned<RawGrid>,
     #[serde(default)]
     impulse: Vec<Spanned<RawImpulse>>,
     #[serde(default)]
@@ -34,9 +47,12 @@ struct RawScenario {
 struct RawGrid {
     width: Spanned<usize>,
     height: Spanned<usize>,
-    cell_size: Spanned<f64>,
-    wave_speed: Spanned<f64>,
-    dt: Spanned<f64>,
+    /// Required, except in classic mode (default 1 m there).
+    cell_size: Option<Spanned<f64>>,
+    /// Required, except in classic mode.
+    wave_speed: Option<Spanned<f64>>,
+    /// Required, except in classic mode.
+    dt: Option<Spanned<f64>>,
     damping: Option<Spanned<f64>>,
     damping_per_second: Option<Spanned<f64>>,
     #[serde(default)]
@@ -57,7 +73,7 @@ struct RawImpulse {
     #[serde(default)]
     shape: Option<Spanned<String>>,
     #[serde(default)]
-    step: u64,
+    step: Option<Spanned<u64>>,
     #[serde(default)]
     displacement: bool,
 }
@@ -116,8 +132,9 @@ impl Scenario {
         let locate = locator(source, text);
         let at = &locate;
         let raw: RawScenario = toml::from_str(text)
-            .map_err(|e| at(e.span().unwrap_or(0..0), e.message().trim().to_owned()))?;
-        let g = &raw.grid;
+            .map_err(|e| at(e.span().unwrap_or(0..0), one_line(e.message())))?;
+        let grid_span = raw.grid.span();
+        let g = raw.grid.get_ref();
         let water =
             |span: std::ops::Range<usize>| move |e: WaterError| at(span.clone(), e.to_string());
 
@@ -126,27 +143,6 @@ impl Scenario {
             let span = match e {
                 WaterError::GridDimension { axis: "height", .. } => g.height.span(),
                 _ => g.width.span(),
-            };
-            at(span, e.to_string())
-        })?;
-        let damping = damping_keys(&g.damping, &g.damping_per_second, g.dt.span(), at)?;
-        let params = WaveParams::new(
-            *g.cell_size.get_ref(),
-            *g.wave_speed.get_ref(),
-            *g.dt.get_ref(),
-            damping.0,
-        )
-        .map_err(|e| {
-            let span = match &e {
-                WaterError::NotFinite { name, .. }
-                | WaterError::NotPositive { name, .. }
-                | WaterError::OutOfRange { name, .. } => match *name {
-                    "cell_size" => g.cell_size.span(),
-                    "wave_speed" => g.wave_speed.span(),
-                    "dt" => g.dt.span(),
-                    _ => damping.1.clone(),
-                },
-                _ => g.dt.span(),
             };
             at(span, e.to_string())
         })?;
@@ -182,6 +178,7 @@ impl Scenario {
                 .to_string(),
             ));
         }
+        let params = grid_params(g, mode, grid_span.clone(), at)?;
         let classic_shift = match &g.classic_shift {
             Some(k) if mode != GridMode::Classic => {
                 return Err(at(
@@ -211,6 +208,16 @@ impl Scenario {
                 None => ImpulseShape::Cosine,
             };
             let radius = imp.radius.as_ref().map_or(0.0, |r| *r.get_ref());
+            let step = imp.step.as_ref().map_or(0, |s| *s.get_ref());
+            check_impulse(
+                imp,
+                spanned.span(),
+                size,
+                radius,
+                shape,
+                *raw.steps.get_ref(),
+                at,
+            )?;
             let impulse = Impulse::new(
                 Vec2::new(*imp.x.get_ref() as f32, *imp.y.get_ref() as f32),
                 radius as f32,
@@ -232,7 +239,7 @@ impl Scenario {
                 at(span, e.to_string())
             })?;
             impulses.push(TimedImpulse {
-                step: imp.step,
+                step,
                 impulse: impulse.with_displacement(imp.displacement),
             });
         }
@@ -241,6 +248,23 @@ impl Scenario {
         let mut land = LandMask::empty(size);
         for spanned in &raw.land {
             let r = spanned.get_ref();
+            if r.x1 > size.width() || r.y1 > size.height() {
+                return Err(at(
+                    spanned.span(),
+                    format!(
+                        "land rectangle [{}, {}) x [{}, {}) reaches beyond the {} x {} grid \
+                         (x1 <= {}, y1 <= {})",
+                        r.x0,
+                        r.x1,
+                        r.y0,
+                        r.y1,
+                        size.width(),
+                        size.height(),
+                        size.width(),
+                        size.height()
+                    ),
+                ));
+            }
             land.add_rect(r.x0, r.y0, r.x1, r.y1)
                 .map_err(water(spanned.span()))?;
         }
@@ -269,6 +293,185 @@ impl Scenario {
             contact_amplitude,
         })
     }
+}
+
+type Locate<'a> = &'a dyn Fn(std::ops::Range<usize>, String) -> ScenarioError;
+
+/// The physical parameters of `[grid]`. Signed and split modes need `cell_size`, `wave_speed`
+/// and `dt`. Classic mode steps at `a = 1/2` in height units: it needs none of them, and those
+/// given must agree with `a = 1/2` (a `dt` that says otherwise would be reported as simulated
+/// time the run never had); its damping is `classic_shift`, so damping keys are refused.
+fn grid_params(
+    g: &RawGrid,
+    mode: GridMode,
+    grid_span: std::ops::Range<usize>,
+    at: Locate<'_>,
+) -> Result<WaveParams, ScenarioError> {
+    let span_of = |name: &str| {
+        let key = match name {
+            "cell_size" => g.cell_size.as_ref(),
+            "wave_speed" => g.wave_speed.as_ref(),
+            "dt" => g.dt.as_ref(),
+            _ => None,
+        };
+        key.map_or_else(|| grid_span.clone(), Spanned::span)
+    };
+    let blame = |e: WaterError| {
+        let span = match &e {
+            WaterError::NotFinite { name, .. }
+            | WaterError::NotPositive { name, .. }
+            | WaterError::OutOfRange { name, .. } => match *name {
+                "damping" | "damping_per_second" => g
+                    .damping
+                    .as_ref()
+                    .or(g.damping_per_second.as_ref())
+                    .map_or_else(|| grid_span.clone(), Spanned::span),
+                other => span_of(other),
+            },
+            _ => {
+                g.dt.as_ref()
+                    .map_or_else(|| grid_span.clone(), Spanned::span)
+            }
+        };
+        at(span, e.to_string())
+    };
+    let value = |key: &Option<Spanned<f64>>| key.as_ref().map(|v| *v.get_ref());
+    if mode == GridMode::Classic {
+        if let Some(d) = g.damping.as_ref().or(g.damping_per_second.as_ref()) {
+            return Err(at(
+                d.span(),
+                "classic mode does not take damping or damping_per_second: its damping is \
+                 classic_shift (0 for none)"
+                    .into(),
+            ));
+        }
+        let h = value(&g.cell_size).unwrap_or(CLASSIC_DEFAULT_CELL_SIZE);
+        let params = match (value(&g.wave_speed), value(&g.dt)) {
+            (Some(c), None) => WaveParams::at_limit(h, c, Damping::NONE),
+            (None, dt) => {
+                let dt = dt.unwrap_or(CLASSIC_DEFAULT_DT);
+                // The speed that makes a = 1/2; checked against its range like a given one.
+                WaveParams::new(h, h / (dt * std::f64::consts::SQRT_2), dt, Damping::NONE)
+            }
+            (Some(c), Some(dt)) => WaveParams::new(h, c, dt, Damping::NONE),
+        }
+        .map_err(blame)?;
+        let a = params.courant();
+        if (a / GRID_COURANT_LIMIT - 1.0).abs() > CLASSIC_COURANT_TOLERANCE {
+            return Err(at(
+                span_of("dt"),
+                format!(
+                    "classic mode steps at a = 1/2, but cell_size, wave_speed and dt give \
+                     a = (c*dt/h)^2 = {a}; give dt = h / (c*sqrt 2) = {} s, or leave out \
+                     wave_speed or dt",
+                    params.max_stable_dt()
+                ),
+            ));
+        }
+        return Ok(params);
+    }
+    let required = |key: &Option<Spanned<f64>>, name: &str, unit: &str| {
+        value(key).ok_or_else(|| {
+            at(
+                grid_span.clone(),
+                format!("[grid] needs `{name}` ({unit}) in {} mode", mode.name()),
+            )
+        })
+    };
+    let h = required(&g.cell_size, "cell_size", "m")?;
+    let c = required(&g.wave_speed, "wave_speed", "m/s")?;
+    let dt = required(&g.dt, "dt", "s")?;
+    let dt_span = span_of("dt");
+    let damping = damping_keys(&g.damping, &g.damping_per_second, dt_span, at)?;
+    WaveParams::new(h, c, dt, damping.0).map_err(blame)
+}
+
+/// Refuses an impulse that could not change the water: numbers past their limits (checked in
+/// f64, so the message names what was written), a centre whose reach holds no cell of the grid,
+/// or a step at or after the run's end.
+fn check_impulse(
+    imp: &RawImpulse,
+    whole: std::ops::Range<usize>,
+    size: GridSize,
+    radius: f64,
+    shape: ImpulseShape,
+    steps: u64,
+    at: Locate<'_>,
+) -> Result<(), ScenarioError> {
+    check_impulse_amplitude(*imp.amplitude.get_ref())
+        .map_err(|e| at(imp.amplitude.span(), e.to_string()))?;
+    if let Some(r) = &imp.radius {
+        if !r.get_ref().is_finite() {
+            return Err(at(
+                r.span(),
+                format!(
+                    "impulse radius must be a finite number, got {}",
+                    r.get_ref()
+                ),
+            ));
+        }
+        if *r.get_ref() > MAX_IMPULSE_RADIUS {
+            return Err(at(
+                r.span(),
+                format!(
+                    "impulse radius must be at most {MAX_IMPULSE_RADIUS:e} cells, got {}",
+                    r.get_ref()
+                ),
+            ));
+        }
+    }
+    let (x, y) = (*imp.x.get_ref(), *imp.y.get_ref());
+    for (name, v, span) in [("x", x, imp.x.span()), ("y", y, imp.y.span())] {
+        if !v.is_finite() {
+            return Err(at(
+                span,
+                format!("impulse {name} must be a finite number, got {v}"),
+            ));
+        }
+    }
+    // Cell centres sit at integer coordinates 0..W-1, 0..H-1. A point impulse lands on the
+    // nearest one; others on those within `radius`.
+    let (w, h) = (size.width() as f64, size.height() as f64);
+    let reaches = if shape == ImpulseShape::Point {
+        let (rx, ry) = (x.round(), y.round());
+        (0.0..w).contains(&rx) && (0.0..h).contains(&ry)
+    } else {
+        let dx = x - x.clamp(0.0, w - 1.0);
+        let dy = y - y.clamp(0.0, h - 1.0);
+        dx.hypot(dy) <= radius
+    };
+    if !reaches {
+        return Err(at(
+            whole,
+            format!(
+                "impulse at ({x}, {y}) with radius {radius} reaches no cell of the {} x {} grid \
+                 (cell centres span 0 to {} along x and 0 to {} along y)",
+                size.width(),
+                size.height(),
+                size.width() - 1,
+                size.height() - 1
+            ),
+        ));
+    }
+    if let Some(step) = &imp.step {
+        if *step.get_ref() >= steps {
+            return Err(at(
+                step.span(),
+                format!(
+                    "impulse at step {} would never land: the run has {steps} steps, so the \
+                     last impulse step is {}",
+                    step.get_ref(),
+                    steps.saturating_sub(1)
+                ),
+            ));
+        }
+    } else if steps == 0 {
+        return Err(at(
+            whole,
+            "impulse at step 0 would never land: the run has 0 steps".into(),
+        ));
+    }
+    Ok(())
 }
 
 impl Scenario {

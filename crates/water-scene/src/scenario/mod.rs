@@ -130,6 +130,51 @@ pub(crate) fn locator<'a>(
     }
 }
 
+/// Exactly `N` numbers from a TOML array. `[f64; N]` would take the first `N` elements of a
+/// longer array and drop the rest, a string among them included, without a word; this refuses
+/// any other length or element with the array's line and column.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Numbers<const N: usize>(pub [f64; N]);
+
+impl<'de, const N: usize> serde::Deserialize<'de> for Numbers<N> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let values = Vec::<toml::Value>::deserialize(d)?;
+        if values.len() != N {
+            return Err(D::Error::custom(format!(
+                "expected {N} numbers, got {}",
+                values.len()
+            )));
+        }
+        let mut out = [0.0; N];
+        for (k, (slot, value)) in out.iter_mut().zip(&values).enumerate() {
+            *slot = match value {
+                toml::Value::Float(v) => *v,
+                toml::Value::Integer(v) => *v as f64,
+                other => {
+                    return Err(D::Error::custom(format!(
+                        "expected {N} numbers, but element {} is a {}",
+                        k + 1,
+                        other.type_str()
+                    )))
+                }
+            };
+        }
+        Ok(Self(out))
+    }
+}
+
+/// A TOML error as one line: the parser's messages span several lines (the cause, then what
+/// was expected).
+pub(crate) fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The damping of a `damping` (per step) or `damping_per_second` key, and the span to blame when
 /// it is refused (`fallback` when neither is given: no damping).
 ///

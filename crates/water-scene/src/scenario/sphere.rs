@@ -27,7 +27,7 @@ use serde::Deserialize;
 use toml::Spanned;
 use water_sphere::{Click, Icosphere, SphereError, SphereStepper, SphereWater};
 
-use super::{damping_keys, memory, ScenarioError};
+use super::{damping_keys, memory, one_line, Numbers, ScenarioError};
 
 /// Largest sphere radius, m: a hundred times the Earth's, far inside f32 with room for the
 /// products of positions that normals and areas take.
@@ -62,7 +62,7 @@ struct RawSphere {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawClick {
-    direction: Spanned<[f64; 3]>,
+    direction: Spanned<Numbers<3>>,
     radius: Spanned<f64>,
     amplitude: Spanned<f64>,
     #[serde(default)]
@@ -106,7 +106,7 @@ impl SphereScenario {
         at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
     ) -> Result<Self, ScenarioError> {
         let raw: RawSphereScenario = toml::from_str(text)
-            .map_err(|e| at(e.span().unwrap_or(0..0), e.message().trim().to_owned()))?;
+            .map_err(|e| at(e.span().unwrap_or(0..0), one_line(e.message())))?;
         let s = &raw.sphere;
         let level = *s.level.get_ref();
         let vertices = water_sphere::icosphere::vertex_count(level);
@@ -177,7 +177,7 @@ impl SphereScenario {
         let mut clicks = Vec::new();
         for spanned in &raw.click {
             let k = spanned.get_ref();
-            let d = *k.direction.get_ref();
+            let d = k.direction.get_ref().0;
             // Normalised in f64: [1e20, 0, 0] is a direction like any other, but its f32
             // length squared overflows.
             let length = d.iter().map(|v| v * v).sum::<f64>().sqrt();
@@ -219,7 +219,7 @@ impl SphereScenario {
             }
             let radius = *k.radius.get_ref();
             let click = Click::new(Vec3::new(x, y, z), radius as f32, amplitude as f32)
-                .map_err(|e| at(k.radius.span(), e.to_string()))?;
+                .map_err(|e| at(spanned.span(), e.to_string()))?;
             clicks.push((k.step, click));
         }
         clicks.sort_by_key(|(step, _)| *step);

@@ -1,0 +1,335 @@
+//! Nothing bad gets through: closed and full stdout, non-finite or absurd numbers, arrays of the
+//! wrong length, parameters that would be ignored, impulses and land outside the grid or the
+//! run, grids too big for memory, thread counts, reused output folders.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn water() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_water"))
+}
+
+fn run(args: &[&str]) -> Output {
+    water().args(args).output().expect("the water binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("water-reliability-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The write end of a pipe whose read end is already closed: every write fails with EPIPE,
+/// whenever the child makes it.
+fn closed_pipe() -> Stdio {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    Stdio::from(writer)
+}
+
+/// The one line a refused input gives: exit 1, one line on stderr, no panic.
+fn refused(out: &Output) -> String {
+    let e = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    assert_eq!(e.trim_end().lines().count(), 1, "one line: {e}");
+    assert!(!e.contains("panicked"), "{e}");
+    e
+}
+
+const GRID: &str =
+    "steps = 10\n[grid]\nwidth = 20\nheight = 16\ncell_size = 0.1\nwave_speed = 1.0\ndt = 0.02\n";
+
+/// Runs scenario `text` into a fresh folder.
+fn run_text(name: &str, text: &str) -> (Output, PathBuf) {
+    let dir = scratch(name);
+    let file = dir.join("s.toml");
+    std::fs::write(&file, text).expect("write scenario");
+    let out = dir.join("out");
+    let res = run(&[
+        "run",
+        file.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    (res, out)
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_and_a_full_one_is_one_line() {
+    for args in [
+        &["stability", "--wave-speed", "2", "--cell-size", "0.1"][..],
+        &["bench", "grid", "--size", "32", "--steps", "2"][..],
+    ] {
+        // A reader that has gone away before anything is written.
+        let out = water()
+            .args(args)
+            .stdout(closed_pipe())
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
+
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = water().args(args).stdout(full).output().expect("run");
+        let e = refused(&out);
+        assert!(e.contains("No space left"), "{e}");
+    }
+}
+
+#[test]
+fn run_to_a_closed_pipe_writes_its_files_and_exits_141() {
+    let dir = scratch("pipe");
+    let out = dir.join("out");
+    let res = water()
+        .args(["run", "--builtin", "harbour", "--quiet", "--out"])
+        .arg(&out)
+        .stdout(closed_pipe())
+        .output()
+        .expect("run");
+    assert_eq!(res.status.code(), Some(141), "{}", stderr(&res));
+    assert!(out.join("summary.json").exists());
+}
+
+#[test]
+fn huge_amplitudes_and_sizes_are_refused_naming_what_was_written() {
+    let imp = |amp: &str| {
+        format!("{GRID}[[impulse]]\nx = 10.0\ny = 8.0\nradius = 3.0\namplitude = {amp}\n")
+    };
+    for amp in ["1e38", "1e39", "-1e300"] {
+        let (res, _) = run_text("amp", &imp(amp));
+        let e = refused(&res);
+        assert!(e.contains("impulse amplitude") && e.contains("1e6"), "{e}");
+        assert!(!e.contains("inf"), "names the value written, not inf: {e}");
+    }
+    let (res, _) = run_text(
+        "cell",
+        &GRID.replace("cell_size = 0.1", "cell_size = 1e300"),
+    );
+    let e = refused(&res);
+    assert!(e.contains("cell_size = 1e300") && e.contains("1e6"), "{e}");
+    let res = run(&[
+        "stability",
+        "--wave-speed",
+        "1e-300",
+        "--cell-size",
+        "1e300",
+    ]);
+    let e = refused(&res);
+    assert!(e.contains("1e-6") || e.contains("1e6"), "{e}");
+    let body = format!(
+        "{GRID}[[body]]\nshape = \"sphere\"\nradius = 1e30\nmass = 1.0\nposition = [1.0, 0.8, 0.0]\n"
+    );
+    let (res, _) = run_text("radius", &body);
+    let e = refused(&res);
+    assert!(e.contains("sphere radius") && e.contains("1e4"), "{e}");
+}
+
+#[test]
+fn arrays_of_the_wrong_length_are_refused_with_line_and_column() {
+    let body = |position: &str| {
+        format!(
+            "{GRID}[[body]]\nshape = \"box\"\nsize = [0.4, 0.4, 0.2]\nmass = 10.0\nposition = {position}\n"
+        )
+    };
+    for (position, want) in [
+        ("[1.0, 0.8, 0.0, 5.0]", "expected 3 numbers, got 4"),
+        ("[1.0, 0.8, 0.0, \"x\"]", "expected 3 numbers, got 4"),
+        ("[1.0, \"x\", 0.0]", "element 2 is a string"),
+    ] {
+        let (res, _) = run_text("array", &body(position));
+        let e = refused(&res);
+        assert!(e.contains(want) && e.contains("s.toml:12:"), "{e}");
+    }
+}
+
+#[test]
+fn toml_syntax_errors_are_one_line_with_file_line_and_column() {
+    let (res, _) = run_text("syntax", "steps = 10\n[grid\nwidth = 3\n");
+    let e = refused(&res);
+    assert!(e.contains("s.toml:2:"), "{e}");
+}
+
+#[test]
+fn classic_mode_needs_no_units_and_refuses_what_it_would_ignore() {
+    let classic =
+        "steps = 10\n[grid]\nwidth = 20\nheight = 16\nboundary = \"fixed\"\nmode = \"classic\"\n";
+    let (res, _) = run_text("classic-bare", classic);
+    assert!(res.status.success(), "{}", stderr(&res));
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(text.contains("(10.000 s simulated)"), "{text}");
+
+    let (res, _) = run_text("classic-damping", &format!("{classic}damping = 0.99\n"));
+    let e = refused(&res);
+    assert!(e.contains("classic_shift") && e.contains(":7:"), "{e}");
+
+    let (res, _) = run_text(
+        "classic-dt",
+        &format!("{classic}cell_size = 0.1\nwave_speed = 1.0\ndt = 0.02\n"),
+    );
+    let e = refused(&res);
+    assert!(e.contains("a = 1/2") && e.contains("0.0707106"), "{e}");
+
+    // dt alone: the speed follows, and the simulated time is the steps times dt.
+    let (res, _) = run_text("classic-dt-alone", &format!("{classic}dt = 0.5\n"));
+    assert!(res.status.success(), "{}", stderr(&res));
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(text.contains("(5.000 s simulated)"), "{text}");
+
+    // Other modes still need all three.
+    let (res, _) = run_text("signed-no-dt", &GRID.replace("dt = 0.02\n", ""));
+    let e = refused(&res);
+    assert!(e.contains("needs `dt`"), "{e}");
+}
+
+#[test]
+fn impulses_and_land_outside_the_grid_or_the_run_are_refused() {
+    let imp = |x: &str, step: &str| {
+        format!(
+            "{GRID}[[impulse]]\nx = {x}\ny = 8.0\nradius = 3.0\namplitude = 0.1\nstep = {step}\n"
+        )
+    };
+    let (res, _) = run_text("imp-outside", &imp("40.0", "0"));
+    let e = refused(&res);
+    assert!(
+        e.contains("reaches no cell") && e.contains("20 x 16"),
+        "{e}"
+    );
+    // Partly inside is clipped, as documented.
+    let (res, _) = run_text("imp-edge", &imp("21.0", "0"));
+    assert!(res.status.success(), "{}", stderr(&res));
+    let (res, _) = run_text("imp-late", &imp("10.0", "10"));
+    let e = refused(&res);
+    assert!(e.contains("step 10") && e.contains("10 steps"), "{e}");
+    let land = format!("{GRID}[[land]]\nx0 = 0\ny0 = 0\nx1 = 30\ny1 = 4\n");
+    let (res, _) = run_text("land", &land);
+    let e = refused(&res);
+    assert!(e.contains("beyond the 20 x 16 grid"), "{e}");
+}
+
+#[test]
+fn a_grid_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
+    let dir = scratch("ulimit");
+    let file = dir.join("big.toml");
+    std::fs::write(
+        &file,
+        GRID.replace("width = 20", "width = 30000")
+            .replace("height = 16", "height = 30000"),
+    )
+    .expect("write");
+    let script = format!(
+        "ulimit -v 2000000 && exec {} run {} --quiet --out {}",
+        env!("CARGO_BIN_EXE_water"),
+        file.display(),
+        dir.join("out").display()
+    );
+    let res = Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .expect("bash");
+    let e = refused(&res);
+    assert!(e.contains("30000 x 30000") && e.contains("GiB"), "{e}");
+    assert!(!dir.join("out").join("height.npy").exists());
+}
+
+#[test]
+fn thread_counts_are_capped_and_negative_numbers_reach_their_range_checks() {
+    let e = refused(&run(&[
+        "bench",
+        "grid",
+        "--size",
+        "32",
+        "--steps",
+        "1",
+        "--threads",
+        "100000",
+    ]));
+    assert!(
+        e.contains("--threads is 100000") && e.contains("per core"),
+        "{e}"
+    );
+    let e = refused(&run(&[
+        "stability",
+        "--wave-speed",
+        "-1",
+        "--cell-size",
+        "0.1",
+    ]));
+    assert!(
+        e.contains("wave_speed must be greater than 0, got -1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn stability_calls_its_own_largest_stable_dt_stable() {
+    let res = run(&["stability", "--wave-speed", "5", "--cell-size", "0.01"]);
+    assert!(res.status.success(), "{}", stderr(&res));
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(text.contains("stable         = yes"), "{text}");
+    assert!(text.contains("substeps       = 1 "), "{text}");
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut n: Vec<String> = std::fs::read_dir(dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    n.sort();
+    n
+}
+
+#[test]
+fn a_reused_out_folder_holds_only_this_runs_files() {
+    let split = GRID.to_owned()
+        + "mode = \"split\"\n[[impulse]]\nx = 10.0\ny = 8.0\nradius = 3.0\namplitude = 0.1\n";
+    let (res, out) = run_text("reuse", &split);
+    assert!(res.status.success(), "{}", stderr(&res));
+    assert!(names(&out).contains(&"positive.npy".to_owned()));
+    std::fs::write(out.join("notes.txt"), "mine").expect("write");
+    let file = out.parent().expect("parent").join("s.toml");
+    std::fs::write(&file, split.replace("mode = \"split\"\n", "")).expect("write");
+    let res = run(&[
+        "run",
+        file.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(res.status.success(), "{}", stderr(&res));
+    assert_eq!(
+        names(&out),
+        ["height.npy", "height.png", "notes.txt", "summary.json"]
+    );
+    let printed = String::from_utf8_lossy(&res.stdout);
+    assert_eq!(printed.matches("wrote ").count(), 3, "{printed}");
+
+    // A failed run (here: an output folder name that is not UTF-8) changes nothing.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = out
+            .parent()
+            .expect("parent")
+            .join(std::ffi::OsStr::from_bytes(b"out-\xff"));
+        let res = water()
+            .arg("run")
+            .arg(&file)
+            .arg("--out")
+            .arg(&bad)
+            .arg("--quiet")
+            .output()
+            .expect("run");
+        let e = refused(&res);
+        assert!(e.contains("not valid UTF-8"), "{e}");
+        assert!(!bad.exists());
+    }
+}
