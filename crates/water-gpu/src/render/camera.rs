@@ -28,7 +28,10 @@ impl Camera {
     /// assert!(centre.x.abs() < 1e-6 && centre.y.abs() < 1e-6);
     /// ```
     #[must_use]
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the classic look-at signature: eye, target, up and the projection's four numbers"
+    )]
     pub fn look_at(
         eye: Vec3,
         target: Vec3,

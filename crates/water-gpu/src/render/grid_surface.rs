@@ -386,7 +386,10 @@ impl GridSurfaceRenderer {
     ///
     /// # Errors
     /// As [`GridSurfaceRenderer::prepare`].
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one call records a whole frame: its targets, sky, camera, surface, mask and bodies"
+    )]
     pub fn encode(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
