@@ -99,28 +99,6 @@ pub fn read_raw(bytes: &[u8]) -> io::Result<(String, Vec<usize>, &[u8])> {
     Ok((descr, shape, &bytes[10 + len..]))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn header_is_padded_to_64_bytes_and_round_trips() {
-        let data = [1.5f32, -2.0, 0.25, 4.0, 5.0, 6.0];
-        let bytes = encode(&data, &[2, 3]);
-        let header_len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
-        assert_eq!((10 + header_len) % 64, 0);
-        assert_eq!(bytes[10 + header_len - 1], b'\n');
-        let (descr, shape, payload) = read_raw(&bytes).expect("valid npy");
-        assert_eq!(descr, "<f4");
-        assert_eq!(shape, vec![2, 3]);
-        let back: Vec<f32> = payload
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        assert_eq!(back, data);
-    }
-}
-
 /// Writes `height.npy` (`[height, width]`, f32; i16 in classic mode) and, in split mode,
 /// `positive.npy` and `negative.npy` into `out`. Returns the files written.
 ///
@@ -144,4 +122,26 @@ pub fn write_grid_arrays(
         }
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_is_padded_to_64_bytes_and_round_trips() {
+        let data = [1.5f32, -2.0, 0.25, 4.0, 5.0, 6.0];
+        let bytes = encode(&data, &[2, 3]);
+        let header_len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+        assert_eq!((10 + header_len) % 64, 0);
+        assert_eq!(bytes[10 + header_len - 1], b'\n');
+        let (descr, shape, payload) = read_raw(&bytes).expect("valid npy");
+        assert_eq!(descr, "<f4");
+        assert_eq!(shape, vec![2, 3]);
+        let back: Vec<f32> = payload
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(back, data);
+    }
 }

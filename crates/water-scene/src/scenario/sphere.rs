@@ -198,7 +198,7 @@ impl SphereScenario {
                 ));
             };
             let amplitude = *k.amplitude.get_ref();
-            if !(amplitude.abs() <= MAX_CLICK_AMPLITUDE) {
+            if amplitude.is_nan() || amplitude.abs() > MAX_CLICK_AMPLITUDE {
                 return Err(at(
                     k.amplitude.span(),
                     format!(
