@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
-use crate::kernels::mean_level::{conserves_volume, MeanLevelKeeper, MEAN_LEVEL_PERIOD};
+use crate::kernels::mean_level::{conserves_volume, MeanLevelKeeper};
 use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
@@ -95,11 +95,11 @@ impl GridSetup {
         conserves_volume(self.boundary, self.coefficients, self.land.is_some())
     }
 
-    /// How many of `left` steps to run before the next mean-level correction is due: all of
-    /// them when the grid keeps no level.
-    pub fn segment(&self, left: u64) -> u64 {
+    /// How many of `left` steps to run before `keeper`'s next correction is due: all of them
+    /// when the grid keeps no level.
+    pub fn segment(&self, keeper: &MeanLevelKeeper, left: u64) -> u64 {
         if self.keeps_level() {
-            left.min(MEAN_LEVEL_PERIOD - self.steps % MEAN_LEVEL_PERIOD)
+            keeper.segment(self.steps, left)
         } else {
             left
         }
@@ -181,7 +181,7 @@ impl SignedGrid {
         Self {
             setup: GridSetup::new(size, params, boundary),
             field: WaveField::at_rest(size),
-            keeper: MeanLevelKeeper::default(),
+            keeper: MeanLevelKeeper::new(size),
         }
     }
 
@@ -272,7 +272,7 @@ impl GridWater for SignedGrid {
         let mut left = steps;
         // Runs end where corrections are due, so they fall on the same steps as single steps'.
         while left > 0 {
-            let run = self.setup.segment(left);
+            let run = self.setup.segment(&self.keeper, left);
             let s = &self.setup;
             self.field.step_many(
                 s.size,

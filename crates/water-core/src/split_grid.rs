@@ -39,7 +39,7 @@ impl SplitGrid {
             setup: GridSetup::new(size, params, boundary),
             positive: WaveField::at_rest(size),
             negative: WaveField::at_rest(size),
-            keepers: Default::default(),
+            keepers: [MeanLevelKeeper::new(size), MeanLevelKeeper::new(size)],
         }
     }
 
@@ -158,7 +158,7 @@ impl GridWater for SplitGrid {
         let mut left = steps;
         // Runs end where corrections are due, so they fall on the same steps as single steps'.
         while left > 0 {
-            let run = self.setup.segment(left);
+            let run = self.setup.segment(&self.keepers[0], left);
             let s = &self.setup;
             // Without contact events the channels evolve independently.
             for channel in [&mut self.positive, &mut self.negative] {

@@ -5,7 +5,8 @@
 //! `S^(n+1) = 2 S^n - S^(n-1)` exactly in exact arithmetic (`docs/math.md`, section 9): the mean
 //! level moves at a constant rate, zero for water that started at rest. In f32 every step's
 //! rounding kicks that rate a little, and the kicks add up to a drift. Every
-//! [`MEAN_LEVEL_PERIOD`] steps a [`MeanLevelKeeper`] measures the sums of both time levels (in
+//! [`mean_level_period`] steps (32 on small grids) a [`MeanLevelKeeper`] measures the sums of
+//! both time levels (in
 //! f64, rows in a fixed order, so the result does not depend on threads) and adds to each level
 //! the uniform amount that puts its sum back where the recurrence predicts. A uniform amount is
 //! invisible to the stencil (its Laplacian is exactly zero with clamp-to-edge or wrap), so the
@@ -24,13 +25,38 @@ use crate::boundary::Boundary;
 use crate::params::StencilCoefficients;
 use crate::size::GridSize;
 
-/// Steps between two corrections of the mean level (a multiple of the GPU's fused step count,
-/// 4). Between corrections the rounding kicks move the mean level's rate by about
-/// `sqrt(K) sqrt(cells) ulp(z)`, and a correction puts the rate back at once: 32 keeps that
-/// jump under one step's own rounding bound on small grids (the per-step volume test in
-/// `tests/conservation.rs`), while the pass over both levels adds about 1/32 of a step's
-/// memory traffic per step (`docs/reliability.md`).
+/// Steps between two corrections of the mean level on grids of fewer than 2,048 cells, and the
+/// shortest period of any grid (a multiple of the GPU's fused step count, 4). Between
+/// corrections the rounding kicks move the mean level's rate by about `sqrt(K) sqrt(N) ulp(z)`,
+/// and a correction puts the rate back at once: 32 keeps that jump under one step's own
+/// rounding bound `N eps max |z|` on small grids (the per-step volume test in
+/// `tests/conservation.rs`). Larger grids correct less often: [`mean_level_period`].
 pub const MEAN_LEVEL_PERIOD: u64 = 32;
+
+/// Steps between two corrections on a grid of `cells` cells `N`: the largest power of two
+/// `K` with `K <= N / 32` and `K^(3/2) <= 64 sqrt(N)` (`K <= 16 N^(1/3)`), and at least
+/// [`MEAN_LEVEL_PERIOD`] (`docs/math.md`, section 9):
+///
+/// - the rate's jump at a correction, about `sqrt(K N) ulp(z)`, against a step's rounding bound
+///   `N eps max |z|`, goes as `sqrt(K / N)`: `K = N / 32` keeps the margin 32 has at 1,024
+///   cells (the per-step volume test in `tests/conservation.rs`);
+/// - the mean level wanders within a period by about `eps K^(3/2) / sqrt(N)` of max |z|:
+///   `K^(3/2) <= 64 sqrt(N)` keeps that within 11x of its value at 32 x 32 with `K = 32`, under
+///   `1e-5` of max |z|.
+///
+/// 1,024 cells and fewer: 32; 64 x 64: 128; 128 x 128: 256; 256 x 256: 512; 1024 x 1024: 1,024.
+/// A power of two, so a multiple of the GPU's fused step count (4). The passes over both
+/// levels then cost `1/K` of their traffic per step (`docs/reliability.md`).
+#[must_use]
+pub fn mean_level_period(cells: usize) -> u64 {
+    let n = cells as f64;
+    let most = (n / 32.0).min(16.0 * n.cbrt());
+    let mut k = MEAN_LEVEL_PERIOD;
+    while (2 * k) as f64 <= most {
+        k *= 2;
+    }
+    k
+}
 
 /// Largest move of the current level's sum per correction, as a fraction of one step's
 /// rounding bound `cells * eps * max |z|` (`eps = 2^-23`).
@@ -70,8 +96,55 @@ pub fn checkerboard_is_marginal(
         && size.height().is_multiple_of(2)
 }
 
-/// Both sums of `level`: one f64 pair per row (rows in parallel when `parallelism` says so),
-/// then the rows added in order.
+/// Lanes of [`row_sums`]: 16 f64 accumulators, four AVX2 registers (or eight SSE2 ones), so
+/// the sums vectorise while their order stays fixed (lane `j` takes the cells `x = 16 i + j`).
+const LANES: usize = 16;
+
+/// `(sum z, sum (-1)^(x+y) z, max |z|)` of row `y`, in a fixed order: lanes of f64 partial
+/// sums (one per cell `x mod 16`), the tail after them, then the lanes added in order. The
+/// lanes of even `j` hold the cells whose `x` is even, so the checkerboard sum is the even
+/// lanes less the odd ones (sign flipped on odd rows).
+fn row_sums(y: usize, row: &[f32]) -> (f64, f64, f64) {
+    let mut acc = [0.0f64; LANES];
+    let mut peak = [0.0f32; LANES];
+    let mut chunks = row.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for j in 0..LANES {
+            acc[j] += f64::from(chunk[j]);
+            peak[j] = peak[j].max(chunk[j].abs());
+        }
+    }
+    for (j, &z) in chunks.remainder().iter().enumerate() {
+        acc[j] += f64::from(z);
+        peak[j] = peak[j].max(z.abs());
+    }
+    let (mut even, mut odd) = (0.0f64, 0.0f64);
+    for pair in acc.chunks_exact(2) {
+        even += pair[0];
+        odd += pair[1];
+    }
+    let checker = if y.is_multiple_of(2) {
+        even - odd
+    } else {
+        odd - even
+    };
+    let peak = peak.iter().fold(0.0f32, |m, &p| m.max(p));
+    (even + odd, checker, f64::from(peak))
+}
+
+/// Row sums added in row order.
+fn add_rows(rows: &[(f64, f64, f64)]) -> LevelSums {
+    rows.iter()
+        .fold(LevelSums::default(), |s, &(p, c, m)| LevelSums {
+            plain: s.plain + p,
+            checker: s.checker + c,
+            peak: s.peak.max(m),
+        })
+}
+
+/// Both sums of `level`: one f64 pair per row ([`row_sums`], vectorised; rows in parallel
+/// when `parallelism` says so), then the rows added in order, so the result does not depend on
+/// the threads.
 ///
 /// # Panics
 /// If `level` does not hold `size.cells()` values.
@@ -79,29 +152,20 @@ pub fn checkerboard_is_marginal(
 pub fn level_sums(size: GridSize, level: &[f32], parallelism: Parallelism) -> LevelSums {
     assert_eq!(level.len(), size.cells(), "level size");
     let w = size.width();
-    let row_sums = |(y, row): (usize, &[f32])| {
-        let (mut even, mut odd, mut peak) = (0.0f64, 0.0f64, 0.0f32);
-        for (x, &z) in row.iter().enumerate() {
-            if (x + y) % 2 == 0 {
-                even += f64::from(z);
-            } else {
-                odd += f64::from(z);
-            }
-            peak = peak.max(z.abs());
-        }
-        (even + odd, even - odd, f64::from(peak))
-    };
     let rows: Vec<(f64, f64, f64)> = if parallelism.threads(size.cells()) > 1 {
-        level.par_chunks(w).enumerate().map(row_sums).collect()
+        level
+            .par_chunks(w)
+            .enumerate()
+            .map(|(y, row)| row_sums(y, row))
+            .collect()
     } else {
-        level.chunks(w).enumerate().map(row_sums).collect()
+        level
+            .chunks(w)
+            .enumerate()
+            .map(|(y, row)| row_sums(y, row))
+            .collect()
     };
-    rows.iter()
-        .fold(LevelSums::default(), |s, &(p, c, m)| LevelSums {
-            plain: s.plain + p,
-            checker: s.checker + c,
-            peak: s.peak.max(m),
-        })
+    add_rows(&rows)
 }
 
 /// Adds `plain + checker * (-1)^(x+y)` to every cell of `level`.
@@ -200,9 +264,11 @@ pub fn level_offsets(
 
 /// Holds the sums of one field's two levels to the exact recurrence's prediction. See the
 /// module docs.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MeanLevelKeeper {
     reference: Option<Reference>,
+    /// Steps between corrections ([`mean_level_period`] of the grid's cells).
+    period: u64,
 }
 
 /// What [`MeanLevelKeeper::plan`] decided for one correction: the amounts to add to the current
@@ -219,10 +285,38 @@ pub struct Correction {
 }
 
 impl MeanLevelKeeper {
+    /// A keeper, not yet anchored, for a grid of `size` (period [`mean_level_period`]).
+    #[must_use]
+    pub fn new(size: GridSize) -> Self {
+        Self::with_cells(size.cells())
+    }
+
+    /// A keeper for `cells` cells (a sphere's vertices, a grid's cells).
+    #[must_use]
+    pub fn with_cells(cells: usize) -> Self {
+        Self {
+            reference: None,
+            period: mean_level_period(cells),
+        }
+    }
+
+    /// Steps between corrections.
+    #[must_use]
+    pub fn period(&self) -> u64 {
+        self.period
+    }
+
+    /// How many of `left` steps to run, from step count `steps`, before the next correction
+    /// is due.
+    #[must_use]
+    pub fn segment(&self, steps: u64, left: u64) -> u64 {
+        left.min(self.period - steps % self.period)
+    }
+
     /// Forgets the reference: the levels were changed from outside (impulses, contact events,
     /// edits). The grid anchors a new one, from what is there, before its next step: measured
     /// then, the rate `S^n - S^(n-1)` is the exact one (zero for water at rest), where one
-    /// measured at the next correction would carry up to [`MEAN_LEVEL_PERIOD`] steps of rounding
+    /// measured at the next correction would carry up to a period's rounding
     /// kicks into every later prediction.
     pub fn invalidate(&mut self) {
         self.reference = None;
@@ -239,13 +333,13 @@ impl MeanLevelKeeper {
     /// anchoring is done then (a correction due at this count was done after the last step).
     #[must_use]
     pub fn wanted(&self, steps: u64, before_step: bool) -> bool {
-        !self.is_anchored() || (!before_step && Self::due(steps))
+        !self.is_anchored() || (!before_step && self.due(steps))
     }
 
     /// Whether a correction is due after the step that brought the count to `steps`.
     #[must_use]
-    pub fn due(steps: u64) -> bool {
-        steps.is_multiple_of(MEAN_LEVEL_PERIOD)
+    pub fn due(&self, steps: u64) -> bool {
+        steps.is_multiple_of(self.period)
     }
 
     /// The correction for levels whose sums are `now = (cur, old)` at step count `steps`.
@@ -271,7 +365,7 @@ impl MeanLevelKeeper {
                     * f64::from(f32::EPSILON)
                     * now.0.peak.max(now.1.peak);
                 let plain = now.0.plain - (now.0.plain - cur.plain).clamp(-cap, cap);
-                let rate = (cur.plain - old.plain) - (plain - cur.plain) / MEAN_LEVEL_PERIOD as f64;
+                let rate = (cur.plain - old.plain) - (plain - cur.plain) / self.period as f64;
                 (
                     LevelSums { plain, ..cur },
                     LevelSums {
