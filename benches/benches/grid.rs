@@ -7,7 +7,7 @@
 )]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use water_core::{Boundary, GridMode};
+use water_core::{Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, WaveParams};
 use water_scene::benchmark::peer_like_bench;
 
 fn grid(c: &mut Criterion) {
@@ -69,5 +69,42 @@ fn grid_multi_step_mode(c: &mut Criterion, mode: GridMode) {
     group.finish();
 }
 
-criterion_group!(benches, grid, grid_multi_step);
+/// The mean-level keeper's cost: a 1024 x 1024 reflective grid, 2,000 steps in one
+/// `step_many` on 2 threads, undamped (volume-conserving: the keeper corrects every
+/// `mean_level_period` = 1,024 steps) against `d = 1 - 1e-6` (the same blocked run, keeper
+/// off). `docs/reliability.md`, "Volume conservation".
+fn grid_conserving(c: &mut Criterion) {
+    const N: usize = 1024;
+    const STEPS: u64 = 2000;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let mut group = c.benchmark_group("grid-conserving/signed-reflective-1024");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements((N * N) as u64 * STEPS));
+    for (name, damping) in [
+        ("undamped-keeper", Damping::NONE),
+        ("damped-no-keeper", Damping::PerStep(1.0 - 1e-6)),
+    ] {
+        let params = WaveParams::new(1.0, 1.0, 0.5, damping).expect("params");
+        let mut grid = SignedGrid::new(
+            GridSize::new(N, N).expect("size"),
+            params,
+            Boundary::Reflective,
+        );
+        let (cur, old) = grid.field_mut().levels_mut();
+        for (i, (c, o)) in cur.iter_mut().zip(old.iter_mut()).enumerate() {
+            let (x, y) = ((i % N) as f32 - 512.0, (i / N) as f32 - 340.0);
+            let z = (-(x * x + y * y) / 200.0).exp();
+            (*c, *o) = (z, z);
+        }
+        group.bench_function(name, |b| {
+            pool.install(|| b.iter(|| grid.step_many(STEPS)));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, grid, grid_multi_step, grid_conserving);
 criterion_main!(benches);
