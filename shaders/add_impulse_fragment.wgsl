@@ -4,24 +4,14 @@
 // water_core::Impulse::for_each_cell) into the delta texture: split mode puts positive amounts
 // in r (for p) and negative ones, as magnitudes, in g (for n).
 
+#import full_screen
+
 @group(0) @binding(0) var cur_tex: texture_2d<f32>;
 @group(0) @binding(1) var delta_tex: texture_2d<f32>;
 @group(0) @binding(2) var land_tex: texture_2d<u32>;
 
 @group(0) @binding(3) var classic_cur_tex: texture_2d<i32>;
 @group(0) @binding(4) var classic_delta_tex: texture_2d<i32>;
-
-struct VertexOutput {
-    @builtin(position) position: vec4<f32>,
-}
-
-@vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> VertexOutput {
-    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    var out: VertexOutput;
-    out.position = vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
-    return out;
-}
 
 // Signed and split fields.
 @fragment

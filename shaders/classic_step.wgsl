@@ -8,20 +8,8 @@
 // Values are i16 stored in i32 lanes; `wrap16` reproduces C's store into a `short`. The new
 // level goes to a third buffer; the host rotates old, current and new.
 
-struct GridUniforms {
-    width: u32,
-    height: u32,
-    boundary: u32,
-    mode: u32,
-    a: f32,
-    b: f32,
-    d: f32,
-    mur_k: f32,
-    contact_amplitude: f32,
-    has_contacts: u32,
-    classic_shift: u32,
-    _pad: u32,
-}
+#import grid_uniforms
+#import classic_cell
 
 @group(0) @binding(0) var<uniform> u: GridUniforms;
 @group(0) @binding(1) var<storage, read> src: array<i32>;
@@ -31,23 +19,12 @@ struct GridUniforms {
 @group(0) @binding(5) var<storage, read> contact_new: array<f32>;
 @group(0) @binding(6) var<storage, read> contact_old: array<f32>;
 
-fn wrap16(v: i32) -> i32 {
-    return (v << 16u) >> 16u;
+fn src_at(x: u32, y: u32) -> i32 {
+    return src[y * u.width + x];
 }
 
-// Rust's f32::round: halves away from zero (WGSL's round() takes halves to even).
-fn round_half_away(v: f32) -> f32 {
-    return sign(v) * floor(abs(v) + 0.5);
-}
-
-fn classic_cell(i: u32) -> i32 {
-    let w = u.width;
-    let sum = src[i - 1u] + src[i + 1u] + src[i - w] + src[i + w];
-    var v = wrap16((sum >> 1u) - old[i]);
-    if (u.classic_shift != 0u) {
-        v = wrap16(v - (v >> u.classic_shift));
-    }
-    return v;
+fn old_at(x: u32, y: u32) -> i32 {
+    return old[y * u.width + x];
 }
 
 @compute @workgroup_size(16, 16)
@@ -62,19 +39,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         dst[i] = 0;
         return;
     }
-    var v = classic_cell(i);
+    var v = classic_cell(x, y);
     if (u.has_contacts != 0u) {
-        let c_new = contact_new[i];
-        let c_old = contact_old[i];
-        var delta = 0.0;
-        if (c_new > 0.0 && c_old == 0.0) {
-            delta = u.contact_amplitude * c_new;
-        } else if (c_new == 0.0 && c_old > 0.0) {
-            delta = -(u.contact_amplitude * c_old);
-        }
-        // Saturating i16 add of the rounded amount, as the CPU's saturating_add.
-        let amount = i32(clamp(round_half_away(delta), -32768.0, 32767.0));
-        v = clamp(v + amount, -32768, 32767);
+        v = classic_contact_events(v, contact_new[i], contact_old[i]);
     }
     if (land[i] != 0u) {
         v = 0;

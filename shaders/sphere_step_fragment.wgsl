@@ -10,6 +10,8 @@
 // slots 4-5 in the rg of an Rg32Uint one) and two weight textures (Rgba32Float, Rg32Float). A
 // pentagon's sixth slot points at the vertex itself with weight 0, which adds exactly nothing.
 
+#import full_screen
+
 struct SphereFragmentUniforms {
     vertices: u32,
     width: u32,     // texels per row
@@ -28,19 +30,6 @@ struct SphereFragmentUniforms {
 // Current height of vertex i.
 fn height(i: u32) -> f32 {
     return textureLoad(cur_tex, vec2<u32>(i % u.width, i / u.width), 0).r;
-}
-
-struct VertexOutput {
-    @builtin(position) position: vec4<f32>,
-}
-
-// One triangle that covers the whole target.
-@vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> VertexOutput {
-    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    var out: VertexOutput;
-    out.position = vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
-    return out;
 }
 
 @fragment

@@ -579,10 +579,11 @@ fn hull_pipelines(
     wgpu::RenderPipeline,
     wgpu::BindGroupLayout,
 ) {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("rasterise_grid_mask"),
-        source: wgpu::ShaderSource::Wgsl(shaders::RASTERISE_GRID_MASK.into()),
-    });
+    let module = crate::pipelines::shader_module(
+        device,
+        "rasterise_grid_mask",
+        shaders::RASTERISE_GRID_MASK,
+    );
     let buffers = [
         wgpu::VertexBufferLayout {
             array_stride: size_of::<[f32; 3]>() as u64,

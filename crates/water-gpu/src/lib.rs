@@ -102,6 +102,7 @@ pub mod sphere_fragment;
 pub mod storage;
 pub mod surface;
 pub mod uniforms;
+pub mod wgsl_import;
 
 pub use compute_grid::ComputeGrid;
 pub use contact_mask::{ContactHull, ContactMaskRenderer};

@@ -1,5 +1,18 @@
-//! Pipeline construction shared by the backends: every kernel is one WGSL source with an entry
-//! point and an automatic layout.
+//! Pipeline construction shared by the backends: every kernel is one WGSL source (its
+//! `#import`s of `shaders/shared/` composed in, [`crate::wgsl_import`]) with an entry point and
+//! an automatic layout.
+
+/// The shader module of a kernel's `source`, its imports composed in.
+pub(crate) fn shader_module(
+    device: &wgpu::Device,
+    label: &str,
+    source: &str,
+) -> wgpu::ShaderModule {
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(crate::wgsl_import::compose(source).into()),
+    })
+}
 
 /// A compute pipeline for `entry` of `source`.
 pub(crate) fn compute_pipeline(
@@ -8,10 +21,7 @@ pub(crate) fn compute_pipeline(
     label: &str,
     entry: &str,
 ) -> wgpu::ComputePipeline {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
+    let module = shader_module(device, label, source);
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(label),
         layout: None,
@@ -31,10 +41,7 @@ pub(crate) fn full_screen_pipeline(
     fragment_entry: &str,
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
+    let module = shader_module(device, label, source);
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
         layout: None,

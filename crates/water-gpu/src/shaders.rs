@@ -1,5 +1,9 @@
 //! The WGSL sources, embedded from the workspace's `shaders/` folder. Each file holds one kernel
-//! named like the CPU function it mirrors.
+//! named like the CPU function it mirrors; the pieces kernels share are `#import`ed from
+//! `shaders/shared/` ([`crate::wgsl_import`]) when a pipeline is made, and [`composed`] gives the
+//! whole source a device sees.
+
+pub use crate::wgsl_import::compose as composed;
 
 /// `grid_step`: signed and split steps, every boundary, contacts and land (compute).
 pub const GRID_STEP: &str = include_str!("../../../shaders/grid_step.wgsl");

@@ -1,5 +1,6 @@
-//! Every WGSL file in `shaders/` parses and validates with naga, with the capabilities the
-//! backends request (none beyond core WGSL), and every file is one the crate embeds.
+//! Every WGSL file in `shaders/`, its `#import`s of `shaders/shared/` composed in, parses and
+//! validates with naga, with the capabilities the backends request (none beyond core WGSL);
+//! every file is one the crate embeds, and every shared module is used and written once.
 
 use std::path::PathBuf;
 
@@ -23,7 +24,8 @@ fn every_shader_in_the_folder_validates() {
         shader_dir().display()
     );
     for path in &files {
-        let source = std::fs::read_to_string(path).expect("readable shader");
+        let source =
+            water_gpu::shaders::composed(&std::fs::read_to_string(path).expect("readable shader"));
         let module = naga::front::wgsl::parse_str(&source)
             .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.emit_to_string(&source)));
         // The devices are requested with no shader capabilities beyond core WGSL.
@@ -69,43 +71,92 @@ fn a_broken_shader_is_caught() {
     assert!(rejected);
 }
 
-/// The block of f16 conversion functions in `source`: from its heading comment to the end of
-/// `pack_f16`, the last function of the block.
-fn f16_block(source: &str) -> Option<&str> {
-    let start = source.find("// f16 conversions:")?;
-    let last = start + source[start..].find("fn pack_f16(")?;
-    let end = last + source[last..].find("\n}\n")? + 3;
-    Some(&source[start..end])
+/// Every module in `shaders/shared/` is embedded, imported by some kernel, and holds what it
+/// alone defines: no kernel defines a function or struct of a shared module again (naga would
+/// refuse the duplicate, but only where the module is imported).
+#[test]
+fn shared_modules_are_written_once_and_used() {
+    let shared_dir = shader_dir().join("shared");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&shared_dir)
+        .expect("the shared folder exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "wgsl"))
+        .map(|p| {
+            p.file_stem()
+                .and_then(|n| n.to_str())
+                .expect("utf-8")
+                .to_owned()
+        })
+        .collect();
+    on_disk.sort();
+    assert!(
+        !on_disk.is_empty(),
+        "no shared module in {}",
+        shared_dir.display()
+    );
+    let mut embedded: Vec<String> = water_gpu::wgsl_import::SHARED
+        .iter()
+        .map(|(n, _)| (*n).to_owned())
+        .collect();
+    embedded.sort();
+    assert_eq!(on_disk, embedded, "shared/ and wgsl_import::SHARED differ");
+    for (name, text) in water_gpu::wgsl_import::SHARED {
+        assert_eq!(
+            std::fs::read_to_string(shared_dir.join(format!("{name}.wgsl"))).expect("file"),
+            *text,
+            "{name}: embedded text differs from the file"
+        );
+        let used = water_gpu::shaders::ALL.iter().any(|(_, source)| {
+            source
+                .lines()
+                .any(|l| water_gpu::wgsl_import::import_of(l) == Some(name))
+        });
+        assert!(used, "shared/{name}.wgsl is imported by no kernel");
+        // Entry points (after an @vertex, @fragment or @compute line) are named by convention
+        // and may be a kernel's own; helper functions and structs may not.
+        let lines: Vec<&str> = text.lines().collect();
+        let defined: Vec<&str> = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i == 0 || !lines[i - 1].starts_with('@'))
+            .filter_map(|(_, l)| {
+                l.strip_prefix("fn ")
+                    .or_else(|| l.strip_prefix("struct "))
+                    .and_then(|rest| rest.split(['(', ' ']).next())
+            })
+            .collect();
+        for (kernel, source) in water_gpu::shaders::ALL {
+            for item in &defined {
+                assert!(
+                    !source.contains(&format!("fn {item}("))
+                        && !source.contains(&format!("struct {item} ")),
+                    "{kernel} defines {item} again; import shared/{name}.wgsl instead"
+                );
+            }
+        }
+    }
 }
 
 #[test]
-fn every_f16_shader_carries_the_same_conversions() {
-    // WGSL has no includes, so each shader that reads or writes f16 storage carries its own copy
-    // of the conversions; a fix made to one copy and not the others would make the kernels round
-    // differently from each other and from the host.
-    let copies: Vec<(&str, &str)> = water_gpu::shaders::ALL
-        .iter()
-        .filter(|(_, source)| source.contains("fn f32_to_f16("))
-        .map(|(name, source)| {
-            let block = f16_block(source)
-                .unwrap_or_else(|| panic!("{name}: f16 conversions without the usual block"));
-            (*name, block)
-        })
-        .collect();
-    let names: Vec<&str> = copies.iter().map(|(n, _)| *n).collect();
+fn every_f16_kernel_rounds_with_the_shared_conversions() {
+    // One copy of the f16 conversions: the kernels that read or write f16 storage import it, so
+    // they round alike and as the host does (crates/water-gpu/src/storage.rs).
     for expected in [
         "grid_step_f16.wgsl",
         "grid_step_fused_f16.wgsl",
         "add_impulse_f16.wgsl",
         "surface_normals.wgsl",
     ] {
-        assert!(names.contains(&expected), "{expected} has no f16 block");
-    }
-    let (first, reference) = copies[0];
-    for (name, block) in &copies[1..] {
-        assert_eq!(
-            block, &reference,
-            "{name}: f16 conversions differ from {first}'s"
+        let (_, source) = water_gpu::shaders::ALL
+            .iter()
+            .find(|(name, _)| *name == expected)
+            .expect("embedded");
+        assert!(
+            source
+                .lines()
+                .any(|l| water_gpu::wgsl_import::import_of(l) == Some("f16_packing")),
+            "{expected} does not import f16_packing"
         );
+        assert!(water_gpu::shaders::composed(source).contains("fn f32_to_f16("));
     }
 }

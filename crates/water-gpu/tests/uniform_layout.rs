@@ -195,7 +195,15 @@ fn rust_uniform_structs_match_the_wgsl_layout() {
     for (name, size, fields) in structs {
         let checked = water_gpu::shaders::ALL
             .iter()
-            .filter(|(shader, source)| check(shader, source, name, size, fields))
+            .filter(|(shader, source)| {
+                check(
+                    shader,
+                    &water_gpu::shaders::composed(source),
+                    name,
+                    size,
+                    fields,
+                )
+            })
             .count();
         assert!(checked > 0, "no shader declares {name}");
     }

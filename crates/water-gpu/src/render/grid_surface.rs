@@ -477,10 +477,11 @@ fn pipelines(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
 ) -> (wgpu::RenderPipeline, wgpu::RenderPipeline) {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("render_grid_surface"),
-        source: wgpu::ShaderSource::Wgsl(shaders::RENDER_GRID_SURFACE.into()),
-    });
+    let module = crate::pipelines::shader_module(
+        device,
+        "render_grid_surface",
+        shaders::RENDER_GRID_SURFACE,
+    );
     // One layout for both pipelines, so one bind group serves both.
     let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("water surface render"),

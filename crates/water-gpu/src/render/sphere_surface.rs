@@ -369,10 +369,11 @@ impl SphereSurfaceRenderer {
 }
 
 fn draw_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderPipeline {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("render_sphere_surface"),
-        source: wgpu::ShaderSource::Wgsl(shaders::RENDER_SPHERE_SURFACE.into()),
-    });
+    let module = crate::pipelines::shader_module(
+        device,
+        "render_sphere_surface",
+        shaders::RENDER_SPHERE_SURFACE,
+    );
     let attributes = wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4];
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("water sphere surface"),

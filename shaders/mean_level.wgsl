@@ -1,0 +1,102 @@
+// mean_level: the mean-level keeper's two passes on the GPU. CPU twin:
+// crates/water-core/src/kernels/mean_level.rs (`level_sums`, `shift_level`); the plan between
+// them (what to add, from the exact recurrence's prediction) is the CPU's own
+// `MeanLevelKeeper`, run on the host from these sums (crates/water-gpu/src/compute_grid/
+// mean_level.rs), so both backends apply the same correction at the same steps.
+//
+// `level_sums`: one invocation per row of one channel of one level; it sums the row's even and
+// odd cells (x + y even or odd: the plain sum is their sum, the checkerboard sum their
+// difference) with Neumaier's compensated summation and writes both parts of each sum, `hi`
+// and `lo`, unrounded into one f32: the host adds `hi + lo` in f64, so a row's sum is exact to
+// about `2 W eps^2 sum |z|` (docs/math.md, section 9, "On the GPU"), not to `W eps sum |z|` as
+// a plain f32 sum. Rows are added on the host, in order, in f64, as the CPU adds them.
+//
+// `shift_level`: adds `plain + checker * (-1)^(x+y)` (metres) to every cell of one level, per
+// channel. f32 storage only: with f16 storage a shift below half an f16 ulp rounds away in
+// most cells, and the f16 grid keeps no level yet (docs/reliability.md, "Volume conservation").
+
+struct MeanLevelUniforms {
+    width: u32,          // cells per row
+    height: u32,         // rows
+    _pad: u32,
+    channels: u32,       // 1 signed, 2 split
+}
+
+// Per channel: x = plain amount, y = checker amount (metres); z, w unused.
+struct Amounts {
+    a: array<vec4<f32>, 2>,
+}
+
+@group(0) @binding(0) var<uniform> u: MeanLevelUniforms;
+@group(0) @binding(1) var<storage, read> level: array<f32>;
+// Five f32 per row and channel: even hi, even lo, odd hi, odd lo, max |z|.
+@group(0) @binding(2) var<storage, read_write> partials: array<f32>;
+
+// Neumaier's step: adds `z` to the sum `s = (hi, lo)`; `hi + lo` carries the exact sum to
+// second order in eps.
+fn neumaier(s: vec2<f32>, z: f32) -> vec2<f32> {
+    let t = s.x + z;
+    var c: f32;
+    if (abs(s.x) >= abs(z)) {
+        c = (s.x - t) + z;
+    } else {
+        c = (z - t) + s.x;
+    }
+    return vec2<f32>(t, s.y + c);
+}
+
+fn write_row(slot: u32, even: vec2<f32>, odd: vec2<f32>, peak: f32) {
+    let o = 5u * slot;
+    partials[o] = even.x;
+    partials[o + 1u] = even.y;
+    partials[o + 2u] = odd.x;
+    partials[o + 3u] = odd.y;
+    partials[o + 4u] = peak;
+}
+
+@compute @workgroup_size(64)
+fn level_sums(@builtin(global_invocation_id) id: vec3<u32>) {
+    let y = id.x;
+    let channel = id.y;
+    if (y >= u.height || channel >= u.channels) {
+        return;
+    }
+    let base = (channel * u.height + y) * u.width;
+    var even = vec2<f32>(0.0, 0.0);
+    var odd = vec2<f32>(0.0, 0.0);
+    var peak = 0.0;
+    for (var x = 0u; x < u.width; x = x + 1u) {
+        let z = level[base + x];
+        if (((x + y) & 1u) == 0u) {
+            even = neumaier(even, z);
+        } else {
+            odd = neumaier(odd, z);
+        }
+        peak = max(peak, abs(z));
+    }
+    write_row(channel * u.height + y, even, odd, peak);
+}
+
+@group(0) @binding(3) var<uniform> amounts: Amounts;
+@group(0) @binding(4) var<storage, read_write> level_rw: array<f32>;
+
+// The amount for cell (x, y) of `channel`.
+fn amount(channel: u32, x: u32, y: u32) -> f32 {
+    let a = amounts.a[channel];
+    if (((x + y) & 1u) == 0u) {
+        return a.x + a.y;
+    }
+    return a.x - a.y;
+}
+
+@compute @workgroup_size(16, 16)
+fn shift_level(@builtin(global_invocation_id) id: vec3<u32>) {
+    let x = id.x;
+    let y = id.y;
+    let channel = id.z;
+    if (x >= u.width || y >= u.height) {
+        return;
+    }
+    let i = (channel * u.height + y) * u.width + x;
+    level_rw[i] = level_rw[i] + amount(channel, x, y);
+}
