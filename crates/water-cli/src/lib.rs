@@ -7,7 +7,6 @@ pub mod bench;
 pub mod bench_scene;
 pub mod compare;
 pub mod gpu_costs;
-pub mod image_out;
 pub mod limits;
 pub mod npy;
 pub mod out_dir;

@@ -19,12 +19,12 @@ use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, HullMesh};
 use water_scene::scenario::{Scenario, ScenarioFile, ScenarioRun, SphereScenario};
 use water_scene::{Backend, BackendSphere, Scene};
 
-use crate::image_out::{write_rgba_png, GifStream};
 use crate::limits;
 use crate::out_dir::OutputDir;
 use crate::picture::robust_scale;
 use crate::progress::Progress;
 use crate::run::{check_grid_memory, RunError};
+use water_gpu::render::{write_rgba_png, GifStream};
 
 /// Largest output side, pixels.
 pub const MAX_SIDE: u32 = 4096;

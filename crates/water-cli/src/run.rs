@@ -9,7 +9,6 @@ use water_gpu::{GpuContext, GpuError};
 use water_scene::scenario::{Scenario, ScenarioRun};
 use water_scene::{Backend, CsvTrajectory, Scene, SceneError, TrajectorySink};
 
-use crate::image_out;
 use crate::limits::{self, MemoryError};
 use crate::npy;
 use crate::out_dir::OutputDir;
@@ -194,7 +193,7 @@ pub fn run_scenario(
         picture::robust_scale(heights),
     );
     dir.write("height.png", |png| {
-        image_out::write_rgb_png(png, size.width(), size.height(), &rgb)
+        water_gpu::render::write_png(png, size.width(), size.height(), &rgb)
     })
     .map_err(io)?;
     if let Some(csv) = trajectory {

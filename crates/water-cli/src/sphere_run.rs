@@ -7,7 +7,6 @@ use glam::Vec3;
 use serde::Serialize;
 use water_sphere::{Adjacency, Icosphere};
 
-use crate::image_out;
 use crate::npy;
 use crate::out_dir::OutputDir;
 use crate::picture;
@@ -131,7 +130,7 @@ pub fn run_sphere(
         .collect();
     let rgb = picture::colour_map(&pixels, None, picture::robust_scale(&pixels));
     dir.write("height.png", |path| {
-        image_out::write_rgb_png(path, MAP_WIDTH, MAP_WIDTH / 2, &rgb)
+        water_gpu::render::write_png(path, MAP_WIDTH, MAP_WIDTH / 2, &rgb)
     })
     .map_err(io)?;
     let files = dir

@@ -22,7 +22,7 @@ pub use camera::Camera;
 pub use classic_shading::{shade_classic, ClassicRenderer, ClassicShading};
 pub use grid_surface::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, MAX_MESH_QUADS};
 pub use hull_mask::HullMaskTexture;
-pub use image_files::{read_rgba_png, write_gif, write_png, write_rgba_png};
+pub use image_files::{read_rgba_png, write_gif, write_png, write_rgba_png, GifStream};
 pub use offscreen::OffscreenTarget;
 pub use rgba_image::RgbaImage;
 pub use sphere_surface::{SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceVertex};
