@@ -10,17 +10,13 @@
 
 #import grid_uniforms
 #import classic_cell
+#import grid_step_bindings
 
-@group(0) @binding(0) var<uniform> u: GridUniforms;
-@group(0) @binding(1) var<storage, read> src: array<i32>;
-@group(0) @binding(2) var<storage, read> old: array<i32>;
-@group(0) @binding(3) var<storage, read_write> dst: array<i32>;
-@group(0) @binding(4) var<storage, read> land: array<u32>;
-@group(0) @binding(5) var<storage, read> contact_new: array<f32>;
-@group(0) @binding(6) var<storage, read> contact_old: array<f32>;
+// A storage word of the levels holds a classic i16 cell in an i32.
+alias Word = i32;
 
 fn src_at(x: u32, y: u32) -> i32 {
-    return src[y * u.width + x];
+    return cur[y * u.width + x];
 }
 
 fn old_at(x: u32, y: u32) -> i32 {
@@ -36,7 +32,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let i = y * u.width + x;
     if (x == 0u || y == 0u || x == u.width - 1u || y == u.height - 1u) {
-        dst[i] = 0;
+        out[i] = 0;
         return;
     }
     var v = classic_cell(x, y);
@@ -46,5 +42,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if (land[i] != 0u) {
         v = 0;
     }
-    dst[i] = v;
+    out[i] = v;
 }

@@ -5,13 +5,10 @@
 #import grid_uniforms
 #import full_screen
 #import classic_cell
+#import fragment_step_bindings
 
-@group(0) @binding(0) var<uniform> u: GridUniforms;
-@group(0) @binding(1) var cur_tex: texture_2d<i32>;
-@group(0) @binding(2) var old_tex: texture_2d<i32>;
-@group(0) @binding(3) var land_tex: texture_2d<u32>;
-@group(0) @binding(4) var contact_new_tex: texture_2d<f32>;
-@group(0) @binding(5) var contact_old_tex: texture_2d<f32>;
+// A texel of the levels holds a classic i16 cell in an i32.
+alias Texel = i32;
 
 fn src_at(x: u32, y: u32) -> i32 {
     return textureLoad(cur_tex, vec2<u32>(x, y), 0).r;

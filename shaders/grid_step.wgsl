@@ -12,14 +12,10 @@
 #import grid_uniforms
 #import wave_cell
 #import contact_events
+#import grid_step_bindings
 
-@group(0) @binding(0) var<uniform> u: GridUniforms;
-@group(0) @binding(1) var<storage, read> cur: array<f32>;
-@group(0) @binding(2) var<storage, read> old: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out: array<f32>;
-@group(0) @binding(4) var<storage, read> land: array<u32>;
-@group(0) @binding(5) var<storage, read> contact_new: array<f32>;
-@group(0) @binding(6) var<storage, read> contact_old: array<f32>;
+// A storage word of the levels holds an f32 cell.
+alias Word = f32;
 
 fn cells() -> u32 {
     return u.width * u.height;

@@ -18,14 +18,10 @@
 #import f16_packing
 #import wave_cell
 #import contact_events
+#import grid_step_bindings
 
-@group(0) @binding(0) var<uniform> u: GridUniforms;
-@group(0) @binding(1) var<storage, read> cur: array<u32>;
-@group(0) @binding(2) var<storage, read> old: array<u32>;
-@group(0) @binding(3) var<storage, read_write> out: array<u32>;
-@group(0) @binding(4) var<storage, read> land: array<u32>;
-@group(0) @binding(5) var<storage, read> contact_new: array<f32>;
-@group(0) @binding(6) var<storage, read> contact_old: array<f32>;
+// A storage word of the levels holds two f16 cells (f16_packing).
+alias Word = u32;
 
 fn row_words() -> u32 {
     return (u.width + 1u) / 2u;

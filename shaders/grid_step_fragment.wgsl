@@ -12,13 +12,10 @@
 #import full_screen
 #import wave_cell
 #import contact_events
+#import fragment_step_bindings
 
-@group(0) @binding(0) var<uniform> u: GridUniforms;
-@group(0) @binding(1) var cur_tex: texture_2d<f32>;
-@group(0) @binding(2) var old_tex: texture_2d<f32>;
-@group(0) @binding(3) var land_tex: texture_2d<u32>;
-@group(0) @binding(4) var contact_new_tex: texture_2d<f32>;
-@group(0) @binding(5) var contact_old_tex: texture_2d<f32>;
+// A texel of the levels holds an f32 cell.
+alias Texel = f32;
 
 fn at(c: u32, x: u32, y: u32) -> f32 {
     return textureLoad(cur_tex, vec2<u32>(x, y), 0)[c];

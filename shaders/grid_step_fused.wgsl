@@ -14,12 +14,8 @@
 #import grid_uniforms
 #import fused_tile
 
-@group(0) @binding(0) var<uniform> u: GridUniforms;
-@group(0) @binding(1) var<storage, read> cur: array<f32>;
-@group(0) @binding(2) var<storage, read> old: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out_cur: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out_old: array<f32>;
-@group(0) @binding(5) var<storage, read> land: array<u32>;
+// A storage word of the levels holds an f32 cell.
+alias Word = f32;
 
 @compute @workgroup_size(16, 16)
 fn main(

@@ -14,12 +14,8 @@
 #import grid_uniforms
 #import fused_tile
 #import f16_packing
-@group(0) @binding(0) var<uniform> u: GridUniforms;
-@group(0) @binding(1) var<storage, read> cur: array<u32>;
-@group(0) @binding(2) var<storage, read> old: array<u32>;
-@group(0) @binding(3) var<storage, read_write> out_cur: array<u32>;
-@group(0) @binding(4) var<storage, read_write> out_old: array<u32>;
-@group(0) @binding(5) var<storage, read> land: array<u32>;
+// A storage word of the levels holds two f16 cells (f16_packing).
+alias Word = u32;
 
 fn row_words() -> u32 {
     return (u.width + 1u) / 2u;

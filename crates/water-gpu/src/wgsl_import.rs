@@ -16,6 +16,14 @@ pub const SHARED: &[(&str, &str)] = &[
         include_str!("../../../shaders/shared/grid_uniforms.wgsl"),
     ),
     (
+        "grid_step_bindings",
+        include_str!("../../../shaders/shared/grid_step_bindings.wgsl"),
+    ),
+    (
+        "fragment_step_bindings",
+        include_str!("../../../shaders/shared/fragment_step_bindings.wgsl"),
+    ),
+    (
         "wave_cell",
         include_str!("../../../shaders/shared/wave_cell.wgsl"),
     ),
