@@ -21,34 +21,39 @@ struct ImpulseCell {
 @group(0) @binding(3) var<storage, read_write> heights: array<f32>;
 @group(0) @binding(4) var<storage, read_write> classic_heights: array<i32>;
 
+// No cell: what `entry_of` gives past the last entry and on land.
+const NO_CELL: u32 = 0xffffffffu;
+
+// Invocation `id`'s entry; its index is NO_CELL past the count or on land (the host leaves land
+// out already; the flag is checked again so a stale entry cannot wet a dry cell).
+fn entry_of(id: u32) -> ImpulseCell {
+    if (id >= u.count || land[amounts[id].index] != 0u) {
+        return ImpulseCell(NO_CELL, 0.0);
+    }
+    return amounts[id];
+}
+
 // Signed and split fields (f32). Each cell appears once per impulse, so there are no races.
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    if (id.x >= u.count) {
-        return;
-    }
-    let entry = amounts[id.x];
-    let i = entry.index;
-    if (land[i] != 0u) {
+    let entry = entry_of(id.x);
+    if (entry.index == NO_CELL) {
         return;
     }
     if (u.mode == 1u && entry.amount < 0.0) {
-        heights[u.cells + i] -= entry.amount;
+        heights[u.cells + entry.index] -= entry.amount;
     } else {
-        heights[i] += entry.amount;
+        heights[entry.index] += entry.amount;
     }
 }
 
 // The classic i16 field: a saturating add of the rounded amount.
 @compute @workgroup_size(64)
 fn main_classic(@builtin(global_invocation_id) id: vec3<u32>) {
-    if (id.x >= u.count) {
+    let entry = entry_of(id.x);
+    if (entry.index == NO_CELL) {
         return;
     }
-    let entry = amounts[id.x];
     let i = entry.index;
-    if (land[i] != 0u) {
-        return;
-    }
     classic_heights[i] = clamp(classic_heights[i] + i32(entry.amount), -32768, 32767);
 }
