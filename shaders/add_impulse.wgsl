@@ -1,7 +1,6 @@
 // add_impulse: adds an impulse's per-cell amounts to the current heights.
-// CPU twin: the `add_impulse` methods of crates/water-core/src/{signed,split,classic}_grid.rs;
-// the amounts come from water_core::Impulse::for_each_cell, computed on the host so that every
-// backend adds the same numbers.
+// CPU twin: crates/water-core/src/impulse.rs (`Impulse::for_each_cell` gives the amounts, computed
+// on the host so that every backend adds the same numbers, which the grids' `add_impulse` add).
 
 struct ImpulseUniforms {
     cells: u32,     // cells per channel

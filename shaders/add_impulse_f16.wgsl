@@ -1,6 +1,5 @@
-// add_impulse_f16: add_impulse.wgsl over f16 storage. CPU twin: the `add_impulse` methods of
-// crates/water-core/src/{signed,split}_grid.rs; the amounts come from
-// water_core::Impulse::for_each_cell on the host, as for add_impulse.wgsl.
+// add_impulse_f16: add_impulse.wgsl over f16 storage. CPU twin: crates/water-core/src/impulse.rs
+// (`Impulse::for_each_cell` gives the amounts on the host, as for add_impulse.wgsl).
 //
 // Two cells share a word (layout: grid_step_f16.wgsl), so the host groups the amounts by word
 // (the split grid's negative amounts already moved to the n plane, land cells left out) and one

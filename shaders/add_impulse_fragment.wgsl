@@ -1,6 +1,6 @@
 // add_impulse (fragment): current heights plus a delta texture, as a full-screen render pass.
-// CPU twin: the `add_impulse` methods of crates/water-core/src/{signed,split,classic}_grid.rs;
-// compute twin: add_impulse.wgsl. The host writes the impulse's per-cell amounts (from
+// CPU twin: crates/water-core/src/impulse.rs (`Impulse::for_each_cell`, as the grids' `add_impulse`
+// methods use it); compute twin: add_impulse.wgsl. The host writes the impulse's per-cell amounts (from
 // water_core::Impulse::for_each_cell) into the delta texture: split mode puts positive amounts
 // in r (for p) and negative ones, as magnitudes, in g (for n).
 

@@ -1,5 +1,5 @@
-// grid_step_f16: grid_step.wgsl over f16 storage. CPU twin: crates/water-core/src/kernels/
-// grid_step.rs (with absorbing_edges.rs, the contact events of contact.rs and land.rs), as for
+// grid_step_f16: grid_step.wgsl over f16 storage. CPU twin:
+// crates/water-core/src/kernels/grid_step.rs (with absorbing_edges.rs, the contact events of contact.rs and land.rs), as for
 // grid_step.wgsl; only the loads and the store differ.
 //
 //   z_new = d * (a*(zN + zS + zE + zW) + b*z - z_old),   b = 2 - 4a

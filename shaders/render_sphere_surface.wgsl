@@ -1,4 +1,4 @@
-// render_sphere_surface: sphere water drawn as the displaced icosphere. Host side:
+// render_sphere_surface: sphere water drawn as the displaced icosphere. Host twin:
 // crates/water-gpu/src/render/sphere_surface.rs (`SphereSurfaceRenderer`).
 //
 // `surface_vertices` (compute; `main` reads the compute backend's height buffer, `main_texture`

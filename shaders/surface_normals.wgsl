@@ -1,5 +1,6 @@
 // surface_normals: per cell, the unit normal normalize(-dz/dx, -dz/dy, 1) and the height, for
-// rendering (rgba = normal.xyz, height). CPU twin: water_core::HeightView::cell_normal, with
+// rendering (rgba = normal.xyz, height). CPU twin: crates/water-core/src/sample.rs
+// (`HeightView::cell_normal`), with
 // cell_gradient's central differences over two cells, one-sided at the rim, in world units.
 //
 // Entry points: `main` / `main_classic` / `main_f16` read the compute backend's buffers (f32

@@ -1,5 +1,5 @@
-// shared/f16_packing: f16 conversions, the WGSL twins of `f32_to_f16` and `f16_to_f32` in
-// crates/water-gpu/src/storage.rs, bit for bit, and the packing of two cells into a storage
+// shared/f16_packing: f16 conversions, bit for bit. CPU twin: crates/water-gpu/src/storage.rs
+// (`f32_to_f16` and `f16_to_f32`), and the packing of two cells into a storage
 // word. Integer arithmetic only, so core WGSL with no shader capability: `pack2x16float` needs
 // one that wgpu withholds from some adapters (llvmpipe without SHADER_F16), and leaves its
 // rounding to the device; this rounds to nearest, ties to even, on every device.

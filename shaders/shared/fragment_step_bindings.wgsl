@@ -1,6 +1,6 @@
 // shared/fragment_step_bindings: the bind group of the fragment backend's step passes
-// (grid_step_fragment.wgsl, classic_step_fragment.wgsl), as `FragmentGrid` binds it
-// (crates/water-gpu/src/fragment_grid.rs). The kernel says what a height texel holds:
+// (grid_step_fragment.wgsl, classic_step_fragment.wgsl). Host twin:
+// crates/water-gpu/src/fragment_grid.rs (`FragmentGrid` binds it). The kernel says what a height texel holds:
 // `alias Texel = f32;` (signed and split channels) or `i32` (classic i16 cells).
 
 @group(0) @binding(0) var<uniform> u: GridUniforms;

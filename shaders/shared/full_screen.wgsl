@@ -1,6 +1,6 @@
 // shared/full_screen: the vertex stage of every full-screen pass (the fragment backend's steps,
 // surface passes, shading): one triangle that covers the whole target, so each fragment is one
-// texel. Used with `full_screen_pipeline` in crates/water-gpu/src/pipelines.rs.
+// texel. Host twin: crates/water-gpu/src/pipelines.rs (`full_screen_pipeline`).
 
 struct VertexOutput {
     @builtin(position) position: vec4<f32>,

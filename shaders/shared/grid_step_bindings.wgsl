@@ -1,6 +1,6 @@
 // shared/grid_step_bindings: the bind group of the single-step compute kernels (grid_step.wgsl,
-// grid_step_f16.wgsl, classic_step.wgsl), as `ComputeGrid` binds it
-// (crates/water-gpu/src/compute_grid.rs). The kernel says what a storage word holds:
+// grid_step_f16.wgsl, classic_step.wgsl). Host twin: crates/water-gpu/src/uniforms.rs (the
+// uniforms; `ComputeGrid` in crates/water-gpu/src/compute_grid.rs binds the group). The kernel says what a storage word holds:
 // `alias Word = f32;` (f32 cells), `u32` (two f16 cells) or `i32` (a classic i16 cell).
 
 @group(0) @binding(0) var<uniform> u: GridUniforms;

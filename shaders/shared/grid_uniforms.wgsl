@@ -1,5 +1,5 @@
 // shared/grid_uniforms: the uniforms every grid kernel reads, and the codes they compare with.
-// Host mirror: `GridUniforms` in crates/water-gpu/src/uniforms.rs (layout checked against naga
+// Host twin: crates/water-gpu/src/uniforms.rs (`GridUniforms`; (layout checked against naga
 // in crates/water-gpu/tests/uniform_layout.rs); the values come from water_core's
 // `StencilCoefficients` (crates/water-core/src/params.rs).
 

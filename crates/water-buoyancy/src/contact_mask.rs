@@ -1,5 +1,6 @@
 //! Waves made back: a body's cross-section with the still water, rasterised into the contact
 //! masks `C_new`/`C_old` that the water turns into bow and stern waves.
+//! GPU twin of the grid masks: `shaders/rasterise_grid_mask.wgsl` (`water_gpu::ContactMaskRenderer`).
 //!
 //! A grid cell is covered when its centre on the still-water plane `z = 0` lies inside a hull;
 //! a sphere vertex when its rest position (on the sphere of radius `R`) does. Covered points get

@@ -1,4 +1,6 @@
 //! Contact sources: bow and stern waves from where objects cut the water surface.
+//! GPU twin: `shaders/shared/contact_events.wgsl` (and `classic_contact_events` in
+//! `shaders/shared/classic_cell.wgsl`).
 //!
 //! Each step a caller supplies the contact mask `C_new` (per cell: the object's speed factor,
 //! 0 where nothing touches the water); the previous step's mask is `C_old`. After the stencil:
@@ -7,8 +9,6 @@
 //!   sets `p = A * C_new`, signed mode adds `+A * C_new`;
 //! * a cell an object has just left (`C_new == 0`, `C_old > 0`) is a stern event: split mode
 //!   sets `n = A * C_old`, signed mode adds `-A * C_old`.
-//!
-//! GPU twin: `shaders/contact_sources.wgsl`.
 
 use crate::error::{finite, Result, WaterError};
 use crate::size::GridSize;

@@ -1,4 +1,6 @@
 //! Impulses: a click, a raindrop or a splash that adds height to the current surface.
+//! GPU twins: `shaders/add_impulse.wgsl`, `shaders/add_impulse_f16.wgsl` and
+//! `shaders/add_impulse_fragment.wgsl` add the amounts [`Impulse::for_each_cell`] gives.
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,4 +1,5 @@
 //! Sampling a height field at world positions: heights, gradients and normals.
+//! GPU twin of the cell normals: `shaders/surface_normals.wgsl`.
 //!
 //! The grid covers `[0, W*h) x [0, H*h)` in world units (metres); cell `(x, y)` is centred at
 //! `((x + 0.5) h, (y + 0.5) h)`. Height is along +z, so a flat surface has normal `(0, 0, 1)`.

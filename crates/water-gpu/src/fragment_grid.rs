@@ -1,6 +1,7 @@
 //! The fragment backend: each step is a full-screen render pass into a texture, as a game engine
 //! steps a simulation viewport (render-to-texture ping-pong). A render pass cannot read the
 //! texture it writes, so three textures rotate through the roles old, current and new.
+//! Its step passes bind `shaders/shared/fragment_step_bindings.wgsl`.
 
 use water_core::{ContactMasks, GridMode, Impulse, LandMask};
 

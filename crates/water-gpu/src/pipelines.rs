@@ -1,6 +1,7 @@
 //! Pipeline construction shared by the backends: every kernel is one WGSL source (its
 //! `#import`s of `shaders/shared/` composed in, [`crate::wgsl_import`]) with an entry point and
 //! an automatic layout.
+//! Full-screen passes share the vertex stage of `shaders/shared/full_screen.wgsl`.
 
 /// The shader module of a kernel's `source`, its imports composed in.
 pub(crate) fn shader_module(

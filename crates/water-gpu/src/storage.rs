@@ -1,5 +1,6 @@
 //! How a compute grid stores its cells: f32, or IEEE binary16 ("f16") packed two to a `u32`
 //! word, with all arithmetic in f32 either way.
+//! GPU twin of the conversions: `shaders/shared/f16_packing.wgsl`.
 //!
 //! f16 storage halves the bytes a step moves per cell. It needs no device feature and no shader
 //! capability: the buffers stay `array<u32>`, and the shaders convert with integer arithmetic

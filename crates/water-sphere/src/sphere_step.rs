@@ -1,5 +1,6 @@
 //! `sphere_step`: one leapfrog step of sphere water over six neighbour slots per vertex,
 //! `z_new = d * ((z + z) - z_old + k * sum_s w_s (z[n_s] - z))`, slots summed in order.
+//! GPU twins: `shaders/sphere_step.wgsl` and `shaders/sphere_step_fragment.wgsl`.
 //!
 //! The slots are stored slot-major (`index[s][v]`, `weight[s][v]`), so eight consecutive vertices
 //! read eight consecutive indices and weights per slot: on x86-64 CPUs with AVX2 the step gathers

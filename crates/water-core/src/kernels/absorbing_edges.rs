@@ -1,5 +1,6 @@
 //! `absorbing_edges`: Mur's first-order absorbing boundary, the discretised one-way wave
-//! equation `dz/dt = c dz/dn` at each edge. GPU twin: `shaders/absorbing_edges.wgsl`.
+//! equation `dz/dt = c dz/dn` at each edge. GPU twin: `mur_cell` and
+//! `absorbing_row_cell` in `shaders/shared/wave_cell.wgsl`.
 //!
 //! At the left edge, centred at the half-cell point between cells 0 and 1 and the half step
 //! between `n` and `n+1`:

@@ -1,4 +1,5 @@
-//! `classic_step`: Hugo Elias's i16 ripple, bit for bit. GPU twin: `shaders/classic_step.wgsl`.
+//! `classic_step`: Hugo Elias's i16 ripple, bit for bit. GPU twins: `shaders/classic_step.wgsl`
+//! and `shaders/classic_step_fragment.wgsl`, with the cell in `shaders/shared/classic_cell.wgsl`.
 //!
 //! Per interior cell, in i32 arithmetic with each store wrapping to i16 as C's `short` does:
 //!

@@ -1,5 +1,6 @@
 //! `grid_step`: one step of the signed five-point wave stencil over a whole field, every
-//! boundary. GPU twin: `shaders/grid_step.wgsl`.
+//! boundary. GPU twins: `shaders/grid_step.wgsl`, `shaders/grid_step_f16.wgsl` and
+//! `shaders/grid_step_fragment.wgsl`, with the cell formulas in `shaders/shared/wave_cell.wgsl`.
 //!
 //! Two-buffer scheme: `cur` holds `z^n`, `out` holds `z^(n-1)` on entry and `z^(n+1)` on exit;
 //! the caller then swaps the buffers.

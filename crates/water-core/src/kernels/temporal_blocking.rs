@@ -1,5 +1,7 @@
 //! `grid_steps_blocked`: several signed-stencil steps per pass over memory, bit for bit the
-//! same as that many calls of [`super::grid_step::grid_step`].
+//! same as that many calls of [`super::grid_step::grid_step`]. GPU twins of the idea (several steps
+//! per pass, in workgroup memory): `shaders/grid_step_fused.wgsl` and
+//! `shaders/grid_step_fused_f16.wgsl`, their tile in `shaders/shared/fused_tile.wgsl`.
 //!
 //! # Why
 //! One plain step reads `z` and `z_old` and writes `z_new`: 12 bytes of memory traffic per cell,
