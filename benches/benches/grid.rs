@@ -8,7 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use water_core::{Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, WaveParams};
-use water_scene::benchmark::peer_like_bench;
+use water_scene::benchmark::c_peer_bench;
 
 fn grid(c: &mut Criterion) {
     for mode in GridMode::ALL {
@@ -19,7 +19,7 @@ fn grid(c: &mut Criterion) {
             group.throughput(Throughput::Elements(((n - 2) * (n - 2)) as u64));
             for threads in [1usize, 2] {
                 let (pool, mut water) =
-                    peer_like_bench(n, mode, Boundary::Fixed, threads).expect("bench grid");
+                    c_peer_bench(n, mode, Boundary::Fixed, threads).expect("bench grid");
                 group.bench_function(BenchmarkId::new(format!("{threads}-thread"), n), |b| {
                     pool.install(|| b.iter(|| water.step()));
                 });
@@ -45,7 +45,7 @@ fn grid_multi_step_mode(c: &mut Criterion, mode: GridMode) {
         group.throughput(Throughput::Elements(((n - 2) * (n - 2)) as u64 * STEPS));
         for threads in [1usize, 2] {
             let (pool, mut water) =
-                peer_like_bench(n, mode, Boundary::Fixed, threads).expect("bench grid");
+                c_peer_bench(n, mode, Boundary::Fixed, threads).expect("bench grid");
             group.bench_function(
                 BenchmarkId::new(format!("{threads}-thread-multi"), n),
                 |b| {

@@ -12,7 +12,7 @@ use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
 use crate::gpu_costs::{F16Error, GpuCosts};
 use water_core::{Boundary, Damping, GridMode, TemporalBlocking, WaveParams};
 use water_scene::benchmark::{
-    bench_pool, parallelism_for, peer_like_bench, peer_like_grid, BenchSetupError,
+    bench_pool, parallelism_for, c_peer_bench, c_peer_grid, BenchSetupError,
 };
 use water_scene::Backend;
 use water_sphere::SphereLayout;
@@ -125,7 +125,7 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
     if threads == 0 {
         return Err(BenchError::Invalid("--threads must be at least 1".into()));
     }
-    let (pool, mut water) = peer_like_bench(spec.size, spec.mode, spec.boundary, threads)?;
+    let (pool, mut water) = c_peer_bench(spec.size, spec.mode, spec.boundary, threads)?;
     water.set_temporal_blocking(spec.blocking);
     let (blocked, seconds) = pool.install(|| {
         let blocked = !spec.single_step && water.blocks(spec.steps);
@@ -183,7 +183,7 @@ fn cells_per_step(n: usize, boundary: Boundary) -> usize {
 /// clock from submission to completion. Then the fixed costs ([`crate::gpu_costs::measure`])
 /// and, with f16 storage, its error against f32 ([`crate::gpu_costs::f16_error`]).
 fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchError> {
-    let cpu = peer_like_grid(spec.size, spec.mode, spec.boundary)?;
+    let cpu = c_peer_grid(spec.size, spec.mode, spec.boundary)?;
     let size = cpu.size();
     let gpu = GpuContext::headless()?;
     let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999))?;

@@ -1,7 +1,7 @@
 //! Benchmark setups shared by the `water bench` command and the criterion benches, so both time
 //! the same thing.
 //!
-//! * [`peer_like_grid`]: a grid initialised as the C peer's (`shared/peers/stencil_peer.c`):
+//! * [`c_peer_grid`]: a grid initialised as the C peer's (`shared/peers/stencil_peer.c`):
 //!   interior cell `i` holds `((i*7) % 97) * 0.001`, the previous level 0.9 times that,
 //!   `a = 0.25`, `d = 0.999`.
 //! * [`crate_field`]: a scene of `n x n` grid water with floating boxes spread over it, the
@@ -60,19 +60,19 @@ pub fn parallelism_for(threads: usize) -> Parallelism {
     }
 }
 
-/// A [`peer_like_grid`] and the pool of `threads` threads it steps on, set up as
+/// A [`c_peer_grid`] and the pool of `threads` threads it steps on, set up as
 /// `water bench grid` times them.
 ///
 /// # Errors
-/// As [`peer_like_grid`] and [`bench_pool`].
-pub fn peer_like_bench(
+/// As [`c_peer_grid`] and [`bench_pool`].
+pub fn c_peer_bench(
     n: usize,
     mode: GridMode,
     boundary: Boundary,
     threads: usize,
 ) -> Result<(rayon::ThreadPool, Box<dyn GridWater>), BenchSetupError> {
     let pool = bench_pool(threads)?;
-    let mut water = peer_like_grid(n, mode, boundary)?;
+    let mut water = c_peer_grid(n, mode, boundary)?;
     water.set_parallelism(parallelism_for(threads));
     Ok((pool, water))
 }
@@ -82,7 +82,7 @@ pub fn peer_like_bench(
 ///
 /// # Errors
 /// [`BenchSetupError::Water`] for a bad size or a classic grid with another boundary.
-pub fn peer_like_grid(
+pub fn c_peer_grid(
     n: usize,
     mode: GridMode,
     boundary: Boundary,
