@@ -11,6 +11,11 @@ use crate::error::SphereError;
 /// 2 GiB.
 pub const MAX_VERTICES: u64 = 10 * (1 << 24) + 2;
 
+/// Allowed radii, m: a micrometre to a million kilometres. Normals, areas and cotangent weights
+/// multiply f32 positions (edges of `radius / 2^level`); outside this range those products
+/// underflow to 0 or overflow, and the water's heights turn NaN at the first step.
+pub const RADIUS_RANGE: (f32, f32) = (1e-6, 1e9);
+
 /// Vertices of an icosphere of `level` subdivisions: `10 * 4^level + 2`.
 #[must_use]
 pub fn vertex_count(level: u32) -> u64 {
@@ -37,7 +42,8 @@ impl Icosphere {
     ///
     /// # Errors
     /// [`SphereError::TooManyVertices`] beyond [`MAX_VERTICES`];
-    /// [`SphereError::Invalid`] for a radius that is not finite and positive.
+    /// [`SphereError::Invalid`] for a radius that is not finite and positive, or outside
+    /// [`RADIUS_RANGE`].
     ///
     /// ```
     /// let sphere = water_sphere::Icosphere::new(3, 1.0)?;
@@ -57,6 +63,14 @@ impl Icosphere {
             return Err(water_core::WaterError::NotPositive {
                 name: "radius",
                 value: f64::from(radius),
+            }
+            .into());
+        }
+        if !(RADIUS_RANGE.0..=RADIUS_RANGE.1).contains(&radius) {
+            return Err(water_core::WaterError::OutOfRange {
+                name: "radius",
+                value: f64::from(radius),
+                range: "[1e-6, 1e9] m",
             }
             .into());
         }

@@ -165,9 +165,13 @@ impl Click {
                 range: "finite, and a radius in (0, pi]",
             })
         };
-        if !direction.is_finite() || direction.length_squared() == 0.0 {
+        // Scaled by its largest component before normalising: the f32 length of [1e30, 0, 0]
+        // overflows (and normalises to zero), that of [1e-30, 0, 0] underflows to 0.
+        let scale = direction.abs().max_element();
+        if !direction.is_finite() || scale == 0.0 {
             return Err(bad("click direction length", direction.length()));
         }
+        let direction = direction / scale;
         if !(radius > 0.0 && radius <= std::f32::consts::PI) {
             return Err(bad("click radius", radius));
         }

@@ -167,12 +167,19 @@ impl<'de, const N: usize> serde::Deserialize<'de> for Numbers<N> {
 /// A TOML error as one line: the parser's messages span several lines (the cause, then what
 /// was expected).
 pub(crate) fn one_line(message: &str) -> String {
-    message
+    let line = message
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
-        .join("; ")
+        .join("; ");
+    // toml's message for some bytes (a control character in a comment) is empty; the line and
+    // column still point at them.
+    if line.is_empty() {
+        "not valid TOML here".to_owned()
+    } else {
+        line
+    }
 }
 
 /// The damping of a `damping` (per step) or `damping_per_second` key, and the span to blame when

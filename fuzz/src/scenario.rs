@@ -1,0 +1,109 @@
+//! The `scenario` target: any text into the scenario parser; what it accepts is built into a
+//! CPU scene (or sphere water) and stepped a few steps.
+
+use water_scene::scenario::{ScenarioFile, ScenarioRun};
+use water_scene::Backend;
+
+use crate::all_finite;
+
+/// Largest grid (cells) and sphere level handed to the parser: the parser builds what it
+/// accepts (a land mask per cell, the whole icosphere), and a run only learns something from
+/// sizes it can build thousands of times a second. The limits of larger sizes are checked by
+/// the crates' own tests.
+const MAX_CELLS: i64 = 1 << 14;
+/// See [`MAX_CELLS`].
+const MAX_LEVEL: i64 = 4;
+/// Most bodies stepped.
+const MAX_BODIES: usize = 4;
+/// Most steps run.
+const MAX_STEPS: u64 = 16;
+
+/// Checks one input.
+///
+/// # Panics
+/// When a promise breaks (see the crate's documentation).
+pub fn run(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if too_large(text) {
+        return;
+    }
+    match ScenarioFile::parse("fuzz.toml", text) {
+        Err(e) => {
+            assert!(e.line >= 1 && e.column >= 1, "error without a place: {e}");
+            assert!(
+                !e.message.trim().is_empty(),
+                "error without a message: {e:?}"
+            );
+        }
+        Ok(ScenarioFile::Grid(scenario)) => {
+            if scenario.bodies.len() > MAX_BODIES {
+                return;
+            }
+            let mut scene = match scenario.scene(Backend::Cpu, None) {
+                Ok(scene) => scene,
+                Err(e) => panic!("a parsed scenario's scene was refused: {e}\n{text}"),
+            };
+            let mut run = ScenarioRun::new(&scenario);
+            match run.advance_to(&mut scene, MAX_STEPS, None, |_| {}) {
+                Ok(()) => {}
+                // A body driven past what it can integrate is reported, named, with its step.
+                Err(e @ water_scene::SceneError::Body { .. }) => {
+                    assert!(e.to_string().contains("at step"), "{e}");
+                    return;
+                }
+                Err(e) => panic!("an accepted scenario failed to step: {e}\n{text}"),
+            }
+            if scenario.mode != water_scene::water_core::GridMode::Classic {
+                let heights = scene.water().heights().expect("CPU heights");
+                all_finite(&format!("heights of\n{text}\n"), &heights);
+            }
+            for id in scene.body_ids().collect::<Vec<_>>() {
+                let b = scene.body(id).expect("own id");
+                assert!(
+                    b.position.is_finite() && b.velocity.is_finite(),
+                    "body {} went to {} at {} m/s in\n{text}",
+                    b.name,
+                    b.position,
+                    b.velocity
+                );
+            }
+        }
+        Ok(ScenarioFile::Sphere(scenario)) => {
+            let mut water =
+                water_scene::BackendSphere::new(scenario.water.clone(), Backend::Cpu, None)
+                    .expect("CPU sphere");
+            scenario
+                .play(&mut water, 0, MAX_STEPS, |_| {})
+                .expect("CPU sphere steps");
+            all_finite(
+                &format!("sphere heights of\n{text}\n"),
+                &water.heights().expect("CPU"),
+            );
+        }
+    }
+}
+
+/// Whether `text` asks for more than [`MAX_CELLS`] cells or a sphere above [`MAX_LEVEL`].
+fn too_large(text: &str) -> bool {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return false; // the parser refuses it before building anything
+    };
+    let int = |t: &toml::Value, key: &str| t.get(key).and_then(toml::Value::as_integer);
+    if let Some(grid) = table.get("grid") {
+        let (w, h) = (
+            int(grid, "width").unwrap_or(0),
+            int(grid, "height").unwrap_or(0),
+        );
+        if w.saturating_mul(h) > MAX_CELLS {
+            return true;
+        }
+    }
+    if let Some(sphere) = table.get("sphere") {
+        if int(sphere, "level").is_some_and(|l| l > MAX_LEVEL) {
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Bounded fuzzing: each cargo-fuzz target in fuzz/ for SECONDS (default 60) seconds, on a
+# nightly toolchain; skipped with a printed line when none is installed. Installs cargo-fuzz
+# when missing. Seeds: fuzz/seeds/scenario and scenarios/ for the parser; the working corpora
+# (fuzz/corpus) and crash inputs (fuzz/artifacts) stay out of git.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+if ! rustup toolchain list | grep -q nightly; then
+  echo "fuzz: skipped, no nightly toolchain (rustup toolchain install nightly)"
+  exit 0
+fi
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+# No sanitizer: the project's crates forbid unsafe code, and without ASan the build and each
+# run are about twice as fast; panics, hangs (-timeout) and out-of-memory still stop the run.
+cargo +nightly fuzz build -s none
+for target in scenario core buoyancy sphere; do
+  mkdir -p "fuzz/corpus/$target"
+  extra=()
+  [[ $target == scenario ]] && extra=(fuzz/seeds/scenario scenarios)
+  echo "== fuzz $target (${seconds} s)"
+  cargo +nightly fuzz run -s none "$target" "fuzz/corpus/$target" "${extra[@]}" -- \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
+    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done|SUMMARY)|panicked|ERROR'
+done
