@@ -9,7 +9,8 @@ use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::mean_level::{
-    checkerboard_is_marginal, level_sums, shift_level_unless_zero, MeanLevelKeeper,
+    checkerboard_is_marginal, correct_channels, level_sums, shift_level_unless_zero,
+    MeanLevelKeeper,
 };
 use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
@@ -106,36 +107,18 @@ impl SplitGrid {
         }
         let s = &self.setup;
         let checker = checkerboard_is_marginal(s.size, s.boundary, s.coefficients);
-        let channels = [&mut self.positive, &mut self.negative];
-        let plans: Vec<_> = channels
-            .iter()
-            .zip(&self.keepers)
-            .map(|(channel, keeper)| {
-                let now = (
-                    level_sums(s.size, channel.current(), s.parallelism),
-                    level_sums(s.size, channel.previous(), s.parallelism),
-                );
-                keeper.plan(s.size, s.steps, now, checker)
-            })
-            .collect();
-        let cells = s.size.cells() as f64;
-        let common = ((plans[0].target.0.plain + plans[1].target.0.plain) / (2.0 * cells)) as f32;
-        for ((channel, keeper), plan) in channels.into_iter().zip(&mut self.keepers).zip(&plans) {
+        let mut channels = [&mut self.positive, &mut self.negative];
+        let now = [0, 1].map(|c| {
+            (
+                level_sums(s.size, channels[c].current(), s.parallelism),
+                level_sums(s.size, channels[c].previous(), s.parallelism),
+            )
+        });
+        let amounts = correct_channels(&mut self.keepers, s.size, s.steps, now, checker);
+        for (channel, (cur_amount, old_amount)) in channels.iter_mut().zip(amounts) {
             let (cur, old) = channel.levels_mut();
-            shift_level_unless_zero(
-                s.size,
-                cur,
-                (plan.cur.0 - common, plan.cur.1),
-                s.parallelism,
-            );
-            shift_level_unless_zero(
-                s.size,
-                old,
-                (plan.old.0 - common, plan.old.1),
-                s.parallelism,
-            );
-            keeper.settle(s.steps, plan);
-            keeper.shift_reference(-f64::from(common) * cells);
+            shift_level_unless_zero(s.size, cur, cur_amount, s.parallelism);
+            shift_level_unless_zero(s.size, old, old_amount, s.parallelism);
         }
     }
 

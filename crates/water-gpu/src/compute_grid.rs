@@ -2,6 +2,8 @@
 //! device, many steps per submission, no CPU round trip between steps. Cells are stored as f32,
 //! or as f16 pairs in `u32` words ([`StorageFormat`]); the arithmetic is f32 either way.
 
+mod mean_level;
+
 use std::collections::HashMap;
 
 use water_core::{Boundary, ContactMasks, GridMode, GridSize, Impulse, LandMask};
@@ -15,6 +17,7 @@ use crate::spec::GridSpec;
 use crate::storage::{check_f16_range, pack_f16_rows, unpack_f16_rows, StorageFormat};
 use crate::surface::Surface;
 use crate::uniforms::{mode_code, GridUniforms, ImpulseCell, ImpulseUniforms, ImpulseWord};
+use mean_level::GpuKeeper;
 
 /// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
 const TILE: u32 = 16;
@@ -88,6 +91,9 @@ pub struct ComputeGrid {
     steps: u64,
     /// Step dispatches recorded (a fused dispatch counts once).
     dispatches: u64,
+    /// The mean-level keeper (`shaders/mean_level.wgsl`), when the spec conserves volume:
+    /// reflective or periodic, undamped, signed or split, f32 storage; idle while land is set.
+    keeper: Option<GpuKeeper>,
 }
 
 pub(crate) fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
@@ -240,6 +246,7 @@ impl ComputeGrid {
                 fusable.then(|| pipeline(fused_source, "grid_step_fused", "main")),
             )
         })?;
+        let keeper = validated(device, || GpuKeeper::new(device, &spec, false))?;
         Ok(Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -263,6 +270,7 @@ impl ComputeGrid {
             surface: None,
             steps: 0,
             dispatches: 0,
+            keeper,
         })
     }
 
@@ -453,12 +461,59 @@ impl ComputeGrid {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    ///
+    /// On a grid that conserves volume (reflective or periodic, undamped, no land, signed or
+    /// split, f32 storage) the run is cut where mean-level corrections fall, every
+    /// [`water_core::kernels::mean_level::mean_level_period`] steps of the step count, as on the
+    /// CPU: each cut submits the steps so far, then the keeper's sums, **waits** for them, and
+    /// submits the shift (`shaders/mean_level.wgsl`).
     pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
         let (device, queue) = (self.device.clone(), self.queue.clone());
-        submit_recorded(&device, &queue, "water steps", |encoder| {
-            self.encode_steps(encoder, steps, false);
-            Ok(())
-        })
+        self.keep_level(true)?;
+        let mut left = steps;
+        while left > 0 {
+            let run = match (&self.keeper, self.keeps_level()) {
+                (Some(keeper), true) => keeper.segment(self.steps, left),
+                _ => left,
+            };
+            submit_recorded(&device, &queue, "water steps", |encoder| {
+                self.encode_steps(encoder, run, false);
+                Ok(())
+            })?;
+            left -= run;
+            self.keep_level(false)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the keeper runs now: the spec conserves volume and no land is set.
+    fn keeps_level(&self) -> bool {
+        self.keeper.is_some() && self.land_mask.is_empty()
+    }
+
+    /// The keeper's anchoring or correction, when one is wanted (see
+    /// [`water_core::kernels::mean_level::MeanLevelKeeper::wanted`]).
+    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        let land_free = self.land_mask.is_empty();
+        let steps = self.steps;
+        let (old, cur, _) = self.roles;
+        match &mut self.keeper {
+            Some(keeper) if land_free && keeper.wanted(steps, before_step) => keeper.correct(
+                &self.device,
+                &self.queue,
+                &self.fields[cur],
+                &self.fields[old],
+                steps,
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Forgets the keeper's reference: the levels were changed from outside.
+    fn invalidate_level(&mut self) {
+        if let Some(keeper) = &mut self.keeper {
+            keeper.invalidate();
+        }
     }
 
     /// Runs `steps` steps in one submission and measures them with GPU timestamp queries:
@@ -555,6 +610,8 @@ impl ComputeGrid {
         self.spec
             .size
             .check_len("contact mask", contacts.old_mask().len())?;
+        // Contact events take and give water: the keeper re-anchors before its next step.
+        self.invalidate_level();
         self.record_contact_uniforms(encoder, contacts.amplitude());
         let device = &self.device;
         record_buffer_write(
@@ -621,6 +678,7 @@ impl ComputeGrid {
         contact_old: &wgpu::Buffer,
         amplitude: f32,
     ) -> Result<(), GpuError> {
+        self.invalidate_level();
         let device = self.device.clone();
         let (old, cur, new) = self.roles;
         let entries = [
@@ -683,6 +741,7 @@ impl ComputeGrid {
         impulse: &Impulse,
     ) -> Result<(), GpuError> {
         use wgpu::util::DeviceExt;
+        self.invalidate_level();
         let cells = impulse_cells(
             impulse,
             self.spec.size,
@@ -823,6 +882,7 @@ impl ComputeGrid {
     /// A size mismatch, or a failed readback.
     pub fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
         self.spec.size.check_len("land mask", land.cells().len())?;
+        self.invalidate_level();
         let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
         self.queue
             .write_buffer(&self.land, 0, bytemuck::cast_slice(&flags));
@@ -920,6 +980,7 @@ impl ComputeGrid {
                 .into());
             }
         }
+        self.invalidate_level();
         self.queue
             .write_buffer(&self.fields[self.roles.1], 0, current);
         self.queue

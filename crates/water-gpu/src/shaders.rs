@@ -13,6 +13,8 @@ pub const GRID_STEP_FUSED: &str = include_str!("../../../shaders/grid_step_fused
 pub const GRID_STEP_F16: &str = include_str!("../../../shaders/grid_step_f16.wgsl");
 /// `grid_step_fused` over f16 storage (compute).
 pub const GRID_STEP_FUSED_F16: &str = include_str!("../../../shaders/grid_step_fused_f16.wgsl");
+/// `mean_level`: the mean-level keeper's sums and uniform shift (compute; f32 storage).
+pub const MEAN_LEVEL: &str = include_str!("../../../shaders/mean_level.wgsl");
 /// `classic_step`: Hugo Elias's ripple in integer arithmetic (compute).
 pub const CLASSIC_STEP: &str = include_str!("../../../shaders/classic_step.wgsl");
 /// `add_impulse`: adds host-computed impulse amounts (compute; `main` for f32 fields,
@@ -59,6 +61,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("grid_step_fused.wgsl", GRID_STEP_FUSED),
     ("grid_step_f16.wgsl", GRID_STEP_F16),
     ("grid_step_fused_f16.wgsl", GRID_STEP_FUSED_F16),
+    ("mean_level.wgsl", MEAN_LEVEL),
     ("classic_step.wgsl", CLASSIC_STEP),
     ("add_impulse.wgsl", ADD_IMPULSE),
     ("add_impulse_f16.wgsl", ADD_IMPULSE_F16),

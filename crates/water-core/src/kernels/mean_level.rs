@@ -132,8 +132,9 @@ fn row_sums(y: usize, row: &[f32]) -> (f64, f64, f64) {
     (even + odd, checker, f64::from(peak))
 }
 
-/// Row sums added in row order.
-fn add_rows(rows: &[(f64, f64, f64)]) -> LevelSums {
+/// Row sums `(plain, checker, peak)` added in row order (the GPU's rows too).
+#[must_use]
+pub fn add_rows(rows: &[(f64, f64, f64)]) -> LevelSums {
     rows.iter()
         .fold(LevelSums::default(), |s, &(p, c, m)| LevelSums {
             plain: s.plain + p,
@@ -197,6 +198,33 @@ pub fn shift_level(
     } else {
         level.chunks_mut(w).enumerate().for_each(shift_row);
     }
+}
+
+/// Amounts a correction adds to a field's two levels: `(cur, old)`, each `(plain, checker)`
+/// (metres).
+pub type LevelAmounts = ((f32, f32), (f32, f32));
+
+/// One correction of a split grid's channels `p` and `n` (their keepers, the sums of their
+/// `(cur, old)` levels at step count `steps`): each channel's sums back to its own prediction,
+/// and the channels' common mean (invisible in `p - n`, but it costs both channels precision as
+/// it grows) taken out of both channels and both levels, and out of both references.
+#[must_use]
+pub fn correct_channels(
+    keepers: &mut [MeanLevelKeeper; 2],
+    size: GridSize,
+    steps: u64,
+    now: [(LevelSums, LevelSums); 2],
+    checker: bool,
+) -> [LevelAmounts; 2] {
+    let plans = [0, 1].map(|c| keepers[c].plan(size, steps, now[c], checker));
+    let cells = size.cells() as f64;
+    let common = ((plans[0].target.0.plain + plans[1].target.0.plain) / (2.0 * cells)) as f32;
+    [0, 1].map(|c| {
+        keepers[c].settle(steps, &plans[c]);
+        keepers[c].shift_reference(-f64::from(common) * cells);
+        let p = &plans[c];
+        ((p.cur.0 - common, p.cur.1), (p.old.0 - common, p.old.1))
+    })
 }
 
 /// [`shift_level`], skipped when both amounts are zero.
@@ -418,6 +446,23 @@ impl MeanLevelKeeper {
             r.cur.plain += delta;
             r.old.plain += delta;
         }
+    }
+
+    /// Plans and settles one correction of a field whose levels' sums are `now = (cur, old)`
+    /// at step count `steps`: the amounts to add, `(cur, old)`, each `(plain, checker)`. The
+    /// backends measure and shift their own levels (the GPU's `shaders/mean_level.wgsl`) and
+    /// share this plan, so they correct alike.
+    #[must_use]
+    pub fn correct(
+        &mut self,
+        size: GridSize,
+        steps: u64,
+        now: (LevelSums, LevelSums),
+        checker: bool,
+    ) -> LevelAmounts {
+        let plan = self.plan(size, steps, now, checker);
+        self.settle(steps, &plan);
+        (plan.cur, plan.old)
     }
 
     /// One correction of a single field (signed mode): measure, plan, shift, settle.
