@@ -12,7 +12,7 @@ use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
 use crate::gpu_costs::{F16Error, GpuCosts};
 use water_core::{Boundary, Damping, GridMode, TemporalBlocking, WaveParams};
 use water_scene::benchmark::{
-    bench_pool, parallelism_for, c_peer_bench, c_peer_grid, BenchSetupError,
+    bench_pool, c_peer_bench, c_peer_grid, parallelism_for, BenchSetupError,
 };
 use water_scene::Backend;
 use water_sphere::SphereLayout;

@@ -67,7 +67,7 @@ pub fn compose(source: &str) -> String {
 
 /// `source` without its import lines, the modules it imports (not yet in `included`) appended
 /// to `modules`.
-fn expand<'a>(source: &str, included: &mut Vec<&'a str>, modules: &mut String) -> String {
+fn expand(source: &str, included: &mut Vec<&'static str>, modules: &mut String) -> String {
     let mut body = String::with_capacity(source.len());
     for line in source.lines() {
         match import_of(line) {

@@ -35,8 +35,7 @@ fn floating_box(size: Vec3, mass: f32, x: f32, y: f32) -> FloatingBody {
 /// left, two crates in its way. Returns the scene and the boat's id.
 fn harbour(backend: Backend, gpu: Option<&water_gpu::GpuContext>) -> (Scene, BodyId) {
     let size = GridSize::new(128, 80).expect("size");
-    let params =
-        WaveParams::new(0.05, 0.8, 1.0 / 60.0, Damping::PerSecond(0.95)).expect("stable");
+    let params = WaveParams::new(0.05, 0.8, 1.0 / 60.0, Damping::PerSecond(0.95)).expect("stable");
     let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
     let settings = SceneSettings {
         backend,
@@ -93,7 +92,11 @@ fn a_pushed_boat_and_crates_move_alike_on_every_backend() {
         }
         // The boat's bow and stern, in cells along its centre line.
         let b = scene.body(boat).expect("boat");
-        assert!(b.velocity.x > 0.2, "{backend}: the push moves the boat: {}", b.velocity);
+        assert!(
+            b.velocity.x > 0.2,
+            "{backend}: the push moves the boat: {}",
+            b.velocity
+        );
         let h = scene.spec().params.cell_size() as f32;
         let bow = ((b.position.x + 0.4) / h) as usize;
         let stern = ((b.position.x - 0.4) / h) as usize;
@@ -102,8 +105,14 @@ fn a_pushed_boat_and_crates_move_alike_on_every_backend() {
         let view = HeightView::new(scene.spec().size, h, &heights).expect("view");
         let ahead = mean_height(&view, bow + 1, bow + 4, row - 2, row + 3);
         let behind = mean_height(&view, stern - 3, stern, row - 2, row + 3);
-        assert!(ahead > 0.0, "{backend}: water ahead of the bow rises: {ahead} m");
-        assert!(behind < 0.0, "{backend}: water behind the stern falls: {behind} m");
+        assert!(
+            ahead > 0.0,
+            "{backend}: water ahead of the bow rises: {ahead} m"
+        );
+        assert!(
+            behind < 0.0,
+            "{backend}: water behind the stern falls: {behind} m"
+        );
         eprintln!("{backend}: ahead of the bow {ahead:+.5} m, behind the stern {behind:+.5} m");
         runs.push((backend, rows));
     }
@@ -111,7 +120,11 @@ fn a_pushed_boat_and_crates_move_alike_on_every_backend() {
     // Three rows a step: the boat, then the crates.
     let n = reference.len();
     let moved = (1..3)
-        .map(|k| reference[k].position.distance(reference[n - 3 + k].position))
+        .map(|k| {
+            reference[k]
+                .position
+                .distance(reference[n - 3 + k].position)
+        })
         .fold(0.0f32, f32::max);
     eprintln!("the crates move up to {moved} m");
     assert!(moved > 0.005, "the crates move: {moved} m");
