@@ -13,6 +13,15 @@
 use crate::error::{finite, Result, WaterError};
 use crate::size::GridSize;
 
+/// Largest contact amplitude `A` the masks take, metres per (m/s) of speed factor: a bow wave
+/// of a kilometre for a body at 1 m/s, far beyond any real wake, and small enough that
+/// `A * MAX_MASK_VALUE` (1e7 m) and the stencil's sums of it stay finite in f32.
+pub const MAX_CONTACT_AMPLITUDE: f32 = 1e3;
+
+/// Largest value a contact mask cell may hold: a speed factor of 1e4 m/s, the fastest body a
+/// scenario takes.
+pub const MAX_MASK_VALUE: f32 = 1e4;
+
 /// The current and previous contact masks and the wave amplitude `A` (metres per unit of speed
 /// factor).
 #[derive(Debug, Clone, PartialEq)]
@@ -27,9 +36,17 @@ impl ContactMasks {
     /// Empty masks (nothing in the water) with amplitude `A`.
     ///
     /// # Errors
-    /// [`WaterError::NotFinite`] if `amplitude` is NaN or infinite.
+    /// [`WaterError::NotFinite`] if `amplitude` is NaN or infinite, [`WaterError::OutOfRange`]
+    /// beyond +-[`MAX_CONTACT_AMPLITUDE`] (heights would overflow f32).
     pub fn new(size: GridSize, amplitude: f32) -> Result<Self> {
-        finite("contact amplitude", f64::from(amplitude))?;
+        let a = finite("contact amplitude", f64::from(amplitude))?;
+        if a.abs() > f64::from(MAX_CONTACT_AMPLITUDE) {
+            return Err(WaterError::OutOfRange {
+                name: "contact amplitude",
+                value: a,
+                range: "[-1e3, 1e3] m per m/s",
+            });
+        }
         Ok(Self {
             size,
             amplitude,
@@ -42,7 +59,8 @@ impl ContactMasks {
     ///
     /// # Errors
     /// [`WaterError::SizeMismatch`] if `mask` has the wrong length, [`WaterError::BadMaskValue`]
-    /// for a negative or non-finite value (the masks are left unchanged then).
+    /// for a negative or non-finite value or one above [`MAX_MASK_VALUE`] (the masks are left
+    /// unchanged then).
     ///
     /// ```
     /// use water_core::{ContactMasks, GridSize};
@@ -131,15 +149,16 @@ pub fn apply_signed_events(amplitude: f32, c_new: &[f32], c_old: &[f32], z_new: 
     }
 }
 
-/// The first value of a contact mask that is negative or not finite, with its index: what a
-/// mask of any layout (grid cells, sphere vertices) must refuse.
+/// The first value of a contact mask that is negative, not finite or above [`MAX_MASK_VALUE`],
+/// with its index: what a mask of any layout (grid cells, sphere vertices) must refuse.
 #[must_use]
 pub fn first_bad_mask_value(mask: &[f32]) -> Option<(usize, f32)> {
     // Every scene step checks a whole grid's mask: a search that stops at the first bad value
     // runs a branch per cell, while a branch-free test of a block vectorises (a 512² mask: about
     // 0.3 ms down to a few tens of us). Only a block that fails is searched.
     const BLOCK: usize = 1024;
-    let good = |v: f32| (0.0..f32::INFINITY).contains(&v); // false for NaN, -inf and +inf
+    // False for NaN, negative values (but not -0), infinities and speeds above the limit.
+    let good = |v: f32| (0.0..=MAX_MASK_VALUE).contains(&v);
     mask.chunks(BLOCK).enumerate().find_map(|(b, block)| {
         if block.iter().fold(true, |all, &v| all & good(v)) {
             return None;
@@ -172,6 +191,17 @@ mod tests {
         assert_eq!(first_bad_mask_value(&mask), Some((1024, f32::NEG_INFINITY)));
         mask[1023] = f32::INFINITY;
         assert_eq!(first_bad_mask_value(&mask), Some((1023, f32::INFINITY)));
+        mask[12] = MAX_MASK_VALUE;
+        assert_eq!(
+            first_bad_mask_value(&mask[..100]),
+            None,
+            "the limit itself is allowed"
+        );
+        mask[13] = MAX_MASK_VALUE * 1.01;
+        assert_eq!(
+            first_bad_mask_value(&mask),
+            Some((13, MAX_MASK_VALUE * 1.01))
+        );
         assert_eq!(first_bad_mask_value(&[]), None);
     }
 }

@@ -98,8 +98,12 @@ pub enum WaterError {
         /// Bottom edge (exclusive), cells.
         y1: usize,
     },
-    /// A contact mask value was negative or not finite.
-    #[error("{what} value {value} at cell ({x}, {y}) must be finite and >= 0")]
+    /// A contact mask value was negative, not finite, or above
+    /// [`crate::contact::MAX_MASK_VALUE`].
+    #[error(
+        "{what} value {value} at cell ({x}, {y}) must be from 0 to {} (a speed factor, m/s)",
+        crate::contact::MAX_MASK_VALUE
+    )]
     BadMaskValue {
         /// Which mask.
         what: &'static str,

@@ -152,11 +152,11 @@ impl Scene {
         gpu: Option<&GpuContext>,
     ) -> Result<Self, SceneError> {
         let amplitude = settings.contact_amplitude;
-        if !amplitude.is_finite() || amplitude < 0.0 {
+        if !(0.0..=water_core::contact::MAX_CONTACT_AMPLITUDE).contains(&amplitude) {
             return Err(water_core::WaterError::OutOfRange {
                 name: "contact amplitude",
                 value: f64::from(amplitude),
-                range: "[0, finite)",
+                range: "[0, 1e3] m per m/s",
             }
             .into());
         }
