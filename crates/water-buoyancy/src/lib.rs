@@ -74,7 +74,7 @@ pub use hull::{Hull, Submersion, DEFAULT_EDGE_FRACTION};
 pub use pose::Pose;
 pub use probe::{ProbeVelocity, Probes};
 pub use rigid_body::{BodyState, RigidBody};
-pub use shape::Shape;
+pub use shape::{Shape, MAX_SHAPE_LENGTH};
 pub use still_water::StillWaterOutside;
 pub use substeps::{MAX_PHASE_PER_SUBSTEP, MAX_SUBSTEPS};
 pub use tessellation::{SurfaceMesh, MAX_TRIANGLES};

@@ -34,15 +34,34 @@ pub enum Shape {
     ConvexMesh(ConvexMesh),
 }
 
+/// Largest length of a shape (a half extent, radius or half length), metres: ten kilometres,
+/// the scale past which a body is no longer floating on water a grid can hold, and far enough
+/// inside f32 that its volume, inertia and surface mesh stay finite.
+pub const MAX_SHAPE_LENGTH: f32 = 1e4;
+
+/// `value` if it is at most [`MAX_SHAPE_LENGTH`].
+fn within_length(name: &'static str, value: f32) -> Result<f32> {
+    if value > MAX_SHAPE_LENGTH {
+        return Err(crate::BuoyancyError::OutOfRange {
+            name,
+            value: f64::from(value),
+            range: "at most 1e4 m",
+        });
+    }
+    Ok(value)
+}
+
 impl Shape {
     /// A box of half extents `half_extents` (m).
     ///
     /// # Errors
-    /// [`crate::BuoyancyError::NotPositive`] / [`crate::BuoyancyError::NotFinite`] for a bad extent.
+    /// [`crate::BuoyancyError::NotPositive`] / [`crate::BuoyancyError::NotFinite`] for a bad extent,
+    /// [`crate::BuoyancyError::OutOfRange`] above [`MAX_SHAPE_LENGTH`].
     pub fn cuboid(half_extents: Vec3) -> Result<Self> {
         finite_vec("box half extents", half_extents)?;
         for e in half_extents.to_array() {
             positive("box half extent", e)?;
+            within_length("box half extent", e)?;
         }
         Ok(Self::Cuboid { half_extents })
     }
@@ -50,9 +69,11 @@ impl Shape {
     /// A ball of `radius` (m).
     ///
     /// # Errors
-    /// [`crate::BuoyancyError::NotPositive`] / [`crate::BuoyancyError::NotFinite`] for a bad radius.
+    /// [`crate::BuoyancyError::NotPositive`] / [`crate::BuoyancyError::NotFinite`] for a bad radius,
+    /// [`crate::BuoyancyError::OutOfRange`] above [`MAX_SHAPE_LENGTH`].
     pub fn sphere(radius: f32) -> Result<Self> {
         positive("sphere radius", radius)?;
+        within_length("sphere radius", radius)?;
         Ok(Self::Sphere { radius })
     }
 
@@ -60,10 +81,12 @@ impl Shape {
     ///
     /// # Errors
     /// [`crate::BuoyancyError::NotPositive`] for a bad radius, [`crate::BuoyancyError::Negative`] for a
-    /// negative half length.
+    /// negative half length, [`crate::BuoyancyError::OutOfRange`] above [`MAX_SHAPE_LENGTH`].
     pub fn capsule(radius: f32, half_length: f32) -> Result<Self> {
         positive("capsule radius", radius)?;
         non_negative("capsule half length", half_length)?;
+        within_length("capsule radius", radius)?;
+        within_length("capsule half length", half_length)?;
         Ok(Self::Capsule {
             radius,
             half_length,

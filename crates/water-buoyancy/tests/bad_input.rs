@@ -164,3 +164,18 @@ fn shapes_and_hulls_refuse_bad_sizes() {
     assert!(Probes::new(Vec::new(), 1.0, 0.0).is_err());
     assert!(Probes::new(vec![Vec3::ZERO], -1.0, 0.0).is_err());
 }
+
+/// A shape too large to float on any grid is refused by its own size, not later by its mesh:
+/// "box half extent ... at most 1e4 m", where a 1e30 m box used to fail as "hull max edge inf".
+#[test]
+fn absurd_shape_sizes_are_refused_naming_the_size() {
+    use water_buoyancy::{Shape, MAX_SHAPE_LENGTH};
+    let e = Shape::cuboid(glam::Vec3::new(1.0, 1e30, 1.0)).expect_err("too large");
+    assert!(
+        e.to_string().contains("box half extent") && e.to_string().contains("1e4"),
+        "{e}"
+    );
+    assert!(Shape::sphere(2.0 * MAX_SHAPE_LENGTH).is_err());
+    assert!(Shape::capsule(1.0, 2.0 * MAX_SHAPE_LENGTH).is_err());
+    assert!(Shape::sphere(MAX_SHAPE_LENGTH).is_ok());
+}
