@@ -1,5 +1,5 @@
 // rasterise_grid_mask: the contact mask C_new of a grid, drawn from hull meshes. CPU twin:
-// water_buoyancy::rasterise_grid_mask (crates/water-buoyancy/src/contact_mask.rs), which marks
+// water_buoyancy::rasterise_grid_mask (crates/water-buoyancy/src/rasterise_mask.rs), which marks
 // every cell whose centre ((x + 0.5) h, (y + 0.5) h, 0) on the still water lies inside a hull;
 // host side: crates/water-gpu/src/contact_mask.rs.
 //

@@ -8,7 +8,7 @@
 //! * Two buoyancy models: the demo's [`Probes`] (a damped spring per probe under water) and
 //!   [`Archimedes`] (`rho g V_sub` at the centre of buoyancy, with linear, quadratic and angular
 //!   drag), the submerged volume of a [`Hull`] ([`Shape`]: box, sphere, capsule, convex mesh)
-//!   integrated over its wet surface under the sampled water (see [`hull`]).
+//!   integrated over its wet surface under the sampled water (see [`Hull::submerged`]).
 //! * Forces come out as a [`Wrench`] about the centre of mass for a [`BodyState`] (a glam
 //!   [`Pose`] and velocities), so any integrator can use them; [`RigidBody`] is a small
 //!   semi-implicit Euler one, [`FloatingBody`] ties a body to its hulls and model and steps it
@@ -41,30 +41,29 @@
 //! # Ok::<(), water_buoyancy::BuoyancyError>(())
 //! ```
 
-pub mod archimedes;
-pub mod contact_mask;
-pub mod convex_mesh;
+mod archimedes;
+mod convex_mesh;
 mod damping;
-pub mod drag_rates;
-pub mod error;
-pub mod floating_body;
-pub mod gravity;
-pub mod hull;
-pub mod pose;
-pub mod probe;
+mod drag_rates;
+mod error;
+mod floating_body;
+mod gravity;
+mod hull;
+mod pose;
+mod probe;
 #[cfg(feature = "rapier")]
 pub mod rapier_adapter;
-pub mod rigid_body;
-pub mod shape;
-pub mod still_water;
-pub mod substeps;
-pub mod tessellation;
-pub mod wrench;
+mod rasterise_mask;
+mod rigid_body;
+mod shape;
+mod still_water;
+mod substeps;
+mod tessellation;
+mod wrench;
 
 pub use archimedes::{
     box_draft, box_heave_period, spherical_cap_volume, Archimedes, HullForce, FRESH_WATER_DENSITY,
 };
-pub use contact_mask::{rasterise_grid_mask, rasterise_sphere_mask, SphereContacts};
 pub use convex_mesh::ConvexMesh;
 pub use drag_rates::DragRates;
 pub use error::{BuoyancyError, Divergence, Result};
@@ -73,6 +72,7 @@ pub use gravity::{Gravity, STANDARD_GRAVITY};
 pub use hull::{Hull, Submersion, DEFAULT_EDGE_FRACTION};
 pub use pose::Pose;
 pub use probe::{ProbeVelocity, Probes};
+pub use rasterise_mask::{rasterise_grid_mask, rasterise_sphere_mask, SphereContacts};
 pub use rigid_body::{BodyState, RigidBody};
 pub use shape::{Shape, MAX_SHAPE_LENGTH};
 pub use still_water::StillWaterOutside;

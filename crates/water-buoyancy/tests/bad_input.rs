@@ -170,7 +170,7 @@ fn shapes_and_hulls_refuse_bad_sizes() {
 #[test]
 fn absurd_shape_sizes_are_refused_naming_the_size() {
     use water_buoyancy::{Shape, MAX_SHAPE_LENGTH};
-    let e = Shape::cuboid(glam::Vec3::new(1.0, 1e30, 1.0)).expect_err("too large");
+    let e = Shape::cuboid(Vec3::new(1.0, 1e30, 1.0)).expect_err("too large");
     assert!(
         e.to_string().contains("box half extent") && e.to_string().contains("1e4"),
         "{e}"
