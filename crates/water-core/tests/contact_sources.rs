@@ -5,6 +5,7 @@ mod support;
 use water_core::kernels::grid_step::grid_step;
 use water_core::{
     Boundary, ContactMasks, Damping, GridSize, GridWater, Parallelism, SignedGrid, SplitGrid,
+    WaveParams,
 };
 
 const A: f32 = 0.25;
@@ -142,20 +143,18 @@ fn masks_of_the_wrong_size_or_with_bad_values_are_refused() {
 #[test]
 fn contact_amplitudes_and_speeds_are_bounded_so_heights_stay_finite() {
     use water_core::contact::{MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE};
-    let size = water_core::GridSize::new(16, 16).expect("size");
-    let e = water_core::ContactMasks::new(size, 3.4e38).expect_err("too large");
+    let size = GridSize::new(16, 16).expect("size");
+    let e = ContactMasks::new(size, 3.4e38).expect_err("too large");
     assert!(e.to_string().contains("contact amplitude"), "{e}");
-    let mut masks = water_core::ContactMasks::new(size, MAX_CONTACT_AMPLITUDE).expect("largest");
+    let mut masks = ContactMasks::new(size, MAX_CONTACT_AMPLITUDE).expect("largest");
     let mut mask = vec![0.0; size.cells()];
     mask[8 * 16 + 8] = MAX_MASK_VALUE * 2.0;
     let e = masks.advance(&mask).expect_err("too fast");
     assert!(e.to_string().contains("(8, 8)"), "{e}");
     mask[8 * 16 + 8] = MAX_MASK_VALUE;
     masks.advance(&mask).expect("the limit");
-    let params =
-        water_core::WaveParams::new(0.1, 1.0, 0.02, water_core::Damping::NONE).expect("params");
-    let mut grid = water_core::SignedGrid::new(size, params, water_core::Boundary::Reflective);
-    use water_core::GridWater;
+    let params = WaveParams::new(0.1, 1.0, 0.02, Damping::NONE).expect("params");
+    let mut grid = SignedGrid::new(size, params, Boundary::Reflective);
     grid.step_with_contacts(&masks).expect("step");
     for _ in 0..50 {
         grid.step();
