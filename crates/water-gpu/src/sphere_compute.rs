@@ -19,7 +19,9 @@ pub struct SphereComputeWater {
     device: wgpu::Device,
     queue: wgpu::Queue,
     sphere: Icosphere,
-    areas: Vec<f64>,
+    /// The weights clicks are zero-sum in: the stepper's conserved weights
+    /// ([`SphereWater::conserved_weights`]), as the CPU's clicks use.
+    click_weights: Vec<f64>,
     vertices: u32,
     fields: [wgpu::Buffer; 3],
     /// `(old, current, spare)`.
@@ -114,7 +116,7 @@ impl SphereComputeWater {
             device: device.clone(),
             queue: queue.clone(),
             sphere: water.sphere().clone(),
-            areas: water.vertex_areas().to_vec(),
+            click_weights: water.conserved_weights().to_vec(),
             vertices: n as u32,
             fields,
             roles: (0, 1, 2),
@@ -172,7 +174,7 @@ impl SphereComputeWater {
     /// [`GpuError::DeviceLost`].
     pub fn click(&mut self, click: &Click) -> Result<(), GpuError> {
         let cells: Vec<ImpulseCell> = click
-            .heights(&self.sphere, &self.areas)
+            .heights(&self.sphere, &self.click_weights)
             .into_iter()
             .enumerate()
             .filter(|(_, dz)| *dz != 0.0)

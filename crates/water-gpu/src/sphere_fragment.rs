@@ -79,7 +79,9 @@ pub struct SphereFragmentWater {
     device: wgpu::Device,
     queue: wgpu::Queue,
     sphere: Icosphere,
-    areas: Vec<f64>,
+    /// The weights clicks are zero-sum in: the stepper's conserved weights
+    /// ([`SphereWater::conserved_weights`]), as the CPU's clicks use.
+    click_weights: Vec<f64>,
     vertices: u32,
     fields: [wgpu::Texture; 3],
     views: [wgpu::TextureView; 3],
@@ -278,7 +280,7 @@ impl SphereFragmentWater {
             device: device.clone(),
             queue: queue.clone(),
             sphere: water.sphere().clone(),
-            areas: water.vertex_areas().to_vec(),
+            click_weights: water.conserved_weights().to_vec(),
             vertices: n as u32,
             fields,
             views,
@@ -345,7 +347,7 @@ impl SphereFragmentWater {
     /// # Errors
     /// [`GpuError::DeviceLost`].
     pub fn click(&mut self, click: &Click) -> Result<(), GpuError> {
-        let heights = click.heights(&self.sphere, &self.areas);
+        let heights = click.heights(&self.sphere, &self.click_weights);
         let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
         let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {
             return Ok(());

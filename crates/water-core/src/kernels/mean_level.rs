@@ -280,7 +280,12 @@ pub fn level_offsets(
     target: LevelSums,
     checker: bool,
 ) -> (f32, f32) {
-    let cells = size.cells() as f64;
+    weighted_offsets(size.cells() as f64, now, target, checker)
+}
+
+/// [`level_offsets`] for sums weighted by per-cell weights of total `cells` (a sphere's vertex
+/// degrees or lumped areas; 1 per cell on a grid): a uniform `c` moves the sum by `c * cells`.
+fn weighted_offsets(cells: f64, now: LevelSums, target: LevelSums, checker: bool) -> (f32, f32) {
     let plain = ((target.plain - now.plain) / cells) as f32;
     let checker = if checker {
         ((target.checker - now.checker) / cells) as f32
@@ -381,6 +386,20 @@ impl MeanLevelKeeper {
         now: (LevelSums, LevelSums),
         checker: bool,
     ) -> Correction {
+        self.plan_weighted(size.cells() as f64, steps, now, checker)
+    }
+
+    /// [`MeanLevelKeeper::plan`] for sums weighted by per-cell weights `w_i` of total `total`
+    /// (`sum w_i z_i`, a sphere stepper's conserved sum): the rounding bound of a step is then
+    /// `total * eps * max |z|`, and a uniform `c` moves the sum by `c * total`.
+    #[must_use]
+    pub fn plan_weighted(
+        &self,
+        total: f64,
+        steps: u64,
+        now: (LevelSums, LevelSums),
+        checker: bool,
+    ) -> Correction {
         let target = match self.reference {
             Some(r) => {
                 let (cur, old) = r.predict(steps - r.at);
@@ -388,10 +407,8 @@ impl MeanLevelKeeper {
                 // (so no step changes the volume by more than a step's own rounding could);
                 // what is left drains through the rate over the next period, and the rate is
                 // set to the prediction less that drain (only the previous level moves for it).
-                let cap = POSITION_STEP
-                    * size.cells() as f64
-                    * f64::from(f32::EPSILON)
-                    * now.0.peak.max(now.1.peak);
+                let cap =
+                    POSITION_STEP * total * f64::from(f32::EPSILON) * now.0.peak.max(now.1.peak);
                 let plain = now.0.plain - (now.0.plain - cur.plain).clamp(-cap, cap);
                 let rate = (cur.plain - old.plain) - (plain - cur.plain) / self.period as f64;
                 (
@@ -419,8 +436,8 @@ impl MeanLevelKeeper {
             }
         };
         Correction {
-            cur: level_offsets(size, now.0, target.0, checker),
-            old: level_offsets(size, now.1, target.1, checker),
+            cur: weighted_offsets(total, now.0, target.0, checker),
+            old: weighted_offsets(total, now.1, target.1, checker),
             target,
         }
     }
@@ -461,6 +478,20 @@ impl MeanLevelKeeper {
         checker: bool,
     ) -> LevelAmounts {
         let plan = self.plan(size, steps, now, checker);
+        self.settle(steps, &plan);
+        (plan.cur, plan.old)
+    }
+
+    /// [`MeanLevelKeeper::correct`] for weighted sums of total weight `total` (no checkerboard:
+    /// the sphere's meshes have no bipartite Nyquist mode).
+    #[must_use]
+    pub fn correct_weighted(
+        &mut self,
+        total: f64,
+        steps: u64,
+        now: (LevelSums, LevelSums),
+    ) -> LevelAmounts {
+        let plan = self.plan_weighted(total, steps, now, false);
         self.settle(steps, &plan);
         (plan.cur, plan.old)
     }
