@@ -13,7 +13,7 @@ use water_cli::run::run_scenario;
 use water_cli::sphere_run::run_sphere;
 use water_core::{Boundary, GridMode, StabilityReport, TemporalBlocking};
 use water_gpu::GpuBackend;
-use water_scene::scenario::{Scenario, ScenarioFile, DEFAULT_BUILTIN};
+use water_scene::scenario::{Scenario, ScenarioError, ScenarioFile, DEFAULT_BUILTIN};
 use water_scene::{Backend, UnknownBackend};
 
 #[derive(Parser)]
@@ -299,20 +299,19 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of stdout went away: nothing to say (see `water_cli::output`).
         Err(Failure::ClosedPipe) => ExitCode::from(CLOSED_PIPE_STATUS),
-        Err(Failure::Message(message)) => {
-            report(&message);
+        Err(failure) => {
+            report(&failure.to_string());
             ExitCode::FAILURE
         }
     }
 }
 
-fn load(scenario: Option<PathBuf>, builtin: Option<String>) -> Result<ScenarioFile, String> {
+fn load(scenario: Option<PathBuf>, builtin: Option<String>) -> Result<ScenarioFile, ScenarioError> {
     match (scenario, builtin) {
         (Some(path), _) => ScenarioFile::load(&path),
         (None, Some(name)) => ScenarioFile::builtin(&name),
         (None, None) => ScenarioFile::builtin(DEFAULT_BUILTIN),
     }
-    .map_err(|e| e.to_string())
 }
 
 /// The grid scenario, or why a sphere scenario cannot do this.
@@ -338,13 +337,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             match load(scenario, builtin)? {
                 ScenarioFile::Grid(scenario) => {
-                    let summary = run_scenario(&scenario, backend, &out, !quiet)
-                        .map_err(|e| e.to_string())?;
+                    let summary = run_scenario(&scenario, backend, &out, !quiet)?;
                     stdout.print(&summary.to_text())?;
                 }
                 ScenarioFile::Sphere(scenario) => {
-                    let summary =
-                        run_sphere(&scenario, backend, &out, !quiet).map_err(|e| e.to_string())?;
+                    let summary = run_sphere(&scenario, backend, &out, !quiet)?;
                     stdout.print(&summary.to_text())?;
                 }
             }
@@ -369,8 +366,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 height_scale,
                 show_progress: !quiet,
             };
-            let summary =
-                render_scenario(&mut scenario, &options, &out).map_err(|e| e.to_string())?;
+            let summary = render_scenario(&mut scenario, &options, &out)?;
             stdout.print(&summary.to_text())?;
             Ok(())
         }
@@ -382,9 +378,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let scenario = grid_only(load(scenario, builtin)?, "water compare")?;
             let backends = backends
                 .iter()
-                .map(|b| b.trim().parse::<Backend>().map_err(|e| e.to_string()))
+                .map(|b| b.trim().parse::<Backend>())
                 .collect::<Result<Vec<_>, _>>()?;
-            let rows = compare(&scenario, &backends).map_err(|e| e.to_string())?;
+            let rows = compare(&scenario, &backends)?;
             stdout.print(&table(&rows))?;
             match rows.iter().find(|r| !r.passes()) {
                 Some(r) => Err(r.failure().into()),
@@ -396,7 +392,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             cell_size,
             dt,
         } => {
-            let r = StabilityReport::new(wave_speed, cell_size, dt).map_err(|e| e.to_string())?;
+            let r = StabilityReport::new(wave_speed, cell_size, dt)?;
             stdout.print(&format!(
                 "courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)\n\
                  limit          = {}\n\
@@ -438,10 +434,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 laplace_beltrami,
                 layouts,
                 repeats,
-            })
-            .map_err(|e| e.to_string())?;
+            })?;
             for r in reports {
-                stdout.line(&serde_json::to_string(&r).map_err(|e| e.to_string())?)?;
+                stdout.line(&serde_json::to_string(&r)?)?;
             }
             Ok(())
         }
@@ -465,9 +460,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 gpu: !no_gpu,
                 peer,
             };
-            for file in
-                water_cli::suite::write(&out, &options, &machine).map_err(|e| e.to_string())?
-            {
+            for file in water_cli::suite::write(&out, &options, &machine)? {
                 stdout.line(&format!("wrote {}", file.display()))?;
             }
             Ok(())
@@ -482,7 +475,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             let threads = checked_threads(threads)?;
             let r = water_cli::roofline::measure(size, passes, threads)?;
-            stdout.line(&serde_json::to_string(&r).map_err(|e| e.to_string())?)?;
+            stdout.line(&serde_json::to_string(&r)?)?;
             Ok(())
         }
         Command::Bench {
@@ -497,16 +490,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
         } => {
             let threads = checked_threads(threads)?;
-            let report = water_cli::bench_scene::bench_scene(&water_cli::bench_scene::SceneBench {
-                size,
-                bodies,
-                steps,
-                warmup,
-                threads,
-                backend,
-            })
-            .map_err(|e| e.to_string())?;
-            stdout.line(&serde_json::to_string(&report).map_err(|e| e.to_string())?)?;
+            let report =
+                water_cli::bench_scene::bench_scene(&water_cli::bench_scene::SceneBench {
+                    size,
+                    bodies,
+                    steps,
+                    warmup,
+                    threads,
+                    backend,
+                })?;
+            stdout.line(&serde_json::to_string(&report)?)?;
             Ok(())
         }
         Command::Bench {
@@ -550,8 +543,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     StorageArg::F16 => water_gpu::StorageFormat::F16,
                 },
             };
-            let report = bench_grid(&spec).map_err(|e| e.to_string())?;
-            stdout.line(&serde_json::to_string(&report).map_err(|e| e.to_string())?)?;
+            let report = bench_grid(&spec)?;
+            stdout.line(&serde_json::to_string(&report)?)?;
             Ok(())
         }
     }

@@ -20,6 +20,8 @@ pub const CLOSED_PIPE_STATUS: u8 = 141;
 pub enum Failure {
     /// A one-line cause for stderr; exit 1.
     Message(String),
+    /// A library's typed error, printed as its one-line message; exit 1.
+    Error(Box<dyn std::error::Error + Send + Sync>),
     /// Stdout's reader went away; exit [`CLOSED_PIPE_STATUS`] quietly.
     ClosedPipe,
 }
@@ -29,6 +31,28 @@ impl From<String> for Failure {
         Self::Message(message)
     }
 }
+
+/// Typed errors pass through `?` as themselves; only their message reaches stderr.
+macro_rules! failure_from {
+    ($($error:ty),* $(,)?) => {
+        $(impl From<$error> for Failure {
+            fn from(error: $error) -> Self {
+                Self::Error(Box::new(error))
+            }
+        })*
+    };
+}
+
+failure_from!(
+    crate::run::RunError,
+    crate::bench::BenchError,
+    crate::bench_scene::SceneBenchError,
+    water_scene::scenario::ScenarioError,
+    water_scene::UnknownBackend,
+    water_core::WaterError,
+    serde_json::Error,
+    io::Error,
+);
 
 impl From<&str> for Failure {
     fn from(message: &str) -> Self {
@@ -40,6 +64,7 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Message(m) => f.write_str(m),
+            Self::Error(e) => write!(f, "{e}"),
             Self::ClosedPipe => f.write_str("stdout was closed by its reader"),
         }
     }
@@ -99,7 +124,7 @@ mod tests {
         let full = io::Error::from_raw_os_error(28); // ENOSPC
         match stdout_failure(&full) {
             Failure::Message(m) => assert!(m.contains("cannot write to stdout"), "{m}"),
-            Failure::ClosedPipe => panic!("a full disk is not a closed pipe"),
+            other => panic!("a full disk is a one-line message, got {other}"),
         }
     }
 }
