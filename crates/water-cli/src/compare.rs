@@ -136,3 +136,33 @@ pub fn table(rows: &[CompareRow]) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(max_abs: f32, non_finite_cells: usize) -> CompareRow {
+        CompareRow {
+            backend: "gpu",
+            max_abs,
+            rms: max_abs / 2.0,
+            allowed: 1e-4,
+            differing_cells: 3,
+            non_finite_cells,
+        }
+    }
+
+    /// What makes `water compare` exit 1: a backend over the tolerance, or any non-finite
+    /// height, which no tolerance excuses.
+    #[test]
+    fn rows_fail_over_the_tolerance_or_with_non_finite_heights() {
+        assert!(row(5e-5, 0).passes());
+        let over = row(2e-4, 0);
+        assert!(!over.passes());
+        assert!(table(&[over]).contains("OVER TOLERANCE"));
+        let nan = row(0.0, 7);
+        assert!(!nan.passes(), "a NaN cell fails however small the rest");
+        assert!(table(&[nan.clone()]).contains("NOT FINITE"));
+        assert!(nan.failure().contains('7'), "{}", nan.failure());
+    }
+}
