@@ -40,6 +40,9 @@ pub struct ClassicGrid {
     parallelism: Parallelism,
     blocking: TemporalBlocking,
     steps: u64,
+    /// The caller was handed the levels to edit: land and the rim are zeroed before the next
+    /// step (DESIGN.md: edge cells stay 0), as the GPU backends zero them on upload.
+    edited: bool,
 }
 
 impl ClassicGrid {
@@ -70,6 +73,7 @@ impl ClassicGrid {
             parallelism: Parallelism::Auto,
             blocking: TemporalBlocking::Auto,
             steps: 0,
+            edited: false,
         })
     }
 
@@ -91,10 +95,23 @@ impl ClassicGrid {
         &self.old
     }
 
-    /// Both levels, mutably: `(current, previous)`. Edge cells must stay 0 for the fixed
-    /// boundary; the next step does not touch them.
+    /// Both levels, mutably: `(current, previous)`. Edge cells stay 0 (the fixed boundary)
+    /// and land stays dry: whatever is written there is zeroed before the next step.
     pub fn levels_mut(&mut self) -> (&mut [i16], &mut [i16]) {
+        self.edited = true;
         (&mut self.cur, &mut self.old)
+    }
+
+    /// Zeroes land and the rim in both levels after an edit, before a step.
+    fn settle_edits(&mut self) {
+        if std::mem::take(&mut self.edited) {
+            for level in [&mut self.cur, &mut self.old] {
+                if let Some(land) = &self.land {
+                    land.clear(level);
+                }
+                crate::field::zero_rim(level, self.size);
+            }
+        }
     }
 
     fn clear_land_and_rim(&mut self) {
@@ -144,6 +161,7 @@ impl GridWater for ClassicGrid {
     }
 
     fn step_many(&mut self, steps: u64) {
+        self.settle_edits();
         if self.blocks(steps) {
             let newest_in_old = classic_steps_blocked(
                 self.size,
@@ -166,6 +184,7 @@ impl GridWater for ClassicGrid {
     }
 
     fn step(&mut self) {
+        self.settle_edits();
         classic_step(
             self.size,
             &self.cur,

@@ -65,6 +65,10 @@ pub(crate) struct GridSetup {
     pub parallelism: Parallelism,
     pub blocking: TemporalBlocking,
     pub steps: u64,
+    /// The caller was handed the levels to edit: before the next step their land and fixed rim
+    /// are zeroed (DESIGN.md: edge cells of a fixed grid stay 0), as the GPU backends zero them
+    /// on upload.
+    pub edited: bool,
 }
 
 impl GridSetup {
@@ -78,6 +82,7 @@ impl GridSetup {
             parallelism: Parallelism::Auto,
             blocking: TemporalBlocking::Auto,
             steps: 0,
+            edited: false,
         }
     }
 
@@ -125,6 +130,15 @@ impl GridSetup {
     pub fn clear_land(&self, field: &mut [f32]) {
         if let Some(land) = &self.land {
             land.clear(field);
+        }
+    }
+
+    /// After an edit of the levels, their land and fixed rim zeroed (once, before the next step).
+    pub fn settle_edits<'a>(&mut self, levels: impl IntoIterator<Item = &'a mut [f32]>) {
+        if std::mem::take(&mut self.edited) {
+            for level in levels {
+                self.clear_land_and_rim(level);
+            }
         }
     }
 
@@ -201,7 +215,14 @@ impl SignedGrid {
     /// levels mean the water starts at rest in that shape).
     pub fn field_mut(&mut self) -> &mut WaveField {
         self.keeper.invalidate();
+        self.setup.edited = true;
         &mut self.field
+    }
+
+    /// Zeroes land and a fixed rim in both levels after an edit, before a step.
+    fn settle_edits(&mut self) {
+        let (cur, old) = self.field.levels_mut();
+        self.setup.settle_edits([cur, old]);
     }
 
     /// Current heights, metres.
@@ -259,6 +280,7 @@ impl GridWater for SignedGrid {
     grid_setup_accessors!(GridMode::Signed);
 
     fn step(&mut self) {
+        self.settle_edits();
         self.keep_level(true);
         let s = &self.setup;
         self.field
@@ -268,6 +290,7 @@ impl GridWater for SignedGrid {
 
     fn step_many(&mut self, steps: u64) {
         let blocked = self.setup.blocks(steps);
+        self.settle_edits();
         self.keep_level(true);
         let mut left = steps;
         // Runs end where corrections are due, so they fall on the same steps as single steps'.
@@ -291,6 +314,7 @@ impl GridWater for SignedGrid {
 
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.setup.check_contacts(contacts)?;
+        self.settle_edits();
         self.keep_level(true);
         let s = &self.setup;
         self.field

@@ -65,7 +65,15 @@ impl SplitGrid {
     /// Both channels, mutably, to set an initial condition: `(positive, negative)`.
     pub fn channels_mut(&mut self) -> (&mut WaveField, &mut WaveField) {
         self.invalidate_keepers();
+        self.setup.edited = true;
         (&mut self.positive, &mut self.negative)
+    }
+
+    /// Zeroes land and a fixed rim in both levels of both channels after an edit, before a step.
+    fn settle_edits(&mut self) {
+        let (p, p_old) = self.positive.levels_mut();
+        let (n, n_old) = self.negative.levels_mut();
+        self.setup.settle_edits([p, p_old, n, n_old]);
     }
 
     fn step_inner(&mut self, contacts: Option<&ContactMasks>) {
@@ -131,12 +139,14 @@ impl GridWater for SplitGrid {
     grid_setup_accessors!(GridMode::Split);
 
     fn step(&mut self) {
+        self.settle_edits();
         self.keep_level(true);
         self.step_inner(None);
     }
 
     fn step_many(&mut self, steps: u64) {
         let blocked = self.setup.blocks(steps);
+        self.settle_edits();
         self.keep_level(true);
         let mut left = steps;
         // Runs end where corrections are due, so they fall on the same steps as single steps'.
@@ -163,6 +173,7 @@ impl GridWater for SplitGrid {
 
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.setup.check_contacts(contacts)?;
+        self.settle_edits();
         self.keep_level(true);
         self.step_inner(Some(contacts));
         Ok(())

@@ -919,6 +919,8 @@ impl ComputeGrid {
                 "classic grids hold i16 heights: use upload_i16".into(),
             ));
         }
+        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
         match self.spec.storage {
             StorageFormat::F32 => self.upload(
                 bytemuck::cast_slice(current),
@@ -959,6 +961,8 @@ impl ComputeGrid {
                 "only classic grids hold i16 heights: use upload_f32".into(),
             ));
         }
+        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
         let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
         self.upload(
             bytemuck::cast_slice(&widen(current)),

@@ -611,6 +611,8 @@ impl FragmentGrid {
                 .into());
             }
         }
+        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
         // Interleave split channels into RG texels.
         let texels = |level: &[f32]| -> Vec<f32> {
             if channels == 1 {
@@ -637,6 +639,8 @@ impl FragmentGrid {
                 "only classic grids hold i16 heights: use upload_f32".into(),
             ));
         }
+        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
         for level in [current, previous] {
             self.spec.size.check_len("classic level", level.len())?;
         }

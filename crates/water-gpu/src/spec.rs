@@ -23,3 +23,41 @@ pub(crate) fn check_gpu_spec(spec: &GridSpec) -> Result<(), GpuError> {
     }
     Ok(spec.check()?)
 }
+
+/// `level` (any number of channel planes of `spec.size` cells) with its land cells and, on a
+/// fixed grid (classic grids are always fixed), its rim set to zero: what the CPU grids do to
+/// levels a caller edited before their next step, so an upload of the same levels steps alike
+/// (DESIGN.md: edge cells of a fixed grid stay 0; land is dry). A level of another length is
+/// returned as it is, for the size check to refuse.
+pub(crate) fn settled_level<T: Copy + Default>(
+    spec: &GridSpec,
+    land: &water_core::LandMask,
+    level: &[T],
+) -> Vec<T> {
+    let size = spec.size;
+    let cells = size.cells();
+    let mut out = level.to_vec();
+    if cells == 0 || level.len() % cells != 0 {
+        return out;
+    }
+    let rim = spec.boundary == water_core::Boundary::Fixed || spec.mode == GridMode::Classic;
+    let (w, h) = (size.width(), size.height());
+    for plane in out.chunks_exact_mut(cells) {
+        for (i, dry) in land.cells().iter().enumerate() {
+            if *dry {
+                plane[i] = T::default();
+            }
+        }
+        if rim {
+            for x in 0..w {
+                plane[x] = T::default();
+                plane[(h - 1) * w + x] = T::default();
+            }
+            for y in 0..h {
+                plane[y * w] = T::default();
+                plane[y * w + w - 1] = T::default();
+            }
+        }
+    }
+    out
+}
