@@ -13,10 +13,11 @@
 use crate::error::{finite, Result, WaterError};
 use crate::size::GridSize;
 
-/// Largest contact amplitude `A` the masks take, metres per (m/s) of speed factor: a bow wave
-/// of a kilometre for a body at 1 m/s, far beyond any real wake, and small enough that
-/// `A * MAX_MASK_VALUE` (1e7 m) and the stencil's sums of it stay finite in f32.
-pub const MAX_CONTACT_AMPLITUDE: f32 = 1e3;
+/// Largest contact amplitude `A` the masks take, metres (classic mode: integer height units)
+/// per unit of speed factor: classic scenes use thousands of units, and a metre-scale grid
+/// nothing near it, while `A * MAX_MASK_VALUE` (1e9) and the stencil's sums of it stay finite in
+/// f32 (classic events saturate to i16 anyway).
+pub const MAX_CONTACT_AMPLITUDE: f32 = 1e5;
 
 /// Largest value a contact mask cell may hold: a speed factor of 1e4 m/s, the fastest body a
 /// scenario takes.
@@ -44,7 +45,7 @@ impl ContactMasks {
             return Err(WaterError::OutOfRange {
                 name: "contact amplitude",
                 value: a,
-                range: "[-1e3, 1e3] m per m/s",
+                range: "[-1e5, 1e5] m per m/s",
             });
         }
         Ok(Self {

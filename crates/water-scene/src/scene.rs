@@ -156,7 +156,7 @@ impl Scene {
             return Err(water_core::WaterError::OutOfRange {
                 name: "contact amplitude",
                 value: f64::from(amplitude),
-                range: "[0, 1e3] m per m/s",
+                range: "[0, 1e5] m per m/s",
             }
             .into());
         }
