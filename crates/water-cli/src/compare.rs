@@ -162,7 +162,7 @@ mod tests {
         assert!(table(&[over]).contains("OVER TOLERANCE"));
         let nan = row(0.0, 7);
         assert!(!nan.passes(), "a NaN cell fails however small the rest");
-        assert!(table(&[nan.clone()]).contains("NOT FINITE"));
+        assert!(table(std::slice::from_ref(&nan)).contains("NOT FINITE"));
         assert!(nan.failure().contains('7'), "{}", nan.failure());
     }
 }

@@ -37,7 +37,7 @@ pub(crate) fn settled_level<T: Copy + Default>(
     let size = spec.size;
     let cells = size.cells();
     let mut out = level.to_vec();
-    if cells == 0 || level.len() % cells != 0 {
+    if cells == 0 || !level.len().is_multiple_of(cells) {
         return out;
     }
     let rim = spec.boundary == water_core::Boundary::Fixed || spec.mode == GridMode::Classic;
