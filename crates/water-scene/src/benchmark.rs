@@ -41,7 +41,7 @@ pub enum BenchSetupError {
 /// A rayon pool of `threads` threads for a benchmark.
 ///
 /// # Errors
-/// [`BenchError::Threads`] when the pool cannot start.
+/// [`BenchSetupError::Threads`] when the pool cannot start.
 pub fn bench_pool(threads: usize) -> Result<rayon::ThreadPool, BenchSetupError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -143,7 +143,7 @@ pub fn add_rows(rows: &[(f64, f64, f64)]) -> LevelSums {
         })
 }
 
-/// Both sums of `level`: one f64 pair per row ([`row_sums`], vectorised; rows in parallel
+/// Both sums of `level`: one f64 pair per row (`row_sums`, vectorised; rows in parallel
 /// when `parallelism` says so), then the rows added in order, so the result does not depend on
 /// the threads.
 ///

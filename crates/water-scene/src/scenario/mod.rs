@@ -18,7 +18,7 @@ mod run;
 mod sphere;
 
 pub use grid::{Scenario, TimedImpulse};
-pub use run::ScenarioRun;
+pub use run::{ScenarioRun, RUN_CHUNK_STEPS};
 pub use sphere::SphereScenario;
 
 /// A scenario that failed to load: where, and why.

@@ -234,7 +234,7 @@ impl SphereScenario {
     /// Plays the scenario on `water` (built from [`SphereScenario::water`] on any backend)
     /// from step `from` to step `until` (at most the scenario's steps): each click lands just
     /// before its step; `on_step` is told the steps done after each run of at most
-    /// [`super::run::RUN_CHUNK_STEPS`].
+    /// [`super::RUN_CHUNK_STEPS`].
     ///
     /// # Errors
     /// A lost GPU device.
