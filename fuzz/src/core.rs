@@ -3,6 +3,7 @@
 
 use arbitrary::Arbitrary;
 use glam::Vec2;
+use water_core::contact::{MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE};
 use water_core::{
     Boundary, ClassicGrid, ContactMasks, Damping, GridSize, GridWater, Impulse, ImpulseShape,
     LandMask, SignedGrid, SplitGrid, WaterError, WaveParams,
@@ -15,8 +16,6 @@ use crate::{all_finite, names_value};
 const MAX_EDGE: u8 = 40;
 /// Most steps taken.
 const MAX_STEPS: u8 = 48;
-/// Largest contact amplitude (m per m/s) and speed factor (m/s) fuzzed, see [`contacts`].
-const MAX_CONTACT: f32 = 1e6;
 
 /// One fuzz input.
 #[derive(Arbitrary, Debug)]
@@ -251,17 +250,23 @@ fn contacts(input: &Input, size: GridSize) -> Option<(ContactMasks, Vec<f32>)> {
     if input.contacts.is_empty() {
         return None;
     }
-    // Within MAX_CONTACT: ContactMasks::new accepts any finite amplitude and mask value, and
-    // their product overflows f32 (A = 3.4e38: heights inf at the first bow event), a refusal
-    // still missing from water-core (docs/reliability.md, "Findings").
+    // ContactMasks bounds the amplitude (MAX_CONTACT_AMPLITUDE) and the mask values
+    // (MAX_MASK_VALUE) so their product stays finite (docs/reliability.md, "Findings"): any
+    // value is fuzzed, those beyond the bounds must be refused naming the value.
     let amplitude = input.contact_amplitude.get32(0.0, 0.1);
-    if amplitude.abs() > MAX_CONTACT {
-        return None;
-    }
     let masks = match ContactMasks::new(size, amplitude) {
-        Ok(m) => m,
+        Ok(m) => {
+            assert!(
+                amplitude.abs() <= MAX_CONTACT_AMPLITUDE,
+                "{amplitude} accepted"
+            );
+            m
+        }
         Err(e) => {
-            assert!(!amplitude.is_finite(), "{e}");
+            assert!(
+                !amplitude.is_finite() || amplitude.abs() > MAX_CONTACT_AMPLITUDE,
+                "{amplitude} refused: {e}"
+            );
             names_value(&e, "contact amplitude", f64::from(amplitude));
             return None;
         }
@@ -269,16 +274,15 @@ fn contacts(input: &Input, size: GridSize) -> Option<(ContactMasks, Vec<f32>)> {
     let mut mask = vec![0.0; size.cells()];
     for &(cell, value) in &input.contacts {
         let v = value.get32(0.0, 3.0);
-        if v > MAX_CONTACT {
-            return None;
-        }
         mask[usize::from(cell) % size.cells()] = v;
     }
     let mut probe = masks.clone();
     match probe.advance(&mask) {
         Ok(()) => Some((masks, mask)),
         Err(e) => {
-            let bad = mask.iter().find(|v| !(v.is_finite() && **v >= 0.0));
+            let bad = mask
+                .iter()
+                .find(|v| !(v.is_finite() && **v >= 0.0 && **v <= MAX_MASK_VALUE));
             let v = bad.expect("a mask of good values refused");
             assert!(e.to_string().contains(&v.to_string()), "{e}");
             None

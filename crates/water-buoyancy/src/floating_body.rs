@@ -154,18 +154,44 @@ impl FloatingBody {
         let h = dt / substeps as f32;
         let water = StillWaterOutside::new(water, gravity);
         let (mut sum, mut volume) = (Wrench::ZERO, 0.0_f32);
+        // The bound above holds the spin at the step's start. A spin gained within the step
+        // (the gyroscopic term is explicit) splits a substep further, so no piece turns the body
+        // by more than MAX_PHASE_PER_SUBSTEP; a normal body's substeps are never split.
+        let mut pieces = 0u32;
         for substep in 1..=substeps {
-            let (buoyancy, damping, submerged) = self.loads(&water, gravity, h)?;
-            let drag = self
-                .body
-                .integrate_damped(buoyancy + extra, &damping, gravity, h)
-                .map_err(|cause| BuoyancyError::Diverged {
-                    cause,
-                    substep,
-                    substeps,
-                })?;
-            sum += buoyancy + drag;
-            volume += submerged;
+            let mut left = h;
+            while left > 0.0 {
+                let spin = self.body.state.angular_velocity.length();
+                let piece = if spin * left > crate::MAX_PHASE_PER_SUBSTEP {
+                    crate::MAX_PHASE_PER_SUBSTEP / spin
+                } else {
+                    left
+                };
+                pieces += 1;
+                if pieces > crate::MAX_SUBSTEPS {
+                    return Err(BuoyancyError::Diverged {
+                        cause: crate::Divergence::AngularVelocity(self.body.state.angular_velocity),
+                        substep,
+                        substeps,
+                    });
+                }
+                let (buoyancy, damping, submerged) = self.loads(&water, gravity, piece)?;
+                let drag = self
+                    .body
+                    .integrate_damped(buoyancy + extra, &damping, gravity, piece)
+                    .map_err(|cause| BuoyancyError::Diverged {
+                        cause,
+                        substep,
+                        substeps,
+                    })?;
+                let weight = piece / h;
+                sum += Wrench {
+                    force: (buoyancy.force + drag.force) * weight,
+                    torque: (buoyancy.torque + drag.torque) * weight,
+                };
+                volume += submerged * weight;
+                left -= piece;
+            }
         }
         let share = 1.0 / substeps as f32;
         Ok(BodyStep {

@@ -201,3 +201,46 @@ fn random_bodies_at_random_steps_stay_bounded_and_float() {
         "only {settled_cases} cases ran long enough to settle"
     );
 }
+
+/// A fuzzer's case: a large, very light capsule (0.5 kg, r = 1.39 m) in thin water
+/// (0.5 kg/m^3), spinning at 0.5 rad/s and pushed by 1e4 N for 0.5 s steps. Its spin grows
+/// within a step beyond what the step's substeps were chosen for; the explicit gyroscopic term
+/// then blew up to a NaN orientation in the 20th substep. Substeps are now split by the spin
+/// they meet, so the body stays finite.
+#[test]
+fn a_spin_gained_within_a_step_does_not_blow_up() {
+    use glam::{Quat, Vec3};
+    use water_buoyancy::{
+        BodyState, DragRates, FloatingBody, Gravity, Hull, Pose, RigidBody, Shape, Wrench,
+    };
+    use water_core::FlatWater;
+    let shape = Shape::capsule(1.387_045_1, 0.5).expect("shape");
+    let orientation = Quat::from_xyzw(0.291_566_58, 0.172_954_8, 0.291_566_58, 0.894_463_24);
+    let pose = Pose::new(Vec3::splat(0.5), orientation.normalize()).expect("pose");
+    let state = BodyState {
+        pose,
+        linear_velocity: Vec3::splat(0.5),
+        angular_velocity: Vec3::splat(0.5),
+    };
+    let body = RigidBody::from_shape(&shape, 0.5, state).expect("body");
+    let hull = Hull::new(shape, Pose::IDENTITY).expect("hull");
+    let rates = DragRates::new(0.5, 0.5, 0.5).expect("rates");
+    let mut floating = FloatingBody::archimedes(body, vec![hull], 0.5, rates).expect("float");
+    let push = Wrench {
+        force: Vec3::new(0.5, 9973.145, 0.0),
+        torque: Vec3::ZERO,
+    };
+    for step in 0..5 {
+        floating
+            .step(&FlatWater::default(), &Gravity::EARTH, 0.5, push)
+            .unwrap_or_else(|e| panic!("step {step}: {e}"));
+        let s = floating.body.state;
+        assert!(
+            s.pose.position.is_finite()
+                && s.pose.orientation.is_finite()
+                && s.linear_velocity.is_finite()
+                && s.angular_velocity.is_finite(),
+            "step {step}: {s:?}"
+        );
+    }
+}

@@ -156,7 +156,7 @@ impl Click {
     ///
     /// # Errors
     /// [`SphereError::Invalid`] for a zero or non-finite direction, a radius outside
-    /// `(0, pi]` or a non-finite amplitude.
+    /// `(0, pi]` or an amplitude that is not finite or beyond +-1e6 m.
     pub fn new(direction: Vec3, radius: f32, amplitude: f32) -> Result<Self, SphereError> {
         let bad = |name, value: f32| {
             SphereError::Invalid(water_core::WaterError::OutOfRange {
@@ -175,8 +175,15 @@ impl Click {
         if !(radius > 0.0 && radius <= std::f32::consts::PI) {
             return Err(bad("click radius", radius));
         }
-        if !amplitude.is_finite() {
-            return Err(bad("click amplitude", amplitude));
+        // Bounded as impulses are: a click of f32::MAX metres makes infinite waves.
+        if !amplitude.is_finite()
+            || f64::from(amplitude).abs() > water_core::impulse::MAX_IMPULSE_AMPLITUDE
+        {
+            return Err(SphereError::Invalid(water_core::WaterError::OutOfRange {
+                name: "click amplitude",
+                value: f64::from(amplitude),
+                range: "[-1e6, 1e6] m",
+            }));
         }
         Ok(Self {
             direction: direction.normalize(),

@@ -124,3 +124,14 @@ fn bad_clicks_are_errors() {
     assert!(Click::new(Vec3::Z, 4.0, 1.0).is_err());
     assert!(Click::new(Vec3::Z, 0.3, f32::NAN).is_err());
 }
+
+/// A click's amplitude is bounded as an impulse's is (1e6 m): a fuzzer's click of f32::MAX
+/// metres was accepted and made infinite waves.
+#[test]
+fn click_amplitudes_beyond_the_impulse_bound_are_refused() {
+    let up = Vec3::Z;
+    let e = Click::new(up, 0.3, f32::MAX).expect_err("too high");
+    assert!(e.to_string().contains("click amplitude"), "{e}");
+    assert!(Click::new(up, 0.3, -2e6).is_err());
+    assert!(Click::new(up, 0.3, 1e6).is_ok());
+}
