@@ -12,7 +12,7 @@ use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
 use crate::gpu_costs::{F16Error, GpuCosts};
 use water_core::{Boundary, Damping, GridMode, TemporalBlocking, WaveParams};
 use water_scene::benchmark::{
-    bench_pool, c_peer_bench, c_peer_grid, parallelism_for, BenchSetupError,
+    bench_pool, c_peer_bench, c_peer_grid, c_peer_height, parallelism_for, BenchSetupError,
 };
 use water_scene::Backend;
 use water_sphere::SphereLayout;
@@ -191,14 +191,7 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
         GridSpec::new(size, params, spec.boundary, spec.mode).with_storage(spec.storage);
     let mut grid = GpuGrid::new(kind, &gpu.device, &gpu.queue, grid_spec)?;
     let n = spec.size;
-    let z = |i: usize| {
-        let (x, y) = (i % n, i / n);
-        if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
-            0.0
-        } else {
-            ((i * 7) % 97) as f32 * 0.001
-        }
-    };
+    let z = |i: usize| c_peer_height(n, i);
     let channels = if spec.mode == GridMode::Split { 2 } else { 1 };
     let upload = |grid: &mut GpuGrid| -> Result<(), water_gpu::GpuError> {
         if spec.mode == GridMode::Classic {

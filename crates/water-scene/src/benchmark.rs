@@ -77,6 +77,18 @@ pub fn c_peer_bench(
     Ok((pool, water))
 }
 
+/// The C peer's initial height of cell `i` of an `n x n` grid: `((i*7) % 97) * 0.001` inside,
+/// 0 on the rim (the previous level is 0.9 times this).
+#[must_use]
+pub fn c_peer_height(n: usize, i: usize) -> f32 {
+    let (x, y) = (i % n, i / n);
+    if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
+        0.0
+    } else {
+        ((i * 7) % 97) as f32 * 0.001
+    }
+}
+
 /// An `n x n` grid of `mode` initialised like the C peer's grid (see the module docs), with
 /// `boundary` (classic mode: fixed only).
 ///
@@ -90,14 +102,7 @@ pub fn c_peer_grid(
     let size = GridSize::new(n, n)?;
     // h = 1, c = 1, dt = 0.5 gives a = 0.25, the peer's setting.
     let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999))?;
-    let z = |i: usize| {
-        let (x, y) = (i % n, i / n);
-        if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
-            0.0
-        } else {
-            ((i * 7) % 97) as f32 * 0.001
-        }
-    };
+    let z = |i: usize| c_peer_height(n, i);
     let fill = |cur: &mut [f32], old: &mut [f32]| {
         for (i, (c, o)) in cur.iter_mut().zip(old.iter_mut()).enumerate() {
             *c = z(i);
