@@ -169,10 +169,15 @@ impl FloatingBody {
                 };
                 pieces += 1;
                 if pieces > crate::MAX_SUBSTEPS {
-                    return Err(BuoyancyError::Diverged {
-                        cause: crate::Divergence::AngularVelocity(self.body.state.angular_velocity),
-                        substep,
-                        substeps,
+                    // The spin the body reached needs more pieces than any step may take: the
+                    // step is too long for it, as `substeps` says of a bound known up front.
+                    return Err(BuoyancyError::TimeStepTooLong {
+                        dt,
+                        period: std::f32::consts::TAU / spin,
+                        substeps: f64::from(dt) * f64::from(spin)
+                            / f64::from(crate::MAX_PHASE_PER_SUBSTEP),
+                        max_substeps: crate::MAX_SUBSTEPS,
+                        max_dt: crate::MAX_SUBSTEPS as f32 * crate::MAX_PHASE_PER_SUBSTEP / spin,
                     });
                 }
                 let (buoyancy, damping, submerged) = self.loads(&water, gravity, piece)?;
