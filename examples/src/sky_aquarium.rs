@@ -7,7 +7,7 @@ use water_gpu::render::{
     Camera, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
 };
 use water_gpu::{GpuBackend, GpuContext, GpuSphereWater};
-use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 use crate::{ExampleError, SceneOptions};
 
@@ -82,7 +82,7 @@ pub fn clicked_planet(
     for frame in 0..options.frames {
         for &(at, direction, radius, amplitude) in &clicks {
             if at == frame {
-                water.click(&Click::new(direction, radius, amplitude)?)?;
+                water.add_impulse(&SphereImpulse::new(direction, radius, amplitude)?)?;
             }
         }
         water.step_many(u64::from(options.steps_per_frame))?;

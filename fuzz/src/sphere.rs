@@ -3,7 +3,7 @@
 
 use arbitrary::Arbitrary;
 use water_core::{Damping, WaterError};
-use water_sphere::{Click, Icosphere, SphereError, SphereStepper, SphereWater};
+use water_sphere::{SphereImpulse, Icosphere, SphereError, SphereStepper, SphereWater};
 
 use crate::num::Num;
 use crate::{all_finite, names_value};
@@ -44,8 +44,8 @@ pub struct ClickInput {
 /// # Panics
 /// When a promise breaks (see the crate's documentation).
 pub fn run(input: &Input) {
-    let vertices = water_sphere::icosphere::vertex_count(input.probe_level);
-    if vertices > water_sphere::icosphere::MAX_VERTICES {
+    let vertices = water_sphere::vertex_count(input.probe_level);
+    if vertices > water_sphere::MAX_VERTICES {
         let e = Icosphere::new(input.probe_level, 1.0).expect_err("too many vertices");
         let m = e.to_string();
         assert!(
@@ -57,7 +57,7 @@ pub fn run(input: &Input) {
     let sphere = match Icosphere::new(u32::from(input.level % 4), radius) {
         Ok(s) => s,
         Err(e) => {
-            let (lo, hi) = water_sphere::icosphere::RADIUS_RANGE;
+            let (lo, hi) = water_sphere::RADIUS_RANGE;
             assert!(!(lo..=hi).contains(&radius), "radius {radius} refused: {e}");
             names_value(&e, "radius", f64::from(radius));
             return;
@@ -92,7 +92,7 @@ pub fn run(input: &Input) {
         let direction = Num::vec3(c.direction, -1.0, 1.0);
         let radius = c.radius.get32(0.0, 4.0);
         let amplitude = c.amplitude.get32(-1.0, 1.0);
-        match Click::new(direction, radius, amplitude) {
+        match SphereImpulse::new(direction, radius, amplitude) {
             Ok(click) => {
                 let n = click.direction;
                 assert!(
@@ -114,7 +114,7 @@ pub fn run(input: &Input) {
     }
     for step in 0..input.steps % (MAX_STEPS + 1) {
         for (_, click) in clicks.iter().filter(|(at, _)| *at == step) {
-            water.click(click);
+            water.add_impulse(click);
         }
         water.step();
         all_finite(

@@ -156,7 +156,7 @@ impl SphereContacts {
     /// [`WaterError::BadMaskValue`] for a negative or non-finite value (masks unchanged).
     pub fn advance(&mut self, mask: &[f32]) -> Result<()> {
         check_len("contact mask", self.new.len(), mask.len())?;
-        if let Some((i, value)) = water_core::contact::first_bad_mask_value(mask) {
+        if let Some((i, value)) = water_core::first_bad_mask_value(mask) {
             return Err(WaterError::BadMaskValue {
                 what: "sphere contact mask",
                 x: i,
@@ -190,12 +190,7 @@ impl SphereContacts {
         check_len("sphere water", self.new.len(), water.heights().len())?;
         water.step();
         // Only the new level changes: `heights_mut` copies just that one out of the layout.
-        water_core::contact::apply_signed_events(
-            self.amplitude,
-            &self.new,
-            &self.old,
-            water.heights_mut(),
-        );
+        water_core::apply_signed_events(self.amplitude, &self.new, &self.old, water.heights_mut());
         Ok(())
     }
 }

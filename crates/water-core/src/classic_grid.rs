@@ -1,7 +1,7 @@
 //! Classic mode: Hugo Elias's i16 ripple, bit for bit.
 
 use crate::boundary::Boundary;
-use crate::contact::ContactMasks;
+use crate::contact_masks::ContactMasks;
 use crate::diagnostics::{discrete_energy, volume};
 use crate::error::{positive, Result, WaterError};
 use crate::grid_water::{GridMode, GridWater};

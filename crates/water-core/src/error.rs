@@ -99,10 +99,10 @@ pub enum WaterError {
         y1: usize,
     },
     /// A contact mask value was negative, not finite, or above
-    /// [`crate::contact::MAX_MASK_VALUE`].
+    /// [`crate::contact_masks::MAX_MASK_VALUE`].
     #[error(
         "{what} value {value} at cell ({x}, {y}) must be from 0 to {} (a speed factor, m/s)",
-        crate::contact::MAX_MASK_VALUE
+        crate::contact_masks::MAX_MASK_VALUE
     )]
     BadMaskValue {
         /// Which mask.

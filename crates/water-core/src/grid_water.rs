@@ -2,7 +2,7 @@
 //! of them, such as the `water` command.
 
 use crate::boundary::Boundary;
-use crate::contact::ContactMasks;
+use crate::contact_masks::ContactMasks;
 use crate::error::Result;
 use crate::impulse::Impulse;
 use crate::kernels::temporal_blocking::TemporalBlocking;

@@ -38,51 +38,57 @@
 /// versions by hand.
 pub use glam;
 
-pub mod boundary;
-pub mod buffer;
-pub mod classic_grid;
-pub mod clock;
-pub mod contact;
+mod boundary;
+mod buffer;
+mod classic_grid;
+mod clock;
+mod contact_masks;
 pub mod diagnostics;
-pub mod error;
-pub mod field;
-pub mod grid_spec;
-pub mod grid_water;
-pub mod height_source;
-pub mod impulse;
+mod error;
+mod field;
+mod grid_setup;
+mod grid_spec;
+mod grid_water;
+mod height_source;
+mod impulse;
 pub mod kernels;
-pub mod land;
-pub mod params;
-pub mod sample;
-pub mod signed_grid;
-pub mod size;
-pub mod split_grid;
-pub mod stability;
-pub mod storage_format;
-pub mod window;
+mod land;
+mod params;
+mod sample;
+mod signed_grid;
+mod size;
+mod split_grid;
+mod stability;
+mod storage_format;
+mod window;
 
-pub use boundary::Boundary;
-pub use classic_grid::{ClassicGrid, DEFAULT_CLASSIC_SHIFT};
-pub use clock::{FixedStepClock, FrameSteps};
-pub use contact::ContactMasks;
+pub use boundary::{Boundary, UnknownBoundary};
+pub use buffer::{AlignedBuffer, BUFFER_ALIGN};
+pub use classic_grid::{ClassicGrid, DEFAULT_CLASSIC_SHIFT, MAX_CLASSIC_SHIFT};
+pub use clock::{FixedStepClock, FrameSteps, DEFAULT_MAX_STEPS_PER_FRAME};
+pub use contact_masks::{
+    apply_signed_events, first_bad_mask_value, ContactMasks, MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
+};
 pub use error::{Result, WaterError};
 pub use field::WaveField;
 pub use grid_spec::GridSpec;
 pub use grid_water::{GridMode, GridWater};
 pub use height_source::{FlatWater, HeightSource, SurfaceLevel, SurfaceSample};
 pub use impulse::{
-    check_impulse_amplitude, Impulse, ImpulseShape, MAX_IMPULSE_AMPLITUDE, MAX_IMPULSE_RADIUS,
+    check_impulse_amplitude, Impulse, ImpulseShape, UnknownShape, MAX_IMPULSE_AMPLITUDE,
+    MAX_IMPULSE_RADIUS,
 };
 pub use kernels::temporal_blocking::TemporalBlocking;
 pub use kernels::Parallelism;
 pub use land::LandMask;
 pub use params::{
-    Damping, StencilCoefficients, WaveParams, CELL_SIZE_RANGE, DT_RANGE, GRID_COURANT_LIMIT,
-    WAVE_SPEED_RANGE,
+    courant, max_stable_dt, Damping, StencilCoefficients, WaveParams, CELL_SIZE_RANGE, DT_RANGE,
+    GRID_COURANT_LIMIT, WAVE_SPEED_RANGE,
 };
 pub use sample::HeightView;
 pub use signed_grid::SignedGrid;
-pub use size::GridSize;
+pub use size::{GridSize, MAX_GRID_CELLS, MAX_GRID_DIM, MIN_GRID_DIM};
 pub use split_grid::SplitGrid;
-pub use stability::StabilityReport;
+pub use stability::{substeps_for, StabilityReport};
 pub use storage_format::StorageFormat;
+pub use window::shift_cells;

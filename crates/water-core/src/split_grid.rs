@@ -2,10 +2,11 @@
 //! waves, each stepped with the signed stencil; the height is `p - n`.
 
 use crate::boundary::Boundary;
-use crate::contact::ContactMasks;
+use crate::contact_masks::ContactMasks;
 use crate::diagnostics::{discrete_energy, volume};
 use crate::error::Result;
 use crate::field::WaveField;
+use crate::grid_setup::{grid_setup_accessors, GridSetup};
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::mean_level::{
@@ -16,7 +17,6 @@ use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
 use crate::params::WaveParams;
-use crate::signed_grid::{grid_setup_accessors, GridSetup};
 use crate::size::GridSize;
 
 /// Split-mode water: channels `p` and `n`, height `p - n`.

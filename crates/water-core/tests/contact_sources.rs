@@ -142,7 +142,7 @@ fn masks_of_the_wrong_size_or_with_bad_values_are_refused() {
 /// allowed of both make finite waves.
 #[test]
 fn contact_amplitudes_and_speeds_are_bounded_so_heights_stay_finite() {
-    use water_core::contact::{MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE};
+    use water_core::{MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE};
     let size = GridSize::new(16, 16).expect("size");
     let e = ContactMasks::new(size, 3.4e38).expect_err("too large");
     assert!(e.to_string().contains("contact amplitude"), "{e}");

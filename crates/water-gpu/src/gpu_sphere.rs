@@ -1,7 +1,7 @@
 //! [`GpuSphereWater`]: either sphere backend behind one type, for code that lets its user choose
 //! (as [`GpuGrid`](crate::GpuGrid) does for the grid).
 
-use water_sphere::{Click, SphereWater};
+use water_sphere::{SphereImpulse, SphereWater};
 
 use crate::error::GpuError;
 use crate::gpu_grid::GpuBackend;
@@ -81,8 +81,8 @@ impl GpuSphereWater {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`].
-    pub fn click(&mut self, click: &Click) -> Result<(), GpuError> {
-        forward!(self, w => w.click(click))
+    pub fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
+        forward!(self, w => w.add_impulse(click))
     }
 
     /// Starts reading the current heights back (4 bytes per vertex, little-endian f32).

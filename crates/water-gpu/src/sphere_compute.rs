@@ -1,7 +1,7 @@
 //! Sphere water stepped by a compute shader (`shaders/sphere_step.wgsl`), built from a CPU
 //! [`SphereWater`] so both start from the same mesh, weights, coefficients and state.
 
-use water_sphere::{Click, Icosphere, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereWater};
 
 use crate::compute_grid::{check_limit, storage_buffer, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
@@ -172,7 +172,7 @@ impl SphereComputeWater {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`].
-    pub fn click(&mut self, click: &Click) -> Result<(), GpuError> {
+    pub fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
         let cells: Vec<ImpulseCell> = click
             .heights(&self.sphere, &self.click_weights)
             .into_iter()

@@ -27,7 +27,7 @@
 //! textures work on every backend wgpu runs on, where storage buffers in fragment shaders are
 //! missing on downlevel GL devices.
 
-use water_sphere::{Click, Icosphere, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereWater};
 
 use crate::compute_grid::{check_limit, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
@@ -90,7 +90,7 @@ pub struct SphereFragmentWater {
     pipeline: wgpu::RenderPipeline,
     groups: [wgpu::BindGroup; 3],
     impulse_pipeline: wgpu::RenderPipeline,
-    /// Click heights, written by the host and added by a render pass; zero between clicks.
+    /// SphereImpulse heights, written by the host and added by a render pass; zero between clicks.
     delta: wgpu::Texture,
     /// All zero: `add_impulse_fragment.wgsl`'s land mask (the sphere has no land).
     dry: wgpu::Texture,
@@ -346,7 +346,7 @@ impl SphereFragmentWater {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`].
-    pub fn click(&mut self, click: &Click) -> Result<(), GpuError> {
+    pub fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
         let heights = click.heights(&self.sphere, &self.click_weights);
         let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
         let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {

@@ -2,7 +2,7 @@
 
 use water_core::HeightSource;
 use water_gpu::{GpuContext, GpuSphereWater};
-use water_sphere::{Click, SphereWater};
+use water_sphere::{SphereImpulse, SphereWater};
 
 use crate::backend::Backend;
 use crate::error::SceneError;
@@ -75,10 +75,10 @@ impl BackendSphere {
     ///
     /// # Errors
     /// A lost GPU device.
-    pub fn click(&mut self, click: &Click) -> Result<(), SceneError> {
+    pub fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), SceneError> {
         match self {
-            Self::Cpu(w) => w.click(click),
-            Self::Gpu { water, .. } => water.click(click)?,
+            Self::Cpu(w) => w.add_impulse(click),
+            Self::Gpu { water, .. } => water.add_impulse(click)?,
         }
         Ok(())
     }

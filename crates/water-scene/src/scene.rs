@@ -152,7 +152,7 @@ impl Scene {
         gpu: Option<&GpuContext>,
     ) -> Result<Self, SceneError> {
         let amplitude = settings.contact_amplitude;
-        if !(0.0..=water_core::contact::MAX_CONTACT_AMPLITUDE).contains(&amplitude) {
+        if !(0.0..=water_core::MAX_CONTACT_AMPLITUDE).contains(&amplitude) {
             return Err(water_core::WaterError::OutOfRange {
                 name: "contact amplitude",
                 value: f64::from(amplitude),
@@ -335,7 +335,7 @@ impl Scene {
 
     /// Caps the steps one [`Scene::advance`] runs (the rest of a long frame's time is dropped
     /// and reported in [`FrameSteps::dropped_seconds`]), so a stalled frame cannot make the next
-    /// one slower still. The default is [`water_core::clock::DEFAULT_MAX_STEPS_PER_FRAME`].
+    /// one slower still. The default is [`water_core::DEFAULT_MAX_STEPS_PER_FRAME`].
     ///
     /// # Errors
     /// A cap of 0.
@@ -446,7 +446,7 @@ impl Scene {
     }
 
     /// Runs as many fixed steps as `frame_seconds` of real time hold (the clock carries the
-    /// remainder to the next frame, at most [`water_core::clock::DEFAULT_MAX_STEPS_PER_FRAME`]
+    /// remainder to the next frame, at most [`water_core::DEFAULT_MAX_STEPS_PER_FRAME`]
     /// steps a frame).
     ///
     /// # Errors

@@ -11,23 +11,32 @@
 //! stencil along rows, halos and twelve corner fix-ups), or vertex by vertex with gathers
 //! ([`SphereLayout::Gather`], [`sphere_step`]); both give the same bits.
 
-pub mod adjacency;
-pub mod error;
-pub mod height_source;
-pub mod icosphere;
+mod adjacency;
+mod displaced_surface;
+mod error;
+mod height_source;
+mod icosphere;
 mod levels;
-pub mod operator;
-pub mod rhombus;
-pub mod rhombus_step;
-pub mod sphere_step;
-pub mod sphere_water;
-pub mod surface;
+mod operator;
+mod rhombus;
+mod rhombus_step;
+mod sphere_impulse;
+mod sphere_layout;
+mod sphere_step;
+mod sphere_water;
 
-pub use adjacency::Adjacency;
+pub use adjacency::{Adjacency, NO_NEIGHBOUR, SLOTS};
+pub use displaced_surface::{
+    displaced_positions, pick, rest_tilt, vertex_normals, vertex_normals_with,
+};
 pub use error::SphereError;
-pub use icosphere::Icosphere;
-pub use levels::SphereLayout;
+pub use icosphere::{vertex_count, Icosphere, ICOSAHEDRON_FACES, MAX_VERTICES, RADIUS_RANGE};
 pub use operator::GraphOperator;
-pub use rhombus::RhombusLayout;
-pub use sphere_water::{SphereStepper, SphereWater};
-pub use surface::Click;
+pub use rhombus::{RhombusLayout, DIRECTIONS, LEFT_PAD, RHOMBI};
+pub use rhombus_step::{
+    offsets, rhombus_row, rhombus_row_scalar, Corner, RhombusStencil, RowWeights, StencilWeights,
+};
+pub use sphere_impulse::SphereImpulse;
+pub use sphere_layout::SphereLayout;
+pub use sphere_step::{sphere_step, sphere_step_scalar, SlotTable};
+pub use sphere_water::{SphereStepper, SphereWater, POWER_ITERATIONS, SPECTRAL_MARGIN};

@@ -23,7 +23,7 @@
 
 use std::marker::PhantomData;
 
-use water_core::buffer::AlignedBuffer;
+use water_core::AlignedBuffer;
 
 use crate::adjacency::SLOTS;
 use crate::rhombus::{RhombusLayout, DIRECTIONS, LEFT_PAD, RHOMBI};

@@ -25,11 +25,12 @@ use water_core::Parallelism;
 use crate::adjacency::{Adjacency, NO_NEIGHBOUR, SLOTS};
 use crate::error::SphereError;
 use crate::icosphere::Icosphere;
-use crate::levels::{Levels, SphereLayout};
+use crate::levels::Levels;
 use crate::operator::GraphOperator;
 use crate::rhombus::RhombusLayout;
+use crate::sphere_impulse::SphereImpulse;
+use crate::sphere_layout::SphereLayout;
 use crate::sphere_step::SlotTable;
-use crate::surface::Click;
 
 /// Power-iteration steps for the spectral radius.
 pub const POWER_ITERATIONS: usize = 600;
@@ -184,7 +185,7 @@ impl SphereWater {
             conserved_total: conserved.iter().sum(),
             conserved,
             keeper: MeanLevelKeeper::with_cells(n),
-            rest_tilt: crate::surface::rest_tilt(&sphere),
+            rest_tilt: crate::displaced_surface::rest_tilt(&sphere),
             sphere,
             adjacency,
             operator,
@@ -347,7 +348,7 @@ impl SphereWater {
     ///
     /// The mean-level keeper keeps its reference through a click (the click's intended change of
     /// the sum is zero), so the f32 rounding of the click's heights is corrected too.
-    pub fn click(&mut self, click: &Click) {
+    pub fn add_impulse(&mut self, click: &SphereImpulse) {
         // Anchored before the click, so the reference's rate is the water's, not the click's
         // f32 rounding (a rate of 1.5e-8 m a step on the demo's sphere, 3e-4 of max |z| in 1e6
         // steps).
@@ -380,13 +381,13 @@ impl SphereWater {
     /// tilt; radial on still water).
     #[must_use]
     pub fn normals(&self) -> Vec<glam::Vec3> {
-        crate::surface::vertex_normals_with(&self.sphere, self.heights(), &self.rest_tilt)
+        crate::displaced_surface::vertex_normals_with(&self.sphere, self.heights(), &self.rest_tilt)
     }
 
     /// The vertex where a ray first meets the displaced water, if it does.
     #[must_use]
     pub fn pick(&self, origin: glam::Vec3, direction: glam::Vec3) -> Option<usize> {
-        crate::surface::pick(&self.sphere, self.heights(), origin, direction)
+        crate::displaced_surface::pick(&self.sphere, self.heights(), origin, direction)
     }
 
     /// How steps use threads: under [`Parallelism::Auto`], all of the current rayon pool's from

@@ -10,7 +10,7 @@
 
 use glam::Vec3;
 use water_core::Damping;
-use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 /// `sum w_i z_i / sum w_i` in the stepper's own weights.
 fn weighted_mean(water: &SphereWater) -> f64 {
@@ -52,10 +52,10 @@ fn assert_conserved(what: &str, (level, growth): (f64, f64)) {
     assert!(growth < 2.0, "{what}: max |z| grew {growth}x");
 }
 
-fn clicks() -> [Click; 2] {
+fn clicks() -> [SphereImpulse; 2] {
     [
-        Click::new(Vec3::new(0.3, 1.0, -0.2), 0.6, 0.05).expect("click"),
-        Click::new(Vec3::new(-1.0, 0.2, 0.7), 0.4, -0.03).expect("click"),
+        SphereImpulse::new(Vec3::new(0.3, 1.0, -0.2), 0.6, 0.05).expect("click"),
+        SphereImpulse::new(Vec3::new(-1.0, 0.2, 0.7), 0.4, -0.03).expect("click"),
     ]
 }
 
@@ -69,7 +69,7 @@ fn mean_stepper_conserves_its_mean_level_over_a_million_steps() {
     let mut water =
         SphereWater::new(sphere, SphereStepper::Mean { a: 0.5 }, Damping::NONE).expect("water");
     for click in &clicks() {
-        water.click(click);
+        water.add_impulse(click);
     }
     assert_conserved(
         "mean stepper, level 3",
@@ -103,7 +103,7 @@ fn laplace_beltrami_stepper_conserves_its_mean_level_over_2e5_steps() {
     )
     .expect("water");
     for click in &clicks() {
-        water.click(click);
+        water.add_impulse(click);
     }
     assert_conserved(
         "Laplace-Beltrami, level 4",
@@ -123,7 +123,7 @@ fn a_click_leaves_the_mean_stepper_s_mean_level_and_its_rate_unchanged() {
     let mut water =
         SphereWater::new(sphere, SphereStepper::Mean { a: 0.5 }, Damping::NONE).expect("water");
     let before = water.conserved_sum();
-    water.click(&clicks()[0]);
+    water.add_impulse(&clicks()[0]);
     // The click's own f32 rounding aside, the sum is unchanged.
     let scale: f64 = water
         .heights()

@@ -2,9 +2,9 @@
 
 use std::collections::HashSet;
 
-use water_sphere::adjacency::{NO_NEIGHBOUR, SLOTS};
-use water_sphere::icosphere::vertex_count;
+use water_sphere::vertex_count;
 use water_sphere::{Adjacency, Icosphere, SphereError};
+use water_sphere::{NO_NEIGHBOUR, SLOTS};
 
 fn edges(sphere: &Icosphere) -> HashSet<(u32, u32)> {
     sphere

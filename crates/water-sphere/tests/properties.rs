@@ -4,8 +4,8 @@
 use glam::Vec3;
 use proptest::prelude::*;
 use water_core::Damping;
-use water_sphere::icosphere::RADIUS_RANGE;
-use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
+use water_sphere::RADIUS_RANGE;
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
@@ -39,10 +39,10 @@ proptest! {
         };
         let mut water = SphereWater::new(sphere, stepper, Damping::PerStep(0.999))
             .expect("below the limit");
-        let click = Click::new(Vec3::new(dir.0, dir.1, dir.2), click_radius, amplitude)
+        let click = SphereImpulse::new(Vec3::new(dir.0, dir.1, dir.2), click_radius, amplitude)
             .expect("a finite, non-zero direction");
         prop_assert!((click.direction.length() - 1.0).abs() < 1e-5, "{}", click.direction);
-        water.click(&click);
+        water.add_impulse(&click);
         for _ in 0..20 {
             water.step();
         }

@@ -5,10 +5,10 @@
 use std::collections::HashSet;
 
 use water_core::{Damping, Parallelism};
-use water_sphere::adjacency::NO_NEIGHBOUR;
-use water_sphere::rhombus::{DIRECTIONS, RHOMBI};
-use water_sphere::rhombus_step::offsets;
-use water_sphere::{Click, Icosphere, SphereLayout, SphereStepper, SphereWater};
+use water_sphere::offsets;
+use water_sphere::NO_NEIGHBOUR;
+use water_sphere::{Icosphere, SphereImpulse, SphereLayout, SphereStepper, SphereWater};
+use water_sphere::{DIRECTIONS, RHOMBI};
 
 fn mean_water(level: u32) -> SphereWater {
     let sphere = Icosphere::new(level, 1.0).expect("sphere");
@@ -135,10 +135,10 @@ fn run(mut water: SphereWater, layout: SphereLayout, threads: usize) -> Vec<(Vec
     water.set_layout(layout);
     water.set_parallelism(Parallelism::Parallel);
     let clicks = [
-        Click::new(glam::Vec3::new(0.3, 1.0, -0.2), 0.5, 0.02).expect("click"),
+        SphereImpulse::new(glam::Vec3::new(0.3, 1.0, -0.2), 0.5, 0.02).expect("click"),
         // On a pole (corner 0 of the icosahedron lies in the x-y plane) and an edge region.
-        Click::new(glam::Vec3::new(-1.0, 1.618, 0.0), 0.3, -0.015).expect("click"),
-        Click::new(glam::Vec3::new(0.0, -0.2, -1.0), 1.2, 0.01).expect("click"),
+        SphereImpulse::new(glam::Vec3::new(-1.0, 1.618, 0.0), 0.3, -0.015).expect("click"),
+        SphereImpulse::new(glam::Vec3::new(0.0, -0.2, -1.0), 1.2, 0.01).expect("click"),
     ];
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -147,7 +147,7 @@ fn run(mut water: SphereWater, layout: SphereLayout, threads: usize) -> Vec<(Vec
     pool.install(|| {
         let mut out = Vec::new();
         for (segment, click) in clicks.iter().cycle().take(6).enumerate() {
-            water.click(click);
+            water.add_impulse(click);
             // Edits through the vertex-order levels reach the next step.
             if segment == 3 {
                 let (cur, old) = water.levels_mut();
@@ -227,8 +227,8 @@ fn corners_step_with_their_five_neighbours() {
 #[test]
 fn switching_layouts_mid_run_keeps_the_water() {
     let mut one = laplace_beltrami_water(4);
-    let click = Click::new(glam::Vec3::X, 0.6, 0.03).expect("click");
-    one.click(&click);
+    let click = SphereImpulse::new(glam::Vec3::X, 0.6, 0.03).expect("click");
+    one.add_impulse(&click);
     let mut other = one.clone();
     other.set_layout(SphereLayout::Gather);
     assert_eq!(one.layout(), SphereLayout::Rhombus);

@@ -97,11 +97,11 @@ fn power_iteration_has_converged_within_its_margin() {
         GraphOperator::mean(&adjacency),
         GraphOperator::laplace_beltrami(&sphere, &adjacency),
     ] {
-        let quick = op.spectral_radius(water_sphere::sphere_water::POWER_ITERATIONS);
-        let long = op.spectral_radius(20 * water_sphere::sphere_water::POWER_ITERATIONS);
+        let quick = op.spectral_radius(water_sphere::POWER_ITERATIONS);
+        let long = op.spectral_radius(20 * water_sphere::POWER_ITERATIONS);
         assert!(long >= quick * (1.0 - 1e-9));
         assert!(
-            long <= quick * (1.0 + water_sphere::sphere_water::SPECTRAL_MARGIN),
+            long <= quick * (1.0 + water_sphere::SPECTRAL_MARGIN),
             "estimate {quick} vs {long}: the margin does not cover the iteration"
         );
     }

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 use water_core::Damping;
-use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 fn water(level: u32, radius: f32) -> SphereWater {
     let sphere = Icosphere::new(level, radius).expect("sphere");
@@ -40,7 +40,7 @@ fn still_water_normals_are_radial() {
         }
         // The raw area-weighted normals lean off the radius by the mesh's asymmetry, which
         // shrinks as the sphere is refined.
-        let tilt = water_sphere::surface::rest_tilt(w.sphere())
+        let tilt = water_sphere::rest_tilt(w.sphere())
             .iter()
             .fold(0.0f32, |m, t| m.max(t.length()));
         assert!(tilt < previous_tilt, "level {level}: tilt {tilt}");
@@ -52,8 +52,8 @@ fn still_water_normals_are_radial() {
 #[test]
 fn normals_tilt_towards_lower_water() {
     let mut w = water(4, 1.0);
-    let click = Click::new(Vec3::Z, 0.5, 0.05).expect("click");
-    w.click(&click);
+    let click = SphereImpulse::new(Vec3::Z, 0.5, 0.05).expect("click");
+    w.add_impulse(&click);
     // On the flank of the raised cap the surface leans away from the top.
     let normals = w.normals();
     let flank = w
@@ -96,7 +96,7 @@ fn clicks_make_waves_but_keep_the_volume() {
         .enumerate()
     {
         let before = w.heights().to_vec();
-        w.click(&Click::new(dir, 0.4, 0.02).expect("click"));
+        w.add_impulse(&SphereImpulse::new(dir, 0.4, 0.02).expect("click"));
         let raised: f64 = w
             .heights()
             .iter()
@@ -119,10 +119,10 @@ fn clicks_make_waves_but_keep_the_volume() {
 
 #[test]
 fn bad_clicks_are_errors() {
-    assert!(Click::new(Vec3::ZERO, 0.3, 1.0).is_err());
-    assert!(Click::new(Vec3::Z, 0.0, 1.0).is_err());
-    assert!(Click::new(Vec3::Z, 4.0, 1.0).is_err());
-    assert!(Click::new(Vec3::Z, 0.3, f32::NAN).is_err());
+    assert!(SphereImpulse::new(Vec3::ZERO, 0.3, 1.0).is_err());
+    assert!(SphereImpulse::new(Vec3::Z, 0.0, 1.0).is_err());
+    assert!(SphereImpulse::new(Vec3::Z, 4.0, 1.0).is_err());
+    assert!(SphereImpulse::new(Vec3::Z, 0.3, f32::NAN).is_err());
 }
 
 /// A click's amplitude is bounded as an impulse's is (1e6 m): a fuzzer's click of f32::MAX
@@ -130,8 +130,8 @@ fn bad_clicks_are_errors() {
 #[test]
 fn click_amplitudes_beyond_the_impulse_bound_are_refused() {
     let up = Vec3::Z;
-    let e = Click::new(up, 0.3, f32::MAX).expect_err("too high");
+    let e = SphereImpulse::new(up, 0.3, f32::MAX).expect_err("too high");
     assert!(e.to_string().contains("click amplitude"), "{e}");
-    assert!(Click::new(up, 0.3, -2e6).is_err());
-    assert!(Click::new(up, 0.3, 1e6).is_ok());
+    assert!(SphereImpulse::new(up, 0.3, -2e6).is_err());
+    assert!(SphereImpulse::new(up, 0.3, 1e6).is_ok());
 }

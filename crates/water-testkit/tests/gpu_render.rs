@@ -10,7 +10,7 @@ use water_gpu::render::{
     OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceView,
 };
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuSphereWater, GridSpec};
-use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 use water_testkit::gpu_or_skip;
 
 const W: usize = 48;
@@ -390,7 +390,7 @@ fn sphere_vertices_carry_the_cpu_normals_on_both_backends() {
         Damping::NONE,
     )
     .expect("water");
-    water.click(&Click::new(Vec3::new(0.3, -1.0, 0.5), 0.5, 0.08).expect("click"));
+    water.add_impulse(&SphereImpulse::new(Vec3::new(0.3, -1.0, 0.5), 0.5, 0.08).expect("click"));
     water.step_many(6);
     for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
         let mut gpu_water =
@@ -412,8 +412,8 @@ fn sphere_vertices_carry_the_cpu_normals_on_both_backends() {
             .expect("prepare");
         gpu.queue.submit([encoder.finish()]);
         let vertices = renderer.read_vertices().expect("vertices");
-        let positions = water_sphere::surface::displaced_positions(&sphere, &heights);
-        let normals = water_sphere::surface::vertex_normals(&sphere, &heights);
+        let positions = water_sphere::displaced_positions(&sphere, &heights);
+        let normals = water_sphere::vertex_normals(&sphere, &heights);
         let mut tilted = 0;
         for (v, vertex) in vertices.iter().enumerate() {
             let p = Vec3::from_slice(&vertex.position[..3]);

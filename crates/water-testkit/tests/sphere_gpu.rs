@@ -4,7 +4,7 @@
 use glam::Vec3;
 use water_core::Damping;
 use water_gpu::{GpuBackend, GpuSphereWater, SphereFragmentWater};
-use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 use water_testkit::{compare_f32, gpu_or_skip, F32_TOLERANCE};
 
 /// Steps both steppers with two clicks on the CPU and on `backend`, and compares the heights.
@@ -25,12 +25,12 @@ fn gpu_sphere_matches_the_cpu(test: &str, backend: GpuBackend) {
         let mut gpu_water =
             GpuSphereWater::new(backend, &gpu.device, &gpu.queue, &cpu).expect("gpu");
         let clicks = [
-            Click::new(Vec3::Z, 0.4, 0.05).expect("click"),
-            Click::new(Vec3::new(1.0, -0.5, 0.2), 0.3, -0.03).expect("click"),
+            SphereImpulse::new(Vec3::Z, 0.4, 0.05).expect("click"),
+            SphereImpulse::new(Vec3::new(1.0, -0.5, 0.2), 0.3, -0.03).expect("click"),
         ];
         for click in &clicks {
-            cpu.click(click);
-            gpu_water.click(click).expect("click");
+            cpu.add_impulse(click);
+            gpu_water.add_impulse(click).expect("click");
             cpu.step_many(150);
             gpu_water.step_many(150).expect("steps");
         }
@@ -88,9 +88,9 @@ fn fragment_sphere_past_the_1d_texture_limit_matches_the_cpu() {
     cpu.set_at_rest(&start).expect("levels");
     let mut gpu_water = SphereFragmentWater::new(&gpu.device, &gpu.queue, &cpu).expect("gpu");
     assert!(gpu_water.texture_width() < n as u32);
-    let click = Click::new(Vec3::new(-0.3, 0.2, -1.0), 0.2, 0.04).expect("click");
-    cpu.click(&click);
-    gpu_water.click(&click).expect("click");
+    let click = SphereImpulse::new(Vec3::new(-0.3, 0.2, -1.0), 0.2, 0.04).expect("click");
+    cpu.add_impulse(&click);
+    gpu_water.add_impulse(&click).expect("click");
     cpu.step_many(40);
     gpu_water.step_many(40).expect("steps");
 

@@ -4,8 +4,8 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
-use water_sphere::adjacency::Adjacency;
-use water_sphere::surface::rest_tilt;
+use water_sphere::rest_tilt;
+use water_sphere::Adjacency;
 use water_sphere::Icosphere;
 
 use crate::compute_grid::validated;

@@ -25,7 +25,7 @@ use std::collections::HashSet;
 use glam::Vec3;
 use serde::Deserialize;
 use toml::Spanned;
-use water_sphere::{Click, Icosphere, SphereError, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereError, SphereImpulse, SphereStepper, SphereWater};
 
 use super::{damping_keys, memory, one_line, Numbers, ScenarioError};
 
@@ -79,7 +79,7 @@ pub struct SphereScenario {
     /// The water, at rest, ready to run.
     pub water: SphereWater,
     /// Clicks and the step before which each lands, sorted by step.
-    pub clicks: Vec<(u64, Click)>,
+    pub clicks: Vec<(u64, SphereImpulse)>,
 }
 
 /// Mean edge length of the sphere, m.
@@ -109,8 +109,8 @@ impl SphereScenario {
             .map_err(|e| at(e.span().unwrap_or(0..0), one_line(e.message())))?;
         let s = &raw.sphere;
         let level = *s.level.get_ref();
-        let vertices = water_sphere::icosphere::vertex_count(level);
-        if vertices <= water_sphere::icosphere::MAX_VERTICES {
+        let vertices = water_sphere::vertex_count(level);
+        if vertices <= water_sphere::MAX_VERTICES {
             memory::check_memory(
                 &format!("a level-{level} sphere ({vertices} vertices)"),
                 memory::sphere_bytes(vertices),
@@ -218,7 +218,7 @@ impl SphereScenario {
                 ));
             }
             let radius = *k.radius.get_ref();
-            let click = Click::new(Vec3::new(x, y, z), radius as f32, amplitude as f32)
+            let click = SphereImpulse::new(Vec3::new(x, y, z), radius as f32, amplitude as f32)
                 .map_err(|e| at(spanned.span(), e.to_string()))?;
             clicks.push((k.step, click));
         }
@@ -250,7 +250,7 @@ impl SphereScenario {
         let mut step = from;
         while step < until {
             while let Some((_, click)) = clicks.next_if(|(at, _)| *at <= step) {
-                water.click(click)?;
+                water.add_impulse(click)?;
             }
             let run_end = clicks
                 .peek()

@@ -90,7 +90,7 @@ impl PoolWater {
         let size = GridSize::new(cells, cells)?;
         let cell_size = POOL_SIDE_M / cells as f32;
         let h = f64::from(cell_size);
-        let max_dt = water_core::params::max_stable_dt(h, WAVE_SPEED_M_S);
+        let max_dt = water_core::max_stable_dt(h, WAVE_SPEED_M_S);
         let params = WaveParams::new(h, WAVE_SPEED_M_S, max_dt * STEP_SHARE_OF_LIMIT, DAMPING)?;
         // The pool's walls reflect waves back in, as the rim drawn around them would.
         let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);

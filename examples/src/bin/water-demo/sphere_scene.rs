@@ -7,7 +7,7 @@ use glam::Vec3;
 use water_core::{Damping, FixedStepClock};
 use water_gpu::render::{OffscreenTarget, SphereSurfaceRenderer, SphereSurfaceStyle};
 use water_gpu::{GpuBackend, GpuSphereWater};
-use water_sphere::{Click, Icosphere, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 use crate::error::DemoError;
 use crate::orbit::Orbit;
@@ -101,7 +101,7 @@ impl SphereScene {
         let level = self.quality.sphere_level();
         format!(
             "sphere level {level}, {} vertices",
-            water_sphere::icosphere::vertex_count(level)
+            water_sphere::vertex_count(level)
         )
     }
 
@@ -133,8 +133,8 @@ impl SphereScene {
         let Some(hit) = hit_sphere(ray, RADIUS_M) else {
             return Ok(false);
         };
-        let click = Click::new(hit, CLICK_RADIUS_RAD, CLICK_AMPLITUDE_M * strength)?;
-        self.water.click(&click)?;
+        let click = SphereImpulse::new(hit, CLICK_RADIUS_RAD, CLICK_AMPLITUDE_M * strength)?;
+        self.water.add_impulse(&click)?;
         Ok(true)
     }
 

@@ -137,7 +137,7 @@ impl ContactMasks {
 /// ```
 /// let (c_new, c_old) = ([1.0, 0.0, 2.0], [0.0, 3.0, 2.0]);
 /// let mut z = [0.0_f32; 3];
-/// water_core::contact::apply_signed_events(0.5, &c_new, &c_old, &mut z);
+/// water_core::apply_signed_events(0.5, &c_new, &c_old, &mut z);
 /// assert_eq!(z, [0.5, -1.5, 0.0]); // bow, stern, still inside
 /// ```
 pub fn apply_signed_events(amplitude: f32, c_new: &[f32], c_old: &[f32], z_new: &mut [f32]) {

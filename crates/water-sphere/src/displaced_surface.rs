@@ -1,9 +1,8 @@
-//! The sphere's surface as the water displaces it: positions, vertex normals, picking with a
-//! ray, and clicks that make waves without changing the water's volume.
+//! The sphere's surface as the water displaces it: positions, vertex normals and picking with
+//! a ray.
 
 use glam::Vec3;
 
-use crate::error::SphereError;
 use crate::icosphere::Icosphere;
 
 /// Vertex positions pushed out along the radius by `heights` (m): `p * (R + h) / R`.
@@ -133,95 +132,4 @@ fn ray_triangle(origin: Vec3, dir: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Option<f3
     }
     let t = e2.dot(q) * inv;
     (t > 0.0).then_some(t)
-}
-
-/// A click: at `direction` (from the centre), reaching `radius` radians along the surface, with
-/// peak `amplitude` metres.
-///
-/// It raises a cosine cap inside half the radius and lowers a ring out to the radius, the ring
-/// scaled so the area-weighted sum of the change is zero: a wave goes out, and the water's
-/// volume does not change, however often the user clicks.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Click {
-    /// Where, as a direction from the sphere's centre.
-    pub direction: Vec3,
-    /// Geodesic radius, radians.
-    pub radius: f32,
-    /// Peak height, metres.
-    pub amplitude: f32,
-}
-
-impl Click {
-    /// Validates a click.
-    ///
-    /// # Errors
-    /// [`SphereError::Invalid`] for a zero or non-finite direction, a radius outside
-    /// `(0, pi]` or an amplitude that is not finite or beyond +-1e6 m.
-    pub fn new(direction: Vec3, radius: f32, amplitude: f32) -> Result<Self, SphereError> {
-        let bad = |name, value: f32| {
-            SphereError::Invalid(water_core::WaterError::OutOfRange {
-                name,
-                value: f64::from(value),
-                range: "finite, and a radius in (0, pi]",
-            })
-        };
-        // Scaled by its largest component before normalising: the f32 length of [1e30, 0, 0]
-        // overflows (and normalises to zero), that of [1e-30, 0, 0] underflows to 0.
-        let scale = direction.abs().max_element();
-        if !direction.is_finite() || scale == 0.0 {
-            return Err(bad("click direction length", direction.length()));
-        }
-        let direction = direction / scale;
-        if !(radius > 0.0 && radius <= std::f32::consts::PI) {
-            return Err(bad("click radius", radius));
-        }
-        // Bounded as impulses are: a click of f32::MAX metres makes infinite waves.
-        if !amplitude.is_finite()
-            || f64::from(amplitude).abs() > water_core::impulse::MAX_IMPULSE_AMPLITUDE
-        {
-            return Err(SphereError::Invalid(water_core::WaterError::OutOfRange {
-                name: "click amplitude",
-                value: f64::from(amplitude),
-                range: "[-1e6, 1e6] m",
-            }));
-        }
-        Ok(Self {
-            direction: direction.normalize(),
-            radius,
-            amplitude,
-        })
-    }
-
-    /// The change of height at each vertex, with zero area-weighted sum.
-    #[must_use]
-    pub fn heights(&self, sphere: &Icosphere, areas: &[f64]) -> Vec<f32> {
-        let profile: Vec<f64> = sphere
-            .positions()
-            .iter()
-            .map(|p| {
-                let angle = p.normalize().dot(self.direction).clamp(-1.0, 1.0).acos();
-                let t = f64::from(angle / self.radius);
-                if t <= 0.5 {
-                    0.5 + 0.5 * (std::f64::consts::PI * 2.0 * t).cos()
-                } else if t <= 1.0 {
-                    -(0.5 - 0.5 * (std::f64::consts::PI * 4.0 * (t - 0.5)).cos())
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        let (mut up, mut down) = (0.0, 0.0);
-        for (w, a) in profile.iter().zip(areas) {
-            if *w > 0.0 {
-                up += w * a;
-            } else {
-                down -= w * a;
-            }
-        }
-        let ring = if down > 0.0 { up / down } else { 0.0 };
-        profile
-            .iter()
-            .map(|&w| (f64::from(self.amplitude) * if w < 0.0 { w * ring } else { w }) as f32)
-            .collect()
-    }
 }

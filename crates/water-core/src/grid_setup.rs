@@ -1,0 +1,165 @@
+//! What signed and split grids share: size, parameters, boundary, land, threading, the step
+//! count, and the [`GridWater`] accessors that only read or set them.
+
+use crate::boundary::Boundary;
+use crate::contact_masks::ContactMasks;
+use crate::error::Result;
+#[cfg(doc)]
+use crate::grid_water::GridWater;
+use crate::kernels::mean_level::{conserves_volume, MeanLevelKeeper};
+use crate::kernels::temporal_blocking::TemporalBlocking;
+use crate::kernels::Parallelism;
+use crate::land::LandMask;
+use crate::params::{StencilCoefficients, WaveParams};
+use crate::size::GridSize;
+
+/// The [`GridWater`] methods that only read or set the shared [`GridSetup`] of a grid type
+/// with a `setup` field.
+macro_rules! grid_setup_accessors {
+    ($mode:expr) => {
+        fn size(&self) -> GridSize {
+            self.setup.size
+        }
+
+        fn cell_size(&self) -> f64 {
+            self.setup.params.cell_size()
+        }
+
+        fn mode(&self) -> GridMode {
+            $mode
+        }
+
+        fn boundary(&self) -> Boundary {
+            self.setup.boundary
+        }
+
+        fn steps_taken(&self) -> u64 {
+            self.setup.steps
+        }
+
+        fn set_parallelism(&mut self, parallelism: Parallelism) {
+            self.setup.parallelism = parallelism;
+        }
+
+        fn set_temporal_blocking(&mut self, blocking: TemporalBlocking) {
+            self.setup.blocking = blocking;
+        }
+
+        fn blocks(&self, steps: u64) -> bool {
+            self.setup.blocks(steps)
+        }
+    };
+}
+pub(crate) use grid_setup_accessors;
+
+/// What signed and split grids share: size, parameters, boundary, land, threading.
+#[derive(Debug, Clone)]
+pub(crate) struct GridSetup {
+    pub size: GridSize,
+    pub params: WaveParams,
+    pub coefficients: StencilCoefficients,
+    pub boundary: Boundary,
+    pub land: Option<LandMask>,
+    pub parallelism: Parallelism,
+    pub blocking: TemporalBlocking,
+    pub steps: u64,
+    /// The caller was handed the levels to edit: before the next step their land and fixed rim
+    /// are zeroed (DESIGN.md: edge cells of a fixed grid stay 0), as the GPU backends zero them
+    /// on upload.
+    pub edited: bool,
+}
+
+impl GridSetup {
+    pub fn new(size: GridSize, params: WaveParams, boundary: Boundary) -> Self {
+        Self {
+            size,
+            params,
+            coefficients: params.coefficients(),
+            boundary,
+            land: None,
+            parallelism: Parallelism::Auto,
+            blocking: TemporalBlocking::Auto,
+            steps: 0,
+            edited: false,
+        }
+    }
+
+    /// Whether `steps` steps of one f32 field (both levels) run temporally blocked.
+    pub fn blocks(&self, steps: u64) -> bool {
+        let cells = self.size.cells();
+        let threads = self.parallelism.threads(cells);
+        self.blocking
+            .applies(self.boundary, cells, size_of::<f32>(), steps, threads)
+    }
+
+    /// Whether the mean level is held to the exact recurrence (see
+    /// [`crate::kernels::mean_level`]).
+    pub fn keeps_level(&self) -> bool {
+        conserves_volume(self.boundary, self.coefficients, self.land.is_some())
+    }
+
+    /// How many of `left` steps to run before `keeper`'s next correction is due: all of them
+    /// when the grid keeps no level.
+    pub fn segment(&self, keeper: &MeanLevelKeeper, left: u64) -> u64 {
+        if self.keeps_level() {
+            keeper.segment(self.steps, left)
+        } else {
+            left
+        }
+    }
+
+    /// Whether `keeper` must anchor or correct now (see [`MeanLevelKeeper::wanted`]).
+    pub fn level_wanted(&self, keeper: &MeanLevelKeeper, before_step: bool) -> bool {
+        self.keeps_level() && keeper.wanted(self.steps, before_step)
+    }
+
+    pub fn set_land(&mut self, land: LandMask) -> Result<()> {
+        self.size.check_len("land mask", land.cells().len())?;
+        self.land = (!land.is_empty()).then_some(land);
+        Ok(())
+    }
+
+    pub fn check_contacts(&self, contacts: &ContactMasks) -> Result<()> {
+        self.size
+            .check_len("contact mask", contacts.new_mask().len())
+    }
+
+    /// Zeroes the land cells of `field`.
+    pub fn clear_land(&self, field: &mut [f32]) {
+        if let Some(land) = &self.land {
+            land.clear(field);
+        }
+    }
+
+    /// After an edit of the levels, their land and fixed rim zeroed (once, before the next step).
+    pub fn settle_edits<'a>(&mut self, levels: impl IntoIterator<Item = &'a mut [f32]>) {
+        if std::mem::take(&mut self.edited) {
+            for level in levels {
+                self.clear_land_and_rim(level);
+            }
+        }
+    }
+
+    /// Land, then the fixed rim: both hold zero after every step.
+    pub fn clear_land_and_rim(&self, field: &mut [f32]) {
+        if let Some(land) = &self.land {
+            land.clear(field);
+        }
+        if self.boundary == Boundary::Fixed {
+            crate::field::zero_rim(field, self.size);
+        }
+    }
+
+    pub fn impulse_interior_only(&self) -> bool {
+        self.boundary == Boundary::Fixed
+    }
+
+    pub fn shift_land(&mut self, dx: isize, dy: isize) {
+        if let Some(land) = &mut self.land {
+            land.shift(dx, dy);
+            if land.is_empty() {
+                self.land = None;
+            }
+        }
+    }
+}
