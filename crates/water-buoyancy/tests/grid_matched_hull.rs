@@ -2,10 +2,12 @@
 //! heave period as the default hull has them, and on waves the same buoyancy as a far finer
 //! surface, to within what sampling the grid's own bilinear surface allows.
 
+mod common;
+
+use common::{assert_box_heaves_at_the_spring_period, assert_box_settles_upright_at_its_draft};
 use glam::{Quat, Vec3};
 use water_buoyancy::{
-    box_draft, box_heave_period, Archimedes, BodyState, BuoyancyModel, FloatingBody, Gravity, Hull,
-    Pose, RigidBody, Shape, Wrench, STANDARD_GRAVITY,
+    Archimedes, BodyState, BuoyancyModel, FloatingBody, Hull, Pose, RigidBody, Shape,
 };
 use water_core::{FlatWater, GridSize, HeightView};
 
@@ -26,10 +28,6 @@ fn crate_at(pose: Pose, archimedes: Archimedes) -> FloatingBody {
         hulls: vec![matched()],
         model: BuoyancyModel::Archimedes(archimedes),
     }
-}
-
-fn area() -> f32 {
-    4.0 * HALF.x * HALF.y
 }
 
 #[test]
@@ -80,50 +78,14 @@ fn matched_box_settles_upright_at_its_draft() {
         .with_drag(1200.0, 0.0, 20.0)
         .unwrap();
     let tilt = Quat::from_rotation_x(0.2) * Quat::from_rotation_y(0.1);
-    let mut body = crate_at(Pose::new(Vec3::new(0.0, 0.0, 0.3), tilt).unwrap(), drag);
-    for _ in 0..10_000 {
-        body.step(&FlatWater::default(), &Gravity::EARTH, 1e-3, Wrench::ZERO)
-            .unwrap();
-    }
-    let pose = body.body.state.pose;
-    let draft = HALF.z - pose.position.z;
-    let expected = box_draft(MASS, RHO, area());
-    assert!(
-        (draft - expected).abs() < 0.01 * expected,
-        "draft {draft} m, expected {expected} m"
-    );
-    let up = pose.orientation * Vec3::Z;
-    assert!(up.dot(Vec3::Z) > 0.9999, "still tilted: body z axis {up}");
+    let body = crate_at(Pose::new(Vec3::new(0.0, 0.0, 0.3), tilt).unwrap(), drag);
+    assert_box_settles_upright_at_its_draft(body, HALF, MASS, RHO);
 }
 
 #[test]
 fn matched_box_heaves_at_the_spring_period() {
-    let expected = box_heave_period(MASS, RHO, STANDARD_GRAVITY, area());
-    let rest = HALF.z - box_draft(MASS, RHO, area());
-    let start = Pose::from_position(Vec3::new(0.0, 0.0, rest + 0.03)).unwrap();
-    let mut body = crate_at(start, Archimedes::new(RHO).unwrap());
-    let dt = 2e-4;
-    let mut crossings = Vec::new();
-    let mut last = body.body.state.pose.position.z - rest;
-    for i in 1..=40_000 {
-        body.step(&FlatWater::default(), &Gravity::EARTH, dt, Wrench::ZERO)
-            .unwrap();
-        let z = body.body.state.pose.position.z - rest;
-        if last < 0.0 && z >= 0.0 {
-            crossings.push((i as f32 - 1.0 + last / (last - z)) * dt);
-        }
-        last = z;
-    }
-    assert!(
-        crossings.len() >= 5,
-        "only {} oscillations",
-        crossings.len()
-    );
-    let measured = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f32;
-    assert!(
-        (measured - expected).abs() < 0.03 * expected,
-        "heave period {measured} s, expected {expected} s"
-    );
+    let box_at = |start| crate_at(start, Archimedes::new(RHO).unwrap());
+    assert_box_heaves_at_the_spring_period(box_at, HALF, MASS, RHO);
 }
 
 /// A 64 x 64 grid of 0.1 m cells holding crossed waves of wavelength `cells` cells and

@@ -47,38 +47,26 @@ fn finite_differences_give_the_probe_velocity() {
     let mut probes = Probes::new(vec![Vec3::ZERO], 100.0, 1.0).unwrap();
     let water = FlatWater { level: 1.0 };
     let at = |z: f32| BodyState::at_rest(Pose::from_position(Vec3::new(0.0, 0.0, z)).unwrap());
+    // The wrench on the probe at height `z`, its velocity from its last height over `dt`.
+    let mut wrench_at = |z: f32, dt: f32| {
+        probes.wrench(
+            &at(z),
+            &water,
+            &Gravity::EARTH,
+            ProbeVelocity::FiniteDifference { dt },
+        )
+    };
     let dt = 0.1;
     // First call: no history, no velocity.
-    let first = probes
-        .wrench(
-            &at(0.0),
-            &water,
-            &Gravity::EARTH,
-            ProbeVelocity::FiniteDifference { dt },
-        )
-        .unwrap();
+    let first = wrench_at(0.0, dt).unwrap();
     assert!((first.force.z - 100.0).abs() < 1e-4);
     // Then the probe rose 0.05 m in 0.1 s: 0.5 m/s upward, drag 1 s.
-    let second = probes
-        .wrench(
-            &at(0.05),
-            &water,
-            &Gravity::EARTH,
-            ProbeVelocity::FiniteDifference { dt },
-        )
-        .unwrap();
+    let second = wrench_at(0.05, dt).unwrap();
     assert!(
         (second.force.z - 100.0 * (0.95 - 0.5)).abs() < 1e-3,
         "{second:?}"
     );
-    assert!(probes
-        .wrench(
-            &at(0.05),
-            &water,
-            &Gravity::EARTH,
-            ProbeVelocity::FiniteDifference { dt: 0.0 }
-        )
-        .is_err());
+    assert!(wrench_at(0.05, 0.0).is_err());
 }
 
 #[test]

@@ -44,10 +44,7 @@ fn ball_displaces_the_spherical_cap() {
 #[test]
 fn upright_box_is_exact_and_mesh_box_agrees() {
     let half = Vec3::new(0.6, 0.3, 0.2);
-    let corners: Vec<Vec3> = (0..8)
-        .map(|i| half * Vec3::new(sign(i & 1), sign(i & 2), sign(i & 4)))
-        .collect();
-    let mesh = Shape::convex_mesh(corners, cube_triangles()).unwrap();
+    let mesh = box_mesh(half);
     for depth in [0.05, 0.2, 0.35] {
         let pose = Pose::from_position(Vec3::new(0.0, 0.0, half.z - depth)).unwrap();
         let exact = 4.0 * half.x * half.y * depth;
@@ -105,14 +102,17 @@ fn fully_submerged_shapes_displace_their_volume() {
 #[test]
 fn mesh_inertia_matches_the_box_formula() {
     let half = Vec3::new(0.6, 0.3, 0.2);
+    let mesh = box_mesh(half).inertia(12.0);
+    let cuboid = Shape::cuboid(half).unwrap().inertia(12.0);
+    assert!(mesh.abs_diff_eq(cuboid, 1e-5), "{mesh} vs {cuboid}");
+}
+
+/// The box of half extents `half` as a convex mesh of its eight corners.
+fn box_mesh(half: Vec3) -> Shape {
     let corners: Vec<Vec3> = (0..8)
         .map(|i| half * Vec3::new(sign(i & 1), sign(i & 2), sign(i & 4)))
         .collect();
-    let mesh = Shape::convex_mesh(corners, cube_triangles())
-        .unwrap()
-        .inertia(12.0);
-    let cuboid = Shape::cuboid(half).unwrap().inertia(12.0);
-    assert!(mesh.abs_diff_eq(cuboid, 1e-5), "{mesh} vs {cuboid}");
+    Shape::convex_mesh(corners, cube_triangles()).unwrap()
 }
 
 fn sign(bit: usize) -> f32 {
