@@ -191,16 +191,7 @@ fn gridded_box(h: Vec3, side: f32) -> Result<SurfaceMesh> {
 /// Splits every triangle into four (edge midpoints shared, so the mesh stays closed) until no
 /// edge is longer than `max_edge`.
 fn refined(mut mesh: SurfaceMesh, max_edge: f32) -> Result<SurfaceMesh> {
-    let longest = |m: &SurfaceMesh| {
-        m.triangles
-            .iter()
-            .flat_map(|t| {
-                let [a, b, c] = t.map(|i| m.vertices[i as usize]);
-                [a.distance(b), b.distance(c), c.distance(a)]
-            })
-            .fold(0.0_f32, f32::max)
-    };
-    while longest(&mesh) > max_edge {
+    while longest_edge(&mesh) > max_edge {
         if mesh.triangles.len() * 4 > MAX_TRIANGLES {
             return Err(too_many(mesh.triangles.len() * 4));
         }
@@ -220,6 +211,17 @@ fn refined(mut mesh: SurfaceMesh, max_edge: f32) -> Result<SurfaceMesh> {
         mesh.triangles = triangles;
     }
     Ok(mesh)
+}
+
+/// The length of the mesh's longest edge, m.
+fn longest_edge(mesh: &SurfaceMesh) -> f32 {
+    mesh.triangles
+        .iter()
+        .flat_map(|t| {
+            let [a, b, c] = t.map(|i| mesh.vertices[i as usize]);
+            [a.distance(b), b.distance(c), c.distance(a)]
+        })
+        .fold(0.0_f32, f32::max)
 }
 
 /// A sphere (`half_length = 0`) or a capsule along z, swept around z from its profile.
@@ -309,6 +311,17 @@ fn swept(radius: f32, half_length: f32, max_edge: f32) -> Result<SurfaceMesh> {
 mod tests {
     use super::*;
 
+    /// Every triangle's edges, each as it runs counter-clockwise, sorted.
+    fn directed_edges(mesh: &SurfaceMesh) -> Vec<(u32, u32)> {
+        let mut edges: Vec<(u32, u32)> = mesh
+            .triangles
+            .iter()
+            .flat_map(|&[a, b, c]| [(a, b), (b, c), (c, a)])
+            .collect();
+        edges.sort_unstable();
+        edges
+    }
+
     /// Every surface is closed (each directed edge has its reverse) and encloses about the
     /// shape's volume with positive orientation.
     #[test]
@@ -320,12 +333,7 @@ mod tests {
         ];
         for shape in &shapes {
             let mesh = SurfaceMesh::of(shape, 0.1).unwrap();
-            let mut edges: Vec<(u32, u32)> = mesh
-                .triangles
-                .iter()
-                .flat_map(|&[a, b, c]| [(a, b), (b, c), (c, a)])
-                .collect();
-            edges.sort_unstable();
+            let edges = directed_edges(&mesh);
             for &(a, b) in &edges {
                 assert!(
                     edges.binary_search(&(b, a)).is_ok(),
@@ -337,14 +345,7 @@ mod tests {
                 (v - exact).abs() < 1e-3 * exact,
                 "{shape:?}: {v} vs {exact}"
             );
-            let longest = mesh
-                .triangles
-                .iter()
-                .flat_map(|t| {
-                    let [a, b, c] = t.map(|i| mesh.vertices[i as usize]);
-                    [a.distance(b), b.distance(c), c.distance(a)]
-                })
-                .fold(0.0_f32, f32::max);
+            let longest = longest_edge(&mesh);
             // Swept rings are area-scaled a little beyond the radius.
             assert!(longest <= 0.1 * 1.05, "{shape:?}: edge {longest}");
         }
@@ -359,12 +360,7 @@ mod tests {
         // 8 x 5 x 4 cells: 2 (8*5 + 5*4 + 4*8) rectangles, two triangles each.
         assert_eq!(mesh.triangles.len(), 2 * 2 * (40 + 20 + 32));
         assert_eq!(mesh.vertices.len(), 9 * 6 * 5 - 7 * 4 * 3);
-        let mut edges: Vec<(u32, u32)> = mesh
-            .triangles
-            .iter()
-            .flat_map(|&[a, b, c]| [(a, b), (b, c), (c, a)])
-            .collect();
-        edges.sort_unstable();
+        let edges = directed_edges(&mesh);
         for w in edges.windows(2) {
             assert_ne!(w[0], w[1], "an edge used twice the same way");
         }

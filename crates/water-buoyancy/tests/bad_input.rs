@@ -1,5 +1,8 @@
 //! Bad input gets an error that names the value, never a panic or a NaN body.
 
+mod common;
+
+use common::box_corners_and_triangles;
 use glam::{Mat3, Quat, Vec3};
 use water_buoyancy::{
     Archimedes, BodyState, BuoyancyError, ConvexMesh, Gravity, Hull, Pose, Probes, RigidBody,
@@ -80,33 +83,6 @@ fn non_finite_forces_leave_the_body_unchanged() {
     .is_err());
 }
 
-fn cube() -> (Vec<Vec3>, Vec<[u32; 3]>) {
-    let corners = (0..8)
-        .map(|i: u32| {
-            Vec3::new(
-                if i & 1 == 0 { -1.0 } else { 1.0 },
-                if i & 2 == 0 { -1.0 } else { 1.0 },
-                if i & 4 == 0 { -1.0 } else { 1.0 },
-            )
-        })
-        .collect();
-    let triangles = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    (corners, triangles)
-}
-
 fn mesh_error(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> String {
     match ConvexMesh::new(vertices, triangles) {
         Err(BuoyancyError::DegenerateMesh { reason }) => reason,
@@ -116,7 +92,7 @@ fn mesh_error(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> String {
 
 #[test]
 fn degenerate_meshes_are_named() {
-    let (v, t) = cube();
+    let (v, t) = box_corners_and_triangles(Vec3::ONE);
     assert!(ConvexMesh::new(v.clone(), t.clone()).is_ok());
     // Too small.
     assert!(mesh_error(v[..3].to_vec(), t[..2].to_vec()).contains("at least 4"));

@@ -1,7 +1,10 @@
 //! Displaced volume by column integration against exact geometry.
 
+mod common;
+
 use std::f32::consts::PI;
 
+use common::box_corners_and_triangles;
 use glam::{Quat, Vec3};
 use water_buoyancy::{spherical_cap_volume, Hull, Pose, Shape};
 use water_core::FlatWater;
@@ -109,36 +112,8 @@ fn mesh_inertia_matches_the_box_formula() {
 
 /// The box of half extents `half` as a convex mesh of its eight corners.
 fn box_mesh(half: Vec3) -> Shape {
-    let corners: Vec<Vec3> = (0..8)
-        .map(|i| half * Vec3::new(sign(i & 1), sign(i & 2), sign(i & 4)))
-        .collect();
-    Shape::convex_mesh(corners, cube_triangles()).unwrap()
-}
-
-fn sign(bit: usize) -> f32 {
-    if bit == 0 {
-        -1.0
-    } else {
-        1.0
-    }
-}
-
-/// The unit cube's corners indexed by bits (x: 1, y: 2, z: 4), counter-clockwise from outside.
-pub fn cube_triangles() -> Vec<[u32; 3]> {
-    vec![
-        [0, 2, 1],
-        [1, 2, 3], // z-
-        [4, 5, 6],
-        [5, 7, 6], // z+
-        [0, 1, 4],
-        [1, 5, 4], // y-
-        [2, 6, 3],
-        [3, 6, 7], // y+
-        [0, 4, 2],
-        [2, 4, 6], // x-
-        [1, 3, 5],
-        [3, 7, 5], // x+
-    ]
+    let (corners, triangles) = box_corners_and_triangles(half);
+    Shape::convex_mesh(corners, triangles).unwrap()
 }
 
 fn octahedron(a: f32) -> Vec<Vec3> {

@@ -1,10 +1,26 @@
-//! Checks shared by the integration tests: a floating box against the textbook.
+//! Helpers shared by the integration tests: a box's surface, a floating box against the
+//! textbook.
+#![allow(
+    dead_code,
+    reason = "each test file is a crate of its own and uses only some of the helpers"
+)]
 
 use glam::Vec3;
 use water_buoyancy::{
-    box_draft, box_heave_period, FloatingBody, Gravity, Pose, Wrench, STANDARD_GRAVITY,
+    box_draft, box_heave_period, FloatingBody, Gravity, Pose, Shape, SurfaceMesh, Wrench,
+    STANDARD_GRAVITY,
 };
 use water_core::FlatWater;
+
+/// The box of half extents `half` as its 8 corners, indexed by bits (x: 1, y: 2, z: 4), and its
+/// 12 triangles, counter-clockwise from outside: its surface with no edge short enough to split.
+pub fn box_corners_and_triangles(half: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let longer_than_any_edge = 2.0 * half.length();
+    let shape = Shape::cuboid(half).unwrap();
+    let mesh = SurfaceMesh::of(&shape, longer_than_any_edge).unwrap();
+    assert_eq!((mesh.vertices.len(), mesh.triangles.len()), (8, 12));
+    (mesh.vertices, mesh.triangles)
+}
 
 /// Steps `body` on still water under Earth's gravity: `steps` steps of `dt` seconds.
 pub fn float_on_still_water(body: &mut FloatingBody, dt: f32, steps: usize) {
