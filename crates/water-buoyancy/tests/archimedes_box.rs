@@ -3,8 +3,10 @@
 
 mod common;
 
-use common::{assert_box_heaves_at_the_spring_period, assert_box_settles_upright_at_its_draft};
-use glam::{Quat, Vec3};
+use common::{
+    assert_box_heaves_at_the_spring_period, assert_box_settles_upright_at_its_draft, tilted_drop,
+};
+use glam::Vec3;
 use water_buoyancy::{
     Archimedes, BodyState, BuoyancyModel, FloatingBody, Hull, Pose, RigidBody, Shape,
 };
@@ -28,10 +30,9 @@ fn box_settles_upright_at_its_draft() {
         .unwrap()
         .with_drag(4000.0, 0.0, 400.0)
         .unwrap();
-    // Dropped from above the water, tilted 0.2 rad about x and 0.1 about y. Its metacentric
-    // height I/V - BG = (A b^2/12)/(A d) - (H/2 - d/2) > 0: it must right itself.
-    let tilt = Quat::from_rotation_x(0.2) * Quat::from_rotation_y(0.1);
-    let body = crate_at(Pose::new(Vec3::new(0.0, 0.0, 0.4), tilt).unwrap(), drag);
+    // Dropped from above the water, tilted. Its metacentric height
+    // I/V - BG = (A b^2/12)/(A d) - (H/2 - d/2) > 0: it must right itself.
+    let body = crate_at(tilted_drop(0.4), drag);
     assert_box_settles_upright_at_its_draft(body, HALF, MASS, RHO);
 }
 

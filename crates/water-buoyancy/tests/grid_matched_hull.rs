@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{assert_box_heaves_at_the_spring_period, assert_box_settles_upright_at_its_draft};
+use common::{
+    assert_box_heaves_at_the_spring_period, assert_box_settles_upright_at_its_draft, tilted_drop,
+};
 use glam::{Quat, Vec3};
 use water_buoyancy::{
     Archimedes, BodyState, BuoyancyModel, FloatingBody, Hull, Pose, RigidBody, Shape,
@@ -77,8 +79,7 @@ fn matched_box_settles_upright_at_its_draft() {
         .unwrap()
         .with_drag(1200.0, 0.0, 20.0)
         .unwrap();
-    let tilt = Quat::from_rotation_x(0.2) * Quat::from_rotation_y(0.1);
-    let body = crate_at(Pose::new(Vec3::new(0.0, 0.0, 0.3), tilt).unwrap(), drag);
+    let body = crate_at(tilted_drop(0.3), drag);
     assert_box_settles_upright_at_its_draft(body, HALF, MASS, RHO);
 }
 

@@ -5,7 +5,7 @@
     reason = "each test file is a crate of its own and uses only some of the helpers"
 )]
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use water_buoyancy::{
     box_draft, box_heave_period, FloatingBody, Gravity, Pose, Shape, SurfaceMesh, Wrench,
     STANDARD_GRAVITY,
@@ -33,6 +33,12 @@ pub fn float_on_still_water(body: &mut FloatingBody, dt: f32, steps: usize) {
 /// The footprint `A` of a box of half extents `half` floating upright.
 pub fn box_footprint(half: Vec3) -> f32 {
     4.0 * half.x * half.y
+}
+
+/// A box's start `height` above still water, tilted 0.2 rad about x and 0.1 about y.
+pub fn tilted_drop(height: f32) -> Pose {
+    let tilt = Quat::from_rotation_x(0.2) * Quat::from_rotation_y(0.1);
+    Pose::new(Vec3::new(0.0, 0.0, height), tilt).unwrap()
 }
 
 /// Lets `body`, a box of half extents `half` and mass `mass`, settle for 10 s and checks that it
