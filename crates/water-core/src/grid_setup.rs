@@ -163,3 +163,50 @@ impl GridSetup {
         }
     }
 }
+
+/// The stepping that signed and split grids share: edits settled and the mean level kept before
+/// every step, and many steps run in segments that end where level corrections are due, so the
+/// corrections fall on the same steps as single steps' do.
+pub(crate) trait LevelKeptStepping {
+    fn setup(&self) -> &GridSetup;
+
+    fn setup_mut(&mut self) -> &mut GridSetup;
+
+    /// The keeper whose schedule ends the segments (a grid's keepers are due together).
+    fn lead_keeper(&self) -> &MeanLevelKeeper;
+
+    /// Zeroes land and a fixed rim in every level after an edit, before a step.
+    fn settle_edits(&mut self);
+
+    /// The mean-level keeper's anchoring or correction, when one is wanted.
+    fn keep_level(&mut self, before_step: bool);
+
+    /// One step of the field(s) with `contacts`' events: counted, and its level kept.
+    fn step_once(&mut self, contacts: Option<&ContactMasks>);
+
+    /// `run` steps of the field(s) with no contact events, temporally blocked if `blocked`; the
+    /// caller counts them.
+    fn step_run(&mut self, run: u64, blocked: bool);
+
+    /// One step with `contacts`' events, edits settled and the level kept first.
+    fn kept_step(&mut self, contacts: Option<&ContactMasks>) {
+        self.settle_edits();
+        self.keep_level(true);
+        self.step_once(contacts);
+    }
+
+    /// `steps` steps with no contact events, in runs that end where corrections are due.
+    fn kept_step_many(&mut self, steps: u64) {
+        let blocked = self.setup().blocks(steps);
+        self.settle_edits();
+        self.keep_level(true);
+        let mut left = steps;
+        while left > 0 {
+            let run = self.setup().segment(self.lead_keeper(), left);
+            self.step_run(run, blocked && run >= 2);
+            self.setup_mut().steps += run;
+            self.keep_level(false);
+            left -= run;
+        }
+    }
+}

@@ -5,7 +5,7 @@ use crate::contact_masks::ContactMasks;
 use crate::diagnostics::{discrete_energy, volume};
 use crate::error::Result;
 use crate::field::WaveField;
-use crate::grid_setup::{grid_setup_accessors, GridSetup};
+use crate::grid_setup::{grid_setup_accessors, GridSetup, LevelKeptStepping};
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::mean_level::MeanLevelKeeper;
@@ -69,12 +69,6 @@ impl SignedGrid {
         &mut self.field
     }
 
-    /// Zeroes land and a fixed rim in both levels after an edit, before a step.
-    fn settle_edits(&mut self) {
-        let (cur, old) = self.field.levels_mut();
-        self.setup.settle_edits([cur, old]);
-    }
-
     /// Current heights, metres.
     #[must_use]
     pub fn current(&self) -> &[f32] {
@@ -90,8 +84,46 @@ impl SignedGrid {
             self.field.current(),
         )
     }
+}
 
-    fn finish_step(&mut self, contacts: Option<&ContactMasks>) {
+impl LevelKeptStepping for SignedGrid {
+    fn setup(&self) -> &GridSetup {
+        &self.setup
+    }
+
+    fn setup_mut(&mut self) -> &mut GridSetup {
+        &mut self.setup
+    }
+
+    fn lead_keeper(&self) -> &MeanLevelKeeper {
+        &self.keeper
+    }
+
+    fn settle_edits(&mut self) {
+        let (cur, old) = self.field.levels_mut();
+        self.setup.settle_edits([cur, old]);
+    }
+
+    fn keep_level(&mut self, before_step: bool) {
+        if self.setup.level_wanted(&self.keeper, before_step) {
+            let s = &self.setup;
+            let (cur, old) = self.field.levels_mut();
+            self.keeper.keep(
+                s.size,
+                s.boundary,
+                s.coefficients,
+                s.steps,
+                cur,
+                old,
+                s.parallelism,
+            );
+        }
+    }
+
+    fn step_once(&mut self, contacts: Option<&ContactMasks>) {
+        let s = &self.setup;
+        self.field
+            .step(s.size, s.coefficients, s.boundary, s.parallelism);
         let (cur, _) = self.field.levels_mut();
         match contacts {
             Some(contacts) => {
@@ -108,21 +140,17 @@ impl SignedGrid {
         self.keep_level(false);
     }
 
-    /// The mean-level keeper's anchoring or correction, when one is wanted.
-    fn keep_level(&mut self, before_step: bool) {
-        if self.setup.level_wanted(&self.keeper, before_step) {
-            let s = &self.setup;
-            let (cur, old) = self.field.levels_mut();
-            self.keeper.keep(
-                s.size,
-                s.boundary,
-                s.coefficients,
-                s.steps,
-                cur,
-                old,
-                s.parallelism,
-            );
-        }
+    fn step_run(&mut self, run: u64, blocked: bool) {
+        let s = &self.setup;
+        self.field.step_many(
+            s.size,
+            s.coefficients,
+            s.boundary,
+            s.land.as_ref(),
+            s.parallelism,
+            blocked,
+            run,
+        );
     }
 }
 
@@ -130,46 +158,16 @@ impl GridWater for SignedGrid {
     grid_setup_accessors!(GridMode::Signed);
 
     fn step(&mut self) {
-        self.settle_edits();
-        self.keep_level(true);
-        let s = &self.setup;
-        self.field
-            .step(s.size, s.coefficients, s.boundary, s.parallelism);
-        self.finish_step(None);
+        self.kept_step(None);
     }
 
     fn step_many(&mut self, steps: u64) {
-        let blocked = self.setup.blocks(steps);
-        self.settle_edits();
-        self.keep_level(true);
-        let mut left = steps;
-        // Runs end where corrections are due, so they fall on the same steps as single steps'.
-        while left > 0 {
-            let run = self.setup.segment(&self.keeper, left);
-            let s = &self.setup;
-            self.field.step_many(
-                s.size,
-                s.coefficients,
-                s.boundary,
-                s.land.as_ref(),
-                s.parallelism,
-                blocked && run >= 2,
-                run,
-            );
-            self.setup.steps += run;
-            self.keep_level(false);
-            left -= run;
-        }
+        self.kept_step_many(steps);
     }
 
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.setup.check_contacts(contacts)?;
-        self.settle_edits();
-        self.keep_level(true);
-        let s = &self.setup;
-        self.field
-            .step(s.size, s.coefficients, s.boundary, s.parallelism);
-        self.finish_step(Some(contacts));
+        self.kept_step(Some(contacts));
         Ok(())
     }
 

@@ -6,7 +6,7 @@ use crate::contact_masks::ContactMasks;
 use crate::diagnostics::{discrete_energy, volume};
 use crate::error::Result;
 use crate::field::WaveField;
-use crate::grid_setup::{grid_setup_accessors, GridSetup};
+use crate::grid_setup::{grid_setup_accessors, GridSetup, LevelKeptStepping};
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::mean_level::{
@@ -69,14 +69,37 @@ impl SplitGrid {
         (&mut self.positive, &mut self.negative)
     }
 
-    /// Zeroes land and a fixed rim in both levels of both channels after an edit, before a step.
+    fn invalidate_keepers(&mut self) {
+        self.keepers
+            .iter_mut()
+            .for_each(MeanLevelKeeper::invalidate);
+    }
+
+    fn difference(a: &[f32], b: &[f32]) -> Vec<f32> {
+        a.iter().zip(b).map(|(p, n)| p - n).collect()
+    }
+}
+
+impl LevelKeptStepping for SplitGrid {
+    fn setup(&self) -> &GridSetup {
+        &self.setup
+    }
+
+    fn setup_mut(&mut self) -> &mut GridSetup {
+        &mut self.setup
+    }
+
+    fn lead_keeper(&self) -> &MeanLevelKeeper {
+        &self.keepers[0]
+    }
+
     fn settle_edits(&mut self) {
         let (p, p_old) = self.positive.levels_mut();
         let (n, n_old) = self.negative.levels_mut();
         self.setup.settle_edits([p, p_old, n, n_old]);
     }
 
-    fn step_inner(&mut self, contacts: Option<&ContactMasks>) {
+    fn step_once(&mut self, contacts: Option<&ContactMasks>) {
         let s = &self.setup;
         for channel in [&mut self.positive, &mut self.negative] {
             channel.step(s.size, s.coefficients, s.boundary, s.parallelism);
@@ -97,12 +120,6 @@ impl SplitGrid {
             self.invalidate_keepers();
         }
         self.keep_level(false);
-    }
-
-    fn invalidate_keepers(&mut self) {
-        self.keepers
-            .iter_mut()
-            .for_each(MeanLevelKeeper::invalidate);
     }
 
     /// The mean-level correction, when one is due: each channel's sums back to its own
@@ -130,8 +147,20 @@ impl SplitGrid {
         }
     }
 
-    fn difference(a: &[f32], b: &[f32]) -> Vec<f32> {
-        a.iter().zip(b).map(|(p, n)| p - n).collect()
+    fn step_run(&mut self, run: u64, blocked: bool) {
+        let s = &self.setup;
+        // Without contact events the channels evolve independently.
+        for channel in [&mut self.positive, &mut self.negative] {
+            channel.step_many(
+                s.size,
+                s.coefficients,
+                s.boundary,
+                s.land.as_ref(),
+                s.parallelism,
+                blocked,
+                run,
+            );
+        }
     }
 }
 
@@ -139,43 +168,16 @@ impl GridWater for SplitGrid {
     grid_setup_accessors!(GridMode::Split);
 
     fn step(&mut self) {
-        self.settle_edits();
-        self.keep_level(true);
-        self.step_inner(None);
+        self.kept_step(None);
     }
 
     fn step_many(&mut self, steps: u64) {
-        let blocked = self.setup.blocks(steps);
-        self.settle_edits();
-        self.keep_level(true);
-        let mut left = steps;
-        // Runs end where corrections are due, so they fall on the same steps as single steps'.
-        while left > 0 {
-            let run = self.setup.segment(&self.keepers[0], left);
-            let s = &self.setup;
-            // Without contact events the channels evolve independently.
-            for channel in [&mut self.positive, &mut self.negative] {
-                channel.step_many(
-                    s.size,
-                    s.coefficients,
-                    s.boundary,
-                    s.land.as_ref(),
-                    s.parallelism,
-                    blocked && run >= 2,
-                    run,
-                );
-            }
-            self.setup.steps += run;
-            self.keep_level(false);
-            left -= run;
-        }
+        self.kept_step_many(steps);
     }
 
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.setup.check_contacts(contacts)?;
-        self.settle_edits();
-        self.keep_level(true);
-        self.step_inner(Some(contacts));
+        self.kept_step(Some(contacts));
         Ok(())
     }
 
