@@ -59,6 +59,15 @@ fn clicks() -> [SphereImpulse; 2] {
     ]
 }
 
+/// Undamped water on `sphere` with `stepper`, both clicks given.
+fn clicked(sphere: Icosphere, stepper: SphereStepper) -> SphereWater {
+    let mut water = SphereWater::new(sphere, stepper, Damping::NONE).expect("water");
+    for click in &clicks() {
+        water.add_impulse(click);
+    }
+    water
+}
+
 /// The demo's sphere (level 3, 642 vertices), mean stepper at `a = 1/2`, undamped, two clicks,
 /// 10^6 steps. With the code before (no keeper, clicks zero-sum in area weights) the
 /// degree-weighted mean level moved by 0.996 of max |z| and max |z| grew 159x (the level itself
@@ -66,11 +75,7 @@ fn clicks() -> [SphereImpulse; 2] {
 #[test]
 fn mean_stepper_conserves_its_mean_level_over_a_million_steps() {
     let sphere = Icosphere::new(3, 1.0).expect("sphere");
-    let mut water =
-        SphereWater::new(sphere, SphereStepper::Mean { a: 0.5 }, Damping::NONE).expect("water");
-    for click in &clicks() {
-        water.add_impulse(click);
-    }
+    let mut water = clicked(sphere, SphereStepper::Mean { a: 0.5 });
     assert_conserved(
         "mean stepper, level 3",
         soak(&mut water, 1_000_000, 100_000),
@@ -93,18 +98,11 @@ fn laplace_beltrami_stepper_conserves_its_mean_level_over_2e5_steps() {
     )
     .expect("probe");
     let dt = 0.5 * probe.max_stable_coefficient().sqrt();
-    let mut water = SphereWater::new(
-        sphere,
-        SphereStepper::LaplaceBeltrami {
-            wave_speed: 1.0,
-            dt,
-        },
-        Damping::NONE,
-    )
-    .expect("water");
-    for click in &clicks() {
-        water.add_impulse(click);
-    }
+    let stepper = SphereStepper::LaplaceBeltrami {
+        wave_speed: 1.0,
+        dt,
+    };
+    let mut water = clicked(sphere, stepper);
     assert_conserved(
         "Laplace-Beltrami, level 4",
         soak(&mut water, 200_000, 20_000),
