@@ -1,20 +1,18 @@
 //! `water bench scene`: one JSON line with the agreed fields and its phases, and refusals that
 //! name the bad value and the limit.
 
-use std::process::{Command, Output};
+mod common;
 
-fn water(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_water"))
-        .args(args)
-        .output()
-        .expect("the water binary runs")
+use common::{assert_success, failure, water};
+
+/// `water bench scene`, then `args`.
+fn bench_scene<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    [&["bench", "scene"][..], args].concat()
 }
 
 #[test]
 fn bench_scene_prints_one_json_line_with_the_agreed_fields() {
-    let out = water(&[
-        "bench",
-        "scene",
+    let out = water(&bench_scene(&[
         "--size",
         "64",
         "--bodies",
@@ -23,12 +21,8 @@ fn bench_scene_prints_one_json_line_with_the_agreed_fields() {
         "5",
         "--threads",
         "2",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ]));
+    assert_success(&out);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 1, "{stdout}");
@@ -68,27 +62,19 @@ fn bench_scene_refuses_values_out_of_range_naming_the_limit() {
             "--size 4 is out of range: expected 16 to 8192",
         ),
     ] {
-        let mut all = vec!["bench", "scene"];
-        all.extend(args);
-        let out = water(&all);
-        assert!(!out.status.success());
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = failure(&bench_scene(&args));
         assert!(stderr.contains(message), "{stderr}");
     }
     // Threads are checked by the command's shared limit before the bench's own: either names
     // the option, the value and the range.
-    let out = water(&[
-        "bench",
-        "scene",
+    let stderr = failure(&bench_scene(&[
         "--size",
         "64",
         "--bodies",
         "1",
         "--threads",
         "0",
-    ]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    ]));
     assert!(
         stderr.contains("--threads") && stderr.contains(" 0") && stderr.contains("1 to "),
         "{stderr}"

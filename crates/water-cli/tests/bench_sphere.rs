@@ -1,21 +1,24 @@
 //! `water bench sphere` with both layouts: one JSON line each, the same water to the bit, and
 //! refusals that name the bad value.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn water(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_water"))
-        .args(args)
-        .output()
-        .expect("the water binary runs")
+mod common;
+
+use common::{assert_success, failure, water};
+
+/// `water bench sphere` at level 2 for 5 steps, then `args`.
+fn small_bench_sphere<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    [
+        &["bench", "sphere", "--level", "2", "--steps", "5"][..],
+        args,
+    ]
+    .concat()
 }
 
+/// The JSON lines of a successful run, one per layout.
 fn lines(out: &Output) -> Vec<serde_json::Value> {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(out);
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
@@ -72,30 +75,10 @@ fn both_layouts_report_medians_of_their_repeats_and_the_same_checksum() {
 
 #[test]
 fn the_default_layout_is_rhombus_and_zero_repeats_are_refused() {
-    let reports = lines(&water(&[
-        "bench",
-        "sphere",
-        "--level",
-        "2",
-        "--steps",
-        "5",
-        "--threads",
-        "1",
-    ]));
+    let reports = lines(&water(&small_bench_sphere(&["--threads", "1"])));
     assert_eq!(reports.len(), 1);
     assert_eq!(reports[0]["layout"], "rhombus");
     assert_eq!(reports[0]["stepper"], "mean");
-    let out = water(&[
-        "bench",
-        "sphere",
-        "--level",
-        "2",
-        "--steps",
-        "5",
-        "--repeats",
-        "0",
-    ]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = failure(&small_bench_sphere(&["--repeats", "0"]));
     assert!(err.contains("--repeats (0)"), "{err}");
 }

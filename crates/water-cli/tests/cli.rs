@@ -1,27 +1,15 @@
 //! The `water` command end to end: outputs, refusals with file:line:column, stability, bench.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use water_cli::npy;
 
-fn water(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_water"))
-        .args(args)
-        .output()
-        .expect("the water binary runs")
-}
+mod common;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("water-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{
+    assert_success, failure, json_line, read_json, run_file, scratch, stderr, water, write_scenario,
+};
 
 fn npy_header(path: &Path) -> (String, Vec<usize>, usize) {
     let bytes = std::fs::read(path).expect("npy written");
@@ -48,29 +36,19 @@ shape = "cosine"
 step = 0
 "#;
 
-/// Writes `text` as `dir/scenario.toml` and runs it with output into `out`.
-fn run_scenario(dir: &Path, text: &str, out: &Path) -> Output {
-    let file = scenario_file(dir, text);
-    water(&[
-        "run",
-        file.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-    ])
-}
-
-fn scenario_file(dir: &Path, text: &str) -> PathBuf {
-    let path = dir.join("scenario.toml");
-    std::fs::write(&path, text).expect("write scenario");
-    path
+/// Writes `text` as `scenario.toml` into a fresh folder `name`, runs it into that folder's `out`
+/// and checks that it succeeded.
+fn run_ok(name: &str, text: &str) -> (Output, PathBuf) {
+    let dir = scratch(name);
+    let out = dir.join("out");
+    let res = run_file(&write_scenario(&dir, "scenario.toml", text), &out, &[]);
+    assert_success(&res);
+    (res, out)
 }
 
 #[test]
 fn run_writes_height_png_and_summary() {
-    let dir = scratch("run");
-    let out = dir.join("out");
-    let res = run_scenario(&dir, MINIMAL, &out);
-    assert!(res.status.success(), "{}", stderr(&res));
+    let (res, out) = run_ok("run", MINIMAL);
     let (descr, shape, bytes) = npy_header(&out.join("height.npy"));
     assert_eq!(
         (descr.as_str(), shape, bytes),
@@ -78,9 +56,7 @@ fn run_writes_height_png_and_summary() {
     );
     let png = std::fs::read(out.join("height.png")).expect("png");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).expect("summary"))
-            .expect("json");
+    let summary = read_json(&out.join("summary.json"));
     assert_eq!(summary["steps"], 20);
     assert!(summary["max_abs_height"].as_f64().expect("number") > 0.0);
     let text = String::from_utf8_lossy(&res.stdout);
@@ -89,16 +65,13 @@ fn run_writes_height_png_and_summary() {
 
 #[test]
 fn split_and_classic_modes_write_their_arrays() {
-    let dir = scratch("modes");
     let split = MINIMAL.replace("mode = \"signed\"", "mode = \"split\"");
-    let out = dir.join("split");
-    let res = run_scenario(&dir, &split, &out);
-    assert!(res.status.success(), "{}", stderr(&res));
+    let (_, out) = run_ok("split", &split);
     for name in ["height.npy", "positive.npy", "negative.npy"] {
         assert_eq!(npy_header(&out.join(name)).1, vec![30, 40], "{name}");
     }
 
-    let out = dir.join("classic");
+    let out = scratch("classic").join("out");
     let res = water(&[
         "run",
         "--builtin",
@@ -107,7 +80,7 @@ fn split_and_classic_modes_write_their_arrays() {
         out.to_str().expect("utf8"),
         "--quiet",
     ]);
-    assert!(res.status.success(), "{}", stderr(&res));
+    assert_success(&res);
     let (descr, shape, _) = npy_header(&out.join("height.npy"));
     assert_eq!((descr.as_str(), shape), ("<i2", vec![150, 200]));
 }
@@ -117,13 +90,8 @@ fn refusal(text: &str) -> String {
         "bad-{:x}",
         text.len() * 31 + text.bytes().map(usize::from).sum::<usize>()
     ));
-    let file = scenario_file(&dir, text);
-    let res = water(&[
-        "run",
-        file.to_str().expect("utf8"),
-        "--out",
-        dir.join("o").to_str().expect("utf8"),
-    ]);
+    let file = write_scenario(&dir, "scenario.toml", text);
+    let res = run_file(&file, &dir.join("o"), &[]);
     assert!(!res.status.success(), "accepted: {text}");
     let err = stderr(&res);
     assert_eq!(err.lines().count(), 1, "one-line cause: {err}");
@@ -192,15 +160,14 @@ fn stability_reports_a_limit_and_substeps() {
         "--dt",
         "0.1",
     ]);
-    assert!(res.status.success(), "{}", stderr(&res));
+    assert_success(&res);
     let text = String::from_utf8_lossy(&res.stdout);
     assert!(text.contains("limit          = 0.5"), "{text}");
     assert!(text.contains("stable         = no"), "{text}");
     assert!(text.contains("max stable dt  = 0.035355339"), "{text}");
     assert!(text.contains("substeps       = 3"), "{text}");
-    let bad = water(&["stability", "--wave-speed=-2", "--cell-size", "0.1"]);
-    assert!(!bad.status.success());
-    assert!(stderr(&bad).contains("wave_speed"));
+    let bad = failure(&["stability", "--wave-speed=-2", "--cell-size", "0.1"]);
+    assert!(bad.contains("wave_speed"));
 }
 
 #[test]
@@ -218,7 +185,7 @@ fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
             "--mode",
             mode,
         ]);
-        assert!(res.status.success(), "{}", stderr(&res));
+        assert_success(&res);
         let text = String::from_utf8_lossy(&res.stdout);
         assert_eq!(text.lines().count(), 1);
         let v: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
@@ -253,9 +220,8 @@ fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
         let v: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
         assert_eq!(v["blocked"], true, "{text}");
     }
-    let res = water(&["bench", "grid", "--size", "1", "--steps", "10"]);
-    assert!(!res.status.success());
-    assert!(stderr(&res).contains("width"), "{}", stderr(&res));
+    let err = failure(&["bench", "grid", "--size", "1", "--steps", "10"]);
+    assert!(err.contains("width"), "{err}");
 }
 
 #[test]
@@ -270,8 +236,7 @@ fn bench_roofline_reports_bandwidth_and_the_cells_it_allows() {
         "--threads",
         "1",
     ]);
-    assert!(res.status.success(), "{}", stderr(&res));
-    let v: serde_json::Value = serde_json::from_slice(&res.stdout).expect("one JSON line");
+    let v = json_line(&res);
     let bandwidth = v["gbytes_per_s"].as_f64().expect("number");
     let cells = v["roofline_gcells_per_s"].as_f64().expect("number");
     assert!(bandwidth > 0.0);
@@ -280,8 +245,7 @@ fn bench_roofline_reports_bandwidth_and_the_cells_it_allows() {
         "12 bytes per cell"
     );
     assert_eq!(v["cells"], 512 * 512);
-    let bad = water(&["bench", "roofline", "--size", "0"]);
-    assert!(!bad.status.success());
+    failure(&["bench", "roofline", "--size", "0"]);
 }
 
 const SPHERE: &str = r#"steps = 50
@@ -301,18 +265,14 @@ step = 0
 
 #[test]
 fn sphere_scenarios_write_heights_per_vertex_and_positions() {
-    let dir = scratch("sphere");
-    let out = dir.join("out");
-    let res = run_scenario(&dir, SPHERE, &out);
-    assert!(res.status.success(), "{}", stderr(&res));
+    let (_, out) = run_ok("sphere", SPHERE);
     let (descr, shape, _) = npy_header(&out.join("height.npy"));
     assert_eq!((descr.as_str(), shape), ("<f4", vec![642]));
     assert_eq!(npy_header(&out.join("positions.npy")).1, vec![642, 3]);
     assert!(out.join("height.png").is_file());
 
     let mean = SPHERE.replace("\"laplace-beltrami\"", "\"mean\"");
-    let res = run_scenario(&dir, &mean, &dir.join("mean"));
-    assert!(res.status.success(), "{}", stderr(&res));
+    run_ok("sphere-mean", &mean);
 }
 
 #[test]
@@ -346,14 +306,9 @@ fn bench_sphere_reports_vertex_updates() {
         "2",
         "--laplace-beltrami",
     ]);
-    assert!(res.status.success(), "{}", stderr(&res));
-    let v: serde_json::Value = serde_json::from_slice(&res.stdout).expect("one JSON line");
+    let v = json_line(&res);
     assert_eq!(v["vertices"], 2562);
     assert_eq!(v["stepper"], "laplace-beltrami");
     assert!(v["gvertex_updates_per_s"].as_f64().expect("number") > 0.0);
-    assert!(
-        !water(&["bench", "sphere", "--level", "30", "--steps", "1"])
-            .status
-            .success()
-    );
+    failure(&["bench", "sphere", "--level", "30", "--steps", "1"]);
 }

@@ -1,22 +1,9 @@
 //! `[[body]]` entries end to end: bodies float at their draft, towed bodies follow their path,
 //! trajectories are written as CSV, and bad bodies are refused at their line and column.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn water(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_water"))
-        .args(args)
-        .output()
-        .expect("the water binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("water-cli-bodies-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
+use common::{assert_success, run_text, stderr};
 
 const LAKE: &str = r#"steps = 300
 [grid]
@@ -29,21 +16,6 @@ damping_per_second = 0.5
 boundary = "absorbing"
 mode = "signed"
 "#;
-
-fn run(text: &str, name: &str) -> (Output, PathBuf) {
-    let dir = scratch(name);
-    let file = dir.join("scenario.toml");
-    std::fs::write(&file, text).expect("write");
-    let out = dir.join("out");
-    let res = water(&[
-        "run",
-        file.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    (res, out)
-}
 
 /// Rows of `bodies.csv` for one body: (step, x, y, z).
 fn trajectory(out: &std::path::Path, body: &str) -> Vec<(u64, f32, f32, f32)> {
@@ -89,12 +61,8 @@ path = [[0.5, 0.8], [3.5, 0.8]]
 speed = 0.5
 "
     );
-    let (res, out) = run(&text, "float");
-    assert!(
-        res.status.success(),
-        "{}",
-        String::from_utf8_lossy(&res.stderr)
-    );
+    let (res, out) = run_text("float", "scenario.toml", &text);
+    assert_success(&res);
     let crate_ = trajectory(&out, "crate");
     assert_eq!(crate_.len(), 301, "one row per step and the start");
     assert_eq!(crate_[0], (0, 1.0, 2.0, 0.1));
@@ -137,9 +105,9 @@ fn bad_bodies_are_refused_at_their_line() {
         }
         body.push(line);
         let text = format!("{LAKE}[[body]]\n{}\n", body.join("\n"));
-        let (res, _) = run(&text, "bad");
+        let (res, _) = run_text("bad", "scenario.toml", &text);
         assert!(!res.status.success(), "accepted: {line}");
-        let err = String::from_utf8_lossy(&res.stderr).into_owned();
+        let err = stderr(&res);
         assert!(err.contains(expected), "{line}: {err}");
         // The body table starts on line 12; the message points into it.
         let line_no: usize = err
@@ -154,6 +122,6 @@ fn bad_bodies_are_refused_at_their_line() {
         .replace("mode = \"signed\"", "mode = \"classic\"")
         .replace("boundary = \"absorbing\"", "boundary = \"fixed\"")
         + "[[body]]\nshape = \"sphere\"\nradius = 0.2\nmass = 1.0\nposition = [1.0, 1.0, 0.0]\n";
-    let (res, _) = run(&classic, "classic");
-    assert!(String::from_utf8_lossy(&res.stderr).contains("classic mode"));
+    let (res, _) = run_text("classic", "scenario.toml", &classic);
+    assert!(stderr(&res).contains("classic mode"));
 }

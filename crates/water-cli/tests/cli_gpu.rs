@@ -1,11 +1,13 @@
 //! The `water` command's GPU parts: run, compare and bench on the compute and fragment
 //! backends. Skipped with a reason without a GPU adapter, unless WATER_REQUIRE_GPU=1.
 
-use water_gpu::agreement::{Comparison, F32_TOLERANCE};
+use std::path::Path;
+
+use water_gpu::{Comparison, F32_TOLERANCE};
 
 mod common;
 
-use common::{water, water_on_gpu};
+use common::{assert_success, failure, json_line, read_json, stderr, water, water_on_gpu};
 
 #[test]
 fn compare_passes_for_every_built_in_scenario() {
@@ -14,11 +16,7 @@ fn compare_passes_for_every_built_in_scenario() {
             return;
         };
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{builtin}: {text}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{builtin}: {text}{}", stderr(&out));
         assert_eq!(
             text.lines().filter(|l| l.ends_with(" ok")).count(),
             2,
@@ -27,15 +25,58 @@ fn compare_passes_for_every_built_in_scenario() {
     }
 }
 
-/// The f32 payload of an `.npy` file `water run` wrote.
-fn npy_f32(path: &std::path::Path) -> Vec<f32> {
+/// The shape and f32 payload of an `.npy` file `water run` wrote.
+fn npy_f32(path: &Path) -> (Vec<usize>, Vec<f32>) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let (_, _, payload) = water_cli::npy::read_raw(&bytes).expect("npy");
-    bytemuck_f32(payload)
+    let (_, shape, payload) = water_cli::npy::read_raw(&bytes).expect("npy");
+    (shape, bytemuck_f32(payload))
+}
+
+/// `water run --builtin BUILTIN --backend BACKEND --out OUT_DIR`: its summary, or `None`
+/// where the test skips.
+fn run_builtin_on(
+    test: &str,
+    builtin: &str,
+    backend: &str,
+    out_dir: &Path,
+) -> Option<serde_json::Value> {
+    let args = [
+        "run",
+        "--builtin",
+        builtin,
+        "--backend",
+        backend,
+        "--out",
+        out_dir.to_str().expect("utf8"),
+        "--quiet",
+    ];
+    let out = water_on_gpu(test, &args)?;
+    assert!(
+        out.status.success(),
+        "{builtin} {backend}: {}",
+        stderr(&out)
+    );
+    Some(read_json(&out_dir.join("summary.json")))
+}
+
+/// `water bench grid --size SIZE --steps STEPS`, then `extra`: its JSON line, or `None` where
+/// the test skips.
+fn bench_grid_on_gpu(
+    test: &str,
+    size: &str,
+    steps: &str,
+    extra: &[&str],
+) -> Option<serde_json::Value> {
+    let args = [
+        &["bench", "grid", "--size", size, "--steps", steps][..],
+        extra,
+    ]
+    .concat();
+    water_on_gpu(test, &args).map(|out| json_line(&out))
 }
 
 /// Body positions per row of a `bodies.csv` (x, y, z in columns 4 to 6).
-fn csv_positions(path: &std::path::Path) -> Vec<[f32; 3]> {
+fn csv_positions(path: &Path) -> Vec<[f32; 3]> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .skip(1)
@@ -65,28 +106,9 @@ fn run_on_each_gpu_backend_writes_the_same_files_as_the_cpu() {
     ] {
         for backend in ["cpu", "gpu", "gpu-fragment"] {
             let out_dir = dir.join(builtin).join(backend);
-            let args = [
-                "run",
-                "--builtin",
-                builtin,
-                "--backend",
-                backend,
-                "--out",
-                out_dir.to_str().expect("utf8"),
-                "--quiet",
-            ];
-            let Some(out) = water_on_gpu("run", &args) else {
+            let Some(summary) = run_builtin_on("run", builtin, backend, &out_dir) else {
                 return;
             };
-            assert!(
-                out.status.success(),
-                "{builtin} {backend}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let summary: serde_json::Value = serde_json::from_slice(
-                &std::fs::read(out_dir.join("summary.json")).expect("summary"),
-            )
-            .expect("json");
             assert_eq!(summary["backend"], backend);
             assert_eq!(summary["adapter"].is_string(), backend != "cpu");
             assert!(
@@ -98,7 +120,10 @@ fn run_on_each_gpu_backend_writes_the_same_files_as_the_cpu() {
             }
             let reference = dir.join(builtin).join("cpu");
             for file in files {
-                let (want, got) = (npy_f32(&reference.join(file)), npy_f32(&out_dir.join(file)));
+                let (want, got) = (
+                    npy_f32(&reference.join(file)).1,
+                    npy_f32(&out_dir.join(file)).1,
+                );
                 let c = Comparison::measure(&want, &got);
                 assert!(
                     c.within(F32_TOLERANCE),
@@ -127,25 +152,9 @@ fn run_on_each_gpu_backend_writes_the_same_files_as_the_cpu() {
 #[test]
 fn bench_on_the_gpu_says_how_it_timed_and_whether_the_gpu_is_software() {
     for backend in ["gpu", "gpu-fragment"] {
-        let args = [
-            "bench",
-            "grid",
-            "--size",
-            "64",
-            "--steps",
-            "20",
-            "--backend",
-            backend,
-        ];
-        let Some(out) = water_on_gpu("bench", &args) else {
+        let Some(v) = bench_grid_on_gpu("bench", "64", "20", &["--backend", backend]) else {
             return;
         };
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
         assert_eq!(v["backend"], backend);
         let timing = v["timing"].as_str().expect("timing");
         assert!(timing == "wall" || timing == "gpu-timestamp", "{timing}");
@@ -158,29 +167,10 @@ fn bench_on_the_gpu_says_how_it_timed_and_whether_the_gpu_is_software() {
 fn bench_reports_dispatch_and_readback_costs_and_the_f16_error() {
     let mut bytes = Vec::new();
     for storage in ["f32", "f16"] {
-        let args = [
-            "bench",
-            "grid",
-            "--size",
-            "63",
-            "--steps",
-            "24",
-            "--backend",
-            "gpu",
-            "--mode",
-            "split",
-            "--storage",
-            storage,
-        ];
-        let Some(out) = water_on_gpu("bench costs", &args) else {
+        let extra = ["--backend", "gpu", "--mode", "split", "--storage", storage];
+        let Some(v) = bench_grid_on_gpu("bench costs", "63", "24", &extra) else {
             return;
         };
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
         assert_eq!(v["storage"], storage);
         let costs = &v["gpu_costs"];
         for key in [
@@ -208,7 +198,7 @@ fn bench_reports_dispatch_and_readback_costs_and_the_f16_error() {
     }
     // 63 cells a row: 63 f32 values, or 32 words of two halves; two channels.
     assert_eq!(bytes, [63 * 63 * 2 * 4, 32 * 63 * 2 * 4]);
-    let refused = water(&[
+    let stderr = failure(&[
         "bench",
         "grid",
         "--size",
@@ -220,8 +210,6 @@ fn bench_reports_dispatch_and_readback_costs_and_the_f16_error() {
         "--storage",
         "f16",
     ]);
-    assert!(!refused.status.success());
-    let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(
         (stderr.contains("f16") && stderr.contains("fragment"))
             || stderr.contains("no GPU adapter"),
@@ -233,22 +221,10 @@ fn bench_reports_dispatch_and_readback_costs_and_the_f16_error() {
 fn classic_gpu_runs_match_the_cpu_checksum() {
     let mut sums = Vec::new();
     for backend in ["cpu", "gpu", "gpu-fragment"] {
-        let args = [
-            "bench",
-            "grid",
-            "--size",
-            "96",
-            "--steps",
-            "30",
-            "--mode",
-            "classic",
-            "--backend",
-            backend,
-        ];
-        let Some(out) = water_on_gpu("classic checksum", &args) else {
+        let extra = ["--mode", "classic", "--backend", backend];
+        let Some(v) = bench_grid_on_gpu("classic checksum", "96", "30", &extra) else {
             return;
         };
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
         sums.push(v["checksum"].as_f64().expect("checksum"));
     }
     assert!(sums.windows(2).all(|w| w[0] == w[1]), "{sums:?}");
@@ -256,31 +232,12 @@ fn classic_gpu_runs_match_the_cpu_checksum() {
 
 /// `water run` of the built-in sphere scenario on `backend`: its `height.npy` (one f32 per
 /// vertex) and its summary; `None` where the test skips.
-fn sphere_run(dir: &std::path::Path, backend: &str) -> Option<(Vec<f32>, serde_json::Value)> {
+fn sphere_run(dir: &Path, backend: &str) -> Option<(Vec<f32>, serde_json::Value)> {
     let out_dir = dir.join(backend);
-    let args = [
-        "run",
-        "--builtin",
-        "sky-aquarium",
-        "--backend",
-        backend,
-        "--out",
-        out_dir.to_str().expect("utf8"),
-        "--quiet",
-    ];
-    let out = water_on_gpu("sphere run", &args)?;
-    assert!(
-        out.status.success(),
-        "{backend}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(out_dir.join("height.npy")).expect("heights");
-    let (_, shape, payload) = water_cli::npy::read_raw(&bytes).expect("npy");
+    let summary = run_builtin_on("sphere run", "sky-aquarium", backend, &out_dir)?;
+    let (shape, heights) = npy_f32(&out_dir.join("height.npy"));
     assert_eq!(shape, vec![2562], "{backend}");
-    let summary =
-        serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).expect("summary"))
-            .expect("json");
-    Some((bytemuck_f32(payload), summary))
+    Some((heights, summary))
 }
 
 #[test]
@@ -343,12 +300,7 @@ fn bench_suite_writes_a_table_and_plot_with_every_backend_and_the_peer() {
         "--peer",
         peer.to_str().expect("utf-8 path"),
     ];
-    let out = water(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&water(&args));
     let md = std::fs::read_to_string(out_dir.join("bench-suite.md")).expect("bench-suite.md");
     let svg = std::fs::read_to_string(out_dir.join("images/bench-suite.svg")).expect("svg");
     assert!(

@@ -6,7 +6,7 @@ use std::path::Path;
 
 mod common;
 
-use common::{water, water_on_gpu};
+use common::{failure, stderr, water_on_gpu};
 
 /// Frames in a GIF, and its size.
 fn gif_frames(path: &Path) -> (usize, (u16, u16)) {
@@ -46,11 +46,7 @@ fn render_writes_frames_and_an_animation_for_every_kind_of_water() {
         ) else {
             return;
         };
-        assert!(
-            result.status.success(),
-            "{builtin}: {}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        assert!(result.status.success(), "{builtin}: {}", stderr(&result));
         let mut previous: Option<water_gpu::render::RgbaImage> = None;
         for k in 0..3 {
             let frame = water_gpu::render::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
@@ -77,10 +73,9 @@ fn render_writes_frames_and_an_animation_for_every_kind_of_water() {
 
 #[test]
 fn render_refuses_bad_options_by_name() {
-    let out = water(&["render", "--builtin", "rock-pool", "--size", "96by64"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("WIDTHxHEIGHT"));
-    let out = water(&[
+    let err = failure(&["render", "--builtin", "rock-pool", "--size", "96by64"]);
+    assert!(err.contains("WIDTHxHEIGHT"));
+    let err = failure(&[
         "render",
         "--builtin",
         "rock-pool",
@@ -89,7 +84,5 @@ fn render_refuses_bad_options_by_name() {
         "--out",
         "/tmp/x",
     ]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("--frames is 0"), "{stderr}");
+    assert!(err.contains("--frames is 0"), "{err}");
 }

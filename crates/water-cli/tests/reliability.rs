@@ -2,27 +2,12 @@
 //! wrong length, parameters that would be ignored, impulses and land outside the grid or the
 //! run, grids too big for memory, thread counts, reused output folders.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn water() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_water"))
-}
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    water().args(args).output().expect("the water binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("water-reliability-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{assert_success, run_file, run_text, scratch, stderr, water, water_command};
 
 /// The write end of a pipe whose read end is already closed: every write fails with EPIPE,
 /// whenever the child makes it.
@@ -44,20 +29,14 @@ fn refused(out: &Output) -> String {
 const GRID: &str =
     "steps = 10\n[grid]\nwidth = 20\nheight = 16\ncell_size = 0.1\nwave_speed = 1.0\ndt = 0.02\n";
 
-/// Runs scenario `text` into a fresh folder.
-fn run_text(name: &str, text: &str) -> (Output, PathBuf) {
-    let dir = scratch(name);
-    let file = dir.join("s.toml");
-    std::fs::write(&file, text).expect("write scenario");
-    let out = dir.join("out");
-    let res = run(&[
-        "run",
-        file.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    (res, out)
+/// Runs scenario `text`, written as `s.toml`, into a fresh folder.
+fn run_grid_text(name: &str, text: &str) -> Output {
+    run_text(name, "s.toml", text).0
+}
+
+/// The one line scenario `text` is refused with.
+fn refusal(name: &str, text: &str) -> String {
+    refused(&run_grid_text(name, text))
 }
 
 #[test]
@@ -67,7 +46,7 @@ fn a_closed_stdout_ends_quietly_and_a_full_one_is_one_line() {
         &["bench", "grid", "--size", "32", "--steps", "2"][..],
     ] {
         // A reader that has gone away before anything is written.
-        let out = water()
+        let out = water_command()
             .args(args)
             .stdout(closed_pipe())
             .output()
@@ -79,7 +58,11 @@ fn a_closed_stdout_ends_quietly_and_a_full_one_is_one_line() {
             .write(true)
             .open("/dev/full")
             .expect("/dev/full");
-        let out = water().args(args).stdout(full).output().expect("run");
+        let out = water_command()
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("run");
         let e = refused(&out);
         assert!(e.contains("No space left"), "{e}");
     }
@@ -89,7 +72,7 @@ fn a_closed_stdout_ends_quietly_and_a_full_one_is_one_line() {
 fn run_to_a_closed_pipe_writes_its_files_and_exits_141() {
     let dir = scratch("pipe");
     let out = dir.join("out");
-    let res = water()
+    let res = water_command()
         .args(["run", "--builtin", "harbour", "--quiet", "--out"])
         .arg(&out)
         .stdout(closed_pipe())
@@ -105,18 +88,16 @@ fn huge_amplitudes_and_sizes_are_refused_naming_what_was_written() {
         format!("{GRID}[[impulse]]\nx = 10.0\ny = 8.0\nradius = 3.0\namplitude = {amp}\n")
     };
     for amp in ["1e38", "1e39", "-1e300"] {
-        let (res, _) = run_text("amp", &imp(amp));
-        let e = refused(&res);
+        let e = refusal("amp", &imp(amp));
         assert!(e.contains("impulse amplitude") && e.contains("1e6"), "{e}");
         assert!(!e.contains("inf"), "names the value written, not inf: {e}");
     }
-    let (res, _) = run_text(
+    let e = refusal(
         "cell",
         &GRID.replace("cell_size = 0.1", "cell_size = 1e300"),
     );
-    let e = refused(&res);
     assert!(e.contains("cell_size = 1e300") && e.contains("1e6"), "{e}");
-    let res = run(&[
+    let res = water(&[
         "stability",
         "--wave-speed",
         "1e-300",
@@ -128,8 +109,7 @@ fn huge_amplitudes_and_sizes_are_refused_naming_what_was_written() {
     let body = format!(
         "{GRID}[[body]]\nshape = \"sphere\"\nradius = 1e30\nmass = 1.0\nposition = [1.0, 0.8, 0.0]\n"
     );
-    let (res, _) = run_text("radius", &body);
-    let e = refused(&res);
+    let e = refusal("radius", &body);
     assert!(e.contains("sphere radius") && e.contains("1e4"), "{e}");
 }
 
@@ -145,16 +125,14 @@ fn arrays_of_the_wrong_length_are_refused_with_line_and_column() {
         ("[1.0, 0.8, 0.0, \"x\"]", "expected 3 numbers, got 4"),
         ("[1.0, \"x\", 0.0]", "element 2 is a string"),
     ] {
-        let (res, _) = run_text("array", &body(position));
-        let e = refused(&res);
+        let e = refusal("array", &body(position));
         assert!(e.contains(want) && e.contains("s.toml:12:"), "{e}");
     }
 }
 
 #[test]
 fn toml_syntax_errors_are_one_line_with_file_line_and_column() {
-    let (res, _) = run_text("syntax", "steps = 10\n[grid\nwidth = 3\n");
-    let e = refused(&res);
+    let e = refusal("syntax", "steps = 10\n[grid\nwidth = 3\n");
     assert!(e.contains("s.toml:2:"), "{e}");
 }
 
@@ -162,31 +140,28 @@ fn toml_syntax_errors_are_one_line_with_file_line_and_column() {
 fn classic_mode_needs_no_units_and_refuses_what_it_would_ignore() {
     let classic =
         "steps = 10\n[grid]\nwidth = 20\nheight = 16\nboundary = \"fixed\"\nmode = \"classic\"\n";
-    let (res, _) = run_text("classic-bare", classic);
-    assert!(res.status.success(), "{}", stderr(&res));
+    let res = run_grid_text("classic-bare", classic);
+    assert_success(&res);
     let text = String::from_utf8_lossy(&res.stdout);
     assert!(text.contains("(10.000 s simulated)"), "{text}");
 
-    let (res, _) = run_text("classic-damping", &format!("{classic}damping = 0.99\n"));
-    let e = refused(&res);
+    let e = refusal("classic-damping", &format!("{classic}damping = 0.99\n"));
     assert!(e.contains("classic_shift") && e.contains(":7:"), "{e}");
 
-    let (res, _) = run_text(
+    let e = refusal(
         "classic-dt",
         &format!("{classic}cell_size = 0.1\nwave_speed = 1.0\ndt = 0.02\n"),
     );
-    let e = refused(&res);
     assert!(e.contains("a = 1/2") && e.contains("0.0707106"), "{e}");
 
     // dt alone: the speed follows, and the simulated time is the steps times dt.
-    let (res, _) = run_text("classic-dt-alone", &format!("{classic}dt = 0.5\n"));
-    assert!(res.status.success(), "{}", stderr(&res));
+    let res = run_grid_text("classic-dt-alone", &format!("{classic}dt = 0.5\n"));
+    assert_success(&res);
     let text = String::from_utf8_lossy(&res.stdout);
     assert!(text.contains("(5.000 s simulated)"), "{text}");
 
     // Other modes still need all three.
-    let (res, _) = run_text("signed-no-dt", &GRID.replace("dt = 0.02\n", ""));
-    let e = refused(&res);
+    let e = refusal("signed-no-dt", &GRID.replace("dt = 0.02\n", ""));
     assert!(e.contains("needs `dt`"), "{e}");
 }
 
@@ -197,21 +172,18 @@ fn impulses_and_land_outside_the_grid_or_the_run_are_refused() {
             "{GRID}[[impulse]]\nx = {x}\ny = 8.0\nradius = 3.0\namplitude = 0.1\nstep = {step}\n"
         )
     };
-    let (res, _) = run_text("imp-outside", &imp("40.0", "0"));
-    let e = refused(&res);
+    let e = refusal("imp-outside", &imp("40.0", "0"));
     assert!(
         e.contains("reaches no cell") && e.contains("20 x 16"),
         "{e}"
     );
     // Partly inside is clipped, as documented.
-    let (res, _) = run_text("imp-edge", &imp("21.0", "0"));
-    assert!(res.status.success(), "{}", stderr(&res));
-    let (res, _) = run_text("imp-late", &imp("10.0", "10"));
-    let e = refused(&res);
+    let res = run_grid_text("imp-edge", &imp("21.0", "0"));
+    assert_success(&res);
+    let e = refusal("imp-late", &imp("10.0", "10"));
     assert!(e.contains("step 10") && e.contains("10 steps"), "{e}");
     let land = format!("{GRID}[[land]]\nx0 = 0\ny0 = 0\nx1 = 30\ny1 = 4\n");
-    let (res, _) = run_text("land", &land);
-    let e = refused(&res);
+    let e = refusal("land", &land);
     assert!(e.contains("beyond the 20 x 16 grid"), "{e}");
 }
 
@@ -242,7 +214,7 @@ fn a_grid_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
 
 #[test]
 fn thread_counts_are_capped_and_negative_numbers_reach_their_range_checks() {
-    let e = refused(&run(&[
+    let e = refused(&water(&[
         "bench",
         "grid",
         "--size",
@@ -256,7 +228,7 @@ fn thread_counts_are_capped_and_negative_numbers_reach_their_range_checks() {
         e.contains("--threads is 100000") && e.contains("per core"),
         "{e}"
     );
-    let e = refused(&run(&[
+    let e = refused(&water(&[
         "stability",
         "--wave-speed",
         "-1",
@@ -271,8 +243,8 @@ fn thread_counts_are_capped_and_negative_numbers_reach_their_range_checks() {
 
 #[test]
 fn stability_calls_its_own_largest_stable_dt_stable() {
-    let res = run(&["stability", "--wave-speed", "5", "--cell-size", "0.01"]);
-    assert!(res.status.success(), "{}", stderr(&res));
+    let res = water(&["stability", "--wave-speed", "5", "--cell-size", "0.01"]);
+    assert_success(&res);
     let text = String::from_utf8_lossy(&res.stdout);
     assert!(text.contains("stable         = yes"), "{text}");
     assert!(text.contains("substeps       = 1 "), "{text}");
@@ -291,20 +263,14 @@ fn names(dir: &Path) -> Vec<String> {
 fn a_reused_out_folder_holds_only_this_runs_files() {
     let split = GRID.to_owned()
         + "mode = \"split\"\n[[impulse]]\nx = 10.0\ny = 8.0\nradius = 3.0\namplitude = 0.1\n";
-    let (res, out) = run_text("reuse", &split);
-    assert!(res.status.success(), "{}", stderr(&res));
+    let (res, out) = run_text("reuse", "s.toml", &split);
+    assert_success(&res);
     assert!(names(&out).contains(&"positive.npy".to_owned()));
     std::fs::write(out.join("notes.txt"), "mine").expect("write");
     let file = out.parent().expect("parent").join("s.toml");
     std::fs::write(&file, split.replace("mode = \"split\"\n", "")).expect("write");
-    let res = run(&[
-        "run",
-        file.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(res.status.success(), "{}", stderr(&res));
+    let res = run_file(&file, &out, &["--quiet"]);
+    assert_success(&res);
     assert_eq!(
         names(&out),
         ["height.npy", "height.png", "notes.txt", "summary.json"]
@@ -320,7 +286,7 @@ fn a_reused_out_folder_holds_only_this_runs_files() {
             .parent()
             .expect("parent")
             .join(std::ffi::OsStr::from_bytes(b"out-\xff"));
-        let res = water()
+        let res = water_command()
             .arg("run")
             .arg(&file)
             .arg("--out")

@@ -1,10 +1,21 @@
 //! Running the `water` binary from the integration tests.
 
+#![allow(
+    dead_code,
+    reason = "each test file is a crate of its own and uses only some of the helpers"
+)]
+
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// The `water` binary, for a test that sets up its own arguments and streams.
+pub fn water_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_water"))
+}
 
 /// Runs `water` with `args`.
 pub fn water(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_water"))
+    water_command()
         .args(args)
         .output()
         .expect("the water binary runs")
@@ -24,4 +35,73 @@ pub fn water_on_gpu(test: &str, args: &[&str]) -> Option<Output> {
         return None;
     }
     Some(out)
+}
+
+/// An empty folder of the test's own: named after the test file, the process and `name`, so
+/// that test files and tests running side by side never share one.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "water-{}-{}-{name}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// What `water` wrote to stderr.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Fails the test with `water`'s stderr unless it succeeded.
+pub fn assert_success(out: &Output) {
+    assert!(out.status.success(), "{}", stderr(out));
+}
+
+/// Runs `water` with `args`, checks that it failed, and returns its stderr.
+pub fn failure(args: &[&str]) -> String {
+    let out = water(args);
+    assert!(!out.status.success(), "accepted: {args:?}");
+    stderr(&out)
+}
+
+/// The one JSON line a successful `water bench` prints.
+pub fn json_line(out: &Output) -> serde_json::Value {
+    assert_success(out);
+    serde_json::from_slice(&out.stdout).expect("one JSON line")
+}
+
+/// Writes `text` as `dir/name` and returns its path.
+pub fn write_scenario(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write scenario");
+    path
+}
+
+/// `water run FILE --out OUT`, then `extra`.
+pub fn run_file(file: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        file.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+    ];
+    args.extend_from_slice(extra);
+    water(&args)
+}
+
+/// Writes `text` as `name` into a fresh folder and runs it quietly into that folder's `out`.
+pub fn run_text(dir_name: &str, file_name: &str, text: &str) -> (Output, PathBuf) {
+    let dir = scratch(dir_name);
+    let file = write_scenario(&dir, file_name, text);
+    let out = dir.join("out");
+    (run_file(&file, &out, &["--quiet"]), out)
+}
+
+/// The JSON file `water` wrote at `path`.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_slice(&bytes).expect("json")
 }
