@@ -1,7 +1,6 @@
 //! What happens to waves at the edge of the grid.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::named::display_and_parse_by_name;
 
 /// Edge treatment of the grid. See `docs/math.md` for each scheme's derivation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -48,24 +47,9 @@ impl Boundary {
     }
 }
 
-impl fmt::Display for Boundary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// Error for an unknown boundary name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown boundary {0:?}; expected one of fixed, reflective, periodic, absorbing")]
 pub struct UnknownBoundary(pub String);
 
-impl FromStr for Boundary {
-    type Err = UnknownBoundary;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|b| b.name() == s)
-            .ok_or_else(|| UnknownBoundary(s.to_owned()))
-    }
-}
+display_and_parse_by_name!(Boundary, UnknownBoundary);

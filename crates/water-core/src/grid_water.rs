@@ -8,6 +8,7 @@ use crate::impulse::Impulse;
 use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
+use crate::named::display_and_parse_by_name;
 use crate::size::GridSize;
 
 /// Which grid stepper a simulation uses.
@@ -37,11 +38,7 @@ impl GridMode {
     }
 }
 
-impl std::fmt::Display for GridMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_and_parse_by_name!(GridMode);
 
 /// A grid water simulation of any mode.
 pub trait GridWater: Send {

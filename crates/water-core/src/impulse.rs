@@ -2,13 +2,11 @@
 //! GPU twins: `shaders/add_impulse.wgsl`, `shaders/add_impulse_f16.wgsl` and
 //! `shaders/add_impulse_fragment.wgsl` add the amounts [`Impulse::for_each_cell`] gives.
 
-use std::fmt;
-use std::str::FromStr;
-
 use glam::Vec2;
 
 use crate::error::{finite, Result, WaterError};
 use crate::land::LandMask;
+use crate::named::display_and_parse_by_name;
 use crate::size::GridSize;
 
 /// Largest |amplitude| of an impulse, metres (classic mode: height units): a thousand
@@ -91,27 +89,12 @@ pub fn check_impulse_amplitude(amplitude: f64) -> Result<f64> {
     Ok(amplitude)
 }
 
-impl fmt::Display for ImpulseShape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// Error for an unknown impulse shape name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown impulse shape {0:?}; expected one of point, linear, cosine, drop")]
 pub struct UnknownShape(pub String);
 
-impl FromStr for ImpulseShape {
-    type Err = UnknownShape;
-
-    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| UnknownShape(s.to_owned()))
-    }
-}
+display_and_parse_by_name!(ImpulseShape, UnknownShape);
 
 /// An impulse centred at `centre` (in cells: cell `(x, y)` has its centre at integer
 /// coordinates `(x, y)`), reaching `radius` cells, with peak `amplitude`.

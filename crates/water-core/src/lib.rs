@@ -53,6 +53,7 @@ mod height_source;
 mod impulse;
 pub mod kernels;
 mod land;
+mod named;
 mod params;
 mod sample;
 mod signed_grid;

@@ -2,15 +2,14 @@
 //! f32). Part of a [`crate::GridSpec`]; the f16 packing itself lives with the GPU backend
 //! (`water_gpu::storage`).
 
-use std::fmt;
-
+use crate::named::display_and_parse_by_name;
 use crate::GridSize;
 
 /// How a compute grid stores each cell of a level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum StorageFormat {
     /// 4 bytes per cell, the CPU reference's own precision. The default: it is the format the
-    /// backends agree with the CPU in to `water_gpu::agreement::F32_TOLERANCE`.
+    /// backends agree with the CPU in to `water_gpu::F32_TOLERANCE`.
     #[default]
     F32,
     /// 2 bytes per cell (binary16, two per `u32` word), arithmetic still in f32. Signed and
@@ -56,8 +55,4 @@ impl StorageFormat {
     }
 }
 
-impl fmt::Display for StorageFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_and_parse_by_name!(StorageFormat);
