@@ -4,8 +4,9 @@
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
 use crate::error::Result;
-#[cfg(doc)]
+use crate::field::WaveField;
 use crate::grid_water::GridWater;
+use crate::impulse::Impulse;
 use crate::kernels::mean_level::{conserves_volume, MeanLevelKeeper};
 use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
@@ -13,9 +14,9 @@ use crate::land::LandMask;
 use crate::params::{StencilCoefficients, WaveParams};
 use crate::size::GridSize;
 
-/// The [`GridWater`] methods that only read or set the shared [`GridSetup`] of a grid type
-/// with a `setup` field.
-macro_rules! grid_setup_accessors {
+/// The [`GridWater`] methods signed and split grids share: those that only read or set the
+/// [`GridSetup`] in their `setup` field, and the steps, taken through [`LevelKeptStepping`].
+macro_rules! shared_grid_water_methods {
     ($mode:expr) => {
         fn size(&self) -> GridSize {
             self.setup.size
@@ -48,9 +49,23 @@ macro_rules! grid_setup_accessors {
         fn blocks(&self, steps: u64) -> bool {
             self.setup.blocks(steps)
         }
+
+        fn step(&mut self) {
+            $crate::grid_setup::LevelKeptStepping::kept_step(self, None);
+        }
+
+        fn step_many(&mut self, steps: u64) {
+            $crate::grid_setup::LevelKeptStepping::kept_step_many(self, steps);
+        }
+
+        fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
+            self.setup.check_contacts(contacts)?;
+            $crate::grid_setup::LevelKeptStepping::kept_step(self, Some(contacts));
+            Ok(())
+        }
     };
 }
-pub(crate) use grid_setup_accessors;
+pub(crate) use shared_grid_water_methods;
 
 /// What signed and split grids share: size, parameters, boundary, land, threading.
 #[derive(Debug, Clone)]
@@ -124,6 +139,29 @@ impl GridSetup {
             .check_len("contact mask", contacts.new_mask().len())
     }
 
+    /// One step of `field`'s stencil.
+    pub fn step_field(&self, field: &mut WaveField) {
+        field.step(
+            self.size,
+            self.coefficients,
+            self.boundary,
+            self.parallelism,
+        );
+    }
+
+    /// `run` steps of `field`'s stencil with no contact events, temporally blocked if `blocked`.
+    pub fn step_field_run(&self, field: &mut WaveField, run: u64, blocked: bool) {
+        field.step_many(
+            self.size,
+            self.coefficients,
+            self.boundary,
+            self.land.as_ref(),
+            self.parallelism,
+            blocked,
+            run,
+        );
+    }
+
     /// Zeroes the land cells of `field`.
     pub fn clear_land(&self, field: &mut [f32]) {
         if let Some(land) = &self.land {
@@ -150,8 +188,11 @@ impl GridSetup {
         }
     }
 
-    pub fn impulse_interior_only(&self) -> bool {
-        self.boundary == Boundary::Fixed
+    /// Calls `add` with each wet cell `impulse` reaches and its amount: the interior only when
+    /// the rim is fixed.
+    pub fn for_each_impulse_cell(&self, impulse: &Impulse, add: impl FnMut(usize, f32)) {
+        let interior_only = self.boundary == Boundary::Fixed;
+        impulse.for_each_cell(self.size, interior_only, self.land.as_ref(), add);
     }
 
     pub fn shift_land(&mut self, dx: isize, dy: isize) {
@@ -167,14 +208,7 @@ impl GridSetup {
 /// The stepping that signed and split grids share: edits settled and the mean level kept before
 /// every step, and many steps run in segments that end where level corrections are due, so the
 /// corrections fall on the same steps as single steps' do.
-pub(crate) trait LevelKeptStepping {
-    fn setup(&self) -> &GridSetup;
-
-    fn setup_mut(&mut self) -> &mut GridSetup;
-
-    /// The keeper whose schedule ends the segments (a grid's keepers are due together).
-    fn lead_keeper(&self) -> &MeanLevelKeeper;
-
+pub(crate) trait LevelKeptStepping: GridWater {
     /// Zeroes land and a fixed rim in every level after an edit, before a step.
     fn settle_edits(&mut self);
 
@@ -184,8 +218,12 @@ pub(crate) trait LevelKeptStepping {
     /// One step of the field(s) with `contacts`' events: counted, and its level kept.
     fn step_once(&mut self, contacts: Option<&ContactMasks>);
 
-    /// `run` steps of the field(s) with no contact events, temporally blocked if `blocked`; the
-    /// caller counts them.
+    /// How many of `left` steps to run before the next level correction is due (a grid's
+    /// keepers are due together).
+    fn next_run(&self, left: u64) -> u64;
+
+    /// `run` steps of the field(s) with no contact events, temporally blocked if `blocked`:
+    /// counted, and no level kept.
     fn step_run(&mut self, run: u64, blocked: bool);
 
     /// One step with `contacts`' events, edits settled and the level kept first.
@@ -197,14 +235,13 @@ pub(crate) trait LevelKeptStepping {
 
     /// `steps` steps with no contact events, in runs that end where corrections are due.
     fn kept_step_many(&mut self, steps: u64) {
-        let blocked = self.setup().blocks(steps);
+        let blocked = self.blocks(steps);
         self.settle_edits();
         self.keep_level(true);
         let mut left = steps;
         while left > 0 {
-            let run = self.setup().segment(self.lead_keeper(), left);
+            let run = self.next_run(left);
             self.step_run(run, blocked && run >= 2);
-            self.setup_mut().steps += run;
             self.keep_level(false);
             left -= run;
         }

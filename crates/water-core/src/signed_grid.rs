@@ -5,7 +5,7 @@ use crate::contact_masks::ContactMasks;
 use crate::diagnostics::{discrete_energy, volume};
 use crate::error::Result;
 use crate::field::WaveField;
-use crate::grid_setup::{grid_setup_accessors, GridSetup, LevelKeptStepping};
+use crate::grid_setup::{shared_grid_water_methods, GridSetup, LevelKeptStepping};
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::mean_level::MeanLevelKeeper;
@@ -87,18 +87,6 @@ impl SignedGrid {
 }
 
 impl LevelKeptStepping for SignedGrid {
-    fn setup(&self) -> &GridSetup {
-        &self.setup
-    }
-
-    fn setup_mut(&mut self) -> &mut GridSetup {
-        &mut self.setup
-    }
-
-    fn lead_keeper(&self) -> &MeanLevelKeeper {
-        &self.keeper
-    }
-
     fn settle_edits(&mut self) {
         let (cur, old) = self.field.levels_mut();
         self.setup.settle_edits([cur, old]);
@@ -121,9 +109,7 @@ impl LevelKeptStepping for SignedGrid {
     }
 
     fn step_once(&mut self, contacts: Option<&ContactMasks>) {
-        let s = &self.setup;
-        self.field
-            .step(s.size, s.coefficients, s.boundary, s.parallelism);
+        self.setup.step_field(&mut self.field);
         let (cur, _) = self.field.levels_mut();
         match contacts {
             Some(contacts) => {
@@ -140,53 +126,30 @@ impl LevelKeptStepping for SignedGrid {
         self.keep_level(false);
     }
 
+    fn next_run(&self, left: u64) -> u64 {
+        self.setup.segment(&self.keeper, left)
+    }
+
     fn step_run(&mut self, run: u64, blocked: bool) {
-        let s = &self.setup;
-        self.field.step_many(
-            s.size,
-            s.coefficients,
-            s.boundary,
-            s.land.as_ref(),
-            s.parallelism,
-            blocked,
-            run,
-        );
+        self.setup.step_field_run(&mut self.field, run, blocked);
+        self.setup.steps += run;
     }
 }
 
 impl GridWater for SignedGrid {
-    grid_setup_accessors!(GridMode::Signed);
-
-    fn step(&mut self) {
-        self.kept_step(None);
-    }
-
-    fn step_many(&mut self, steps: u64) {
-        self.kept_step_many(steps);
-    }
-
-    fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
-        self.setup.check_contacts(contacts)?;
-        self.kept_step(Some(contacts));
-        Ok(())
-    }
+    shared_grid_water_methods!(GridMode::Signed);
 
     fn add_impulse(&mut self, impulse: &Impulse) {
         self.keeper.invalidate();
         let (cur, old) = self.field.levels_mut();
         // A displacement moves the previous level too, so `z - z_old` (the velocity) is kept.
         let displacement = impulse.displacement();
-        impulse.for_each_cell(
-            self.setup.size,
-            self.setup.impulse_interior_only(),
-            self.setup.land.as_ref(),
-            |i, v| {
-                cur[i] += v;
-                if displacement {
-                    old[i] += v;
-                }
-            },
-        );
+        self.setup.for_each_impulse_cell(impulse, |i, v| {
+            cur[i] += v;
+            if displacement {
+                old[i] += v;
+            }
+        });
     }
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {

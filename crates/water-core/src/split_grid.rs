@@ -6,7 +6,7 @@ use crate::contact_masks::ContactMasks;
 use crate::diagnostics::{discrete_energy, volume};
 use crate::error::Result;
 use crate::field::WaveField;
-use crate::grid_setup::{grid_setup_accessors, GridSetup, LevelKeptStepping};
+use crate::grid_setup::{shared_grid_water_methods, GridSetup, LevelKeptStepping};
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::mean_level::{
@@ -81,18 +81,6 @@ impl SplitGrid {
 }
 
 impl LevelKeptStepping for SplitGrid {
-    fn setup(&self) -> &GridSetup {
-        &self.setup
-    }
-
-    fn setup_mut(&mut self) -> &mut GridSetup {
-        &mut self.setup
-    }
-
-    fn lead_keeper(&self) -> &MeanLevelKeeper {
-        &self.keepers[0]
-    }
-
     fn settle_edits(&mut self) {
         let (p, p_old) = self.positive.levels_mut();
         let (n, n_old) = self.negative.levels_mut();
@@ -102,7 +90,7 @@ impl LevelKeptStepping for SplitGrid {
     fn step_once(&mut self, contacts: Option<&ContactMasks>) {
         let s = &self.setup;
         for channel in [&mut self.positive, &mut self.negative] {
-            channel.step(s.size, s.coefficients, s.boundary, s.parallelism);
+            s.step_field(channel);
         }
         let (p, _) = self.positive.levels_mut();
         let (n, _) = self.negative.levels_mut();
@@ -147,39 +135,21 @@ impl LevelKeptStepping for SplitGrid {
         }
     }
 
+    fn next_run(&self, left: u64) -> u64 {
+        self.setup.segment(&self.keepers[0], left)
+    }
+
     fn step_run(&mut self, run: u64, blocked: bool) {
-        let s = &self.setup;
         // Without contact events the channels evolve independently.
         for channel in [&mut self.positive, &mut self.negative] {
-            channel.step_many(
-                s.size,
-                s.coefficients,
-                s.boundary,
-                s.land.as_ref(),
-                s.parallelism,
-                blocked,
-                run,
-            );
+            self.setup.step_field_run(channel, run, blocked);
         }
+        self.setup.steps += run;
     }
 }
 
 impl GridWater for SplitGrid {
-    grid_setup_accessors!(GridMode::Split);
-
-    fn step(&mut self) {
-        self.kept_step(None);
-    }
-
-    fn step_many(&mut self, steps: u64) {
-        self.kept_step_many(steps);
-    }
-
-    fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
-        self.setup.check_contacts(contacts)?;
-        self.kept_step(Some(contacts));
-        Ok(())
-    }
+    shared_grid_water_methods!(GridMode::Split);
 
     fn add_impulse(&mut self, impulse: &Impulse) {
         self.invalidate_keepers();
@@ -187,22 +157,17 @@ impl GridWater for SplitGrid {
         let (n, n_old) = self.negative.levels_mut();
         // A displacement moves the previous level of the channel too, so its velocity is kept.
         let displacement = impulse.displacement();
-        impulse.for_each_cell(
-            self.setup.size,
-            self.setup.impulse_interior_only(),
-            self.setup.land.as_ref(),
-            |i, v| {
-                let (level, previous, amount) = if v >= 0.0 {
-                    (&mut *p, &mut *p_old, v)
-                } else {
-                    (&mut *n, &mut *n_old, -v)
-                };
-                level[i] += amount;
-                if displacement {
-                    previous[i] += amount;
-                }
-            },
-        );
+        self.setup.for_each_impulse_cell(impulse, |i, v| {
+            let (level, previous, amount) = if v >= 0.0 {
+                (&mut *p, &mut *p_old, v)
+            } else {
+                (&mut *n, &mut *n_old, -v)
+            };
+            level[i] += amount;
+            if displacement {
+                previous[i] += amount;
+            }
+        });
     }
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {
