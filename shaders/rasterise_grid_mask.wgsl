@@ -1,7 +1,7 @@
 // rasterise_grid_mask: the contact mask C_new of a grid, drawn from hull meshes. CPU twin:
 // water_buoyancy::rasterise_grid_mask (crates/water-buoyancy/src/rasterise_mask.rs), which marks
 // every cell whose centre ((x + 0.5) h, (y + 0.5) h, 0) on the still water lies inside a hull;
-// host side: crates/water-gpu/src/contact_mask.rs.
+// host side: crates/water-gpu/src/contact_mask_renderer.rs.
 //
 // The demo's camera: orthographic, under the water, looking up +z, its near plane on z = 0, one
 // pixel per cell with pixel centres on cell centres. A vertical ray up from a cell centre starts

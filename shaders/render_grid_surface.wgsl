@@ -3,7 +3,7 @@
 //
 // World frame: the grid's, metres, x and y across the grid from its corner, z up, still water at
 // z = 0; cell (i, j) has its centre at ((i + 0.5) h, (j + 0.5) h). The mesh has its own
-// resolution: its vertices sample the surface texture of crates/water-gpu/src/surface.rs
+// resolution: its vertices sample the surface texture of crates/water-gpu/src/normal_height.rs
 // (w = height) bilinearly between cell centres, so a 128-quad mesh can show a 1024-cell grid and
 // the other way round.
 //

@@ -1,7 +1,7 @@
 // surface_filterable: the surface texture (rgba32float, written by surface_normals.wgsl) copied
 // texel for texel into an rgba16float render target, which a linear sampler may filter
 // (rgba32float is not filterable without a device feature). The render target's write does the
-// conversion to binary16; CPU twin: crates/water-gpu/src/surface.rs (its readback, and
+// conversion to binary16; CPU twin: crates/water-gpu/src/normal_height.rs (its readback, and
 // `water_gpu::storage::round_to_f16` of each channel: the device may round toward zero instead
 // of to nearest, within one f16 step either way).
 //

@@ -10,9 +10,10 @@
     reason = "criterion_group! generates undocumented functions"
 )]
 
+use water_gpu::GpuGridWater;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
-use water_gpu::compute_grid::FUSED_STEPS;
+use water_gpu::FUSED_STEPS;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
 
 fn wait(gpu: &GpuContext) {

@@ -1,6 +1,7 @@
 //! Raindrops in a rock pool: Hugo Elias's classic integer ripple on the GPU, drawn in his 2-D
 //! look over a pebbled floor. Drops fall at repeatable random places and times.
 
+use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
 use water_gpu::render::{ClassicRenderer, ClassicShading, OffscreenTarget, RgbaImage};
@@ -70,7 +71,7 @@ pub fn raindrops(gpu: &GpuContext, options: &SceneOptions) -> Result<Vec<RgbaIma
             }
             pool.step()?;
         }
-        let surface = pool.update_surface()?.clone();
+        let surface = pool.update_normal_height()?.clone();
         let mut encoder = device.create_command_encoder(&Default::default());
         renderer.encode(&mut encoder, target.colour_view(), &surface)?;
         queue.submit([encoder.finish()]);

@@ -2,6 +2,7 @@
 //! surface, the mask that hides the waves inside hulls, and every body's hull meshes where the
 //! bodies are now. The boat's wake and the demo's pool draw their scenes through this.
 
+use water_scene::water_gpu::GpuGridWater;
 use glam::{Affine3A, Vec3};
 use water_gpu::render::BodyDraw;
 use water_gpu::{ContactMaskRenderer, GpuError};
@@ -24,7 +25,7 @@ pub struct SceneDrawing<'a> {
 /// the hull meshes the scene's GPU masks uploaded, so a scene with CPU masks has none to draw.
 ///
 /// # Errors
-/// [`GpuError::Unsupported`] for a scene whose water is on the CPU; a lost device.
+/// [`GpuError::NotOnGpu`] for a scene whose water is on the CPU; a lost device.
 pub fn scene_drawing(
     scene: &mut Scene,
     colour: impl Fn(usize) -> Vec3,
@@ -32,8 +33,10 @@ pub fn scene_drawing(
     let surface = scene
         .water_mut()
         .gpu_mut()
-        .ok_or_else(|| GpuError::Unsupported("drawing a scene whose water is on the CPU".into()))?
-        .update_surface()?
+        .ok_or(GpuError::NotOnGpu {
+            operation: "drawing a scene",
+        })?
+        .update_normal_height()?
         .clone();
     let scene: &Scene = scene;
     let hull_mask = scene

@@ -1,5 +1,5 @@
 // shared/contact_events: bow and stern events from the contact masks, after the stencil.
-// CPU twin: crates/water-core/src/contact.rs (`ContactMasks::apply_signed` and `apply_split`). Imports grid_uniforms' `u` from the kernel.
+// CPU twin: crates/water-core/src/contact_masks.rs (`ContactMasks::apply_signed` and `apply_split`). Imports grid_uniforms' `u` from the kernel.
 //
 // `v` holds the new values of the cell's channels (signed: x; split: x = p, y = n); `c_new` and
 // `c_old` are the masks at the cell (the body's speed factor where it cuts the water, else 0).

@@ -1,6 +1,6 @@
 // shared/grid_uniforms: the uniforms every grid kernel reads, and the codes they compare with.
 // Host twin: crates/water-gpu/src/uniforms.rs (`GridUniforms`; (layout checked against naga
-// in crates/water-gpu/tests/uniform_layout.rs); the values come from water_core's
+// in crates/water-gpu/src/uniforms/layout_tests.rs); the values come from water_core's
 // `StencilCoefficients` (crates/water-core/src/params.rs).
 
 struct GridUniforms {

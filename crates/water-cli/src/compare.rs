@@ -2,8 +2,8 @@
 //! each GPU result is from the CPU's.
 
 use water_core::GridMode;
-use water_gpu::agreement::{Comparison, F32_TOLERANCE};
 use water_gpu::GpuContext;
+use water_gpu::{Comparison, F32_TOLERANCE};
 
 use water_scene::scenario::Scenario;
 use water_scene::{Backend, GridOutputs};

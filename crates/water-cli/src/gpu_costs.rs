@@ -3,11 +3,12 @@
 //! `--storage f16`, what f16 storage costs in accuracy against f32.
 
 use std::time::Instant;
+use water_gpu::GpuGridWater;
 
 use serde::Serialize;
 use water_core::{GridMode, GridSize};
-use water_gpu::agreement::Comparison;
-use water_gpu::storage::round_to_f16;
+use water_gpu::round_to_f16;
+use water_gpu::Comparison;
 use water_gpu::{ComputeGrid, GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec, StorageFormat};
 
 /// Edge of the grid the dispatch costs are measured on: one 16 x 16 workgroup, so a dispatch's
@@ -113,7 +114,7 @@ pub fn measure(
     };
     let mut tiny = GpuGrid::new(backend, &gpu.device, &gpu.queue, tiny_spec)?;
     // Warm up: pipelines, bind groups and the driver's first-use work.
-    tiny.step_many(2 * water_gpu::compute_grid::FUSED_STEPS + 1)?;
+    tiny.step_many(2 * water_gpu::FUSED_STEPS + 1)?;
     wait(gpu)?;
     let before = dispatches(&tiny);
     let start = Instant::now();

@@ -1,6 +1,9 @@
 //! Typed errors of the GPU backends.
 
 use thiserror::Error;
+use water_core::{GridMode, GridSize, StorageFormat};
+
+use crate::gpu_grid::GpuBackend;
 
 /// Everything that can go wrong on the GPU side.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -25,9 +28,68 @@ pub enum GpuError {
     /// The simulation parameters are invalid (the CPU reference's own check).
     #[error(transparent)]
     Invalid(#[from] water_core::WaterError),
-    /// A combination the backend does not offer.
-    #[error("{0}")]
-    Unsupported(String),
+    /// An operation for another grid mode, e.g. i16 heights of a signed grid.
+    #[error("{mode} grids do not offer {operation}: use {instead}")]
+    WrongMode {
+        /// The operation asked for (a method name).
+        operation: &'static str,
+        /// The grid's mode.
+        mode: GridMode,
+        /// What to call instead.
+        instead: &'static str,
+    },
+    /// A storage format the grid's backend or mode does not offer.
+    #[error("{storage} storage is not offered {reason}")]
+    StorageNotOffered {
+        /// The format asked for.
+        storage: StorageFormat,
+        /// Where it is not offered and why, e.g. `"for classic grids, which store i16 cells"`.
+        reason: &'static str,
+    },
+    /// A value that f16 storage cannot hold.
+    #[error(
+        "f16 storage holds finite values up to +-65504, but the {what} has {value} at index \
+         {index}"
+    )]
+    OutsideF16 {
+        /// Which data (e.g. `"current level"`).
+        what: String,
+        /// Position of the first such value.
+        index: usize,
+        /// The value.
+        value: f32,
+    },
+    /// An operation that needs water on a GPU backend, asked of water on the CPU.
+    #[error("{operation} needs water on a GPU backend, but this water is on the CPU")]
+    NotOnGpu {
+        /// The operation asked for.
+        operation: &'static str,
+    },
+    /// A hull mesh uploaded to another device than the contact masks'.
+    #[error("hull {hull}'s mesh was uploaded to another device than the contact masks'")]
+    HullOnOtherDevice {
+        /// Position of the hull in the frame's list.
+        hull: usize,
+    },
+    /// Contact masks used with a grid of another size.
+    #[error(
+        "contact masks of {} x {} cells cannot drive a grid of {} x {} cells",
+        masks.width(), masks.height(), grid.width(), grid.height()
+    )]
+    MaskSizeMismatch {
+        /// The masks' size.
+        masks: GridSize,
+        /// The grid's size.
+        grid: GridSize,
+    },
+    /// Contact masks made for one GPU backend used with a grid on the other.
+    #[error("contact masks made for the {} backend have no buffers for a {} grid", masks.name(), grid.name())]
+    MaskBackendMismatch {
+        /// The backend the masks were made for.
+        masks: GpuBackend,
+        /// The grid's backend.
+        grid: GpuBackend,
+    },
     /// wgpu reported a validation error (a bug in this crate, or a device without a feature).
     #[error("GPU validation error: {0}")]
     Validation(String),

@@ -1,19 +1,22 @@
 //! The fragment backend: each step is a full-screen render pass into a texture, as a game engine
 //! steps a simulation viewport (render-to-texture ping-pong). A render pass cannot read the
-//! texture it writes, so three textures rotate through the roles old, current and new.
+//! texture it writes, so three textures rotate through the roles old, current and new ([`TimeLevels`]).
 //! Its step passes bind `shaders/shared/fragment_step_bindings.wgsl`.
 
 use water_core::{ContactMasks, GridMode, Impulse, LandMask};
 
-use crate::compute_grid::{check_limit, impulse_cells, validated};
+use crate::compute_grid::impulse_cells;
+use crate::device_calls::{check_limit, validated};
 use crate::error::GpuError;
+use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
+use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, i32s, read_texture};
 use crate::recording::{record_buffer_write, record_texture_write, submit_recorded};
 use crate::shaders;
 use crate::spec::GridSpec;
 use crate::storage::StorageFormat;
-use crate::surface::{Surface, SURFACE_FORMAT};
+use crate::time_levels::TimeLevels;
 use crate::uniforms::GridUniforms;
 
 /// A grid simulation stepped by render passes.
@@ -26,7 +29,7 @@ pub struct FragmentGrid {
     textures: [wgpu::Texture; 3],
     views: [wgpu::TextureView; 3],
     /// `(old, current, spare)` texture indices.
-    roles: (usize, usize, usize),
+    levels: TimeLevels<3>,
     land: wgpu::Texture,
     land_mask: LandMask,
     contact_new: wgpu::Texture,
@@ -38,7 +41,7 @@ pub struct FragmentGrid {
     uniforms_contacts: wgpu::Buffer,
     base_uniforms: GridUniforms,
     /// The surface texture and its pipeline, made on first use.
-    surface: Option<(Surface, wgpu::RenderPipeline)>,
+    surface: Option<(NormalHeightTexture, wgpu::RenderPipeline)>,
     steps: u64,
 }
 
@@ -57,8 +60,8 @@ impl FragmentGrid {
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when the grid exceeds the device's texture size,
-    /// [`GpuError::Unsupported`] / [`GpuError::Invalid`] for specs the CPU grids refuse,
-    /// [`GpuError::Unsupported`] for f16 storage (offered by [`crate::ComputeGrid`] only),
+    /// [`GpuError::Invalid`] for specs the CPU grids refuse,
+    /// [`GpuError::StorageNotOffered`] for f16 storage (offered by [`crate::ComputeGrid`] only),
     /// [`GpuError::Validation`] if wgpu rejects a pipeline.
     pub fn new(
         device: &wgpu::Device,
@@ -69,11 +72,11 @@ impl FragmentGrid {
         if spec.storage != StorageFormat::F32 {
             // Half-float textures would be a second f16 path with its own conversions and
             // tests; only the compute backend's packed words are built and measured.
-            return Err(GpuError::Unsupported(format!(
-                "{} storage is offered by the compute backend (gpu) only; the fragment backend \
-                 (gpu-fragment) stores f32 textures",
-                spec.storage
-            )));
+            return Err(GpuError::StorageNotOffered {
+                storage: spec.storage,
+                reason: "by the fragment backend (gpu-fragment), which stores f32 textures; \
+                         the compute backend (gpu) offers it",
+            });
         }
         let size = spec.size;
         let max_dim = u64::from(device.limits().max_texture_dimension_2d);
@@ -170,7 +173,7 @@ impl FragmentGrid {
             format,
             textures,
             views,
-            roles: (0, 1, 2),
+            levels: TimeLevels::new(),
             land,
             land_mask: LandMask::empty(size),
             contact_new,
@@ -188,24 +191,12 @@ impl FragmentGrid {
         Ok(grid)
     }
 
-    /// What the grid simulates.
-    #[must_use]
-    pub fn spec(&self) -> &GridSpec {
-        &self.spec
-    }
-
-    /// Steps taken so far.
-    #[must_use]
-    pub fn steps_taken(&self) -> u64 {
-        self.steps
-    }
-
     /// A view of the texture holding the current heights (R32Float; split mode Rg32Float with
     /// `p` and `n`; classic mode R32Sint), to bind in the caller's render passes. It changes
     /// with every recorded step or impulse: fetch it after recording them.
     #[must_use]
     pub fn current_view(&self) -> &wgpu::TextureView {
-        &self.views[self.roles.1]
+        &self.views[self.levels.current()]
     }
 
     fn step_group(&self, contacts: bool) -> wgpu::BindGroup {
@@ -222,7 +213,7 @@ impl FragmentGrid {
         contact_new: &wgpu::TextureView,
         contact_old: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
-        let (old, cur, _) = self.roles;
+        let (old, cur) = (self.levels.previous(), self.levels.current());
         let uniforms = if contacts {
             &self.uniforms_contacts
         } else {
@@ -301,12 +292,11 @@ impl FragmentGrid {
         self.record_contact_uniforms(encoder, amplitude);
         full_screen_pass(
             encoder,
-            &self.views[self.roles.2],
+            &self.views[self.levels.next()],
             &self.step_pipeline,
             &group,
         );
-        let (old, cur, spare) = self.roles;
-        self.roles = (cur, spare, old);
+        self.levels.advance(1);
         self.steps += 1;
         Ok(())
     }
@@ -333,46 +323,16 @@ impl FragmentGrid {
             if (step as usize) < 3 {
                 groups.push(self.step_group(contacts));
             }
-            let target = &self.views[self.roles.2];
+            let target = &self.views[self.levels.next()];
             full_screen_pass(
                 encoder,
                 target,
                 &self.step_pipeline,
                 &groups[(step % 3) as usize],
             );
-            let (old, cur, spare) = self.roles;
-            self.roles = (cur, spare, old);
+            self.levels.advance(1);
         }
         self.steps += steps;
-    }
-
-    /// Records `steps` steps into the caller's encoder (one render pass per step). **Records
-    /// only**; the steps run when the caller submits the encoder. The grid's bookkeeping (which
-    /// texture holds which level, [`FragmentGrid::steps_taken`]) advances now, so operations
-    /// recorded after this one see the stepped levels.
-    pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        self.encode_steps(encoder, steps, false);
-    }
-
-    /// Runs `steps` steps. **Submits** one command buffer (what
-    /// [`FragmentGrid::encode_step_many`] records).
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
-        submit_recorded(&device, &queue, "water fragment steps", |encoder| {
-            self.encode_steps(encoder, steps, false);
-            Ok(())
-        })
-    }
-
-    /// One step. **Submits** one command buffer.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    pub fn step(&mut self) -> Result<(), GpuError> {
-        self.step_many(1)
     }
 
     fn write_r32(&self, texture: &wgpu::Texture, bytes: &[u8]) {
@@ -389,65 +349,86 @@ impl FragmentGrid {
         );
     }
 
-    /// One step with bow and stern events from `contacts`. **Submits** one command buffer (what
-    /// [`FragmentGrid::encode_step_with_contacts`] records).
-    ///
-    /// # Errors
-    /// A size mismatch (as [`GpuError::Invalid`]); [`GpuError::DeviceLost`].
-    pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
-        submit_recorded(&device, &queue, "water fragment contact step", |encoder| {
-            self.encode_step_with_contacts(encoder, contacts)
-        })
+    fn write_field(&self, index: usize, bytes: &[u8]) {
+        let texture = &self.textures[index];
+        self.queue.write_texture(
+            texture.as_image_copy(),
+            bytes,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(texture.width() * texel_bytes(self.format)),
+                rows_per_image: None,
+            },
+            texture.size(),
+        );
     }
 
-    /// Records one step with bow and stern events from `contacts` into the caller's encoder:
-    /// copies of both masks and of the amplitude from staging buffers, then the step. **Records
-    /// only.** The copies are ordered with the rest of the encoder, so several contact steps
-    /// recorded into one encoder each use their own masks.
+    /// Reads texture `index` back, without row padding.
+    fn read_texture(&self, index: usize) -> Result<Vec<u8>, GpuError> {
+        read_texture(
+            &self.device,
+            &self.queue,
+            &self.textures[index],
+            texel_bytes(self.format),
+        )
+    }
+}
+
+impl GridTargets for FragmentGrid {
+    fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    fn normal_height(&mut self) -> Option<&mut NormalHeightTexture> {
+        self.surface.as_mut().map(|(made, _)| made)
+    }
+
+    fn normal_height_ref(&self) -> Option<&NormalHeightTexture> {
+        self.surface.as_ref().map(|(made, _)| made)
+    }
+}
+
+impl GpuGridWater for FragmentGrid {
+    /// What the grid simulates.
+    fn spec(&self) -> &GridSpec {
+        &self.spec
+    }
+
+    /// Steps taken so far.
+    fn steps_taken(&self) -> u64 {
+        self.steps
+    }
+
+    /// The land currently set.
+    fn land(&self) -> &LandMask {
+        &self.land_mask
+    }
+    /// Replaces the land and zeroes the land cells of both levels (a host round trip, for
+    /// setting up a scene). **Submits and waits**; submit any encoder holding this grid's
+    /// recorded operations first.
     ///
     /// # Errors
-    /// A size mismatch (as [`GpuError::Invalid`]); nothing is recorded then.
-    pub fn encode_step_with_contacts(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        contacts: &ContactMasks,
-    ) -> Result<(), GpuError> {
-        let size = self.spec.size;
-        size.check_len("contact mask", contacts.new_mask().len())?;
-        size.check_len("contact mask", contacts.old_mask().len())?;
-        self.record_contact_uniforms(encoder, contacts.amplitude());
-        for (texture, mask) in [
-            (&self.contact_new, contacts.new_mask()),
-            (&self.contact_old, contacts.old_mask()),
-        ] {
-            record_texture_write(
-                &self.device,
-                encoder,
-                texture,
-                wgpu::Origin3d::ZERO,
-                texture.size(),
-                4,
-                bytemuck::cast_slice(mask),
-            );
+    /// A size mismatch, or a failed readback.
+    fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
+        self.spec.size.check_len("land mask", land.cells().len())?;
+        let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
+        self.write_r32(&self.land, bytemuck::cast_slice(&flags));
+        let per_texel = (texel_bytes(self.format) / 4) as usize;
+        for index in [self.levels.previous(), self.levels.current()] {
+            let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&self.read_texture(index)?);
+            for (texel, &dry) in words.chunks_exact_mut(per_texel).zip(land.cells()) {
+                if dry {
+                    texel.fill(0);
+                }
+            }
+            self.write_field(index, bytemuck::cast_slice(&words));
         }
-        self.encode_steps(encoder, 1, true);
+        self.land_mask = land;
         Ok(())
-    }
-
-    /// Adds an impulse to the current heights (and, for a displacement, to the previous level
-    /// too: [`Impulse::displacement`]): the impulse's per-cell amounts go into a delta texture
-    /// (its bounding rectangle only), a render pass adds it to each level, and the rectangle is
-    /// cleared again. **Submits** one command buffer (what [`FragmentGrid::encode_add_impulse`]
-    /// records).
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    pub fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
-        submit_recorded(&device, &queue, "water fragment impulse", |encoder| {
-            self.encode_add_impulse(encoder, impulse)
-        })
     }
 
     /// Records [`FragmentGrid::add_impulse`] into the caller's encoder. **Records only.** The
@@ -456,7 +437,7 @@ impl FragmentGrid {
     ///
     /// # Errors
     /// None today for a live device; the `Result` keeps the `encode_` methods alike.
-    pub fn encode_add_impulse(
+    fn encode_add_impulse(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         impulse: &Impulse,
@@ -527,15 +508,15 @@ impl FragmentGrid {
             });
             full_screen_pass(encoder, &self.views[target], &self.impulse_pipeline, &group);
         };
-        let (old, cur, spare) = self.roles;
-        add_to(cur, spare);
+        let l = self.levels;
+        add_to(l.current(), l.next());
         if impulse.displacement() {
             // The same amounts on the previous level, so the bump starts at rest (DESIGN.md,
             // "Impulses"); the old current texture is free to take it.
-            add_to(old, cur);
-            self.roles = (cur, spare, old);
+            add_to(l.previous(), l.current());
+            self.levels.advance(1);
         } else {
-            self.roles = (old, spare, cur);
+            self.levels.replace_current();
         }
         // Clear the rectangle for the next impulse, in order after the passes above.
         bytes.fill(0);
@@ -543,42 +524,46 @@ impl FragmentGrid {
         Ok(())
     }
 
-    /// Replaces the land and zeroes the land cells of both levels (a host round trip, for
-    /// setting up a scene). **Submits and waits**; submit any encoder holding this grid's
-    /// recorded operations first.
+    /// Records one step with bow and stern events from `contacts` into the caller's encoder:
+    /// copies of both masks and of the amplitude from staging buffers, then the step. **Records
+    /// only.** The copies are ordered with the rest of the encoder, so several contact steps
+    /// recorded into one encoder each use their own masks.
     ///
     /// # Errors
-    /// A size mismatch, or a failed readback.
-    pub fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
-        self.spec.size.check_len("land mask", land.cells().len())?;
-        let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
-        self.write_r32(&self.land, bytemuck::cast_slice(&flags));
-        let per_texel = (texel_bytes(self.format) / 4) as usize;
-        for index in [self.roles.0, self.roles.1] {
-            let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&self.read_texture(index)?);
-            for (texel, &dry) in words.chunks_exact_mut(per_texel).zip(land.cells()) {
-                if dry {
-                    texel.fill(0);
-                }
-            }
-            self.write_field(index, bytemuck::cast_slice(&words));
+    /// A size mismatch (as [`GpuError::Invalid`]); nothing is recorded then.
+    fn encode_step_with_contacts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contacts: &ContactMasks,
+    ) -> Result<(), GpuError> {
+        let size = self.spec.size;
+        size.check_len("contact mask", contacts.new_mask().len())?;
+        size.check_len("contact mask", contacts.old_mask().len())?;
+        self.record_contact_uniforms(encoder, contacts.amplitude());
+        for (texture, mask) in [
+            (&self.contact_new, contacts.new_mask()),
+            (&self.contact_old, contacts.old_mask()),
+        ] {
+            record_texture_write(
+                &self.device,
+                encoder,
+                texture,
+                wgpu::Origin3d::ZERO,
+                texture.size(),
+                4,
+                bytemuck::cast_slice(mask),
+            );
         }
-        self.land_mask = land;
+        self.encode_steps(encoder, 1, true);
         Ok(())
     }
 
-    fn write_field(&self, index: usize, bytes: &[u8]) {
-        let texture = &self.textures[index];
-        self.queue.write_texture(
-            texture.as_image_copy(),
-            bytes,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(texture.width() * texel_bytes(self.format)),
-                rows_per_image: None,
-            },
-            texture.size(),
-        );
+    /// Records `steps` steps into the caller's encoder (one render pass per step). **Records
+    /// only**; the steps run when the caller submits the encoder. The grid's bookkeeping (which
+    /// texture holds which level, [`FragmentGrid::steps_taken`]) advances now, so operations
+    /// recorded after this one see the stepped levels.
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        self.encode_steps(encoder, steps, false);
     }
 
     /// Sets both time levels of a signed or split grid (split: `p` for all cells, then `n`).
@@ -587,14 +572,16 @@ impl FragmentGrid {
     /// to be submitted.
     ///
     /// # Errors
-    /// [`GpuError::Unsupported`] in classic mode, a size mismatch otherwise.
-    pub fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
+    /// [`GpuError::WrongMode`] in classic mode, a size mismatch otherwise.
+    fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
         let cells = self.spec.size.cells();
         let channels = match self.spec.mode {
             GridMode::Classic => {
-                return Err(GpuError::Unsupported(
-                    "classic grids hold i16 heights: use upload_i16".into(),
-                ))
+                return Err(GpuError::WrongMode {
+                    operation: "upload_f32",
+                    mode: GridMode::Classic,
+                    instead: "upload_i16",
+                })
             }
             GridMode::Split => 2,
             GridMode::Signed => 1,
@@ -623,8 +610,14 @@ impl FragmentGrid {
                     .collect()
             }
         };
-        self.write_field(self.roles.1, bytemuck::cast_slice(&texels(current)));
-        self.write_field(self.roles.0, bytemuck::cast_slice(&texels(previous)));
+        self.write_field(
+            self.levels.current(),
+            bytemuck::cast_slice(&texels(current)),
+        );
+        self.write_field(
+            self.levels.previous(),
+            bytemuck::cast_slice(&texels(previous)),
+        );
         Ok(())
     }
 
@@ -632,12 +625,14 @@ impl FragmentGrid {
     /// [`FragmentGrid::upload_f32`].
     ///
     /// # Errors
-    /// [`GpuError::Unsupported`] outside classic mode, a size mismatch otherwise.
-    pub fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
+    /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
+    fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
         if self.spec.mode != GridMode::Classic {
-            return Err(GpuError::Unsupported(
-                "only classic grids hold i16 heights: use upload_f32".into(),
-            ));
+            return Err(GpuError::WrongMode {
+                operation: "upload_i16",
+                mode: self.spec.mode,
+                instead: "upload_f32",
+            });
         }
         let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
         let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
@@ -645,19 +640,12 @@ impl FragmentGrid {
             self.spec.size.check_len("classic level", level.len())?;
         }
         let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
-        self.write_field(self.roles.1, bytemuck::cast_slice(&widen(current)));
-        self.write_field(self.roles.0, bytemuck::cast_slice(&widen(previous)));
+        self.write_field(self.levels.current(), bytemuck::cast_slice(&widen(current)));
+        self.write_field(
+            self.levels.previous(),
+            bytemuck::cast_slice(&widen(previous)),
+        );
         Ok(())
-    }
-
-    /// Reads texture `index` back, without row padding.
-    fn read_texture(&self, index: usize) -> Result<Vec<u8>, GpuError> {
-        read_texture(
-            &self.device,
-            &self.queue,
-            &self.textures[index],
-            texel_bytes(self.format),
-        )
     }
 
     /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
@@ -666,8 +654,8 @@ impl FragmentGrid {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] if the readback fails.
-    pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        let bytes = self.read_texture(self.roles.1)?;
+    fn heights(&self) -> Result<Vec<f32>, GpuError> {
+        let bytes = self.read_texture(self.levels.current())?;
         Ok(match self.spec.mode {
             GridMode::Signed => f32s(&bytes),
             GridMode::Split => f32s(&bytes)
@@ -682,13 +670,15 @@ impl FragmentGrid {
     /// **Submits and waits.**
     ///
     /// # Errors
-    /// [`GpuError::Unsupported`] in classic mode, [`GpuError::DeviceLost`] on failure.
-    pub fn channels(&self) -> Result<Vec<f32>, GpuError> {
-        let values = f32s(&self.read_texture(self.roles.1)?);
+    /// [`GpuError::WrongMode`] in classic mode, [`GpuError::DeviceLost`] on failure.
+    fn channels(&self) -> Result<Vec<f32>, GpuError> {
+        let values = f32s(&self.read_texture(self.levels.current())?);
         match self.spec.mode {
-            GridMode::Classic => Err(GpuError::Unsupported(
-                "classic grids hold i16 heights: use classic_heights".into(),
-            )),
+            GridMode::Classic => Err(GpuError::WrongMode {
+                operation: "channels",
+                mode: GridMode::Classic,
+                instead: "classic_heights",
+            }),
             GridMode::Signed => Ok(values),
             GridMode::Split => {
                 let p = values.iter().step_by(2);
@@ -701,51 +691,39 @@ impl FragmentGrid {
     /// The current classic heights. **Submits and waits.**
     ///
     /// # Errors
-    /// [`GpuError::Unsupported`] outside classic mode, [`GpuError::DeviceLost`] on failure.
-    pub fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+    /// [`GpuError::WrongMode`] outside classic mode, [`GpuError::DeviceLost`] on failure.
+    fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
         if self.spec.mode != GridMode::Classic {
-            return Err(GpuError::Unsupported("not a classic grid".into()));
+            return Err(GpuError::WrongMode {
+                operation: "classic_heights",
+                mode: self.spec.mode,
+                instead: "heights",
+            });
         }
-        let bytes = self.read_texture(self.roles.1)?;
+        let bytes = self.read_texture(self.levels.current())?;
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
 
-    /// Renders the surface texture ([`crate::surface::SURFACE_FORMAT`], `Rgba32Float`: unit
-    /// normal in xyz, height in w, per cell) from the current heights and returns its view, to
-    /// bind with `textureLoad` or a non-filtering sampler. GPU twin of
-    /// [`water_core::HeightView::cell_normal`]. **Submits** one command buffer (what
-    /// [`FragmentGrid::encode_update_surface`] records).
-    ///
-    /// # Errors
-    /// [`GpuError::Validation`] if the pipeline is refused, [`GpuError::DeviceLost`].
-    pub fn update_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
-        submit_recorded(&device, &queue, "water surface", |encoder| {
-            self.encode_update_surface(encoder).map(drop)
-        })?;
-        Ok(&self.made_surface().view)
-    }
-
-    /// Records the surface update (as [`FragmentGrid::update_surface`]) into the caller's
+    /// Records the surface update (as [`FragmentGrid::update_normal_height`]) into the caller's
     /// encoder and returns the texture's view. **Records only**: the pass reads the level that
     /// is current at this point of the recording, so record it after the frame's steps.
     ///
     /// # Errors
     /// [`GpuError::Validation`] if the pipeline is refused (on first use).
-    pub fn encode_update_surface(
+    fn encode_update_normal_height(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
         let device = self.device.clone();
         if self.surface.is_none() {
-            let surface = Surface::new(&device, &self.spec, false);
+            let surface = NormalHeightTexture::new(&device, &self.spec, false);
             let pipeline = validated(&device, || {
                 full_screen_pipeline(
                     &device,
                     shaders::SURFACE_NORMALS,
                     "surface_normals",
-                    Surface::entries(self.spec.mode).1,
-                    SURFACE_FORMAT,
+                    NormalHeightTexture::entries(self.spec.mode).1,
+                    NORMAL_HEIGHT_FORMAT,
                 )
             })?;
             self.surface = Some((surface, pipeline));
@@ -768,105 +746,13 @@ impl FragmentGrid {
                 },
                 wgpu::BindGroupEntry {
                     binding: field_binding,
-                    resource: wgpu::BindingResource::TextureView(&self.views[self.roles.1]),
+                    resource: wgpu::BindingResource::TextureView(
+                        &self.views[self.levels.current()],
+                    ),
                 },
             ],
         });
         full_screen_pass(encoder, &surface.view, pipeline, &group);
         Ok(&surface.view)
-    }
-
-    /// Updates the surface texture and its filterable copy
-    /// ([`crate::surface::FILTERABLE_SURFACE_FORMAT`], `Rgba16Float`: the same texels rounded
-    /// to binary16) and returns the copy's view: the one to bind with a linear sampler.
-    /// **Submits** one command buffer (what [`FragmentGrid::encode_update_filterable_surface`]
-    /// records).
-    ///
-    /// # Errors
-    /// As [`FragmentGrid::update_surface`].
-    pub fn update_filterable_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
-        submit_recorded(&device, &queue, "water surface", |encoder| {
-            self.encode_update_filterable_surface(encoder).map(drop)
-        })?;
-        match &self.made_surface().filterable {
-            Some(copy) => Ok(&copy.view),
-            None => unreachable!("encode_update_filterable_surface made it"),
-        }
-    }
-
-    /// Records [`FragmentGrid::update_filterable_surface`] into the caller's encoder: the
-    /// surface pass, then the copy into the `Rgba16Float` texture, whose view it returns.
-    /// **Records only.**
-    ///
-    /// # Errors
-    /// As [`FragmentGrid::encode_update_surface`].
-    pub fn encode_update_filterable_surface(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> Result<&wgpu::TextureView, GpuError> {
-        self.encode_update_surface(encoder)?;
-        let device = self.device.clone();
-        match &mut self.surface {
-            Some((surface, _)) => surface.encode_filterable(&device, encoder),
-            None => unreachable!("encode_update_surface made it"),
-        }
-    }
-
-    /// The surface made by the first surface update.
-    fn made_surface(&self) -> &Surface {
-        match &self.surface {
-            Some((surface, _)) => surface,
-            None => unreachable!("only called after a surface update"),
-        }
-    }
-
-    /// The `Rgba32Float` surface texture as the last recorded update left it; `None` before
-    /// the first update.
-    #[must_use]
-    pub fn surface_texture(&self) -> Option<&wgpu::Texture> {
-        self.surface.as_ref().map(|(surface, _)| &surface.texture)
-    }
-
-    /// The `Rgba16Float` filterable copy of the surface; `None` before the first
-    /// [`FragmentGrid::update_filterable_surface`] or its `encode_` twin.
-    #[must_use]
-    pub fn filterable_surface_texture(&self) -> Option<&wgpu::Texture> {
-        self.surface
-            .as_ref()
-            .and_then(|(surface, _)| surface.filterable.as_ref())
-            .map(|copy| &copy.texture)
-    }
-
-    /// Updates the surface texture and reads it back: `[nx, ny, nz, height]` per cell.
-    /// **Submits and waits.**
-    ///
-    /// # Errors
-    /// As [`FragmentGrid::update_surface`], and readback failures.
-    pub fn read_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
-        self.update_surface()?;
-        self.made_surface().read(&self.device, &self.queue)
-    }
-
-    /// Updates the surface and its filterable copy and reads the copy back, widened exactly
-    /// to f32. **Submits and waits.**
-    ///
-    /// # Errors
-    /// As [`FragmentGrid::update_surface`], and readback failures.
-    pub fn read_filterable_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
-        self.update_filterable_surface()?;
-        match self
-            .made_surface()
-            .read_filterable(&self.device, &self.queue)?
-        {
-            Some(texels) => Ok(texels),
-            None => unreachable!("update_filterable_surface made it"),
-        }
-    }
-
-    /// The land currently set.
-    #[must_use]
-    pub fn land(&self) -> &LandMask {
-        &self.land_mask
     }
 }

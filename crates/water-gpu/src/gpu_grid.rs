@@ -5,6 +5,8 @@ use water_core::{ContactMasks, Impulse, LandMask};
 use crate::compute_grid::ComputeGrid;
 use crate::error::GpuError;
 use crate::fragment_grid::FragmentGrid;
+use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
+use crate::normal_height::NormalHeightTexture;
 use crate::spec::GridSpec;
 
 /// Which GPU backend steps the grid.
@@ -40,16 +42,6 @@ pub enum GpuGrid {
     Fragment(FragmentGrid),
 }
 
-/// Forwards a method call to whichever backend the grid holds.
-macro_rules! forward {
-    ($self:ident, $grid:ident => $call:expr) => {
-        match $self {
-            GpuGrid::Compute($grid) => $call,
-            GpuGrid::Fragment($grid) => $call,
-        }
-    };
-}
-
 impl GpuGrid {
     /// Still water of `spec` on `backend`, on the caller's device.
     ///
@@ -76,205 +68,110 @@ impl GpuGrid {
         }
     }
 
-    /// What the grid simulates.
+    /// The grid it holds, as either backend's water.
     #[must_use]
-    pub fn spec(&self) -> &GridSpec {
-        forward!(self, g => g.spec())
+    pub fn water(&self) -> &dyn GpuGridWater {
+        match self {
+            Self::Compute(g) => g,
+            Self::Fragment(g) => g,
+        }
     }
 
-    /// Steps taken so far.
-    #[must_use]
-    pub fn steps_taken(&self) -> u64 {
-        forward!(self, g => g.steps_taken())
+    /// The same, mutable.
+    pub fn water_mut(&mut self) -> &mut dyn GpuGridWater {
+        match self {
+            Self::Compute(g) => g,
+            Self::Fragment(g) => g,
+        }
+    }
+}
+
+impl GridTargets for GpuGrid {
+    fn device(&self) -> &wgpu::Device {
+        self.water().device()
     }
 
-    /// See [`ComputeGrid::set_land`]. **Submits and waits.**
-    ///
-    /// # Errors
-    /// Size mismatches and readback failures.
-    pub fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
-        forward!(self, g => g.set_land(land))
+    fn queue(&self) -> &wgpu::Queue {
+        self.water().queue()
     }
 
-    /// Adds an impulse (see [`ComputeGrid::add_impulse`]). **Submits** one command buffer.
-    ///
-    /// # Errors
-    /// A lost device.
-    pub fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
-        forward!(self, g => g.add_impulse(impulse))
+    fn normal_height(&mut self) -> Option<&mut NormalHeightTexture> {
+        self.water_mut().normal_height()
     }
 
-    /// Records an impulse into the caller's encoder (see [`ComputeGrid::encode_add_impulse`]).
-    /// **Records only.**
-    ///
-    /// # Errors
-    /// As [`ComputeGrid::encode_add_impulse`].
-    pub fn encode_add_impulse(
+    fn normal_height_ref(&self) -> Option<&NormalHeightTexture> {
+        self.water().normal_height_ref()
+    }
+}
+
+/// Each backend's own passes; what only submits them comes from the trait's defaults.
+impl GpuGridWater for GpuGrid {
+    fn spec(&self) -> &GridSpec {
+        self.water().spec()
+    }
+
+    fn steps_taken(&self) -> u64 {
+        self.water().steps_taken()
+    }
+
+    fn land(&self) -> &LandMask {
+        self.water().land()
+    }
+
+    fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
+        self.water_mut().set_land(land)
+    }
+
+    fn encode_add_impulse(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         impulse: &Impulse,
     ) -> Result<(), GpuError> {
-        forward!(self, g => g.encode_add_impulse(encoder, impulse))
+        self.water_mut().encode_add_impulse(encoder, impulse)
     }
 
-    /// One step with contact events (see [`ComputeGrid::step_with_contacts`]). **Submits** one
-    /// command buffer.
-    ///
-    /// # Errors
-    /// Size mismatches and a lost device.
-    pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
-        forward!(self, g => g.step_with_contacts(contacts))
-    }
-
-    /// Records one step with contact events into the caller's encoder, masks and amplitude
-    /// included (see [`ComputeGrid::encode_step_with_contacts`]). **Records only.**
-    ///
-    /// # Errors
-    /// Size mismatches; nothing is recorded then.
-    pub fn encode_step_with_contacts(
+    fn encode_step_with_contacts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         contacts: &ContactMasks,
     ) -> Result<(), GpuError> {
-        forward!(self, g => g.encode_step_with_contacts(encoder, contacts))
+        self.water_mut()
+            .encode_step_with_contacts(encoder, contacts)
     }
 
-    /// One step. **Submits** one command buffer.
-    ///
-    /// # Errors
-    /// A lost device.
-    pub fn step(&mut self) -> Result<(), GpuError> {
-        self.step_many(1)
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        self.water_mut().encode_step_many(encoder, steps);
     }
 
-    /// `steps` steps (see [`ComputeGrid::step_many`]). **Submits** one command buffer.
-    ///
-    /// # Errors
-    /// A lost device.
-    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        forward!(self, g => g.step_many(steps))
+    /// The backend's own: the compute backend cuts runs where mean-level corrections fall.
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        self.water_mut().step_many(steps)
     }
 
-    /// Records `steps` steps into the caller's encoder (see [`ComputeGrid::encode_step_many`]).
-    /// **Records only**; the grid's bookkeeping advances now, for the operations recorded
-    /// after it.
-    pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        forward!(self, g => g.encode_step_many(encoder, steps));
+    fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
+        self.water_mut().upload_f32(current, previous)
     }
 
-    /// Sets both levels (see [`ComputeGrid::upload_f32`]). **Queues a write** that lands at
-    /// the next submission, ahead of its command buffers.
-    ///
-    /// # Errors
-    /// Wrong mode or size.
-    pub fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
-        forward!(self, g => g.upload_f32(current, previous))
+    fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
+        self.water_mut().upload_i16(current, previous)
     }
 
-    /// Sets both classic levels (see [`ComputeGrid::upload_i16`]). **Queues a write.**
-    ///
-    /// # Errors
-    /// Wrong mode or size.
-    pub fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
-        forward!(self, g => g.upload_i16(current, previous))
+    fn heights(&self) -> Result<Vec<f32>, GpuError> {
+        self.water().heights()
     }
 
-    /// Updates the `Rgba32Float` surface texture and returns its view (see
-    /// [`ComputeGrid::update_surface`]; bind it without filtering). **Submits** one command
-    /// buffer.
-    ///
-    /// # Errors
-    /// Pipeline creation and a lost device.
-    pub fn update_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
-        forward!(self, g => g.update_surface())
+    fn channels(&self) -> Result<Vec<f32>, GpuError> {
+        self.water().channels()
     }
 
-    /// Records the surface update into the caller's encoder and returns the `Rgba32Float`
-    /// view (see [`ComputeGrid::encode_update_surface`]). **Records only.**
-    ///
-    /// # Errors
-    /// Pipeline creation.
-    pub fn encode_update_surface(
+    fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+        self.water().classic_heights()
+    }
+
+    fn encode_update_normal_height(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
-        forward!(self, g => g.encode_update_surface(encoder))
-    }
-
-    /// Updates the surface and its `Rgba16Float` copy and returns the copy's view, the one to
-    /// bind with a linear sampler (see [`ComputeGrid::update_filterable_surface`]). **Submits**
-    /// one command buffer.
-    ///
-    /// # Errors
-    /// Pipeline creation and a lost device.
-    pub fn update_filterable_surface(&mut self) -> Result<&wgpu::TextureView, GpuError> {
-        forward!(self, g => g.update_filterable_surface())
-    }
-
-    /// Records [`GpuGrid::update_filterable_surface`] into the caller's encoder. **Records
-    /// only.**
-    ///
-    /// # Errors
-    /// Pipeline creation.
-    pub fn encode_update_filterable_surface(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> Result<&wgpu::TextureView, GpuError> {
-        forward!(self, g => g.encode_update_filterable_surface(encoder))
-    }
-
-    /// The `Rgba32Float` surface texture; `None` before the first surface update.
-    #[must_use]
-    pub fn surface_texture(&self) -> Option<&wgpu::Texture> {
-        forward!(self, g => g.surface_texture())
-    }
-
-    /// The `Rgba16Float` filterable copy of the surface; `None` before the first filterable
-    /// update.
-    #[must_use]
-    pub fn filterable_surface_texture(&self) -> Option<&wgpu::Texture> {
-        forward!(self, g => g.filterable_surface_texture())
-    }
-
-    /// Updates the surface and reads it back (see [`ComputeGrid::read_surface`]). **Submits
-    /// and waits.**
-    ///
-    /// # Errors
-    /// Pipeline creation, a lost device, readback failures.
-    pub fn read_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
-        forward!(self, g => g.read_surface())
-    }
-
-    /// Updates the surface and its filterable copy and reads the copy back widened to f32
-    /// (see [`ComputeGrid::read_filterable_surface`]). **Submits and waits.**
-    ///
-    /// # Errors
-    /// Pipeline creation, a lost device, readback failures.
-    pub fn read_filterable_surface(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
-        forward!(self, g => g.read_filterable_surface())
-    }
-
-    /// See [`ComputeGrid::heights`]. **Submits and waits.**
-    ///
-    /// # Errors
-    /// Readback failures.
-    pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        forward!(self, g => g.heights())
-    }
-
-    /// See [`ComputeGrid::channels`]. **Submits and waits.**
-    ///
-    /// # Errors
-    /// Classic mode; readback failures.
-    pub fn channels(&self) -> Result<Vec<f32>, GpuError> {
-        forward!(self, g => g.channels())
-    }
-
-    /// See [`ComputeGrid::classic_heights`]. **Submits and waits.**
-    ///
-    /// # Errors
-    /// Not classic mode; readback failures.
-    pub fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
-        forward!(self, g => g.classic_heights())
+        self.water_mut().encode_update_normal_height(encoder)
     }
 }

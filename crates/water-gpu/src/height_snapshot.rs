@@ -10,6 +10,7 @@ use water_core::{GridSize, HeightSource, HeightView, SurfaceLevel, SurfaceSample
 
 use crate::error::GpuError;
 use crate::gpu_grid::GpuGrid;
+use crate::gpu_grid_water::GpuGridWater;
 
 /// A grid's heights (m; classic mode: its integer units) after `step` steps, with its cell size.
 #[derive(Debug, Clone, PartialEq)]

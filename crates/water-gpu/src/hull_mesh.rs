@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use crate::compute_grid::{check_limit, validated};
+use crate::device_calls::{check_limit, validated};
 use crate::error::GpuError;
 
 /// A closed triangle mesh in the hull's local frame (metres), counter-clockwise seen from
@@ -122,7 +122,7 @@ impl HullMesh {
 ///
 /// ```
 /// use glam::Vec3;
-/// let (vertices, triangles) = water_gpu::hull_mesh::box_meshes(&[(Vec3::ZERO, Vec3::ONE)]);
+/// let (vertices, triangles) = water_gpu::box_meshes(&[(Vec3::ZERO, Vec3::ONE)]);
 /// assert_eq!((vertices.len(), triangles.len()), (8, 12));
 /// ```
 #[must_use]

@@ -20,7 +20,7 @@
 //!
 //! [`ComputeGrid`] can store its cells as f16 instead of f32 ([`StorageFormat::F16`], two per
 //! `u32` word, arithmetic in f32, no device feature needed), halving the bytes a step moves at a
-//! measured cost in accuracy ([`storage`] and docs/math.md, section 11).
+//! measured cost in accuracy ([`round_to_f16`] and docs/math.md, section 11).
 //!
 //! [`render`] draws the water on the caller's device: grid water as a lit, displaced mesh with
 //! floating bodies, the classic 2-D look, and sphere water.
@@ -29,21 +29,23 @@
 //!
 //! ## Recording a frame into your encoder
 //!
+//! What grid water does on either backend is the trait [`GpuGridWater`] (bring it into scope).
 //! Every operation a frame needs has an `encode_` twin that records into the caller's
 //! `wgpu::CommandEncoder` and submits nothing; the plain methods are those twins wrapped in an
 //! encoder of their own and one submission. Each method's doc says whether it **submits**,
 //! **records only**, **queues a write** or **waits** (reads back). Record a frame in this order:
 //!
-//! 1. impulses ([`GpuGrid::encode_add_impulse`]),
-//! 2. contact masks: uploaded by [`GpuGrid::encode_step_with_contacts`], or drawn on the GPU by
-//!    [`ContactMaskRenderer::encode`],
-//! 3. the steps: [`GpuGrid::encode_step_with_contacts`] or [`ContactMaskRenderer::encode_step`]
-//!    for the step with contact events, then [`GpuGrid::encode_step_many`],
-//! 4. the surface ([`GpuGrid::encode_update_surface`], or
-//!    [`GpuGrid::encode_update_filterable_surface`] for a texture a linear sampler may filter;
-//!    see [`surface`] for the two formats),
+//! 1. impulses ([`GpuGridWater::encode_add_impulse`]),
+//! 2. contact masks: uploaded by [`GpuGridWater::encode_step_with_contacts`], or drawn on the
+//!    GPU by [`ContactMaskRenderer::encode`],
+//! 3. the steps: [`GpuGridWater::encode_step_with_contacts`] or
+//!    [`ContactMaskRenderer::encode_step`] for the step with contact events, then
+//!    [`GpuGridWater::encode_step_many`],
+//! 4. the normal-and-height texture ([`GpuGridWater::encode_update_normal_height`], or
+//!    [`GpuGridWater::encode_update_filterable_normal_height`] for a texture a linear sampler
+//!    may filter: [`NORMAL_HEIGHT_FORMAT`] and [`FILTERABLE_NORMAL_HEIGHT_FORMAT`]),
 //!
-//! then submit once, with your own passes that read the surface. A grid's bookkeeping (which
+//! then submit once, with your own passes that read the texture. A grid's bookkeeping (which
 //! buffer or texture holds which time level, the steps taken) advances as operations are
 //! recorded, and per-operation data reaches the GPU through copies recorded in the encoder, not
 //! through `queue.write_buffer`, so a frame recorded into one encoder does exactly what the same
@@ -54,7 +56,7 @@
 //! # // no_run: doc tests do not assume a GPU; water-testkit's tests run this for real.
 //! use glam::Vec2;
 //! use water_core::{Boundary, ContactMasks, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
-//! use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
+//! use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec};
 //! let gpu = GpuContext::headless()?;
 //! let size = GridSize::new(128, 128)?;
 //! let params = WaveParams::new(0.1, 2.0, 0.02, Damping::PerStep(0.999))?;
@@ -70,7 +72,7 @@
 //! water.encode_add_impulse(&mut encoder, &drop)?;
 //! water.encode_step_with_contacts(&mut encoder, &contacts)?;
 //! water.encode_step_many(&mut encoder, 3);
-//! let surface = water.encode_update_filterable_surface(&mut encoder)?.clone();
+//! let surface = water.encode_update_filterable_normal_height(&mut encoder)?.clone();
 //! // ... record your render passes sampling `surface` with a linear sampler ...
 //! gpu.queue.submit([encoder.finish()]);
 //! # let _ = surface;
@@ -81,40 +83,49 @@
 /// versions by hand.
 pub use wgpu;
 
-pub mod agreement;
-pub mod compute_grid;
-pub mod contact_mask;
-pub mod context;
-pub mod error;
-pub mod fragment_grid;
-pub mod gpu_grid;
-pub mod gpu_sphere;
-pub mod height_snapshot;
-pub mod hull_mesh;
+mod agreement;
+mod compute_grid;
+mod contact_mask_renderer;
+mod context;
+mod device_calls;
+mod error;
+mod fragment_grid;
+mod gpu_grid;
+mod gpu_grid_water;
+mod gpu_sphere;
+mod height_snapshot;
+mod hull_mesh;
+mod normal_height;
 mod pipelines;
-pub mod readback;
+mod readback;
 mod recording;
 pub mod render;
 pub mod shaders;
-pub mod spec;
-pub mod sphere_compute;
-pub mod sphere_fragment;
-pub mod storage;
-pub mod surface;
-pub mod uniforms;
+mod spec;
+mod sphere_compute;
+mod sphere_fragment;
+mod storage;
+mod time_levels;
+mod uniforms;
 pub mod wgsl_import;
 
-pub use compute_grid::ComputeGrid;
-pub use contact_mask::{ContactHull, ContactMaskRenderer};
+pub use agreement::{Comparison, F32_TOLERANCE, LOOSEST_TOLERANCE};
+pub use compute_grid::{ComputeGrid, FUSED_STEPS};
+pub use contact_mask_renderer::{ContactHull, ContactMaskRenderer, MASK_FORMAT, MAX_CONTACT_HULLS};
 pub use context::GpuContext;
 pub use error::GpuError;
 pub use fragment_grid::FragmentGrid;
 pub use gpu_grid::{GpuBackend, GpuGrid};
+pub use gpu_grid_water::GpuGridWater;
 pub use gpu_sphere::GpuSphereWater;
 pub use height_snapshot::HeightSnapshot;
-pub use hull_mesh::HullMesh;
-pub use readback::PendingReadback;
+pub use hull_mesh::{box_meshes, HullMesh};
+pub use normal_height::{FILTERABLE_NORMAL_HEIGHT_FORMAT, NORMAL_HEIGHT_FORMAT};
+pub use readback::{read_texture, PendingReadback};
 pub use spec::GridSpec;
 pub use sphere_compute::SphereComputeWater;
 pub use sphere_fragment::SphereFragmentWater;
-pub use storage::StorageFormat;
+pub use storage::{
+    f16_to_f32, f32_to_f16, round_to_f16, StorageFormat, F16_MAX, F16_MIN_NORMAL,
+    F16_SUBNORMAL_SPACING, UNIT_ROUNDOFF,
+};

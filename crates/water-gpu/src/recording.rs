@@ -10,7 +10,7 @@
 
 use wgpu::util::DeviceExt;
 
-use crate::compute_grid::submitted;
+use crate::device_calls::submitted;
 use crate::error::GpuError;
 
 /// Records a copy of `bytes` into `target` at offset 0 (`bytes.len()` a multiple of 4, the

@@ -3,11 +3,12 @@
 
 use water_sphere::{Icosphere, SphereImpulse, SphereWater};
 
-use crate::compute_grid::{check_limit, storage_buffer, submitted, uniform_buffer, validated};
+use crate::device_calls::{check_limit, storage_buffer, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};
 use crate::shaders;
+use crate::time_levels::TimeLevels;
 use crate::uniforms::{ImpulseCell, ImpulseUniforms, SphereUniforms};
 
 /// Invocations per workgroup of `sphere_step.wgsl`.
@@ -25,7 +26,7 @@ pub struct SphereComputeWater {
     vertices: u32,
     fields: [wgpu::Buffer; 3],
     /// `(old, current, spare)`.
-    roles: (usize, usize, usize),
+    levels: TimeLevels<3>,
     pipeline: wgpu::ComputePipeline,
     groups: [wgpu::BindGroup; 3],
     impulse_pipeline: wgpu::ComputePipeline,
@@ -119,7 +120,7 @@ impl SphereComputeWater {
             click_weights: water.conserved_weights().to_vec(),
             vertices: n as u32,
             fields,
-            roles: (0, 1, 2),
+            levels: TimeLevels::new(),
             pipeline,
             groups,
             impulse_pipeline,
@@ -137,7 +138,7 @@ impl SphereComputeWater {
     /// The buffer holding the current heights (one f32 per vertex, the mesh's order).
     #[must_use]
     pub fn current_buffer(&self) -> &wgpu::Buffer {
-        &self.fields[self.roles.1]
+        &self.fields[self.levels.current()]
     }
 
     /// Records `steps` steps into the caller's encoder (one compute pass).
@@ -146,10 +147,9 @@ impl SphereComputeWater {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(&self.pipeline);
             for _ in 0..steps {
-                pass.set_bind_group(0, &self.groups[self.roles.0], &[]);
+                pass.set_bind_group(0, &self.groups[self.levels.previous()], &[]);
                 pass.dispatch_workgroups(self.vertices.div_ceil(GROUP), 1, 1);
-                let (old, cur, new) = self.roles;
-                self.roles = (cur, new, old);
+                self.levels.advance(1);
             }
         }
         self.steps += steps;
@@ -208,7 +208,7 @@ impl SphereComputeWater {
             (0, uniforms.as_entire_binding()),
             (1, amounts.as_entire_binding()),
             (2, self.dry.as_entire_binding()),
-            (3, self.fields[self.roles.1].as_entire_binding()),
+            (3, self.fields[self.levels.current()].as_entire_binding()),
         ];
         let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
             .into_iter()
@@ -238,7 +238,7 @@ impl SphereComputeWater {
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     pub fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
-        let buffer = &self.fields[self.roles.1];
+        let buffer = &self.fields[self.levels.current()];
         PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
     }
 

@@ -29,11 +29,12 @@
 
 use water_sphere::{Icosphere, SphereImpulse, SphereWater};
 
-use crate::compute_grid::{check_limit, submitted, uniform_buffer, validated};
+use crate::device_calls::{check_limit, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, PendingReadback};
 use crate::shaders;
+use crate::time_levels::TimeLevels;
 use crate::uniforms::SphereFragmentUniforms;
 
 /// Format of the height textures.
@@ -47,14 +48,7 @@ const ROW_TEXELS: u32 = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT / 4;
 ///
 /// # Errors
 /// [`GpuError::TooLarge`] naming the vertex count and the most the device's textures can hold.
-///
-/// ```
-/// use water_gpu::sphere_fragment::texture_size;
-/// assert_eq!(texture_size(10_242, 8192)?, (128, 81)); // level 5
-/// assert!(texture_size(10_485_762, 2048).is_err()); // level 10 on a downlevel device
-/// # Ok::<(), water_gpu::GpuError>(())
-/// ```
-pub fn texture_size(vertices: usize, max_dimension: u32) -> Result<(u32, u32), GpuError> {
+pub(crate) fn texture_size(vertices: usize, max_dimension: u32) -> Result<(u32, u32), GpuError> {
     // The widest row allowed, kept to whole 256-byte copy rows where the limit permits.
     let widest = if max_dimension >= ROW_TEXELS {
         max_dimension - max_dimension % ROW_TEXELS
@@ -86,7 +80,7 @@ pub struct SphereFragmentWater {
     fields: [wgpu::Texture; 3],
     views: [wgpu::TextureView; 3],
     /// `(old, current, spare)`; they only ever rotate, so `groups[old]` is the step's bind group.
-    roles: (usize, usize, usize),
+    levels: TimeLevels<3>,
     pipeline: wgpu::RenderPipeline,
     groups: [wgpu::BindGroup; 3],
     impulse_pipeline: wgpu::RenderPipeline,
@@ -284,7 +278,7 @@ impl SphereFragmentWater {
             vertices: n as u32,
             fields,
             views,
-            roles: (0, 1, 2),
+            levels: TimeLevels::new(),
             pipeline,
             groups,
             impulse_pipeline,
@@ -312,15 +306,16 @@ impl SphereFragmentWater {
     /// frame.
     #[must_use]
     pub fn current_view(&self) -> &wgpu::TextureView {
-        &self.views[self.roles.1]
+        &self.views[self.levels.current()]
     }
 
     /// Records `steps` steps into the caller's encoder (one render pass per step).
     pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         for _ in 0..steps {
-            let (old, cur, new) = self.roles;
-            full_screen_pass(encoder, &self.views[new], &self.pipeline, &self.groups[old]);
-            self.roles = (cur, new, old);
+            let l = self.levels;
+            let group = &self.groups[l.previous()];
+            full_screen_pass(encoder, &self.views[l.next()], &self.pipeline, group);
+            self.levels.advance(1);
         }
         self.steps += steps;
     }
@@ -383,7 +378,7 @@ impl SphereFragmentWater {
             self.queue
                 .write_texture(target, bytemuck::cast_slice(&rows), layout, extent);
             let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-            let (_, cur, spare) = self.roles;
+            let (cur, spare) = (self.levels.current(), self.levels.next());
             let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("sphere fragment click"),
                 layout: &self.impulse_pipeline.get_bind_group_layout(0),
@@ -436,7 +431,7 @@ impl SphereFragmentWater {
         PendingReadback::start_texture(
             &self.device,
             &self.queue,
-            &self.fields[self.roles.1],
+            &self.fields[self.levels.current()],
             4,
             self.vertices as usize * 4,
         )
@@ -470,6 +465,7 @@ mod tests {
             assert!(w <= 8192 && h <= 8192);
         }
         assert_eq!(texture_size(642, 8192).expect("level 3"), (64, 11));
+        assert_eq!(texture_size(10_242, 8192).expect("level 5"), (128, 81));
         assert_eq!(texture_size(655_362, 8192).expect("level 8"), (832, 788));
     }
 

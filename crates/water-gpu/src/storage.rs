@@ -160,7 +160,7 @@ pub fn unpack_f16_rows(words: &[u32], width: usize) -> Vec<f32> {
 /// Checks that every value can be stored as a finite f16.
 ///
 /// # Errors
-/// [`GpuError::Unsupported`] naming the first value that is not finite or whose magnitude
+/// [`GpuError::OutsideF16`] naming the first value that is not finite or whose magnitude
 /// exceeds [`F16_MAX`], and its index.
 pub fn check_f16_range(what: &str, values: &[f32]) -> Result<(), GpuError> {
     match values
@@ -168,10 +168,11 @@ pub fn check_f16_range(what: &str, values: &[f32]) -> Result<(), GpuError> {
         .position(|v| !v.is_finite() || v.abs() > F16_MAX)
     {
         None => Ok(()),
-        Some(i) => Err(GpuError::Unsupported(format!(
-            "f16 storage holds finite values up to ±{F16_MAX}, but the {what} has {} at index {i}",
-            values[i]
-        ))),
+        Some(index) => Err(GpuError::OutsideF16 {
+            what: what.to_owned(),
+            index,
+            value: values[index],
+        }),
     }
 }
 

@@ -244,3 +244,6 @@ pub struct SphereSurfaceUniforms {
     /// x: view (0 lit, 1 normals, 2 heights).
     pub flags: [u32; 4],
 }
+
+#[cfg(test)]
+mod layout_tests;

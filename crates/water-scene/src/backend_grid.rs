@@ -1,5 +1,6 @@
 //! [`BackendGrid`]: grid water on any backend behind one type.
 
+use water_gpu::GpuGridWater;
 use water_core::{
     ClassicGrid, ContactMasks, GridMode, GridWater, HeightView, Impulse, LandMask, SignedGrid,
     SplitGrid,
@@ -152,11 +153,8 @@ impl BackendGrid {
         match self {
             Self::Classic(g) => Ok(g.current().to_vec()),
             Self::Gpu(g) => Ok(g.classic_heights()?),
-            other => Err(water_gpu::GpuError::Unsupported(format!(
-                "not a classic grid ({} mode)",
-                other.cpu().map_or("gpu", |w| w.mode().name())
-            ))
-            .into()),
+            Self::Signed(_) => Err(not_classic(GridMode::Signed)),
+            Self::Split(_) => Err(not_classic(GridMode::Split)),
         }
     }
 
@@ -311,4 +309,14 @@ impl BackendGrid {
             }
         })
     }
+}
+
+/// The error for i16 heights asked of a CPU grid in another mode.
+fn not_classic(mode: GridMode) -> SceneError {
+    water_gpu::GpuError::WrongMode {
+        operation: "classic_heights",
+        mode,
+        instead: "heights",
+    }
+    .into()
 }

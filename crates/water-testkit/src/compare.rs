@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-pub use water_gpu::agreement::{Comparison, F32_TOLERANCE, LOOSEST_TOLERANCE};
+pub use water_gpu::{Comparison, F32_TOLERANCE, LOOSEST_TOLERANCE};
 
 /// Where failing comparisons write both fields.
 fn dump_dir() -> PathBuf {

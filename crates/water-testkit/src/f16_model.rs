@@ -16,7 +16,7 @@
 //! its trace gives the expected mean-square error over the grid.
 
 use water_core::{Boundary, GridMode};
-use water_gpu::storage::{F16_MIN_NORMAL, F16_SUBNORMAL_SPACING};
+use water_gpu::{F16_MIN_NORMAL, F16_SUBNORMAL_SPACING};
 use water_gpu::GridSpec;
 
 /// Which time level a store rounds: the current one, or (for the fused kernel, which rounds its

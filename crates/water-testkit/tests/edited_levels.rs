@@ -2,6 +2,7 @@
 //! uploads) follow DESIGN.md's rules from the next step on: a fixed grid's edge cells stay 0
 //! and land stays dry, whatever was written there, on the CPU and both GPU backends alike.
 
+use water_gpu::GpuGridWater;
 use water_core::{
     Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, LandMask, SignedGrid, WaveParams,
 };

@@ -4,6 +4,7 @@
 //! speeds, the largest speed where hulls overlap, and the same wake when a moving body steps the
 //! water on either GPU backend as on the CPU.
 
+use water_gpu::GpuGridWater;
 use std::f32::consts::FRAC_PI_2;
 
 use glam::{Affine3A, EulerRot, Quat, Vec3};
@@ -12,7 +13,7 @@ use water_core::{
     Boundary, ContactMasks, Damping, GridMode, GridSize, GridWater, SignedGrid, SplitGrid,
     WaveParams,
 };
-use water_gpu::contact_mask::MAX_CONTACT_HULLS;
+use water_gpu::MAX_CONTACT_HULLS;
 use water_gpu::{
     ContactHull, ContactMaskRenderer, GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec, HullMesh,
 };

@@ -1,6 +1,7 @@
 //! Contact masks already on the GPU (a buffer for the compute backend, textures for the
 //! fragment backend) make the same bow and stern waves as uploaded masks.
 
+use water_gpu::GpuGridWater;
 use water_core::{Boundary, ContactMasks, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::{ComputeGrid, FragmentGrid, GridSpec};
 use water_testkit::gpu_or_skip;

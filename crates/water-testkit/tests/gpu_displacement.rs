@@ -3,6 +3,7 @@
 //! with the CPU reference on both backends, in every mode and boundary: f32 modes within
 //! F32_TOLERANCE, classic bit for bit; f16 storage within one binary16 step after a step.
 
+use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{
     Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Impulse, ImpulseShape, LandMask,

@@ -1,6 +1,7 @@
 //! GPU backends report errors instead of panicking: grids beyond the device's limits, specs
 //! the CPU refuses, mismatched uploads, and a lost device.
 
+use water_gpu::GpuGridWater;
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::{ComputeGrid, FragmentGrid, GpuError, GridSpec};
 use water_testkit::gpu_or_skip;

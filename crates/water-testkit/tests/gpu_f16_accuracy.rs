@@ -4,12 +4,13 @@
 //! those errors on mode by mode ([`water_testkit::f16_model`]). Runs of 240 steps on every
 //! boundary the model covers, both f16 modes, an odd width, fused and single-step dispatches.
 
+use water_gpu::GpuGridWater;
 use water_core::{
     Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, SplitGrid, WaveParams,
 };
-use water_gpu::agreement::Comparison;
-use water_gpu::compute_grid::FUSED_STEPS;
-use water_gpu::storage::round_to_f16;
+use water_gpu::Comparison;
+use water_gpu::FUSED_STEPS;
+use water_gpu::round_to_f16;
 use water_gpu::{ComputeGrid, GpuContext, GridSpec, StorageFormat};
 use water_testkit::f16_model::{F16ErrorModel, Slot};
 use water_testkit::gpu_or_skip;

@@ -1,12 +1,13 @@
 //! The fused compute kernel (FUSED_STEPS steps per dispatch in workgroup memory) computes what
 //! the same number of single-step dispatches compute, on every boundary it serves, with land.
 
+use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{
     Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaveParams,
 };
-use water_gpu::agreement::Comparison;
-use water_gpu::compute_grid::FUSED_STEPS;
+use water_gpu::Comparison;
+use water_gpu::FUSED_STEPS;
 use water_gpu::{ComputeGrid, GridSpec};
 use water_testkit::{gpu_or_skip, F32_TOLERANCE};
 

@@ -1,6 +1,7 @@
 //! A GPU readback snapshot answers height and normal queries as the CPU grid does for the same
 //! run, and nothing outside the grid.
 
+use water_gpu::GpuGridWater;
 use glam::{Vec2, Vec3};
 use water_core::{
     Boundary, Damping, GridMode, GridSize, GridWater, HeightSource, Impulse, ImpulseShape,

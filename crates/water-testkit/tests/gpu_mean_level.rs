@@ -4,10 +4,11 @@
 //! (`docs/math.md`, section 9; `docs/reliability.md`, "Volume conservation"), so over long runs
 //! the mean level stays put and the GPU still matches the CPU.
 
+use water_gpu::GpuGridWater;
 use water_core::{
     Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, SplitGrid, WaveParams,
 };
-use water_gpu::agreement::Comparison;
+use water_gpu::Comparison;
 use water_gpu::{ComputeGrid, GridSpec};
 use water_testkit::{gpu_or_skip, F32_TOLERANCE};
 

@@ -6,12 +6,13 @@
 //! bit: the two runs execute the same kernels on the same inputs, so any difference is an
 //! operation applied to the wrong level, lost, doubled or fed another operation's upload.
 
+use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{
     Boundary, ClassicGrid, ContactMasks, Damping, GridMode, GridSize, GridWater, Impulse,
     ImpulseShape, LandMask, SignedGrid, SplitGrid, WaveParams,
 };
-use water_gpu::readback::read_texture;
+use water_gpu::read_texture;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
 use water_testkit::{compare_f32, gpu_or_skip, F32_TOLERANCE};
 
@@ -113,7 +114,7 @@ fn level_bits(grid: &GpuGrid) -> Vec<u32> {
 
 /// The surface texture as the last update left it (no new update), as bits.
 fn surface_bits(gpu: &GpuContext, grid: &GpuGrid) -> Vec<u32> {
-    let texture = grid.surface_texture().expect("surface made");
+    let texture = grid.normal_height_texture().expect("surface made");
     let bytes = read_texture(&gpu.device, &gpu.queue, texture, 16).expect("surface readback");
     bytemuck::pod_collect_to_vec(&bytes)
 }
@@ -146,7 +147,7 @@ fn a_frame_recorded_into_one_encoder_equals_the_same_calls_submitted_one_by_one(
             per_call.add_impulse(&impulse).expect("impulse");
             per_call.step_with_contacts(&masks_a).expect("contact step");
             per_call.step_many(PLAIN_STEPS).expect("steps");
-            per_call.update_surface().expect("surface");
+            per_call.update_normal_height().expect("surface");
 
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             recorded
@@ -157,7 +158,7 @@ fn a_frame_recorded_into_one_encoder_equals_the_same_calls_submitted_one_by_one(
                 .expect("contact step");
             recorded.encode_step_many(&mut encoder, PLAIN_STEPS);
             recorded
-                .encode_update_surface(&mut encoder)
+                .encode_update_normal_height(&mut encoder)
                 .expect("surface");
             gpu.queue.submit([encoder.finish()]);
 
@@ -267,7 +268,7 @@ fn an_impulse_recorded_between_steps_is_applied_once_at_its_place_in_the_recordi
                 .expect("impulse");
             recorded.encode_step_many(&mut encoder, 6);
             recorded
-                .encode_update_surface(&mut encoder)
+                .encode_update_normal_height(&mut encoder)
                 .expect("surface");
             gpu.queue.submit([encoder.finish()]);
 
@@ -303,7 +304,7 @@ fn an_impulse_recorded_between_steps_is_applied_once_at_its_place_in_the_recordi
                 .unwrap_or_else(|e| panic!("{e}"));
             }
             // The surface of the recorded frame shows the same heights (w channel).
-            let texture = recorded.surface_texture().expect("surface");
+            let texture = recorded.normal_height_texture().expect("surface");
             let texels: Vec<f32> = bytemuck::pod_collect_to_vec(
                 &read_texture(&gpu.device, &gpu.queue, texture, 16).expect("surface readback"),
             );

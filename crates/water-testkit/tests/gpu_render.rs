@@ -3,6 +3,7 @@
 //! byte as its CPU twin, and sphere vertices with the CPU's area-weighted normals, on both
 //! backends.
 
+use water_gpu::GpuGridWater;
 use glam::{Vec2, Vec3};
 use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
 use water_gpu::render::{
@@ -57,7 +58,7 @@ fn render_top_down(
     let mut renderer =
         GridSurfaceRenderer::new(&gpu.device, &gpu.queue, target.format(), size, CELL, style)
             .expect("renderer");
-    let surface = grid.update_surface().expect("surface").clone();
+    let surface = grid.update_normal_height().expect("surface").clone();
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     renderer
         .encode(
@@ -279,7 +280,7 @@ fn lit_water_shows_its_waves_and_the_floor() {
         .expect("renderer");
         let centre = Vec3::new(W as f32, H as f32, 0.0) * CELL * 0.5;
         let camera = Camera::orbit(centre, 6.0, 0.3, 0.7, 160.0 / 120.0);
-        let surface = grid.update_surface().expect("surface").clone();
+        let surface = grid.update_normal_height().expect("surface").clone();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         renderer
             .encode(
@@ -359,7 +360,7 @@ fn classic_look_equals_its_cpu_twin_byte_for_byte() {
             &background,
         )
         .expect("renderer");
-        let surface = grid.update_surface().expect("surface").clone();
+        let surface = grid.update_normal_height().expect("surface").clone();
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         renderer
             .encode(&mut encoder, target.colour_view(), &surface)

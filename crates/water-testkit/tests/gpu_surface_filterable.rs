@@ -3,10 +3,11 @@
 //! with it validates and a compute pass sampling half-way between two texels gets their mean.
 //! The exact surface is refused under the same layout, which is why the copy exists.
 
+use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
-use water_gpu::storage::round_to_f16;
-use water_gpu::surface::FILTERABLE_SURFACE_FORMAT;
+use water_gpu::round_to_f16;
+use water_gpu::FILTERABLE_NORMAL_HEIGHT_FORMAT;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
 use water_testkit::gpu_or_skip;
 
@@ -43,8 +44,8 @@ fn the_filterable_surface_is_the_exact_surface_rounded_to_f16() {
     };
     for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
         let mut grid = moving_grid(&gpu, backend);
-        let exact = grid.read_surface().expect("surface");
-        let filterable = grid.read_filterable_surface().expect("filterable surface");
+        let exact = grid.read_normal_height().expect("surface");
+        let filterable = grid.read_filterable_normal_height().expect("filterable surface");
         assert_eq!(exact.len(), W * H);
         assert_eq!(filterable.len(), W * H);
         let mut rounded_to_nearest = 0;
@@ -159,15 +160,15 @@ fn a_linear_sampler_filters_the_filterable_surface() {
     let device = &gpu.device;
     for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
         let mut grid = moving_grid(&gpu, backend);
-        let texels = grid.read_filterable_surface().expect("filterable surface");
-        let exact_view = grid.update_surface().expect("surface").clone();
+        let texels = grid.read_filterable_normal_height().expect("filterable surface");
+        let exact_view = grid.update_normal_height().expect("surface").clone();
         let view = grid
-            .update_filterable_surface()
+            .update_filterable_normal_height()
             .expect("filterable")
             .clone();
         assert_eq!(
-            grid.filterable_surface_texture().expect("made").format(),
-            FILTERABLE_SURFACE_FORMAT
+            grid.filterable_normal_height_texture().expect("made").format(),
+            FILTERABLE_NORMAL_HEIGHT_FORMAT
         );
         // Half-way between two texels of a steep slope, where linear and nearest differ most.
         let (x, y) = (0..W - 1)

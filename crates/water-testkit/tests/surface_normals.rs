@@ -1,6 +1,7 @@
 //! The GPU surface texture holds each backend's own heights and the normals the CPU's
 //! `HeightView::cell_normal` computes from them.
 
+use water_scene::water_gpu::GpuGridWater;
 use water_core::{Boundary, GridMode, HeightView};
 use water_scene::{Backend, BackendGrid};
 use water_testkit::{gpu_or_skip, CrossCheck};
@@ -26,7 +27,7 @@ fn surface_texture_matches_cpu_normals_of_the_same_heights() {
                 unreachable!("GPU kinds build GPU backends");
             };
             let heights = grid.heights().expect("heights");
-            let surface = grid.read_surface().expect("surface");
+            let surface = grid.read_normal_height().expect("surface");
             let view =
                 HeightView::new(size, case.spec.params.cell_size() as f32, &heights).expect("view");
             let mut worst = 0.0f32;

@@ -14,7 +14,7 @@ use water_core::kernels::mean_level::{
 };
 use water_core::{GridMode, GridSize};
 
-use super::{storage_buffer, uniform_buffer};
+use crate::device_calls::{storage_buffer, uniform_buffer};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};

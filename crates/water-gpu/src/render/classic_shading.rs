@@ -5,7 +5,7 @@
 use bytemuck::Zeroable;
 use water_core::GridSize;
 
-use crate::compute_grid::{uniform_buffer, validated};
+use crate::device_calls::{uniform_buffer, validated};
 use crate::error::GpuError;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::render::check_range;
@@ -102,7 +102,7 @@ pub fn shade_classic(
 }
 
 /// Draws the classic look of a classic-mode grid on the caller's device, from the surface
-/// texture of [`crate::GpuGrid::update_surface`]. Each output pixel shows the cell under it;
+/// texture of [`crate::GpuGrid::update_normal_height`]. Each output pixel shows the cell under it;
 /// at one pixel per cell into an `Rgba8Unorm` target the bytes equal [`shade_classic`]'s.
 #[derive(Debug)]
 pub struct ClassicRenderer {

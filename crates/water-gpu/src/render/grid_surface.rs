@@ -1,12 +1,12 @@
 //! Grid water drawn in 3-D on the caller's device: a displaced mesh with its own resolution,
 //! lit, refracting a floor, faded toward the rim and flat inside hulls, with floating bodies
 //! drawn flat. The shader is `shaders/render_grid_surface.wgsl`; it reads the surface texture
-//! of [`crate::GpuGrid::update_surface`].
+//! of [`crate::GpuGrid::update_normal_height`].
 
 use glam::{Affine3A, Mat4, Vec3};
 use water_core::GridSize;
 
-use crate::compute_grid::validated;
+use crate::device_calls::validated;
 use crate::error::GpuError;
 use crate::hull_mesh::HullMesh;
 use crate::render::camera::Camera;
@@ -249,7 +249,7 @@ impl GridSurfaceRenderer {
     }
 
     /// Sets up the next [`GridSurfaceRenderer::draw`]: the camera, the surface texture of the
-    /// grid (from [`crate::GpuGrid::update_surface`], the grid's size), an optional hull mask
+    /// grid (from [`crate::GpuGrid::update_normal_height`], the grid's size), an optional hull mask
     /// (one `R32Float` texel per cell, non-zero where a hull cuts the water, such as
     /// [`crate::ContactMaskRenderer::new_view`]) and the bodies.
     ///

@@ -50,7 +50,7 @@ impl OffscreenTarget {
             });
         }
         let limit = device.limits().max_texture_dimension_2d;
-        crate::compute_grid::check_limit(
+        crate::device_calls::check_limit(
             "offscreen side (pixels)",
             u64::from(width.max(height)),
             u64::from(limit),

@@ -8,7 +8,7 @@ use water_sphere::rest_tilt;
 use water_sphere::Adjacency;
 use water_sphere::Icosphere;
 
-use crate::compute_grid::validated;
+use crate::device_calls::validated;
 use crate::error::GpuError;
 use crate::gpu_sphere::GpuSphereWater;
 use crate::pipelines::compute_pipeline;
@@ -118,7 +118,7 @@ impl SphereSurfaceRenderer {
         style.validate()?;
         let n = sphere.positions().len();
         let limit = device.limits().max_storage_buffer_binding_size;
-        crate::compute_grid::check_limit(
+        crate::device_calls::check_limit(
             "sphere surface vertex buffer (bytes)",
             (n * size_of::<SurfaceVertex>()) as u64,
             limit,

@@ -2,7 +2,7 @@
 //! it stands outside the water), so the water has an edge to end at.
 
 use glam::Vec3;
-use water_gpu::hull_mesh::box_meshes;
+use water_gpu::box_meshes;
 
 /// Colour of the rim, linear RGB: pale stone.
 pub const RIM_COLOUR: Vec3 = Vec3::new(0.42, 0.40, 0.36);

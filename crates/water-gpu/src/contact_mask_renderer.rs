@@ -18,9 +18,10 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Affine3A, Mat4, Vec3};
 use water_core::{GridSize, WaterError};
 
-use crate::compute_grid::{check_limit, submitted, validated};
+use crate::device_calls::{check_limit, submitted, validated};
 use crate::error::GpuError;
 use crate::gpu_grid::{GpuBackend, GpuGrid};
+use crate::gpu_grid_water::GpuGridWater;
 use crate::hull_mesh::HullMesh;
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, read_texture};
@@ -93,7 +94,7 @@ const fn attribute(location: u32, offset: u64) -> wgpu::VertexAttribute {
 /// # // no_run: doc tests do not assume a GPU; water-testkit's tests run this for real.
 /// use glam::{Affine3A, Vec3};
 /// use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
-/// use water_gpu::{ContactHull, ContactMaskRenderer, GpuBackend, GpuContext, GpuGrid, GridSpec, HullMesh};
+/// use water_gpu::{ContactHull, ContactMaskRenderer, GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, HullMesh};
 /// let gpu = GpuContext::headless()?;
 /// let size = GridSize::new(128, 128)?;
 /// let params = WaveParams::new(0.1, 2.0, 0.02, Damping::PerStep(0.999))?;
@@ -316,7 +317,7 @@ impl ContactMaskRenderer {
     ///
     /// # Errors
     /// [`GpuError::BadContactHull`] for a negative or non-finite speed or a non-finite
-    /// transform (nothing is recorded then); [`GpuError::Unsupported`] for a mesh uploaded to
+    /// transform (nothing is recorded then); [`GpuError::HullOnOtherDevice`] for a mesh uploaded to
     /// another device; [`GpuError::TooLarge`] for more than [`MAX_CONTACT_HULLS`] hulls cutting
     /// the water over the grid.
     pub fn encode(
@@ -432,9 +433,7 @@ impl ContactMaskRenderer {
                 });
             }
             if !hull.mesh.is_on(&self.device) {
-                return Err(GpuError::Unsupported(format!(
-                    "hull {i}'s mesh was uploaded to another device than the contact masks'"
-                )));
+                return Err(GpuError::HullOnOtherDevice { hull: i });
             }
             // A world coordinate of the hull is the translation's plus a row of the linear part
             // dotted with a local vertex, so it lies within |row| * reach of the translation.
@@ -502,7 +501,7 @@ impl ContactMaskRenderer {
     /// need one submission: the step reads the masks drawn by the commands recorded before it.
     ///
     /// # Errors
-    /// [`GpuError::Invalid`] for a non-finite amplitude; [`GpuError::Unsupported`] when the grid
+    /// [`GpuError::Invalid`] for a non-finite amplitude; [`GpuError::MaskSizeMismatch`] or [`GpuError::MaskBackendMismatch`] when the grid
     /// has another size, or is a compute grid and the masks were made for the fragment backend;
     /// what the grid's own `encode_` step reports. Nothing is recorded then.
     pub fn encode_step(
@@ -520,22 +519,18 @@ impl ContactMaskRenderer {
         }
         let grid_size = grid.spec().size;
         if grid_size != self.size {
-            return Err(GpuError::Unsupported(format!(
-                "contact masks of {} x {} cells cannot drive a grid of {} x {} cells",
-                self.size.width(),
-                self.size.height(),
-                grid_size.width(),
-                grid_size.height()
-            )));
+            return Err(GpuError::MaskSizeMismatch {
+                masks: self.size,
+                grid: grid_size,
+            });
         }
         match grid {
             GpuGrid::Compute(g) => {
                 let (Some(new), Some(old)) = (self.new_buffer(), self.old_buffer()) else {
-                    return Err(GpuError::Unsupported(format!(
-                        "contact masks made for the {} backend have no buffers for a {} grid",
-                        self.backend.name(),
-                        GpuBackend::Compute.name()
-                    )));
+                    return Err(GpuError::MaskBackendMismatch {
+                        masks: self.backend,
+                        grid: GpuBackend::Compute,
+                    });
                 };
                 g.encode_step_with_contact_buffers(encoder, new, old, amplitude)
             }

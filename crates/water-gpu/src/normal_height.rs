@@ -2,17 +2,17 @@
 //! w = height in metres; classic grids: integer height units), from
 //! `shaders/surface_normals.wgsl`, in two formats:
 //!
-//! - [`SURFACE_FORMAT`] (`Rgba32Float`): exact, what readback and the CPU comparisons use. Bind
+//! - [`NORMAL_HEIGHT_FORMAT`] (`Rgba32Float`): exact, what readback and the CPU comparisons use. Bind
 //!   it with `textureLoad` or a *non-filtering* (nearest) sampler: wgpu refuses a linear sampler
 //!   on it unless the device has [`wgpu::Features::FLOAT32_FILTERABLE`].
-//! - [`FILTERABLE_SURFACE_FORMAT`] (`Rgba16Float`): the same texels rounded to binary16
+//! - [`FILTERABLE_NORMAL_HEIGHT_FORMAT`] (`Rgba16Float`): the same texels rounded to binary16
 //!   (`shaders/surface_filterable.wgsl`), filterable on every device: bind this one with a
 //!   linear sampler. Binary16 keeps 11 significant bits, a relative step of 2^-10, e.g. 1 mm on
 //!   a 1 m wave; its largest finite value is 65504, beyond which heights become infinite.
 
 use water_core::GridMode;
 
-use crate::compute_grid::validated;
+use crate::device_calls::validated;
 use crate::error::GpuError;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, read_texture};
@@ -22,14 +22,15 @@ use crate::storage::f16_to_f32;
 use crate::uniforms::{mode_code, SurfaceUniforms};
 
 /// Texel format of the surface texture: exact, not filterable by a linear sampler.
-pub const SURFACE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+pub const NORMAL_HEIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 /// Texel format of the filterable copy of the surface: bind it with a linear sampler.
-pub const FILTERABLE_SURFACE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+pub const FILTERABLE_NORMAL_HEIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
-/// The surface texture of one grid and the uniforms its pass reads.
+/// The normal-and-height texture of one grid and the uniforms its pass reads. Public in a
+/// private module: the sealed [`crate::gpu_grid_water::sealed::GridTargets`] hands it out.
 #[derive(Debug)]
-pub(crate) struct Surface {
+pub struct NormalHeightTexture {
     pub texture: wgpu::Texture,
     pub view: wgpu::TextureView,
     pub uniforms: wgpu::Buffer,
@@ -39,7 +40,7 @@ pub(crate) struct Surface {
 
 /// The filterable copy of the surface and the pass that writes it.
 #[derive(Debug)]
-pub(crate) struct FilterableCopy {
+pub struct FilterableCopy {
     pub texture: wgpu::Texture,
     pub view: wgpu::TextureView,
     pipeline: wgpu::RenderPipeline,
@@ -47,7 +48,7 @@ pub(crate) struct FilterableCopy {
     group: wgpu::BindGroup,
 }
 
-impl Surface {
+impl NormalHeightTexture {
     /// A texture the size of the grid; `storage` for the compute pass, `render` for the
     /// fragment pass.
     pub fn new(device: &wgpu::Device, spec: &GridSpec, storage: bool) -> Self {
@@ -69,7 +70,7 @@ impl Surface {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: SURFACE_FORMAT,
+            format: NORMAL_HEIGHT_FORMAT,
             usage,
             view_formats: &[],
         });
@@ -107,7 +108,7 @@ impl Surface {
                     mip_level_count: 1,
                     sample_count: 1,
                     dimension: wgpu::TextureDimension::D2,
-                    format: FILTERABLE_SURFACE_FORMAT,
+                    format: FILTERABLE_NORMAL_HEIGHT_FORMAT,
                     usage: wgpu::TextureUsages::RENDER_ATTACHMENT
                         | wgpu::TextureUsages::TEXTURE_BINDING
                         | wgpu::TextureUsages::COPY_SRC,
@@ -118,7 +119,7 @@ impl Surface {
                     shaders::SURFACE_FILTERABLE,
                     "surface_filterable",
                     "fs_main",
-                    FILTERABLE_SURFACE_FORMAT,
+                    FILTERABLE_NORMAL_HEIGHT_FORMAT,
                 );
                 let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("water surface (filterable)"),
@@ -145,7 +146,7 @@ impl Surface {
     }
 
     /// Reads the filterable copy back, widened exactly to f32: `[nx, ny, nz, height]` per
-    /// cell, row-major; `None` before the first [`Surface::encode_filterable`].
+    /// cell, row-major; `None` before the first [`NormalHeightTexture::encode_filterable`].
     pub fn read_filterable(
         &self,
         device: &wgpu::Device,
@@ -169,6 +170,16 @@ impl Surface {
                 })
                 .collect(),
         ))
+    }
+
+    /// The filterable copy's view; `None` before the first [`Self::encode_filterable`].
+    pub fn filterable_view(&self) -> Option<&wgpu::TextureView> {
+        self.filterable.as_ref().map(|copy| &copy.view)
+    }
+
+    /// The filterable copy's texture; `None` before the first [`Self::encode_filterable`].
+    pub fn filterable_texture(&self) -> Option<&wgpu::Texture> {
+        self.filterable.as_ref().map(|copy| &copy.texture)
     }
 
     /// Entry point for a mode: `(compute, fragment)`.

@@ -3,12 +3,12 @@
 
 use std::mem::{offset_of, size_of};
 
-use naga::proc::Layouter;
-use water_gpu::uniforms::{
+use super::{
     ClassicShadingUniforms, ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms,
     ImpulseWord, SphereFragmentUniforms, SphereSurfaceUniforms, SphereUniforms,
     SurfaceRenderUniforms, SurfaceUniforms,
 };
+use naga::proc::Layouter;
 
 /// `(field name, offset)` of a Rust struct, in declaration order.
 type Fields = &'static [(&'static str, usize)];
@@ -193,12 +193,12 @@ fn rust_uniform_structs_match_the_wgsl_layout() {
         ),
     ];
     for (name, size, fields) in structs {
-        let checked = water_gpu::shaders::ALL
+        let checked = crate::shaders::ALL
             .iter()
             .filter(|(shader, source)| {
                 check(
                     shader,
-                    &water_gpu::shaders::composed(source),
+                    &crate::shaders::composed(source),
                     name,
                     size,
                     fields,

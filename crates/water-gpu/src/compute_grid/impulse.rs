@@ -1,0 +1,182 @@
+//! Impulses on [`ComputeGrid`]: the per-cell amounts computed on the host exactly as the CPU
+//! grids compute them ([`Impulse::for_each_cell`]), added on the GPU by
+//! `shaders/add_impulse.wgsl` (f32 cells) or `shaders/add_impulse_f16.wgsl` (f16 words).
+
+use std::collections::HashMap;
+
+use water_core::{Boundary, GridMode, GridSize, Impulse, LandMask};
+
+use super::{ComputeGrid, IMPULSE_GROUP};
+use crate::error::GpuError;
+use crate::storage::StorageFormat;
+use crate::uniforms::{mode_code, ImpulseCell, ImpulseUniforms, ImpulseWord};
+#[cfg(doc)]
+use crate::GpuGridWater;
+
+impl ComputeGrid {
+    /// What [`GpuGridWater::encode_add_impulse`] records: one pass adding the impulse's amounts
+    /// to the current level (and the previous one for a displacement).
+    pub(super) fn record_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        impulse: &Impulse,
+    ) -> Result<(), GpuError> {
+        use wgpu::util::DeviceExt;
+        self.invalidate_level();
+        let cells = impulse_cells(
+            impulse,
+            self.spec.size,
+            self.spec.boundary,
+            self.spec.mode,
+            &self.land_mask,
+        );
+        if cells.is_empty() {
+            return Ok(());
+        }
+        let (count, entries): (usize, Vec<u8>) = match self.spec.storage {
+            StorageFormat::F32 => (cells.len(), bytemuck::cast_slice(&cells).to_vec()),
+            StorageFormat::F16 => {
+                let words = self.impulse_words(&cells);
+                if words.is_empty() {
+                    return Ok(()); // every covered cell is land
+                }
+                (words.len(), bytemuck::cast_slice(&words).to_vec())
+            }
+        };
+        let uniforms = ImpulseUniforms {
+            cells: self.spec.size.cells() as u32,
+            mode: mode_code(self.spec.mode),
+            count: count as u32,
+            _pad: 0,
+        };
+        let device = &self.device;
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("water impulse"),
+            contents: bytemuck::bytes_of(&uniforms),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let amounts = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("water impulse cells"),
+            contents: &entries,
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let field_binding = if self.spec.mode == GridMode::Classic {
+            4
+        } else {
+            3
+        };
+        // A displacement adds the same amounts to the previous level, so the bump starts at
+        // rest (DESIGN.md, "Impulses").
+        let mut levels = vec![self.levels.current()];
+        if impulse.displacement() {
+            levels.push(self.levels.previous());
+        }
+        let groups: Vec<wgpu::BindGroup> = levels
+            .iter()
+            .map(|&level| {
+                let mut entries = vec![
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: uniform.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: amounts.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: field_binding,
+                        resource: self.fields[level].as_entire_binding(),
+                    },
+                ];
+                // The f16 kernel leaves land to the host (`impulse_words`), so it binds no land.
+                if self.spec.storage == StorageFormat::F32 {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: self.land.as_entire_binding(),
+                    });
+                }
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("water impulse"),
+                    layout: &self.impulse_pipeline.get_bind_group_layout(0),
+                    entries: &entries,
+                })
+            })
+            .collect();
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("water impulse"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.impulse_pipeline);
+        for group in &groups {
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups((count as u32).div_ceil(IMPULSE_GROUP), 1, 1);
+        }
+        Ok(())
+    }
+
+    /// An impulse's per-cell amounts grouped by f16 storage word, as `add_impulse_f16.wgsl`
+    /// takes them: one entry per word, so no two invocations write the same word. Land cells
+    /// are left out (as the f32 kernel skips them); split grids send negative amounts, as
+    /// magnitudes, to the `n` plane.
+    fn impulse_words(&self, cells: &[ImpulseCell]) -> Vec<ImpulseWord> {
+        let size = self.spec.size;
+        let (width, height) = (size.width(), size.height());
+        let row_words = StorageFormat::F16.words_per_row(width);
+        let mut words: Vec<ImpulseWord> = Vec::new();
+        let mut slot: HashMap<u32, usize> = HashMap::new();
+        for cell in cells {
+            let i = cell.index as usize;
+            if self.land_mask.cells()[i] {
+                continue;
+            }
+            let (plane, amount) = if self.spec.mode == GridMode::Split && cell.amount < 0.0 {
+                (1, -cell.amount)
+            } else {
+                (0, cell.amount)
+            };
+            let (x, y) = (i % width, i / width);
+            let word = ((plane * height + y) * row_words + x / 2) as u32;
+            let k = *slot.entry(word).or_insert_with(|| {
+                words.push(ImpulseWord {
+                    word,
+                    low: 0.0,
+                    high: 0.0,
+                    _pad: 0,
+                });
+                words.len() - 1
+            });
+            // Each cell appears once per impulse, so this assigns rather than sums.
+            if x % 2 == 0 {
+                words[k].low = amount;
+            } else {
+                words[k].high = amount;
+            }
+        }
+        words
+    }
+}
+
+/// The impulse's per-cell amounts as the CPU grids would add them: interior cells only on a
+/// fixed boundary, no land cells, classic amounts rounded and saturated to i16 first.
+pub(crate) fn impulse_cells(
+    impulse: &Impulse,
+    size: GridSize,
+    boundary: Boundary,
+    mode: GridMode,
+    land: &LandMask,
+) -> Vec<ImpulseCell> {
+    let mut cells = Vec::new();
+    let interior_only = boundary == Boundary::Fixed || mode == GridMode::Classic;
+    impulse.for_each_cell(size, interior_only, Some(land), |index, amount| {
+        let amount = if mode == GridMode::Classic {
+            f32::from(amount.round() as i16)
+        } else {
+            amount
+        };
+        cells.push(ImpulseCell {
+            index: index as u32,
+            amount,
+        });
+    });
+    cells
+}

@@ -1,0 +1,85 @@
+//! Levels in and out of [`ComputeGrid`]: uploads (f32 words, or f16 pairs packed per row)
+//! and readbacks decoded to f32, with land cleared in the stored words.
+
+use water_core::LandMask;
+
+use super::ComputeGrid;
+use crate::error::GpuError;
+use crate::readback::{f32s, PendingReadback};
+use crate::storage::{unpack_f16_rows, StorageFormat};
+
+impl ComputeGrid {
+    pub(super) fn upload(&mut self, current: &[u8], previous: &[u8]) -> Result<(), GpuError> {
+        let expected = self.fields[0].size() as usize;
+        for (what, bytes) in [("current level", current), ("previous level", previous)] {
+            if bytes.len() != expected {
+                return Err(water_core::WaterError::SizeMismatch {
+                    what,
+                    width: self.spec.size.width(),
+                    height: self.spec.size.height(),
+                    expected: expected / 4,
+                    actual: bytes.len() / 4,
+                }
+                .into());
+            }
+        }
+        self.invalidate_level();
+        self.queue
+            .write_buffer(&self.fields[self.levels.current()], 0, current);
+        self.queue
+            .write_buffer(&self.fields[self.levels.previous()], 0, previous);
+        Ok(())
+    }
+
+    /// Starts reading the current level back as raw bytes, laid out as
+    /// [`ComputeGrid::current_buffer`] says (f16 storage: packed words, half the bytes; widen
+    /// them with [`crate::storage::unpack_f16_rows`]). Poll the device and take the bytes from
+    /// the returned [`PendingReadback`] when they arrive. **Submits** a copy; does not wait.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn read_current_async(&self) -> Result<PendingReadback, GpuError> {
+        let buffer = &self.fields[self.levels.current()];
+        PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
+    }
+
+    /// The raw bytes of a level as `channels * cells` f32 values (f16 widened exactly).
+    pub(super) fn decode(&self, bytes: &[u8]) -> Vec<f32> {
+        match self.spec.storage {
+            StorageFormat::F32 => f32s(bytes),
+            StorageFormat::F16 => {
+                unpack_f16_rows(&bytemuck::pod_collect_to_vec(bytes), self.spec.size.width())
+            }
+        }
+    }
+
+    /// The number of values per level (`channels * cells`), whatever the storage format: what
+    /// [`ComputeGrid::upload_f32`] takes and [`ComputeGrid::channels`] returns.
+    #[must_use]
+    pub fn values_per_level(&self) -> usize {
+        self.channels as usize * self.spec.size.cells()
+    }
+}
+
+/// Zeroes the land cells of every channel of a level's words: whole words of f32 (or i32)
+/// storage, the cell's half of the word with f16 storage.
+pub(super) fn clear_land_words(words: &mut [u32], land: &LandMask, storage: StorageFormat) {
+    let size = land.size();
+    let width = size.width();
+    let row_words = storage.words_per_row(width);
+    let plane = row_words * size.height();
+    for channel in words.chunks_exact_mut(plane) {
+        for (i, _) in land.cells().iter().enumerate().filter(|(_, &dry)| dry) {
+            let (x, y) = (i % width, i / width);
+            match storage {
+                // 0.0f32 and 0i32 share their bits.
+                StorageFormat::F32 => channel[i] = 0,
+                StorageFormat::F16 => {
+                    // +0 in binary16 is all zero bits too; keep the other cell's half.
+                    let keep = if x % 2 == 0 { 0xffff_0000 } else { 0x0000_ffff };
+                    channel[y * row_words + x / 2] &= keep;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! How [`ComputeGrid`] records a run of steps: fused dispatches of [`FUSED_STEPS`] steps
+//! where the spec allows them, single steps for the rest, with their bind groups made once
+//! per rotation of the time levels and reused.
+
+use super::{ComputeGrid, FUSED_STEPS, TILE};
+
+impl ComputeGrid {
+    /// Workgroups of a single-step dispatch: one invocation per cell, or per word of two cells
+    /// with f16 storage.
+    pub(super) fn step_workgroups(&self) -> (u32, u32) {
+        let size = self.spec.size;
+        let row = self.spec.storage.words_per_row(size.width()) as u32;
+        (row.div_ceil(TILE), (size.height() as u32).div_ceil(TILE))
+    }
+
+    pub(super) fn encode_steps(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        steps: u64,
+        contacts: bool,
+    ) {
+        self.encode_steps_timed(encoder, steps, contacts, None);
+    }
+
+    pub(super) fn encode_steps_timed(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        steps: u64,
+        contacts: bool,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) {
+        let size = self.spec.size;
+        // The fused kernel covers TILE x TILE cells per workgroup in either storage format.
+        let groups_x = (size.width() as u32).div_ceil(TILE);
+        let groups_y = (size.height() as u32).div_ceil(TILE);
+        let (step_x, step_y) = self.step_workgroups();
+        // Plan the dispatches first (bind groups are made or fetched outside the pass): fused
+        // dispatches of FUSED_STEPS steps while they fit, single steps for the rest.
+        let mut plan: Vec<(bool, wgpu::BindGroup)> = Vec::new();
+        let mut left = steps;
+        while left > 0 {
+            if !contacts && self.fused_pipeline.is_some() && left >= FUSED_STEPS {
+                let l = self.levels;
+                let group = self.fused_group(l.previous(), l.current(), l.after_next(), l.next());
+                plan.push((true, group));
+                self.levels.advance(2);
+                left -= FUSED_STEPS;
+            } else {
+                let l = self.levels;
+                let group = self.step_group(contacts, l.previous(), l.current(), l.next());
+                plan.push((false, group));
+                self.levels.advance(1);
+                left -= 1;
+            }
+        }
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("water steps"),
+            timestamp_writes,
+        });
+        for (fused, group) in &plan {
+            match (fused, &self.fused_pipeline) {
+                (true, Some(fused_pipeline)) => {
+                    pass.set_pipeline(fused_pipeline);
+                    pass.set_bind_group(0, group, &[]);
+                    pass.dispatch_workgroups(groups_x, groups_y, self.channels);
+                }
+                _ => {
+                    pass.set_pipeline(&self.step_pipeline);
+                    pass.set_bind_group(0, group, &[]);
+                    pass.dispatch_workgroups(step_x, step_y, 1);
+                }
+            }
+        }
+        self.steps += steps;
+        self.dispatches += plan.len() as u64;
+    }
+
+    pub(super) fn step_group(
+        &mut self,
+        contacts: bool,
+        old: usize,
+        cur: usize,
+        new: usize,
+    ) -> wgpu::BindGroup {
+        let key = (contacts, old, cur, new);
+        if let Some(group) = self.step_groups.get(&key) {
+            return group.clone();
+        }
+        let uniforms = if contacts {
+            &self.uniforms_contacts
+        } else {
+            &self.uniforms_plain
+        };
+        let resources = [
+            uniforms.as_entire_binding(),
+            self.fields[cur].as_entire_binding(),
+            self.fields[old].as_entire_binding(),
+            self.fields[new].as_entire_binding(),
+            self.land.as_entire_binding(),
+            self.contact_new.as_entire_binding(),
+            self.contact_old.as_entire_binding(),
+        ];
+        let group = self.bind(&self.step_pipeline, "water step", resources);
+        self.step_groups.insert(key, group.clone());
+        group
+    }
+
+    pub(super) fn fused_group(
+        &mut self,
+        old: usize,
+        cur: usize,
+        new_cur: usize,
+        new_old: usize,
+    ) -> wgpu::BindGroup {
+        let key = (old, cur, new_cur, new_old);
+        if let Some(group) = self.fused_groups.get(&key) {
+            return group.clone();
+        }
+        let Some(pipeline) = &self.fused_pipeline else {
+            unreachable!("fused groups are only asked for with a fused pipeline");
+        };
+        let resources = [
+            self.uniforms_plain.as_entire_binding(),
+            self.fields[cur].as_entire_binding(),
+            self.fields[old].as_entire_binding(),
+            self.fields[new_cur].as_entire_binding(),
+            self.fields[new_old].as_entire_binding(),
+            self.land.as_entire_binding(),
+        ];
+        let group = self.bind(pipeline, "water fused steps", resources);
+        self.fused_groups.insert(key, group.clone());
+        group
+    }
+
+    /// A bind group giving `resources` bindings 0, 1, 2, ... of `pipeline`'s group 0.
+    pub(super) fn bind<const N: usize>(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        label: &str,
+        resources: [wgpu::BindingResource<'_>; N],
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+            .into_iter()
+            .enumerate()
+            .map(|(binding, resource)| wgpu::BindGroupEntry {
+                binding: binding as u32,
+                resource,
+            })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        })
+    }
+}

@@ -1,0 +1,287 @@
+//! [`GpuGridWater`]: what grid water does on either GPU backend ([`crate::ComputeGrid`],
+//! [`crate::FragmentGrid`], and [`crate::GpuGrid`] holding either), as
+//! [`water_core::GridWater`] is for the CPU grids.
+//!
+//! Each backend records its own passes (the `encode_*` methods and the readbacks); what only
+//! submits a recording, and the normal-and-height texture's filterable copy and readbacks, are
+//! written once here.
+
+use water_core::{ContactMasks, Impulse, LandMask};
+
+use crate::error::GpuError;
+use crate::normal_height::NormalHeightTexture;
+use crate::recording::submit_recorded;
+use crate::spec::GridSpec;
+
+/// What the backends give the shared methods: their device and the normal-and-height texture.
+/// Outside this crate it can be neither named nor implemented.
+pub(crate) mod sealed {
+    use crate::normal_height::NormalHeightTexture;
+
+    pub trait GridTargets {
+        /// The device the grid lives on.
+        fn device(&self) -> &wgpu::Device;
+        /// Its queue.
+        fn queue(&self) -> &wgpu::Queue;
+        /// The normal-and-height texture, made by the first update.
+        fn normal_height(&mut self) -> Option<&mut NormalHeightTexture>;
+        /// The same, read only.
+        fn normal_height_ref(&self) -> Option<&NormalHeightTexture>;
+    }
+}
+
+/// Grid water on a GPU backend, on the caller's `Device`/`Queue`.
+///
+/// Methods say whether they **record only** into the caller's encoder (the `encode_*` ones:
+/// nothing runs until the caller submits), **submit** one command buffer of their own, or
+/// **submit and wait** (readbacks). Bring the trait into scope to call them:
+/// `use water_gpu::GpuGridWater;`.
+///
+/// ```no_run
+/// use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+/// use water_gpu::{ComputeGrid, GpuContext, GpuGridWater, GridSpec};
+/// let context = GpuContext::headless()?;
+/// let params = WaveParams::new(0.1, 2.0, 0.02, Damping::NONE)?;
+/// let spec = GridSpec::new(GridSize::new(64, 64)?, params, Boundary::Reflective, GridMode::Signed);
+/// let mut water = ComputeGrid::new(&context.device, &context.queue, spec)?;
+/// let mut encoder = context.device.create_command_encoder(&Default::default());
+/// water.encode_step_many(&mut encoder, 10);
+/// let view = water.encode_update_normal_height(&mut encoder)?; // bind it in your passes
+/// # let _ = view;
+/// context.queue.submit([encoder.finish()]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait GpuGridWater: sealed::GridTargets {
+    /// What the grid simulates.
+    fn spec(&self) -> &GridSpec;
+
+    /// Steps taken so far (recorded ones included).
+    fn steps_taken(&self) -> u64;
+
+    /// The land currently set.
+    fn land(&self) -> &LandMask;
+
+    /// Replaces the land: cells where `land` is true hold no water from now on (both levels are
+    /// zeroed there). **Submits and waits.**
+    ///
+    /// # Errors
+    /// A mask of another size; readback failures.
+    fn set_land(&mut self, land: LandMask) -> Result<(), GpuError>;
+
+    /// Records an impulse into the caller's encoder: added to the current heights (and, for a
+    /// displacement, to the previous level too: [`Impulse::displacement`]), with the per-cell
+    /// amounts the CPU grids add ([`Impulse::for_each_cell`]). **Records only**; impulses and
+    /// steps recorded into one encoder apply in recording order, each once.
+    ///
+    /// # Errors
+    /// None today for a live device; the `Result` keeps the `encode_` methods alike.
+    fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        impulse: &Impulse,
+    ) -> Result<(), GpuError>;
+
+    /// Records one step with bow and stern events from `contacts`: copies of both masks and of
+    /// the amplitude, then the step. **Records only**; several contact steps recorded into one
+    /// encoder each use their own masks.
+    ///
+    /// # Errors
+    /// [`water_core::WaterError::SizeMismatch`] (as [`GpuError::Invalid`]) if the masks belong
+    /// to a grid of another size; nothing is recorded then.
+    fn encode_step_with_contacts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contacts: &ContactMasks,
+    ) -> Result<(), GpuError>;
+
+    /// Records `steps` steps into the caller's encoder. **Records only**; the grid's
+    /// bookkeeping (which level is current) advances now, for the operations recorded after.
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64);
+
+    /// Sets both levels of a signed or split grid (split: both channels, `2 * cells` values
+    /// each). **Queues a write** that lands at the next submission, ahead of its command
+    /// buffers.
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] in classic mode; a wrong length.
+    fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError>;
+
+    /// Sets both levels of a classic grid. **Queues a write.**
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] outside classic mode; a wrong length.
+    fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError>;
+
+    /// The current heights in metres (split: the two channels summed; classic: the integer
+    /// heights as f32). **Submits and waits.**
+    ///
+    /// # Errors
+    /// Readback failures.
+    fn heights(&self) -> Result<Vec<f32>, GpuError>;
+
+    /// The current level as stored: split grids give both channels (`2 * cells` values).
+    /// **Submits and waits.**
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] in classic mode; readback failures.
+    fn channels(&self) -> Result<Vec<f32>, GpuError>;
+
+    /// The current classic heights. **Submits and waits.**
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] outside classic mode; readback failures.
+    fn classic_heights(&self) -> Result<Vec<i16>, GpuError>;
+
+    /// Records the update of the normal-and-height texture
+    /// ([`crate::NORMAL_HEIGHT_FORMAT`], `Rgba32Float`: unit normal in xyz, height in w, per
+    /// cell; GPU twin of [`water_core::HeightView::cell_normal`]) and returns its view, to bind
+    /// with `textureLoad` or a non-filtering sampler. **Records only**: the pass reads the
+    /// level that is current at this point of the recording, so record it after the frame's
+    /// steps.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the pipeline is refused (on first use).
+    fn encode_update_normal_height(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError>;
+
+    /// Runs `steps` steps. **Submits** one command buffer (what
+    /// [`GpuGridWater::encode_step_many`] records); does not wait for it.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        submit_recorded(&device, &queue, "water steps", |encoder| {
+            self.encode_step_many(encoder, steps);
+            Ok(())
+        })
+    }
+
+    /// One step. **Submits** one command buffer.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    fn step(&mut self) -> Result<(), GpuError> {
+        self.step_many(1)
+    }
+
+    /// One step with bow and stern events from `contacts`. **Submits** one command buffer
+    /// (what [`GpuGridWater::encode_step_with_contacts`] records).
+    ///
+    /// # Errors
+    /// As [`GpuGridWater::encode_step_with_contacts`]; [`GpuError::DeviceLost`].
+    fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        submit_recorded(&device, &queue, "water contact step", |encoder| {
+            self.encode_step_with_contacts(encoder, contacts)
+        })
+    }
+
+    /// Adds an impulse. **Submits** one command buffer (what
+    /// [`GpuGridWater::encode_add_impulse`] records).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        submit_recorded(&device, &queue, "water impulse", |encoder| {
+            self.encode_add_impulse(encoder, impulse)
+        })
+    }
+
+    /// Updates the normal-and-height texture and returns its view. **Submits** one command
+    /// buffer (what [`GpuGridWater::encode_update_normal_height`] records).
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the pipeline is refused, [`GpuError::DeviceLost`].
+    fn update_normal_height(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        submit_recorded(&device, &queue, "water normal and height", |encoder| {
+            self.encode_update_normal_height(encoder).map(drop)
+        })?;
+        Ok(&made(self.normal_height()).view)
+    }
+
+    /// Records [`GpuGridWater::update_filterable_normal_height`]: the texture's update, then
+    /// its copy into the `Rgba16Float` texture, whose view it returns. **Records only.**
+    ///
+    /// # Errors
+    /// As [`GpuGridWater::encode_update_normal_height`].
+    fn encode_update_filterable_normal_height(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        self.encode_update_normal_height(encoder)?;
+        let device = self.device().clone();
+        made(self.normal_height()).encode_filterable(&device, encoder)
+    }
+
+    /// Updates the normal-and-height texture and its filterable copy
+    /// ([`crate::FILTERABLE_NORMAL_HEIGHT_FORMAT`], `Rgba16Float`: the same texels rounded to
+    /// binary16) and returns the copy's view: the one to bind with a linear sampler.
+    /// **Submits** one command buffer (what
+    /// [`GpuGridWater::encode_update_filterable_normal_height`] records).
+    ///
+    /// # Errors
+    /// As [`GpuGridWater::update_normal_height`].
+    fn update_filterable_normal_height(&mut self) -> Result<&wgpu::TextureView, GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        submit_recorded(&device, &queue, "water normal and height", |encoder| {
+            self.encode_update_filterable_normal_height(encoder)
+                .map(drop)
+        })?;
+        match made(self.normal_height()).filterable_view() {
+            Some(view) => Ok(view),
+            None => unreachable!("encode_update_filterable_normal_height made it"),
+        }
+    }
+
+    /// The `Rgba32Float` normal-and-height texture as the last recorded update left it (for
+    /// copies in the caller's own commands); `None` before the first update.
+    fn normal_height_texture(&self) -> Option<&wgpu::Texture> {
+        self.normal_height_ref().map(|made| &made.texture)
+    }
+
+    /// The `Rgba16Float` filterable copy; `None` before the first
+    /// [`GpuGridWater::update_filterable_normal_height`] or its `encode_` twin.
+    fn filterable_normal_height_texture(&self) -> Option<&wgpu::Texture> {
+        self.normal_height_ref()
+            .and_then(NormalHeightTexture::filterable_texture)
+    }
+
+    /// Updates the normal-and-height texture and reads it back: `[nx, ny, nz, height]` per
+    /// cell, row-major. **Submits and waits.**
+    ///
+    /// # Errors
+    /// As [`GpuGridWater::update_normal_height`], and readback failures.
+    fn read_normal_height(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
+        self.update_normal_height()?;
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        made(self.normal_height()).read(&device, &queue)
+    }
+
+    /// Updates the texture and its filterable copy and reads the copy back, widened exactly to
+    /// f32: `[nx, ny, nz, height]` per cell, each the f32 texture's value in binary16.
+    /// **Submits and waits.**
+    ///
+    /// # Errors
+    /// As [`GpuGridWater::update_normal_height`], and readback failures.
+    fn read_filterable_normal_height(&mut self) -> Result<Vec<[f32; 4]>, GpuError> {
+        self.update_filterable_normal_height()?;
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        match made(self.normal_height()).read_filterable(&device, &queue)? {
+            Some(texels) => Ok(texels),
+            None => unreachable!("update_filterable_normal_height made it"),
+        }
+    }
+}
+
+/// The texture an update has made: only asked for after one.
+fn made(texture: Option<&mut NormalHeightTexture>) -> &mut NormalHeightTexture {
+    match texture {
+        Some(made) => made,
+        None => unreachable!("only asked for after an update made it"),
+    }
+}

@@ -1,0 +1,99 @@
+//! The time levels of GPU water and how they rotate: the one ring the four GPU water types
+//! ([`crate::ComputeGrid`], [`crate::FragmentGrid`], [`crate::SphereComputeWater`],
+//! [`crate::SphereFragmentWater`]) keep their buffers or textures in.
+//!
+//! A step reads the previous and current levels and writes the next one into a spare slot;
+//! the slots then change roles instead of copying: the current level becomes the previous, the
+//! written one the current. The CPU grids do the same with `std::mem::swap` on two levels
+//! (`water_core::SignedGrid`); the GPU needs a third slot because a pass cannot write a
+//! texture or buffer it also reads.
+
+/// Which of `N` slots (`N >= 3`) holds which time level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct TimeLevels<const N: usize> {
+    /// Slot indices, oldest first: previous, current, then the spares in the order steps fill
+    /// them.
+    order: [usize; N],
+}
+
+impl<const N: usize> TimeLevels<N> {
+    const AT_LEAST_THREE: () = assert!(N >= 3, "a step needs two levels and a spare");
+
+    /// Slot 0 previous, slot 1 current, the rest spare.
+    pub fn new() -> Self {
+        let () = Self::AT_LEAST_THREE;
+        Self {
+            order: std::array::from_fn(|i| i),
+        }
+    }
+
+    /// The slot of the previous level.
+    pub fn previous(&self) -> usize {
+        self.order[0]
+    }
+
+    /// The slot of the current level.
+    pub fn current(&self) -> usize {
+        self.order[1]
+    }
+
+    /// The slot the next step writes.
+    pub fn next(&self) -> usize {
+        self.order[2]
+    }
+
+    /// The slot the step after the next writes (a fused pass writing two levels).
+    pub fn after_next(&self) -> usize {
+        self.order[3]
+    }
+
+    /// After `steps` steps that wrote [`TimeLevels::next`] onward (at most `N - 2`): the last
+    /// two written are now previous and current.
+    pub fn advance(&mut self, steps: usize) {
+        debug_assert!(steps <= N - 2, "only {} spare slots", N - 2);
+        self.order.rotate_left(steps);
+    }
+
+    /// After a pass that wrote a changed copy of the current level into
+    /// [`TimeLevels::next`]: the copy is current, the previous level stays.
+    pub fn replace_current(&mut self) {
+        self.order.swap(1, 2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimeLevels;
+
+    #[test]
+    fn a_step_makes_the_written_slot_current_and_the_current_previous() {
+        let mut levels = TimeLevels::<3>::new();
+        let (previous, current, next) = (levels.previous(), levels.current(), levels.next());
+        levels.advance(1);
+        assert_eq!((levels.previous(), levels.current()), (current, next));
+        assert_eq!(
+            levels.next(),
+            previous,
+            "the oldest level is overwritten next"
+        );
+    }
+
+    #[test]
+    fn a_two_level_pass_makes_both_written_slots_the_newest() {
+        let mut levels = TimeLevels::<4>::new();
+        let (next, after_next) = (levels.next(), levels.after_next());
+        levels.advance(2);
+        assert_eq!((levels.previous(), levels.current()), (next, after_next));
+    }
+
+    #[test]
+    fn replacing_the_current_level_keeps_the_previous() {
+        let mut levels = TimeLevels::<3>::new();
+        let (previous, current, next) = (levels.previous(), levels.current(), levels.next());
+        levels.replace_current();
+        assert_eq!(
+            (levels.previous(), levels.current(), levels.next()),
+            (previous, next, current)
+        );
+    }
+}
