@@ -27,7 +27,9 @@ use water_core::AlignedBuffer;
 
 use crate::adjacency::SLOTS;
 use crate::rhombus::{RhombusLayout, DIRECTIONS, LEFT_PAD, RHOMBI};
-use crate::sphere_step::SlotTable;
+#[cfg(target_arch = "x86_64")]
+use crate::sphere_step::wave_update_avx2;
+use crate::sphere_step::{wave_update, SlotTable};
 
 /// The weights of a row: one for every cell and direction, or one row per direction.
 #[derive(Debug, Clone, Copy)]
@@ -93,7 +95,7 @@ pub fn rhombus_row_scalar(
             };
             sum += w * (cur[c.wrapping_add_signed(offset)] - z);
         }
-        *o = d * ((z + z) - *o + k * sum);
+        *o = wave_update(z, *o, sum, k, d);
     }
 }
 
@@ -150,14 +152,7 @@ unsafe fn rhombus_row_avx2(
             }
             let o = out.as_mut_ptr().add(x);
             let old = _mm256_loadu_ps(o);
-            let new = _mm256_mul_ps(
-                dv,
-                _mm256_add_ps(
-                    _mm256_sub_ps(_mm256_add_ps(z, z), old),
-                    _mm256_mul_ps(kv, sum),
-                ),
-            );
-            _mm256_storeu_ps(o, new);
+            _mm256_storeu_ps(o, wave_update_avx2(z, old, sum, kv, dv));
         }
     }
     let done = vectors * 8;
@@ -190,7 +185,7 @@ impl Corner {
         for (&tap, &w) in self.taps.iter().zip(&self.weights) {
             sum += w * (cur[tap as usize] - z);
         }
-        d * ((z + z) - old[self.cell as usize] + k * sum)
+        wave_update(z, old[self.cell as usize], sum, k, d)
     }
 
     /// The corner's cell.

@@ -10,6 +10,35 @@
 
 use crate::adjacency::SLOTS;
 
+/// The leapfrog update of one vertex, `d * ((z + z) - z_old + k * sum)`, from the neighbour sum
+/// `sum_s w_s (z_s - z)`: rounded this way by both layouts' loops, so they give the same bits.
+#[inline(always)]
+pub(crate) fn wave_update(z: f32, old: f32, sum: f32, k: f32, d: f32) -> f32 {
+    d * ((z + z) - old + k * sum)
+}
+
+/// [`wave_update`] on eight vertices, with the same operations in the same order (no fused
+/// multiply-adds, which would round differently).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn wave_update_avx2(
+    z: std::arch::x86_64::__m256,
+    old: std::arch::x86_64::__m256,
+    sum: std::arch::x86_64::__m256,
+    kv: std::arch::x86_64::__m256,
+    dv: std::arch::x86_64::__m256,
+) -> std::arch::x86_64::__m256 {
+    use std::arch::x86_64::{_mm256_add_ps, _mm256_mul_ps, _mm256_sub_ps};
+    _mm256_mul_ps(
+        dv,
+        _mm256_add_ps(
+            _mm256_sub_ps(_mm256_add_ps(z, z), old),
+            _mm256_mul_ps(kv, sum),
+        ),
+    )
+}
+
 /// Slot-major neighbour table and weights for `len` vertices. Every index is below `len`
 /// (checked when the table is built), which is what lets the gathers skip bounds checks.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,7 +116,7 @@ pub fn sphere_step_scalar(
         for s in 0..SLOTS {
             sum += table.weight[s][v] * (cur[table.index[s][v] as usize] - z);
         }
-        *o = d * ((z + z) - *o + k * sum);
+        *o = wave_update(z, *o, sum, k, d);
     }
 }
 
@@ -132,14 +161,7 @@ unsafe fn sphere_step_avx2(
             }
             let o = out.as_mut_ptr().add(b * 8);
             let old = _mm256_loadu_ps(o);
-            let new = _mm256_mul_ps(
-                dv,
-                _mm256_add_ps(
-                    _mm256_sub_ps(_mm256_add_ps(z, z), old),
-                    _mm256_mul_ps(kv, sum),
-                ),
-            );
-            _mm256_storeu_ps(o, new);
+            _mm256_storeu_ps(o, wave_update_avx2(z, old, sum, kv, dv));
         }
     }
     let done = vectors * 8;
