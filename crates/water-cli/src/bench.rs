@@ -5,6 +5,7 @@
 //! fixed edges; cells per second count the cells a step updates, as the peer counts them.
 
 use std::time::Instant;
+use water_gpu::GpuGridWater;
 
 use serde::Serialize;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};

@@ -141,11 +141,7 @@ impl SceneBench {
 /// [`SceneBenchError`] for a request out of range, no GPU for a GPU backend, or a failed step.
 pub fn bench_scene(bench: &SceneBench) -> Result<SceneBenchReport, SceneBenchError> {
     bench.validate()?;
-    let gpu = if bench.backend.gpu().is_some() {
-        Some(GpuContext::headless()?)
-    } else {
-        None
-    };
+    let gpu = crate::run::gpu_for(bench.backend)?;
     let pool = bench_pool(bench.threads)?;
     let (mut scene, seconds) = pool.install(|| -> Result<(Scene, f64), SceneBenchError> {
         let mut scene = crate_field(bench.size, bench.bodies, bench.backend, gpu.as_ref())?;

@@ -4,12 +4,13 @@
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use water_gpu::GpuGridWater;
 
 use glam::{Affine3A, Vec3};
 use serde::Serialize;
 use water_buoyancy::{rasterise_grid_mask, FloatingBody};
 use water_core::{GridMode, GridSize, LandMask};
-use water_gpu::hull_mesh::box_meshes;
+use water_gpu::box_meshes;
 use water_gpu::render::{
     BodyDraw, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
     HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
@@ -23,7 +24,7 @@ use crate::limits;
 use crate::out_dir::OutputDir;
 use crate::picture::robust_scale;
 use crate::progress::Progress;
-use crate::run::{check_grid_memory, RunError};
+use crate::run::{check_grid_memory, write_json, RunError};
 use water_gpu::render::{write_rgba_png, GifStream};
 
 /// Largest output side, pixels.
@@ -69,6 +70,11 @@ impl Default for RenderOptions {
 }
 
 impl RenderOptions {
+    /// Picture width over height, for the camera.
+    fn aspect(&self) -> f32 {
+        self.width as f32 / self.height as f32
+    }
+
     /// Checks the counts and sizes.
     ///
     /// # Errors
@@ -167,15 +173,31 @@ pub fn is_render_output(name: &str) -> bool {
     frame || name == "water.gif" || name == "render.json"
 }
 
-/// Where drawn frames go as they are drawn: a PNG each and a frame of the GIF, so a render
-/// holds one frame at a time, not all of them.
-struct FrameSink<'a> {
+/// Where frames are drawn, and where they go as they are drawn: a PNG each and a frame of the
+/// GIF, so a render holds one frame at a time, not all of them.
+struct Frames<'a> {
+    gpu: &'a GpuContext,
+    options: &'a RenderOptions,
+    target: OffscreenTarget,
     dir: &'a mut OutputDir,
     gif: GifStream,
     frames: Vec<PathBuf>,
 }
 
-impl FrameSink<'_> {
+impl Frames<'_> {
+    /// Draws a frame with the commands `encode` records into the target, and writes it.
+    fn draw(
+        &mut self,
+        encode: impl FnOnce(&mut wgpu::CommandEncoder, &OffscreenTarget) -> Result<(), GpuError>,
+    ) -> Result<(), RunError> {
+        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
+        encode(&mut encoder, &self.target)?;
+        self.gpu.queue.submit([encoder.finish()]);
+        let image = self.target.read()?;
+        self.push(&image)
+    }
+
+    /// Writes `image` as the next frame.
     fn push(&mut self, image: &RgbaImage) -> Result<(), RunError> {
         let dir = self.dir.dir().to_path_buf();
         let io = |source| RunError::Io { dir, source };
@@ -231,7 +253,10 @@ pub fn render_scenario(
         wgpu::TextureFormat::Rgba8UnormSrgb,
     )?;
     let (gif_temporary, gif) = dir.start("water.gif");
-    let mut sink = FrameSink {
+    let mut frames = Frames {
+        gpu: &gpu,
+        options,
+        target,
         gif: GifStream::create(&gif_temporary, options.width, options.height, GIF_DELAY_CS)
             .map_err(io)?,
         dir: &mut dir,
@@ -240,20 +265,20 @@ pub fn render_scenario(
     let (source, steps, scale) = match scenario {
         ScenarioFile::Grid(s) => {
             let steps = frame_steps(s.steps, options.frames);
-            let scale = render_grid(&gpu, s, options, &target, &steps, &mut sink)?;
+            let scale = frames.render_grid(s, &steps)?;
             (s.source.clone(), steps, scale)
         }
         ScenarioFile::Sphere(s) => {
             let steps = frame_steps(s.steps, options.frames);
-            let scale = render_sphere(&gpu, s, options, &target, &steps, &mut sink)?;
+            let scale = frames.render_sphere(s, &steps)?;
             (s.source.clone(), steps, scale)
         }
     };
-    let FrameSink {
+    let Frames {
         gif: gif_stream,
         frames: paths,
         ..
-    } = sink;
+    } = frames;
     gif_stream.finish().map_err(io)?;
     let summary = RenderSummary {
         scenario: source,
@@ -268,10 +293,7 @@ pub fn render_scenario(
         json: dir.path("render.json"),
         wall_seconds: start.elapsed().as_secs_f64(),
     };
-    let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
-    dir.write("render.json", |path| std::fs::write(path, json + "\n"))
-        .map_err(io)?;
-    dir.commit(is_render_output).map_err(io)?;
+    write_json(dir, "render.json", &summary, is_render_output).map_err(io)?;
     Ok(summary)
 }
 
@@ -291,109 +313,112 @@ fn auto_scale(heights: &[f32], extent: f32) -> Option<f32> {
         .then(|| DRAWN_WAVE_SHARE * extent / typical)
 }
 
-/// Frames of a grid scenario and the height scale they were drawn with.
-fn render_grid(
-    gpu: &GpuContext,
-    scenario: &Scenario,
-    options: &RenderOptions,
-    target: &OffscreenTarget,
-    steps: &[u64],
-    sink: &mut FrameSink<'_>,
+/// The height scale a frame is drawn at: the one asked for, else one picked by [`auto_scale`]
+/// from the first frame with waves and kept from then on (1 until then).
+fn frame_scale(
+    scale: &mut Option<f32>,
+    extent: f32,
+    heights: impl FnOnce() -> Result<Vec<f32>, RunError>,
 ) -> Result<f32, RunError> {
-    let (device, queue) = (&gpu.device, &gpu.queue);
-    let mut sim = scenario.scene(options.backend.into(), Some(gpu))?;
-    let mut run = ScenarioRun::new(scenario);
-    let size = scenario.size;
-    let cell = scenario.params.cell_size() as f32;
-    let extent = Vec3::new(size.width() as f32 * cell, size.height() as f32 * cell, 0.0);
-    let longest = extent.x.max(extent.y);
-    let mut progress = Progress::new("render", scenario.steps, options.show_progress);
+    if scale.is_none() {
+        *scale = auto_scale(&heights()?, extent);
+    }
+    Ok(scale.unwrap_or(1.0))
+}
 
-    if scenario.mode == GridMode::Classic {
-        let mut renderer = ClassicRenderer::new(
-            device,
-            queue,
-            target.format(),
-            size,
-            ClassicShading::default(),
-            &RgbaImage::pebbles(size.width() as u32, size.height() as u32, 24, 3),
-        )?;
+/// `style` with its waves drawn at `scale`, or `None` where they already are;
+/// `height_scale` picks the style's field.
+fn rescaled<S: Clone>(style: &S, scale: f32, height_scale: fn(&mut S) -> &mut f32) -> Option<S> {
+    let mut style = style.clone();
+    let old = std::mem::replace(height_scale(&mut style), scale);
+    (old != scale).then_some(style)
+}
+
+impl Frames<'_> {
+    /// Draws the frames of a grid scenario; returns the height scale they were drawn with.
+    fn render_grid(&mut self, scenario: &Scenario, steps: &[u64]) -> Result<f32, RunError> {
+        let (gpu, options) = (self.gpu, self.options);
+        let (device, queue, format) = (&gpu.device, &gpu.queue, self.target.format());
+        let mut sim = scenario.scene(options.backend.into(), Some(gpu))?;
+        let mut run = ScenarioRun::new(scenario);
+        let size = scenario.size;
+        let cell = scenario.params.cell_size() as f32;
+        let extent = Vec3::new(size.width() as f32 * cell, size.height() as f32 * cell, 0.0);
+        let longest = extent.x.max(extent.y);
+        let mut progress = Progress::new("render", scenario.steps, options.show_progress);
+
+        if scenario.mode == GridMode::Classic {
+            let mut renderer = ClassicRenderer::new(
+                device,
+                queue,
+                format,
+                size,
+                ClassicShading::default(),
+                &RgbaImage::pebbles(size.width() as u32, size.height() as u32, 24, 3),
+            )?;
+            for &step in steps {
+                run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
+                let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
+                self.draw(|encoder, target| {
+                    renderer.encode(encoder, target.colour_view(), &surface)
+                })?;
+            }
+            progress.finish();
+            return Ok(1.0);
+        }
+
+        let style = GridSurfaceStyle {
+            mesh_quads: (size.width().max(size.height()) as u32).min(512),
+            floor_depth: 0.1 * longest,
+            floor_tile: 0.2 * longest,
+            absorption: 12.0 / longest,
+            ..GridSurfaceStyle::default()
+        };
+        let mut renderer = GridSurfaceRenderer::new(device, queue, format, size, cell, style)?;
+        let camera = Camera::orbit(extent * 0.5, 1.2 * longest, 0.35, 0.75, options.aspect());
+        let meshes = BodyMeshes::new(device, bodies_of(&sim), &scenario.land, cell)?;
+        let mask = HullMaskTexture::new(device, size);
+        let mut cells = vec![0.0_f32; size.cells()];
+        let mut scale = options.height_scale;
         for &step in steps {
             run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
-            let surface = gpu_grid(&mut sim).update_surface()?.clone();
-            let mut encoder = device.create_command_encoder(&Default::default());
-            renderer.encode(&mut encoder, target.colour_view(), &surface)?;
-            queue.submit([encoder.finish()]);
-            sink.push(&target.read()?)?;
-        }
-        progress.finish();
-        return Ok(1.0);
-    }
-
-    let style = GridSurfaceStyle {
-        mesh_quads: (size.width().max(size.height()) as u32).min(512),
-        floor_depth: 0.1 * longest,
-        floor_tile: 0.2 * longest,
-        absorption: 12.0 / longest,
-        ..GridSurfaceStyle::default()
-    };
-    let mut renderer = GridSurfaceRenderer::new(device, queue, target.format(), size, cell, style)?;
-    let camera = Camera::orbit(
-        extent * 0.5,
-        1.2 * longest,
-        0.35,
-        0.75,
-        options.width as f32 / options.height as f32,
-    );
-    let meshes = BodyMeshes::new(device, bodies_of(&sim), &scenario.land, cell)?;
-    let mask = HullMaskTexture::new(device, size);
-    let mut cells = vec![0.0_f32; size.cells()];
-    let mut scale = options.height_scale;
-    for &step in steps {
-        run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
-        if scale.is_none() {
-            scale = auto_scale(&sim.water().heights()?, longest);
-        }
-        let drawn = scale.unwrap_or(1.0);
-        if renderer.style().height_scale != drawn {
-            renderer.set_style(GridSurfaceStyle {
-                height_scale: drawn,
-                ..renderer.style().clone()
+            let drawn = frame_scale(&mut scale, longest, || Ok(sim.water().heights()?))?;
+            if let Some(style) = rescaled(renderer.style(), drawn, |s| &mut s.height_scale) {
+                renderer.set_style(style)?;
+            }
+            // Flat water where hulls and land are.
+            for (c, land) in cells.iter_mut().zip(scenario.land.cells()) {
+                *c = if *land { 1.0 } else { 0.0 };
+            }
+            for body in bodies_of(&sim) {
+                rasterise_grid_mask(
+                    &body.hulls,
+                    &body.body.state.pose,
+                    size,
+                    cell,
+                    1.0,
+                    &mut cells,
+                )?;
+            }
+            mask.write(queue, &cells)?;
+            let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
+            let draws = meshes.draws(bodies_of(&sim), drawn);
+            self.draw(|encoder, target| {
+                renderer.encode(
+                    encoder,
+                    target.colour_view(),
+                    target.depth_view(),
+                    Vec3::new(0.55, 0.65, 0.75),
+                    &camera,
+                    &surface,
+                    Some(mask.view()),
+                    &draws,
+                )
             })?;
         }
-        // Flat water where hulls and land are.
-        for (c, land) in cells.iter_mut().zip(scenario.land.cells()) {
-            *c = if *land { 1.0 } else { 0.0 };
-        }
-        for body in bodies_of(&sim) {
-            rasterise_grid_mask(
-                &body.hulls,
-                &body.body.state.pose,
-                size,
-                cell,
-                1.0,
-                &mut cells,
-            )?;
-        }
-        mask.write(queue, &cells)?;
-        let surface = gpu_grid(&mut sim).update_surface()?.clone();
-        let draws = meshes.draws(bodies_of(&sim), drawn);
-        let mut encoder = device.create_command_encoder(&Default::default());
-        renderer.encode(
-            &mut encoder,
-            target.colour_view(),
-            target.depth_view(),
-            Vec3::new(0.55, 0.65, 0.75),
-            &camera,
-            &surface,
-            Some(mask.view()),
-            &draws,
-        )?;
-        queue.submit([encoder.finish()]);
-        sink.push(&target.read()?)?;
+        progress.finish();
+        Ok(scale.unwrap_or(1.0))
     }
-    progress.finish();
-    Ok(scale.unwrap_or(1.0))
 }
 
 /// The scene's floating bodies in the water's frame.
@@ -494,65 +519,49 @@ fn land_blocks(land: &LandMask, cell: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     box_meshes(&boxes)
 }
 
-/// Frames of a sphere scenario and the height scale they were drawn with.
-fn render_sphere(
-    gpu: &GpuContext,
-    scenario: &SphereScenario,
-    options: &RenderOptions,
-    target: &OffscreenTarget,
-    steps: &[u64],
-    sink: &mut FrameSink<'_>,
-) -> Result<f32, RunError> {
-    let (device, queue) = (&gpu.device, &gpu.queue);
-    let sphere = scenario.water.sphere();
-    let radius = sphere.radius();
-    let mut water = BackendSphere::new(scenario.water.clone(), options.backend.into(), Some(gpu))?;
-    let mut renderer = SphereSurfaceRenderer::new(
-        device,
-        queue,
-        target.format(),
-        sphere,
-        SphereSurfaceStyle::default(),
-    )?;
-    let camera = Camera::orbit(
-        Vec3::ZERO,
-        3.4 * radius,
-        0.6,
-        0.45,
-        options.width as f32 / options.height as f32,
-    );
-    let mut progress = Progress::new("render", scenario.steps, options.show_progress);
-    let mut step = 0;
-    let mut scale = options.height_scale;
-    for &frame_step in steps {
-        scenario.play(&mut water, step, frame_step, |done| progress.update(done))?;
-        step = frame_step;
-        if scale.is_none() {
-            scale = auto_scale(&water.heights()?, 2.0 * radius);
-        }
-        let drawn = scale.unwrap_or(1.0);
-        if renderer.style().height_scale != drawn {
-            renderer.set_style(SphereSurfaceStyle {
-                height_scale: drawn,
-                ..renderer.style().clone()
+impl Frames<'_> {
+    /// Draws the frames of a sphere scenario; returns the height scale they were drawn with.
+    fn render_sphere(&mut self, scenario: &SphereScenario, steps: &[u64]) -> Result<f32, RunError> {
+        let (gpu, options) = (self.gpu, self.options);
+        let sphere = scenario.water.sphere();
+        let radius = sphere.radius();
+        let mut water =
+            BackendSphere::new(scenario.water.clone(), options.backend.into(), Some(gpu))?;
+        let mut renderer = SphereSurfaceRenderer::new(
+            &gpu.device,
+            &gpu.queue,
+            self.target.format(),
+            sphere,
+            SphereSurfaceStyle::default(),
+        )?;
+        let camera = Camera::orbit(Vec3::ZERO, 3.4 * radius, 0.6, 0.45, options.aspect());
+        let mut progress = Progress::new("render", scenario.steps, options.show_progress);
+        let mut step = 0;
+        let mut scale = options.height_scale;
+        for &frame_step in steps {
+            scenario.play(&mut water, step, frame_step, |done| progress.update(done))?;
+            step = frame_step;
+            let drawn = frame_scale(&mut scale, 2.0 * radius, || Ok(water.heights()?))?;
+            if let Some(style) = rescaled(renderer.style(), drawn, |s| &mut s.height_scale) {
+                renderer.set_style(style)?;
+            }
+            let gpu_water = water
+                .gpu()
+                .expect("render runs sphere water on a GPU backend");
+            self.draw(|encoder, target| {
+                renderer.encode(
+                    encoder,
+                    target.colour_view(),
+                    target.depth_view(),
+                    Vec3::new(0.01, 0.01, 0.03),
+                    &camera,
+                    gpu_water,
+                )
             })?;
         }
-        let mut encoder = device.create_command_encoder(&Default::default());
-        renderer.encode(
-            &mut encoder,
-            target.colour_view(),
-            target.depth_view(),
-            Vec3::new(0.01, 0.01, 0.03),
-            &camera,
-            water
-                .gpu()
-                .expect("render runs sphere water on a GPU backend"),
-        )?;
-        queue.submit([encoder.finish()]);
-        sink.push(&target.read()?)?;
+        progress.finish();
+        Ok(scale.unwrap_or(1.0))
     }
-    progress.finish();
-    Ok(scale.unwrap_or(1.0))
 }
 
 #[cfg(test)]

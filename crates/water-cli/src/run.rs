@@ -123,6 +123,63 @@ pub fn is_run_output(name: &str) -> bool {
     )
 }
 
+/// The GPU a run on `backend` needs: none for the CPU.
+///
+/// # Errors
+/// No adapter, or one that cannot hold the simulation's buffers.
+pub(crate) fn gpu_for(backend: Backend) -> Result<Option<GpuContext>, GpuError> {
+    backend.gpu().map(|_| GpuContext::headless()).transpose()
+}
+
+/// Every file a run writes, in the order written: those pending in `dir`, then
+/// `summary.json`, which is written last.
+#[must_use]
+pub(crate) fn files_with_summary(dir: &OutputDir) -> Vec<PathBuf> {
+    dir.pending_paths()
+        .into_iter()
+        .chain([dir.path("summary.json")])
+        .collect()
+}
+
+/// Ends a command's output: writes `summary` as the JSON file `name`, gives every file its
+/// name and removes what an earlier run left in the folder (the files `is_ours` claims), so
+/// that it holds only this run's files.
+///
+/// # Errors
+/// The first I/O error.
+pub(crate) fn write_json(
+    mut dir: OutputDir,
+    name: &str,
+    summary: &impl Serialize,
+    is_ours: impl Fn(&str) -> bool,
+) -> std::io::Result<()> {
+    let json = serde_json::to_string_pretty(summary).map_err(std::io::Error::other)?;
+    dir.write(name, |path| std::fs::write(path, json + "\n"))?;
+    dir.commit(is_ours)?;
+    Ok(())
+}
+
+/// The largest |height|.
+#[must_use]
+pub(crate) fn max_abs_height(heights: &[f32]) -> f32 {
+    heights.iter().fold(0.0f32, |m, z| m.max(z.abs()))
+}
+
+/// The summary's closing lines: the adapter where there is one, `middle`, and each file
+/// written.
+#[must_use]
+pub(crate) fn closing_lines(adapter: Option<&str>, middle: &str, files: &[PathBuf]) -> String {
+    let mut s = String::new();
+    if let Some(adapter) = adapter {
+        s.push_str(&format!("adapter    {adapter}\n"));
+    }
+    s.push_str(middle);
+    for f in files {
+        s.push_str(&format!("wrote      {}\n", f.display()));
+    }
+    s
+}
+
 /// Refuses a grid scenario whose buffers would not fit in memory, before any is allocated.
 ///
 /// # Errors
@@ -158,10 +215,7 @@ pub fn run_scenario(
     };
     check_grid_memory(scenario)?;
     let mut dir = OutputDir::create(out).map_err(io)?;
-    let gpu = match backend {
-        Backend::Cpu => None,
-        _ => Some(GpuContext::headless()?),
-    };
+    let gpu = gpu_for(backend)?;
     let mut scene = scenario.scene(backend, gpu.as_ref())?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
     let mut trajectory = if scenario.bodies.is_empty() {
@@ -199,12 +253,7 @@ pub fn run_scenario(
     if let Some(csv) = trajectory {
         csv.finish().map_err(io)?;
     }
-    // Every file this run writes, in the order written; summary.json last.
-    let files = dir
-        .pending_paths()
-        .into_iter()
-        .chain([dir.path("summary.json")])
-        .collect();
+    let files = files_with_summary(&dir);
 
     let courant = if scenario.mode == water_core::GridMode::Classic {
         0.5
@@ -233,16 +282,13 @@ pub fn run_scenario(
         simulated_seconds: scenario.steps as f64 * scenario.params.dt(),
         wall_seconds,
         mcells_per_s: size.cells() as f64 * scenario.steps as f64 / wall_seconds.max(1e-12) / 1e6,
-        max_abs_height: heights.iter().fold(0.0f32, |m, z| m.max(z.abs())),
+        max_abs_height: max_abs_height(heights),
         volume: water_core::diagnostics::volume(heights, scenario.params.cell_size()),
         energy: scene.water().energy(),
         bodies,
         files,
     };
-    let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
-    dir.write("summary.json", |path| std::fs::write(path, json + "\n"))
-        .map_err(io)?;
-    dir.commit(is_run_output).map_err(io)?;
+    write_json(dir, "summary.json", &summary, is_run_output).map_err(io)?;
     Ok(summary)
 }
 
@@ -250,7 +296,7 @@ impl RunSummary {
     /// Human-readable lines for the terminal.
     #[must_use]
     pub fn to_text(&self) -> String {
-        let mut s = format!(
+        let s = format!(
             "scenario   {}\nbackend    {}  mode {}  boundary {}\ngrid       {} x {}  a = {:.4}\n\
              steps      {} ({:.3} s simulated) in {:.3} s wall, {:.1} Mcell/s\n\
              surface    max |z| = {:.4}  volume = {:.6e} m^3  energy = {}\n",
@@ -270,19 +316,14 @@ impl RunSummary {
             self.energy
                 .map_or_else(|| "n/a (GPU)".to_owned(), |e| format!("{e:.6e} m^2"))
         );
-        if let Some(adapter) = &self.adapter {
-            s.push_str(&format!("adapter    {adapter}\n"));
-        }
-        for b in &self.bodies {
-            let [x, y, z] = b.position;
-            s.push_str(&format!(
-                "body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m\n",
-                b.name
-            ));
-        }
-        for f in &self.files {
-            s.push_str(&format!("wrote      {}\n", f.display()));
-        }
-        s
+        let bodies: String = self
+            .bodies
+            .iter()
+            .map(|b| {
+                let [x, y, z] = b.position;
+                format!("body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m\n", b.name)
+            })
+            .collect();
+        s + &closing_lines(self.adapter.as_deref(), &bodies, &self.files)
     }
 }

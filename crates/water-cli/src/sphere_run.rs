@@ -13,7 +13,9 @@ use crate::picture;
 use crate::progress::Progress;
 use water_gpu::GpuContext;
 
-use crate::run::{is_run_output, RunError};
+use crate::run::{
+    closing_lines, files_with_summary, gpu_for, is_run_output, max_abs_height, write_json, RunError,
+};
 use water_scene::scenario::SphereScenario;
 use water_scene::{Backend, BackendSphere};
 
@@ -97,10 +99,7 @@ pub fn run_sphere(
     let mut dir = OutputDir::create(out).map_err(io)?;
     let mut progress = Progress::new("run", scenario.steps, show_progress);
     let start = Instant::now();
-    let gpu = match backend {
-        Backend::Cpu => None,
-        _ => Some(GpuContext::headless()?),
-    };
+    let gpu = gpu_for(backend)?;
     let mut water = BackendSphere::new(scenario.water.clone(), backend, gpu.as_ref())?;
     scenario.play(&mut water, 0, scenario.steps, |done| progress.update(done))?;
     let heights = water.heights()?;
@@ -133,11 +132,7 @@ pub fn run_sphere(
         water_gpu::render::write_png(path, MAP_WIDTH, MAP_WIDTH / 2, &rgb)
     })
     .map_err(io)?;
-    let files = dir
-        .pending_paths()
-        .into_iter()
-        .chain([dir.path("summary.json")])
-        .collect();
+    let files = files_with_summary(&dir);
 
     let summary = SphereSummary {
         scenario: scenario.source.clone(),
@@ -146,7 +141,7 @@ pub fn run_sphere(
         vertices: n,
         steps: scenario.steps,
         wall_seconds,
-        max_abs_height: heights.iter().fold(0.0f32, |m, z| m.max(z.abs())),
+        max_abs_height: max_abs_height(heights),
         volume: heights
             .iter()
             .zip(water.vertex_areas())
@@ -155,10 +150,7 @@ pub fn run_sphere(
         adapter,
         files,
     };
-    let json = serde_json::to_string_pretty(&summary).map_err(|e| io(std::io::Error::other(e)))?;
-    dir.write("summary.json", |path| std::fs::write(path, json + "\n"))
-        .map_err(io)?;
-    dir.commit(is_run_output).map_err(io)?;
+    write_json(dir, "summary.json", &summary, is_run_output).map_err(io)?;
     Ok(summary)
 }
 
@@ -166,7 +158,7 @@ impl SphereSummary {
     /// Lines for the terminal.
     #[must_use]
     pub fn to_text(&self) -> String {
-        let mut s = format!(
+        let s = format!(
             "scenario   {}\nbackend    {}  sphere level {} ({} vertices)\n\
              steps      {} in {:.3} s wall\nsurface    max |z| = {:.4}  volume = {:.6e} m^3\n",
             self.scenario,
@@ -178,12 +170,6 @@ impl SphereSummary {
             self.max_abs_height,
             self.volume
         );
-        if let Some(adapter) = &self.adapter {
-            s.push_str(&format!("adapter    {adapter}\n"));
-        }
-        for f in &self.files {
-            s.push_str(&format!("wrote      {}\n", f.display()));
-        }
-        s
+        s + &closing_lines(self.adapter.as_deref(), "", &self.files)
     }
 }
