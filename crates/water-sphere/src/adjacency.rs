@@ -70,7 +70,12 @@ impl Adjacency {
     /// Neighbours of vertex `v`, counter-clockwise seen from outside.
     #[must_use]
     pub fn neighbours(&self, v: usize) -> &[u32] {
-        &self.indices[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+        &self.indices[self.row(v)]
+    }
+
+    /// Where vertex `v`'s neighbours, and anything kept per neighbour, stand in the CSR arrays.
+    pub(crate) fn row(&self, v: usize) -> std::ops::Range<usize> {
+        self.offsets[v] as usize..self.offsets[v + 1] as usize
     }
 
     /// CSR offsets (`len() + 1` entries).

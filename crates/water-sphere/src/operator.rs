@@ -17,8 +17,7 @@ use crate::icosphere::Icosphere;
 /// Weights `w_ij` of `(K z)_i = sum_j w_ij (z_j - z_i)`, one per CSR entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GraphOperator {
-    offsets: Vec<u32>,
-    indices: Vec<u32>,
+    adjacency: Adjacency,
     weights: Vec<f64>,
 }
 
@@ -32,8 +31,7 @@ impl GraphOperator {
             weights.extend(std::iter::repeat_n(1.0 / ring.len() as f64, ring.len()));
         }
         Self {
-            offsets: adjacency.offsets().to_vec(),
-            indices: adjacency.indices().to_vec(),
+            adjacency: adjacency.clone(),
             weights,
         }
     }
@@ -46,8 +44,7 @@ impl GraphOperator {
         let mut mass = vec![0.0f64; n];
         let mut weights = vec![0.0f64; adjacency.indices().len()];
         let slot = |i: u32, j: u32| -> usize {
-            let start = adjacency.offsets()[i as usize] as usize;
-            start
+            adjacency.row(i as usize).start
                 + adjacency
                     .neighbours(i as usize)
                     .iter()
@@ -69,17 +66,12 @@ impl GraphOperator {
             }
         }
         for (v, area) in mass.iter().enumerate() {
-            let (s, e) = (
-                adjacency.offsets()[v] as usize,
-                adjacency.offsets()[v + 1] as usize,
-            );
-            for w in &mut weights[s..e] {
+            for w in &mut weights[adjacency.row(v)] {
                 *w /= area;
             }
         }
         Self {
-            offsets: adjacency.offsets().to_vec(),
-            indices: adjacency.indices().to_vec(),
+            adjacency: adjacency.clone(),
             weights,
         }
     }
@@ -87,25 +79,25 @@ impl GraphOperator {
     /// Number of vertices.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.offsets.len() - 1
+        self.adjacency.len()
     }
 
     /// True for an empty mesh.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.adjacency.is_empty()
     }
 
     /// CSR offsets.
     #[must_use]
     pub fn offsets(&self) -> &[u32] {
-        &self.offsets
+        self.adjacency.offsets()
     }
 
     /// CSR neighbour indices.
     #[must_use]
     pub fn indices(&self) -> &[u32] {
-        &self.indices
+        self.adjacency.indices()
     }
 
     /// Weights `w_ij`, one per CSR entry.
@@ -117,10 +109,12 @@ impl GraphOperator {
     /// `out = K z`.
     pub fn apply(&self, z: &[f64], out: &mut [f64]) {
         for (i, o) in out.iter_mut().enumerate() {
-            let (s, e) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-            *o = self.indices[s..e]
+            let row = self.adjacency.row(i);
+            *o = self
+                .adjacency
+                .neighbours(i)
                 .iter()
-                .zip(&self.weights[s..e])
+                .zip(&self.weights[row])
                 .map(|(&j, w)| w * (z[j as usize] - z[i]))
                 .sum();
         }

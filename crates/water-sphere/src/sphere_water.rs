@@ -327,10 +327,15 @@ impl SphereWater {
     /// Area-weighted volume above the rest sphere, `sum A_i z_i`, m^3.
     #[must_use]
     pub fn volume(&self) -> f64 {
+        self.weighted_sum(&self.areas)
+    }
+
+    /// `sum w_i z_i` of the current heights, in f64.
+    fn weighted_sum(&self, weights: &[f64]) -> f64 {
         self.heights()
             .iter()
-            .zip(&self.areas)
-            .map(|(&z, a)| f64::from(z) * a)
+            .zip(weights)
+            .map(|(&z, w)| f64::from(z) * w)
             .sum()
     }
 
@@ -370,11 +375,7 @@ impl SphereWater {
     /// `sum w_i z_i` of the current heights ([`SphereWater::conserved_weights`]).
     #[must_use]
     pub fn conserved_sum(&self) -> f64 {
-        self.heights()
-            .iter()
-            .zip(&self.conserved)
-            .map(|(&z, w)| f64::from(z) * w)
-            .sum()
+        self.weighted_sum(&self.conserved)
     }
 
     /// Unit normals of the displaced surface (area-weighted face normals less the mesh's rest

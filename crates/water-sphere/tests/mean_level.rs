@@ -59,13 +59,27 @@ fn clicks() -> [SphereImpulse; 2] {
     ]
 }
 
-/// Undamped water on `sphere` with `stepper`, both clicks given.
-fn clicked(sphere: Icosphere, stepper: SphereStepper) -> SphereWater {
+/// Laplace-Beltrami at 1 m/s with step `dt`.
+fn laplace_beltrami(dt: f64) -> SphereStepper {
+    SphereStepper::LaplaceBeltrami {
+        wave_speed: 1.0,
+        dt,
+    }
+}
+
+/// Soaks undamped water on `sphere` with `stepper`, both clicks given, for `steps` steps checked
+/// every `chunk`.
+fn assert_clicked_water_conserved(
+    what: &str,
+    (sphere, stepper): (Icosphere, SphereStepper),
+    steps: u64,
+    chunk: u64,
+) {
     let mut water = SphereWater::new(sphere, stepper, Damping::NONE).expect("water");
     for click in &clicks() {
         water.add_impulse(click);
     }
-    water
+    assert_conserved(what, soak(&mut water, steps, chunk));
 }
 
 /// The demo's sphere (level 3, 642 vertices), mean stepper at `a = 1/2`, undamped, two clicks,
@@ -75,11 +89,8 @@ fn clicked(sphere: Icosphere, stepper: SphereStepper) -> SphereWater {
 #[test]
 fn mean_stepper_conserves_its_mean_level_over_a_million_steps() {
     let sphere = Icosphere::new(3, 1.0).expect("sphere");
-    let mut water = clicked(sphere, SphereStepper::Mean { a: 0.5 });
-    assert_conserved(
-        "mean stepper, level 3",
-        soak(&mut water, 1_000_000, 100_000),
-    );
+    let water = (sphere, SphereStepper::Mean { a: 0.5 });
+    assert_clicked_water_conserved("mean stepper, level 3", water, 1_000_000, 100_000);
 }
 
 /// Level 4 (2,562 vertices), Laplace-Beltrami at half its largest stable step, undamped, two
@@ -88,25 +99,11 @@ fn mean_stepper_conserves_its_mean_level_over_a_million_steps() {
 #[test]
 fn laplace_beltrami_stepper_conserves_its_mean_level_over_2e5_steps() {
     let sphere = Icosphere::new(4, 1.0).expect("sphere");
-    let probe = SphereWater::new(
-        sphere.clone(),
-        SphereStepper::LaplaceBeltrami {
-            wave_speed: 1.0,
-            dt: 1e-3,
-        },
-        Damping::NONE,
-    )
-    .expect("probe");
+    let probe =
+        SphereWater::new(sphere.clone(), laplace_beltrami(1e-3), Damping::NONE).expect("probe");
     let dt = 0.5 * probe.max_stable_coefficient().sqrt();
-    let stepper = SphereStepper::LaplaceBeltrami {
-        wave_speed: 1.0,
-        dt,
-    };
-    let mut water = clicked(sphere, stepper);
-    assert_conserved(
-        "Laplace-Beltrami, level 4",
-        soak(&mut water, 200_000, 20_000),
-    );
+    let water = (sphere, laplace_beltrami(dt));
+    assert_clicked_water_conserved("Laplace-Beltrami, level 4", water, 200_000, 20_000);
 }
 
 /// A click is zero-sum in the stepper's own weights, so the mean level does not start to
