@@ -12,7 +12,7 @@
 
 use glam::{Quat, Vec2, Vec3};
 use rayon::prelude::*;
-use water_buoyancy::{BodyStep, FloatingBody, Gravity, Wrench};
+use water_buoyancy::{BodyState, BodyStep, BuoyancyError, FloatingBody, Gravity, Wrench};
 use water_core::{
     ContactMasks, FixedStepClock, FrameSteps, GridMode, HeightSource, HeightView, Impulse,
     LandMask, SurfaceSample,
@@ -259,13 +259,7 @@ impl Scene {
             return Err(SceneError::ClassicBodies);
         }
         let up = self.settings.up;
-        let mut body = spec.body;
-        body.body.state =
-            up.state_to_water(&body.body.state)
-                .map_err(|source| SceneError::BodySetup {
-                    name: spec.name.clone(),
-                    source,
-                })?;
+        let body = with_state_converted(spec.body, &spec.name, |s| up.state_to_water(s))?;
         if let Masks::Gpu { meshes, device, .. } = &mut self.masks {
             let hull_meshes = body
                 .hulls
@@ -317,13 +311,7 @@ impl Scene {
         // The next step draws the masks without it: its cut is then in C_old alone.
         self.masks_hold_removed = true;
         let up = self.settings.up;
-        let mut body = b.body;
-        body.body.state =
-            up.state_from_water(&body.body.state)
-                .map_err(|source| SceneError::BodySetup {
-                    name: b.name.clone(),
-                    source,
-                })?;
+        let body = with_state_converted(b.body, &b.name, |s| up.state_from_water(s))?;
         Ok(BodySpec {
             name: b.name,
             body,
@@ -720,4 +708,18 @@ impl Scene {
     pub fn frame(&self) -> Quat {
         self.settings.up.rotation()
     }
+}
+
+/// `body` with its state carried between the caller's frame and the water's by `convert`, a
+/// failure named after the body.
+fn with_state_converted(
+    mut body: FloatingBody,
+    name: &str,
+    convert: impl FnOnce(&BodyState) -> Result<BodyState, BuoyancyError>,
+) -> Result<FloatingBody, SceneError> {
+    body.body.state = convert(&body.body.state).map_err(|source| SceneError::BodySetup {
+        name: name.to_owned(),
+        source,
+    })?;
+    Ok(body)
 }

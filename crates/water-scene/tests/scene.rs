@@ -11,7 +11,8 @@ use water_core::{
 };
 use water_scene::scenario::{Scenario, ScenarioRun};
 use water_scene::{
-    Backend, BodySpec, GridSpec, OwnedRow, Scene, SceneError, SceneEvent, SceneSettings, UpAxis,
+    Backend, BodyId, BodySpec, GridSpec, OwnedRow, Scene, SceneError, SceneEvent, SceneSettings,
+    UpAxis,
 };
 
 /// A `cells x cells` signed grid of 0.1 m cells at 60 steps per second.
@@ -25,13 +26,41 @@ fn pond(cells: usize, boundary: Boundary) -> GridSpec {
     )
 }
 
-/// A box of full size `size` (m, its own axes) and `mass` at `position`, default drag.
-fn crate_body(size: Vec3, mass: f32, position: Vec3, orientation: Quat) -> FloatingBody {
+/// A scene on `spec` with no land, the given settings and no GPU.
+fn scene_with(spec: GridSpec, settings: SceneSettings) -> Scene {
+    Scene::new(spec, LandMask::empty(spec.size), settings, None).expect("scene")
+}
+
+/// A scene on `spec` with no land, default settings and no GPU.
+fn open_scene(spec: GridSpec) -> Scene {
+    scene_with(spec, SceneSettings::default())
+}
+
+/// An upright box of full size `size` (m, its own axes) and `mass` at `position`, default drag.
+fn crate_body(size: Vec3, mass: f32, position: Vec3) -> FloatingBody {
     let shape = Shape::cuboid(size * 0.5).expect("shape");
-    let pose = Pose::new(position, orientation).expect("pose");
+    let pose = Pose::new(position, Quat::IDENTITY).expect("pose");
     let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose)).expect("body");
     let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
     FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT).expect("float")
+}
+
+/// Adds a crate of `size` and `mass` floating at its draft `m / (rho area)` at `at`, pushed along
+/// +x by `push` N; gives its id and draft.
+fn add_pushed_crate(
+    scene: &mut Scene,
+    name: &str,
+    (size, mass, area): (Vec3, f32, f32),
+    at: Vec2,
+    push: f32,
+) -> (BodyId, f32) {
+    let draft = box_draft(mass, FRESH_WATER_DENSITY, area);
+    let body = crate_body(size, mass, at.extend(size.z / 2.0 - draft));
+    let id = scene.add_body(BodySpec::new(name, body)).expect("add");
+    scene
+        .set_force(id, Vec3::new(push, 0.0, 0.0), Vec3::ZERO)
+        .expect("force");
+    (id, draft)
 }
 
 /// Archimedes in a y-up scene gives the same draft as in a z-up one: the same box (its short
@@ -46,13 +75,7 @@ fn a_box_floats_at_the_same_draft_with_z_up_and_y_up() {
             up,
             ..SceneSettings::default()
         };
-        let mut scene = Scene::new(
-            pond(64, Boundary::Absorbing),
-            LandMask::empty(GridSize::new(64, 64).unwrap()),
-            settings,
-            None,
-        )
-        .expect("scene");
+        let mut scene = scene_with(pond(64, Boundary::Absorbing), settings);
         // The pond's middle, 0.1 m above still water, in each frame's own coordinates.
         let (position, size) = match up {
             UpAxis::Z => (Vec3::new(3.2, 3.2, 0.1), footprint.extend(tall)),
@@ -62,10 +85,7 @@ fn a_box_floats_at_the_same_draft_with_z_up_and_y_up() {
             ),
         };
         let id = scene
-            .add_body(BodySpec::new(
-                "box",
-                crate_body(size, mass, position, Quat::IDENTITY),
-            ))
+            .add_body(BodySpec::new("box", crate_body(size, mass, position)))
             .expect("add");
         scene.step_many(600).expect("steps");
         let b = scene.body(id).expect("body");
@@ -94,30 +114,10 @@ fn a_box_floats_at_the_same_draft_with_z_up_and_y_up() {
 #[test]
 fn a_user_force_pushes_a_body_to_its_drag_limited_speed() {
     let spec = pond(128, Boundary::Absorbing);
-    let mut scene = Scene::new(
-        spec,
-        LandMask::empty(spec.size),
-        SceneSettings::default(),
-        None,
-    )
-    .expect("scene");
-    let (mass, size) = (40.0, Vec3::new(0.6, 0.6, 0.3));
-    let draft = box_draft(mass, FRESH_WATER_DENSITY, 0.36);
-    let id = scene
-        .add_body(BodySpec::new(
-            "crate",
-            crate_body(
-                size,
-                mass,
-                Vec3::new(2.0, 6.4, 0.15 - draft),
-                Quat::IDENTITY,
-            ),
-        ))
-        .expect("add");
-    let push = 20.0;
-    scene
-        .set_force(id, Vec3::new(push, 0.0, 0.0), Vec3::ZERO)
-        .expect("force");
+    let mut scene = open_scene(spec);
+    let (mass, size, push) = (40.0, Vec3::new(0.6, 0.6, 0.3), 20.0);
+    let crate_spec = (size, mass, 0.36);
+    let (id, draft) = add_pushed_crate(&mut scene, "crate", crate_spec, Vec2::new(2.0, 6.4), push);
     // Ten time constants m / (f k1) of about 0.7 s.
     scene.step_many(420).expect("steps");
     let v = scene.body(id).expect("body").velocity.x;
@@ -145,25 +145,9 @@ fn a_user_force_pushes_a_body_to_its_drag_limited_speed() {
 #[test]
 fn a_body_that_leaves_the_grid_floats_on_and_is_reported() {
     let spec = pond(32, Boundary::Absorbing);
-    let mut scene = Scene::new(
-        spec,
-        LandMask::empty(spec.size),
-        SceneSettings::default(),
-        None,
-    )
-    .expect("scene");
-    let (mass, size) = (20.0, Vec3::new(0.4, 0.4, 0.3));
-    let draft = box_draft(mass, FRESH_WATER_DENSITY, 0.16);
-    let body = crate_body(
-        size,
-        mass,
-        Vec3::new(2.6, 1.6, 0.15 - draft),
-        Quat::IDENTITY,
-    );
-    let id = scene.add_body(BodySpec::new("drifter", body)).expect("add");
-    scene
-        .set_force(id, Vec3::new(8.0, 0.0, 0.0), Vec3::ZERO)
-        .expect("force");
+    let mut scene = open_scene(spec);
+    let drifter = (Vec3::new(0.4, 0.4, 0.3), 20.0, 0.16);
+    let (id, draft) = add_pushed_crate(&mut scene, "drifter", drifter, Vec2::new(2.6, 1.6), 8.0);
     let mut lowest = f32::INFINITY;
     for _ in 0..600 {
         scene.step().expect("step");
@@ -194,13 +178,7 @@ fn a_body_that_leaves_the_grid_floats_on_and_is_reported() {
 fn frame_rate_does_not_change_the_water() {
     let run = |fps: f64| {
         let spec = pond(48, Boundary::Reflective);
-        let mut scene = Scene::new(
-            spec,
-            LandMask::empty(spec.size),
-            SceneSettings::default(),
-            None,
-        )
-        .expect("scene");
+        let mut scene = open_scene(spec);
         scene.add_impulse(
             Impulse::new(Vec2::new(20.0, 24.0), 4.0, 0.05, ImpulseShape::Cosine).expect("impulse"),
         );
@@ -225,19 +203,13 @@ fn frame_rate_does_not_change_the_water() {
 #[test]
 fn trajectories_go_only_to_the_callers_sink() {
     let spec = pond(32, Boundary::Absorbing);
-    let mut scene = Scene::new(
-        spec,
-        LandMask::empty(spec.size),
-        SceneSettings::default(),
-        None,
-    )
-    .expect("scene");
+    let mut scene = open_scene(spec);
     for k in 0..2 {
         let at = Vec3::new(1.0 + k as f32, 1.6, 0.0);
         scene
             .add_body(BodySpec::new(
                 format!("crate-{k}"),
-                crate_body(Vec3::splat(0.3), 10.0, at, Quat::IDENTITY),
+                crate_body(Vec3::splat(0.3), 10.0, at),
             ))
             .expect("add");
     }
@@ -443,22 +415,11 @@ fn scenario_impulses_take_displacement_and_bodies_take_a_force() {
 #[test]
 fn a_removed_body_comes_back_whole_and_its_cut_leaves_the_water() {
     let spec = pond(48, Boundary::Absorbing);
-    let mut scene = Scene::new(
-        spec,
-        LandMask::empty(spec.size),
-        SceneSettings::default(),
-        None,
-    )
-    .expect("scene");
+    let mut scene = open_scene(spec);
     let keep = scene
         .add_body(BodySpec::new(
             "keep",
-            crate_body(
-                Vec3::splat(0.4),
-                20.0,
-                Vec3::new(1.0, 2.4, 0.0),
-                Quat::IDENTITY,
-            ),
+            crate_body(Vec3::splat(0.4), 20.0, Vec3::new(1.0, 2.4, 0.0)),
         ))
         .expect("add");
     let lifted = scene
@@ -466,12 +427,7 @@ fn a_removed_body_comes_back_whole_and_its_cut_leaves_the_water() {
             force: Vec3::new(1.0, 0.0, 0.0),
             ..BodySpec::new(
                 "lifted",
-                crate_body(
-                    Vec3::splat(0.6),
-                    50.0,
-                    Vec3::new(3.2, 2.4, 0.0),
-                    Quat::IDENTITY,
-                ),
+                crate_body(Vec3::splat(0.6), 50.0, Vec3::new(3.2, 2.4, 0.0)),
             )
         })
         .expect("add");

@@ -128,6 +128,20 @@ fn within(
     }
 }
 
+/// Checks an optional triple with [`within`] when the file gives it.
+fn given_within(
+    at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+    given: Option<&Spanned<Numbers<3>>>,
+    name: &str,
+    range: (f64, f64),
+    unit: &str,
+) -> Result<(), ScenarioError> {
+    match given {
+        Some(v) => within(at, v.span(), name, &v.get_ref().0, range, unit),
+        None => Ok(()),
+    }
+}
+
 /// Checks that every value is in `(0, hi]`.
 fn size_within(
     at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
@@ -253,16 +267,8 @@ fn parse_body(
             .as_ref()
             .map_or_else(|| b.position.span(), Spanned::span),
     )))?;
-    if let Some(v) = &b.velocity {
-        within(
-            at,
-            v.span(),
-            "velocity",
-            &v.get_ref().0,
-            (-MAX_BODY_SPEED, MAX_BODY_SPEED),
-            "m/s",
-        )?;
-    }
+    let speeds = (-MAX_BODY_SPEED, MAX_BODY_SPEED);
+    given_within(at, b.velocity.as_ref(), "velocity", speeds, "m/s")?;
     let velocity = b
         .velocity
         .as_ref()
@@ -296,16 +302,8 @@ fn parse_body(
     })?;
     // Drag per unit mass (and per unit of the smallest moment of inertia): the same rates damp a
     // crate and a ship alike.
-    if let Some(d) = &b.drag {
-        within(
-            at,
-            d.span(),
-            "drag",
-            &d.get_ref().0,
-            (0.0, MAX_DRAG_RATE),
-            "(linear 1/s, quadratic 1/m, angular 1/s)",
-        )?;
-    }
+    let drag_unit = "(linear 1/s, quadratic 1/m, angular 1/s)";
+    given_within(at, b.drag.as_ref(), "drag", (0.0, MAX_DRAG_RATE), drag_unit)?;
     let rates = b.drag.as_ref().map_or(DragRates::DEFAULT, |d| {
         let [linear, quadratic, angular] = d.get_ref().0;
         DragRates {
@@ -316,20 +314,8 @@ fn parse_body(
     });
     let body = FloatingBody::archimedes(rigid, vec![hull], FRESH_WATER_DENSITY, rates)
         .map_err(blame(b.drag.as_ref().map(Spanned::span)))?;
-    let force = match &b.force {
-        Some(f) => {
-            within(
-                at,
-                f.span(),
-                "force",
-                &f.get_ref().0,
-                (-MAX_FORCE, MAX_FORCE),
-                "N",
-            )?;
-            vec3(*f.get_ref())
-        }
-        None => Vec3::ZERO,
-    };
+    given_within(at, b.force.as_ref(), "force", (-MAX_FORCE, MAX_FORCE), "N")?;
+    let force = b.force.as_ref().map_or(Vec3::ZERO, |f| vec3(*f.get_ref()));
     let path = match (&b.path, &b.speed) {
         (Some(p), Some(s)) => {
             for q in p.get_ref() {
