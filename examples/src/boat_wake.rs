@@ -5,17 +5,16 @@
 //! wake there.
 
 use glam::{Quat, Vec2, Vec3};
-use water_buoyancy::{BodyState, DragRates, Gravity, Pose};
+use water_buoyancy::{BodyState, DragRates, Pose};
 use water_core::{Boundary, Damping, GridMode, GridSize, LandMask, WaveParams};
-use water_gpu::render::{
-    Camera, GridSurfaceRenderer, GridSurfaceStyle, OffscreenTarget, RgbaImage,
-};
+use water_gpu::render::{Camera, GridSurfaceRenderer, GridSurfaceStyle, RgbaImage};
 use water_gpu::{GpuContext, GridSpec};
-use water_scene::{Backend, BodySpec, MaskSource, Scene, SceneSettings, TowPath, UpAxis};
+use water_scene::{BodySpec, Scene, TowPath};
 
 use crate::floating_cuboid::floating_cuboid;
+use crate::frames::{draw_frame, frame_target};
 use crate::scene_drawing::scene_drawing;
-use crate::{ExampleError, SceneOptions};
+use crate::{gpu_scene_settings, ExampleError, SceneOptions};
 
 /// 320 x 200 pixels, 48 frames of 6 steps over a 12.8 m x 8 m bay in 256 x 160 cells.
 pub const DEFAULTS: SceneOptions = SceneOptions {
@@ -72,13 +71,7 @@ pub fn boat_and_crates(
     let damping = Damping::PerSecond(0.9);
     let params = WaveParams::new(f64::from(cell), 1.2, f64::from(DT), damping)?;
     let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Split);
-    let settings = SceneSettings {
-        backend: Backend::Gpu,
-        up: UpAxis::Z,
-        contact_amplitude: WAKE_AMPLITUDE,
-        masks: MaskSource::Gpu,
-        gravity: Gravity::EARTH,
-    };
+    let settings = gpu_scene_settings(WAKE_AMPLITUDE);
     let mut bay = Scene::new(spec, LandMask::empty(size), settings, Some(gpu))?;
 
     // The boat is towed: its course and speed are set, the water only lifts and tilts it.
@@ -112,13 +105,7 @@ pub fn boat_and_crates(
         Vec3::new(0.55, 0.33, 0.12),
     ];
 
-    let target = OffscreenTarget::new(
-        device,
-        queue,
-        options.width,
-        options.height,
-        wgpu::TextureFormat::Rgba8UnormSrgb,
-    )?;
+    let target = frame_target(gpu, options)?;
     let style = GridSurfaceStyle {
         mesh_quads: (width as u32).min(512),
         height_scale: HEIGHT_SCALE,
@@ -128,31 +115,25 @@ pub fn boat_and_crates(
         ..GridSurfaceStyle::default()
     };
     let mut renderer = GridSurfaceRenderer::new(device, queue, target.format(), size, cell, style)?;
-    let camera = Camera::orbit(
-        Vec3::new(BAY.0 * 0.5, BAY.1 * 0.5, 0.0),
-        9.5,
-        0.3,
-        0.8,
-        options.width as f32 / options.height as f32,
-    );
+    let centre = Vec3::new(BAY.0 * 0.5, BAY.1 * 0.5, 0.0);
+    let camera = Camera::orbit(centre, 9.5, 0.3, 0.8, options.aspect());
 
     let mut frames = Vec::with_capacity(options.frames as usize);
     for _ in 0..options.frames {
         bay.step_many(u64::from(options.steps_per_frame))?;
         let drawing = scene_drawing(&mut bay, |body| colours[body])?;
-        let mut encoder = device.create_command_encoder(&Default::default());
-        renderer.encode(
-            &mut encoder,
-            target.colour_view(),
-            target.depth_view(),
-            Vec3::new(0.55, 0.65, 0.75),
-            &camera,
-            &drawing.surface,
-            drawing.hull_mask,
-            &drawing.bodies,
-        )?;
-        queue.submit([encoder.finish()]);
-        frames.push(target.read()?);
+        frames.push(draw_frame(gpu, &target, |encoder| {
+            renderer.encode(
+                encoder,
+                target.colour_view(),
+                target.depth_view(),
+                Vec3::new(0.55, 0.65, 0.75),
+                &camera,
+                &drawing.surface,
+                drawing.hull_mask,
+                &drawing.bodies,
+            )
+        })?);
     }
     Ok(frames)
 }

@@ -10,16 +10,19 @@
 //! - [`sky_aquarium`]: a small planet of water, clicked.
 //!
 //! Each scene runs on the GPU device it is given and returns its frames as pictures.
-//! [`scene_drawing`] and [`floating_cuboid`] serve the boat's wake and the demo's pool alike.
+//! [`scene_drawing`], [`floating_cuboid`] and [`gpu_scene_settings`] serve the boat's wake and
+//! the demo's pool alike; [`frames`] draws every scene's frames.
 
 pub mod boat_wake;
 pub mod floating_cuboid;
+pub mod frames;
 pub mod output;
 pub mod rock_pool;
 pub mod scene_drawing;
 pub mod sky_aquarium;
 
 use water_gpu::GpuError;
+use water_scene::{Backend, MaskSource, SceneSettings};
 
 /// How big and how long a scene's render is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +37,26 @@ pub struct SceneOptions {
     pub steps_per_frame: u32,
     /// Cells along the water's longer side (grid scenes) or the icosphere level (the sphere).
     pub quality: u32,
+}
+
+impl SceneOptions {
+    /// Picture width over height, for the camera.
+    #[must_use]
+    pub fn aspect(&self) -> f32 {
+        self.width as f32 / self.height as f32
+    }
+}
+
+/// Settings of a scene that runs wholly on the GPU: the water, the bodies' contact masks and
+/// the waves they make there, with `contact_amplitude` metres of wave per m/s of hull speed.
+#[must_use]
+pub fn gpu_scene_settings(contact_amplitude: f32) -> SceneSettings {
+    SceneSettings {
+        backend: Backend::Gpu,
+        contact_amplitude,
+        masks: MaskSource::Gpu,
+        ..SceneSettings::default()
+    }
 }
 
 /// Why a scene failed.

@@ -1,12 +1,13 @@
 //! Raindrops in a rock pool: Hugo Elias's classic integer ripple on the GPU, drawn in his 2-D
 //! look over a pebbled floor. Drops fall at repeatable random places and times.
 
-use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
-use water_gpu::render::{ClassicRenderer, ClassicShading, OffscreenTarget, RgbaImage};
+use water_gpu::render::{ClassicRenderer, ClassicShading, RgbaImage};
+use water_gpu::GpuGridWater;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
 
+use crate::frames::{draw_frame, frame_target};
 use crate::{ExampleError, Repeatable, SceneOptions};
 
 /// 320 x 200 pixels, 48 frames of 4 steps over a 256 x 160 pool.
@@ -35,13 +36,7 @@ pub fn raindrops(gpu: &GpuContext, options: &SceneOptions) -> Result<Vec<RgbaIma
     let spec =
         GridSpec::new(size, params, Boundary::Fixed, GridMode::Classic).with_classic_shift(Some(5));
     let mut pool = GpuGrid::new(GpuBackend::Compute, device, queue, spec)?;
-    let target = OffscreenTarget::new(
-        device,
-        queue,
-        options.width,
-        options.height,
-        wgpu::TextureFormat::Rgba8UnormSrgb,
-    )?;
+    let target = frame_target(gpu, options)?;
     let floor = RgbaImage::pebbles(size.width() as u32, size.height() as u32, 20, 11);
     let mut renderer = ClassicRenderer::new(
         device,
@@ -72,10 +67,9 @@ pub fn raindrops(gpu: &GpuContext, options: &SceneOptions) -> Result<Vec<RgbaIma
             pool.step()?;
         }
         let surface = pool.update_normal_height()?.clone();
-        let mut encoder = device.create_command_encoder(&Default::default());
-        renderer.encode(&mut encoder, target.colour_view(), &surface)?;
-        queue.submit([encoder.finish()]);
-        frames.push(target.read()?);
+        frames.push(draw_frame(gpu, &target, |encoder| {
+            renderer.encode(encoder, target.colour_view(), &surface)
+        })?);
     }
     Ok(frames)
 }

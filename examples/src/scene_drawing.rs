@@ -2,10 +2,10 @@
 //! surface, the mask that hides the waves inside hulls, and every body's hull meshes where the
 //! bodies are now. The boat's wake and the demo's pool draw their scenes through this.
 
-use water_scene::water_gpu::GpuGridWater;
 use glam::{Affine3A, Vec3};
 use water_gpu::render::BodyDraw;
 use water_gpu::{ContactMaskRenderer, GpuError};
+use water_scene::water_gpu::GpuGridWater;
 use water_scene::Scene;
 
 /// One frame's view of a scene, for [`water_gpu::render::GridSurfaceRenderer::encode`].

@@ -9,7 +9,7 @@ use crate::gpu::Gpu;
 use crate::options::{CheckRun, Options};
 use crate::screenshot::save_and_check;
 use crate::script::Script;
-use crate::timing::{TimingSummary, TimingWindow};
+use crate::timing::{wait_for_gpu, TimingSummary, TimingWindow};
 use water_gpu::render::RgbaImage;
 
 /// Simulated time of one check frame, seconds: a fixed step, so a check plays the same water
@@ -22,14 +22,21 @@ pub const CHECK_FRAME_SECONDS: f64 = 1.0 / 30.0;
 /// # Errors
 /// A failed draw or readback.
 pub fn still_picture(demo: &mut Demo, gpu: &Gpu) -> Result<RgbaImage, DemoError> {
+    submit_frame(demo, gpu, "water-demo still frame")?;
+    Ok(demo.target().read()?)
+}
+
+/// Records the scene's picture in an encoder labelled `label` and submits it.
+///
+/// # Errors
+/// A failed draw.
+fn submit_frame(demo: &mut Demo, gpu: &Gpu, label: &str) -> Result<(), DemoError> {
     let mut encoder = gpu
         .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("water-demo still frame"),
-        });
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
     demo.render(&mut encoder)?;
     gpu.queue.submit([encoder.finish()]);
-    Ok(demo.target().read()?)
+    Ok(())
 }
 
 /// Reports the run's timing and writes and judges the screenshot, if one was asked for.
@@ -102,17 +109,9 @@ pub fn run_headless(options: &Options, check: &CheckRun) -> Result<(), DemoError
     for frame in 0..check.frames {
         script.play(frame, &mut demo)?;
         let steps = demo.advance(CHECK_FRAME_SECONDS)?;
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("water-demo frame"),
-            });
-        demo.render(&mut encoder)?;
-        gpu.queue.submit([encoder.finish()]);
+        submit_frame(&mut demo, &gpu, "water-demo frame")?;
         // Wait for the picture, as a window's swapchain would, so the frame time is the frame's.
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))?;
+        wait_for_gpu(&gpu.device)?;
         let now = Instant::now();
         timing.record(now - last, &steps);
         last = now;

@@ -3,18 +3,17 @@
 //! mesh inside a stone rim.
 
 use std::rc::Rc;
-use std::time::Instant;
 
 use glam::{Affine3A, Vec2, Vec3};
-use water_buoyancy::Gravity;
 use water_core::{
     Boundary, Damping, FixedStepClock, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
     WaveParams,
 };
+use water_examples::gpu_scene_settings;
 use water_examples::scene_drawing::scene_drawing;
 use water_gpu::render::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, OffscreenTarget};
 use water_gpu::{GpuContext, GridSpec, HullMesh};
-use water_scene::{Backend, BodySpec, MaskSource, Scene, SceneEvent, SceneSettings, UpAxis};
+use water_scene::{BodySpec, Scene, SceneEvent};
 
 use crate::error::DemoError;
 use crate::floating_crate::{thrown_crate, CRATE_COLOUR, CRATE_MASS_KG};
@@ -94,13 +93,7 @@ impl PoolWater {
         let params = WaveParams::new(h, WAVE_SPEED_M_S, max_dt * STEP_SHARE_OF_LIMIT, DAMPING)?;
         // The pool's walls reflect waves back in, as the rim drawn around them would.
         let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
-        let settings = SceneSettings {
-            backend: Backend::Gpu,
-            up: UpAxis::Z,
-            contact_amplitude: CONTACT_AMPLITUDE,
-            masks: MaskSource::Gpu,
-            gravity: Gravity::EARTH,
-        };
+        let settings = gpu_scene_settings(CONTACT_AMPLITUDE);
         let mut scene = Scene::new(spec, LandMask::empty(size), settings, Some(gpu))?;
         // Crates already in the water are drawn into both masks as they are added, so the new
         // water does not see them arrive (which would be a bow wave under every crate at once).
@@ -278,14 +271,13 @@ impl GridScene {
     /// A lost device, a failed readback, a crate whose forces stopped being finite.
     pub fn advance(&mut self, frame_seconds: f64) -> Result<StepReport, DemoError> {
         let frame = self.water.clock.advance(frame_seconds)?;
-        let start = Instant::now();
-        if frame.steps > 0 {
-            let water = &mut self.water;
+        let water = &mut self.water;
+        StepReport::time(frame, &self.gpu.device, |steps| {
             if water.scene.body_count() == 0 {
                 // One submission for the frame's steps.
-                water.scene.step_many(u64::from(frame.steps))?;
+                water.scene.step_many(u64::from(steps))?;
             } else {
-                for _ in 0..frame.steps {
+                for _ in 0..steps {
                     water.push_from_walls()?;
                     water.scene.step()?;
                 }
@@ -298,16 +290,7 @@ impl GridScene {
                     eprintln!("water-demo: {name} reached the water's edge at step {step}");
                 }
             }
-            // Wait for the GPU, so the time measured is the steps' and not just their recording.
-            self.gpu
-                .device
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))?;
-        }
-        Ok(StepReport {
-            steps: frame.steps,
-            elapsed: start.elapsed(),
-            dropped_seconds: frame.dropped_seconds,
+            Ok(())
         })
     }
 
@@ -321,9 +304,7 @@ impl GridScene {
         encoder: &mut wgpu::CommandEncoder,
         target: &OffscreenTarget,
     ) -> Result<(), DemoError> {
-        let camera = self
-            .orbit
-            .camera(target.width() as f32 / target.height() as f32);
+        let camera = self.orbit.camera_for(target);
         let PoolWater {
             scene, renderer, ..
         } = &mut self.water;

@@ -3,7 +3,7 @@
 use std::f32::consts::FRAC_PI_2;
 
 use glam::Vec3;
-use water_gpu::render::Camera;
+use water_gpu::render::{Camera, OffscreenTarget};
 
 /// Lowest pitch: below it the camera would skim the water and clicks would land far away.
 const MIN_PITCH: f32 = 0.1;
@@ -30,6 +30,12 @@ impl Orbit {
     #[must_use]
     pub fn camera(&self, aspect: f32) -> Camera {
         Camera::orbit(self.target, self.distance, self.yaw, self.pitch, aspect)
+    }
+
+    /// The camera for a picture the shape of `target`.
+    #[must_use]
+    pub fn camera_for(&self, target: &OffscreenTarget) -> Camera {
+        self.camera(target.width() as f32 / target.height() as f32)
     }
 
     /// Turns the camera by `yaw` and `pitch` radians (pitch kept above the water).

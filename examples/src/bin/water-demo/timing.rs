@@ -1,6 +1,10 @@
 //! Frame and step times: means over a short window for the title, a longer one for stdout.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use water_core::FrameSteps;
+
+use crate::error::DemoError;
 
 /// What one frame's stepping did.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -11,6 +15,42 @@ pub struct StepReport {
     pub elapsed: Duration,
     /// Simulated seconds left out by the per-frame cap.
     pub dropped_seconds: f64,
+}
+
+impl StepReport {
+    /// Runs `steps` for the fixed steps a frame owes, when it owes any, and times them to the
+    /// GPU of `device` finishing them.
+    ///
+    /// # Errors
+    /// What `steps` returns; a lost device.
+    pub fn time(
+        frame: FrameSteps,
+        device: &wgpu::Device,
+        steps: impl FnOnce(u32) -> Result<(), DemoError>,
+    ) -> Result<Self, DemoError> {
+        let start = Instant::now();
+        if frame.steps > 0 {
+            steps(frame.steps)?;
+            // Wait for the GPU, so the time measured is the steps' and not just their recording.
+            wait_for_gpu(device)?;
+        }
+        Ok(Self {
+            steps: frame.steps,
+            elapsed: start.elapsed(),
+            dropped_seconds: frame.dropped_seconds,
+        })
+    }
+}
+
+/// Blocks until `device` has finished the work submitted to it.
+///
+/// # Errors
+/// A lost device.
+pub fn wait_for_gpu(device: &wgpu::Device) -> Result<(), DemoError> {
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))?;
+    Ok(())
 }
 
 /// Means of the frames recorded since the last [`TimingWindow::take`].
