@@ -11,10 +11,11 @@
 )]
 
 use std::time::Duration;
+use water_gpu::GpuSphereWater;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use water_core::Damping;
-use water_gpu::{GpuBackend, GpuContext, GpuSphereWater};
+use water_gpu::{GpuBackend, GpuContext, GpuSphere};
 use water_sphere::{Icosphere, SphereError, SphereStepper, SphereWater};
 
 /// Icosphere levels measured.
@@ -96,7 +97,7 @@ fn sphere_gpu(c: &mut Criterion) {
             ("compute", GpuBackend::Compute),
             ("fragment", GpuBackend::Fragment),
         ] {
-            let mut w = GpuSphereWater::new(backend, &gpu.device, &gpu.queue, &cpu)
+            let mut w = GpuSphere::new(backend, &gpu.device, &gpu.queue, &cpu)
                 .expect("sphere fits the device");
             group.throughput(Throughput::Elements(cpu.heights().len() as u64 * GPU_STEPS));
             group.bench_function(BenchmarkId::new(name, level), |b| {

@@ -3,12 +3,12 @@
 
 use glam::Vec3;
 use water_core::Damping;
-use water_gpu::render::{
-    Camera, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
-};
-use water_gpu::{GpuBackend, GpuContext, GpuSphereWater};
+use water_gpu::render::{Camera, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle};
+use water_gpu::GpuSphereWater;
+use water_gpu::{GpuBackend, GpuContext, GpuSphere};
 use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
+use crate::frames::{draw_frame, frame_target};
 use crate::{ExampleError, SceneOptions};
 
 /// 320 x 240 pixels, 48 frames of 12 steps on a level-4 icosphere (2562 vertices).
@@ -41,14 +41,8 @@ pub fn clicked_planet(
         dt: 0.01,
     };
     let cpu = SphereWater::new(sphere.clone(), stepper, Damping::PerSecond(0.9))?;
-    let mut water = GpuSphereWater::new(GpuBackend::Compute, device, queue, &cpu)?;
-    let target = OffscreenTarget::new(
-        device,
-        queue,
-        options.width,
-        options.height,
-        wgpu::TextureFormat::Rgba8UnormSrgb,
-    )?;
+    let mut water = GpuSphere::new(GpuBackend::Compute, device, queue, &cpu)?;
+    let target = frame_target(gpu, options)?;
     let mut renderer = SphereSurfaceRenderer::new(
         device,
         queue,
@@ -59,13 +53,7 @@ pub fn clicked_planet(
             ..SphereSurfaceStyle::default()
         },
     )?;
-    let camera = Camera::orbit(
-        Vec3::ZERO,
-        3.4 * RADIUS,
-        0.6,
-        0.45,
-        options.width as f32 / options.height as f32,
-    );
+    let camera = Camera::orbit(Vec3::ZERO, 3.4 * RADIUS, 0.6, 0.45, options.aspect());
     // Where and when the clicks land: the frame, the direction from the centre, the cap's
     // angular radius (rad) and its height (m).
     let clicks = [
@@ -86,17 +74,16 @@ pub fn clicked_planet(
             }
         }
         water.step_many(u64::from(options.steps_per_frame))?;
-        let mut encoder = device.create_command_encoder(&Default::default());
-        renderer.encode(
-            &mut encoder,
-            target.colour_view(),
-            target.depth_view(),
-            Vec3::new(0.01, 0.01, 0.03),
-            &camera,
-            &water,
-        )?;
-        queue.submit([encoder.finish()]);
-        frames.push(target.read()?);
+        frames.push(draw_frame(gpu, &target, |encoder| {
+            renderer.encode(
+                encoder,
+                target.colour_view(),
+                target.depth_view(),
+                Vec3::new(0.01, 0.01, 0.03),
+                &camera,
+                &water,
+            )
+        })?);
     }
     Ok(frames)
 }

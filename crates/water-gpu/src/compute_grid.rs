@@ -14,7 +14,9 @@ use std::collections::HashMap;
 
 use water_core::{Boundary, ContactMasks, GridMode, Impulse, LandMask};
 
-use crate::device_calls::{check_limit, storage_buffer, submitted, uniform_buffer, validated};
+use crate::device_calls::{
+    check_limit, record_compute_pass, storage_buffer, submitted, uniform_buffer, validated,
+};
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
 use crate::normal_height::NormalHeightTexture;
@@ -395,15 +397,13 @@ impl ComputeGrid {
         })?;
         self.record_contact_uniforms(encoder, amplitude);
         let (groups_x, groups_y) = self.step_workgroups();
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("water step with caller's contacts"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.step_pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(groups_x, groups_y, 1);
-        }
+        record_compute_pass(
+            encoder,
+            "water step with caller's contacts",
+            &self.step_pipeline,
+            [&group],
+            [groups_x, groups_y, 1],
+        );
         self.levels.advance(1);
         self.steps += 1;
         self.dispatches += 1;
@@ -715,19 +715,17 @@ impl GpuGridWater for ComputeGrid {
             ],
         });
         let size = self.spec.size;
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("water surface"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(
+        record_compute_pass(
+            encoder,
+            "water normal and height",
+            pipeline,
+            [&group],
+            [
                 (size.width() as u32).div_ceil(TILE),
                 (size.height() as u32).div_ceil(TILE),
                 1,
-            );
-        }
+            ],
+        );
         Ok(&surface.view)
     }
 

@@ -18,7 +18,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Affine3A, Mat4, Vec3};
 use water_core::{GridSize, WaterError};
 
-use crate::device_calls::{check_limit, submitted, validated};
+use crate::device_calls::{check_limit, record_compute_pass, submitted, texture_2d, validated};
 use crate::error::GpuError;
 use crate::gpu_grid::{GpuBackend, GpuGrid};
 use crate::gpu_grid_water::GpuGridWater;
@@ -179,16 +179,7 @@ impl ContactMaskRenderer {
             depth_or_array_layers: 1,
         };
         let texture = |label: &str, format, usage| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: extent,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
+            texture_2d(device, label, (extent.width, extent.height), format, usage)
         };
         let mask_usage = wgpu::TextureUsages::RENDER_ATTACHMENT
             | wgpu::TextureUsages::TEXTURE_BINDING
@@ -342,16 +333,16 @@ impl ContactMaskRenderer {
             self.newest = 1 - self.newest;
             self.encode_draws(encoder, hulls, &drawn, instances.as_ref());
             if let Some((_, pipeline, groups)) = &self.buffers {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("water contact mask to buffer"),
-                    timestamp_writes: None,
-                });
-                pass.set_pipeline(pipeline);
-                pass.set_bind_group(0, &groups[self.newest], &[]);
-                pass.dispatch_workgroups(
-                    (self.size.width() as u32).div_ceil(TILE),
-                    (self.size.height() as u32).div_ceil(TILE),
-                    1,
+                record_compute_pass(
+                    encoder,
+                    "water contact mask to buffer",
+                    pipeline,
+                    [&groups[self.newest]],
+                    [
+                        (self.size.width() as u32).div_ceil(TILE),
+                        (self.size.height() as u32).div_ceil(TILE),
+                        1,
+                    ],
                 );
             }
         })

@@ -59,3 +59,61 @@ pub(crate) fn validated<T>(
         None => Ok(value),
     }
 }
+
+/// A 2-D texture of `width` x `height` texels with one mip level and one sample, as every
+/// level, mask and picture texture of the crate is.
+pub(crate) fn texture_2d(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
+}
+
+/// Records one compute pass of `pipeline` that dispatches `workgroups` once per bind group of
+/// `groups`, in order (e.g. a step, or an impulse on each level it changes).
+pub(crate) fn record_compute_pass<'a>(
+    encoder: &mut wgpu::CommandEncoder,
+    label: &str,
+    pipeline: &wgpu::ComputePipeline,
+    groups: impl IntoIterator<Item = &'a wgpu::BindGroup>,
+    [x, y, z]: [u32; 3],
+) {
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some(label),
+        timestamp_writes: None,
+    });
+    pass.set_pipeline(pipeline);
+    for group in groups {
+        pass.set_bind_group(0, group, &[]);
+        pass.dispatch_workgroups(x, y, z);
+    }
+}
+
+/// The usage of a level texture of the fragment backends: bound, written by uploads, read
+/// back, and (`target`) rendered into by the steps.
+pub(crate) fn level_usage(target: bool) -> wgpu::TextureUsages {
+    let usage = wgpu::TextureUsages::TEXTURE_BINDING
+        | wgpu::TextureUsages::COPY_DST
+        | wgpu::TextureUsages::COPY_SRC;
+    if target {
+        usage | wgpu::TextureUsages::RENDER_ATTACHMENT
+    } else {
+        usage
+    }
+}

@@ -6,7 +6,7 @@
 use water_core::{ContactMasks, GridMode, Impulse, LandMask};
 
 use crate::compute_grid::impulse_cells;
-use crate::device_calls::{check_limit, validated};
+use crate::device_calls::{check_limit, level_usage, texture_2d, validated};
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
 use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
@@ -93,22 +93,13 @@ impl FragmentGrid {
             depth_or_array_layers: 1,
         };
         let texture = |label: &str, format: wgpu::TextureFormat, target: bool| {
-            let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_DST
-                | wgpu::TextureUsages::COPY_SRC;
-            if target {
-                usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
-            }
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: extent,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
+            texture_2d(
+                device,
+                label,
+                (extent.width, extent.height),
                 format,
-                usage,
-                view_formats: &[],
-            })
+                level_usage(target),
+            )
         };
         let (textures, land, contact_new, contact_old, delta) = validated(device, || {
             (

@@ -1,10 +1,11 @@
-//! [`GpuSphereWater`]: either sphere backend behind one type, for code that lets its user choose
+//! [`GpuSphere`]: either sphere backend behind one type, for code that lets its user choose
 //! (as [`GpuGrid`](crate::GpuGrid) does for the grid).
 
 use water_sphere::{SphereImpulse, SphereWater};
 
 use crate::error::GpuError;
 use crate::gpu_grid::GpuBackend;
+use crate::gpu_sphere_water::{sealed::OnDevice, GpuSphereWater};
 use crate::readback::PendingReadback;
 use crate::sphere_compute::SphereComputeWater;
 use crate::sphere_fragment::SphereFragmentWater;
@@ -15,24 +16,14 @@ use crate::sphere_fragment::SphereFragmentWater;
     clippy::large_enum_variant,
     reason = "one water per simulation, held in place: boxing would only add an indirection"
 )]
-pub enum GpuSphereWater {
+pub enum GpuSphere {
     /// A compute shader over storage buffers.
     Compute(SphereComputeWater),
     /// Render passes into textures.
     Fragment(SphereFragmentWater),
 }
 
-/// Forwards a method call to whichever backend the water holds.
-macro_rules! forward {
-    ($self:ident, $water:ident => $call:expr) => {
-        match $self {
-            GpuSphereWater::Compute($water) => $call,
-            GpuSphereWater::Fragment($water) => $call,
-        }
-    };
-}
-
-impl GpuSphereWater {
+impl GpuSphere {
     /// `water`'s mesh, weights, coefficients and state on `backend`, on the caller's device.
     ///
     /// # Errors
@@ -58,46 +49,48 @@ impl GpuSphereWater {
         }
     }
 
-    /// Steps taken on the GPU.
+    /// The water it holds, as either backend's.
     #[must_use]
-    pub fn steps_taken(&self) -> u64 {
-        forward!(self, w => w.steps_taken())
+    pub fn water(&self) -> &dyn GpuSphereWater {
+        match self {
+            Self::Compute(w) => w,
+            Self::Fragment(w) => w,
+        }
     }
 
-    /// Records `steps` steps into the caller's encoder.
-    pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        forward!(self, w => w.encode_step_many(encoder, steps));
+    /// The same, mutable.
+    pub fn water_mut(&mut self) -> &mut dyn GpuSphereWater {
+        match self {
+            Self::Compute(w) => w,
+            Self::Fragment(w) => w,
+        }
+    }
+}
+
+impl OnDevice for GpuSphere {
+    fn device(&self) -> &wgpu::Device {
+        self.water().device()
     }
 
-    /// `steps` steps in one submission.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        forward!(self, w => w.step_many(steps))
+    fn queue(&self) -> &wgpu::Queue {
+        self.water().queue()
+    }
+}
+
+impl GpuSphereWater for GpuSphere {
+    fn steps_taken(&self) -> u64 {
+        self.water().steps_taken()
     }
 
-    /// Adds a click, as [`SphereWater::click`] does.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    pub fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
-        forward!(self, w => w.add_impulse(click))
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        self.water_mut().encode_step_many(encoder, steps);
     }
 
-    /// Starts reading the current heights back (4 bytes per vertex, little-endian f32).
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    pub fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
-        forward!(self, w => w.read_heights_async())
+    fn add_impulse(&mut self, impulse: &SphereImpulse) -> Result<(), GpuError> {
+        self.water_mut().add_impulse(impulse)
     }
 
-    /// The current heights (blocking readback), one per vertex in the mesh's order.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        forward!(self, w => w.heights())
+    fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
+        self.water().read_heights_async()
     }
 }

@@ -7,7 +7,7 @@
 //! bit (`crates/water-testkit` checks every mode and boundary on every CI run).
 //!
 //! Sphere water (`water-sphere`) has the same two backends, [`SphereComputeWater`] and
-//! [`SphereFragmentWater`], and [`GpuSphereWater`] to choose between them at run time.
+//! [`SphereFragmentWater`], and [`GpuSphere`] to choose between them at run time.
 //!
 //! The WGSL sources live in the workspace's `shaders/` folder, one kernel per file, named like
 //! the CPU function each mirrors; [`shaders::ALL`] lists them.
@@ -93,6 +93,7 @@ mod fragment_grid;
 mod gpu_grid;
 mod gpu_grid_water;
 mod gpu_sphere;
+mod gpu_sphere_water;
 mod height_snapshot;
 mod hull_mesh;
 mod normal_height;
@@ -117,7 +118,8 @@ pub use error::GpuError;
 pub use fragment_grid::FragmentGrid;
 pub use gpu_grid::{GpuBackend, GpuGrid};
 pub use gpu_grid_water::GpuGridWater;
-pub use gpu_sphere::GpuSphereWater;
+pub use gpu_sphere::GpuSphere;
+pub use gpu_sphere_water::GpuSphereWater;
 pub use height_snapshot::HeightSnapshot;
 pub use hull_mesh::{box_meshes, HullMesh};
 pub use normal_height::{FILTERABLE_NORMAL_HEIGHT_FORMAT, NORMAL_HEIGHT_FORMAT};

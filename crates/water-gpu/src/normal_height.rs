@@ -12,7 +12,7 @@
 
 use water_core::GridMode;
 
-use crate::device_calls::validated;
+use crate::device_calls::{texture_2d, validated};
 use crate::error::GpuError;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, read_texture};
@@ -60,20 +60,13 @@ impl NormalHeightTexture {
             } else {
                 wgpu::TextureUsages::RENDER_ATTACHMENT
             };
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("water surface"),
-            size: wgpu::Extent3d {
-                width: spec.size.width() as u32,
-                height: spec.size.height() as u32,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: NORMAL_HEIGHT_FORMAT,
+        let texture = texture_2d(
+            device,
+            "water normal and height",
+            (spec.size.width() as u32, spec.size.height() as u32),
+            NORMAL_HEIGHT_FORMAT,
             usage,
-            view_formats: &[],
-        });
+        );
         let view = texture.create_view(&Default::default());
         let uniforms = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("water surface uniforms"),
@@ -102,18 +95,15 @@ impl NormalHeightTexture {
     ) -> Result<&wgpu::TextureView, GpuError> {
         if self.filterable.is_none() {
             let made = validated(device, || {
-                let texture = device.create_texture(&wgpu::TextureDescriptor {
-                    label: Some("water surface (filterable)"),
-                    size: self.texture.size(),
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    format: FILTERABLE_NORMAL_HEIGHT_FORMAT,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                let texture = texture_2d(
+                    device,
+                    "water normal and height (filterable)",
+                    (self.texture.width(), self.texture.height()),
+                    FILTERABLE_NORMAL_HEIGHT_FORMAT,
+                    wgpu::TextureUsages::RENDER_ATTACHMENT
                         | wgpu::TextureUsages::TEXTURE_BINDING
                         | wgpu::TextureUsages::COPY_SRC,
-                    view_formats: &[],
-                });
+                );
                 let pipeline = full_screen_pipeline(
                     device,
                     shaders::SURFACE_FILTERABLE,

@@ -3,10 +3,13 @@
 
 use water_sphere::{Icosphere, SphereImpulse, SphereWater};
 
-use crate::device_calls::{check_limit, storage_buffer, submitted, uniform_buffer, validated};
+use crate::device_calls::{
+    check_limit, record_compute_pass, storage_buffer, submitted, uniform_buffer, validated,
+};
 use crate::error::GpuError;
+use crate::gpu_sphere_water::{sealed::OnDevice, GpuSphereWater};
 use crate::pipelines::compute_pipeline;
-use crate::readback::{f32s, PendingReadback};
+use crate::readback::PendingReadback;
 use crate::shaders;
 use crate::time_levels::TimeLevels;
 use crate::uniforms::{ImpulseCell, ImpulseUniforms, SphereUniforms};
@@ -129,20 +132,31 @@ impl SphereComputeWater {
         })
     }
 
-    /// Steps taken on the GPU.
-    #[must_use]
-    pub fn steps_taken(&self) -> u64 {
-        self.steps
-    }
-
     /// The buffer holding the current heights (one f32 per vertex, the mesh's order).
     #[must_use]
     pub fn current_buffer(&self) -> &wgpu::Buffer {
         &self.fields[self.levels.current()]
     }
+}
+
+impl OnDevice for SphereComputeWater {
+    fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+}
+
+impl GpuSphereWater for SphereComputeWater {
+    /// Steps taken on the GPU.
+    fn steps_taken(&self) -> u64 {
+        self.steps
+    }
 
     /// Records `steps` steps into the caller's encoder (one compute pass).
-    pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(&self.pipeline);
@@ -155,24 +169,11 @@ impl SphereComputeWater {
         self.steps += steps;
     }
 
-    /// `steps` steps in one submission.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        let device = self.device.clone();
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            self.encode_step_many(&mut encoder, steps);
-            self.queue.submit([encoder.finish()]);
-        })
-    }
-
     /// Adds a click (its heights computed on the host exactly as the CPU water computes them).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`].
-    pub fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
+    fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
         let cells: Vec<ImpulseCell> = click
             .heights(&self.sphere, &self.click_weights)
             .into_iter()
@@ -221,12 +222,13 @@ impl SphereComputeWater {
         });
         submitted(&device, || {
             let mut encoder = device.create_command_encoder(&Default::default());
-            {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&self.impulse_pipeline);
-                pass.set_bind_group(0, &group, &[]);
-                pass.dispatch_workgroups((cells.len() as u32).div_ceil(64), 1, 1);
-            }
+            record_compute_pass(
+                &mut encoder,
+                "water sphere impulse",
+                &self.impulse_pipeline,
+                [&group],
+                [(cells.len() as u32).div_ceil(64), 1, 1],
+            );
             self.queue.submit([encoder.finish()]);
         })
     }
@@ -237,16 +239,8 @@ impl SphereComputeWater {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    pub fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
+    fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
         let buffer = &self.fields[self.levels.current()];
         PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
-    }
-
-    /// The current heights (blocking readback), one per vertex in the mesh's order.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        Ok(f32s(&self.read_heights_async()?.wait()?))
     }
 }

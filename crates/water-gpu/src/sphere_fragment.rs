@@ -29,10 +29,13 @@
 
 use water_sphere::{Icosphere, SphereImpulse, SphereWater};
 
-use crate::device_calls::{check_limit, submitted, uniform_buffer, validated};
+use crate::device_calls::{
+    check_limit, level_usage, submitted, texture_2d, uniform_buffer, validated,
+};
 use crate::error::GpuError;
+use crate::gpu_sphere_water::{sealed::OnDevice, GpuSphereWater};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
-use crate::readback::{f32s, PendingReadback};
+use crate::readback::PendingReadback;
 use crate::shaders;
 use crate::time_levels::TimeLevels;
 use crate::uniforms::SphereFragmentUniforms;
@@ -112,22 +115,13 @@ impl SphereFragmentWater {
             depth_or_array_layers: 1,
         };
         let texture = |label: &str, format: wgpu::TextureFormat, target: bool| {
-            let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_DST
-                | wgpu::TextureUsages::COPY_SRC;
-            if target {
-                usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
-            }
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: extent,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
+            texture_2d(
+                device,
+                label,
+                (extent.width, extent.height),
                 format,
-                usage,
-                view_formats: &[],
-            })
+                level_usage(target),
+            )
         };
         use wgpu::TextureFormat as F;
         let (fields, slots, delta, dry) = validated(device, || {
@@ -288,12 +282,6 @@ impl SphereFragmentWater {
         })
     }
 
-    /// Steps taken on the GPU.
-    #[must_use]
-    pub fn steps_taken(&self) -> u64 {
-        self.steps
-    }
-
     /// Texels per row of the height textures: vertex `i` is at `(i % width, i / width)` (see
     /// [`texture_size`]).
     #[must_use]
@@ -308,9 +296,26 @@ impl SphereFragmentWater {
     pub fn current_view(&self) -> &wgpu::TextureView {
         &self.views[self.levels.current()]
     }
+}
+
+impl OnDevice for SphereFragmentWater {
+    fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+}
+
+impl GpuSphereWater for SphereFragmentWater {
+    /// Steps taken on the GPU.
+    fn steps_taken(&self) -> u64 {
+        self.steps
+    }
 
     /// Records `steps` steps into the caller's encoder (one render pass per step).
-    pub fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         for _ in 0..steps {
             let l = self.levels;
             let group = &self.groups[l.previous()];
@@ -320,28 +325,13 @@ impl SphereFragmentWater {
         self.steps += steps;
     }
 
-    /// `steps` steps in one submission.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    pub fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        let device = self.device.clone();
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("sphere fragment steps"),
-            });
-            self.encode_step_many(&mut encoder, steps);
-            self.queue.submit([encoder.finish()]);
-        })
-    }
-
     /// Adds a click (its heights computed on the host exactly as the CPU water computes them):
     /// the host writes them into the delta texture (only the rows the click touches), a render
     /// pass adds them to the current heights, and those rows are cleared again.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`].
-    pub fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
+    fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
         let heights = click.heights(&self.sphere, &self.click_weights);
         let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
         let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {
@@ -427,7 +417,7 @@ impl SphereFragmentWater {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    pub fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
+    fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
         PendingReadback::start_texture(
             &self.device,
             &self.queue,
@@ -435,14 +425,6 @@ impl SphereFragmentWater {
             4,
             self.vertices as usize * 4,
         )
-    }
-
-    /// The current heights (blocking readback), one per vertex in the mesh's order.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    pub fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        Ok(f32s(&self.read_heights_async()?.wait()?))
     }
 }
 

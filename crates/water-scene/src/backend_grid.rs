@@ -1,10 +1,10 @@
 //! [`BackendGrid`]: grid water on any backend behind one type.
 
-use water_gpu::GpuGridWater;
 use water_core::{
     ClassicGrid, ContactMasks, GridMode, GridWater, HeightView, Impulse, LandMask, SignedGrid,
     SplitGrid,
 };
+use water_gpu::GpuGridWater;
 use water_gpu::{GpuContext, GpuGrid, GridSpec};
 
 use crate::backend::Backend;

@@ -1,13 +1,14 @@
 //! [`BackendSphere`]: sphere water on any backend behind one type.
 
 use water_core::HeightSource;
-use water_gpu::{GpuContext, GpuSphereWater};
+use water_gpu::GpuSphereWater;
+use water_gpu::{GpuContext, GpuSphere};
 use water_sphere::{SphereImpulse, SphereWater};
 
 use crate::backend::Backend;
 use crate::error::SceneError;
 
-/// Sphere water on the CPU ([`SphereWater`]) or on a GPU backend ([`GpuSphereWater`]).
+/// Sphere water on the CPU ([`SphereWater`]) or on a GPU backend ([`GpuSphere`]).
 #[derive(Debug)]
 pub enum BackendSphere {
     /// On the CPU.
@@ -16,7 +17,7 @@ pub enum BackendSphere {
     /// when a [`HeightSource`] is asked for.
     Gpu {
         /// The GPU water.
-        water: Box<GpuSphereWater>,
+        water: Box<GpuSphere>,
         /// The mesh and its last heights read back.
         host: Box<SphereWater>,
     },
@@ -37,7 +38,7 @@ impl BackendSphere {
             Some(kind) => {
                 let gpu = gpu.ok_or(SceneError::NoGpu { backend })?;
                 Self::Gpu {
-                    water: Box::new(GpuSphereWater::new(kind, &gpu.device, &gpu.queue, &water)?),
+                    water: Box::new(GpuSphere::new(kind, &gpu.device, &gpu.queue, &water)?),
                     host: Box::new(water),
                 }
             }
@@ -64,7 +65,7 @@ impl BackendSphere {
 
     /// The GPU water, on a GPU backend (for the renderers).
     #[must_use]
-    pub fn gpu(&self) -> Option<&GpuSphereWater> {
+    pub fn gpu(&self) -> Option<&GpuSphere> {
         match self {
             Self::Cpu(_) => None,
             Self::Gpu { water, .. } => Some(water),

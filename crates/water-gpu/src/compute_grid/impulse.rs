@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use water_core::{Boundary, GridMode, GridSize, Impulse, LandMask};
 
 use super::{ComputeGrid, IMPULSE_GROUP};
+use crate::device_calls::record_compute_pass;
 use crate::error::GpuError;
 use crate::storage::StorageFormat;
 use crate::uniforms::{mode_code, ImpulseCell, ImpulseUniforms, ImpulseWord};
@@ -102,15 +103,13 @@ impl ComputeGrid {
                 })
             })
             .collect();
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("water impulse"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(&self.impulse_pipeline);
-        for group in &groups {
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups((count as u32).div_ceil(IMPULSE_GROUP), 1, 1);
-        }
+        record_compute_pass(
+            encoder,
+            "water impulse",
+            &self.impulse_pipeline,
+            &groups,
+            [(count as u32).div_ceil(IMPULSE_GROUP), 1, 1],
+        );
         Ok(())
     }
 

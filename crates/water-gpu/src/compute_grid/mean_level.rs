@@ -14,7 +14,7 @@ use water_core::kernels::mean_level::{
 };
 use water_core::{GridMode, GridSize};
 
-use crate::device_calls::{storage_buffer, uniform_buffer};
+use crate::device_calls::{record_compute_pass, storage_buffer, uniform_buffer};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};
@@ -120,15 +120,13 @@ impl GpuKeeper {
                     )
                 })
                 .collect();
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("mean level sums"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.sums_pipeline);
-            for group in &groups {
-                pass.set_bind_group(0, group, &[]);
-                pass.dispatch_workgroups(rows.div_ceil(64), self.channels, 1);
-            }
+            record_compute_pass(
+                encoder,
+                "mean level sums",
+                &self.sums_pipeline,
+                &groups,
+                [rows.div_ceil(64), self.channels, 1],
+            );
             Ok(())
         })?;
         let sums = [0, 1].map(|i| {
@@ -174,15 +172,13 @@ impl GpuKeeper {
                     )
                 })
                 .collect();
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("mean level shift"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.shift_pipeline);
-            for group in &groups {
-                pass.set_bind_group(0, group, &[]);
-                pass.dispatch_workgroups(w.div_ceil(16), h.div_ceil(16), self.channels);
-            }
+            record_compute_pass(
+                encoder,
+                "mean level shift",
+                &self.shift_pipeline,
+                &groups,
+                [w.div_ceil(16), h.div_ceil(16), self.channels],
+            );
             Ok(())
         })
     }

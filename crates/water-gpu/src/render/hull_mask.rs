@@ -4,6 +4,7 @@
 
 use water_core::GridSize;
 
+use crate::device_calls::texture_2d;
 use crate::error::GpuError;
 
 /// One `R32Float` texel per cell, non-zero where a hull cuts the water: what
@@ -19,20 +20,13 @@ impl HullMaskTexture {
     /// A mask of `size` cells, all open water.
     #[must_use]
     pub fn new(device: &wgpu::Device, size: GridSize) -> Self {
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("water hull mask"),
-            size: wgpu::Extent3d {
-                width: size.width() as u32,
-                height: size.height() as u32,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::R32Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
+        let texture = texture_2d(
+            device,
+            "water hull mask",
+            (size.width() as u32, size.height() as u32),
+            wgpu::TextureFormat::R32Float,
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        );
         Self {
             view: texture.create_view(&Default::default()),
             texture,

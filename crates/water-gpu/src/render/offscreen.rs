@@ -1,5 +1,6 @@
 //! A colour and depth target that is not a window: for headless renders, tests and screenshots.
 
+use crate::device_calls::texture_2d;
 use crate::error::GpuError;
 use crate::readback::{read_texture, PendingReadback};
 use crate::render::rgba_image::RgbaImage;
@@ -55,23 +56,8 @@ impl OffscreenTarget {
             u64::from(width.max(height)),
             u64::from(limit),
         )?;
-        let size = wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        };
-        let texture = |label, format, usage| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
+        let texture =
+            |label, format, usage| texture_2d(device, label, (width, height), format, usage);
         let colour = texture(
             "water offscreen colour",
             format,

@@ -8,9 +8,9 @@ use water_sphere::rest_tilt;
 use water_sphere::Adjacency;
 use water_sphere::Icosphere;
 
-use crate::device_calls::validated;
+use crate::device_calls::{record_compute_pass, validated};
 use crate::error::GpuError;
-use crate::gpu_sphere::GpuSphereWater;
+use crate::gpu_sphere::GpuSphere;
 use crate::pipelines::compute_pipeline;
 use crate::readback::PendingReadback;
 use crate::render::camera::Camera;
@@ -240,17 +240,17 @@ impl SphereSurfaceRenderer {
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         camera: &Camera,
-        water: &GpuSphereWater,
+        water: &GpuSphere,
     ) -> Result<(), GpuError> {
         let texture_width = match water {
-            GpuSphereWater::Compute(w) => {
+            GpuSphere::Compute(w) => {
                 let count = w.current_buffer().size() / 4;
                 if count != u64::from(self.vertex_count) {
                     return Err(self.wrong_count(count));
                 }
                 0
             }
-            GpuSphereWater::Fragment(w) => {
+            GpuSphere::Fragment(w) => {
                 let t = w.current_view().texture();
                 let texels = u64::from(t.width()) * u64::from(t.height());
                 if texels < u64::from(self.vertex_count) {
@@ -284,11 +284,11 @@ impl SphereSurfaceRenderer {
             (4, self.vertices.as_entire_binding()),
         ];
         let (pipeline, heights) = match water {
-            GpuSphereWater::Compute(w) => (
+            GpuSphere::Compute(w) => (
                 &self.from_buffer,
                 (5, w.current_buffer().as_entire_binding()),
             ),
-            GpuSphereWater::Fragment(w) => (
+            GpuSphere::Fragment(w) => (
                 &self.from_texture,
                 (6, wgpu::BindingResource::TextureView(w.current_view())),
             ),
@@ -303,13 +303,13 @@ impl SphereSurfaceRenderer {
             layout: &pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("water sphere surface vertices"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.dispatch_workgroups(self.vertex_count.div_ceil(WORKGROUP), 1, 1);
+        record_compute_pass(
+            encoder,
+            "water sphere surface vertices",
+            pipeline,
+            [&group],
+            [self.vertex_count.div_ceil(WORKGROUP), 1, 1],
+        );
         Ok(())
     }
 
@@ -335,7 +335,7 @@ impl SphereSurfaceRenderer {
         depth: &wgpu::TextureView,
         clear: Vec3,
         camera: &Camera,
-        water: &GpuSphereWater,
+        water: &GpuSphere,
     ) -> Result<(), GpuError> {
         self.prepare(encoder, camera, water)?;
         let mut pass = crate::render::clearing_pass(encoder, colour, depth, clear);

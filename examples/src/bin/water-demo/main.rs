@@ -3,7 +3,7 @@
 //! A winit + wgpu program. The grid scene is a 10 m pool stepped on the GPU with wooden crates
 //! that float on it by Archimedes and make waves where they cut it, coupled by a
 //! [`water_scene::Scene`] with GPU contact masks. The sphere scene is water on an icosphere
-//! ([`water_gpu::GpuSphereWater`]). Every frame is drawn into an offscreen target and copied to
+//! ([`water_gpu::GpuSphere`]). Every frame is drawn into an offscreen target and copied to
 //! the window, so the pixels on screen are the ones a screenshot reads back.
 //!
 //! ```text

@@ -1,12 +1,11 @@
 //! The sphere scene: water on an icosphere, stepped on the GPU with the original demo's
 //! neighbour-mean stepper and drawn as the displaced sphere, its waves exaggerated.
 
-use std::time::Instant;
-
 use glam::Vec3;
 use water_core::{Damping, FixedStepClock};
 use water_gpu::render::{OffscreenTarget, SphereSurfaceRenderer, SphereSurfaceStyle};
-use water_gpu::{GpuBackend, GpuSphereWater};
+use water_gpu::GpuSphereWater;
+use water_gpu::{GpuBackend, GpuSphere};
 use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 use crate::error::DemoError;
@@ -52,7 +51,7 @@ pub struct SphereScene {
     queue: wgpu::Queue,
     format: wgpu::TextureFormat,
     quality: Quality,
-    water: GpuSphereWater,
+    water: GpuSphere,
     renderer: SphereSurfaceRenderer,
     clock: FixedStepClock,
     /// The camera.
@@ -144,18 +143,9 @@ impl SphereScene {
     /// A lost device.
     pub fn advance(&mut self, frame_seconds: f64) -> Result<StepReport, DemoError> {
         let frame = self.clock.advance(frame_seconds)?;
-        let start = Instant::now();
-        if frame.steps > 0 {
-            self.water.step_many(u64::from(frame.steps))?;
-            // Wait for the GPU, so the time measured is the steps' and not just their recording.
-            self.device
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))?;
-        }
-        Ok(StepReport {
-            steps: frame.steps,
-            elapsed: start.elapsed(),
-            dropped_seconds: frame.dropped_seconds,
+        StepReport::time(frame, &self.device, |steps| {
+            self.water.step_many(u64::from(steps))?;
+            Ok(())
         })
     }
 
@@ -168,9 +158,7 @@ impl SphereScene {
         encoder: &mut wgpu::CommandEncoder,
         target: &OffscreenTarget,
     ) -> Result<(), DemoError> {
-        let camera = self
-            .orbit
-            .camera(target.width() as f32 / target.height() as f32);
+        let camera = self.orbit.camera_for(target);
         self.renderer.encode(
             encoder,
             target.colour_view(),
@@ -189,7 +177,7 @@ fn build(
     queue: &wgpu::Queue,
     format: wgpu::TextureFormat,
     quality: Quality,
-) -> Result<(GpuSphereWater, SphereSurfaceRenderer, FixedStepClock), DemoError> {
+) -> Result<(GpuSphere, SphereSurfaceRenderer, FixedStepClock), DemoError> {
     let level = quality.sphere_level();
     let steps_per_second = STEPS_PER_SECOND_AT_LEVEL_5 * 2f64.powi(level as i32 - 5);
     let dt = 1.0 / steps_per_second;
@@ -197,7 +185,7 @@ fn build(
     // the per-step factor here.
     let damping = Damping::PerStep(Damping::PerSecond(SURVIVING_PER_SECOND).per_step_factor(dt));
     let water = SphereWater::new(Icosphere::new(level, RADIUS_M)?, STEPPER, damping)?;
-    let gpu_water = GpuSphereWater::new(GpuBackend::Compute, device, queue, &water)?;
+    let gpu_water = GpuSphere::new(GpuBackend::Compute, device, queue, &water)?;
     let style = SphereSurfaceStyle {
         height_scale: HEIGHT_SCALE,
         ..SphereSurfaceStyle::default()

@@ -1,0 +1,71 @@
+//! [`GpuSphereWater`]: what sphere water does on either GPU backend
+//! ([`crate::SphereComputeWater`], [`crate::SphereFragmentWater`], and [`crate::GpuSphere`]
+//! holding either), as [`crate::GpuGridWater`] is for grids.
+
+use water_sphere::SphereImpulse;
+
+use crate::device_calls::submitted;
+use crate::error::GpuError;
+use crate::readback::{f32s, PendingReadback};
+
+/// The device a sphere backend lives on. Outside this crate it can be neither named nor
+/// implemented.
+pub(crate) mod sealed {
+    pub trait OnDevice {
+        /// The device.
+        fn device(&self) -> &wgpu::Device;
+        /// Its queue.
+        fn queue(&self) -> &wgpu::Queue;
+    }
+}
+
+/// Sphere water on a GPU backend, on the caller's `Device`/`Queue`. Bring the trait into scope
+/// to call its methods: `use water_gpu::GpuSphereWater;`.
+pub trait GpuSphereWater: sealed::OnDevice {
+    /// Steps taken on the GPU (recorded ones included).
+    fn steps_taken(&self) -> u64;
+
+    /// Records `steps` steps into the caller's encoder. **Records only**; which level is
+    /// current advances now, for the operations recorded after.
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64);
+
+    /// Adds an impulse (a click), its heights computed on the host exactly as
+    /// [`water_sphere::SphereWater::add_impulse`] computes them. **Submits** one command
+    /// buffer.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    fn add_impulse(&mut self, impulse: &SphereImpulse) -> Result<(), GpuError>;
+
+    /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the
+    /// mesh's vertex order). Poll the device and take the bytes from the returned
+    /// [`PendingReadback`] when they arrive.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    fn read_heights_async(&self) -> Result<PendingReadback, GpuError>;
+
+    /// `steps` steps in one submission (what [`GpuSphereWater::encode_step_many`] records).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("sphere water steps"),
+            });
+            self.encode_step_many(&mut encoder, steps);
+            queue.submit([encoder.finish()]);
+        })
+    }
+
+    /// The current heights (blocking readback), one per vertex in the mesh's order. **Submits
+    /// and waits.**
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    fn heights(&self) -> Result<Vec<f32>, GpuError> {
+        Ok(f32s(&self.read_heights_async()?.wait()?))
+    }
+}
