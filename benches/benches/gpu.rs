@@ -10,17 +10,15 @@
     reason = "criterion_group! generates undocumented functions"
 )]
 
-use water_gpu::GpuGridWater;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+use water_gpu::GpuGridWater;
 use water_gpu::FUSED_STEPS;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
 
-fn wait(gpu: &GpuContext) {
-    gpu.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("device answers");
-}
+mod common;
+
+use common::{bench_gpu, wait};
 
 fn grid(gpu: &GpuContext, backend: GpuBackend, storage: StorageFormat, n: usize) -> GpuGrid {
     let size = GridSize::new(n, n).expect("bench size");
@@ -33,14 +31,9 @@ fn grid(gpu: &GpuContext, backend: GpuBackend, storage: StorageFormat, n: usize)
 }
 
 fn gpu_steps(c: &mut Criterion) {
-    let gpu = match GpuContext::headless() {
-        Ok(gpu) => gpu,
-        Err(e) => {
-            eprintln!("gpu bench skipped: {e}");
-            return;
-        }
+    let Some(gpu) = bench_gpu("gpu") else {
+        return;
     };
-    eprintln!("gpu bench on {}", gpu.describe());
     let mut group = c.benchmark_group("gpu");
     group.sample_size(10);
     for n in [256usize, 1024, 4096] {

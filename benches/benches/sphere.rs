@@ -13,9 +13,16 @@
 use std::time::Duration;
 use water_gpu::GpuSphereWater;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use water_core::Damping;
-use water_gpu::{GpuBackend, GpuContext, GpuSphere};
+use water_gpu::{GpuBackend, GpuSphere};
+
+mod common;
+
+use common::{bench_gpu, wait};
 use water_sphere::{Icosphere, SphereError, SphereStepper, SphereWater};
 
 /// Icosphere levels measured.
@@ -57,12 +64,19 @@ fn laplace_beltrami(level: u32) -> SphereStepper {
     }
 }
 
-fn sphere_cpu(c: &mut Criterion) {
-    let mut group = c.benchmark_group("sphere-cpu");
+/// A group of ten samples of two seconds after half a second's warm-up: the finest levels would
+/// take minutes at criterion's defaults.
+fn short_group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut group = c.benchmark_group(name);
     group
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
+    group
+}
+
+fn sphere_cpu(c: &mut Criterion) {
+    let mut group = short_group(c, "sphere-cpu");
     for level in LEVELS {
         for (name, stepper) in [
             ("mean", SphereStepper::Mean { a: 0.5 }),
@@ -77,19 +91,10 @@ fn sphere_cpu(c: &mut Criterion) {
 }
 
 fn sphere_gpu(c: &mut Criterion) {
-    let gpu = match GpuContext::headless() {
-        Ok(gpu) => gpu,
-        Err(e) => {
-            eprintln!("sphere gpu bench skipped: {e}");
-            return;
-        }
+    let Some(gpu) = bench_gpu("sphere gpu") else {
+        return;
     };
-    eprintln!("sphere gpu bench on {}", gpu.describe());
-    let mut group = c.benchmark_group("sphere-gpu");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
+    let mut group = short_group(c, "sphere-gpu");
     for level in LEVELS {
         // Both backends read the same slot table whatever the stepper: one is enough.
         let cpu = water(level, SphereStepper::Mean { a: 0.5 });
@@ -103,9 +108,7 @@ fn sphere_gpu(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new(name, level), |b| {
                 b.iter(|| {
                     w.step_many(GPU_STEPS).expect("steps");
-                    gpu.device
-                        .poll(wgpu::PollType::wait_indefinitely())
-                        .expect("device answers");
+                    wait(&gpu);
                 });
             });
         }
