@@ -108,27 +108,13 @@ impl GpuKeeper {
         steps: u64,
     ) -> Result<(), GpuError> {
         let rows = self.size.height() as u32;
-        submit_recorded(device, queue, "mean level sums", |encoder| {
-            let groups: Vec<wgpu::BindGroup> = [cur, old]
-                .iter()
-                .zip(&self.partials)
-                .map(|(level, partials)| {
-                    bind(
-                        device,
-                        &self.sums_pipeline,
-                        &[(0, &self.uniforms), (1, level), (2, partials)],
-                    )
-                })
-                .collect();
-            record_compute_pass(
-                encoder,
-                "mean level sums",
-                &self.sums_pipeline,
-                &groups,
-                [rows.div_ceil(64), self.channels, 1],
-            );
-            Ok(())
-        })?;
+        let sums = LevelPass {
+            label: "mean level sums",
+            pipeline: &self.sums_pipeline,
+            uniforms: &self.uniforms,
+            workgroups: [rows.div_ceil(64), self.channels, 1],
+        };
+        sums.submit(device, queue, ([cur, old], 1), (&self.partials, 2))?;
         let sums = [0, 1].map(|i| {
             let partials = &self.partials[i];
             PendingReadback::start(device, queue, partials, partials.size())
@@ -160,27 +146,13 @@ impl GpuKeeper {
             queue.write_buffer(buffer, 0, bytemuck::cast_slice(words));
         }
         let (w, h) = (self.size.width() as u32, self.size.height() as u32);
-        submit_recorded(device, queue, "mean level shift", |encoder| {
-            let groups: Vec<wgpu::BindGroup> = [cur, old]
-                .iter()
-                .zip(&self.amounts)
-                .map(|(level, amounts)| {
-                    bind(
-                        device,
-                        &self.shift_pipeline,
-                        &[(0, &self.uniforms), (3, amounts), (4, level)],
-                    )
-                })
-                .collect();
-            record_compute_pass(
-                encoder,
-                "mean level shift",
-                &self.shift_pipeline,
-                &groups,
-                [w.div_ceil(16), h.div_ceil(16), self.channels],
-            );
-            Ok(())
-        })
+        let shift = LevelPass {
+            label: "mean level shift",
+            pipeline: &self.shift_pipeline,
+            uniforms: &self.uniforms,
+            workgroups: [w.div_ceil(16), h.div_ceil(16), self.channels],
+        };
+        shift.submit(device, queue, ([cur, old], 4), (&self.amounts, 3))
     }
 
     /// Per channel, the level's sums from the rows' partial sums: each row's `hi + lo` parts
@@ -222,4 +194,44 @@ fn bind(
         layout: &pipeline.get_bind_group_layout(0),
         entries: &entries,
     })
+}
+
+/// One pass of `pipeline` over both levels, each bound with its own buffer of per-level data
+/// (the sums' partials, the shift's amounts) beside the shared uniforms at binding 0.
+struct LevelPass<'a> {
+    label: &'static str,
+    pipeline: &'a wgpu::ComputePipeline,
+    uniforms: &'a wgpu::Buffer,
+    workgroups: [u32; 3],
+}
+
+impl LevelPass<'_> {
+    /// Binds each level and its own data buffer (at the given bindings) and submits the pass.
+    fn submit(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        (levels, level_binding): ([&wgpu::Buffer; 2], u32),
+        (data, data_binding): (&[wgpu::Buffer; 2], u32),
+    ) -> Result<(), GpuError> {
+        submit_recorded(device, queue, self.label, |encoder| {
+            let groups: Vec<wgpu::BindGroup> = levels
+                .iter()
+                .zip(data)
+                .map(|(level, data)| {
+                    bind(
+                        device,
+                        self.pipeline,
+                        &[
+                            (0, self.uniforms),
+                            (data_binding, data),
+                            (level_binding, level),
+                        ],
+                    )
+                })
+                .collect();
+            record_compute_pass(encoder, self.label, self.pipeline, &groups, self.workgroups);
+            Ok(())
+        })
+    }
 }

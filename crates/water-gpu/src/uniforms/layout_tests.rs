@@ -13,122 +13,35 @@ use naga::proc::Layouter;
 /// `(field name, offset)` of a Rust struct, in declaration order.
 type Fields = &'static [(&'static str, usize)];
 
-const GRID: Fields = &[
-    ("width", offset_of!(GridUniforms, width)),
-    ("height", offset_of!(GridUniforms, height)),
-    ("boundary", offset_of!(GridUniforms, boundary)),
-    ("mode", offset_of!(GridUniforms, mode)),
-    ("a", offset_of!(GridUniforms, a)),
-    ("b", offset_of!(GridUniforms, b)),
-    ("d", offset_of!(GridUniforms, d)),
-    ("mur_k", offset_of!(GridUniforms, mur_k)),
-    (
-        "contact_amplitude",
-        offset_of!(GridUniforms, contact_amplitude),
-    ),
-    ("has_contacts", offset_of!(GridUniforms, has_contacts)),
-    ("classic_shift", offset_of!(GridUniforms, classic_shift)),
-    ("_pad", offset_of!(GridUniforms, _pad)),
-];
+/// The [`Fields`] of `$ty`: each named field with its offset.
+macro_rules! fields {
+    ($ty:ident: $($field:ident),+ $(,)?) => {
+        &[$((stringify!($field), offset_of!($ty, $field))),+]
+    };
+}
 
-const IMPULSE: Fields = &[
-    ("cells", offset_of!(ImpulseUniforms, cells)),
-    ("mode", offset_of!(ImpulseUniforms, mode)),
-    ("count", offset_of!(ImpulseUniforms, count)),
-    ("_pad", offset_of!(ImpulseUniforms, _pad)),
-];
+const GRID: Fields = fields!(GridUniforms: width, height, boundary, mode, a, b, d, mur_k, contact_amplitude, has_contacts, classic_shift, _pad);
 
-const CELL: Fields = &[
-    ("index", offset_of!(ImpulseCell, index)),
-    ("amount", offset_of!(ImpulseCell, amount)),
-];
+const IMPULSE: Fields = fields!(ImpulseUniforms: cells, mode, count, _pad);
 
-const WORD: Fields = &[
-    ("word", offset_of!(ImpulseWord, word)),
-    ("low", offset_of!(ImpulseWord, low)),
-    ("high", offset_of!(ImpulseWord, high)),
-    ("_pad", offset_of!(ImpulseWord, _pad)),
-];
+const CELL: Fields = fields!(ImpulseCell: index, amount);
 
-const SURFACE: Fields = &[
-    ("width", offset_of!(SurfaceUniforms, width)),
-    ("height", offset_of!(SurfaceUniforms, height)),
-    ("mode", offset_of!(SurfaceUniforms, mode)),
-    ("cell_size", offset_of!(SurfaceUniforms, cell_size)),
-];
+const WORD: Fields = fields!(ImpulseWord: word, low, high, _pad);
 
-const SPHERE: Fields = &[
-    ("vertices", offset_of!(SphereUniforms, vertices)),
-    ("k", offset_of!(SphereUniforms, k)),
-    ("d", offset_of!(SphereUniforms, d)),
-    ("_pad", offset_of!(SphereUniforms, _pad)),
-];
+const SURFACE: Fields = fields!(SurfaceUniforms: width, height, mode, cell_size);
 
-const SPHERE_FRAGMENT: Fields = &[
-    ("vertices", offset_of!(SphereFragmentUniforms, vertices)),
-    ("width", offset_of!(SphereFragmentUniforms, width)),
-    ("k", offset_of!(SphereFragmentUniforms, k)),
-    ("d", offset_of!(SphereFragmentUniforms, d)),
-];
+const SPHERE: Fields = fields!(SphereUniforms: vertices, k, d, _pad);
 
-const CONTACT_MASK: Fields = &[
-    ("ndc_scale", offset_of!(ContactMaskUniforms, ndc_scale)),
-    ("ndc_offset", offset_of!(ContactMaskUniforms, ndc_offset)),
-];
+const SPHERE_FRAGMENT: Fields = fields!(SphereFragmentUniforms: vertices, width, k, d);
 
-const SURFACE_RENDER: Fields = &[
-    ("view_proj", offset_of!(SurfaceRenderUniforms, view_proj)),
-    ("eye", offset_of!(SurfaceRenderUniforms, eye)),
-    ("view_dir", offset_of!(SurfaceRenderUniforms, view_dir)),
-    ("sun", offset_of!(SurfaceRenderUniforms, sun)),
-    (
-        "water_colour",
-        offset_of!(SurfaceRenderUniforms, water_colour),
-    ),
-    ("sky_colour", offset_of!(SurfaceRenderUniforms, sky_colour)),
-    ("grid", offset_of!(SurfaceRenderUniforms, grid)),
-    ("mesh", offset_of!(SurfaceRenderUniforms, mesh)),
-    ("flags", offset_of!(SurfaceRenderUniforms, flags)),
-];
+const CONTACT_MASK: Fields = fields!(ContactMaskUniforms: ndc_scale, ndc_offset);
 
-const CLASSIC_SHADING: Fields = &[
-    ("width", offset_of!(ClassicShadingUniforms, width)),
-    ("height", offset_of!(ClassicShadingUniforms, height)),
-    (
-        "target_width",
-        offset_of!(ClassicShadingUniforms, target_width),
-    ),
-    (
-        "target_height",
-        offset_of!(ClassicShadingUniforms, target_height),
-    ),
-    (
-        "offset_shift",
-        offset_of!(ClassicShadingUniforms, offset_shift),
-    ),
-    (
-        "shading_shift",
-        offset_of!(ClassicShadingUniforms, shading_shift),
-    ),
-    (
-        "srgb_target",
-        offset_of!(ClassicShadingUniforms, srgb_target),
-    ),
-    ("_pad", offset_of!(ClassicShadingUniforms, _pad)),
-];
+const SURFACE_RENDER: Fields = fields!(SurfaceRenderUniforms: view_proj, eye, view_dir, sun, water_colour, sky_colour, grid, mesh, flags);
 
-const SPHERE_SURFACE: Fields = &[
-    ("view_proj", offset_of!(SphereSurfaceUniforms, view_proj)),
-    ("eye", offset_of!(SphereSurfaceUniforms, eye)),
-    ("sun", offset_of!(SphereSurfaceUniforms, sun)),
-    (
-        "water_colour",
-        offset_of!(SphereSurfaceUniforms, water_colour),
-    ),
-    ("sky_colour", offset_of!(SphereSurfaceUniforms, sky_colour)),
-    ("shape", offset_of!(SphereSurfaceUniforms, shape)),
-    ("flags", offset_of!(SphereSurfaceUniforms, flags)),
-];
+const CLASSIC_SHADING: Fields = fields!(ClassicShadingUniforms: width, height, target_width, target_height, offset_shift, shading_shift, srgb_target, _pad);
+
+const SPHERE_SURFACE: Fields =
+    fields!(SphereSurfaceUniforms: view_proj, eye, sun, water_colour, sky_colour, shape, flags);
 
 fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) -> bool {
     let module = naga::front::wgsl::parse_str(source).expect("valid WGSL");
