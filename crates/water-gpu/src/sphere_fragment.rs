@@ -166,26 +166,28 @@ impl SphereFragmentWater {
                 extent,
             );
         };
-        write(
-            &slots[0],
-            bytemuck::cast_slice(&interleave(index, 0, 4, texels)),
-            16,
-        );
-        write(
-            &slots[1],
-            bytemuck::cast_slice(&interleave(index, 4, 2, texels)),
-            8,
-        );
-        write(
-            &slots[2],
-            bytemuck::cast_slice(&interleave(weight, 0, 4, texels)),
-            16,
-        );
-        write(
-            &slots[3],
-            bytemuck::cast_slice(&interleave(weight, 4, 2, texels)),
-            8,
-        );
+        // Slots 0-3 of each vertex in an RGBA texel (16 bytes), slots 4-5 in an RG one (8).
+        let texel_rows: [(Vec<u8>, u32); 4] = [
+            (
+                bytemuck::cast_slice(&interleave(index, 0, 4, texels)).to_vec(),
+                16,
+            ),
+            (
+                bytemuck::cast_slice(&interleave(index, 4, 2, texels)).to_vec(),
+                8,
+            ),
+            (
+                bytemuck::cast_slice(&interleave(weight, 0, 4, texels)).to_vec(),
+                16,
+            ),
+            (
+                bytemuck::cast_slice(&interleave(weight, 4, 2, texels)).to_vec(),
+                8,
+            ),
+        ];
+        for (texture, (bytes, texel_bytes)) in slots.iter().zip(&texel_rows) {
+            write(texture, bytes, *texel_bytes);
+        }
         let padded = |level: &[f32]| {
             let mut v = level.to_vec();
             v.resize(texels, 0.0);

@@ -128,26 +128,15 @@ pub(crate) fn check_non_negative(what: &'static str, value: f32) -> Result<(), G
     }
 }
 
-pub(crate) fn check_direction(what: &'static str, direction: Vec3) -> Result<(), GpuError> {
-    if direction.is_finite() && direction.length() > 1e-6 {
-        Ok(())
-    } else {
-        Err(GpuError::BadRenderSetting {
-            what,
-            value: format!("{direction}"),
-            requirement: "finite and not zero",
-        })
-    }
-}
-
-pub(crate) fn check_range(
+/// `Ok` when `ok`, else [`GpuError::BadRenderSetting`] naming the setting, its value and the
+/// requirement.
+fn setting(
+    ok: bool,
     what: &'static str,
-    value: u32,
-    min: u32,
-    max: u32,
+    value: impl std::fmt::Display,
     requirement: &'static str,
 ) -> Result<(), GpuError> {
-    if (min..=max).contains(&value) {
+    if ok {
         Ok(())
     } else {
         Err(GpuError::BadRenderSetting {
@@ -158,14 +147,22 @@ pub(crate) fn check_range(
     }
 }
 
+pub(crate) fn check_direction(what: &'static str, direction: Vec3) -> Result<(), GpuError> {
+    let ok = direction.is_finite() && direction.length() > 1e-6;
+    setting(ok, what, direction, "finite and not zero")
+}
+
+pub(crate) fn check_range(
+    what: &'static str,
+    value: u32,
+    min: u32,
+    max: u32,
+    requirement: &'static str,
+) -> Result<(), GpuError> {
+    setting((min..=max).contains(&value), what, value, requirement)
+}
+
 pub(crate) fn check_colour(what: &'static str, colour: Vec3) -> Result<(), GpuError> {
-    if colour.is_finite() && colour.min_element() >= 0.0 && colour.max_element() <= 1.0 {
-        Ok(())
-    } else {
-        Err(GpuError::BadRenderSetting {
-            what,
-            value: format!("{colour}"),
-            requirement: "RGB within [0, 1]",
-        })
-    }
+    let ok = colour.is_finite() && colour.min_element() >= 0.0 && colour.max_element() <= 1.0;
+    setting(ok, what, colour, "RGB within [0, 1]")
 }
