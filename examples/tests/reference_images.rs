@@ -7,9 +7,10 @@
 
 use std::path::PathBuf;
 
-use water_examples::{boat_wake, rock_pool, sky_aquarium, SceneOptions};
+use water_examples::{boat_wake, rock_pool, sky_aquarium, ExampleError, SceneOptions};
 use water_gpu::render::RgbaImage;
 use water_gpu::render::{read_rgba_png, write_rgba_png};
+use water_gpu::GpuContext;
 use water_testkit::gpu_or_skip;
 
 /// Largest mean absolute difference per channel, in 8-bit levels. Renders on the same driver
@@ -73,36 +74,51 @@ fn check(name: &str, frames: &[RgbaImage]) {
     }
 }
 
-#[test]
-fn rock_pool_matches_its_reference() {
-    let Some(gpu) = gpu_or_skip("rock_pool_matches_its_reference") else {
+/// A scene of the examples: its frames on a GPU.
+type SceneFn = fn(&GpuContext, &SceneOptions) -> Result<Vec<RgbaImage>, ExampleError>;
+
+/// The test `test`: `scene` rendered with `options` and [`check`]ed against the reference
+/// `name` (skipped without a GPU).
+fn matches_reference(test: &str, name: &str, scene: SceneFn, options: &SceneOptions) {
+    let Some(gpu) = gpu_or_skip(test) else {
         return;
     };
-    let frames = rock_pool::raindrops(&gpu, &GRID_SCENE).expect("scene");
-    check("rock_pool", &frames);
+    check(name, &scene(&gpu, options).expect("scene"));
+}
+
+#[test]
+fn rock_pool_matches_its_reference() {
+    matches_reference(
+        "rock_pool_matches_its_reference",
+        "rock_pool",
+        rock_pool::raindrops,
+        &GRID_SCENE,
+    );
 }
 
 #[test]
 fn boat_wake_matches_its_reference() {
-    let Some(gpu) = gpu_or_skip("boat_wake_matches_its_reference") else {
-        return;
-    };
-    let frames = boat_wake::boat_and_crates(&gpu, &GRID_SCENE).expect("scene");
-    check("boat_wake", &frames);
+    matches_reference(
+        "boat_wake_matches_its_reference",
+        "boat_wake",
+        boat_wake::boat_and_crates,
+        &GRID_SCENE,
+    );
 }
 
 #[test]
 fn sky_aquarium_matches_its_reference() {
-    let Some(gpu) = gpu_or_skip("sky_aquarium_matches_its_reference") else {
-        return;
-    };
     let options = SceneOptions {
         quality: 3,
         steps_per_frame: 30,
         ..GRID_SCENE
     };
-    let frames = sky_aquarium::clicked_planet(&gpu, &options).expect("scene");
-    check("sky_aquarium", &frames);
+    matches_reference(
+        "sky_aquarium_matches_its_reference",
+        "sky_aquarium",
+        sky_aquarium::clicked_planet,
+        &options,
+    );
 }
 
 #[test]
@@ -112,28 +128,18 @@ fn the_limit_tells_scenes_and_moments_apart() {
     };
     // Two moments of the same scene a few frames apart differ by more than the limit, so the
     // comparison notices a wave that moved.
-    let frames = boat_wake::boat_and_crates(
-        &gpu,
-        &SceneOptions {
-            frames: 6,
-            ..GRID_SCENE
-        },
-    )
-    .expect("scene");
+    let six_frames = SceneOptions {
+        frames: 6,
+        ..GRID_SCENE
+    };
+    let frames = boat_wake::boat_and_crates(&gpu, &six_frames).expect("scene");
     let moved = mean_difference(&frames[2], &frames[5]);
     assert!(
         moved > MEAN_DIFFERENCE_LIMIT,
         "frames 2 and 5 differ by only {moved:.2}"
     );
     // And the same scene rendered again is the same picture, so a reference can be matched.
-    let again = boat_wake::boat_and_crates(
-        &gpu,
-        &SceneOptions {
-            frames: 6,
-            ..GRID_SCENE
-        },
-    )
-    .expect("scene");
+    let again = boat_wake::boat_and_crates(&gpu, &six_frames).expect("scene");
     let repeat = mean_difference(&frames[5], &again[5]);
     assert!(
         repeat < 0.1 * MEAN_DIFFERENCE_LIMIT,

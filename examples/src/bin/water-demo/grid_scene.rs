@@ -49,8 +49,8 @@ const CONTACT_AMPLITUDE: f32 = 0.03;
 /// Most fixed steps one frame runs. Past it the water runs slower than real time instead of
 /// each frame taking longer than the last: 1024 cells a side needs about 240 steps a second,
 /// 4 a frame at 60 frames a second, which a GPU runs easily and a software renderer cannot
-/// (lavapipe on two cores takes 60 to 100 ms a step there).
-const MAX_STEPS_PER_FRAME: u32 = 8;
+/// (lavapipe on two cores takes 60 to 100 ms a step there). The sphere scene keeps to it too.
+pub const MAX_STEPS_PER_FRAME: u32 = 8;
 
 /// Most crates in the pool, each read, moved and drawn into the masks every step; past it a
 /// throw is refused (R empties the pool).

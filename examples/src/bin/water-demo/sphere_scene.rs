@@ -9,6 +9,7 @@ use water_gpu::{GpuBackend, GpuSphere};
 use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 use crate::error::DemoError;
+use crate::grid_scene::MAX_STEPS_PER_FRAME;
 use crate::orbit::Orbit;
 use crate::picking::{hit_sphere, Ray};
 use crate::quality::Quality;
@@ -37,9 +38,6 @@ const CLICK_AMPLITUDE_M: f32 = 0.03;
 /// Drawn metres per metre of height: waves a few centimetres high on a 1 m planet would not
 /// show at their true size.
 const HEIGHT_SCALE: f32 = 2.5;
-
-/// Most fixed steps one frame runs (see the grid scene's cap).
-const MAX_STEPS_PER_FRAME: u32 = 8;
 
 /// Background, linear RGB: night sky.
 const SPACE: Vec3 = Vec3::new(0.015, 0.02, 0.045);
