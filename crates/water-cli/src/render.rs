@@ -24,7 +24,7 @@ use crate::limits;
 use crate::out_dir::OutputDir;
 use crate::picture::robust_scale;
 use crate::progress::Progress;
-use crate::run::{check_grid_memory, write_json, RunError};
+use crate::run::{check_grid_memory, write_json, wrote_lines, RunError};
 use water_gpu::render::{write_rgba_png, GifStream};
 
 /// Largest output side, pixels.
@@ -135,7 +135,7 @@ impl RenderSummary {
     /// Lines for the terminal: what was drawn, and every file written.
     #[must_use]
     pub fn to_text(&self) -> String {
-        let mut s = format!(
+        let s = format!(
             "rendered   {} frames of {} x {} ({}; height scale {:.3}) in {:.2} s\n",
             self.frames.len(),
             self.width,
@@ -144,10 +144,7 @@ impl RenderSummary {
             self.height_scale,
             self.wall_seconds
         );
-        for f in self.frames.iter().chain([&self.gif, &self.json]) {
-            s.push_str(&format!("wrote      {}\n", f.display()));
-        }
-        s
+        s + &wrote_lines(self.frames.iter().chain([&self.gif, &self.json]))
     }
 }
 

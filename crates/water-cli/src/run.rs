@@ -165,19 +165,18 @@ pub(crate) fn max_abs_height(heights: &[f32]) -> f32 {
     heights.iter().fold(0.0f32, |m, z| m.max(z.abs()))
 }
 
-/// The summary's closing lines: the adapter where there is one, `middle`, and each file
-/// written.
+/// The summary line naming the GPU adapter, where there is one.
 #[must_use]
-pub(crate) fn closing_lines(adapter: Option<&str>, middle: &str, files: &[PathBuf]) -> String {
-    let mut s = String::new();
-    if let Some(adapter) = adapter {
-        s.push_str(&format!("adapter    {adapter}\n"));
-    }
-    s.push_str(middle);
-    for f in files {
-        s.push_str(&format!("wrote      {}\n", f.display()));
-    }
-    s
+pub(crate) fn adapter_line(adapter: Option<&str>) -> String {
+    adapter.map_or_else(String::new, |adapter| format!("adapter    {adapter}\n"))
+}
+
+/// The summary lines naming each file written, in order.
+pub(crate) fn wrote_lines<'a>(files: impl IntoIterator<Item = &'a PathBuf>) -> String {
+    files
+        .into_iter()
+        .map(|f| format!("wrote      {}\n", f.display()))
+        .collect()
 }
 
 /// Refuses a grid scenario whose buffers would not fit in memory, before any is allocated.
@@ -324,6 +323,6 @@ impl RunSummary {
                 format!("body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m\n", b.name)
             })
             .collect();
-        s + &closing_lines(self.adapter.as_deref(), &bodies, &self.files)
+        s + &adapter_line(self.adapter.as_deref()) + &bodies + &wrote_lines(&self.files)
     }
 }

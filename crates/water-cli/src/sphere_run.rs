@@ -14,7 +14,8 @@ use crate::progress::Progress;
 use water_gpu::GpuContext;
 
 use crate::run::{
-    closing_lines, files_with_summary, gpu_for, is_run_output, max_abs_height, write_json, RunError,
+    adapter_line, files_with_summary, gpu_for, is_run_output, max_abs_height, write_json,
+    wrote_lines, RunError,
 };
 use water_scene::scenario::SphereScenario;
 use water_scene::{Backend, BackendSphere};
@@ -170,6 +171,6 @@ impl SphereSummary {
             self.max_abs_height,
             self.volume
         );
-        s + &closing_lines(self.adapter.as_deref(), "", &self.files)
+        s + &adapter_line(self.adapter.as_deref()) + &wrote_lines(&self.files)
     }
 }
