@@ -92,7 +92,8 @@ pub fn run_file(file: &Path, out: &Path, extra: &[&str]) -> Output {
     water(&args)
 }
 
-/// Writes `text` as `name` into a fresh folder and runs it quietly into that folder's `out`.
+/// Writes `text` as `file_name` into the fresh folder `dir_name` and runs it quietly into that
+/// folder's `out`; returns the run and `out`.
 pub fn run_text(dir_name: &str, file_name: &str, text: &str) -> (Output, PathBuf) {
     let dir = scratch(dir_name);
     let file = write_scenario(&dir, file_name, text);
