@@ -64,6 +64,22 @@ pub fn compare_f32(
     ))
 }
 
+/// [`compare_f32`] for a test that stops at the first mismatch: the comparison when it is within
+/// `tolerance`.
+///
+/// # Panics
+/// With [`compare_f32`]'s message (both fields written to disk) when it is not.
+#[track_caller]
+pub fn assert_f32_within(
+    name: &str,
+    width: usize,
+    reference: &[f32],
+    candidate: &[f32],
+    tolerance: f32,
+) -> Comparison {
+    compare_f32(name, width, reference, candidate, tolerance).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Compares classic i16 heights bit for bit.
 ///
 /// # Errors

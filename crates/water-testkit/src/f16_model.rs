@@ -16,8 +16,8 @@
 //! its trace gives the expected mean-square error over the grid.
 
 use water_core::{Boundary, GridMode};
-use water_gpu::{F16_MIN_NORMAL, F16_SUBNORMAL_SPACING};
 use water_gpu::GridSpec;
+use water_gpu::{F16_MIN_NORMAL, F16_SUBNORMAL_SPACING};
 
 /// Which time level a store rounds: the current one, or (for the fused kernel, which rounds its
 /// two newest levels when it writes them) the previous one.

@@ -28,3 +28,30 @@ pub fn gpu_or_skip(test: &str) -> Option<GpuContext> {
         }
     }
 }
+
+/// Records what `frame` encodes into one command encoder of `gpu` and submits it once, as a
+/// renderer records its frame.
+pub fn submit_once(gpu: &GpuContext, frame: impl FnOnce(&mut wgpu::CommandEncoder)) {
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    frame(&mut encoder);
+    gpu.queue.submit([encoder.finish()]);
+}
+
+/// The GPU for a test, or a return from the test (which returns `()`) after [`gpu_or_skip`]
+/// has said why it skips: the first line of every GPU test.
+///
+/// ```no_run
+/// # fn a_gpu_test() {
+/// let gpu = water_testkit::gpu_or_return!("a_gpu_test");
+/// # let _ = gpu;
+/// # }
+/// ```
+#[macro_export]
+macro_rules! gpu_or_return {
+    ($test:expr) => {
+        match $crate::gpu_or_skip($test) {
+            Some(gpu) => gpu,
+            None => return,
+        }
+    };
+}

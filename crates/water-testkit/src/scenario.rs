@@ -33,6 +33,17 @@ pub fn all_cases() -> Vec<CrossCheck> {
     cases
 }
 
+/// The height of the scenarios' impulses in `mode`: classic heights are integers, so impulses
+/// of a few thousand units, as in the original; half a metre in the f32 modes.
+#[must_use]
+pub fn impulse_amplitude(mode: GridMode) -> f32 {
+    if mode == GridMode::Classic {
+        3000.0
+    } else {
+        0.5
+    }
+}
+
 impl CrossCheck {
     /// The standard case for a mode and boundary: 72 x 56 cells, 240 steps.
     ///
@@ -55,15 +66,6 @@ impl CrossCheck {
         format!("{}-{}", self.spec.mode.name(), self.spec.boundary.name())
     }
 
-    fn amplitude(&self) -> f32 {
-        // Classic heights are integers: impulses of a few thousand units, as in the original.
-        if self.spec.mode == GridMode::Classic {
-            3000.0
-        } else {
-            0.5
-        }
-    }
-
     /// Runs the scenario on `kind` and returns the backend in its final state.
     ///
     /// # Errors
@@ -76,7 +78,7 @@ impl CrossCheck {
         land.add_rect(8, h - 14, 16, h - 8)?; // an island
         let mut backend = BackendGrid::new(self.spec, land, kind, gpu)?;
 
-        let amp = self.amplitude();
+        let amp = impulse_amplitude(self.spec.mode);
         let impulses = [
             (0, Vec2::new(20.0, 20.0), 6.0, amp, ImpulseShape::Cosine),
             (
