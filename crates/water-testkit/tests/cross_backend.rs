@@ -4,13 +4,11 @@
 use water_core::GridMode;
 use water_scene::Backend;
 use water_testkit::scenario::all_cases;
-use water_testkit::{compare_exact_i16, compare_f32, gpu_or_skip, F32_TOLERANCE};
+use water_testkit::{compare_exact_i16, compare_f32, gpu_or_return, F32_TOLERANCE};
 
 #[test]
 fn every_backend_agrees_with_the_cpu_reference() {
-    let Some(gpu) = gpu_or_skip("every_backend_agrees_with_the_cpu_reference") else {
-        return;
-    };
+    let gpu = gpu_or_return!("every_backend_agrees_with_the_cpu_reference");
     let mut failures = Vec::new();
     for case in all_cases() {
         assert!(case.steps >= 200);

@@ -2,12 +2,13 @@
 //! uploads) follow DESIGN.md's rules from the next step on: a fixed grid's edge cells stay 0
 //! and land stays dry, whatever was written there, on the CPU and both GPU backends alike.
 
-use water_gpu::GpuGridWater;
 use water_core::{
     Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, LandMask, SignedGrid, WaveParams,
 };
-use water_gpu::{GpuBackend, GpuGrid, GridSpec};
-use water_testkit::{compare_exact_i16, compare_f32, gpu_or_skip, F32_TOLERANCE};
+use water_gpu::GpuGridWater;
+use water_gpu::GridSpec;
+use water_testkit::setup::{gpu_grid_with_land, GPU_BACKENDS};
+use water_testkit::{assert_f32_within, compare_exact_i16, gpu_or_return, F32_TOLERANCE};
 
 const STEPS: u64 = 30;
 
@@ -30,9 +31,7 @@ fn rim_and_land_dry(size: GridSize, land: &LandMask, heights: &[f32]) -> bool {
 
 #[test]
 fn edited_rims_and_land_are_zeroed_alike_on_every_backend() {
-    let Some(gpu) = gpu_or_skip("edited_rims_and_land_are_zeroed_alike_on_every_backend") else {
-        return;
-    };
+    let gpu = gpu_or_return!("edited_rims_and_land_are_zeroed_alike_on_every_backend");
     let size = GridSize::new(40, 28).expect("size");
     let mut land = LandMask::empty(size);
     land.add_rect(10, 8, 16, 14).expect("island");
@@ -53,9 +52,8 @@ fn edited_rims_and_land_are_zeroed_alike_on_every_backend() {
     assert!(reference.iter().any(|&z| z != 0.0));
 
     let spec = GridSpec::new(size, params, Boundary::Fixed, GridMode::Signed);
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
-        let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
-        grid.set_land(land.clone()).expect("land");
+    for backend in GPU_BACKENDS {
+        let mut grid = gpu_grid_with_land(&gpu, backend, spec, land.clone());
         grid.upload_f32(&cur, &old).expect("upload");
         grid.step_many(STEPS).expect("steps");
         let heights = grid.heights().expect("heights");
@@ -64,14 +62,13 @@ fn edited_rims_and_land_are_zeroed_alike_on_every_backend() {
             "{} rim and land",
             backend.name()
         );
-        compare_f32(
+        assert_f32_within(
             backend.name(),
             size.width(),
             &reference,
             &heights,
             F32_TOLERANCE,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        );
     }
 
     // Classic mode, bit for bit.
@@ -94,9 +91,8 @@ fn edited_rims_and_land_are_zeroed_alike_on_every_backend() {
         "classic rim and land"
     );
     let classic_spec = GridSpec::new(size, params, Boundary::Fixed, GridMode::Classic);
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
-        let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, classic_spec).expect("grid");
-        grid.set_land(land.clone()).expect("land");
+    for backend in GPU_BACKENDS {
+        let mut grid = gpu_grid_with_land(&gpu, backend, classic_spec, land.clone());
         grid.upload_i16(&cur16, &old16).expect("upload");
         grid.step_many(STEPS).expect("steps");
         compare_exact_i16(

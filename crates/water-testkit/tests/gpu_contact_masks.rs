@@ -4,20 +4,18 @@
 //! speeds, the largest speed where hulls overlap, and the same wake when a moving body steps the
 //! water on either GPU backend as on the CPU.
 
-use water_gpu::GpuGridWater;
 use std::f32::consts::FRAC_PI_2;
 
 use glam::{Affine3A, EulerRot, Quat, Vec3};
 use water_buoyancy::{rasterise_grid_mask, Hull, Pose, Shape};
-use water_core::{
-    Boundary, ContactMasks, Damping, GridMode, GridSize, GridWater, SignedGrid, SplitGrid,
-    WaveParams,
-};
+use water_core::{Boundary, ContactMasks, Damping, GridMode, GridSize, LandMask, WaveParams};
 use water_gpu::MAX_CONTACT_HULLS;
 use water_gpu::{
-    ContactHull, ContactMaskRenderer, GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec, HullMesh,
+    ContactHull, ContactMaskRenderer, GpuBackend, GpuContext, GpuError, GpuGridWater, GridSpec,
+    HullMesh,
 };
-use water_testkit::{compare_f32, gpu_or_skip, F32_TOLERANCE};
+use water_testkit::setup::{cpu_reference, gpu_grid, GPU_BACKENDS};
+use water_testkit::{assert_f32_within, gpu_or_return, F32_TOLERANCE};
 
 /// The least intersection over union of GPU- and CPU-marked cells. The GPU draws the hull's
 /// triangle mesh, the CPU tests the exact shape, so cells whose centre lies between a round
@@ -90,6 +88,11 @@ fn boat() -> Shape {
         })
         .collect();
     Shape::convex_mesh(vertices, triangles).expect("the boat is a closed convex mesh")
+}
+
+/// A box of `half_extents` centred on its body's origin.
+fn box_hull(half_extents: Vec3) -> Hull {
+    Hull::new(Shape::cuboid(half_extents).expect("box"), Pose::IDENTITY).expect("hull")
 }
 
 /// The four hulls of the cross-check, with the surface meshes buoyancy integrates over
@@ -234,9 +237,7 @@ fn check_against_cpu(case: &str, cpu: &[f32], gpu: &[f32], cuts: bool) -> f64 {
 
 #[test]
 fn gpu_masks_match_the_cpu_rasteriser_for_every_shape_and_pose() {
-    let Some(gpu) = gpu_or_skip("gpu_masks_match_the_cpu_rasteriser") else {
-        return;
-    };
+    let gpu = gpu_or_return!("gpu_masks_match_the_cpu_rasteriser");
     let mut masks = renderer(&gpu, GpuBackend::Fragment);
     let mut worst = f64::INFINITY;
     for (shape, hull) in hulls() {
@@ -264,15 +265,9 @@ fn a_hull_cutting_the_water_marks_its_section_and_one_above_marks_nothing() {
     // whose sides fall a quarter of a cell from the nearest cell centres. Front and back faces
     // swapped (a mirrored projection, or the wrong cull mode) would leave the cut box unmarked
     // and mark the cells under the floating one.
-    let Some(gpu) = gpu_or_skip("a_hull_cutting_the_water_marks_its_section") else {
-        return;
-    };
+    let gpu = gpu_or_return!("a_hull_cutting_the_water_marks_its_section");
     let mut masks = renderer(&gpu, GpuBackend::Fragment);
-    let hull = Hull::new(
-        Shape::cuboid(Vec3::new(0.45, 0.25, 0.2)).expect("box"),
-        Pose::IDENTITY,
-    )
-    .expect("hull");
+    let hull = box_hull(Vec3::new(0.45, 0.25, 0.2));
     let mesh = upload(&gpu, &hull);
     let at = |x: f32, y: f32, z: f32| Affine3A::from_translation(Vec3::new(x, y, z));
     // Sides at x = 1.0125 and 1.9125 m, y = 1.0125 and 1.5125 m: 18 x 10 cell centres inside.
@@ -306,25 +301,15 @@ fn a_hull_cutting_the_water_marks_its_section_and_one_above_marks_nothing() {
 
 #[test]
 fn overlapping_hulls_take_the_largest_speed_as_on_the_cpu() {
-    let Some(gpu) = gpu_or_skip("overlapping_hulls_take_the_largest_speed") else {
-        return;
-    };
+    let gpu = gpu_or_return!("overlapping_hulls_take_the_largest_speed");
     let mut masks = renderer(&gpu, GpuBackend::Compute);
-    let wide = Hull::new(
-        Shape::cuboid(Vec3::new(0.8, 0.6, 0.5)).expect("box"),
-        Pose::IDENTITY,
-    )
-    .expect("hull");
+    let wide = box_hull(Vec3::new(0.8, 0.6, 0.5));
     let ball = Hull::with_max_edge(Shape::sphere(0.7).expect("sphere"), Pose::IDENTITY, 0.1)
         .expect("hull");
     // A long plank pitched up: it cuts the water beside the wide box and passes over the box's
     // section above the water but under its top, so the plain nearest-face trick would black
     // out the box's cells under it.
-    let plank = Hull::new(
-        Shape::cuboid(Vec3::new(1.6, 0.25, 0.05)).expect("plank"),
-        Pose::IDENTITY,
-    )
-    .expect("hull");
+    let plank = box_hull(Vec3::new(1.6, 0.25, 0.05));
     let (wide_mesh, ball_mesh, plank_mesh) = (
         upload(&gpu, &wide),
         upload(&gpu, &ball),
@@ -402,20 +387,14 @@ fn wave_spec(mode: GridMode, size: GridSize, cell: f32) -> GridSpec {
 
 #[test]
 fn a_moving_body_makes_the_same_wake_from_gpu_masks_as_from_cpu_masks() {
-    let Some(gpu) = gpu_or_skip("a_moving_body_makes_the_same_wake") else {
-        return;
-    };
+    let gpu = gpu_or_return!("a_moving_body_makes_the_same_wake");
     // A 0.6 m x 0.4 m box moving half a cell (5 cm) per step for 8 cells. Its sides fall a
     // quarter of a cell from the cell centres at every step, so both rasterisers mark the same
     // cells and the wakes can be compared at the solver's own tolerance.
     const STEPS: usize = 16;
     const AMPLITUDE: f32 = 0.02;
     let (cell, size) = (0.1_f32, GridSize::new(64, 48).expect("size"));
-    let hull = Hull::new(
-        Shape::cuboid(Vec3::new(0.3, 0.2, 0.25)).expect("box"),
-        Pose::IDENTITY,
-    )
-    .expect("hull");
+    let hull = box_hull(Vec3::new(0.3, 0.2, 0.25));
     let mesh = upload(&gpu, &hull);
     let dt = wave_spec(GridMode::Signed, size, cell).params.dt() as f32;
     let speed = 0.5 * cell / dt;
@@ -423,15 +402,12 @@ fn a_moving_body_makes_the_same_wake_from_gpu_masks_as_from_cpu_masks() {
         let x = (10.25 + 0.5 * step as f32) * cell;
         Pose::from_position(Vec3::new(x, 20.25 * cell, 0.05)).expect("pose")
     };
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+    for backend in GPU_BACKENDS {
         for mode in [GridMode::Signed, GridMode::Split] {
             let spec = wave_spec(mode, size, cell);
-            let mut cpu: Box<dyn GridWater> = match mode {
-                GridMode::Split => Box::new(SplitGrid::new(size, spec.params, spec.boundary)),
-                _ => Box::new(SignedGrid::new(size, spec.params, spec.boundary)),
-            };
+            let mut cpu = cpu_reference(spec, LandMask::empty(size));
             let mut cpu_masks = ContactMasks::new(size, AMPLITUDE).expect("masks");
-            let mut water = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("gpu grid");
+            let mut water = gpu_grid(&gpu, backend, spec);
             let mut gpu_masks =
                 ContactMaskRenderer::new(&gpu.device, &gpu.queue, size, cell, backend)
                     .expect("renderer");
@@ -477,14 +453,13 @@ fn a_moving_body_makes_the_same_wake_from_gpu_masks_as_from_cpu_masks() {
                 "the body made bow and stern waves"
             );
             let name = format!("contact_mask_wake_{}_{mode}", backend.name());
-            let c = compare_f32(
+            let c = assert_f32_within(
                 &name,
                 size.width(),
                 &reference,
                 &water.heights().expect("heights"),
                 F32_TOLERANCE,
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
+            );
             eprintln!(
                 "{name}: max |diff| {:.2e} of max |height| {:.2e}",
                 c.max_abs, c.scale
@@ -495,15 +470,9 @@ fn a_moving_body_makes_the_same_wake_from_gpu_masks_as_from_cpu_masks() {
 
 #[test]
 fn bad_hulls_and_mismatched_grids_are_refused_and_change_nothing() {
-    let Some(gpu) = gpu_or_skip("bad_hulls_are_refused") else {
-        return;
-    };
+    let gpu = gpu_or_return!("bad_hulls_are_refused");
     let (device, queue) = (&gpu.device, &gpu.queue);
-    let hull = Hull::new(
-        Shape::cuboid(Vec3::new(0.3, 0.3, 0.3)).expect("box"),
-        Pose::IDENTITY,
-    )
-    .expect("hull");
+    let hull = box_hull(Vec3::new(0.3, 0.3, 0.3));
     let mesh = upload(&gpu, &hull);
     let at = Affine3A::from_translation(Vec3::new(2.0, 2.0, 0.0));
     let mut masks = renderer(&gpu, GpuBackend::Fragment);
@@ -631,25 +600,21 @@ fn bad_hulls_and_mismatched_grids_are_refused_and_change_nothing() {
     }
 
     let other = GridSize::new(W, H + 1).expect("size");
-    let mut water = GpuGrid::new(
+    let mut water = gpu_grid(
+        &gpu,
         GpuBackend::Fragment,
-        device,
-        queue,
         wave_spec(GridMode::Signed, other, CELL),
-    )
-    .expect("grid");
+    );
     let e = masks.step(&mut water, 0.1).expect_err("other size");
     assert!(
         e.to_string().contains("160 x 128") && e.to_string().contains("160 x 129"),
         "{e}"
     );
-    let mut water = GpuGrid::new(
+    let mut water = gpu_grid(
+        &gpu,
         GpuBackend::Compute,
-        device,
-        queue,
         wave_spec(GridMode::Signed, size(), CELL),
-    )
-    .expect("grid");
+    );
     let e = masks.step(&mut water, 0.1).expect_err("no buffers");
     assert!(e.to_string().contains("gpu-fragment"), "{e}");
     let e = masks.step(&mut water, f32::NAN).expect_err("NaN amplitude");

@@ -1,10 +1,11 @@
 //! Contact masks already on the GPU (a buffer for the compute backend, textures for the
 //! fragment backend) make the same bow and stern waves as uploaded masks.
 
-use water_gpu::GpuGridWater;
 use water_core::{Boundary, ContactMasks, Damping, GridMode, GridSize, WaveParams};
+use water_gpu::render::HullMaskTexture;
+use water_gpu::GpuGridWater;
 use water_gpu::{ComputeGrid, FragmentGrid, GridSpec};
-use water_testkit::gpu_or_skip;
+use water_testkit::gpu_or_return;
 
 const W: usize = 48;
 const H: usize = 40;
@@ -30,9 +31,7 @@ fn spec(mode: GridMode) -> GridSpec {
 
 #[test]
 fn caller_owned_contact_buffers_and_textures_match_uploaded_masks() {
-    let Some(gpu) = gpu_or_skip("caller_owned_contact_buffers") else {
-        return;
-    };
+    let gpu = gpu_or_return!("caller_owned_contact_buffers");
     let (device, queue) = (&gpu.device, &gpu.queue);
     let size = GridSize::new(W, H).expect("size");
     let buffer = |data: &[f32]| {
@@ -45,32 +44,11 @@ fn caller_owned_contact_buffers_and_textures_match_uploaded_masks() {
         queue.write_buffer(&b, 0, bytemuck::cast_slice(data));
         b
     };
+    // The fragment backend samples the masks as `R32Float` textures, the renderers' hull mask.
     let texture = |data: &[f32]| {
-        let t = device.create_texture(&wgpu::TextureDescriptor {
-            label: None,
-            size: wgpu::Extent3d {
-                width: W as u32,
-                height: H as u32,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::R32Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        queue.write_texture(
-            t.as_image_copy(),
-            bytemuck::cast_slice(data),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(W as u32 * 4),
-                rows_per_image: None,
-            },
-            t.size(),
-        );
-        t
+        let mask = HullMaskTexture::new(device, size);
+        mask.write(queue, data).expect("mask");
+        mask
     };
     for mode in [GridMode::Signed, GridMode::Split] {
         let mut uploaded_c = ComputeGrid::new(device, queue, spec(mode)).expect("grid");
@@ -88,24 +66,22 @@ fn caller_owned_contact_buffers_and_textures_match_uploaded_masks() {
                 .expect("step");
             let (tn, to) = (texture(new), texture(old));
             owned_f
-                .step_with_contact_textures(
-                    &tn.create_view(&Default::default()),
-                    &to.create_view(&Default::default()),
-                    AMPLITUDE,
-                )
+                .step_with_contact_textures(tn.view(), to.view(), AMPLITUDE)
                 .expect("step");
         }
         let reference = uploaded_c.heights().expect("heights");
         assert!(reference.iter().any(|&v| v > 0.0) && reference.iter().any(|&v| v < 0.0));
-        assert_eq!(
-            owned_c.heights().expect("heights"),
-            reference,
-            "{mode} compute"
-        );
-        assert_eq!(
-            owned_f.heights().expect("heights"),
-            uploaded_f.heights().expect("heights"),
-            "{mode} fragment"
-        );
+        // Each backend's caller-owned masks step its water as its uploaded masks do.
+        let runs: [(&str, &dyn GpuGridWater, &dyn GpuGridWater); 2] = [
+            ("compute", &uploaded_c, &owned_c),
+            ("fragment", &uploaded_f, &owned_f),
+        ];
+        for (backend, uploaded, owned) in runs {
+            assert_eq!(
+                owned.heights().expect("heights"),
+                uploaded.heights().expect("heights"),
+                "{mode} {backend}"
+            );
+        }
     }
 }

@@ -3,14 +3,14 @@
 //! with the CPU reference on both backends, in every mode and boundary: f32 modes within
 //! F32_TOLERANCE, classic bit for bit; f16 storage within one binary16 step after a step.
 
-use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{
-    Boundary, ClassicGrid, Damping, GridMode, GridSize, GridWater, Impulse, ImpulseShape, LandMask,
-    SignedGrid, SplitGrid, WaveParams,
+    Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaveParams,
 };
-use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
-use water_testkit::{compare_f32, gpu_or_skip, F32_TOLERANCE};
+use water_gpu::{GpuBackend, GpuGridWater, GridSpec, StorageFormat};
+use water_testkit::scenario::impulse_amplitude;
+use water_testkit::setup::{cpu_reference, gpu_grid_with_land, GPU_BACKENDS};
+use water_testkit::{assert_f32_within, compare_f32, gpu_or_return, F32_TOLERANCE};
 
 const W: usize = 64;
 const H: usize = 48;
@@ -33,18 +33,10 @@ fn land(size: GridSize) -> LandMask {
     land
 }
 
-fn amplitude(mode: GridMode) -> f32 {
-    if mode == GridMode::Classic {
-        3000.0
-    } else {
-        0.5
-    }
-}
-
 /// A positive bump, a negative one next to the pier and a drop clipped at the rim, all
 /// displacements.
 fn impulses(mode: GridMode) -> Vec<Impulse> {
-    let amp = amplitude(mode);
+    let amp = impulse_amplitude(mode);
     [
         (Vec2::new(20.0, 20.0), 6.0, amp, ImpulseShape::Cosine),
         (
@@ -64,30 +56,9 @@ fn impulses(mode: GridMode) -> Vec<Impulse> {
     .collect()
 }
 
-fn cpu_grid(spec: &GridSpec) -> Box<dyn GridWater> {
-    let mut grid: Box<dyn GridWater> = match spec.mode {
-        GridMode::Signed => Box::new(SignedGrid::new(spec.size, spec.params, spec.boundary)),
-        GridMode::Split => Box::new(SplitGrid::new(spec.size, spec.params, spec.boundary)),
-        GridMode::Classic => Box::new(
-            ClassicGrid::new(spec.size, spec.params.cell_size(), spec.classic_shift)
-                .expect("classic"),
-        ),
-    };
-    grid.set_land(land(spec.size)).expect("land");
-    grid
-}
-
-fn gpu_grid(gpu: &GpuContext, backend: GpuBackend, spec: GridSpec) -> GpuGrid {
-    let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
-    grid.set_land(land(spec.size)).expect("land");
-    grid
-}
-
 #[test]
 fn displacement_impulses_agree_with_the_cpu_reference() {
-    let Some(gpu) = gpu_or_skip("displacement_impulses") else {
-        return;
-    };
+    let gpu = gpu_or_return!("displacement_impulses");
     let mut failures = Vec::new();
     for mode in GridMode::ALL {
         for boundary in Boundary::ALL {
@@ -95,20 +66,20 @@ fn displacement_impulses_agree_with_the_cpu_reference() {
                 continue;
             }
             let spec = spec(mode, boundary);
-            let mut cpu = cpu_grid(&spec);
+            let mut cpu = cpu_reference(spec, land(spec.size));
             for impulse in impulses(mode) {
                 cpu.add_impulse(&impulse);
                 cpu.step_many(25);
             }
             let reference = cpu.heights();
-            for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+            for backend in GPU_BACKENDS {
                 let name = format!(
                     "displacement-{}-{}-{}",
                     mode.name(),
                     boundary.name(),
                     backend.name()
                 );
-                let mut grid = gpu_grid(&gpu, backend, spec);
+                let mut grid = gpu_grid_with_land(&gpu, backend, spec, land(spec.size));
                 for impulse in impulses(mode) {
                     grid.add_impulse(&impulse).expect("impulse");
                     grid.step_many(25).expect("steps");
@@ -132,9 +103,7 @@ fn a_displaced_bump_starts_at_rest_and_a_kicked_one_does_not() {
     // One step after a displacement the bump has barely moved (zero initial velocity: z1 is
     // z0 plus a Laplacian term); after a kick of the same amounts it nearly doubles (z1 = 2 z0 -
     // 0 + ...). The CPU computes both; every GPU grid, f16 storage included, must match it.
-    let Some(gpu) = gpu_or_skip("displaced_bump_at_rest") else {
-        return;
-    };
+    let gpu = gpu_or_return!("displaced_bump_at_rest");
     for mode in [GridMode::Signed, GridMode::Split] {
         let grids = [
             (GpuBackend::Compute, StorageFormat::F32),
@@ -146,7 +115,7 @@ fn a_displaced_bump_starts_at_rest_and_a_kicked_one_does_not() {
             let impulse = Impulse::new(Vec2::new(20.0, 24.0), 8.0, 0.5, ImpulseShape::Cosine)
                 .expect("impulse")
                 .with_displacement(displacement);
-            let mut cpu = cpu_grid(&base);
+            let mut cpu = cpu_reference(base, land(base.size));
             cpu.add_impulse(&impulse);
             cpu.step();
             let reference = cpu.heights();
@@ -164,7 +133,7 @@ fn a_displaced_bump_starts_at_rest_and_a_kicked_one_does_not() {
                     mode.name(),
                     backend.name()
                 );
-                let mut grid = gpu_grid(&gpu, backend, spec);
+                let mut grid = gpu_grid_with_land(&gpu, backend, spec, land(spec.size));
                 grid.add_impulse(&impulse).expect("impulse");
                 grid.step().expect("step");
                 let tolerance = if storage == StorageFormat::F16 {
@@ -172,14 +141,13 @@ fn a_displaced_bump_starts_at_rest_and_a_kicked_one_does_not() {
                 } else {
                     F32_TOLERANCE
                 };
-                compare_f32(
+                assert_f32_within(
                     &name,
                     W,
                     &reference,
                     &grid.heights().expect("heights"),
                     tolerance,
-                )
-                .unwrap_or_else(|e| panic!("{e}"));
+                );
             }
         }
     }

@@ -1,10 +1,10 @@
 //! GPU backends report errors instead of panicking: grids beyond the device's limits, specs
 //! the CPU refuses, mismatched uploads, and a lost device.
 
-use water_gpu::GpuGridWater;
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+use water_gpu::GpuGridWater;
 use water_gpu::{ComputeGrid, FragmentGrid, GpuError, GridSpec};
-use water_testkit::gpu_or_skip;
+use water_testkit::gpu_or_return;
 
 fn spec(w: usize, h: usize, boundary: Boundary, mode: GridMode) -> GridSpec {
     let params = WaveParams::new(0.1, 2.0, 0.025, Damping::NONE).expect("params");
@@ -13,9 +13,7 @@ fn spec(w: usize, h: usize, boundary: Boundary, mode: GridMode) -> GridSpec {
 
 #[test]
 fn grids_beyond_the_device_limits_are_refused_naming_the_limit() {
-    let Some(gpu) = gpu_or_skip("grids_beyond_the_device_limits") else {
-        return;
-    };
+    let gpu = gpu_or_return!("grids_beyond_the_device_limits");
     // 2^30 cells: 4 GiB per f32 level, more than any storage binding allows.
     let huge = spec(65_536, 16_384, Boundary::Fixed, GridMode::Signed);
     let err = ComputeGrid::new(&gpu.device, &gpu.queue, huge).expect_err("too large");
@@ -30,9 +28,7 @@ fn grids_beyond_the_device_limits_are_refused_naming_the_limit() {
 
 #[test]
 fn specs_the_cpu_refuses_and_mismatched_uploads_are_errors() {
-    let Some(gpu) = gpu_or_skip("specs_the_cpu_refuses") else {
-        return;
-    };
+    let gpu = gpu_or_return!("specs_the_cpu_refuses");
     let classic_reflective = spec(32, 32, Boundary::Reflective, GridMode::Classic);
     let err = ComputeGrid::new(&gpu.device, &gpu.queue, classic_reflective).expect_err("refused");
     assert!(err.to_string().contains("fixed"), "{err}");
@@ -55,9 +51,7 @@ fn specs_the_cpu_refuses_and_mismatched_uploads_are_errors() {
 
 #[test]
 fn readback_is_asynchronous_and_reports_a_lost_device() {
-    let Some(gpu) = gpu_or_skip("readback_is_asynchronous") else {
-        return;
-    };
+    let gpu = gpu_or_return!("readback_is_asynchronous");
     let mut grid = ComputeGrid::new(
         &gpu.device,
         &gpu.queue,

@@ -4,16 +4,17 @@
 //! those errors on mode by mode ([`water_testkit::f16_model`]). Runs of 240 steps on every
 //! boundary the model covers, both f16 modes, an odd width, fused and single-step dispatches.
 
-use water_gpu::GpuGridWater;
 use water_core::{
     Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, SplitGrid, WaveParams,
 };
-use water_gpu::Comparison;
-use water_gpu::FUSED_STEPS;
 use water_gpu::round_to_f16;
+use water_gpu::Comparison;
+use water_gpu::GpuGridWater;
+use water_gpu::FUSED_STEPS;
 use water_gpu::{ComputeGrid, GpuContext, GridSpec, StorageFormat};
 use water_testkit::f16_model::{F16ErrorModel, Slot};
-use water_testkit::gpu_or_skip;
+use water_testkit::gpu_or_return;
+use water_testkit::setup::step_fused_or_singly;
 
 const STEPS: u64 = 240;
 
@@ -106,13 +107,7 @@ fn run(gpu: &GpuContext, spec: GridSpec, channels: &[Vec<f32>], fused: bool) -> 
         let mut grid =
             ComputeGrid::new(&gpu.device, &gpu.queue, spec.with_storage(storage)).expect("grid");
         grid.upload_f32(&level0, &level0).expect("upload");
-        if fused {
-            grid.step_many(STEPS).expect("steps");
-        } else {
-            for _ in 0..STEPS {
-                grid.step().expect("step");
-            }
-        }
+        step_fused_or_singly(&mut grid, STEPS, fused);
         grid.heights().expect("heights")
     };
     let f32_heights = heights(StorageFormat::F32);
@@ -157,10 +152,7 @@ fn run(gpu: &GpuContext, spec: GridSpec, channels: &[Vec<f32>], fused: bool) -> 
 
 #[test]
 fn f16_error_against_f32_is_what_rounding_each_store_predicts() {
-    let Some(gpu) = gpu_or_skip("f16_error_against_f32_is_what_rounding_each_store_predicts")
-    else {
-        return;
-    };
+    let gpu = gpu_or_return!("f16_error_against_f32_is_what_rounding_each_store_predicts");
     // 45 x 31: odd rows (padding halves) and partial tiles. a = 0.36, d = 0.995 per step.
     let size = GridSize::new(45, 31).expect("size");
     let params = WaveParams::new(0.1, 2.0, 0.03, Damping::PerStep(0.995)).expect("params");

@@ -3,17 +3,17 @@
 //! change and contact event gives the f32 result rounded; odd widths pack correctly; and what is
 //! not offered is refused by name. How the rounding errors add up is gpu_f16_accuracy.rs.
 
-use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{
     Boundary, ContactMasks, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
     WaveParams,
 };
+use water_gpu::GpuGridWater;
 use water_gpu::{f16_to_f32, f32_to_f16, round_to_f16};
 use water_gpu::{
     ComputeGrid, FragmentGrid, GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec, StorageFormat,
 };
-use water_testkit::gpu_or_skip;
+use water_testkit::gpu_or_return;
 
 /// `a = 1/4`, `b = 1`, no damping: then a cell whose four neighbours are 0 and whose previous
 /// value is 0 steps to itself, and a cell whose own values are 0 steps to a quarter of its
@@ -110,9 +110,7 @@ fn assert_same_bits(what: &str, width: usize, expected: &[f32], got: &[f32]) {
 
 #[test]
 fn f16_stores_round_to_nearest_even_bit_for_bit_as_the_host_does() {
-    let Some(gpu) = gpu_or_skip("f16_stores_round_to_nearest_even") else {
-        return;
-    };
+    let gpu = gpu_or_return!("f16_stores_round_to_nearest_even");
     // 256 x 256: 32768 black cells, so every finite f16 value appears; the white cells'
     // quarter-sums need rounding, many of them exactly half-way, across the subnormal and
     // normal ranges.
@@ -282,9 +280,7 @@ fn assert_padding_is_zero(grid: &ComputeGrid, what: &str) {
 
 #[test]
 fn every_f16_operation_is_the_f32_operation_rounded() {
-    let Some(gpu) = gpu_or_skip("every_f16_operation_is_the_f32_operation_rounded") else {
-        return;
-    };
+    let gpu = gpu_or_return!("every_f16_operation_is_the_f32_operation_rounded");
     // 37 x 29: odd rows (a padding half in every row's last word), tiles of 16 cut off at both
     // edges.
     let size = GridSize::new(37, 29).expect("size");
@@ -359,9 +355,7 @@ fn every_f16_operation_is_the_f32_operation_rounded() {
 
 #[test]
 fn odd_widths_round_trip_exactly_in_half_the_bytes() {
-    let Some(gpu) = gpu_or_skip("odd_widths_round_trip_exactly_in_half_the_bytes") else {
-        return;
-    };
+    let gpu = gpu_or_return!("odd_widths_round_trip_exactly_in_half_the_bytes");
     let size = GridSize::new(37, 29).expect("size");
     let params = WaveParams::new(0.1, 2.0, 0.03, Damping::NONE).expect("params");
     for mode in [GridMode::Signed, GridMode::Split] {
@@ -415,9 +409,7 @@ fn odd_widths_round_trip_exactly_in_half_the_bytes() {
 
 #[test]
 fn f16_storage_is_refused_where_it_is_not_offered() {
-    let Some(gpu) = gpu_or_skip("f16_storage_is_refused_where_it_is_not_offered") else {
-        return;
-    };
+    let gpu = gpu_or_return!("f16_storage_is_refused_where_it_is_not_offered");
     let size = GridSize::new(32, 24).expect("size");
     let params = WaveParams::new(0.1, 2.0, 0.03, Damping::NONE).expect("params");
     let f16 = |boundary, mode| {
@@ -425,30 +417,42 @@ fn f16_storage_is_refused_where_it_is_not_offered() {
     };
 
     let classic = f16(Boundary::Fixed, GridMode::Classic);
-    for err in [
-        ComputeGrid::new(&gpu.device, &gpu.queue, classic).expect_err("classic"),
-        GpuGrid::new(GpuBackend::Compute, &gpu.device, &gpu.queue, classic).expect_err("classic"),
-    ] {
-        assert!(
-            matches!(err, GpuError::StorageNotOffered { storage: StorageFormat::F16, .. }),
-            "{err:?}"
-        );
-        assert!(
-            err.to_string().contains("f16") && err.to_string().contains("classic"),
-            "{err}"
-        );
-    }
     let signed = f16(Boundary::Reflective, GridMode::Signed);
-    for err in [
-        FragmentGrid::new(&gpu.device, &gpu.queue, signed).expect_err("fragment"),
-        GpuGrid::new(GpuBackend::Fragment, &gpu.device, &gpu.queue, signed).expect_err("fragment"),
-    ] {
+    // Each refusal names f16 and why: classic cells are i16 on either backend; the fragment
+    // backend stores no f16 in any mode.
+    let refusals = [
+        (
+            "classic",
+            ComputeGrid::new(&gpu.device, &gpu.queue, classic).expect_err("classic"),
+        ),
+        (
+            "classic",
+            GpuGrid::new(GpuBackend::Compute, &gpu.device, &gpu.queue, classic)
+                .expect_err("classic"),
+        ),
+        (
+            "fragment",
+            FragmentGrid::new(&gpu.device, &gpu.queue, signed).expect_err("fragment"),
+        ),
+        (
+            "fragment",
+            GpuGrid::new(GpuBackend::Fragment, &gpu.device, &gpu.queue, signed)
+                .expect_err("fragment"),
+        ),
+    ];
+    for (reason, err) in refusals {
         assert!(
-            matches!(err, GpuError::StorageNotOffered { storage: StorageFormat::F16, .. }),
+            matches!(
+                err,
+                GpuError::StorageNotOffered {
+                    storage: StorageFormat::F16,
+                    ..
+                }
+            ),
             "{err:?}"
         );
         assert!(
-            err.to_string().contains("f16") && err.to_string().contains("fragment"),
+            err.to_string().contains("f16") && err.to_string().contains(reason),
             "{err}"
         );
     }

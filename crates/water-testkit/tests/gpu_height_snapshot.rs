@@ -1,32 +1,26 @@
 //! A GPU readback snapshot answers height and normal queries as the CPU grid does for the same
 //! run, and nothing outside the grid.
 
-use water_gpu::GpuGridWater;
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 use water_core::{
-    Boundary, Damping, GridMode, GridSize, GridWater, HeightSource, Impulse, ImpulseShape,
-    SignedGrid, WaveParams,
+    Boundary, Damping, GridMode, GridSize, GridWater, HeightSource, SignedGrid, WaveParams,
 };
-use water_gpu::{GpuBackend, GpuGrid, GridSpec};
-use water_testkit::{gpu_or_skip, F32_TOLERANCE};
+use water_gpu::GridSpec;
+use water_testkit::setup::{cosine_impulse, rippled_gpu_grid, GPU_BACKENDS};
+use water_testkit::{gpu_or_return, F32_TOLERANCE};
 
 #[test]
 fn snapshot_samples_like_the_cpu_grid() {
-    let Some(gpu) = gpu_or_skip("snapshot_samples_like_the_cpu_grid") else {
-        return;
-    };
+    let gpu = gpu_or_return!("snapshot_samples_like_the_cpu_grid");
     let size = GridSize::new(64, 48).expect("size");
     let params = WaveParams::new(0.1, 2.0, 0.03, Damping::PerStep(0.999)).expect("params");
-    let impulse =
-        Impulse::new(Vec2::new(30.0, 20.0), 6.0, 0.5, ImpulseShape::Cosine).expect("impulse");
+    let impulse = cosine_impulse(30.0, 20.0, 6.0, 0.5);
     let mut cpu = SignedGrid::new(size, params, Boundary::Reflective);
     cpu.add_impulse(&impulse);
     cpu.step_many(40);
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
-        let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
-        let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
-        grid.add_impulse(&impulse).expect("impulse");
-        grid.step_many(40).expect("steps");
+    let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
+    for backend in GPU_BACKENDS {
+        let grid = rippled_gpu_grid(&gpu, backend, spec, &[impulse], 40);
         let snapshot = grid.height_snapshot().expect("readback");
         assert_eq!(snapshot.step(), 40);
         let scale = cpu.heights().iter().fold(0.0_f32, |m, h| m.max(h.abs()));

@@ -6,15 +6,16 @@
 //! bit: the two runs execute the same kernels on the same inputs, so any difference is an
 //! operation applied to the wrong level, lost, doubled or fed another operation's upload.
 
-use water_gpu::GpuGridWater;
 use glam::Vec2;
 use water_core::{
-    Boundary, ClassicGrid, ContactMasks, Damping, GridMode, GridSize, GridWater, Impulse,
-    ImpulseShape, LandMask, SignedGrid, SplitGrid, WaveParams,
+    Boundary, ContactMasks, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
+    WaveParams,
 };
 use water_gpu::read_texture;
-use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec, StorageFormat};
-use water_testkit::{compare_f32, gpu_or_skip, F32_TOLERANCE};
+use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, StorageFormat};
+use water_testkit::scenario::impulse_amplitude;
+use water_testkit::setup::{cpu_reference, gpu_grid_with_land, GPU_BACKENDS};
+use water_testkit::{assert_f32_within, gpu_or_return, submit_once, F32_TOLERANCE};
 
 const W: usize = 48;
 const H: usize = 40;
@@ -23,14 +24,43 @@ const H: usize = 40;
 const PLAIN_STEPS: u64 = 5;
 const FRAMES: usize = 3;
 
+/// One grid under test: a backend and the spec it runs.
+struct Case {
+    backend: GpuBackend,
+    spec: GridSpec,
+}
+
+impl Case {
+    /// Still water of the case, with the land.
+    fn grid(&self, gpu: &GpuContext) -> GpuGrid {
+        grid(gpu, self.backend, self.spec)
+    }
+
+    /// `backend-storage-mode`, for messages.
+    fn name(&self) -> String {
+        format!(
+            "{}-{}-{}",
+            self.backend.name(),
+            self.spec.storage,
+            self.spec.mode.name()
+        )
+    }
+}
+
 /// The grids under test: each backend and storage, in each mode (classic: fixed boundary).
-fn cases() -> Vec<(GpuBackend, StorageFormat, GridMode)> {
+fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for mode in GridMode::ALL {
-        cases.push((GpuBackend::Compute, StorageFormat::F32, mode));
-        cases.push((GpuBackend::Fragment, StorageFormat::F32, mode));
+        let mut push = |backend, storage| {
+            cases.push(Case {
+                backend,
+                spec: spec(mode, storage),
+            });
+        };
+        push(GpuBackend::Compute, StorageFormat::F32);
+        push(GpuBackend::Fragment, StorageFormat::F32);
         if mode != GridMode::Classic {
-            cases.push((GpuBackend::Compute, StorageFormat::F16, mode));
+            push(GpuBackend::Compute, StorageFormat::F16);
         }
     }
     cases
@@ -47,14 +77,6 @@ fn spec(mode: GridMode, storage: StorageFormat) -> GridSpec {
     GridSpec::new(size, params, boundary, mode).with_storage(storage)
 }
 
-fn amplitude(mode: GridMode) -> f32 {
-    if mode == GridMode::Classic {
-        3000.0
-    } else {
-        0.5
-    }
-}
-
 /// Frame `k`'s impulse: alternating sign (split mode: both channels), every other one a
 /// displacement, near a strip of land so the land rule is exercised too.
 fn impulse(mode: GridMode, k: usize) -> Impulse {
@@ -62,7 +84,7 @@ fn impulse(mode: GridMode, k: usize) -> Impulse {
     Impulse::new(
         Vec2::new(14.0 + 7.0 * k as f32, 17.0 + 2.0 * k as f32),
         5.0,
-        sign * amplitude(mode),
+        sign * impulse_amplitude(mode),
         ImpulseShape::Cosine,
     )
     .expect("impulse")
@@ -87,9 +109,7 @@ fn land() -> LandMask {
 }
 
 fn grid(gpu: &GpuContext, backend: GpuBackend, spec: GridSpec) -> GpuGrid {
-    let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
-    grid.set_land(land()).expect("land");
-    grid
+    gpu_grid_with_land(gpu, backend, spec, land())
 }
 
 /// The heights' bits and, outside classic mode, the raw channels' bits (split: `p` and `n`
@@ -126,18 +146,36 @@ fn first_difference(a: &[u32], b: &[u32]) -> Option<(usize, f32, f32)> {
         .map(|i| (i, f32::from_bits(a[i]), f32::from_bits(b[i])))
 }
 
+/// Asserts the per-call run's bits of `what` equal the recorded run's, naming the first
+/// difference as floats.
+fn assert_same_bits(what: &str, per_call: &[u32], recorded: &[u32]) {
+    assert!(
+        per_call == recorded,
+        "{what} differ, first at value {:?} (per call, recorded)",
+        first_difference(per_call, recorded)
+    );
+}
+
+/// Asserts the per-call run moved the water (two still grids would agree whatever the
+/// recording did) and the recorded run holds the same levels bit for bit.
+fn assert_waves_recorded_alike(name: &str, per_call: &GpuGrid, recorded: &GpuGrid) {
+    let levels = level_bits(per_call);
+    assert!(
+        levels.iter().any(|&v| f32::from_bits(v) != 0.0),
+        "{name}: no waves"
+    );
+    assert_same_bits(&format!("{name}: heights"), &levels, &level_bits(recorded));
+}
+
 #[test]
 fn a_frame_recorded_into_one_encoder_equals_the_same_calls_submitted_one_by_one() {
-    let Some(gpu) = gpu_or_skip("one_encoder_frame") else {
-        return;
-    };
-    for (backend, storage, mode) in cases() {
-        let spec = spec(mode, storage);
-        let name = format!("{}-{}-{}", backend.name(), storage, mode.name());
-        let amp = amplitude(mode);
-        let mut per_call = grid(&gpu, backend, spec);
-        let mut recorded = grid(&gpu, backend, spec);
-        let mut masks_a = ContactMasks::new(spec.size, 0.2 * amp).expect("masks");
+    let gpu = gpu_or_return!("one_encoder_frame");
+    for case in cases() {
+        let (mode, name) = (case.spec.mode, case.name());
+        let amp = impulse_amplitude(mode);
+        let mut per_call = case.grid(&gpu);
+        let mut recorded = case.grid(&gpu);
+        let mut masks_a = ContactMasks::new(case.spec.size, 0.2 * amp).expect("masks");
         let mut masks_b = masks_a.clone();
         for k in 0..FRAMES {
             let impulse = impulse(mode, k);
@@ -149,31 +187,29 @@ fn a_frame_recorded_into_one_encoder_equals_the_same_calls_submitted_one_by_one(
             per_call.step_many(PLAIN_STEPS).expect("steps");
             per_call.update_normal_height().expect("surface");
 
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            recorded
-                .encode_add_impulse(&mut encoder, &impulse)
-                .expect("impulse");
-            recorded
-                .encode_step_with_contacts(&mut encoder, &masks_b)
-                .expect("contact step");
-            recorded.encode_step_many(&mut encoder, PLAIN_STEPS);
-            recorded
-                .encode_update_normal_height(&mut encoder)
-                .expect("surface");
-            gpu.queue.submit([encoder.finish()]);
+            submit_once(&gpu, |encoder| {
+                recorded
+                    .encode_add_impulse(encoder, &impulse)
+                    .expect("impulse");
+                recorded
+                    .encode_step_with_contacts(encoder, &masks_b)
+                    .expect("contact step");
+                recorded.encode_step_many(encoder, PLAIN_STEPS);
+                recorded
+                    .encode_update_normal_height(encoder)
+                    .expect("surface");
+            });
 
             assert_eq!(per_call.steps_taken(), recorded.steps_taken(), "{name}");
-            let (a, b) = (level_bits(&per_call), level_bits(&recorded));
-            assert!(
-                a == b,
-                "{name}, frame {k}: heights differ, first at value {:?} (per call, recorded)",
-                first_difference(&a, &b)
+            assert_same_bits(
+                &format!("{name}, frame {k}: heights"),
+                &level_bits(&per_call),
+                &level_bits(&recorded),
             );
-            let (a, b) = (surface_bits(&gpu, &per_call), surface_bits(&gpu, &recorded));
-            assert!(
-                a == b,
-                "{name}, frame {k}: surface textures differ, first at float {:?}",
-                first_difference(&a, &b)
+            assert_same_bits(
+                &format!("{name}, frame {k}: surface textures"),
+                &surface_bits(&gpu, &per_call),
+                &surface_bits(&gpu, &recorded),
             );
         }
         // The frames moved the water: a comparison of two still grids would prove nothing.
@@ -188,60 +224,34 @@ fn a_frame_recorded_into_one_encoder_equals_the_same_calls_submitted_one_by_one(
 
 #[test]
 fn two_contact_steps_recorded_into_one_encoder_each_use_their_own_masks() {
-    let Some(gpu) = gpu_or_skip("one_encoder_contacts") else {
-        return;
-    };
-    for (backend, storage, mode) in cases() {
-        let spec = spec(mode, storage);
-        let name = format!("{}-{}-{}", backend.name(), storage, mode.name());
-        let mut per_call = grid(&gpu, backend, spec);
-        let mut recorded = grid(&gpu, backend, spec);
+    let gpu = gpu_or_return!("one_encoder_contacts");
+    for case in cases() {
+        let name = case.name();
+        let mut per_call = case.grid(&gpu);
+        let mut recorded = case.grid(&gpu);
         // Two different pairs with different amplitudes: the hull appears (bow events), then
         // moves on (bow and stern events), louder.
-        let amp = amplitude(mode);
-        let mut first = ContactMasks::new(spec.size, 0.2 * amp).expect("masks");
+        let (size, amp) = (case.spec.size, impulse_amplitude(case.spec.mode));
+        let mut first = ContactMasks::new(size, 0.2 * amp).expect("masks");
         first.advance(&hull_mask(0)).expect("advance");
-        let mut second = ContactMasks::new(spec.size, 0.35 * amp).expect("masks");
+        let mut second = ContactMasks::new(size, 0.35 * amp).expect("masks");
         second.advance(&hull_mask(0)).expect("advance");
         second.advance(&hull_mask(2)).expect("advance");
         assert_ne!(first.new_mask(), second.new_mask());
 
-        per_call.step_with_contacts(&first).expect("step");
-        per_call.step_with_contacts(&second).expect("step");
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        recorded
-            .encode_step_with_contacts(&mut encoder, &first)
-            .expect("step");
-        recorded
-            .encode_step_with_contacts(&mut encoder, &second)
-            .expect("step");
-        gpu.queue.submit([encoder.finish()]);
+        for masks in [&first, &second] {
+            per_call.step_with_contacts(masks).expect("step");
+        }
+        submit_once(&gpu, |encoder| {
+            for masks in [&first, &second] {
+                recorded
+                    .encode_step_with_contacts(encoder, masks)
+                    .expect("step");
+            }
+        });
 
-        let (a, b) = (level_bits(&per_call), level_bits(&recorded));
-        assert!(
-            a.iter().any(|&v| f32::from_bits(v) != 0.0),
-            "{name}: no waves"
-        );
-        assert!(
-            a == b,
-            "{name}: heights differ, first at value {:?} (per call, recorded)",
-            first_difference(&a, &b)
-        );
+        assert_waves_recorded_alike(&name, &per_call, &recorded);
     }
-}
-
-/// The CPU reference of `spec`'s mode with the same land.
-fn cpu_grid(spec: &GridSpec) -> Box<dyn GridWater> {
-    let mut grid: Box<dyn GridWater> = match spec.mode {
-        GridMode::Signed => Box::new(SignedGrid::new(spec.size, spec.params, spec.boundary)),
-        GridMode::Split => Box::new(SplitGrid::new(spec.size, spec.params, spec.boundary)),
-        GridMode::Classic => Box::new(
-            ClassicGrid::new(spec.size, spec.params.cell_size(), spec.classic_shift)
-                .expect("classic"),
-        ),
-    };
-    grid.set_land(land()).expect("land");
-    grid
 }
 
 #[test]
@@ -249,30 +259,28 @@ fn an_impulse_recorded_between_steps_is_applied_once_at_its_place_in_the_recordi
     // Steps, an impulse, steps, the surface: recorded into one encoder. The impulse must land
     // on the level current after the first steps, once: a lost impulse leaves still water, a
     // doubled one twice the heights, one applied before the first steps another wave.
-    let Some(gpu) = gpu_or_skip("one_encoder_impulse") else {
-        return;
-    };
-    for (backend, storage, mode) in cases() {
-        if storage != StorageFormat::F32 {
+    let gpu = gpu_or_return!("one_encoder_impulse");
+    for case in cases() {
+        let (spec, mode) = (case.spec, case.spec.mode);
+        if spec.storage != StorageFormat::F32 {
             continue; // f16 storage has its own accuracy tests against the CPU
         }
-        let spec = spec(mode, storage);
-        let name = format!("{}-{}", backend.name(), mode.name());
+        let name = format!("{}-{}", case.backend.name(), mode.name());
         for displacement in [false, true] {
             let impulse = impulse(mode, 0).with_displacement(displacement);
-            let mut recorded = grid(&gpu, backend, spec);
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            recorded.encode_step_many(&mut encoder, 3);
-            recorded
-                .encode_add_impulse(&mut encoder, &impulse)
-                .expect("impulse");
-            recorded.encode_step_many(&mut encoder, 6);
-            recorded
-                .encode_update_normal_height(&mut encoder)
-                .expect("surface");
-            gpu.queue.submit([encoder.finish()]);
+            let mut recorded = case.grid(&gpu);
+            submit_once(&gpu, |encoder| {
+                recorded.encode_step_many(encoder, 3);
+                recorded
+                    .encode_add_impulse(encoder, &impulse)
+                    .expect("impulse");
+                recorded.encode_step_many(encoder, 6);
+                recorded
+                    .encode_update_normal_height(encoder)
+                    .expect("surface");
+            });
 
-            let mut per_call = grid(&gpu, backend, spec);
+            let mut per_call = case.grid(&gpu);
             per_call.step_many(3).expect("steps");
             per_call.add_impulse(&impulse).expect("impulse");
             per_call.step_many(6).expect("steps");
@@ -283,7 +291,7 @@ fn an_impulse_recorded_between_steps_is_applied_once_at_its_place_in_the_recordi
                 "{name}, displacement {displacement}: recorded and per-call runs differ"
             );
 
-            let mut cpu = cpu_grid(&spec);
+            let mut cpu = cpu_reference(spec, land());
             cpu.step_many(3);
             cpu.add_impulse(&impulse);
             cpu.step_many(6);
@@ -294,14 +302,13 @@ fn an_impulse_recorded_between_steps_is_applied_once_at_its_place_in_the_recordi
                     "{name}, displacement {displacement}: classic heights differ from the CPU"
                 );
             } else {
-                compare_f32(
+                assert_f32_within(
                     &format!("one-encoder-impulse-{name}-{displacement}"),
                     W,
                     &reference,
                     &gpu_heights,
                     F32_TOLERANCE,
-                )
-                .unwrap_or_else(|e| panic!("{e}"));
+                );
             }
             // The surface of the recorded frame shows the same heights (w channel).
             let texture = recorded.normal_height_texture().expect("surface");
@@ -326,9 +333,7 @@ fn contact_masks_drawn_and_stepped_in_one_encoder_equal_drawing_and_stepping_per
     use glam::{Affine3A, Vec3};
     use water_gpu::{ContactHull, ContactMaskRenderer, HullMesh};
 
-    let Some(gpu) = gpu_or_skip("one_encoder_contact_masks") else {
-        return;
-    };
+    let gpu = gpu_or_return!("one_encoder_contact_masks");
     // A tetrahedron 3 m across, counter-clockwise seen from outside, half under the water.
     let vertices = [
         Vec3::new(-1.5, -1.5, -1.0),
@@ -348,7 +353,7 @@ fn contact_masks_drawn_and_stepped_in_one_encoder_equal_drawing_and_stepping_per
         speed: 1.0 + 0.2 * frame as f32,
     };
     let amplitude = |frame: usize| 0.05 + 0.01 * frame as f32;
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+    for backend in GPU_BACKENDS {
         for mode in [GridMode::Signed, GridMode::Split] {
             let spec = spec(mode, StorageFormat::F32);
             let name = format!("{}-{}", backend.name(), mode.name());
@@ -367,26 +372,17 @@ fn contact_masks_drawn_and_stepped_in_one_encoder_equal_drawing_and_stepping_per
                 per_call.step_many(2).expect("steps");
             }
             for pair in [[0, 1], [2, 3]] {
-                let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                for frame in pair {
-                    masks_b.encode(&mut encoder, &[hull(frame)]).expect("draw");
-                    masks_b
-                        .encode_step(&mut encoder, &mut recorded, amplitude(frame))
-                        .expect("contact step");
-                    recorded.encode_step_many(&mut encoder, 2);
-                }
-                gpu.queue.submit([encoder.finish()]);
+                submit_once(&gpu, |encoder| {
+                    for frame in pair {
+                        masks_b.encode(encoder, &[hull(frame)]).expect("draw");
+                        masks_b
+                            .encode_step(encoder, &mut recorded, amplitude(frame))
+                            .expect("contact step");
+                        recorded.encode_step_many(encoder, 2);
+                    }
+                });
             }
-            let (a, b) = (level_bits(&per_call), level_bits(&recorded));
-            assert!(
-                a.iter().any(|&v| f32::from_bits(v) != 0.0),
-                "{name}: the hull made no waves"
-            );
-            assert!(
-                a == b,
-                "{name}: heights differ, first at value {:?} (per call, recorded)",
-                first_difference(&a, &b)
-            );
+            assert_waves_recorded_alike(&name, &per_call, &recorded);
         }
     }
 }

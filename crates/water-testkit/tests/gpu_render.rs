@@ -3,16 +3,19 @@
 //! byte as its CPU twin, and sphere vertices with the CPU's area-weighted normals, on both
 //! backends.
 
-use water_gpu::GpuGridWater;
 use glam::{Vec2, Vec3};
-use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
+use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::render::{
     shade_classic, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
-    OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceView,
+    HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
+    SurfaceView,
 };
-use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuSphereWater, GridSpec};
-use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
-use water_testkit::gpu_or_skip;
+use water_gpu::{
+    GpuBackend, GpuContext, GpuGrid, GpuGridWater, GpuSphere, GpuSphereWater, GridSpec,
+};
+use water_sphere::{SphereImpulse, SphereStepper};
+use water_testkit::setup::{cosine_impulse, rippled_gpu_grid, sphere_water, GPU_BACKENDS};
+use water_testkit::{gpu_or_return, submit_once};
 
 const W: usize = 48;
 const H: usize = 40;
@@ -24,19 +27,63 @@ fn rippled_grid(gpu: &GpuContext, backend: GpuBackend, steps: u64) -> GpuGrid {
     let size = GridSize::new(W, H).expect("size");
     let params = WaveParams::new(CELL_M, 1.0, 0.05, Damping::NONE).expect("params");
     let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
-    let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
-    for (x, y, amplitude) in [(14.0, 12.0, 0.3), (32.0, 27.0, -0.25)] {
-        let impulse =
-            Impulse::new(Vec2::new(x, y), 5.0, amplitude, ImpulseShape::Cosine).expect("impulse");
-        grid.add_impulse(&impulse).expect("impulse");
-    }
-    grid.step_many(steps).expect("steps");
-    grid
+    let ripples = [
+        cosine_impulse(14.0, 12.0, 5.0, 0.3),
+        cosine_impulse(32.0, 27.0, 5.0, -0.25),
+    ];
+    rippled_gpu_grid(gpu, backend, spec, &ripples, steps)
+}
+
+/// An offscreen picture of `width` x `height` pixels in `format`.
+fn offscreen(
+    gpu: &GpuContext,
+    width: u32,
+    height: u32,
+    format: wgpu::TextureFormat,
+) -> OffscreenTarget {
+    OffscreenTarget::new(&gpu.device, &gpu.queue, width, height, format).expect("target")
 }
 
 /// One pixel per cell, looking straight down on the whole grid.
 fn top_down() -> Camera {
     Camera::top_down(Vec2::ZERO, Vec2::new(W as f32, H as f32) * CELL, 2.0)
+}
+
+/// Draws `grid`'s current surface in `style`, seen by `camera`, into `target` and reads the
+/// picture back.
+fn draw_grid(
+    gpu: &GpuContext,
+    grid: &mut GpuGrid,
+    target: &OffscreenTarget,
+    style: GridSurfaceStyle,
+    camera: &Camera,
+    mask: Option<&wgpu::TextureView>,
+) -> RgbaImage {
+    let mut renderer = GridSurfaceRenderer::new(
+        &gpu.device,
+        &gpu.queue,
+        target.format(),
+        grid.spec().size,
+        CELL,
+        style,
+    )
+    .expect("renderer");
+    let surface = grid.update_normal_height().expect("surface").clone();
+    submit_once(gpu, |encoder| {
+        renderer
+            .encode(
+                encoder,
+                target.colour_view(),
+                target.depth_view(),
+                Vec3::ZERO,
+                camera,
+                &surface,
+                mask,
+                &[],
+            )
+            .expect("encode");
+    });
+    target.read().expect("readback")
 }
 
 /// Renders `grid` top-down, one pixel per cell, into an `Rgba8Unorm` picture.
@@ -46,34 +93,8 @@ fn render_top_down(
     style: GridSurfaceStyle,
     mask: Option<&wgpu::TextureView>,
 ) -> RgbaImage {
-    let target = OffscreenTarget::new(
-        &gpu.device,
-        &gpu.queue,
-        W as u32,
-        H as u32,
-        wgpu::TextureFormat::Rgba8Unorm,
-    )
-    .expect("target");
-    let size = GridSize::new(W, H).expect("size");
-    let mut renderer =
-        GridSurfaceRenderer::new(&gpu.device, &gpu.queue, target.format(), size, CELL, style)
-            .expect("renderer");
-    let surface = grid.update_normal_height().expect("surface").clone();
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    renderer
-        .encode(
-            &mut encoder,
-            target.colour_view(),
-            target.depth_view(),
-            Vec3::ZERO,
-            &top_down(),
-            &surface,
-            mask,
-            &[],
-        )
-        .expect("encode");
-    gpu.queue.submit([encoder.finish()]);
-    target.read().expect("readback")
+    let target = offscreen(gpu, W as u32, H as u32, wgpu::TextureFormat::Rgba8Unorm);
+    draw_grid(gpu, grid, &target, style, &top_down(), mask)
 }
 
 /// The cell a pixel of the top-down picture shows: rows run down the picture, y runs up.
@@ -87,10 +108,8 @@ fn unorm(v: f32) -> i32 {
 
 #[test]
 fn per_pixel_normals_follow_both_the_x_and_the_y_slopes() {
-    let Some(gpu) = gpu_or_skip("per_pixel_normals_follow_both_the_x_and_the_y_slopes") else {
-        return;
-    };
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+    let gpu = gpu_or_return!("per_pixel_normals_follow_both_the_x_and_the_y_slopes");
+    for backend in GPU_BACKENDS {
         let mut grid = rippled_grid(&gpu, backend, 12);
         let heights = grid.heights().expect("heights");
         let style = GridSurfaceStyle {
@@ -136,20 +155,27 @@ fn is_still(pixel: [u8; 4]) -> bool {
     (0..3).all(|c| (i32::from(pixel[c]) - STILL[c]).abs() <= 1)
 }
 
-#[test]
-fn heights_fade_to_still_water_at_the_rim() {
-    let Some(gpu) = gpu_or_skip("heights_fade_to_still_water_at_the_rim") else {
-        return;
-    };
-    let mut grid = rippled_grid(&gpu, GpuBackend::Compute, 40);
+/// The heights view of `grid`, one quad per cell, its largest |height| at the ends of the
+/// colour map.
+fn heights_view(grid: &GpuGrid) -> GridSurfaceStyle {
     let heights = grid.heights().expect("heights");
     let scale = heights.iter().fold(0.0_f32, |m, h| m.max(h.abs()));
-    let style = |rim_fade| GridSurfaceStyle {
+    GridSurfaceStyle {
         mesh_quads: W as u32,
         view: SurfaceView::Heights,
         height_scale: 1.0 / scale,
-        rim_fade,
         ..GridSurfaceStyle::default()
+    }
+}
+
+#[test]
+fn heights_fade_to_still_water_at_the_rim() {
+    let gpu = gpu_or_return!("heights_fade_to_still_water_at_the_rim");
+    let mut grid = rippled_grid(&gpu, GpuBackend::Compute, 40);
+    let heights_style = heights_view(&grid);
+    let style = |rim_fade| GridSurfaceStyle {
+        rim_fade,
+        ..heights_style.clone()
     };
     let faded = render_top_down(&gpu, &mut grid, style(6.0 * CELL), None);
     let plain = render_top_down(&gpu, &mut grid, style(0.0), None);
@@ -183,46 +209,18 @@ fn heights_fade_to_still_water_at_the_rim() {
 
 #[test]
 fn waves_are_hidden_inside_hulls() {
-    let Some(gpu) = gpu_or_skip("waves_are_hidden_inside_hulls") else {
-        return;
-    };
-    use wgpu::util::DeviceExt;
+    let gpu = gpu_or_return!("waves_are_hidden_inside_hulls");
     let mut grid = rippled_grid(&gpu, GpuBackend::Compute, 30);
-    let heights = grid.heights().expect("heights");
-    let scale = heights.iter().fold(0.0_f32, |m, h| m.max(h.abs()));
     // A hull cuts cells x 10..22, y 8..20 (any non-zero value; the contact renderer writes
     // speed factors).
     let inside = |x: usize, y: usize| (10..22).contains(&x) && (8..20).contains(&y);
     let mask: Vec<f32> = (0..W * H)
         .map(|i| if inside(i % W, i / W) { 0.7 } else { 0.0 })
         .collect();
-    let texture = gpu.device.create_texture_with_data(
-        &gpu.queue,
-        &wgpu::TextureDescriptor {
-            label: Some("hull mask"),
-            size: wgpu::Extent3d {
-                width: W as u32,
-                height: H as u32,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::R32Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        },
-        wgpu::util::TextureDataOrder::LayerMajor,
-        bytemuck::cast_slice(&mask),
-    );
-    let view = texture.create_view(&Default::default());
-    let style = GridSurfaceStyle {
-        mesh_quads: W as u32,
-        view: SurfaceView::Heights,
-        height_scale: 1.0 / scale,
-        ..GridSurfaceStyle::default()
-    };
-    let masked = render_top_down(&gpu, &mut grid, style.clone(), Some(&view));
+    let hull_mask = HullMaskTexture::new(&gpu.device, grid.spec().size);
+    hull_mask.write(&gpu.queue, &mask).expect("mask");
+    let style = heights_view(&grid);
+    let masked = render_top_down(&gpu, &mut grid, style.clone(), Some(hull_mask.view()));
     let open = render_top_down(&gpu, &mut grid, style, None);
     let (mut waves_under_hull, mut outside_changed) = (0, 0);
     for row in 0..H {
@@ -252,50 +250,17 @@ fn waves_are_hidden_inside_hulls() {
 
 #[test]
 fn lit_water_shows_its_waves_and_the_floor() {
-    let Some(gpu) = gpu_or_skip("lit_water_shows_its_waves_and_the_floor") else {
-        return;
-    };
+    let gpu = gpu_or_return!("lit_water_shows_its_waves_and_the_floor");
     let render = |steps| {
         let mut grid = rippled_grid(&gpu, GpuBackend::Compute, steps);
-        let target = OffscreenTarget::new(
-            &gpu.device,
-            &gpu.queue,
-            160,
-            120,
-            wgpu::TextureFormat::Rgba8UnormSrgb,
-        )
-        .expect("target");
-        let size = GridSize::new(W, H).expect("size");
-        let mut renderer = GridSurfaceRenderer::new(
-            &gpu.device,
-            &gpu.queue,
-            target.format(),
-            size,
-            CELL,
-            GridSurfaceStyle {
-                floor_depth: 0.5,
-                ..GridSurfaceStyle::default()
-            },
-        )
-        .expect("renderer");
+        let target = offscreen(&gpu, 160, 120, wgpu::TextureFormat::Rgba8UnormSrgb);
+        let style = GridSurfaceStyle {
+            floor_depth: 0.5,
+            ..GridSurfaceStyle::default()
+        };
         let centre = Vec3::new(W as f32, H as f32, 0.0) * CELL * 0.5;
         let camera = Camera::orbit(centre, 6.0, 0.3, 0.7, 160.0 / 120.0);
-        let surface = grid.update_normal_height().expect("surface").clone();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        renderer
-            .encode(
-                &mut encoder,
-                target.colour_view(),
-                target.depth_view(),
-                Vec3::ZERO,
-                &camera,
-                &surface,
-                None,
-                &[],
-            )
-            .expect("encode");
-        gpu.queue.submit([encoder.finish()]);
-        target.read().expect("readback")
+        draw_grid(&gpu, &mut grid, &target, style, &camera, None)
     };
     // Two moments of the same crossing ripples.
     let waves = render(20);
@@ -324,33 +289,21 @@ fn lit_water_shows_its_waves_and_the_floor() {
 
 #[test]
 fn classic_look_equals_its_cpu_twin_byte_for_byte() {
-    let Some(gpu) = gpu_or_skip("classic_look_equals_its_cpu_twin_byte_for_byte") else {
-        return;
-    };
+    let gpu = gpu_or_return!("classic_look_equals_its_cpu_twin_byte_for_byte");
     let size = GridSize::new(W, H).expect("size");
     let params = WaveParams::new(1.0, 1.0, 0.5, Damping::NONE).expect("params");
+    let spec = GridSpec::new(size, params, Boundary::Fixed, GridMode::Classic);
+    let drop = cosine_impulse(20.0, 17.0, 4.0, 600.0);
     let background = RgbaImage::pebbles(40, 36, 9, 5);
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
-        let spec = GridSpec::new(size, params, Boundary::Fixed, GridMode::Classic);
-        let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
-        let drop =
-            Impulse::new(Vec2::new(20.0, 17.0), 4.0, 600.0, ImpulseShape::Cosine).expect("impulse");
-        grid.add_impulse(&drop).expect("impulse");
-        grid.step_many(9).expect("steps");
+    let shading = ClassicShading {
+        offset_shift: 4,
+        shading_shift: 2,
+    };
+    for backend in GPU_BACKENDS {
+        let mut grid = rippled_gpu_grid(&gpu, backend, spec, &[drop], 9);
         let heights = grid.classic_heights().expect("heights");
-        let shading = ClassicShading {
-            offset_shift: 4,
-            shading_shift: 2,
-        };
         let expected = shade_classic(&heights, size, &background, shading).expect("cpu");
-        let target = OffscreenTarget::new(
-            &gpu.device,
-            &gpu.queue,
-            W as u32,
-            H as u32,
-            wgpu::TextureFormat::Rgba8Unorm,
-        )
-        .expect("target");
+        let target = offscreen(&gpu, W as u32, H as u32, wgpu::TextureFormat::Rgba8Unorm);
         let mut renderer = ClassicRenderer::new(
             &gpu.device,
             &gpu.queue,
@@ -361,11 +314,11 @@ fn classic_look_equals_its_cpu_twin_byte_for_byte() {
         )
         .expect("renderer");
         let surface = grid.update_normal_height().expect("surface").clone();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        renderer
-            .encode(&mut encoder, target.colour_view(), &surface)
-            .expect("encode");
-        gpu.queue.submit([encoder.finish()]);
+        submit_once(&gpu, |encoder| {
+            renderer
+                .encode(encoder, target.colour_view(), &surface)
+                .expect("encode");
+        });
         let got = target.read().expect("readback");
         let bent = (0..H as u32)
             .flat_map(|y| (0..W as u32).map(move |x| (x, y)))
@@ -381,40 +334,33 @@ fn classic_look_equals_its_cpu_twin_byte_for_byte() {
 
 #[test]
 fn sphere_vertices_carry_the_cpu_normals_on_both_backends() {
-    let Some(gpu) = gpu_or_skip("sphere_vertices_carry_the_cpu_normals_on_both_backends") else {
-        return;
-    };
-    let sphere = Icosphere::new(3, 2.0).expect("sphere");
-    let mut water = SphereWater::new(
-        sphere.clone(),
-        SphereStepper::Mean { a: 0.5 },
-        Damping::NONE,
-    )
-    .expect("water");
+    let gpu = gpu_or_return!("sphere_vertices_carry_the_cpu_normals_on_both_backends");
+    let mut water = sphere_water(3, 2.0, SphereStepper::Mean { a: 0.5 }, Damping::NONE);
     water.add_impulse(&SphereImpulse::new(Vec3::new(0.3, -1.0, 0.5), 0.5, 0.08).expect("click"));
     water.step_many(6);
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+    let sphere = water.sphere();
+    for backend in GPU_BACKENDS {
         let mut gpu_water =
-            GpuSphereWater::new(backend, &gpu.device, &gpu.queue, &water).expect("gpu water");
+            GpuSphere::new(backend, &gpu.device, &gpu.queue, &water).expect("gpu water");
         gpu_water.step_many(5).expect("steps");
         let heights = gpu_water.heights().expect("heights");
         let mut renderer = SphereSurfaceRenderer::new(
             &gpu.device,
             &gpu.queue,
             wgpu::TextureFormat::Rgba8UnormSrgb,
-            &sphere,
+            sphere,
             SphereSurfaceStyle::default(),
         )
         .expect("renderer");
         let camera = Camera::orbit(Vec3::ZERO, 7.0, 0.0, 0.3, 1.0);
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        renderer
-            .prepare(&mut encoder, &camera, &gpu_water)
-            .expect("prepare");
-        gpu.queue.submit([encoder.finish()]);
+        submit_once(&gpu, |encoder| {
+            renderer
+                .prepare(encoder, &camera, &gpu_water)
+                .expect("prepare");
+        });
         let vertices = renderer.read_vertices().expect("vertices");
-        let positions = water_sphere::displaced_positions(&sphere, &heights);
-        let normals = water_sphere::vertex_normals(&sphere, &heights);
+        let positions = water_sphere::displaced_positions(sphere, &heights);
+        let normals = water_sphere::vertex_normals(sphere, &heights);
         let mut tilted = 0;
         for (v, vertex) in vertices.iter().enumerate() {
             let p = Vec3::from_slice(&vertex.position[..3]);

@@ -3,13 +3,14 @@
 //! with it validates and a compute pass sampling half-way between two texels gets their mean.
 //! The exact surface is refused under the same layout, which is why the copy exists.
 
-use water_gpu::GpuGridWater;
 use glam::Vec2;
-use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
+use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::round_to_f16;
+use water_gpu::GpuGridWater;
 use water_gpu::FILTERABLE_NORMAL_HEIGHT_FORMAT;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
-use water_testkit::gpu_or_skip;
+use water_testkit::gpu_or_return;
+use water_testkit::setup::{cosine_impulse, rippled_gpu_grid, GPU_BACKENDS};
 
 const W: usize = 40;
 const H: usize = 32;
@@ -25,27 +26,29 @@ fn f16_bound(v: f32) -> f32 {
     (v.abs() * F16_STEP).max(F16_SUBNORMAL_STEP)
 }
 
+/// A signed grid with one bump, 9 steps on: steep slopes and heights of every size.
 fn moving_grid(gpu: &GpuContext, backend: GpuBackend) -> GpuGrid {
     let size = GridSize::new(W, H).expect("size");
     let params = WaveParams::new(0.1, 2.0, 0.025, Damping::PerStep(0.998)).expect("stable");
     let spec = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
-    let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
-    let impulse =
-        Impulse::new(Vec2::new(18.0, 15.0), 6.0, 0.5, ImpulseShape::Cosine).expect("impulse");
-    grid.add_impulse(&impulse).expect("impulse");
-    grid.step_many(9).expect("steps");
-    grid
+    rippled_gpu_grid(
+        gpu,
+        backend,
+        spec,
+        &[cosine_impulse(18.0, 15.0, 6.0, 0.5)],
+        9,
+    )
 }
 
 #[test]
 fn the_filterable_surface_is_the_exact_surface_rounded_to_f16() {
-    let Some(gpu) = gpu_or_skip("filterable_surface_values") else {
-        return;
-    };
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+    let gpu = gpu_or_return!("filterable_surface_values");
+    for backend in GPU_BACKENDS {
         let mut grid = moving_grid(&gpu, backend);
         let exact = grid.read_normal_height().expect("surface");
-        let filterable = grid.read_filterable_normal_height().expect("filterable surface");
+        let filterable = grid
+            .read_filterable_normal_height()
+            .expect("filterable surface");
         assert_eq!(exact.len(), W * H);
         assert_eq!(filterable.len(), W * H);
         let mut rounded_to_nearest = 0;
@@ -95,35 +98,33 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 
 /// The explicit layout a user binding the surface with a linear sampler declares.
 fn filtering_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
+        ty,
         count: None,
     };
+    let storage = |binding, read_only| {
+        entry(
+            binding,
+            wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+        )
+    };
+    let filterable_texture = wgpu::BindingType::Texture {
+        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+        view_dimension: wgpu::TextureViewDimension::D2,
+        multisampled: false,
+    };
+    let linear_sampler = wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering);
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("surface with a linear sampler"),
         entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
+            entry(0, filterable_texture),
+            entry(1, linear_sampler),
             storage(2, false),
             storage(3, true),
         ],
@@ -154,20 +155,22 @@ fn read_samples(gpu: &GpuContext, out: &wgpu::Buffer) -> Vec<[f32; 4]> {
 #[test]
 fn a_linear_sampler_filters_the_filterable_surface() {
     use wgpu::util::DeviceExt;
-    let Some(gpu) = gpu_or_skip("filterable_surface_sampled") else {
-        return;
-    };
+    let gpu = gpu_or_return!("filterable_surface_sampled");
     let device = &gpu.device;
-    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+    for backend in GPU_BACKENDS {
         let mut grid = moving_grid(&gpu, backend);
-        let texels = grid.read_filterable_normal_height().expect("filterable surface");
+        let texels = grid
+            .read_filterable_normal_height()
+            .expect("filterable surface");
         let exact_view = grid.update_normal_height().expect("surface").clone();
         let view = grid
             .update_filterable_normal_height()
             .expect("filterable")
             .clone();
         assert_eq!(
-            grid.filterable_normal_height_texture().expect("made").format(),
+            grid.filterable_normal_height_texture()
+                .expect("made")
+                .format(),
             FILTERABLE_NORMAL_HEIGHT_FORMAT
         );
         // Half-way between two texels of a steep slope, where linear and nearest differ most.

@@ -9,7 +9,7 @@ use water_buoyancy::{
 };
 use water_core::{Boundary, Damping, GridMode, GridSize, HeightView, LandMask, WaveParams};
 use water_scene::{Backend, BodyId, BodySpec, GridSpec, OwnedRow, Scene, SceneSettings};
-use water_testkit::gpu_or_skip;
+use water_testkit::gpu_or_return;
 
 /// How far a body's path may drift between the CPU and a GPU backend over the run, metres. The
 /// bodies read heights that agree to `F32_TOLERANCE` (2e-4) of the largest wave height (about
@@ -78,9 +78,7 @@ fn mean_height(view: &HeightView<'_>, x0: usize, x1: usize, y0: usize, y1: usize
 
 #[test]
 fn a_pushed_boat_and_crates_move_alike_on_every_backend() {
-    let Some(gpu) = gpu_or_skip("a_pushed_boat_and_crates_move_alike_on_every_backend") else {
-        return;
-    };
+    let gpu = gpu_or_return!("a_pushed_boat_and_crates_move_alike_on_every_backend");
     let mut runs: Vec<(Backend, Vec<OwnedRow>)> = Vec::new();
     for backend in Backend::ALL {
         let context = (backend != Backend::Cpu).then_some(&gpu);

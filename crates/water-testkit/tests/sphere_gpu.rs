@@ -3,16 +3,21 @@
 
 use glam::Vec3;
 use water_core::Damping;
-use water_gpu::{GpuBackend, GpuSphereWater, SphereFragmentWater};
-use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
-use water_testkit::{compare_f32, gpu_or_skip, F32_TOLERANCE};
+use water_gpu::{GpuBackend, GpuSphere, GpuSphereWater, SphereFragmentWater};
+use water_sphere::{SphereImpulse, SphereStepper};
+use water_testkit::setup::sphere_water;
+use water_testkit::{assert_f32_within, gpu_or_return, F32_TOLERANCE};
+
+/// Asserts a GPU sphere's heights match the CPU's within `F32_TOLERANCE`, and reports by how
+/// much.
+fn assert_sphere_heights_match(name: &str, cpu: &[f32], gpu: &[f32]) {
+    let c = assert_f32_within(name, cpu.len(), cpu, gpu, F32_TOLERANCE);
+    eprintln!("{name}: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale);
+}
 
 /// Steps both steppers with two clicks on the CPU and on `backend`, and compares the heights.
 fn gpu_sphere_matches_the_cpu(test: &str, backend: GpuBackend) {
-    let Some(gpu) = gpu_or_skip(test) else {
-        return;
-    };
-    let sphere = Icosphere::new(4, 1.0).expect("sphere");
+    let gpu = gpu_or_return!(test);
     for stepper in [
         SphereStepper::Mean { a: 0.6 },
         SphereStepper::LaplaceBeltrami {
@@ -20,10 +25,8 @@ fn gpu_sphere_matches_the_cpu(test: &str, backend: GpuBackend) {
             dt: 0.01,
         },
     ] {
-        let mut cpu =
-            SphereWater::new(sphere.clone(), stepper, Damping::PerStep(0.998)).expect("cpu");
-        let mut gpu_water =
-            GpuSphereWater::new(backend, &gpu.device, &gpu.queue, &cpu).expect("gpu");
+        let mut cpu = sphere_water(4, 1.0, stepper, Damping::PerStep(0.998));
+        let mut gpu_water = GpuSphere::new(backend, &gpu.device, &gpu.queue, &cpu).expect("gpu");
         let clicks = [
             SphereImpulse::new(Vec3::Z, 0.4, 0.05).expect("click"),
             SphereImpulse::new(Vec3::new(1.0, -0.5, 0.2), 0.3, -0.03).expect("click"),
@@ -42,15 +45,7 @@ fn gpu_sphere_matches_the_cpu(test: &str, backend: GpuBackend) {
         );
         let name =
             format!("sphere-{}-{stepper:?}", backend.name()).replace([' ', '{', '}', ':', ','], "");
-        let c = compare_f32(
-            &name,
-            reference.len(),
-            &reference,
-            &gpu_water.heights().expect("heights"),
-            F32_TOLERANCE,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        eprintln!("{name}: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale);
+        assert_sphere_heights_match(&name, &reference, &gpu_water.heights().expect("heights"));
     }
 }
 
@@ -68,18 +63,15 @@ fn fragment_sphere_steps_match_the_cpu() {
 /// must carry the vertices past the first 8192, and their neighbours across rows, like the rest.
 #[test]
 fn fragment_sphere_past_the_1d_texture_limit_matches_the_cpu() {
-    let Some(gpu) = gpu_or_skip("fragment_sphere_past_the_1d_texture_limit_matches_the_cpu") else {
-        return;
-    };
-    let sphere = Icosphere::new(5, 1.0).expect("sphere");
-    let n = sphere.positions().len();
-    assert!(n > 8192, "{n} vertices");
-    let mut cpu = SphereWater::new(
-        sphere,
+    let gpu = gpu_or_return!("fragment_sphere_past_the_1d_texture_limit_matches_the_cpu");
+    let mut cpu = sphere_water(
+        5,
+        1.0,
         SphereStepper::Mean { a: 0.6 },
         Damping::PerStep(1.0),
-    )
-    .expect("cpu");
+    );
+    let n = cpu.sphere().positions().len();
+    assert!(n > 8192, "{n} vertices");
     // Start from a shape with no symmetry, so every vertex (the last ones included) carries its
     // own value and a misplaced texel shows.
     let start: Vec<f32> = (0..n)
@@ -106,13 +98,5 @@ fn fragment_sphere_past_the_1d_texture_limit_matches_the_cpu() {
     assert_eq!(bytes.len(), n * 4, "one f32 per vertex, no texture tail");
     let heights: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
     assert_eq!(heights, gpu_water.heights().expect("blocking readback"));
-    let c = compare_f32(
-        "sphere-fragment-level-5",
-        n,
-        cpu.heights(),
-        &heights,
-        F32_TOLERANCE,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    eprintln!("level 5: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale);
+    assert_sphere_heights_match("sphere-fragment-level-5", cpu.heights(), &heights);
 }

@@ -1,10 +1,10 @@
 //! The GPU surface texture holds each backend's own heights and the normals the CPU's
 //! `HeightView::cell_normal` computes from them.
 
-use water_scene::water_gpu::GpuGridWater;
 use water_core::{Boundary, GridMode, HeightView};
+use water_scene::water_gpu::GpuGridWater;
 use water_scene::{Backend, BackendGrid};
-use water_testkit::{gpu_or_skip, CrossCheck};
+use water_testkit::{gpu_or_return, CrossCheck};
 
 /// Normals are unit vectors computed from the same heights by the same formula; the GPU may
 /// fuse or reorder a handful of operations, a few ulp of 1.
@@ -12,9 +12,7 @@ const NORMAL_TOLERANCE: f32 = 1e-5;
 
 #[test]
 fn surface_texture_matches_cpu_normals_of_the_same_heights() {
-    let Some(gpu) = gpu_or_skip("surface_texture_matches_cpu_normals") else {
-        return;
-    };
+    let gpu = gpu_or_return!("surface_texture_matches_cpu_normals");
     for (mode, boundary) in [
         (GridMode::Signed, Boundary::Reflective),
         (GridMode::Split, Boundary::Absorbing),
