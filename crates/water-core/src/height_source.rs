@@ -82,7 +82,7 @@ impl<T: HeightSource + ?Sized> HeightSource for &T {
 }
 
 /// A grid's heights: the grid lies in the `xy` plane with still water at `z = 0` and heights
-/// along `+z` (see [`crate::sample`]); heights are bilinear, normals from central differences.
+/// along `+z` (see [`HeightView`]); heights are bilinear, normals from central differences.
 impl HeightSource for HeightView<'_> {
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
         let xy = Vec2::new(position.x, position.y);

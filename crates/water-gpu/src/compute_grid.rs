@@ -226,7 +226,7 @@ impl ComputeGrid {
     }
 
     /// Step dispatches recorded so far: one per single step, one per fused group of
-    /// [`FUSED_STEPS`] steps. With [`ComputeGrid::steps_taken`] it tells how a run was split.
+    /// [`FUSED_STEPS`] steps. With [`ComputeGrid::steps_taken`](crate::GpuGridWater::steps_taken) it tells how a run was split.
     #[must_use]
     pub fn dispatches_recorded(&self) -> u64 {
         self.dispatches
@@ -235,7 +235,7 @@ impl ComputeGrid {
     /// The buffer holding the current level, for binding in the caller's own passes:
     /// `channels * width * height` f32 values (i32 holding i16 in classic mode), or with f16
     /// storage `channels * height` rows of `ceil(width / 2)` `u32` words, two binary16 cells per
-    /// word, even cells in the low halves (see [`crate::storage`]). Which buffer it is changes
+    /// word, even cells in the low halves (see [`crate::StorageFormat`]). Which buffer it is changes
     /// with every recorded step: fetch it after recording the frame's steps.
     #[must_use]
     pub fn current_buffer(&self) -> &wgpu::Buffer {
@@ -473,7 +473,7 @@ impl GpuGridWater for ComputeGrid {
         Ok(())
     }
 
-    /// Records [`ComputeGrid::add_impulse`] into the caller's encoder. **Records only.** The
+    /// Records [`ComputeGrid::add_impulse`](crate::GpuGridWater::add_impulse) into the caller's encoder. **Records only.** The
     /// amounts travel in buffers made for this impulse alone, so impulses and steps recorded
     /// into one encoder apply in recording order, each once.
     ///
@@ -529,7 +529,7 @@ impl GpuGridWater for ComputeGrid {
     /// Records `steps` steps into the caller's encoder (one compute pass: fused dispatches of
     /// [`FUSED_STEPS`] steps where the kernel applies, one dispatch per remaining step).
     /// **Records only**; the steps run when the caller submits the encoder. The grid's
-    /// bookkeeping (which buffer holds which level, [`ComputeGrid::steps_taken`]) advances now,
+    /// bookkeeping (which buffer holds which level, [`ComputeGrid::steps_taken`](crate::GpuGridWater::steps_taken)) advances now,
     /// so operations recorded after this one see the stepped levels.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         self.encode_steps(encoder, steps, false);
@@ -585,7 +585,7 @@ impl GpuGridWater for ComputeGrid {
     }
 
     /// Sets both time levels of a classic grid. **Queues a write**, as
-    /// [`ComputeGrid::upload_f32`].
+    /// [`ComputeGrid::upload_f32`](crate::GpuGridWater::upload_f32).
     ///
     /// # Errors
     /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
@@ -662,7 +662,7 @@ impl GpuGridWater for ComputeGrid {
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
 
-    /// Records the update of the surface texture (as [`ComputeGrid::update_normal_height`]) into the
+    /// Records the update of the surface texture (as [`ComputeGrid::update_normal_height`](crate::GpuGridWater::update_normal_height)) into the
     /// caller's encoder and returns its view. **Records only**: the pass reads the level that
     /// is current at this point of the recording, so record it after the frame's steps.
     ///
@@ -730,7 +730,7 @@ impl GpuGridWater for ComputeGrid {
     }
 
     /// Runs `steps` steps. **Submits** one command buffer (what
-    /// [`ComputeGrid::encode_step_many`] records); does not wait for it.
+    /// [`ComputeGrid::encode_step_many`](crate::GpuGridWater::encode_step_many) records); does not wait for it.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.

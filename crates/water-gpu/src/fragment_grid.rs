@@ -422,7 +422,7 @@ impl GpuGridWater for FragmentGrid {
         Ok(())
     }
 
-    /// Records [`FragmentGrid::add_impulse`] into the caller's encoder. **Records only.** The
+    /// Records [`FragmentGrid::add_impulse`](crate::GpuGridWater::add_impulse) into the caller's encoder. **Records only.** The
     /// delta rectangle is written and cleared by copies recorded around the passes, so impulses
     /// and steps recorded into one encoder apply in recording order, each once.
     ///
@@ -551,7 +551,7 @@ impl GpuGridWater for FragmentGrid {
 
     /// Records `steps` steps into the caller's encoder (one render pass per step). **Records
     /// only**; the steps run when the caller submits the encoder. The grid's bookkeeping (which
-    /// texture holds which level, [`FragmentGrid::steps_taken`]) advances now, so operations
+    /// texture holds which level, [`FragmentGrid::steps_taken`](crate::GpuGridWater::steps_taken)) advances now, so operations
     /// recorded after this one see the stepped levels.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         self.encode_steps(encoder, steps, false);
@@ -613,7 +613,7 @@ impl GpuGridWater for FragmentGrid {
     }
 
     /// Sets both time levels of a classic grid. **Queues a write**, as
-    /// [`FragmentGrid::upload_f32`].
+    /// [`FragmentGrid::upload_f32`](crate::GpuGridWater::upload_f32).
     ///
     /// # Errors
     /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
@@ -695,7 +695,7 @@ impl GpuGridWater for FragmentGrid {
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
 
-    /// Records the surface update (as [`FragmentGrid::update_normal_height`]) into the caller's
+    /// Records the surface update (as [`FragmentGrid::update_normal_height`](crate::GpuGridWater::update_normal_height)) into the caller's
     /// encoder and returns the texture's view. **Records only**: the pass reads the level that
     /// is current at this point of the recording, so record it after the frame's steps.
     ///

@@ -8,7 +8,7 @@
 //! The demo kept sphere heights in a 1-D texture. wgpu cannot render into 1-D textures, and a
 //! 1-D texture holds at most `max_texture_dimension_1d` texels (8192 by default, fewer than the
 //! 10,242 vertices of level 5). So vertex `i` lives at texel `(i % W, i / W)` of a 2-D `R32Float`
-//! texture, `W` being the smallest multiple of 64 at or above `sqrt(vertices)` ([`texture_size`]):
+//! texture, `W` being the smallest multiple of 64 at or above `sqrt(vertices)` (`texture_size`):
 //!
 //! | level | vertices | `W` x `H` |
 //! |------:|---------:|----------:|
@@ -99,7 +99,7 @@ impl SphereFragmentWater {
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when the vertices do not fit the device's 2-D textures (see
-    /// [`texture_size`]), [`GpuError::Validation`] if a texture or pipeline is refused.
+    /// `texture_size`), [`GpuError::Validation`] if a texture or pipeline is refused.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -285,7 +285,7 @@ impl SphereFragmentWater {
     }
 
     /// Texels per row of the height textures: vertex `i` is at `(i % width, i / width)` (see
-    /// [`texture_size`]).
+    /// `texture_size`).
     #[must_use]
     pub fn texture_width(&self) -> u32 {
         self.fields[0].width()

@@ -7,7 +7,7 @@
 //! Vertices are numbered along a Z-order curve of their positions (see [`Icosphere`]); every
 //! per-vertex slice of the public API ([`SphereWater::heights`], the slot table, normals,
 //! picks) is in that order. On the CPU, [`SphereWater`] steps its heights in the
-//! [`SphereLayout::Rhombus`] layout by default ([`rhombus`]: ten regular patches, a seven-point
+//! [`SphereLayout::Rhombus`] layout by default ([`RhombusLayout`]: ten regular patches, a seven-point
 //! stencil along rows, halos and twelve corner fix-ups), or vertex by vertex with gathers
 //! ([`SphereLayout::Gather`], [`sphere_step`]); both give the same bits.
 

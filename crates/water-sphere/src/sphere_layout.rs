@@ -18,7 +18,7 @@
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum SphereLayout {
-    /// Ten regular rhombus patches with halos ([`crate::rhombus`]): a seven-point stencil over
+    /// Ten regular rhombus patches with halos ([`crate::RhombusLayout`]): a seven-point stencil over
     /// rows, the twelve corners apart. Several times faster than the gather on a CPU (see
     /// `docs/benchmarks.md`); the default.
     #[default]

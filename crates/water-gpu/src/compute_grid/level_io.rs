@@ -33,7 +33,7 @@ impl ComputeGrid {
 
     /// Starts reading the current level back as raw bytes, laid out as
     /// [`ComputeGrid::current_buffer`] says (f16 storage: packed words, half the bytes; widen
-    /// them with [`crate::storage::unpack_f16_rows`]). Poll the device and take the bytes from
+    /// them with `unpack_f16_rows`). Poll the device and take the bytes from
     /// the returned [`PendingReadback`] when they arrive. **Submits** a copy; does not wait.
     ///
     /// # Errors
@@ -54,7 +54,7 @@ impl ComputeGrid {
     }
 
     /// The number of values per level (`channels * cells`), whatever the storage format: what
-    /// [`ComputeGrid::upload_f32`] takes and [`ComputeGrid::channels`] returns.
+    /// [`ComputeGrid::upload_f32`](crate::GpuGridWater::upload_f32) takes and [`ComputeGrid::channels`](crate::GpuGridWater::channels) returns.
     #[must_use]
     pub fn values_per_level(&self) -> usize {
         self.channels as usize * self.spec.size.cells()

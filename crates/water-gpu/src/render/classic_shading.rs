@@ -102,7 +102,7 @@ pub fn shade_classic(
 }
 
 /// Draws the classic look of a classic-mode grid on the caller's device, from the surface
-/// texture of [`crate::GpuGrid::update_normal_height`]. Each output pixel shows the cell under it;
+/// texture of [`GpuGrid::update_normal_height`](crate::GpuGridWater::update_normal_height). Each output pixel shows the cell under it;
 /// at one pixel per cell into an `Rgba8Unorm` target the bytes equal [`shade_classic`]'s.
 #[derive(Debug)]
 pub struct ClassicRenderer {

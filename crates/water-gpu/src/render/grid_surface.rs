@@ -1,7 +1,7 @@
 //! Grid water drawn in 3-D on the caller's device: a displaced mesh with its own resolution,
 //! lit, refracting a floor, faded toward the rim and flat inside hulls, with floating bodies
 //! drawn flat. The shader is `shaders/render_grid_surface.wgsl`; it reads the surface texture
-//! of [`crate::GpuGrid::update_normal_height`].
+//! of [`GpuGrid::update_normal_height`](crate::GpuGridWater::update_normal_height).
 
 use glam::{Affine3A, Mat4, Vec3};
 use water_core::GridSize;
@@ -249,7 +249,7 @@ impl GridSurfaceRenderer {
     }
 
     /// Sets up the next [`GridSurfaceRenderer::draw`]: the camera, the surface texture of the
-    /// grid (from [`crate::GpuGrid::update_normal_height`], the grid's size), an optional hull mask
+    /// grid (from [`GpuGrid::update_normal_height`](crate::GpuGridWater::update_normal_height), the grid's size), an optional hull mask
     /// (one `R32Float` texel per cell, non-zero where a hull cuts the water, such as
     /// [`crate::ContactMaskRenderer::new_view`]) and the bodies.
     ///
