@@ -125,9 +125,7 @@ pub fn boat_and_crates(
         frames.push(draw_frame(gpu, &target, |encoder| {
             renderer.encode(
                 encoder,
-                target.colour_view(),
-                target.depth_view(),
-                Vec3::new(0.55, 0.65, 0.75),
+                target.frame(Vec3::new(0.55, 0.65, 0.75)),
                 &camera,
                 &drawing.surface,
                 drawing.hull_mask,

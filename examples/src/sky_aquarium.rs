@@ -77,9 +77,7 @@ pub fn clicked_planet(
         frames.push(draw_frame(gpu, &target, |encoder| {
             renderer.encode(
                 encoder,
-                target.colour_view(),
-                target.depth_view(),
-                Vec3::new(0.01, 0.01, 0.03),
+                target.frame(Vec3::new(0.01, 0.01, 0.03)),
                 &camera,
                 &water,
             )

@@ -403,9 +403,7 @@ impl Frames<'_> {
             self.draw(|encoder, target| {
                 renderer.encode(
                     encoder,
-                    target.colour_view(),
-                    target.depth_view(),
-                    Vec3::new(0.55, 0.65, 0.75),
+                    target.frame(Vec3::new(0.55, 0.65, 0.75)),
                     &camera,
                     &surface,
                     Some(mask.view()),
@@ -548,9 +546,7 @@ impl Frames<'_> {
             self.draw(|encoder, target| {
                 renderer.encode(
                     encoder,
-                    target.colour_view(),
-                    target.depth_view(),
-                    Vec3::new(0.01, 0.01, 0.03),
+                    target.frame(Vec3::new(0.01, 0.01, 0.03)),
                     &camera,
                     gpu_water,
                 )

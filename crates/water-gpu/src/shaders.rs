@@ -54,6 +54,9 @@ pub const SHADE_CLASSIC: &str = include_str!("../../../shaders/shade_classic.wgs
 /// `render_sphere_surface`: displaced icosphere vertices with area-weighted normals (compute)
 /// and their drawing (vertex and fragment).
 pub const RENDER_SPHERE_SURFACE: &str = include_str!("../../../shaders/render_sphere_surface.wgsl");
+/// `blit_picture`: a picture copied pixel for pixel onto a target of another format (a
+/// window), full-screen pass.
+pub const BLIT_PICTURE: &str = include_str!("../../../shaders/blit_picture.wgsl");
 
 /// Every shader the crate embeds, by file name.
 pub const ALL: &[(&str, &str)] = &[
@@ -76,4 +79,5 @@ pub const ALL: &[(&str, &str)] = &[
     ("render_grid_surface.wgsl", RENDER_GRID_SURFACE),
     ("shade_classic.wgsl", SHADE_CLASSIC),
     ("render_sphere_surface.wgsl", RENDER_SPHERE_SURFACE),
+    ("blit_picture.wgsl", BLIT_PICTURE),
 ];

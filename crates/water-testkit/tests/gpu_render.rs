@@ -73,9 +73,7 @@ fn draw_grid(
         renderer
             .encode(
                 encoder,
-                target.colour_view(),
-                target.depth_view(),
-                Vec3::ZERO,
+                target.frame(Vec3::ZERO),
                 camera,
                 &surface,
                 mask,

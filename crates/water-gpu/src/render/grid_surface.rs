@@ -10,6 +10,7 @@ use crate::device_calls::validated;
 use crate::error::GpuError;
 use crate::hull_mesh::HullMesh;
 use crate::render::camera::Camera;
+use crate::render::frame_target::FrameTarget;
 use crate::render::hull_mask::HullMaskTexture;
 use crate::render::rgba_image::RgbaImage;
 use crate::render::{
@@ -382,27 +383,22 @@ impl GridSurfaceRenderer {
     }
 
     /// [`GridSurfaceRenderer::prepare`] and [`GridSurfaceRenderer::draw`] in a pass of their
-    /// own that first clears `colour` to `clear` (linear RGB) and `depth` to the far plane.
+    /// own that first clears the frame's colour to its `clear` colour and its depth to the far
+    /// plane.
     ///
     /// # Errors
     /// As [`GridSurfaceRenderer::prepare`].
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one call records a whole frame: its targets, sky, camera, surface, mask and bodies"
-    )]
     pub fn encode(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        colour: &wgpu::TextureView,
-        depth: &wgpu::TextureView,
-        clear: Vec3,
+        frame: FrameTarget<'_>,
         camera: &Camera,
         surface: &wgpu::TextureView,
         hull_mask: Option<&wgpu::TextureView>,
         bodies: &[BodyDraw<'_>],
     ) -> Result<(), GpuError> {
         self.prepare(camera, surface, hull_mask, bodies)?;
-        let mut pass = crate::render::clearing_pass(encoder, colour, depth, clear);
+        let mut pass = frame.clearing_pass(encoder);
         self.draw(&mut pass);
         Ok(())
     }

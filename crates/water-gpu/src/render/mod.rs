@@ -9,10 +9,12 @@
 
 mod camera;
 mod classic_shading;
+mod frame_target;
 mod grid_surface;
 mod hull_mask;
 mod image_files;
 mod offscreen;
+mod picture_blit;
 mod rgba_image;
 mod sphere_surface;
 
@@ -20,10 +22,12 @@ use glam::Vec3;
 
 pub use camera::Camera;
 pub use classic_shading::{shade_classic, ClassicRenderer, ClassicShading};
+pub use frame_target::FrameTarget;
 pub use grid_surface::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, MAX_MESH_QUADS};
 pub use hull_mask::HullMaskTexture;
 pub use image_files::{read_rgba_png, write_gif, write_png, write_rgba_png, GifStream};
 pub use offscreen::OffscreenTarget;
+pub use picture_blit::PictureBlit;
 pub use rgba_image::RgbaImage;
 pub use sphere_surface::{SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceVertex};
 
@@ -53,43 +57,6 @@ impl SurfaceView {
             SurfaceView::Heights => 2,
         }
     }
-}
-
-/// A render pass over `colour` and `depth` that clears both first (`clear` is linear RGB).
-pub(crate) fn clearing_pass<'e>(
-    encoder: &'e mut wgpu::CommandEncoder,
-    colour: &wgpu::TextureView,
-    depth: &wgpu::TextureView,
-    clear: Vec3,
-) -> wgpu::RenderPass<'e> {
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("water render"),
-        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: colour,
-            depth_slice: None,
-            resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(wgpu::Color {
-                    r: f64::from(clear.x),
-                    g: f64::from(clear.y),
-                    b: f64::from(clear.z),
-                    a: 1.0,
-                }),
-                store: wgpu::StoreOp::Store,
-            },
-        })],
-        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-            view: depth,
-            depth_ops: Some(wgpu::Operations {
-                load: wgpu::LoadOp::Clear(1.0),
-                store: wgpu::StoreOp::Store,
-            }),
-            stencil_ops: None,
-        }),
-        timestamp_writes: None,
-        occlusion_query_set: None,
-        multiview_mask: None,
-    })
 }
 
 pub(crate) fn check_positive(what: &'static str, value: f32) -> Result<(), GpuError> {

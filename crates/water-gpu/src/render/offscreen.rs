@@ -3,6 +3,7 @@
 use crate::device_calls::texture_2d;
 use crate::error::GpuError;
 use crate::readback::{read_texture, PendingReadback};
+use crate::render::frame_target::FrameTarget;
 use crate::render::rgba_image::RgbaImage;
 use crate::render::DEPTH_FORMAT;
 
@@ -95,6 +96,17 @@ impl OffscreenTarget {
     #[must_use]
     pub fn depth_view(&self) -> &wgpu::TextureView {
         &self.depth_view
+    }
+
+    /// The colour and depth views as the target of a frame that starts from `clear` (linear
+    /// RGB).
+    #[must_use]
+    pub fn frame(&self, clear: glam::Vec3) -> FrameTarget<'_> {
+        FrameTarget {
+            colour: &self.colour_view,
+            depth: &self.depth_view,
+            clear,
+        }
     }
 
     /// Colour format.

@@ -14,6 +14,7 @@ use crate::gpu_sphere::GpuSphere;
 use crate::pipelines::compute_pipeline;
 use crate::readback::PendingReadback;
 use crate::render::camera::Camera;
+use crate::render::frame_target::FrameTarget;
 use crate::render::{
     check_colour, check_direction, check_finite, check_positive, SurfaceView, DEPTH_FORMAT,
 };
@@ -324,21 +325,19 @@ impl SphereSurfaceRenderer {
     }
 
     /// [`SphereSurfaceRenderer::prepare`] and [`SphereSurfaceRenderer::draw`] in a pass of
-    /// their own that first clears `colour` to `clear` (linear RGB) and `depth`.
+    /// their own that first clears the frame's colour to its `clear` colour and its depth.
     ///
     /// # Errors
     /// As [`SphereSurfaceRenderer::prepare`].
     pub fn encode(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        colour: &wgpu::TextureView,
-        depth: &wgpu::TextureView,
-        clear: Vec3,
+        frame: FrameTarget<'_>,
         camera: &Camera,
         water: &GpuSphere,
     ) -> Result<(), GpuError> {
         self.prepare(encoder, camera, water)?;
-        let mut pass = crate::render::clearing_pass(encoder, colour, depth, clear);
+        let mut pass = frame.clearing_pass(encoder);
         self.draw(&mut pass);
         Ok(())
     }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glam::Vec2;
+use water_gpu::render::PictureBlit;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, KeyEvent, MouseButton, MouseScrollDelta, WindowEvent};
@@ -12,7 +13,6 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use crate::blit::Blit;
 use crate::check_run::{finish, run_headless, still_picture, CHECK_FRAME_SECONDS};
 use crate::demo::Demo;
 use crate::error::DemoError;
@@ -136,7 +136,7 @@ struct Running {
     window: Arc<Window>,
     gpu: Gpu,
     surface: WindowSurface,
-    blit: Blit,
+    blit: PictureBlit,
     demo: Demo,
     pointer: Pointer,
     /// The check run's script and its frame count, if this is one.
@@ -163,7 +163,7 @@ impl Running {
                 .map_err(|e| DemoError::Window(e.to_string()))?,
         );
         let (gpu, surface) = connect(&window, &event_loop.owned_display_handle())?;
-        let blit = Blit::new(&gpu.device, surface.format())?;
+        let blit = PictureBlit::new(&gpu.device, surface.format())?;
         let (width, height) = surface.size();
         let mut demo = Demo::new(gpu.context(), options.scene, options.quality, width, height)?;
         let still = match &options.check {
@@ -317,7 +317,7 @@ impl Running {
         if let Some(texture) = &texture {
             let view = texture.texture.create_view(&Default::default());
             self.blit
-                .encode(&mut encoder, self.demo.target().colour_view(), &view);
+                .encode(&mut encoder, self.demo.target().colour_view(), &view)?;
         }
         self.gpu.queue.submit([encoder.finish()]);
         if let Some(texture) = texture {

@@ -317,9 +317,7 @@ impl GridScene {
         });
         renderer.encode(
             encoder,
-            target.colour_view(),
-            target.depth_view(),
-            SKY,
+            target.frame(SKY),
             &camera,
             &drawing.surface,
             drawing.hull_mask,

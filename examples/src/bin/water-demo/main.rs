@@ -37,7 +37,6 @@
 
 mod app;
 mod blank_check;
-mod blit;
 mod check_run;
 mod demo;
 mod error;

@@ -157,14 +157,8 @@ impl SphereScene {
         target: &OffscreenTarget,
     ) -> Result<(), DemoError> {
         let camera = self.orbit.camera_for(target);
-        self.renderer.encode(
-            encoder,
-            target.colour_view(),
-            target.depth_view(),
-            SPACE,
-            &camera,
-            &self.water,
-        )?;
+        self.renderer
+            .encode(encoder, target.frame(SPACE), &camera, &self.water)?;
         Ok(())
     }
 }
