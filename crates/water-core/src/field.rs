@@ -98,6 +98,17 @@ impl WaveField {
         }
     }
 
+    /// One step of the variable-coefficient stencil over `faces` (water of varying depth).
+    pub(crate) fn step_depth(
+        &mut self,
+        faces: &crate::kernels::depth_step::FaceCourants,
+        damping: f32,
+        parallelism: Parallelism,
+    ) {
+        crate::kernels::depth_step::depth_step(faces, damping, &self.cur, &mut self.old, parallelism);
+        std::mem::swap(&mut self.cur, &mut self.old);
+    }
+
     pub(crate) fn shift(&mut self, size: GridSize, dx: isize, dy: isize) {
         crate::window::shift_cells(&mut self.cur, size, dx, dy, 0.0);
         crate::window::shift_cells(&mut self.old, size, dx, dy, 0.0);

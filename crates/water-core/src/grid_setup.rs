@@ -3,11 +3,13 @@
 
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
+use crate::depth::Depth;
 use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_water::GridWater;
 use crate::impulse::Impulse;
-use crate::kernels::mean_level::{conserves_volume, MeanLevelKeeper};
+use crate::kernels::depth_step::FaceCourants;
+use crate::kernels::mean_level::{checkerboard_is_marginal, conserves_volume, MeanLevelKeeper};
 use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
@@ -75,6 +77,13 @@ pub(crate) struct GridSetup {
     pub coefficients: StencilCoefficients,
     pub boundary: Boundary,
     pub land: Option<LandMask>,
+    /// The depth's faces, when the water's depth (so its speed) varies: stepped by
+    /// [`crate::kernels::depth_step`] instead of the five-point stencil.
+    pub depth: Option<FaceCourants>,
+    /// The depth's dry cells (at or below 0 m), always part of `land`.
+    pub dry: Option<LandMask>,
+    /// The land as the caller set it (then shifted with the window), without the dry cells.
+    pub placed_land: Option<LandMask>,
     pub parallelism: Parallelism,
     pub blocking: TemporalBlocking,
     pub steps: u64,
@@ -92,6 +101,9 @@ impl GridSetup {
             coefficients: params.coefficients(),
             boundary,
             land: None,
+            depth: None,
+            dry: None,
+            placed_land: None,
             parallelism: Parallelism::Auto,
             blocking: TemporalBlocking::Auto,
             steps: 0,
@@ -101,6 +113,10 @@ impl GridSetup {
 
     /// Whether `steps` steps of one f32 field (both levels) run temporally blocked.
     pub fn blocks(&self, steps: u64) -> bool {
+        if self.depth.is_some() {
+            // Temporal blocking is written for the five-point stencil.
+            return false;
+        }
         let cells = self.size.cells();
         let threads = self.parallelism.threads(cells);
         self.blocking
@@ -110,7 +126,12 @@ impl GridSetup {
     /// Whether the mean level is held to the exact recurrence (see
     /// [`crate::kernels::mean_level`]).
     pub fn keeps_level(&self) -> bool {
+        // Over varying depth the checkerboard is no mode of the stencil, so the keeper (whose
+        // rule at a marginal checkerboard assumes it is) is left out there.
+        let checker_unlike_keeper = self.depth.is_some()
+            && checkerboard_is_marginal(self.size, self.boundary, self.coefficients);
         conserves_volume(self.boundary, self.coefficients, self.land.is_some())
+            && !checker_unlike_keeper
     }
 
     /// How many of `left` steps to run before `keeper`'s next correction is due: all of them
@@ -128,10 +149,36 @@ impl GridSetup {
         self.keeps_level() && keeper.wanted(self.steps, before_step)
     }
 
+    /// Sets the land: `land` and the depth's dry cells.
     pub fn set_land(&mut self, land: LandMask) -> Result<()> {
         self.size.check_len("land mask", land.cells().len())?;
+        self.placed_land = (!land.is_empty()).then(|| land.clone());
+        let land = match &self.dry {
+            Some(dry) => LandMask::from_cells(
+                self.size,
+                land.cells()
+                    .iter()
+                    .zip(dry.cells())
+                    .map(|(&a, &b)| a || b)
+                    .collect(),
+            )?,
+            None => land,
+        };
         self.land = (!land.is_empty()).then_some(land);
         Ok(())
+    }
+
+    /// Sets the depth: its faces, and its dry cells added to the land.
+    pub fn set_depth(&mut self, depth: &Depth) -> Result<()> {
+        self.size.check_len("depth map", depth.cells().len())?;
+        let dry = depth.land();
+        self.dry = (!dry.is_empty()).then_some(dry);
+        self.depth = Some(FaceCourants::new(depth, self.coefficients.a, self.boundary));
+        let placed = self
+            .placed_land
+            .take()
+            .unwrap_or_else(|| LandMask::empty(self.size));
+        self.set_land(placed)
     }
 
     pub fn check_contacts(&self, contacts: &ContactMasks) -> Result<()> {
@@ -141,6 +188,10 @@ impl GridSetup {
 
     /// One step of `field`'s stencil.
     pub fn step_field(&self, field: &mut WaveField) {
+        if let Some(faces) = &self.depth {
+            field.step_depth(faces, self.coefficients.d, self.parallelism);
+            return;
+        }
         field.step(
             self.size,
             self.coefficients,
@@ -151,6 +202,14 @@ impl GridSetup {
 
     /// `run` steps of `field`'s stencil with no contact events, temporally blocked if `blocked`.
     pub fn step_field_run(&self, field: &mut WaveField, run: u64, blocked: bool) {
+        if let Some(faces) = &self.depth {
+            for _ in 0..run {
+                field.step_depth(faces, self.coefficients.d, self.parallelism);
+                let (cur, _) = field.levels_mut();
+                self.clear_land(cur);
+            }
+            return;
+        }
         field.step_many(
             self.size,
             self.coefficients,
@@ -201,6 +260,9 @@ impl GridSetup {
             if land.is_empty() {
                 self.land = None;
             }
+        }
+        if let Some(placed) = &mut self.placed_land {
+            placed.shift(dx, dy);
         }
     }
 }

@@ -43,6 +43,7 @@ mod buffer;
 mod classic_grid;
 mod clock;
 mod contact_masks;
+mod depth;
 pub mod diagnostics;
 mod error;
 mod field;
@@ -70,6 +71,7 @@ pub use clock::{FixedStepClock, FrameSteps, DEFAULT_MAX_STEPS_PER_FRAME};
 pub use contact_masks::{
     apply_signed_events, first_bad_mask_value, ContactMasks, MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
 };
+pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, STANDARD_GRAVITY};
 pub use error::{Result, WaterError};
 pub use field::WaveField;
 pub use grid_spec::GridSpec;

@@ -2,6 +2,7 @@
 
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
+use crate::depth::Depth;
 use crate::diagnostics::{discrete_energy, volume};
 use crate::error::Result;
 use crate::field::WaveField;
@@ -53,6 +54,26 @@ impl SignedGrid {
     #[must_use]
     pub fn params(&self) -> &WaveParams {
         &self.setup.params
+    }
+
+    /// Sets the still-water depth of every cell: each cell's waves then travel at
+    /// `c = c_deepest sqrt(d / d_max)`, the shallow-water speed `sqrt(g d)` when the parameters
+    /// come from [`WaveParams::shallow_water`] (whose `c` is the deepest cell's). Cells at or
+    /// below 0 m become land (added to the land set with `set_land`), and their faces carry no
+    /// flux, so the shore reflects. Steps then use the variable-coefficient stencil
+    /// ([`crate::kernels::depth_step`]), never temporally blocked. The depth stays with the
+    /// grid's cells when the window shifts; set it again for world-fixed ground.
+    ///
+    /// # Errors
+    /// [`WaterError::SizeMismatch`](crate::WaterError::SizeMismatch) for a depth of another
+    /// grid size.
+    pub fn set_depth(&mut self, depth: &Depth) -> Result<()> {
+        self.setup.set_depth(depth)?;
+        self.keeper.invalidate();
+        let (cur, old) = self.field.levels_mut();
+        self.setup.clear_land_and_rim(cur);
+        self.setup.clear_land_and_rim(old);
+        Ok(())
     }
 
     /// The two time levels.

@@ -3,6 +3,7 @@
 
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
+use crate::depth::Depth;
 use crate::diagnostics::{discrete_energy, volume};
 use crate::error::Result;
 use crate::field::WaveField;
@@ -42,6 +43,23 @@ impl SplitGrid {
             negative: WaveField::at_rest(size),
             keepers: [MeanLevelKeeper::new(size), MeanLevelKeeper::new(size)],
         }
+    }
+
+    /// Sets the still-water depth of every cell, for both channels: as
+    /// [`SignedGrid::set_depth`](crate::SignedGrid::set_depth).
+    ///
+    /// # Errors
+    /// [`WaterError::SizeMismatch`](crate::WaterError::SizeMismatch) for a depth of another
+    /// grid size.
+    pub fn set_depth(&mut self, depth: &Depth) -> Result<()> {
+        self.setup.set_depth(depth)?;
+        self.invalidate_keepers();
+        for channel in [&mut self.positive, &mut self.negative] {
+            let (cur, old) = channel.levels_mut();
+            self.setup.clear_land_and_rim(cur);
+            self.setup.clear_land_and_rim(old);
+        }
+        Ok(())
     }
 
     /// Parameters.
