@@ -105,7 +105,13 @@ impl WaveField {
         damping: f32,
         parallelism: Parallelism,
     ) {
-        crate::kernels::depth_step::depth_step(faces, damping, &self.cur, &mut self.old, parallelism);
+        crate::kernels::depth_step::depth_step(
+            faces,
+            damping,
+            &self.cur,
+            &mut self.old,
+            parallelism,
+        );
         std::mem::swap(&mut self.cur, &mut self.old);
     }
 

@@ -85,7 +85,10 @@ impl FaceCourants {
                 south.push(face(i, s));
             }
         }
-        let mur = ratio.iter().map(|r| mur_coefficient((a * r) as f32)).collect();
+        let mur = ratio
+            .iter()
+            .map(|r| mur_coefficient((a * r) as f32))
+            .collect();
         Self {
             size,
             boundary,
