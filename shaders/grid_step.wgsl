@@ -1,6 +1,8 @@
 // grid_step: one step of the signed five-point wave stencil, compute version.
 // CPU twin: crates/water-core/src/kernels/grid_step.rs (with absorbing_edges.rs and the contact
-// events of contact.rs, and the land clearing of land.rs, fused into one pass).
+// events of contact.rs, and the land clearing of land.rs, fused into one pass); with the
+// pipeline constant `depth_enabled`, crates/water-core/src/kernels/depth_step.rs (water of
+// varying depth, shared/depth_cell.wgsl, its faces in binding 7).
 //
 //   z_new = d * (a*(zN + zS + zE + zW) + b*z - z_old),   b = 2 - 4a
 //
@@ -10,9 +12,17 @@
 // neighbour's new value from `cur` and `old`.
 
 #import grid_uniforms
-#import wave_cell
+#import depth_cell
 #import contact_events
 #import grid_step_bindings
+
+// Per cell: the east face's and the south face's Courant numbers and Mur's coefficient (water
+// of varying depth; a placeholder of one cell otherwise, never read).
+@group(0) @binding(7) var<storage, read> faces: array<vec4<f32>>;
+
+fn face_at(x: u32, y: u32) -> vec4<f32> {
+    return faces[y * u.width + x];
+}
 
 // A storage word of the levels holds an f32 cell.
 alias Word = f32;

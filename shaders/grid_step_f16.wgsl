@@ -16,7 +16,7 @@
 
 #import grid_uniforms
 #import f16_packing
-#import wave_cell
+#import depth_cell
 #import contact_events
 #import grid_step_bindings
 
@@ -37,6 +37,12 @@ fn at(c: u32, x: u32, y: u32) -> f32 {
 
 fn old_at(c: u32, x: u32, y: u32) -> f32 {
     return half_of(old[word_index(c, x, y)], x);
+}
+
+// f16 storage takes no depth: `depth_enabled` stays false, so shared/depth_cell.wgsl steps the
+// five-point stencil and never asks for a face.
+fn face_at(x: u32, y: u32) -> vec4<f32> {
+    return vec4<f32>(0.0);
 }
 
 // New values of every channel of cell (x, y), contacts and land applied.

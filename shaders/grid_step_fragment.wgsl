@@ -10,9 +10,17 @@
 
 #import grid_uniforms
 #import full_screen
-#import wave_cell
+#import depth_cell
 #import contact_events
 #import fragment_step_bindings
+
+// Per cell: the east face's and the south face's Courant numbers and Mur's coefficient (water
+// of varying depth; a placeholder texel otherwise, never read).
+@group(0) @binding(6) var faces_tex: texture_2d<f32>;
+
+fn face_at(x: u32, y: u32) -> vec4<f32> {
+    return textureLoad(faces_tex, vec2<u32>(x, y), 0);
+}
 
 // A texel of the levels holds an f32 cell.
 alias Texel = f32;

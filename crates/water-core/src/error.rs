@@ -114,6 +114,12 @@ pub enum WaterError {
         /// The value found.
         value: f32,
     },
+    /// Something classic mode does not take (its heights are integer units, not metres).
+    #[error("classic mode takes no {what}: its heights are integer units, not metres")]
+    ClassicTakesNo {
+        /// What was asked for (e.g. `"depth"`).
+        what: &'static str,
+    },
     /// The classic (Hugo Elias) mode only supports the fixed boundary.
     #[error("classic mode supports only the fixed boundary, got {boundary}")]
     ClassicBoundary {

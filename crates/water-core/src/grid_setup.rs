@@ -154,14 +154,7 @@ impl GridSetup {
         self.size.check_len("land mask", land.cells().len())?;
         self.placed_land = (!land.is_empty()).then(|| land.clone());
         let land = match &self.dry {
-            Some(dry) => LandMask::from_cells(
-                self.size,
-                land.cells()
-                    .iter()
-                    .zip(dry.cells())
-                    .map(|(&a, &b)| a || b)
-                    .collect(),
-            )?,
+            Some(dry) => land.union(dry)?,
             None => land,
         };
         self.land = (!land.is_empty()).then_some(land);

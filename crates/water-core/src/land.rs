@@ -70,6 +70,22 @@ impl LandMask {
         Ok(())
     }
 
+    /// The cells that are land in `self` or in `other` (the land set by hand and a depth's dry
+    /// cells, say).
+    ///
+    /// # Errors
+    /// [`WaterError::SizeMismatch`] for masks of different grids.
+    pub fn union(&self, other: &LandMask) -> Result<LandMask> {
+        self.size.check_len("land mask", other.is_land.len())?;
+        let cells = self
+            .is_land
+            .iter()
+            .zip(&other.is_land)
+            .map(|(&a, &b)| a || b)
+            .collect();
+        Self::from_cells(self.size, cells)
+    }
+
     /// Grid the mask belongs to.
     #[must_use]
     pub fn size(&self) -> GridSize {

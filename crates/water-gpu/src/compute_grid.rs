@@ -9,11 +9,14 @@ use level_io::clear_land_words;
 pub(crate) use impulse::impulse_cells;
 mod mean_level;
 mod step_plan;
+mod varying_depth;
 
 use std::collections::HashMap;
 
-use water_core::{Boundary, ContactMasks, GridMode, Impulse, LandMask};
+use water_core::kernels::mean_level::checkerboard_is_marginal;
+use water_core::{Boundary, ContactMasks, Depth, GridMode, Impulse, LandMask};
 
+use crate::depth_faces::LandParts;
 use crate::device_calls::{
     check_limit, record_compute_pass, storage_buffer, submitted, uniform_buffer, validated,
 };
@@ -80,7 +83,14 @@ pub struct ComputeGrid {
     /// Which of `fields` is previous, current and spare.
     levels: TimeLevels<4>,
     land: wgpu::Buffer,
+    /// The land as stepped: the caller's and the depth's dry cells.
     land_mask: LandMask,
+    land_parts: LandParts,
+    /// The depth's faces (`face_at` of `shaders/grid_step.wgsl`); one placeholder cell until
+    /// [`GpuGridWater::set_depth`].
+    faces: wgpu::Buffer,
+    /// Whether a depth is set (the step kernel then runs its `depth_enabled` path).
+    has_depth: bool,
     contact_new: wgpu::Buffer,
     contact_old: wgpu::Buffer,
     step_pipeline: wgpu::ComputePipeline,
@@ -141,6 +151,7 @@ impl ComputeGrid {
         let fields =
             [0, 1, 2, 3].map(|i| storage_buffer(device, &format!("water field {i}"), field_bytes));
         let land = storage_buffer(device, "water land", cells * 4);
+        let faces = storage_buffer(device, "water depth faces (none set)", 16);
         let contact_new = storage_buffer(device, "water contacts new", cells * 4);
         let contact_old = storage_buffer(device, "water contacts old", cells * 4);
         let base_uniforms = GridUniforms::new(
@@ -208,6 +219,9 @@ impl ComputeGrid {
             levels: TimeLevels::new(),
             land,
             land_mask: LandMask::empty(size),
+            land_parts: LandParts::none(&spec),
+            faces,
+            has_depth: false,
             contact_new,
             contact_old,
             step_pipeline,
@@ -242,15 +256,25 @@ impl ComputeGrid {
         &self.fields[self.levels.current()]
     }
 
-    /// Whether the keeper runs now: the spec conserves volume and no land is set.
+    /// Whether the keeper runs now: the spec conserves volume and no land is set (and, as on
+    /// the CPU, not over varying depth at a marginal checkerboard).
     fn keeps_level(&self) -> bool {
-        self.keeper.is_some() && self.land_mask.is_empty()
+        let s = &self.spec;
+        let checker_unlike_keeper =
+            self.has_depth && checkerboard_is_marginal(s.size, s.boundary, s.coefficients());
+        self.keeper.is_some() && self.land_mask.is_empty() && !checker_unlike_keeper
+    }
+
+    /// Whether the step kernel is `shaders/grid_step.wgsl` (signed or split, f32), which binds
+    /// the depth's faces.
+    fn step_reads_faces(&self) -> bool {
+        self.spec.mode != GridMode::Classic && self.spec.storage == StorageFormat::F32
     }
 
     /// The keeper's anchoring or correction, when one is wanted (see
     /// [`water_core::kernels::mean_level::MeanLevelKeeper::wanted`]).
     fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
-        let land_free = self.land_mask.is_empty();
+        let land_free = self.keeps_level();
         let steps = self.steps;
         let (old, cur) = (self.levels.previous(), self.levels.current());
         match &mut self.keeper {
@@ -378,16 +402,23 @@ impl ComputeGrid {
         let device = self.device.clone();
         let l = self.levels;
         let (old, cur, new) = (l.previous(), l.current(), l.next());
-        let entries = [
-            (0, self.uniforms_contacts.as_entire_binding()),
-            (1, self.fields[cur].as_entire_binding()),
-            (2, self.fields[old].as_entire_binding()),
-            (3, self.fields[new].as_entire_binding()),
-            (4, self.land.as_entire_binding()),
-            (5, contact_new.as_entire_binding()),
-            (6, contact_old.as_entire_binding()),
-        ]
-        .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource });
+        let mut resources = vec![
+            self.uniforms_contacts.as_entire_binding(),
+            self.fields[cur].as_entire_binding(),
+            self.fields[old].as_entire_binding(),
+            self.fields[new].as_entire_binding(),
+            self.land.as_entire_binding(),
+            contact_new.as_entire_binding(),
+            contact_old.as_entire_binding(),
+        ];
+        if self.step_reads_faces() {
+            resources.push(self.faces.as_entire_binding());
+        }
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+            .into_iter()
+            .zip(0..)
+            .map(|(resource, binding)| wgpu::BindGroupEntry { binding, resource })
+            .collect();
         let group = validated(&device, || {
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("water step with caller's contacts"),
@@ -450,8 +481,14 @@ impl GpuGridWater for ComputeGrid {
     ///
     /// # Errors
     /// A size mismatch, or a failed readback.
+    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        self.take_depth(depth)
+    }
+
     fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
         self.spec.size.check_len("land mask", land.cells().len())?;
+        self.land_parts.placed = land;
+        let land = self.land_parts.combined()?;
         self.invalidate_level();
         let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
         self.queue

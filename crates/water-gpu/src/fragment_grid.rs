@@ -3,14 +3,17 @@
 //! texture it writes, so three textures rotate through the roles old, current and new ([`TimeLevels`]).
 //! Its step passes bind `shaders/shared/fragment_step_bindings.wgsl`.
 
-use water_core::{ContactMasks, GridMode, Impulse, LandMask};
+use water_core::{ContactMasks, Depth, GridMode, Impulse, LandMask};
 
 use crate::compute_grid::impulse_cells;
+use crate::depth_faces::{face_texels, faces_for, LandParts, DEPTH_ENABLED};
 use crate::device_calls::{check_limit, level_usage, texture_2d, validated};
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
 use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
-use crate::pipelines::{full_screen_pass, full_screen_pipeline};
+use crate::pipelines::{
+    full_screen_pass, full_screen_pipeline, full_screen_pipeline_with_constants,
+};
 use crate::readback::{f32s, i32s, read_texture};
 use crate::recording::{record_buffer_write, record_texture_write, submit_recorded};
 use crate::shaders;
@@ -31,7 +34,12 @@ pub struct FragmentGrid {
     /// `(old, current, spare)` texture indices.
     levels: TimeLevels<3>,
     land: wgpu::Texture,
+    /// The land as stepped: the caller's and the depth's dry cells.
     land_mask: LandMask,
+    land_parts: LandParts,
+    /// The depth's faces (`face_at` of `shaders/grid_step_fragment.wgsl`, Rgba32Float); one
+    /// placeholder texel until [`GpuGridWater::set_depth`].
+    faces: wgpu::TextureView,
     contact_new: wgpu::Texture,
     contact_old: wgpu::Texture,
     delta: wgpu::Texture,
@@ -115,6 +123,7 @@ impl FragmentGrid {
             )
         })?;
         let views = [0, 1, 2].map(|i| textures[i].create_view(&Default::default()));
+        let faces = faces_texture(device, queue, (1, 1), &[[0.0; 4]]);
         let base_uniforms = GridUniforms::new(
             size.width() as u32,
             size.height() as u32,
@@ -167,6 +176,8 @@ impl FragmentGrid {
             levels: TimeLevels::new(),
             land,
             land_mask: LandMask::empty(size),
+            land_parts: LandParts::none(&spec),
+            faces,
             contact_new,
             contact_old,
             delta,
@@ -211,36 +222,77 @@ impl FragmentGrid {
             &self.uniforms_plain
         };
         let land = self.land.create_view(&Default::default());
+        let faces = (self.spec.mode != GridMode::Classic).then_some(wgpu::BindGroupEntry {
+            binding: 6,
+            resource: wgpu::BindingResource::TextureView(&self.faces),
+        });
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = [
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniforms.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(&self.views[cur]),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::TextureView(&self.views[old]),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::TextureView(&land),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: wgpu::BindingResource::TextureView(contact_new),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: wgpu::BindingResource::TextureView(contact_old),
+            },
+        ]
+        .into_iter()
+        .chain(faces)
+        .collect();
         self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water fragment step"),
             layout: &self.step_pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&self.views[cur]),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(&self.views[old]),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::TextureView(&land),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: wgpu::BindingResource::TextureView(contact_new),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 5,
-                    resource: wgpu::BindingResource::TextureView(contact_old),
-                },
-            ],
+            entries: &entries,
         })
+    }
+
+    /// [`GpuGridWater::set_depth`] for the fragment backend: the faces in a texture and the step
+    /// pipeline with `depth_enabled` set (CPU twin: `crates/water-core/src/kernels/depth_step.rs`).
+    fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        let faces = faces_for(&self.spec, depth)?;
+        let texels = face_texels(&faces);
+        let size = self.spec.size;
+        let device = self.device.clone();
+        let (view, pipeline) = validated(&device, || {
+            (
+                faces_texture(
+                    &device,
+                    &self.queue,
+                    (size.width() as u32, size.height() as u32),
+                    &texels,
+                ),
+                full_screen_pipeline_with_constants(
+                    &device,
+                    shaders::GRID_STEP_FRAGMENT,
+                    "grid_step_fragment over depth",
+                    "fs_main",
+                    self.format,
+                    &[(DEPTH_ENABLED, 1.0)],
+                ),
+            )
+        })?;
+        self.faces = view;
+        self.step_pipeline = pipeline;
+        let dry = depth.land();
+        self.land_parts.dry = (!dry.is_empty()).then_some(dry);
+        let placed = self.land_parts.placed.clone();
+        self.set_land(placed)
     }
 
     /// One step with bow and stern events from contact masks that are already on the GPU:
@@ -404,8 +456,14 @@ impl GpuGridWater for FragmentGrid {
     ///
     /// # Errors
     /// A size mismatch, or a failed readback.
+    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        self.take_depth(depth)
+    }
+
     fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
         self.spec.size.check_len("land mask", land.cells().len())?;
+        self.land_parts.placed = land;
+        let land = self.land_parts.combined()?;
         let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
         self.write_r32(&self.land, bytemuck::cast_slice(&flags));
         let per_texel = (texel_bytes(self.format) / 4) as usize;
@@ -746,4 +804,32 @@ impl GpuGridWater for FragmentGrid {
         full_screen_pass(encoder, &surface.view, pipeline, &group);
         Ok(&surface.view)
     }
+}
+
+/// An `Rgba32Float` texture of `(width, height)` texels holding `texels` row-major: the depth's
+/// faces as the fragment step reads them.
+fn faces_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    (width, height): (u32, u32),
+    texels: &[[f32; 4]],
+) -> wgpu::TextureView {
+    let texture = texture_2d(
+        device,
+        "water depth faces",
+        (width, height),
+        wgpu::TextureFormat::Rgba32Float,
+        wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+    );
+    queue.write_texture(
+        texture.as_image_copy(),
+        bytemuck::cast_slice(texels),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(width * 16),
+            rows_per_image: None,
+        },
+        texture.size(),
+    );
+    texture.create_view(&Default::default())
 }

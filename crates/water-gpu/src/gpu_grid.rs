@@ -1,6 +1,6 @@
 //! [`GpuGrid`]: either backend behind one type, for code that lets its user choose.
 
-use water_core::{ContactMasks, Impulse, LandMask};
+use water_core::{ContactMasks, Depth, Impulse, LandMask};
 
 use crate::compute_grid::ComputeGrid;
 use crate::error::GpuError;
@@ -120,6 +120,10 @@ impl GpuGridWater for GpuGrid {
 
     fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
         self.water_mut().set_land(land)
+    }
+
+    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        self.water_mut().set_depth(depth)
     }
 
     fn encode_add_impulse(

@@ -6,7 +6,7 @@
 //! submits a recording, and the normal-and-height texture's filterable copy and readbacks, are
 //! written once here.
 
-use water_core::{ContactMasks, Impulse, LandMask};
+use water_core::{ContactMasks, Depth, Impulse, LandMask};
 
 use crate::error::GpuError;
 use crate::normal_height::NormalHeightTexture;
@@ -67,6 +67,17 @@ pub trait GpuGridWater: sealed::GridTargets {
     /// # Errors
     /// A mask of another size; readback failures.
     fn set_land(&mut self, land: LandMask) -> Result<(), GpuError>;
+
+    /// Sets the still-water depth of every cell, as the CPU grids' `set_depth`
+    /// ([`water_core::SignedGrid::set_depth`]): each cell's waves travel at
+    /// `c_deepest sqrt(d / d_max)`, cells at or below 0 m are land, and steps use the
+    /// variable-coefficient stencil (`shaders/shared/depth_cell.wgsl`, never fused). **Submits
+    /// and waits** (the dry cells are zeroed in both levels, as [`GpuGridWater::set_land`]).
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] in classic mode; [`GpuError::StorageNotOffered`] with f16
+    /// storage; a depth of another grid size; readback failures.
+    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError>;
 
     /// Records an impulse into the caller's encoder: added to the current heights (and, for a
     /// displacement, to the previous level too: [`Impulse::displacement`]), with the per-cell

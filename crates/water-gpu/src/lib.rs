@@ -87,6 +87,7 @@ mod agreement;
 mod compute_grid;
 mod contact_mask_renderer;
 mod context;
+mod depth_faces;
 mod device_calls;
 mod error;
 mod fragment_grid;

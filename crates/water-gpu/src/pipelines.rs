@@ -22,13 +22,28 @@ pub(crate) fn compute_pipeline(
     label: &str,
     entry: &str,
 ) -> wgpu::ComputePipeline {
+    compute_pipeline_with_constants(device, source, label, entry, &[])
+}
+
+/// A compute pipeline for `entry` of `source` with values for its pipeline constants
+/// (`override` declarations), by name.
+pub(crate) fn compute_pipeline_with_constants(
+    device: &wgpu::Device,
+    source: &str,
+    label: &str,
+    entry: &str,
+    constants: &[(&str, f64)],
+) -> wgpu::ComputePipeline {
     let module = shader_module(device, label, source);
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(label),
         layout: None,
         module: &module,
         entry_point: Some(entry),
-        compilation_options: wgpu::PipelineCompilationOptions::default(),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants,
+            ..Default::default()
+        },
         cache: None,
     })
 }
@@ -41,6 +56,18 @@ pub(crate) fn full_screen_pipeline(
     label: &str,
     fragment_entry: &str,
     format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    full_screen_pipeline_with_constants(device, source, label, fragment_entry, format, &[])
+}
+
+/// [`full_screen_pipeline`] with values for the fragment stage's pipeline constants.
+pub(crate) fn full_screen_pipeline_with_constants(
+    device: &wgpu::Device,
+    source: &str,
+    label: &str,
+    fragment_entry: &str,
+    format: wgpu::TextureFormat,
+    constants: &[(&str, f64)],
 ) -> wgpu::RenderPipeline {
     let module = shader_module(device, label, source);
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -58,7 +85,10 @@ pub(crate) fn full_screen_pipeline(
         fragment: Some(wgpu::FragmentState {
             module: &module,
             entry_point: Some(fragment_entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                ..Default::default()
+            },
             targets: &[Some(format.into())],
         }),
         multiview_mask: None,

@@ -28,6 +28,14 @@ pub const SHARED: &[(&str, &str)] = &[
         include_str!("../../../shaders/shared/wave_cell.wgsl"),
     ),
     (
+        "boundary_rules",
+        include_str!("../../../shaders/shared/boundary_rules.wgsl"),
+    ),
+    (
+        "depth_cell",
+        include_str!("../../../shaders/shared/depth_cell.wgsl"),
+    ),
+    (
         "contact_events",
         include_str!("../../../shaders/shared/contact_events.wgsl"),
     ),

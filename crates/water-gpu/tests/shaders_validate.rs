@@ -106,11 +106,9 @@ fn shared_modules_are_written_once_and_used() {
             *text,
             "{name}: embedded text differs from the file"
         );
-        let used = water_gpu::shaders::ALL.iter().any(|(_, source)| {
-            source
-                .lines()
-                .any(|l| water_gpu::wgsl_import::import_of(l) == Some(name))
-        });
+        let used = water_gpu::shaders::ALL
+            .iter()
+            .any(|(_, source)| imports(source).contains(name));
         assert!(used, "shared/{name}.wgsl is imported by no kernel");
         // Entry points (after an @vertex, @fragment or @compute line) are named by convention
         // and may be a kernel's own; helper functions and structs may not.
@@ -159,4 +157,27 @@ fn every_f16_kernel_rounds_with_the_shared_conversions() {
         );
         assert!(water_gpu::shaders::composed(source).contains("fn f32_to_f16("));
     }
+}
+
+/// The shared modules `source` imports, directly or through the modules it imports.
+fn imports(source: &str) -> Vec<&'static str> {
+    let mut found: Vec<&'static str> = Vec::new();
+    let mut pending = vec![source];
+    while let Some(text) = pending.pop() {
+        for line in text.lines() {
+            let Some(name) = water_gpu::wgsl_import::import_of(line) else {
+                continue;
+            };
+            if let Some((module, body)) = water_gpu::wgsl_import::SHARED
+                .iter()
+                .find(|(m, _)| *m == name)
+            {
+                if !found.contains(module) {
+                    found.push(module);
+                    pending.push(body);
+                }
+            }
+        }
+    }
+    found
 }

@@ -3,7 +3,7 @@
 //! header (`CPU twin:` for a formula's CPU function, `Host twin:` for the Rust code that binds
 //! or feeds it), that file exists and names the shader back; and every `NAME.wgsl` named in the
 //! Rust sources, the WGSL headers or `docs/` is a file in `shaders/` (or, for the demo's own,
-//! beside it in `examples/`).
+//! beside it in `examples/`, and for a crate's own, in that crate).
 
 use std::path::{Path, PathBuf};
 
@@ -102,12 +102,14 @@ fn every_shader_names_a_twin_that_names_it_back() {
 #[test]
 fn every_shader_named_anywhere_exists() {
     let mut known: Vec<String> = shaders().into_iter().map(|(p, _)| p).collect();
-    // The demo's own shaders live beside it.
-    known.extend(
-        files(&root().join("examples"), &[".wgsl"])
-            .iter()
-            .map(|p| p.to_string_lossy().replace('\\', "/")),
-    );
+    // The demo's own shaders live beside it, and a crate's own (the Bevy material's) in it.
+    for dir in ["examples", "crates"] {
+        known.extend(
+            files(&root().join(dir), &[".wgsl"])
+                .iter()
+                .map(|p| p.to_string_lossy().replace('\\', "/")),
+        );
+    }
     let mut sources = files(&root().join("crates"), &[".rs"]);
     sources.extend(files(&root().join("examples"), &[".rs"]));
     sources.extend(files(&root().join("benches"), &[".rs"]));
@@ -129,8 +131,15 @@ fn every_shader_named_anywhere_exists() {
             if stem.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
                 continue;
             }
+            // An asset path (`CRATE/FILE.wgsl`, as a Bevy plugin embeds its shader) names
+            // the file by its name; a repository path must match whole.
+            let file_name = word.rsplit('/').next().unwrap_or(word);
+            let repository_path = word.starts_with("shaders/") || word.starts_with("crates/");
             let exists = known.iter().any(|k| {
-                k == word || k.ends_with(&format!("/{word}")) || word.ends_with(k.as_str())
+                k == word
+                    || k.ends_with(&format!("/{word}"))
+                    || word.ends_with(k.as_str())
+                    || (!repository_path && k.ends_with(&format!("/{file_name}")))
             });
             if !exists {
                 problems.push(format!(

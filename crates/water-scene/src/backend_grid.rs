@@ -1,8 +1,8 @@
 //! [`BackendGrid`]: grid water on any backend behind one type.
 
 use water_core::{
-    ClassicGrid, ContactMasks, GridMode, GridWater, HeightView, Impulse, LandMask, SignedGrid,
-    SplitGrid,
+    ClassicGrid, ContactMasks, Depth, GridMode, GridWater, HeightView, Impulse, LandMask,
+    SignedGrid, SplitGrid, WaterError,
 };
 use water_gpu::GpuGridWater;
 use water_gpu::{GpuContext, GpuGrid, GridSpec};
@@ -141,6 +141,22 @@ impl BackendGrid {
                     w.set_land(land)?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Sets the still-water depth of every cell ([`SignedGrid::set_depth`]; on the GPU
+    /// [`GpuGridWater::set_depth`], a host round trip for the dry cells).
+    ///
+    /// # Errors
+    /// [`WaterError::ClassicTakesNo`] in classic mode (a typed GPU error there on the GPU);
+    /// a depth of another size; f16 storage on the GPU; a failed readback.
+    pub fn set_depth(&mut self, depth: &Depth) -> Result<(), SceneError> {
+        match self {
+            Self::Signed(g) => g.set_depth(depth)?,
+            Self::Split(g) => g.set_depth(depth)?,
+            Self::Classic(_) => Err(WaterError::ClassicTakesNo { what: "depth" })?,
+            Self::Gpu(g) => g.set_depth(depth)?,
         }
         Ok(())
     }

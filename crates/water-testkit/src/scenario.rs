@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 use water_core::{
-    Boundary, ContactMasks, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
+    Boundary, ContactMasks, Damping, Depth, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
     WaveParams,
 };
 use water_gpu::{GpuContext, GridSpec};
@@ -16,6 +16,8 @@ pub struct CrossCheck {
     pub spec: GridSpec,
     /// Steps to run (at least 200).
     pub steps: u64,
+    /// Whether the water has a varying depth ([`CrossCheck::depth`]).
+    pub over_depth: bool,
 }
 
 /// Every mode x boundary combination the CPU reference supports (classic: fixed only).
@@ -28,6 +30,12 @@ pub fn all_cases() -> Vec<CrossCheck> {
                 continue;
             }
             cases.push(CrossCheck::new(mode, boundary));
+            if mode != GridMode::Classic {
+                cases.push(CrossCheck {
+                    over_depth: true,
+                    ..CrossCheck::new(mode, boundary)
+                });
+            }
         }
     }
     cases
@@ -57,13 +65,43 @@ impl CrossCheck {
         Self {
             spec: GridSpec::new(size, params, boundary, mode),
             steps: 240,
+            over_depth: false,
         }
+    }
+
+    /// The depth of the cases over varying depth: a beach shoaling from 2 m at the left edge to
+    /// dry land along the right edge, with a deep trench across it (so faces of every size
+    /// and dry cells beside wet ones).
+    ///
+    /// # Panics
+    /// Never for this grid's size.
+    #[must_use]
+    pub fn depth(&self) -> Depth {
+        let size = self.spec.size;
+        let w = size.width() as f32;
+        let metres = (0..size.cells())
+            .map(|i| {
+                let (x, y) = ((i % size.width()) as f32, (i / size.width()) as f32);
+                let beach = 2.0 - 2.2 * x / (w - 1.0);
+                if (20.0..24.0).contains(&y) {
+                    beach.max(1.5)
+                } else {
+                    beach
+                }
+            })
+            .collect();
+        Depth::from_cells(size, metres).expect("a wet grid of this size")
     }
 
     /// A short name for messages and dump files.
     #[must_use]
     pub fn name(&self) -> String {
-        format!("{}-{}", self.spec.mode.name(), self.spec.boundary.name())
+        let depth = if self.over_depth { "-depth" } else { "" };
+        format!(
+            "{}-{}{depth}",
+            self.spec.mode.name(),
+            self.spec.boundary.name()
+        )
     }
 
     /// Runs the scenario on `kind` and returns the backend in its final state.
@@ -77,6 +115,9 @@ impl CrossCheck {
         land.add_rect(w / 2 - 3, 0, w / 2 + 3, h / 3)?; // a pier from the top edge
         land.add_rect(8, h - 14, 16, h - 8)?; // an island
         let mut backend = BackendGrid::new(self.spec, land, kind, gpu)?;
+        if self.over_depth {
+            backend.set_depth(&self.depth())?;
+        }
 
         let amp = impulse_amplitude(self.spec.mode);
         let impulses = [

@@ -1,9 +1,9 @@
 //! GPU backends report errors instead of panicking: grids beyond the device's limits, specs
 //! the CPU refuses, mismatched uploads, and a lost device.
 
-use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+use water_core::{Boundary, Damping, Depth, GridMode, GridSize, WaveParams};
 use water_gpu::GpuGridWater;
-use water_gpu::{ComputeGrid, FragmentGrid, GpuError, GridSpec};
+use water_gpu::{ComputeGrid, FragmentGrid, GpuError, GridSpec, StorageFormat};
 use water_testkit::gpu_or_return;
 
 fn spec(w: usize, h: usize, boundary: Boundary, mode: GridMode) -> GridSpec {
@@ -83,4 +83,23 @@ fn readback_is_asynchronous_and_reports_a_lost_device() {
         assert!(matches!(err, GpuError::DeviceLost(_)), "{err:?}");
     }
     assert!(matches!(grid.heights(), Err(GpuError::DeviceLost(_))));
+}
+
+#[test]
+fn depths_the_grid_cannot_take_are_typed_errors() {
+    let gpu = gpu_or_return!("depths_the_grid_cannot_take");
+    let depth = |w, h| Depth::uniform(GridSize::new(w, h).expect("size"), 1.0).expect("depth");
+    let classic = spec(32, 32, Boundary::Fixed, GridMode::Classic);
+    let mut grid = ComputeGrid::new(&gpu.device, &gpu.queue, classic).expect("grid");
+    let err = grid.set_depth(&depth(32, 32)).expect_err("classic");
+    assert!(matches!(err, GpuError::WrongMode { .. }), "{err:?}");
+    let half =
+        spec(32, 32, Boundary::Reflective, GridMode::Signed).with_storage(StorageFormat::F16);
+    let mut grid = ComputeGrid::new(&gpu.device, &gpu.queue, half).expect("grid");
+    let err = grid.set_depth(&depth(32, 32)).expect_err("f16");
+    assert!(matches!(err, GpuError::StorageNotOffered { .. }), "{err:?}");
+    let signed = spec(32, 32, Boundary::Reflective, GridMode::Signed);
+    let mut grid = FragmentGrid::new(&gpu.device, &gpu.queue, signed).expect("grid");
+    let err = grid.set_depth(&depth(32, 16)).expect_err("size");
+    assert!(err.to_string().contains("depth map"), "{err}");
 }

@@ -1,5 +1,8 @@
 //! `depth_step`: one step of the variable-coefficient wave stencil over a whole field, for water
-//! whose depth (so whose speed `c = sqrt(g d)`) changes from cell to cell, every boundary.
+//! whose depth (so whose speed `c = sqrt(g d)`) changes from cell to cell, every boundary. GPU
+//! twins: the `depth_enabled` path of `shaders/grid_step.wgsl` and
+//! `shaders/grid_step_fragment.wgsl`, with [`depth_cell`] in `shaders/shared/depth_cell.wgsl`
+//! and the edges in `shaders/shared/boundary_rules.wgsl`.
 //!
 //! The flux form of `z_tt = div(c^2 grad z)`:
 //!

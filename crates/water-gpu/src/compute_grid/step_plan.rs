@@ -91,7 +91,7 @@ impl ComputeGrid {
         } else {
             &self.uniforms_plain
         };
-        let resources = [
+        let mut resources = vec![
             uniforms.as_entire_binding(),
             self.fields[cur].as_entire_binding(),
             self.fields[old].as_entire_binding(),
@@ -100,6 +100,9 @@ impl ComputeGrid {
             self.contact_new.as_entire_binding(),
             self.contact_old.as_entire_binding(),
         ];
+        if self.step_reads_faces() {
+            resources.push(self.faces.as_entire_binding());
+        }
         let group = self.bind(&self.step_pipeline, "water step", resources);
         self.step_groups.insert(key, group.clone());
         group
@@ -133,11 +136,11 @@ impl ComputeGrid {
     }
 
     /// A bind group giving `resources` bindings 0, 1, 2, ... of `pipeline`'s group 0.
-    pub(super) fn bind<const N: usize>(
+    pub(super) fn bind<'r>(
         &self,
         pipeline: &wgpu::ComputePipeline,
         label: &str,
-        resources: [wgpu::BindingResource<'_>; N],
+        resources: impl IntoIterator<Item = wgpu::BindingResource<'r>>,
     ) -> wgpu::BindGroup {
         let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
             .into_iter()

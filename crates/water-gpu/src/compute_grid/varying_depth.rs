@@ -1,0 +1,54 @@
+//! Water of varying depth on the compute backend: the faces in a storage buffer (binding 7 of
+//! `shaders/grid_step.wgsl`) and the step pipeline with `depth_enabled` set, so each step runs
+//! the variable-coefficient stencil of `shaders/shared/depth_cell.wgsl` (CPU twin:
+//! `crates/water-core/src/kernels/depth_step.rs`). The fused kernel is the five-point stencil
+//! only, so steps over a depth are single dispatches.
+
+use water_core::Depth;
+
+use super::ComputeGrid;
+use crate::depth_faces::{face_texels, faces_for, DEPTH_ENABLED};
+use crate::device_calls::{check_limit, storage_buffer, validated};
+use crate::error::GpuError;
+use crate::gpu_grid_water::GpuGridWater;
+use crate::pipelines::compute_pipeline_with_constants;
+use crate::shaders;
+
+impl ComputeGrid {
+    /// [`GpuGridWater::set_depth`] for the compute backend.
+    pub(super) fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        let faces = faces_for(&self.spec, depth)?;
+        let texels = face_texels(&faces);
+        let bytes = size_of_val(texels.as_slice()) as u64;
+        check_limit(
+            "storage buffer binding size (bytes)",
+            bytes,
+            self.device.limits().max_storage_buffer_binding_size,
+        )?;
+        let device = self.device.clone();
+        let (buffer, pipeline) = validated(&device, || {
+            (
+                storage_buffer(&device, "water depth faces", bytes),
+                compute_pipeline_with_constants(
+                    &device,
+                    shaders::GRID_STEP,
+                    "grid_step over depth",
+                    "main",
+                    &[(DEPTH_ENABLED, 1.0)],
+                ),
+            )
+        })?;
+        self.queue
+            .write_buffer(&buffer, 0, bytemuck::cast_slice(&texels));
+        self.faces = buffer;
+        self.step_pipeline = pipeline;
+        self.fused_pipeline = None;
+        self.step_groups.clear();
+        self.fused_groups.clear();
+        self.has_depth = true;
+        let dry = depth.land();
+        self.land_parts.dry = (!dry.is_empty()).then_some(dry);
+        let placed = self.land_parts.placed.clone();
+        self.set_land(placed)
+    }
+}
