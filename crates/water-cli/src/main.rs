@@ -78,7 +78,8 @@ enum Command {
     Run {
         /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
         scenario: Option<PathBuf>,
-        /// Run a built-in scenario by name instead (harbour, rock-pool, open-sea).
+        /// Run a built-in scenario by name instead (harbour, rock-pool, open-sea, boat-wake,
+        /// sky-aquarium, beach).
         #[arg(long, conflicts_with = "scenario")]
         builtin: Option<String>,
         /// Where the solver runs.

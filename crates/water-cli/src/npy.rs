@@ -1,103 +1,9 @@
-//! Writing NumPy `.npy` files (format version 1.0), so results open with `numpy.load`.
+//! NumPy `.npy` files: the reader and writer of [`water_scene::npy`], and the grid arrays `water
+//! run` writes.
 
-use std::io::{self, Write};
-use std::path::Path;
+use std::io;
 
-/// Element types `.npy` files here hold.
-pub trait NpyElement: Copy {
-    /// NumPy dtype string, little-endian.
-    const DESCR: &'static str;
-    /// Appends the value's little-endian bytes.
-    fn write_le(self, out: &mut Vec<u8>);
-}
-
-impl NpyElement for f32 {
-    const DESCR: &'static str = "<f4";
-    fn write_le(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-}
-
-impl NpyElement for i16 {
-    const DESCR: &'static str = "<i2";
-    fn write_le(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-}
-
-/// Encodes `data` (row-major, C order) with the given `shape` as a complete `.npy` file.
-///
-/// # Panics
-/// If the product of `shape` is not `data.len()` (a programming error).
-#[must_use]
-pub fn encode<T: NpyElement>(data: &[T], shape: &[usize]) -> Vec<u8> {
-    assert_eq!(shape.iter().product::<usize>(), data.len(), "npy shape");
-    let dims = shape
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    let dims = if shape.len() == 1 {
-        format!("{dims},")
-    } else {
-        dims
-    };
-    let mut header = format!(
-        "{{'descr': '{}', 'fortran_order': False, 'shape': ({dims}), }}",
-        T::DESCR
-    );
-    // Magic (6) + version (2) + length (2) + header + '\n' is padded to a multiple of 64.
-    let unpadded = 10 + header.len() + 1;
-    header.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
-    header.push('\n');
-    let mut out = Vec::with_capacity(10 + header.len() + data.len() * 4);
-    out.extend_from_slice(b"\x93NUMPY\x01\x00");
-    let len = u16::try_from(header.len()).unwrap_or(u16::MAX);
-    out.extend_from_slice(&len.to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
-    for &v in data {
-        v.write_le(&mut out);
-    }
-    out
-}
-
-/// Writes `data` with `shape` to `path`.
-///
-/// # Errors
-/// The I/O error.
-pub fn write<T: NpyElement>(path: &Path, data: &[T], shape: &[usize]) -> io::Result<()> {
-    let mut file = std::fs::File::create(path)?;
-    file.write_all(&encode(data, shape))
-}
-
-/// Reads back a `.npy` file written by [`write()`]: `(descr, shape, payload bytes)`.
-///
-/// # Errors
-/// `InvalidData` for anything that is not a version 1.0 `.npy` file.
-pub fn read_raw(bytes: &[u8]) -> io::Result<(String, Vec<usize>, &[u8])> {
-    let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_owned());
-    if bytes.len() < 10 || &bytes[..8] != b"\x93NUMPY\x01\x00" {
-        return Err(bad("not a .npy 1.0 file"));
-    }
-    let len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
-    let header = std::str::from_utf8(bytes.get(10..10 + len).ok_or_else(|| bad("short"))?)
-        .map_err(|_| bad("header is not UTF-8"))?;
-    let field = |key: &str| {
-        let start = header.find(key).ok_or_else(|| bad("missing key"))? + key.len();
-        Ok::<&str, io::Error>(&header[start..])
-    };
-    let descr = field("'descr': '")?;
-    let descr = descr[..descr.find('\'').ok_or_else(|| bad("descr"))?].to_owned();
-    let shape = field("'shape': (")?;
-    let shape = &shape[..shape.find(')').ok_or_else(|| bad("shape"))?];
-    let shape = shape
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<usize>().map_err(|_| bad("shape value")))
-        .collect::<io::Result<Vec<_>>>()?;
-    Ok((descr, shape, &bytes[10 + len..]))
-}
+pub use water_scene::npy::*;
 
 /// Writes `height.npy` (`[height, width]`, f32; i16 in classic mode) and, in split mode,
 /// `positive.npy` and `negative.npy` into `out`. Returns the files written.
@@ -122,26 +28,4 @@ pub fn write_grid_arrays(
         }
     }
     Ok(written)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn header_is_padded_to_64_bytes_and_round_trips() {
-        let data = [1.5f32, -2.0, 0.25, 4.0, 5.0, 6.0];
-        let bytes = encode(&data, &[2, 3]);
-        let header_len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
-        assert_eq!((10 + header_len) % 64, 0);
-        assert_eq!(bytes[10 + header_len - 1], b'\n');
-        let (descr, shape, payload) = read_raw(&bytes).expect("valid npy");
-        assert_eq!(descr, "<f4");
-        assert_eq!(shape, vec![2, 3]);
-        let back: Vec<f32> = payload
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        assert_eq!(back, data);
-    }
 }

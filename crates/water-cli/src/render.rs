@@ -373,7 +373,8 @@ impl Frames<'_> {
         };
         let mut renderer = GridSurfaceRenderer::new(device, queue, format, size, cell, style)?;
         let camera = Camera::orbit(extent * 0.5, 1.2 * longest, 0.35, 0.75, options.aspect());
-        let meshes = BodyMeshes::new(device, bodies_of(&sim), &scenario.land, cell)?;
+        let land = scenario.all_land();
+        let meshes = BodyMeshes::new(device, bodies_of(&sim), &land, cell)?;
         let mask = HullMaskTexture::new(device, size);
         let mut cells = vec![0.0_f32; size.cells()];
         let mut scale = options.height_scale;
@@ -384,7 +385,7 @@ impl Frames<'_> {
                 renderer.set_style(style)?;
             }
             // Flat water where hulls and land are.
-            for (c, land) in cells.iter_mut().zip(scenario.land.cells()) {
+            for (c, land) in cells.iter_mut().zip(land.cells()) {
                 *c = if *land { 1.0 } else { 0.0 };
             }
             for body in bodies_of(&sim) {

@@ -240,9 +240,10 @@ pub fn run_scenario(
     let size = scenario.size;
     let heights = &outputs.heights;
     npy::write_grid_arrays(&outputs, &mut dir, size.width(), size.height()).map_err(io)?;
+    let land = scenario.all_land();
     let rgb = picture::colour_map(
         heights,
-        (!scenario.land.is_empty()).then(|| scenario.land.cells()),
+        (!land.is_empty()).then(|| land.cells()),
         picture::robust_scale(heights),
     );
     dir.write("height.png", |png| {

@@ -11,7 +11,7 @@ use common::{assert_success, failure, json_line, read_json, stderr, water, water
 
 #[test]
 fn compare_passes_for_every_built_in_scenario() {
-    for builtin in ["harbour", "rock-pool", "open-sea", "boat-wake"] {
+    for builtin in ["harbour", "rock-pool", "open-sea", "boat-wake", "beach"] {
         let Some(out) = water_on_gpu("compare", &["compare", "--builtin", builtin]) else {
             return;
         };

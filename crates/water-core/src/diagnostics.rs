@@ -50,3 +50,35 @@ pub fn discrete_energy<T: Copy + Into<f64>>(
     }
     kinetic + 0.5 * a * potential
 }
+
+/// [`discrete_energy`] over a varying depth: each face's link weighted by its own Courant number,
+/// `E = 1/2 |z - z_old|^2 + 1/2 sum_faces a_f (z_i - z_j)(z_old_i - z_old_j)` (m^2). The stencil of
+/// [`crate::kernels::depth_step`] conserves it exactly in exact arithmetic when undamped with a
+/// fixed, reflective or periodic boundary (its operator is symmetric, `docs/math.md`, "Depth").
+#[must_use]
+pub fn discrete_energy_over_depth<T: Copy + Into<f64>>(
+    faces: &crate::kernels::depth_step::FaceCourants,
+    cur: &[T],
+    old: &[T],
+) -> f64 {
+    let size = faces.size();
+    let (w, h) = (size.width(), size.height());
+    let z = |i: usize| cur[i].into();
+    let zo = |i: usize| old[i].into();
+    let kinetic: f64 = (0..size.cells())
+        .map(|i| (z(i) - zo(i)).powi(2))
+        .sum::<f64>()
+        * 0.5;
+    let link = |i: usize, j: usize| (z(i) - z(j)) * (zo(i) - zo(j));
+    let mut potential = 0.0;
+    for y in 0..h {
+        for x in 0..w {
+            let i = size.index(x, y);
+            // Faces past an edge are 0 unless they wrap.
+            let (east, south) = (size.index((x + 1) % w, y), size.index(x, (y + 1) % h));
+            potential += f64::from(faces.east()[i]) * link(i, east);
+            potential += f64::from(faces.south()[i]) * link(i, south);
+        }
+    }
+    kinetic + 0.5 * potential
+}

@@ -214,6 +214,21 @@ impl GridSetup {
         );
     }
 
+    /// The discrete energy of levels `cur` and `old` (m^2): over the depth's faces when a depth
+    /// is set, else the five-point stencil's.
+    pub fn energy(&self, cur: &[f32], old: &[f32]) -> f64 {
+        match &self.depth {
+            Some(faces) => crate::diagnostics::discrete_energy_over_depth(faces, cur, old),
+            None => crate::diagnostics::discrete_energy(
+                self.size,
+                self.boundary,
+                f64::from(self.coefficients.a),
+                cur,
+                old,
+            ),
+        }
+    }
+
     /// Zeroes the land cells of `field`.
     pub fn clear_land(&self, field: &mut [f32]) {
         if let Some(land) = &self.land {

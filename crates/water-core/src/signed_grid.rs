@@ -3,7 +3,7 @@
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
 use crate::depth::Depth;
-use crate::diagnostics::{discrete_energy, volume};
+use crate::diagnostics::volume;
 use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_setup::{shared_grid_water_methods, GridSetup, LevelKeptStepping};
@@ -200,12 +200,7 @@ impl GridWater for SignedGrid {
     }
 
     fn energy(&self) -> f64 {
-        discrete_energy(
-            self.setup.size,
-            self.setup.boundary,
-            f64::from(self.setup.coefficients.a),
-            self.field.current(),
-            self.field.previous(),
-        )
+        self.setup
+            .energy(self.field.current(), self.field.previous())
     }
 }

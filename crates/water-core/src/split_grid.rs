@@ -4,7 +4,7 @@
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
 use crate::depth::Depth;
-use crate::diagnostics::{discrete_energy, volume};
+use crate::diagnostics::volume;
 use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_setup::{shared_grid_water_methods, GridSetup, LevelKeptStepping};
@@ -221,12 +221,6 @@ impl GridWater for SplitGrid {
 
     fn energy(&self) -> f64 {
         let old = Self::difference(self.positive.previous(), self.negative.previous());
-        discrete_energy(
-            self.setup.size,
-            self.setup.boundary,
-            f64::from(self.setup.coefficients.a),
-            &self.heights(),
-            &old,
-        )
+        self.setup.energy(&self.heights(), &old)
     }
 }

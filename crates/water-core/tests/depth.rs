@@ -241,8 +241,8 @@ fn a_depth_step_refracts_as_snells_law() {
     );
 }
 
-/// Cells at or below 0 m are land: they stay dry, and the shore reflects, so the volume of a
-/// bump beside an island stays the same (the faces to dry cells carry nothing) up to f32
+/// Cells at or below 0 m are land: they stay dry, and the shore reflects, so the volume and the
+/// discrete energy (`discrete_energy_over_depth`) of a bump beside an island stay the same (the faces to dry cells carry nothing) up to f32
 /// rounding: within 1e-4 of itself over 4,000 steps (1.6e-5 seen). The mean-level keeper, which
 /// holds the level of land-free grids exactly, does not run where there is land, so the
 /// rounding of `2z - z_old` is left to accumulate here.
@@ -267,6 +267,7 @@ fn dry_cells_stay_dry_and_the_shore_keeps_the_water() {
         .collect();
     let mut water = water_over(&depth, 0.1, 0.45, Boundary::Reflective, &bump, &bump);
     let start = water.volume();
+    let energy = water.energy();
     for _ in 0..4_000 {
         water.step();
     }
@@ -281,6 +282,12 @@ fn dry_cells_stay_dry_and_the_shore_keeps_the_water() {
     assert!(
         (end - start).abs() <= 1e-4 * start.abs(),
         "volume {start} -> {end}"
+    );
+    // Undamped over any depth, the face-weighted discrete energy is conserved.
+    let energy_end = water.energy();
+    assert!(
+        (energy_end - energy).abs() <= 1e-4 * energy,
+        "energy {energy} -> {energy_end}"
     );
 }
 

@@ -47,6 +47,7 @@ pub mod benchmark;
 mod body;
 mod error;
 mod event;
+pub mod npy;
 pub mod scenario;
 mod scene;
 mod step_times;

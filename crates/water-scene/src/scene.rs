@@ -404,6 +404,30 @@ impl Scene {
         Ok(())
     }
 
+    /// Puts a body in `state` (pose and velocities in the caller's frame), for a physics engine
+    /// that integrates the body itself: the scene then draws its hull into the contact masks
+    /// where the engine put it (its wake), and the engine applies the water's force.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`]; [`SceneError::BodySetup`] for a state that is not finite or
+    /// whose orientation is not a unit quaternion.
+    pub fn set_body_state(&mut self, id: BodyId, state: &BodyState) -> Result<(), SceneError> {
+        let up = self.settings.up;
+        let bodies = self.bodies.len();
+        let b = self
+            .bodies
+            .get_mut(id.0)
+            .ok_or(SceneError::UnknownBody { id: id.0, bodies })?;
+        b.body.body.state = up
+            .state_to_water(state)
+            .and_then(|s| s.validate().map(|()| s))
+            .map_err(|source| SceneError::BodySetup {
+                name: b.name.clone(),
+                source,
+            })?;
+        Ok(())
+    }
+
     /// Queues an impulse: it lands on the water just before the next step.
     pub fn add_impulse(&mut self, impulse: Impulse) {
         self.pending.push(impulse);

@@ -4,12 +4,13 @@ use glam::Vec2;
 use serde::Deserialize;
 use toml::Spanned;
 use water_core::{
-    check_impulse_amplitude, Boundary, ClassicGrid, Damping, GridMode, GridSize, Impulse,
+    check_impulse_amplitude, Boundary, ClassicGrid, Damping, Depth, GridMode, GridSize, Impulse,
     ImpulseShape, LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT, GRID_COURANT_LIMIT,
     MAX_IMPULSE_RADIUS,
 };
 use water_gpu::{GpuContext, GridSpec};
 
+use super::depth_keys::{DepthKeys, DepthSetting};
 use super::{bodies, damping_keys, locator, one_line, ScenarioError};
 
 /// Classic mode's step when neither `wave_speed` nor `dt` is given, s: one step a second, so
@@ -60,6 +61,13 @@ struct RawGrid {
     #[serde(default)]
     mode: Option<Spanned<String>>,
     classic_shift: Option<Spanned<i64>>,
+    /// Still-water depth, m (uniform).
+    depth: Option<Spanned<f64>>,
+    /// Still-water depth per cell: a `.npy` file beside the scenario.
+    depth_map: Option<Spanned<String>>,
+    /// m/s^2, with a depth.
+    gravity: Option<Spanned<f64>>,
+    model: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -115,8 +123,11 @@ pub struct Scenario {
     pub classic_shift: Option<u32>,
     /// Impulses, sorted by step.
     pub impulses: Vec<TimedImpulse>,
-    /// Land.
+    /// Land (the depth's dry cells are land too, once the depth is set).
     pub land: LandMask,
+    /// Still-water depth per cell (`depth` or `depth_map`): the waves travel at
+    /// `c = sqrt(g d)` over it.
+    pub depth: Option<Depth>,
     /// Floating bodies (`[[body]]`).
     pub bodies: Vec<BodySpec>,
     /// Bow and stern wave amplitude (`[contacts]`), m per m/s of body speed.
@@ -178,7 +189,14 @@ impl Scenario {
                 .to_string(),
             ));
         }
-        let params = grid_params(g, mode, grid_span.clone(), at)?;
+        let depth = DepthKeys {
+            depth: g.depth.as_ref(),
+            depth_map: g.depth_map.as_ref(),
+            gravity: g.gravity.as_ref(),
+            model: g.model.as_ref(),
+        }
+        .read(size, mode, source, at)?;
+        let params = grid_params(g, mode, &depth, grid_span.clone(), at)?;
         let classic_shift = match &g.classic_shift {
             Some(k) if mode != GridMode::Classic => {
                 return Err(at(
@@ -289,6 +307,7 @@ impl Scenario {
             classic_shift,
             impulses,
             land,
+            depth: depth.depth,
             bodies,
             contact_amplitude,
         })
@@ -304,6 +323,7 @@ type Locate<'a> = &'a dyn Fn(std::ops::Range<usize>, String) -> ScenarioError;
 fn grid_params(
     g: &RawGrid,
     mode: GridMode,
+    depth: &DepthSetting,
     grid_span: std::ops::Range<usize>,
     at: Locate<'_>,
 ) -> Result<WaveParams, ScenarioError> {
@@ -379,10 +399,22 @@ fn grid_params(
         })
     };
     let h = required(&g.cell_size, "cell_size", "m")?;
-    let c = required(&g.wave_speed, "wave_speed", "m/s")?;
     let dt = required(&g.dt, "dt", "s")?;
     let dt_span = span_of("dt");
     let damping = damping_keys(&g.damping, &g.damping_per_second, dt_span, at)?;
+    if let Some(d) = &depth.depth {
+        // The wave model over a depth takes its speed from it.
+        if let Some(c) = &g.wave_speed {
+            return Err(at(
+                c.span(),
+                "wave_speed and a depth both given: over a depth the waves travel at \
+                 c = sqrt(g d) (give `gravity` to change g); leave out one of them"
+                    .into(),
+            ));
+        }
+        return WaveParams::shallow_water(h, d, depth.gravity, dt, damping.0).map_err(blame);
+    }
+    let c = required(&g.wave_speed, "wave_speed", "m/s")?;
     WaveParams::new(h, c, dt, damping.0).map_err(blame)
 }
 
@@ -482,6 +514,22 @@ impl Scenario {
             .with_classic_shift(self.classic_shift)
     }
 
+    /// All the land the water has: the `[[land]]` rectangles and the depth's dry cells (at or
+    /// below 0 m).
+    ///
+    /// # Panics
+    /// Never: the depth was read for this grid's size.
+    #[must_use]
+    pub fn all_land(&self) -> LandMask {
+        match &self.depth {
+            Some(depth) => self
+                .land
+                .union(&depth.land())
+                .expect("the depth is of the scenario's grid"),
+            None => self.land.clone(),
+        }
+    }
+
     /// The scene at step 0 on `backend` (GPU backends run on `gpu`): the grid with its land and
     /// its bodies at their start, z up. Play the impulses with [`super::ScenarioRun`].
     ///
@@ -494,6 +542,9 @@ impl Scenario {
             ..SceneSettings::default()
         };
         let mut scene = Scene::new(self.spec(), self.land.clone(), settings, gpu)?;
+        if let Some(depth) = &self.depth {
+            scene.water_mut().set_depth(depth)?;
+        }
         for body in &self.bodies {
             scene.add_body(body.clone())?;
         }

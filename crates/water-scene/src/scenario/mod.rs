@@ -12,11 +12,13 @@ use toml::Spanned;
 use water_core::Damping;
 
 mod bodies;
+mod depth_keys;
 mod grid;
 pub mod memory;
 mod run;
 mod sphere;
 
+pub use depth_keys::BUILTIN_FILES;
 pub use grid::{Scenario, TimedImpulse};
 pub use run::{ScenarioRun, RUN_CHUNK_STEPS};
 pub use sphere::SphereScenario;
@@ -57,6 +59,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "sky-aquarium",
         include_str!("../../../../scenarios/sky-aquarium.toml"),
     ),
+    ("beach", include_str!("../../../../scenarios/beach.toml")),
 ];
 
 /// The scenario `water run` uses when given none.

@@ -1,0 +1,113 @@
+//! The depth keys of `[grid]`: `depth` or `depth_map` (a `.npy` beside the scenario), `gravity`
+//! and `model` build water of varying depth, and every mistake is refused at its line and column
+//! with the value and what is needed.
+
+use std::path::Path;
+
+use water_scene::npy;
+use water_scene::scenario::{Scenario, ScenarioFile};
+use water_scene::Backend;
+
+const GRID: &str = "steps = 10\n[grid]\nwidth = 16\nheight = 8\ncell_size = 0.1\ndt = 0.01\n";
+
+fn parse(extra: &str) -> Result<Scenario, String> {
+    Scenario::parse("test.toml", &format!("{GRID}{extra}")).map_err(|e| e.to_string())
+}
+
+fn refused(extra: &str, needle: &str) {
+    let e = parse(extra).expect_err(extra);
+    assert!(e.contains(needle), "{extra}: {e}");
+    assert!(e.starts_with("test.toml:"), "{e}");
+    assert!(!e.contains('\n'), "one line: {e}");
+}
+
+#[test]
+fn a_uniform_depth_sets_the_shallow_water_speed() {
+    let s = parse("depth = 0.5\n").expect("parses");
+    let c = (9.81f64 * 0.5).sqrt();
+    assert!(
+        (s.params.wave_speed() - c).abs() < 1e-6,
+        "{}",
+        s.params.wave_speed()
+    );
+    let s = parse("depth = 0.5\ngravity = 1.62\n").expect("the Moon");
+    assert!((s.params.wave_speed() - (1.62f64 * 0.5).sqrt()).abs() < 1e-6);
+    assert!(s.depth.expect("depth").is_uniform());
+}
+
+#[test]
+fn a_depth_map_is_read_beside_the_scenario_and_its_dry_cells_are_land() {
+    let dir = std::env::temp_dir().join(format!("water-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let metres: Vec<f32> = (0..16 * 8).map(|i| 1.0 - (i % 16) as f32 / 10.0).collect();
+    std::fs::write(dir.join("bay.npy"), npy::encode(&metres, &[8, 16])).expect("write");
+    let file = dir.join("bay.toml");
+    std::fs::write(
+        &file,
+        format!("{GRID}depth_map = \"bay.npy\"\nboundary = \"reflective\"\n"),
+    )
+    .expect("write");
+    let ScenarioFile::Grid(s) = ScenarioFile::load(&file).expect("loads") else {
+        panic!("a grid scenario");
+    };
+    let depth = s.depth.as_ref().expect("depth");
+    assert_eq!(depth.cells(), metres.as_slice());
+    // Columns 10 to 15 are at or below 0 m.
+    assert_eq!(s.all_land().land_cells(), 6 * 8);
+    assert!(s.land.is_empty());
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    scene.step_many(10).expect("steps");
+
+    std::fs::write(dir.join("wide.npy"), npy::encode(&metres, &[16, 8])).expect("write");
+    std::fs::write(&file, format!("{GRID}depth_map = \"wide.npy\"\n")).expect("write");
+    let e = ScenarioFile::load(&file).expect_err("shape").to_string();
+    assert!(e.contains("shape [16, 8]") && e.contains("[8, 16]"), "{e}");
+    std::fs::write(&file, format!("{GRID}depth_map = \"missing.npy\"\n")).expect("write");
+    let e = ScenarioFile::load(&file).expect_err("missing").to_string();
+    assert!(
+        e.contains("missing.npy") && e.contains("cannot read"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!Path::new(&dir).exists());
+}
+
+#[test]
+fn depth_mistakes_are_refused_where_they_stand() {
+    refused("depth = 1.0\ndepth_map = \"x.npy\"\n", "not both");
+    refused(
+        "depth = 1.0\nwave_speed = 2.0\n",
+        "wave_speed and a depth both given",
+    );
+    refused(
+        "wave_speed = 2.0\ngravity = 9.81\n",
+        "give `depth` or `depth_map`",
+    );
+    refused("depth = -1.0\n", "got -1");
+    refused("depth = 1e40\n", "got 1e40");
+    refused("depth = nan\n", "got NaN");
+    refused("depth = 1.0\ngravity = 0.0\n", "gravity");
+    refused("depth = 1.0\ngravity = 1e9\n", "gravity");
+    refused(
+        "wave_speed = 2.0\nmodel = \"dispersive\"\n",
+        "not available yet",
+    );
+    refused("wave_speed = 2.0\nmodel = \"airy\"\n", "unknown model");
+    // The stability check is made for the deepest water: c = sqrt(9.81 * 10) = 9.9 m/s gives
+    // a = (c dt / h)^2 = 0.98.
+    refused("depth = 10.0\n", "largest stable dt");
+    refused(
+        "depth = 1.0\nmode = \"classic\"\nboundary = \"fixed\"\n",
+        "classic mode takes no depth",
+    );
+}
+
+#[test]
+fn the_beach_builtin_has_a_depth_with_a_dry_shore() {
+    let ScenarioFile::Grid(s) = ScenarioFile::builtin("beach").expect("builtin") else {
+        panic!("a grid scenario");
+    };
+    let depth = s.depth.as_ref().expect("depth");
+    assert_eq!(depth.deepest(), 2.0);
+    assert!(s.all_land().land_cells() > 0, "a dry shore");
+}
