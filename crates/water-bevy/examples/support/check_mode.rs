@@ -1,0 +1,218 @@
+//! The examples' check mode: `--frames N --screenshot PATH` runs N scripted frames at a fixed
+//! 1/30 s each, saves the last picture to PATH and exits 1 when it is blank or shows no moving
+//! water. `--bench-frames N` (the pond) times the simulation headless instead.
+//!
+//! Three captures: the still water (before the script acts), the last frame (saved), and the
+//! water alone one frame later with the floating bodies hidden, so that "visible waves" means
+//! the surface changed, not that crates appeared on it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bevy::app::AppExit;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+use bevy::time::TimeUpdateStrategy;
+use water_bevy::Floating;
+
+#[path = "blank_check.rs"]
+mod blank_check;
+
+/// Frame at which the still water is captured: the first frame has drawn the water (pipelines
+/// compile synchronously in check mode), and the script acts only after it.
+pub const STILL_FRAME: u32 = 2;
+
+/// Game time each frame advances in check mode, seconds: 30 frames per second of game time
+/// whatever the machine draws at, so every run sees the same water.
+pub const CHECK_FRAME_SECONDS: f64 = 1.0 / 30.0;
+
+/// Frames to wait for a capture before giving up (a screenshot arrives a frame or two late).
+const CAPTURE_TIMEOUT_FRAMES: u32 = 120;
+
+/// What the command line asked for.
+#[derive(Resource, Debug, Clone, PartialEq, Default)]
+pub struct Options {
+    /// Scripted frames to run before the last capture; `None`: interactive.
+    pub frames: Option<u32>,
+    /// Where the last picture goes.
+    pub screenshot: Option<PathBuf>,
+    /// Frames to time headless (`--bench-frames`).
+    pub bench_frames: Option<u32>,
+    /// Grid cells along each side (`--size`).
+    pub size: Option<usize>,
+    /// Floating crates (`--crates`).
+    pub crates: Option<usize>,
+}
+
+impl Options {
+    /// Parses `std::env::args`; a bad argument is reported with the usage.
+    pub fn from_args() -> Result<Self, String> {
+        let mut options = Self::default();
+        let mut args = std::env::args().skip(1);
+        while let Some(flag) = args.next() {
+            let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
+            let number = |v: String| v.parse::<u32>().map_err(|e| format!("{flag} {v:?}: {e}"));
+            match flag.as_str() {
+                "--frames" => options.frames = Some(number(value()?)?),
+                "--screenshot" => options.screenshot = Some(PathBuf::from(value()?)),
+                "--bench-frames" => options.bench_frames = Some(number(value()?)?),
+                "--size" => options.size = Some(number(value()?)? as usize),
+                "--crates" => options.crates = Some(number(value()?)? as usize),
+                other => {
+                    return Err(format!(
+                        "unknown argument {other:?}; usage: [--frames N --screenshot PATH] \
+                         [--bench-frames N --size CELLS --crates N]"
+                    ))
+                }
+            }
+        }
+        if options.frames.is_some_and(|f| f <= STILL_FRAME + 1) {
+            return Err(format!(
+                "--frames must be more than {}, got {:?}",
+                STILL_FRAME + 1,
+                options.frames
+            ));
+        }
+        Ok(options)
+    }
+}
+
+/// The check mode: fixed frame time, the captures and the verdict.
+pub struct CheckModePlugin {
+    /// Frames before the last capture.
+    pub frames: u32,
+    /// Where the last picture goes.
+    pub screenshot: PathBuf,
+}
+
+/// The frame being run, counting from 1.
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct CheckFrame(pub u32);
+
+#[derive(Resource, Debug)]
+struct Verdict {
+    frames: u32,
+    screenshot: PathBuf,
+    still: Option<Vec<u8>>,
+    last: Option<(Vec<u8>, u32, u32)>,
+    waves: Option<Vec<u8>>,
+}
+
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+enum Capture {
+    Still,
+    Last,
+    Waves,
+}
+
+impl Plugin for CheckModePlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            CHECK_FRAME_SECONDS,
+        )))
+        .init_resource::<CheckFrame>()
+        .insert_resource(Verdict {
+            frames: self.frames,
+            screenshot: self.screenshot.clone(),
+            still: None,
+            last: None,
+            waves: None,
+        })
+        .add_systems(First, count_frame)
+        .add_systems(Last, (capture, judge).chain());
+    }
+}
+
+fn count_frame(mut frame: ResMut<CheckFrame>) {
+    frame.0 += 1;
+}
+
+fn capture(
+    mut commands: Commands,
+    frame: Res<CheckFrame>,
+    verdict: Res<Verdict>,
+    mut bodies: Query<&mut Visibility, With<Floating>>,
+) {
+    let f = frame.0;
+    let take = |commands: &mut Commands, which: Capture| {
+        commands
+            .spawn((Screenshot::primary_window(), which))
+            .observe(store);
+    };
+    if f == STILL_FRAME {
+        take(&mut commands, Capture::Still);
+    } else if f == verdict.frames {
+        take(&mut commands, Capture::Last);
+    } else if f == verdict.frames + 1 {
+        for mut v in &mut bodies {
+            *v = Visibility::Hidden;
+        }
+    } else if f == verdict.frames + 2 {
+        take(&mut commands, Capture::Waves);
+    }
+}
+
+fn store(captured: On<ScreenshotCaptured>, which: Query<&Capture>, mut verdict: ResMut<Verdict>) {
+    let Ok(&which) = which.get(captured.entity) else {
+        return;
+    };
+    let rgb = match captured.image.clone().try_into_dynamic() {
+        Ok(image) => image.to_rgb8(),
+        Err(e) => {
+            error!("screenshot {which:?} could not be read: {e}");
+            return;
+        }
+    };
+    let (w, h) = (rgb.width(), rgb.height());
+    if which == Capture::Last {
+        if let Some(dir) = verdict.screenshot.parent() {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                error!("cannot make {}: {e}", dir.display());
+            }
+        }
+        match rgb.save(&verdict.screenshot) {
+            Ok(()) => info!("saved {}", verdict.screenshot.display()),
+            Err(e) => error!("cannot save {}: {e}", verdict.screenshot.display()),
+        }
+    }
+    let raw = rgb.into_raw();
+    match which {
+        Capture::Still => verdict.still = Some(raw),
+        Capture::Last => verdict.last = Some((raw, w, h)),
+        Capture::Waves => verdict.waves = Some(raw),
+    }
+}
+
+fn judge(frame: Res<CheckFrame>, verdict: Res<Verdict>, mut exit: MessageWriter<AppExit>) {
+    let (Some(still), Some((last, w, h)), Some(waves)) =
+        (&verdict.still, &verdict.last, &verdict.waves)
+    else {
+        if frame.0 > verdict.frames + CAPTURE_TIMEOUT_FRAMES {
+            eprintln!(
+                "check failed: the screenshots never arrived ({} frames)",
+                frame.0
+            );
+            exit.write(AppExit::from_code(1));
+        }
+        return;
+    };
+    let stats = blank_check::picture_stats(last);
+    let change = blank_check::mean_change(still, waves);
+    println!(
+        "check: {w}x{h}, {} colours, luma spread {:.1}, water changed by {change:.2} levels \
+         from the still frame",
+        stats.distinct_colours, stats.luma_std_dev
+    );
+    let failure = blank_check::blank_reason(&stats)
+        .map(|r| format!("blank picture: {r}"))
+        .or_else(|| blank_check::unchanged_reason(still, waves));
+    match failure {
+        Some(reason) => {
+            eprintln!("check failed: {reason}");
+            exit.write(AppExit::from_code(1));
+        }
+        None => {
+            exit.write(AppExit::Success);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! # water-bevy
+//!
+//! Interactive water in a Bevy game with one plugin: a simulated surface (Dynamic Water's
+//! `water-scene`) stepped on Bevy's fixed clock, drawn with Bevy's lights, with bodies that
+//! float on it by Archimedes and leave wakes.
+//!
+//! * [`WaterPlugin`] and a [`Water`] component: grid size, cell size, wave speed, damping,
+//!   boundary, land, backend. The surface is a mesh displaced by the heights, lit per pixel
+//!   ([`WaterSurfaceMaterial`]).
+//! * [`Floating`]: a box, sphere, capsule or convex [`bevy::prelude::Mesh`] that floats, with
+//!   [`FloatingMotion`] (read it, or insert it to throw a body) and [`FloatingForce`] (a motor).
+//! * [`WaterImpulse`] messages (a click, a rock) and [`WaterQuery`] (heights and normals at
+//!   world positions).
+//! * y up, world positions throughout: the plugin converts to the water's frame.
+//! * Feature `avian`: avian3d rigid bodies with [`Floating`] get the water's force and torque.
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use water_bevy::prelude::*;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, WaterPlugin::headless()));
+//! app.world_mut().spawn(Water::new(64, 64)); // 6.4 m x 6.4 m, centred on the origin
+//! app.world_mut().spawn((
+//!     Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0), // a 40 kg crate
+//!     Transform::from_xyz(0.0, 0.2, 0.0),
+//! ));
+//! app.update();
+//! ```
+
+#![allow(
+    clippy::type_complexity,
+    reason = "Bevy systems name their queries' data and filters in the signature; aliases would hide what a system reads"
+)]
+
+mod error;
+mod floating;
+mod impulse;
+mod placement;
+mod plugin;
+mod query;
+mod simulation;
+mod surface;
+mod water;
+
+#[cfg(feature = "avian")]
+pub mod avian;
+
+pub use error::WaterBevyError;
+pub use floating::{Floating, FloatingForce, FloatingHull, FloatingMotion, IntegratedElsewhere};
+pub use impulse::WaterImpulse;
+pub use placement::WaterPlacement;
+pub use plugin::{WaterPlugin, WaterSystems};
+pub use query::{WaterQuery, WaterSample};
+pub use simulation::{OnWater, WaterRefused, WaterSimulation};
+pub use surface::{
+    grid_mesh, WaterLook, WaterSurface, WaterSurfaceExtension, WaterSurfaceMaterial,
+    WaterSurfaceUniform, WATER_SURFACE_SHADER,
+};
+pub use water::{LandRect, Water, STABLE_STEP_FRACTION};
+/// The simulation underneath, with matching versions of every Dynamic Water crate.
+pub use water_scene;
+/// Boundaries and drag rates, as [`Water`] and [`Floating`] take them.
+pub use water_scene::{water_buoyancy::DragRates, water_core::Boundary, Backend};
+
+/// What a game using the plugin needs in scope.
+pub mod prelude {
+    pub use crate::{
+        Floating, FloatingForce, FloatingMotion, Water, WaterImpulse, WaterLook, WaterPlugin,
+        WaterQuery, WaterSystems,
+    };
+}

@@ -1,0 +1,103 @@
+//! [`WaterPlugin`]: the systems that step the water on Bevy's fixed clock, float bodies on it
+//! and draw it.
+
+use bevy::asset::Assets;
+use bevy::pbr::MaterialPlugin;
+use bevy::prelude::*;
+
+use crate::impulse::{queue_impulses, WaterImpulse};
+use crate::simulation::{
+    add_floating_bodies, apply_floating_forces, build_simulations, remove_floating_bodies,
+    step_water, write_floating_transforms,
+};
+use crate::surface::{make_surfaces, upload_heights, WaterSurfaceMaterial, WATER_SURFACE_SHADER};
+
+/// Simulated, rendered water in a Bevy app: add it, then spawn a [`crate::Water`] and
+/// [`crate::Floating`] bodies.
+///
+/// The water steps in [`FixedUpdate`] (each tick runs as many water steps as its time holds),
+/// so it is the same at any frame rate; Bevy's fixed timestep (64 Hz by default) sets how often
+/// bodies and gameplay see new water. Floating bodies' transforms are written every tick, in
+/// [`WaterSystems::WriteBack`].
+///
+/// [`WaterPlugin::headless`] leaves out the surface's mesh and material, for apps without a
+/// renderer (servers, tests with `MinimalPlugins`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WaterPlugin {
+    /// Whether to draw the water (a mesh, a height texture and [`WaterSurfaceMaterial`]); needs
+    /// Bevy's PBR plugin (in `DefaultPlugins`).
+    pub render: bool,
+}
+
+impl Default for WaterPlugin {
+    fn default() -> Self {
+        Self { render: true }
+    }
+}
+
+impl WaterPlugin {
+    /// Simulation only: no mesh, texture or material (no renderer needed).
+    #[must_use]
+    pub fn headless() -> Self {
+        Self { render: false }
+    }
+}
+
+/// The plugin's fixed-tick phases, in order, to order gameplay systems against.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WaterSystems {
+    /// New and removed bodies, impulses and forces go to the scene.
+    Prepare,
+    /// The water and its bodies step.
+    Step,
+    /// Bodies' transforms and motion are written back.
+    WriteBack,
+}
+
+impl Plugin for WaterPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<WaterImpulse>()
+            .configure_sets(
+                FixedUpdate,
+                (
+                    WaterSystems::Prepare,
+                    WaterSystems::Step,
+                    WaterSystems::WriteBack,
+                )
+                    .chain(),
+            )
+            .add_systems(PreUpdate, build_simulations)
+            .add_systems(
+                FixedUpdate,
+                (
+                    (
+                        remove_floating_bodies,
+                        add_floating_bodies,
+                        queue_impulses,
+                        apply_floating_forces,
+                    )
+                        .chain()
+                        .in_set(WaterSystems::Prepare),
+                    step_water.in_set(WaterSystems::Step),
+                    write_floating_transforms.in_set(WaterSystems::WriteBack),
+                ),
+            );
+        #[cfg(feature = "avian")]
+        crate::avian::build(app);
+        if self.render {
+            let shader = Shader::from_wgsl(
+                include_str!("water_surface.wgsl"),
+                "water_bevy/water_surface.wgsl",
+            );
+            if let Err(e) = app
+                .world_mut()
+                .resource_mut::<Assets<Shader>>()
+                .insert(WATER_SURFACE_SHADER.id(), shader)
+            {
+                error!("water surface shader: {e}");
+            }
+            app.add_plugins(MaterialPlugin::<WaterSurfaceMaterial>::default())
+                .add_systems(PostUpdate, (make_surfaces, upload_heights).chain());
+        }
+    }
+}

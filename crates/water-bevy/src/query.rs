@@ -1,0 +1,79 @@
+//! [`WaterQuery`]: a system parameter for the water's height and normal at world positions.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use water_scene::water_core::HeightSource;
+
+use crate::simulation::WaterSimulation;
+
+/// The water surface on the vertical through a world point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WaterSample {
+    /// The surface point, world metres.
+    pub point: Vec3,
+    /// Unit normal of the surface there, pointing out of the water (y up on still water).
+    pub normal: Vec3,
+}
+
+/// The water's surface for gameplay: heights and normals at world positions, from the last
+/// fixed step. On the CPU backend these are the heights the bodies just floated on (no
+/// readback, no delay).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use water_bevy::WaterQuery;
+/// fn bob(water: WaterQuery, mut buoys: Query<&mut Transform, With<Name>>) {
+///     for mut t in &mut buoys {
+///         if let Some(y) = water.height_at(t.translation) {
+///             t.translation.y = y;
+///         }
+///     }
+/// }
+/// # let _ = IntoSystem::into_system(bob);
+/// ```
+#[derive(SystemParam)]
+pub struct WaterQuery<'w, 's> {
+    water: Query<'w, 's, &'static WaterSimulation>,
+}
+
+impl WaterQuery<'_, '_> {
+    /// The surface on the vertical through `world`, or `None` off the water (or with no water
+    /// yet).
+    #[must_use]
+    pub fn surface_at(&self, world: Vec3) -> Option<WaterSample> {
+        let simulation = self.water.iter().next()?;
+        let placement = simulation.placement();
+        if !placement.covers(world) {
+            return None;
+        }
+        let scene = placement.to_scene(world);
+        // The view is in the water's z-up frame: x along x, y along the rows (-z).
+        let up = water_scene::UpAxis::Y;
+        let sample = simulation
+            .with_heights(|view| view.surface_at(up.to_water(scene)))
+            .map_err(|e| error!("water heights: {e}"))
+            .ok()??;
+        Some(WaterSample {
+            point: placement.to_world(up.from_water(sample.point)),
+            normal: up.from_water(sample.normal),
+        })
+    }
+
+    /// The surface's height (world y) on the vertical through `world`, or `None` off the water.
+    #[must_use]
+    pub fn height_at(&self, world: Vec3) -> Option<f32> {
+        self.surface_at(world).map(|s| s.point.y)
+    }
+
+    /// The surface's unit normal on the vertical through `world`, or `None` off the water.
+    #[must_use]
+    pub fn normal_at(&self, world: Vec3) -> Option<Vec3> {
+        self.surface_at(world).map(|s| s.normal)
+    }
+
+    /// The still-water level (world y), or `None` with no water.
+    #[must_use]
+    pub fn still_level(&self) -> Option<f32> {
+        Some(self.water.iter().next()?.placement().corner.y)
+    }
+}

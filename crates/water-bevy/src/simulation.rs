@@ -1,0 +1,266 @@
+//! [`WaterSimulation`]: the `water_scene::Scene` behind a [`Water`] entity, and the systems that
+//! build it, add and remove floating bodies, push them, step it on the fixed clock and write the
+//! bodies' transforms back.
+
+use bevy::prelude::*;
+use water_scene::water_buoyancy::Pose;
+use water_scene::water_core::HeightView;
+use water_scene::{BodyId, Scene, SceneError, SceneSettings, UpAxis};
+
+use crate::error::WaterBevyError;
+use crate::floating::{Floating, FloatingForce, FloatingMotion, IntegratedElsewhere};
+use crate::placement::WaterPlacement;
+use crate::water::Water;
+
+/// The simulation of a [`Water`] entity, inserted on it by the plugin: the scene (y-up) and
+/// where it lies in the world.
+#[derive(Component, Debug)]
+pub struct WaterSimulation {
+    scene: Scene,
+    placement: WaterPlacement,
+    /// The entity of each body, in the scene's body order.
+    bodies: Vec<Entity>,
+}
+
+impl WaterSimulation {
+    /// The simulation of `water` centred at `centre`.
+    ///
+    /// # Errors
+    /// [`WaterBevyError`] naming the refused setting.
+    pub fn new(entity: Entity, water: &Water, centre: Vec3) -> Result<Self, WaterBevyError> {
+        let settings_error = |source| WaterBevyError::Settings { entity, source };
+        let spec = water.grid_spec().map_err(settings_error)?;
+        let land = water.land_mask(spec.size).map_err(settings_error)?;
+        if water.backend.gpu().is_some() {
+            return Err(WaterBevyError::NoGpu {
+                backend: water.backend,
+            });
+        }
+        let settings = SceneSettings {
+            backend: water.backend,
+            up: UpAxis::Y,
+            contact_amplitude: water.contact_amplitude,
+            ..SceneSettings::default()
+        };
+        let scene = Scene::new(spec, land, settings, None)
+            .map_err(|source| WaterBevyError::Scene { entity, source })?;
+        Ok(Self {
+            scene,
+            placement: WaterPlacement::centred(centre, water.cell_size, water.width, water.height),
+            bodies: Vec::new(),
+        })
+    }
+
+    /// The scene (y-up, its grid's corner at the origin: see [`WaterPlacement`]).
+    #[must_use]
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The scene, mutable: for what the plugin does not wrap.
+    pub fn scene_mut(&mut self) -> &mut Scene {
+        &mut self.scene
+    }
+
+    /// Where the water lies in the world.
+    #[must_use]
+    pub fn placement(&self) -> WaterPlacement {
+        self.placement
+    }
+
+    /// The scene's id of a floating entity's body.
+    #[must_use]
+    pub fn body_of(&self, entity: Entity) -> Option<BodyId> {
+        let index = self.bodies.iter().position(|&e| e == entity)?;
+        self.scene.body_ids().nth(index)
+    }
+
+    /// Runs `f` on the current heights (metres above still water, the grid's rows along -z).
+    ///
+    /// # Errors
+    /// A failed GPU readback.
+    pub fn with_heights<R>(&self, f: impl FnOnce(&HeightView<'_>) -> R) -> Result<R, SceneError> {
+        let cell_size = self.placement.cell_size;
+        // Signed CPU water lends its own buffer: the scratch stays empty.
+        self.scene
+            .water()
+            .with_heights(cell_size, &mut Vec::new(), f)
+    }
+
+    /// Runs `f` on the current heights as one slice (row-major, metres): signed CPU water
+    /// lends its buffer, other backends copy (a GPU readback).
+    ///
+    /// # Errors
+    /// A failed GPU readback.
+    pub fn heights_into<R>(&self, f: impl FnOnce(&[f32]) -> R) -> Result<R, SceneError> {
+        match self.scene.water() {
+            water_scene::BackendGrid::Signed(grid) => Ok(f(grid.current())),
+            other => Ok(f(&other.heights()?)),
+        }
+    }
+
+    fn add(&mut self, entity: Entity, body: water_scene::BodySpec) -> Result<(), SceneError> {
+        self.scene.add_body(body)?;
+        self.bodies.push(entity);
+        Ok(())
+    }
+
+    fn remove(&mut self, entity: Entity) -> Result<(), SceneError> {
+        if let Some(id) = self.body_of(entity) {
+            self.scene.remove_body(id)?;
+            self.bodies.remove(id.index());
+        }
+        Ok(())
+    }
+}
+
+/// Marks a [`Water`] entity whose settings were refused (the error was logged once), so it is
+/// not retried every frame. Remove it after fixing the settings to try again.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WaterRefused;
+
+/// Builds the simulation of each new [`Water`] (one per app; a second is refused and logged).
+pub(crate) fn build_simulations(
+    mut commands: Commands,
+    new: Query<(Entity, &Water, &Transform), (Without<WaterSimulation>, Without<WaterRefused>)>,
+    existing: Query<Entity, With<WaterSimulation>>,
+) {
+    let mut first = existing.iter().next();
+    for (entity, water, transform) in &new {
+        let built = match first {
+            Some(first) => Err(WaterBevyError::SecondWater { entity, first }),
+            None => WaterSimulation::new(entity, water, transform.translation),
+        };
+        match built {
+            Ok(simulation) => {
+                commands.entity(entity).insert(simulation);
+                first = Some(entity);
+            }
+            Err(e) => {
+                error!("{e}");
+                commands.entity(entity).insert(WaterRefused);
+            }
+        }
+    }
+}
+
+/// Marks a [`Floating`] entity that the water has taken in (or refused, so it is not retried
+/// every tick).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnWater {
+    /// Whether the water refused it (its error was logged).
+    pub refused: bool,
+}
+
+/// Adds new floating entities to the water, posed from their transforms.
+pub(crate) fn add_floating_bodies(
+    mut commands: Commands,
+    mut water: Query<&mut WaterSimulation>,
+    new: Query<(Entity, &Floating, &Transform, &FloatingMotion), Without<OnWater>>,
+) {
+    let Some(mut simulation) = water.iter_mut().next() else {
+        return;
+    };
+    let placement = simulation.placement();
+    for (entity, floating, transform, motion) in &new {
+        let added = Pose::new(
+            placement.to_scene(transform.translation),
+            transform.rotation,
+        )
+        .and_then(|pose| floating.floating_body(pose, motion, placement.cell_size))
+        .map_err(|source| WaterBevyError::Hull { entity, source })
+        .and_then(|body| {
+            let spec = water_scene::BodySpec::new(format!("{entity}"), body);
+            simulation
+                .add(entity, spec)
+                .map_err(|source| WaterBevyError::Scene { entity, source })
+        });
+        if let Err(e) = &added {
+            error!("{e}");
+        }
+        commands.entity(entity).insert(OnWater {
+            refused: added.is_err(),
+        });
+    }
+}
+
+/// Takes bodies whose [`Floating`] went away (despawned or removed) out of the water.
+pub(crate) fn remove_floating_bodies(
+    mut removed: RemovedComponents<Floating>,
+    mut water: Query<&mut WaterSimulation>,
+) {
+    let Some(mut simulation) = water.iter_mut().next() else {
+        removed.clear();
+        return;
+    };
+    for entity in removed.read() {
+        if let Err(source) = simulation.remove(entity) {
+            error!("{}", WaterBevyError::Scene { entity, source });
+        }
+    }
+}
+
+/// Hands each body's [`FloatingForce`] to the scene.
+pub(crate) fn apply_floating_forces(
+    mut water: Query<&mut WaterSimulation>,
+    forces: Query<(Entity, &FloatingForce), With<OnWater>>,
+) {
+    let Some(mut simulation) = water.iter_mut().next() else {
+        return;
+    };
+    for (entity, push) in &forces {
+        let Some(id) = simulation.body_of(entity) else {
+            continue;
+        };
+        if let Err(source) = simulation.scene.set_force(id, push.force, push.torque) {
+            error!("{}", WaterBevyError::Scene { entity, source });
+        }
+    }
+}
+
+/// Steps the water by one fixed tick: as many water steps as the tick's time holds (the
+/// scene's clock carries the remainder to the next tick), so the water is the same at any
+/// frame rate.
+pub(crate) fn step_water(time: Res<Time>, mut water: Query<(Entity, &mut WaterSimulation)>) {
+    for (entity, mut simulation) in &mut water {
+        if let Err(source) = simulation.scene.advance(time.delta_secs_f64()) {
+            error!("{}", WaterBevyError::Scene { entity, source });
+        }
+    }
+}
+
+/// Writes each floating body's pose and motion back to its entity.
+pub(crate) fn write_floating_transforms(
+    water: Query<&WaterSimulation>,
+    mut bodies: Query<
+        (&mut Transform, &mut FloatingMotion),
+        (With<Floating>, Without<IntegratedElsewhere>),
+    >,
+) {
+    let Some(simulation) = water.iter().next() else {
+        return;
+    };
+    let placement = simulation.placement();
+    for (index, (&entity, id)) in simulation
+        .bodies
+        .iter()
+        .zip(simulation.scene.body_ids())
+        .enumerate()
+    {
+        let (Ok((mut transform, mut motion)), Ok(view)) =
+            (bodies.get_mut(entity), simulation.scene.body(id))
+        else {
+            // A body a physics engine moves, or one despawned this tick.
+            trace!("body {index} ({entity}) is not written");
+            continue;
+        };
+        transform.translation = placement.to_world(view.position);
+        transform.rotation = view.orientation;
+        *motion = FloatingMotion {
+            velocity: view.velocity,
+            angular_velocity: view.angular_velocity,
+            submerged_volume: view.submerged_volume,
+            off_water: view.off_water,
+        };
+    }
+}

@@ -1,0 +1,211 @@
+//! The rendered water surface: a grid mesh displaced by the heights, lit per pixel by Bevy's
+//! lights through [`WaterSurfaceMaterial`] (Bevy's `StandardMaterial` extended with the height
+//! texture, `water_surface.wgsl`), and the system that uploads the CPU heights each frame.
+
+use bevy::asset::{uuid_handle, RenderAssetUsages};
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::pbr::{ExtendedMaterial, MaterialExtension};
+use bevy::prelude::*;
+use bevy::render::render_resource::{
+    AsBindGroup, Extent3d, ShaderType, TextureDimension, TextureFormat,
+};
+use bevy::shader::ShaderRef;
+
+use crate::simulation::WaterSimulation;
+use crate::water::Water;
+
+/// The surface shader, registered by the plugin under this handle.
+pub const WATER_SURFACE_SHADER: Handle<Shader> =
+    uuid_handle!("6c3f1c4e-2b7d-4a55-9d0e-5f1a7c2e9b31");
+
+/// The water's material: Bevy's `StandardMaterial` (colour, roughness, reflectance: the look)
+/// with the heights added ([`WaterSurfaceExtension`]).
+pub type WaterSurfaceMaterial = ExtendedMaterial<StandardMaterial, WaterSurfaceExtension>;
+
+/// What the water's material adds to `StandardMaterial`: the height texture and how to read it.
+#[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
+pub struct WaterSurfaceExtension {
+    /// Heights, metres: one `R32Float` texel per cell, row 0 first.
+    #[texture(
+        100,
+        sample_type = "float",
+        filterable = false,
+        visibility(vertex, fragment)
+    )]
+    pub heights: Handle<Image>,
+    /// Cell size and height scale.
+    #[uniform(101)]
+    pub surface: WaterSurfaceUniform,
+}
+
+/// The surface's uniform block (`WaterSurface` in `water_surface.wgsl`).
+#[derive(ShaderType, Debug, Clone, Copy, PartialEq)]
+pub struct WaterSurfaceUniform {
+    /// Cell size, metres.
+    pub cell_size: f32,
+    /// Scale of the heights as drawn (1: true heights; more shows small waves from afar).
+    pub height_scale: f32,
+    /// Keeps the block 16 bytes (uniform layout).
+    pub padding: Vec2,
+}
+
+impl MaterialExtension for WaterSurfaceExtension {
+    fn vertex_shader() -> ShaderRef {
+        ShaderRef::Handle(WATER_SURFACE_SHADER)
+    }
+
+    fn fragment_shader() -> ShaderRef {
+        ShaderRef::Handle(WATER_SURFACE_SHADER)
+    }
+
+    // The prepass and shadow passes would draw the flat, undisplaced mesh: the surface takes
+    // part in neither.
+    fn enable_prepass() -> bool {
+        false
+    }
+
+    fn enable_shadows() -> bool {
+        false
+    }
+}
+
+/// How a [`Water`] surface looks. Insert it with the water to change the defaults (before the
+/// surface is made: the first frame).
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct WaterLook {
+    /// Colour of the water body, linear RGB.
+    pub colour: Color,
+    /// Perceptual roughness, 0 (mirror) to 1: low for water, so the sun's highlight shows each
+    /// ripple.
+    pub roughness: f32,
+    /// Heights as drawn over true heights: 1 is true; more makes centimetre waves visible from
+    /// a camera far away.
+    pub height_scale: f32,
+}
+
+impl Default for WaterLook {
+    fn default() -> Self {
+        Self {
+            colour: Color::srgb(0.05, 0.25, 0.35),
+            roughness: 0.08,
+            height_scale: 1.0,
+        }
+    }
+}
+
+/// The rendered surface of a water entity: its height texture, material and mesh.
+#[derive(Component, Debug, Clone)]
+pub struct WaterSurface {
+    /// The heights, uploaded from the simulation each frame.
+    pub heights: Handle<Image>,
+    /// The material.
+    pub material: Handle<WaterSurfaceMaterial>,
+}
+
+/// A `width` x `height` grid mesh of `cell_size` centred on the origin: one vertex per cell
+/// centre (uv at the texel centre, rows toward -z), two triangles per square between them.
+#[must_use]
+pub fn grid_mesh(width: usize, height: usize, cell_size: f32) -> Mesh {
+    let (w, h) = (width as f32, height as f32);
+    let mut positions = Vec::with_capacity(width * height);
+    let mut uvs = Vec::with_capacity(width * height);
+    for row in 0..height {
+        for x in 0..width {
+            let u = (x as f32 + 0.5) / w;
+            let v = (row as f32 + 0.5) / h;
+            positions.push([(u - 0.5) * w * cell_size, 0.0, (0.5 - v) * h * cell_size]);
+            uvs.push([u, v]);
+        }
+    }
+    let mut indices = Vec::with_capacity(width.saturating_sub(1) * height.saturating_sub(1) * 6);
+    for row in 0..height.saturating_sub(1) {
+        for x in 0..width.saturating_sub(1) {
+            let i = (row * width + x) as u32;
+            let (right, below) = (i + 1, i + width as u32);
+            // Counter-clockwise seen from above (+y): rows run toward -z.
+            indices.extend_from_slice(&[i, right, below, right, below + 1, below]);
+        }
+    }
+    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+    .with_inserted_indices(Indices::U32(indices))
+}
+
+/// Gives each simulated water without a surface its mesh, height texture and material.
+pub(crate) fn make_surfaces(
+    mut commands: Commands,
+    new: Query<
+        (Entity, &Water, Option<&WaterLook>),
+        (With<WaterSimulation>, Without<WaterSurface>),
+    >,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<WaterSurfaceMaterial>>,
+) {
+    for (entity, water, look) in &new {
+        let look = look.copied().unwrap_or_default();
+        let size = Extent3d {
+            width: water.width as u32,
+            height: water.height as u32,
+            depth_or_array_layers: 1,
+        };
+        let heights = images.add(Image::new_fill(
+            size,
+            TextureDimension::D2,
+            &0.0_f32.to_le_bytes(),
+            TextureFormat::R32Float,
+            RenderAssetUsages::default(),
+        ));
+        let material = materials.add(WaterSurfaceMaterial {
+            base: StandardMaterial {
+                base_color: look.colour,
+                perceptual_roughness: look.roughness,
+                reflectance: 0.5,
+                ..default()
+            },
+            extension: WaterSurfaceExtension {
+                heights: heights.clone(),
+                surface: WaterSurfaceUniform {
+                    cell_size: water.cell_size,
+                    height_scale: look.height_scale,
+                    padding: Vec2::ZERO,
+                },
+            },
+        });
+        let mesh = meshes.add(grid_mesh(water.width, water.height, water.cell_size));
+        commands.entity(entity).insert((
+            Mesh3d(mesh),
+            MeshMaterial3d(material.clone()),
+            WaterSurface { heights, material },
+        ));
+    }
+}
+
+/// Copies the heights of each water into its surface's texture (once per frame, after the
+/// fixed steps).
+pub(crate) fn upload_heights(
+    water: Query<(&WaterSimulation, &WaterSurface)>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    for (simulation, surface) in &water {
+        let Some(mut image) = images.get_mut(&surface.heights) else {
+            continue;
+        };
+        let written = simulation.heights_into(|heights| {
+            let bytes: &[u8] = bytemuck::cast_slice(heights);
+            match &mut image.data {
+                Some(data) if data.len() == bytes.len() => data.copy_from_slice(bytes),
+                data => *data = Some(bytes.to_vec()),
+            }
+        });
+        if let Err(e) = written {
+            error!("water heights for the surface: {e}");
+        }
+    }
+}

@@ -1,0 +1,79 @@
+// The water surface: a grid mesh (one vertex per cell, uv at the cell centres) displaced by the
+// height texture, lit per pixel by Bevy's PBR lighting with normals from the heights' central
+// differences, interpolated bilinearly between cells. Mirrors water_core's HeightView: heights
+// along +y, grid rows toward -z, gradients in world units.
+
+#import bevy_pbr::{
+    forward_io::{Vertex, VertexOutput, FragmentOutput},
+    mesh_functions,
+    pbr_fragment::pbr_input_from_standard_material,
+    pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
+    view_transformations::position_world_to_clip,
+}
+
+struct WaterSurface {
+    // Cell size, metres.
+    cell_size: f32,
+    // Scale of the heights as drawn (1: true heights).
+    height_scale: f32,
+    _padding: vec2<f32>,
+}
+
+@group(#{MATERIAL_BIND_GROUP}) @binding(100) var heights: texture_2d<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(101) var<uniform> surface: WaterSurface;
+
+fn height_at(texel: vec2<i32>) -> f32 {
+    let last = vec2<i32>(textureDimensions(heights)) - vec2<i32>(1);
+    return textureLoad(heights, clamp(texel, vec2<i32>(0), last), 0).r * surface.height_scale;
+}
+
+// Central differences in world units: (dh/dx, dh/drow), rows running toward -z.
+fn gradient_at(texel: vec2<i32>) -> vec2<f32> {
+    let gx = height_at(texel + vec2<i32>(1, 0)) - height_at(texel - vec2<i32>(1, 0));
+    let gy = height_at(texel + vec2<i32>(0, 1)) - height_at(texel - vec2<i32>(0, 1));
+    return vec2<f32>(gx, gy) / (2.0 * surface.cell_size);
+}
+
+@vertex
+fn vertex(vertex: Vertex) -> VertexOutput {
+    var out: VertexOutput;
+    let size = vec2<f32>(textureDimensions(heights));
+    let texel = vec2<i32>(floor(vertex.uv * size));
+    var position = vertex.position;
+    position.y += height_at(texel);
+    let world_from_local = mesh_functions::get_world_from_local(vertex.instance_index);
+    out.world_position = mesh_functions::mesh_position_local_to_world(
+        world_from_local,
+        vec4<f32>(position, 1.0),
+    );
+    out.position = position_world_to_clip(out.world_position.xyz);
+    out.world_normal = vec3<f32>(0.0, 1.0, 0.0);
+    out.uv = vertex.uv;
+#ifdef VERTEX_OUTPUT_INSTANCE_INDEX
+    out.instance_index = vertex.instance_index;
+#endif
+    return out;
+}
+
+@fragment
+fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+    let size = vec2<f32>(textureDimensions(heights));
+    // Texel centres sit at (i + 0.5) / size: blend the gradients of the four around.
+    let p = in.uv * size - vec2<f32>(0.5);
+    let base = vec2<i32>(floor(p));
+    let f = p - floor(p);
+    let g = mix(
+        mix(gradient_at(base), gradient_at(base + vec2<i32>(1, 0)), f.x),
+        mix(gradient_at(base + vec2<i32>(0, 1)), gradient_at(base + vec2<i32>(1, 1)), f.x),
+        f.y,
+    );
+    // y = h(x, z) with z = -row: the normal is (-dh/dx, 1, -dh/dz) = (-gx, 1, gy).
+    let n = normalize(vec3<f32>(-g.x, 1.0, g.y));
+    var pbr_input = pbr_input_from_standard_material(in, is_front);
+    pbr_input.world_normal = n;
+    pbr_input.N = n;
+    var out: FragmentOutput;
+    out.color = apply_pbr_lighting(pbr_input);
+    out.color = main_pass_post_lighting_processing(pbr_input, out.color);
+    return out;
+}
