@@ -114,6 +114,16 @@ pub enum WaterError {
         /// The value found.
         value: f32,
     },
+    /// A boundary a water model does not offer.
+    #[error("the {model} model offers {offered} edges, not {boundary}")]
+    BoundaryNotOffered {
+        /// The boundary asked for.
+        boundary: &'static str,
+        /// The model (e.g. `"dispersive"`).
+        model: &'static str,
+        /// The boundaries it offers.
+        offered: &'static str,
+    },
     /// Something classic mode does not take (its heights are integer units, not metres).
     #[error("classic mode takes no {what}: its heights are integer units, not metres")]
     ClassicTakesNo {

@@ -115,6 +115,12 @@ impl WaveField {
         std::mem::swap(&mut self.cur, &mut self.old);
     }
 
+    /// The previous level becomes the current one and the other way round: after a kernel
+    /// wrote the new level over the previous one.
+    pub(crate) fn swap(&mut self) {
+        std::mem::swap(&mut self.cur, &mut self.old);
+    }
+
     pub(crate) fn shift(&mut self, size: GridSize, dx: isize, dy: isize) {
         crate::window::shift_cells(&mut self.cur, size, dx, dy, 0.0);
         crate::window::shift_cells(&mut self.old, size, dx, dy, 0.0);

@@ -38,6 +38,7 @@
 /// versions by hand.
 pub use glam;
 
+mod airy;
 mod boundary;
 mod buffer;
 mod classic_grid;
@@ -45,6 +46,7 @@ mod clock;
 mod contact_masks;
 mod depth;
 pub mod diagnostics;
+mod dispersive_grid;
 mod error;
 mod field;
 mod grid_setup;
@@ -64,6 +66,7 @@ mod stability;
 mod storage_format;
 mod window;
 
+pub use airy::{AiryDispersion, WATER_DENSITY, WATER_SURFACE_TENSION};
 pub use boundary::{Boundary, UnknownBoundary};
 pub use buffer::{AlignedBuffer, BUFFER_ALIGN};
 pub use classic_grid::{ClassicGrid, DEFAULT_CLASSIC_SHIFT, MAX_CLASSIC_SHIFT};
@@ -72,6 +75,7 @@ pub use contact_masks::{
     apply_signed_events, first_bad_mask_value, ContactMasks, MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
 };
 pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, STANDARD_GRAVITY};
+pub use dispersive_grid::{DispersiveGrid, SPONGE_CELLS};
 pub use error::{Result, WaterError};
 pub use field::WaveField;
 pub use grid_spec::GridSpec;

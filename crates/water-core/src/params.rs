@@ -81,7 +81,7 @@ impl Damping {
         }
     }
 
-    fn validate(self) -> Result<()> {
+    pub(crate) fn validate(self) -> Result<()> {
         let (name, value) = match self {
             Self::PerStep(v) => ("damping", v),
             Self::PerSecond(v) => ("damping_per_second", v),

@@ -1,0 +1,131 @@
+//! Airy's dispersion relation of linear water waves: how fast each wavelength oscillates under
+//! gravity and surface tension over water of depth `d`.
+
+use crate::depth::{check_gravity, MAX_DEPTH};
+use crate::error::{positive, Result, WaterError};
+
+/// Surface tension of clean water against air at 20 degrees C, N/m.
+pub const WATER_SURFACE_TENSION: f64 = 0.0728;
+
+/// Density of fresh water, kg/m^3: the default of the scenario key `density`.
+pub const WATER_DENSITY: f64 = 1000.0;
+
+/// The restoring forces of linear water waves, for
+/// `omega^2 = (g k + sigma k^3 / rho) tanh(k d)` (deep water: `tanh = 1`).
+///
+/// ```
+/// use water_core::AiryDispersion;
+/// // Deep water: a 10 m wave has a period of 2.53 s.
+/// let deep = AiryDispersion::gravity_waves(9.81)?;
+/// let k = std::f64::consts::TAU / 10.0;
+/// assert!((std::f64::consts::TAU / deep.omega(k) - 2.53).abs() < 0.01);
+/// # Ok::<(), water_core::WaterError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AiryDispersion {
+    gravity: f64,
+    surface_tension: f64,
+    density: f64,
+    depth: Option<f64>,
+}
+
+impl AiryDispersion {
+    /// Gravity waves on deep water (no surface tension), `g` in m/s^2.
+    ///
+    /// # Errors
+    /// A bad `gravity` ([`check_gravity`]).
+    pub fn gravity_waves(gravity: f64) -> Result<Self> {
+        Self::new(gravity, 0.0, WATER_DENSITY, None)
+    }
+
+    /// Every term: gravity `g` (m/s^2), surface tension `sigma` (N/m, 0 for none), density
+    /// `rho` (kg/m^3) and the still-water depth `d` (m; `None` for deep water).
+    ///
+    /// # Errors
+    /// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`]
+    /// naming the value: gravity as [`check_gravity`], surface tension in `[0, 10]` N/m,
+    /// density in `(0, 1e5]` kg/m^3, depth in `(0, 11000]` m.
+    pub fn new(
+        gravity: f64,
+        surface_tension: f64,
+        density: f64,
+        depth: Option<f64>,
+    ) -> Result<Self> {
+        check_gravity(gravity)?;
+        if !surface_tension.is_finite() {
+            return Err(WaterError::NotFinite {
+                name: "surface_tension",
+                value: surface_tension,
+            });
+        }
+        if !(0.0..=10.0).contains(&surface_tension) {
+            return Err(WaterError::OutOfRange {
+                name: "surface_tension",
+                value: surface_tension,
+                range: "[0, 10] N/m",
+            });
+        }
+        positive("density", density)?;
+        if density > 1e5 {
+            return Err(WaterError::OutOfRange {
+                name: "density",
+                value: density,
+                range: "(0, 1e5] kg/m^3",
+            });
+        }
+        if let Some(d) = depth {
+            positive("depth", d)?;
+            if d > MAX_DEPTH {
+                return Err(WaterError::OutOfRange {
+                    name: "depth",
+                    value: d,
+                    range: "(0, 11000] m",
+                });
+            }
+        }
+        Ok(Self {
+            gravity,
+            surface_tension,
+            density,
+            depth,
+        })
+    }
+
+    /// Gravity, m/s^2.
+    #[must_use]
+    pub fn gravity(&self) -> f64 {
+        self.gravity
+    }
+
+    /// Surface tension, N/m.
+    #[must_use]
+    pub fn surface_tension(&self) -> f64 {
+        self.surface_tension
+    }
+
+    /// Density, kg/m^3.
+    #[must_use]
+    pub fn density(&self) -> f64 {
+        self.density
+    }
+
+    /// Still-water depth, m (`None`: deep water).
+    #[must_use]
+    pub fn depth(&self) -> Option<f64> {
+        self.depth
+    }
+
+    /// The angular frequency (rad/s) of a wave of wavenumber `k` (rad/m, `k >= 0`).
+    #[must_use]
+    pub fn omega(&self, k: f64) -> f64 {
+        let restoring = self.gravity * k + self.surface_tension * k.powi(3) / self.density;
+        let depth_factor = self.depth.map_or(1.0, |d| (k * d).tanh());
+        (restoring * depth_factor).sqrt()
+    }
+
+    /// The phase speed `omega / k` (m/s) of wavenumber `k > 0`.
+    #[must_use]
+    pub fn phase_speed(&self, k: f64) -> f64 {
+        self.omega(k) / k
+    }
+}

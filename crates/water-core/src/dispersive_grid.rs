@@ -1,0 +1,275 @@
+//! Dispersive water: every wavelength at its own speed, by Airy's relation, so long waves outrun
+//! short ones and a moving body leaves the Kelvin wedge rather than a Mach cone.
+
+use std::f64::consts::PI;
+
+use crate::airy::AiryDispersion;
+use crate::boundary::Boundary;
+use crate::contact_masks::ContactMasks;
+use crate::error::{positive, Result, WaterError};
+use crate::field::WaveField;
+use crate::grid_water::{GridMode, GridWater};
+use crate::impulse::Impulse;
+use crate::kernels::spectral_step::{spectral_step, SpectralStep};
+use crate::kernels::Parallelism;
+use crate::land::LandMask;
+use crate::params::Damping;
+use crate::sample::HeightView;
+use crate::size::GridSize;
+
+/// Cells of the absorbing sponge along each edge of an absorbing dispersive grid (fewer on a
+/// grid under 8 sponges wide): wide enough that the long waves it must take see a slow ramp.
+pub const SPONGE_CELLS: usize = 24;
+
+/// The sponge's damping at the outermost cell, per step (it falls off as the square of the
+/// distance into the grid).
+const SPONGE_STRENGTH: f32 = 0.25;
+
+/// Signed grid water stepped exactly for every Fourier mode ([`crate::kernels::spectral_step`]):
+/// each mode of wavenumber `k` oscillates at Airy's `omega(k)` ([`AiryDispersion`]).
+///
+/// Edges: `periodic`, or `absorbing` (a sponge of [`SPONGE_CELLS`] cells along each edge
+/// damps what reaches it; `docs/math.md`, section 13, measures its reflection). Land is held at
+/// 0 after each step, as on the other grids, so it reflects. Stable for any `dt` below
+/// `pi / omega_max`, the period limit of the fastest resolved mode.
+///
+/// ```
+/// use water_core::{AiryDispersion, Boundary, Damping, DispersiveGrid, GridSize, GridWater};
+/// let airy = AiryDispersion::gravity_waves(9.81)?;
+/// let mut sea = DispersiveGrid::new(GridSize::new(64, 64)?, 0.5, 0.05, Damping::NONE, airy, Boundary::Periodic)?;
+/// sea.step();
+/// # Ok::<(), water_core::WaterError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct DispersiveGrid {
+    size: GridSize,
+    cell_size: f64,
+    dt: f64,
+    damping: f32,
+    airy: AiryDispersion,
+    boundary: Boundary,
+    field: WaveField,
+    spectral: SpectralStep,
+    /// Per-cell sponge factor of an absorbing grid.
+    sponge: Option<Vec<f32>>,
+    land: Option<LandMask>,
+    parallelism: Parallelism,
+    steps: u64,
+}
+
+impl DispersiveGrid {
+    /// Still water of `size` cells of `cell_size` m, stepped by `dt` s.
+    ///
+    /// # Errors
+    /// [`WaterError::NotFinite`] / [`WaterError::NotPositive`] for `cell_size` or `dt`; bad
+    /// damping; [`WaterError::BoundaryNotOffered`] for fixed or reflective edges;
+    /// [`WaterError::Unstable`] when `dt >= pi / omega_max` (naming that limit).
+    pub fn new(
+        size: GridSize,
+        cell_size: f64,
+        dt: f64,
+        damping: Damping,
+        airy: AiryDispersion,
+        boundary: Boundary,
+    ) -> Result<Self> {
+        positive("cell_size", cell_size)?;
+        positive("dt", dt)?;
+        damping.validate()?;
+        if !matches!(boundary, Boundary::Periodic | Boundary::Absorbing) {
+            return Err(WaterError::BoundaryNotOffered {
+                boundary: boundary.name(),
+                model: "dispersive",
+                offered: "periodic or absorbing",
+            });
+        }
+        let spectral = SpectralStep::new(size, cell_size, dt, &airy);
+        let limit = max_stable_dt(spectral.omega_max());
+        if dt >= limit {
+            return Err(WaterError::Unstable {
+                courant: spectral.omega_max() * dt / PI,
+                limit: 1.0,
+                max_stable_dt: limit,
+            });
+        }
+        let sponge = (boundary == Boundary::Absorbing).then(|| sponge_factors(size));
+        Ok(Self {
+            size,
+            cell_size,
+            dt,
+            damping: damping.per_step_factor(dt) as f32,
+            airy,
+            boundary,
+            field: WaveField::at_rest(size),
+            spectral,
+            sponge,
+            land: None,
+            parallelism: Parallelism::Auto,
+            steps: 0,
+        })
+    }
+
+    /// The dispersion relation.
+    #[must_use]
+    pub fn airy(&self) -> &AiryDispersion {
+        &self.airy
+    }
+
+    /// The time step, s.
+    #[must_use]
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    /// The largest stable time step, s: `pi / omega_max`.
+    #[must_use]
+    pub fn max_stable_dt(&self) -> f64 {
+        max_stable_dt(self.spectral.omega_max())
+    }
+
+    /// The two time levels.
+    #[must_use]
+    pub fn field(&self) -> &WaveField {
+        &self.field
+    }
+
+    /// The two time levels, to edit (land is zeroed again at the next step).
+    pub fn field_mut(&mut self) -> &mut WaveField {
+        &mut self.field
+    }
+
+    /// Samples the current heights.
+    #[must_use]
+    pub fn view(&self) -> HeightView<'_> {
+        HeightView::from_validated(self.size, self.cell_size as f32, self.field.current())
+    }
+
+    fn step_once(&mut self, contacts: Option<&ContactMasks>) {
+        {
+            let (cur, old) = self.field.levels_mut();
+            spectral_step(&mut self.spectral, self.damping, cur, old, self.parallelism);
+        }
+        self.field.swap();
+        let (cur, old) = self.field.levels_mut();
+        if let Some(contacts) = contacts {
+            contacts.apply_signed(cur);
+        }
+        if let Some(sponge) = &self.sponge {
+            // Both levels, so the sponge takes the wave's speed as well as its height.
+            for ((z, z_old), &s) in cur.iter_mut().zip(old.iter_mut()).zip(sponge) {
+                *z *= s;
+                *z_old *= s;
+            }
+        }
+        if let Some(land) = &self.land {
+            land.clear(cur);
+        }
+        self.steps += 1;
+    }
+}
+
+/// `pi / omega_max`: at `omega dt = pi` a mode's two-step recurrence has a double root and
+/// grows linearly; below it every mode is sampled faster than twice a period.
+fn max_stable_dt(omega_max: f64) -> f64 {
+    PI / omega_max
+}
+
+/// `1 - s (1 - r / B)^2` at `r` cells from the nearest edge (`r < B`), 1 inside.
+fn sponge_factors(size: GridSize) -> Vec<f32> {
+    let (w, h) = (size.width(), size.height());
+    let width = SPONGE_CELLS.min(w.min(h) / 8).max(1);
+    (0..size.cells())
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            let r = x.min(y).min(w - 1 - x).min(h - 1 - y);
+            if r >= width {
+                1.0
+            } else {
+                let t = 1.0 - r as f32 / width as f32;
+                1.0 - SPONGE_STRENGTH * t * t
+            }
+        })
+        .collect()
+}
+
+impl GridWater for DispersiveGrid {
+    fn size(&self) -> GridSize {
+        self.size
+    }
+
+    fn cell_size(&self) -> f64 {
+        self.cell_size
+    }
+
+    fn mode(&self) -> GridMode {
+        GridMode::Signed
+    }
+
+    fn boundary(&self) -> Boundary {
+        self.boundary
+    }
+
+    fn steps_taken(&self) -> u64 {
+        self.steps
+    }
+
+    fn set_parallelism(&mut self, parallelism: Parallelism) {
+        self.parallelism = parallelism;
+    }
+
+    fn step(&mut self) {
+        self.step_once(None);
+    }
+
+    fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
+        self.size
+            .check_len("contact mask", contacts.new_mask().len())?;
+        self.step_once(Some(contacts));
+        Ok(())
+    }
+
+    fn add_impulse(&mut self, impulse: &Impulse) {
+        let (cur, old) = self.field.levels_mut();
+        let displacement = impulse.displacement();
+        impulse.for_each_cell(self.size, false, self.land.as_ref(), |i, v| {
+            cur[i] += v;
+            if displacement {
+                old[i] += v;
+            }
+        });
+    }
+
+    fn set_land(&mut self, land: LandMask) -> Result<()> {
+        self.size.check_len("land mask", land.cells().len())?;
+        let (cur, old) = self.field.levels_mut();
+        land.clear(cur);
+        land.clear(old);
+        self.land = (!land.is_empty()).then_some(land);
+        Ok(())
+    }
+
+    fn shift_window(&mut self, dx: isize, dy: isize) {
+        self.field.shift(self.size, dx, dy);
+        if let Some(land) = &mut self.land {
+            land.shift(dx, dy);
+        }
+    }
+
+    fn heights(&self) -> Vec<f32> {
+        self.field.current().to_vec()
+    }
+
+    fn volume(&self) -> f64 {
+        crate::diagnostics::volume(self.field.current(), self.cell_size)
+    }
+
+    /// Kinetic energy only, `1/2 |z - z_old|^2` (m^2): the potential term of a spectral step
+    /// lives in Fourier space.
+    fn energy(&self) -> f64 {
+        self.field
+            .current()
+            .iter()
+            .zip(self.field.previous())
+            .map(|(&z, &o)| 0.5 * f64::from(z - o).powi(2))
+            .sum()
+    }
+}

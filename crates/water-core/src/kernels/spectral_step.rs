@@ -1,0 +1,265 @@
+//! `spectral_step`: one step of linear water waves that is exact for every Fourier mode of a
+//! periodic grid, whatever its dispersion relation (`docs/math.md`, section 13). No GPU twin yet:
+//! the dispersive model runs on the CPU.
+//!
+//! Each mode `Z_k` of a linear, undamped wave equation oscillates as `cos(omega_k t)`, so its
+//! samples obey `Z^(n+1) = 2 cos(omega_k dt) Z^n - Z^(n-1)` exactly. In real space:
+//!
+//! ```text
+//! z_new = d * (2 IFFT(cos(omega_k dt) FFT(z)) - z_old)
+//! ```
+//!
+//! one forward and one inverse 2-D real FFT a step (rows real-to-complex, columns complex, both
+//! split over threads). Two-buffer scheme as [`super::grid_step`]: `out` holds `z^(n-1)` on entry
+//! and `z^(n+1)` on exit.
+
+use std::f64::consts::{PI, TAU};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use realfft::num_complex::Complex;
+use realfft::{ComplexToReal, RealFftPlanner, RealToComplex};
+use rustfft::{Fft, FftPlanner};
+
+use super::Parallelism;
+use crate::airy::AiryDispersion;
+use crate::size::GridSize;
+
+/// The plans, the per-mode factors and the spectra of a [`spectral_step`] on one grid.
+pub struct SpectralStep {
+    size: GridSize,
+    rows_forward: Arc<dyn RealToComplex<f32>>,
+    rows_inverse: Arc<dyn ComplexToReal<f32>>,
+    columns_forward: Arc<dyn Fft<f32>>,
+    columns_inverse: Arc<dyn Fft<f32>>,
+    /// `cos(omega_k dt) / (W H)` per mode, column-major: `[x * H + y]` for the spectrum's
+    /// column `x` (`0..=W/2`) and row `y`.
+    factors: Vec<f32>,
+    /// The row transforms, `H` rows of `W/2 + 1` values.
+    rows: Vec<Complex<f32>>,
+    /// The same, transposed: `W/2 + 1` columns of `H` values.
+    columns: Vec<Complex<f32>>,
+    omega_max: f64,
+}
+
+impl std::fmt::Debug for SpectralStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpectralStep")
+            .field("size", &self.size)
+            .field("omega_max", &self.omega_max)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for SpectralStep {
+    fn clone(&self) -> Self {
+        Self {
+            size: self.size,
+            rows_forward: Arc::clone(&self.rows_forward),
+            rows_inverse: Arc::clone(&self.rows_inverse),
+            columns_forward: Arc::clone(&self.columns_forward),
+            columns_inverse: Arc::clone(&self.columns_inverse),
+            factors: self.factors.clone(),
+            rows: self.rows.clone(),
+            columns: self.columns.clone(),
+            omega_max: self.omega_max,
+        }
+    }
+}
+
+/// The wavenumber (rad/m) of spectral cell `(x, y)` (`x` in `0..=W/2`, `y` in `0..H`, the
+/// upper half of `y` standing for negative frequencies) of a `W x H` grid of `h` m cells.
+#[must_use]
+pub fn mode_wavenumber(size: GridSize, cell_size: f64, x: usize, y: usize) -> f64 {
+    let (w, h) = (size.width() as f64, size.height() as f64);
+    let fy = if y <= size.height() / 2 {
+        y as f64
+    } else {
+        y as f64 - h
+    };
+    let kx = TAU * x as f64 / (w * cell_size);
+    let ky = TAU * fy / (h * cell_size);
+    kx.hypot(ky)
+}
+
+/// The largest wavenumber a grid of `h` m cells resolves, rad/m: the diagonal Nyquist mode,
+/// `pi sqrt 2 / h`.
+#[must_use]
+pub fn largest_wavenumber(cell_size: f64) -> f64 {
+    PI * std::f64::consts::SQRT_2 / cell_size
+}
+
+impl SpectralStep {
+    /// Plans and factors for a `size` grid of `cell_size` m cells stepped by `dt` s under
+    /// `airy`.
+    #[must_use]
+    pub fn new(size: GridSize, cell_size: f64, dt: f64, airy: &AiryDispersion) -> Self {
+        let (w, h) = (size.width(), size.height());
+        let wc = w / 2 + 1;
+        let mut real = RealFftPlanner::<f32>::new();
+        let mut complex = FftPlanner::<f32>::new();
+        let norm = 1.0 / (w * h) as f64;
+        let mut factors = Vec::with_capacity(wc * h);
+        for x in 0..wc {
+            for y in 0..h {
+                let k = mode_wavenumber(size, cell_size, x, y);
+                factors.push(((airy.omega(k) * dt).cos() * norm) as f32);
+            }
+        }
+        Self {
+            size,
+            rows_forward: real.plan_fft_forward(w),
+            rows_inverse: real.plan_fft_inverse(w),
+            columns_forward: complex.plan_fft_forward(h),
+            columns_inverse: complex.plan_fft_inverse(h),
+            factors,
+            rows: vec![Complex::default(); wc * h],
+            columns: vec![Complex::default(); wc * h],
+            omega_max: airy.omega(largest_wavenumber(cell_size)),
+        }
+    }
+
+    /// The grid size.
+    #[must_use]
+    pub fn size(&self) -> GridSize {
+        self.size
+    }
+
+    /// The fastest angular frequency the grid resolves, rad/s (its diagonal Nyquist mode's).
+    #[must_use]
+    pub fn omega_max(&self) -> f64 {
+        self.omega_max
+    }
+
+    /// `FFT(z)` into the row spectra, each mode times its factor, and the column transforms
+    /// back, so `rows` holds the row spectra of the filtered field.
+    fn filtered_rows(&mut self, z: &[f32], parallel: bool) {
+        let (w, h) = (self.size.width(), self.size.height());
+        let wc = w / 2 + 1;
+        let forward = &self.rows_forward;
+        for_each_chunk(
+            parallel,
+            &mut self.rows,
+            wc,
+            || (vec![0.0f32; w], forward.make_scratch_vec()),
+            |(input, scratch), y, spectrum| {
+                input.copy_from_slice(&z[y * w..(y + 1) * w]);
+                forward
+                    .process_with_scratch(input, spectrum, scratch)
+                    .expect("lengths from the plan");
+            },
+        );
+        transpose(&self.rows, &mut self.columns, h, wc, parallel);
+        let (fwd, inv) = (&self.columns_forward, &self.columns_inverse);
+        let factors = &self.factors;
+        let scratch_len = fwd
+            .get_inplace_scratch_len()
+            .max(inv.get_inplace_scratch_len());
+        for_each_chunk(
+            parallel,
+            &mut self.columns,
+            h,
+            || vec![Complex::default(); scratch_len],
+            |scratch, x, values| {
+                fwd.process_with_scratch(values, scratch);
+                for (v, &f) in values.iter_mut().zip(&factors[x * h..(x + 1) * h]) {
+                    *v *= f;
+                }
+                inv.process_with_scratch(values, scratch);
+            },
+        );
+        transpose(&self.columns, &mut self.rows, wc, h, parallel);
+    }
+}
+
+/// Calls `f(state, index, chunk)` on each `len`-long chunk of `data`, on the rayon pool when
+/// `parallel` (each worker with a `state` from `init`: its scratch buffers).
+fn for_each_chunk<T: Send, S>(
+    parallel: bool,
+    data: &mut [T],
+    len: usize,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, usize, &mut [T]) + Sync + Send,
+) {
+    if parallel {
+        data.par_chunks_mut(len)
+            .enumerate()
+            .for_each_init(&init, |state, (i, chunk)| f(state, i, chunk));
+    } else {
+        let mut state = init();
+        for (i, chunk) in data.chunks_mut(len).enumerate() {
+            f(&mut state, i, chunk);
+        }
+    }
+}
+
+/// `to[c * rows + r] = from[r * cols + c]` for a `rows x cols` row-major `from`.
+fn transpose(
+    from: &[Complex<f32>],
+    to: &mut [Complex<f32>],
+    rows: usize,
+    cols: usize,
+    parallel: bool,
+) {
+    for_each_chunk(
+        parallel,
+        to,
+        rows,
+        || (),
+        |(), c, column| {
+            for (r, v) in column.iter_mut().enumerate() {
+                *v = from[r * cols + c];
+            }
+        },
+    );
+}
+
+/// Advances `cur` by one step into `out` (`z_old` on entry, `z_new` on exit): see the module
+/// docs. `damping` is the per-step factor `d`.
+///
+/// # Panics
+/// If `cur` or `out` does not hold one value per cell of `step`'s grid.
+pub fn spectral_step(
+    step: &mut SpectralStep,
+    damping: f32,
+    cur: &[f32],
+    out: &mut [f32],
+    parallelism: Parallelism,
+) {
+    let size = step.size;
+    assert_eq!(cur.len(), size.cells(), "cur buffer size");
+    assert_eq!(out.len(), size.cells(), "out buffer size");
+    let w = size.width();
+    let wc = w / 2 + 1;
+    let parallel = parallelism.threads(size.cells()) > 1;
+    step.filtered_rows(cur, parallel);
+    let inverse = &step.rows_inverse;
+    let rows = &mut step.rows;
+    let row_inverse =
+        |(filtered, scratch): &mut (Vec<f32>, Vec<Complex<f32>>),
+         (spectrum, out_row): (&mut [Complex<f32>], &mut [f32])| {
+            // A real row's transform has real DC and (even widths) Nyquist terms; rounding leaves
+            // a trace of imaginary part there, which the inverse would refuse.
+            spectrum[0].im = 0.0;
+            if w.is_multiple_of(2) {
+                spectrum[wc - 1].im = 0.0;
+            }
+            inverse
+                .process_with_scratch(spectrum, filtered, scratch)
+                .expect("lengths from the plan, real end terms");
+            for (z_out, &f) in out_row.iter_mut().zip(filtered.iter()) {
+                *z_out = damping * ((f + f) - *z_out);
+            }
+        };
+    let init = || (vec![0.0f32; w], inverse.make_scratch_vec());
+    if parallel {
+        rows.par_chunks_mut(wc)
+            .zip(out.par_chunks_mut(w))
+            .for_each_init(init, row_inverse);
+    } else {
+        let mut state = init();
+        for pair in rows.chunks_mut(wc).zip(out.chunks_mut(w)) {
+            row_inverse(&mut state, pair);
+        }
+    }
+}
