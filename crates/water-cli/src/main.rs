@@ -79,7 +79,7 @@ enum Command {
         /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
         scenario: Option<PathBuf>,
         /// Run a built-in scenario by name instead (harbour, rock-pool, open-sea, boat-wake,
-        /// sky-aquarium, beach).
+        /// sky-aquarium, beach, kelvin-wake).
         #[arg(long, conflicts_with = "scenario")]
         builtin: Option<String>,
         /// Where the solver runs.

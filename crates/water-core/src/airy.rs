@@ -29,6 +29,28 @@ pub struct AiryDispersion {
     depth: Option<f64>,
 }
 
+impl crate::params::WaveParams {
+    /// Parameters of dispersive water under `airy`: cell size `h`, step `dt` and damping as
+    /// for the wave model, and as wave speed the phase speed of the shortest wave the grid
+    /// resolves (the diagonal Nyquist mode, `k_max = pi sqrt 2 / h`). With that speed the usual
+    /// check `a = (c dt / h)^2 <= 1/2` is exactly the spectral step's limit
+    /// `omega_max dt <= pi` (`docs/math.md`, section 13), and the largest stable `dt` it names,
+    /// `h / (c sqrt 2)`, is `pi / omega_max`.
+    ///
+    /// # Errors
+    /// As [`crate::WaveParams::new`].
+    pub fn dispersive(
+        cell_size: f64,
+        airy: &AiryDispersion,
+        dt: f64,
+        damping: crate::params::Damping,
+    ) -> Result<Self> {
+        positive("cell_size", cell_size)?;
+        let k_max = crate::kernels::spectral_step::largest_wavenumber(cell_size);
+        Self::new(cell_size, airy.phase_speed(k_max), dt, damping)
+    }
+}
+
 impl AiryDispersion {
     /// Gravity waves on deep water (no surface tension), `g` in m/s^2.
     ///

@@ -114,6 +114,16 @@ pub enum WaterError {
         /// The value found.
         value: f32,
     },
+    /// A grid mode a water model does not offer.
+    #[error("the {model} model offers {offered} mode, not {mode}")]
+    ModeNotOffered {
+        /// The mode asked for.
+        mode: &'static str,
+        /// The model (e.g. `"dispersive"`).
+        model: &'static str,
+        /// The modes it offers.
+        offered: &'static str,
+    },
     /// A boundary a water model does not offer.
     #[error("the {model} model offers {offered} edges, not {boundary}")]
     BoundaryNotOffered {

@@ -2,8 +2,8 @@
 //! GPU compute grid stores its cells.
 
 use crate::{
-    Boundary, ClassicGrid, GridMode, GridSize, Result, StencilCoefficients, StorageFormat,
-    WaterError, WaveParams,
+    AiryDispersion, Boundary, ClassicGrid, GridMode, GridSize, Result, StencilCoefficients,
+    StorageFormat, WaterError, WaveParams,
 };
 
 /// Size, physics, boundary, mode and (for GPU compute grids) storage format of a grid.
@@ -23,6 +23,9 @@ pub struct GridSpec {
     /// [`StorageFormat::F16`] is offered for signed and split grids on the compute backend; the
     /// fragment backend and classic grids refuse it. The CPU grids always compute in f32.
     pub storage: StorageFormat,
+    /// The dispersive model's relation ([`crate::DispersiveGrid`], signed mode, periodic or
+    /// absorbing edges, on the CPU); `None` for the wave model (the five-point stencil).
+    pub dispersion: Option<AiryDispersion>,
 }
 
 impl GridSpec {
@@ -36,7 +39,16 @@ impl GridSpec {
             mode,
             classic_shift: Some(crate::DEFAULT_CLASSIC_SHIFT),
             storage: StorageFormat::F32,
+            dispersion: None,
         }
+    }
+
+    /// The same spec stepped by the dispersive model under `airy` (see
+    /// [`WaveParams::dispersive`] for its parameters).
+    #[must_use]
+    pub fn with_dispersion(mut self, airy: AiryDispersion) -> Self {
+        self.dispersion = Some(airy);
+        self
     }
 
     /// The same spec with another storage format.
@@ -60,6 +72,22 @@ impl GridSpec {
     /// # Errors
     /// [`WaterError::ClassicBoundary`], and what [`ClassicGrid::new`] refuses.
     pub fn check(&self) -> Result<()> {
+        if self.dispersion.is_some() {
+            if self.mode != GridMode::Signed {
+                return Err(WaterError::ModeNotOffered {
+                    mode: self.mode.name(),
+                    model: "dispersive",
+                    offered: "signed",
+                });
+            }
+            if !matches!(self.boundary, Boundary::Periodic | Boundary::Absorbing) {
+                return Err(WaterError::BoundaryNotOffered {
+                    boundary: self.boundary.name(),
+                    model: "dispersive",
+                    offered: "periodic or absorbing",
+                });
+            }
+        }
         if self.mode == GridMode::Classic {
             if self.boundary != Boundary::Fixed {
                 return Err(WaterError::ClassicBoundary {

@@ -1,8 +1,8 @@
 //! [`BackendGrid`]: grid water on any backend behind one type.
 
 use water_core::{
-    ClassicGrid, ContactMasks, Depth, GridMode, GridWater, HeightView, Impulse, LandMask,
-    SignedGrid, SplitGrid, WaterError,
+    ClassicGrid, ContactMasks, Depth, DispersiveGrid, GridMode, GridWater, HeightView, Impulse,
+    LandMask, SignedGrid, SplitGrid, WaterError,
 };
 use water_gpu::GpuGridWater;
 use water_gpu::{GpuContext, GpuGrid, GridSpec};
@@ -19,6 +19,8 @@ pub enum BackendGrid {
     Split(SplitGrid),
     /// Classic mode on the CPU.
     Classic(ClassicGrid),
+    /// The dispersive model on the CPU ([`GridSpec::dispersion`]).
+    Dispersive(Box<DispersiveGrid>),
     /// Any mode on a GPU backend.
     Gpu(Box<GpuGrid>),
 }
@@ -57,6 +59,21 @@ impl BackendGrid {
         backend: Backend,
         gpu: Option<&GpuContext>,
     ) -> Result<Self, SceneError> {
+        if let Some(airy) = spec.dispersion {
+            spec.check()?;
+            if backend.gpu().is_some() {
+                return Err(SceneError::DispersiveOnGpu { backend });
+            }
+            let params = spec.params;
+            return Ok(Self::Dispersive(Box::new(DispersiveGrid::new(
+                spec.size,
+                params.cell_size(),
+                params.dt(),
+                params.damping(),
+                airy,
+                spec.boundary,
+            )?)));
+        }
         Ok(match backend.gpu() {
             None => {
                 spec.check()?;
@@ -97,6 +114,7 @@ impl BackendGrid {
             Self::Signed(g) => Some(g),
             Self::Split(g) => Some(g),
             Self::Classic(g) => Some(g),
+            Self::Dispersive(g) => Some(g.as_ref()),
             Self::Gpu(_) => None,
         }
     }
@@ -107,6 +125,7 @@ impl BackendGrid {
             Self::Signed(g) => Some(g),
             Self::Split(g) => Some(g),
             Self::Classic(g) => Some(g),
+            Self::Dispersive(g) => Some(g.as_mut()),
             Self::Gpu(_) => None,
         }
     }
@@ -156,6 +175,7 @@ impl BackendGrid {
             Self::Signed(g) => g.set_depth(depth)?,
             Self::Split(g) => g.set_depth(depth)?,
             Self::Classic(_) => Err(WaterError::ClassicTakesNo { what: "depth" })?,
+            Self::Dispersive(_) => Err(SceneError::DispersiveDepthMap)?,
             Self::Gpu(g) => g.set_depth(depth)?,
         }
         Ok(())
@@ -169,7 +189,7 @@ impl BackendGrid {
         match self {
             Self::Classic(g) => Ok(g.current().to_vec()),
             Self::Gpu(g) => Ok(g.classic_heights()?),
-            Self::Signed(_) => Err(not_classic(GridMode::Signed)),
+            Self::Signed(_) | Self::Dispersive(_) => Err(not_classic(GridMode::Signed)),
             Self::Split(_) => Err(not_classic(GridMode::Split)),
         }
     }
@@ -236,6 +256,7 @@ impl BackendGrid {
     ) -> Result<R, SceneError> {
         match self {
             Self::Signed(g) => Ok(f(&g.view())),
+            Self::Dispersive(g) => Ok(f(&g.view())),
             Self::Split(g) => {
                 scratch.clear();
                 scratch.extend(
@@ -280,6 +301,11 @@ impl BackendGrid {
         Ok(match self {
             Self::Signed(g) => GridOutputs {
                 heights: g.current().to_vec(),
+                channels: None,
+                classic: None,
+            },
+            Self::Dispersive(g) => GridOutputs {
+                heights: g.field().current().to_vec(),
                 channels: None,
                 classic: None,
             },

@@ -88,10 +88,6 @@ fn depth_mistakes_are_refused_where_they_stand() {
     refused("depth = nan\n", "got NaN");
     refused("depth = 1.0\ngravity = 0.0\n", "gravity");
     refused("depth = 1.0\ngravity = 1e9\n", "gravity");
-    refused(
-        "wave_speed = 2.0\nmodel = \"dispersive\"\n",
-        "not available yet",
-    );
     refused("wave_speed = 2.0\nmodel = \"airy\"\n", "unknown model");
     // The stability check is made for the deepest water: c = sqrt(9.81 * 10) = 9.9 m/s gives
     // a = (c dt / h)^2 = 0.98.
@@ -110,4 +106,77 @@ fn the_beach_builtin_has_a_depth_with_a_dry_shore() {
     let depth = s.depth.as_ref().expect("depth");
     assert_eq!(depth.deepest(), 2.0);
     assert!(s.all_land().land_cells() > 0, "a dry shore");
+}
+
+const SEA: &str = "steps = 10\n[grid]\nwidth = 32\nheight = 16\ncell_size = 0.1\ndt = 0.02\n\
+                   boundary = \"periodic\"\nmodel = \"dispersive\"\n";
+
+fn sea(extra: &str) -> Result<Scenario, String> {
+    Scenario::parse("sea.toml", &format!("{SEA}{extra}")).map_err(|e| e.to_string())
+}
+
+/// `model = "dispersive"` builds Airy water from gravity, surface tension, density and a
+/// uniform depth; its wave speed is the shortest resolved wave's, so `a <= 1/2` is the
+/// spectral step's limit.
+#[test]
+fn the_dispersive_model_takes_airys_keys() {
+    let s = sea("").expect("deep water");
+    let airy = s.dispersion.expect("dispersive");
+    assert_eq!(airy.gravity(), 9.81);
+    assert_eq!(airy.depth(), None);
+    let k_max = std::f64::consts::PI * 2f64.sqrt() / 0.1;
+    assert!((s.params.wave_speed() - airy.phase_speed(k_max)).abs() < 1e-9);
+    let s = sea("depth = 0.2\nsurface_tension = 0.0728\ndensity = 1025.0\ngravity = 9.8\n")
+        .expect("every key");
+    let airy = s.dispersion.expect("dispersive");
+    assert_eq!(
+        (
+            airy.depth(),
+            airy.surface_tension(),
+            airy.density(),
+            airy.gravity()
+        ),
+        (Some(0.2), 0.0728, 1025.0, 9.8)
+    );
+    let mut scene = s.scene(Backend::Cpu, None).expect("on the CPU");
+    scene.step_many(5).expect("steps");
+    let on_gpu = s
+        .scene(Backend::Gpu, None)
+        .expect_err("not on the GPU")
+        .to_string();
+    assert!(on_gpu.contains("runs on the CPU"), "{on_gpu}");
+}
+
+#[test]
+fn dispersive_mistakes_are_refused_where_they_stand() {
+    for (extra, needle) in [
+        ("wave_speed = 2.0\n", "wave_speed is refused"),
+        ("depth_map = \"x.npy\"\n", "uniform `depth`"),
+        ("mode = \"split\"\n", "signed grids"),
+        ("surface_tension = -1.0\n", "surface_tension"),
+        ("density = 0.0\n", "density"),
+        ("depth = 0.0\n", "depth"),
+        ("gravity = 1e9\n", "gravity"),
+    ] {
+        let e = sea(extra).expect_err(extra);
+        assert!(e.contains(needle), "{extra}: {e}");
+        assert!(e.starts_with("sea.toml:"), "{e}");
+    }
+    let e = Scenario::parse("sea.toml", &SEA.replace("periodic", "reflective"))
+        .expect_err("reflective")
+        .to_string();
+    assert!(e.contains("periodic or absorbing"), "{e}");
+    // The fastest ripple at h = 0.1 m, omega = sqrt(9.81 * 44.4) = 20.9 rad/s, needs dt below
+    // pi / omega = 0.150 s.
+    let e = Scenario::parse("sea.toml", &SEA.replace("dt = 0.02", "dt = 0.2"))
+        .expect_err("too long")
+        .to_string();
+    assert!(
+        e.contains("largest stable dt") && e.contains("0.150"),
+        "{e}"
+    );
+    refused(
+        "wave_speed = 2.0\nsurface_tension = 0.07\n",
+        "belong to model = \"dispersive\"",
+    );
 }

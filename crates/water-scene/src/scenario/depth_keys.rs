@@ -1,12 +1,16 @@
-//! The depth keys of `[grid]` (DESIGN.md, "Depth and dispersion"): `depth` (uniform, m) or
-//! `depth_map` (a `.npy` file of f32 `[height, width]`, m, land where <= 0), `gravity` (m/s^2,
-//! 9.81) and `model` (`"wave"`).
+//! The depth and dispersion keys of `[grid]` (DESIGN.md, "Depth and dispersion"): `depth`
+//! (uniform, m) or `depth_map` (a `.npy` file of f32 `[height, width]`, m, land where <= 0),
+//! `gravity` (m/s^2, 9.81), `model` (`"wave"` or `"dispersive"`), and for the dispersive model
+//! `surface_tension` (N/m, 0) and `density` (kg/m^3, 1000).
 
 use std::ops::Range;
 use std::path::Path;
 
 use toml::Spanned;
-use water_core::{check_gravity, Depth, GridMode, GridSize, STANDARD_GRAVITY};
+use water_core::{
+    check_gravity, AiryDispersion, Boundary, Depth, GridMode, GridSize, STANDARD_GRAVITY,
+    WATER_DENSITY,
+};
 
 use super::ScenarioError;
 
@@ -24,12 +28,16 @@ pub(super) struct DepthKeys<'k> {
     pub depth_map: Option<&'k Spanned<String>>,
     pub gravity: Option<&'k Spanned<f64>>,
     pub model: Option<&'k Spanned<String>>,
+    pub surface_tension: Option<&'k Spanned<f64>>,
+    pub density: Option<&'k Spanned<f64>>,
+    pub wave_speed: Option<&'k Spanned<f64>>,
 }
 
-/// What the depth keys describe: the depth (if any) and gravity.
+/// What the depth keys describe: the depth (if any) and gravity, or the dispersive model.
 pub(super) struct DepthSetting {
     pub depth: Option<Depth>,
     pub gravity: f64,
+    pub dispersion: Option<AiryDispersion>,
 }
 
 impl DepthKeys<'_> {
@@ -38,28 +46,33 @@ impl DepthKeys<'_> {
     pub(super) fn read(
         &self,
         size: GridSize,
-        mode: GridMode,
+        (mode, boundary): (GridMode, Boundary),
         source: &str,
         at: Locate<'_>,
     ) -> Result<DepthSetting, ScenarioError> {
-        if let Some(model) = self.model {
-            match model.get_ref().as_str() {
-                "wave" => {}
-                "dispersive" => {
-                    return Err(at(
-                        model.span(),
-                        "model = \"dispersive\" is not available yet; the grid steps the wave \
-                         model (leave out `model`, or give model = \"wave\")"
-                            .into(),
-                    ))
-                }
+        let dispersive = match self.model {
+            Some(model) => match model.get_ref().as_str() {
+                "wave" => false,
+                "dispersive" => true,
                 other => {
                     return Err(at(
                         model.span(),
-                        format!("unknown model {other:?}; expected \"wave\""),
+                        format!("unknown model {other:?}; expected \"wave\" or \"dispersive\""),
                     ))
                 }
-            }
+            },
+            None => false,
+        };
+        if dispersive {
+            return self.dispersive((mode, boundary), at);
+        }
+        if let Some(key) = self.surface_tension.or(self.density) {
+            return Err(at(
+                key.span(),
+                "surface_tension and density belong to model = \"dispersive\" (the wave \
+                 model has one speed for every wavelength)"
+                    .into(),
+            ));
         }
         let depth = match (self.depth, self.depth_map) {
             (Some(_), Some(map)) => {
@@ -93,6 +106,73 @@ impl DepthKeys<'_> {
         Ok(DepthSetting {
             depth: depth.map(|(_, d)| d),
             gravity,
+            dispersion: None,
+        })
+    }
+
+    /// The keys of `model = "dispersive"`: Airy's relation from `gravity`, `surface_tension`,
+    /// `density` and a uniform `depth` (deep water without one).
+    fn dispersive(
+        &self,
+        (mode, boundary): (GridMode, Boundary),
+        at: Locate<'_>,
+    ) -> Result<DepthSetting, ScenarioError> {
+        let model = self.model.map_or(0..0, Spanned::span);
+        if let Some(c) = self.wave_speed {
+            return Err(at(
+                c.span(),
+                "wave_speed is refused with model = \"dispersive\": every wavelength has its \
+                 own speed there (Airy's relation from gravity, surface_tension, density and \
+                 depth)"
+                    .into(),
+            ));
+        }
+        if let Some(map) = self.depth_map {
+            return Err(at(
+                map.span(),
+                "model = \"dispersive\" takes a uniform `depth`, not a depth_map".into(),
+            ));
+        }
+        if mode != GridMode::Signed {
+            return Err(at(
+                model,
+                format!("model = \"dispersive\" steps signed grids, not mode {mode}"),
+            ));
+        }
+        if !matches!(boundary, Boundary::Periodic | Boundary::Absorbing) {
+            return Err(at(
+                model,
+                format!(
+                    "model = \"dispersive\" offers periodic or absorbing edges, not {boundary}"
+                ),
+            ));
+        }
+        let value =
+            |key: Option<&Spanned<f64>>, default: f64| key.map_or(default, |v| *v.get_ref());
+        let airy = AiryDispersion::new(
+            value(self.gravity, STANDARD_GRAVITY),
+            value(self.surface_tension, 0.0),
+            value(self.density, WATER_DENSITY),
+            self.depth.map(|d| *d.get_ref()),
+        )
+        .map_err(|e| {
+            let span = match &e {
+                water_core::WaterError::NotFinite { name, .. }
+                | water_core::WaterError::NotPositive { name, .. }
+                | water_core::WaterError::OutOfRange { name, .. } => match *name {
+                    "gravity" => self.gravity.map(Spanned::span),
+                    "surface_tension" => self.surface_tension.map(Spanned::span),
+                    "density" => self.density.map(Spanned::span),
+                    _ => self.depth.map(Spanned::span),
+                },
+                _ => None,
+            };
+            at(span.unwrap_or(model.clone()), e.to_string())
+        })?;
+        Ok(DepthSetting {
+            depth: None,
+            gravity: airy.gravity(),
+            dispersion: Some(airy),
         })
     }
 }

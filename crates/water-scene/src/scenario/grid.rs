@@ -4,9 +4,9 @@ use glam::Vec2;
 use serde::Deserialize;
 use toml::Spanned;
 use water_core::{
-    check_impulse_amplitude, Boundary, ClassicGrid, Damping, Depth, GridMode, GridSize, Impulse,
-    ImpulseShape, LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT, GRID_COURANT_LIMIT,
-    MAX_IMPULSE_RADIUS,
+    check_impulse_amplitude, AiryDispersion, Boundary, ClassicGrid, Damping, Depth, GridMode,
+    GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT,
+    GRID_COURANT_LIMIT, MAX_IMPULSE_RADIUS,
 };
 use water_gpu::{GpuContext, GridSpec};
 
@@ -68,6 +68,10 @@ struct RawGrid {
     /// m/s^2, with a depth.
     gravity: Option<Spanned<f64>>,
     model: Option<Spanned<String>>,
+    /// N/m, dispersive model.
+    surface_tension: Option<Spanned<f64>>,
+    /// kg/m^3, dispersive model.
+    density: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -128,6 +132,8 @@ pub struct Scenario {
     /// Still-water depth per cell (`depth` or `depth_map`): the waves travel at
     /// `c = sqrt(g d)` over it.
     pub depth: Option<Depth>,
+    /// `model = "dispersive"`: Airy's relation the grid steps with.
+    pub dispersion: Option<AiryDispersion>,
     /// Floating bodies (`[[body]]`).
     pub bodies: Vec<BodySpec>,
     /// Bow and stern wave amplitude (`[contacts]`), m per m/s of body speed.
@@ -194,8 +200,11 @@ impl Scenario {
             depth_map: g.depth_map.as_ref(),
             gravity: g.gravity.as_ref(),
             model: g.model.as_ref(),
+            surface_tension: g.surface_tension.as_ref(),
+            density: g.density.as_ref(),
+            wave_speed: g.wave_speed.as_ref(),
         }
-        .read(size, mode, source, at)?;
+        .read(size, (mode, boundary), source, at)?;
         let params = grid_params(g, mode, &depth, grid_span.clone(), at)?;
         let classic_shift = match &g.classic_shift {
             Some(k) if mode != GridMode::Classic => {
@@ -308,6 +317,7 @@ impl Scenario {
             impulses,
             land,
             depth: depth.depth,
+            dispersion: depth.dispersion,
             bodies,
             contact_amplitude,
         })
@@ -402,6 +412,9 @@ fn grid_params(
     let dt = required(&g.dt, "dt", "s")?;
     let dt_span = span_of("dt");
     let damping = damping_keys(&g.damping, &g.damping_per_second, dt_span, at)?;
+    if let Some(airy) = &depth.dispersion {
+        return WaveParams::dispersive(h, airy, dt, damping.0).map_err(blame);
+    }
     if let Some(d) = &depth.depth {
         // The wave model over a depth takes its speed from it.
         if let Some(c) = &g.wave_speed {
@@ -510,8 +523,12 @@ impl Scenario {
     /// What the grid simulates.
     #[must_use]
     pub fn spec(&self) -> GridSpec {
-        GridSpec::new(self.size, self.params, self.boundary, self.mode)
-            .with_classic_shift(self.classic_shift)
+        let spec = GridSpec::new(self.size, self.params, self.boundary, self.mode)
+            .with_classic_shift(self.classic_shift);
+        match self.dispersion {
+            Some(airy) => spec.with_dispersion(airy),
+            None => spec,
+        }
     }
 
     /// All the land the water has: the `[[land]]` rectangles and the depth's dry cells (at or

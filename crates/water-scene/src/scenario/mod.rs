@@ -60,6 +60,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/sky-aquarium.toml"),
     ),
     ("beach", include_str!("../../../../scenarios/beach.toml")),
+    (
+        "kelvin-wake",
+        include_str!("../../../../scenarios/kelvin-wake.toml"),
+    ),
 ];
 
 /// The scenario `water run` uses when given none.
