@@ -7,7 +7,10 @@
 )]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use water_core::{Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, WaveParams};
+use water_core::{
+    AiryDispersion, Boundary, Damping, Depth, DispersiveGrid, GridMode, GridSize, GridWater,
+    SignedGrid, WaveParams,
+};
 use water_scene::benchmark::c_peer_bench;
 
 fn grid(c: &mut Criterion) {
@@ -106,5 +109,65 @@ fn grid_conserving(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, grid, grid_multi_step, grid_conserving);
+/// The cost per cell of each water model's step on the same periodic grid: the five-point
+/// stencil, the variable-coefficient stencil over a depth (a slope from 2 m to 0.5 m) and the
+/// dispersive spectral step (deep water), at 256^2 and 512^2 on 1 and 2 threads. `docs/benchmarks.md`,
+/// "Water models".
+fn grid_models(c: &mut Criterion) {
+    let mut group = c.benchmark_group("grid-models");
+    group.sample_size(10);
+    for n in [256usize, 512] {
+        group.throughput(Throughput::Elements((n * n) as u64));
+        let size = GridSize::new(n, n).expect("size");
+        let (cell, dt) = (0.05, 0.005);
+        let metres = (0..n * n)
+            .map(|i| 2.0 - 1.5 * (i % n) as f32 / n as f32)
+            .collect();
+        let depth = Depth::from_cells(size, metres).expect("depth");
+        let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
+        for threads in [1usize, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("pool");
+            let params = WaveParams::new(cell, 2.0, dt, Damping::NONE).expect("stable");
+            let mut five_point = SignedGrid::new(size, params, Boundary::Periodic);
+            let deep =
+                WaveParams::shallow_water(cell, &depth, 9.81, dt, Damping::NONE).expect("stable");
+            let mut over_depth = SignedGrid::new(size, deep, Boundary::Periodic);
+            over_depth.set_depth(&depth).expect("depth");
+            let mut dispersive =
+                DispersiveGrid::new(size, cell, 0.02, Damping::NONE, airy, Boundary::Periodic)
+                    .expect("stable");
+            // Water in motion everywhere, so no step meets still water.
+            let ripples: Vec<f32> = (0..n * n)
+                .map(|i| 0.01 * ((i * 7919 % 1013) as f32 / 1013.0 - 0.5))
+                .collect();
+            for (cur, old) in [
+                five_point.field_mut().levels_mut(),
+                over_depth.field_mut().levels_mut(),
+                dispersive.field_mut().levels_mut(),
+            ] {
+                cur.copy_from_slice(&ripples);
+                old.copy_from_slice(&ripples);
+            }
+            let models: [(&str, &mut dyn GridWater); 3] = [
+                ("five-point", &mut five_point),
+                ("depth", &mut over_depth),
+                ("dispersive", &mut dispersive),
+            ];
+            for (name, water) in models {
+                group.bench_function(
+                    BenchmarkId::new(format!("{name}/{threads}-thread"), n),
+                    |b| {
+                        pool.install(|| b.iter(|| water.step()));
+                    },
+                );
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, grid, grid_multi_step, grid_conserving, grid_models);
 criterion_main!(benches);
