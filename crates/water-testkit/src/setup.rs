@@ -75,6 +75,7 @@ pub fn cpu_reference(spec: GridSpec, land: LandMask) -> Box<dyn GridWater> {
         BackendGrid::Signed(grid) => Box::new(grid),
         BackendGrid::Split(grid) => Box::new(grid),
         BackendGrid::Classic(grid) => Box::new(grid),
+        BackendGrid::Dispersive(grid) => grid,
         BackendGrid::Gpu(_) => unreachable!("the CPU backend builds CPU grids"),
     }
 }
