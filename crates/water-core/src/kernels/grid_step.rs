@@ -1,7 +1,7 @@
 //! `grid_step`: one step of the signed five-point wave stencil over a whole field, every
 //! boundary. GPU twins: `shaders/grid_step.wgsl`, `shaders/grid_step_f16.wgsl` and
 //! `shaders/grid_step_fragment.wgsl`, with the cell formula in `shaders/shared/wave_cell.wgsl`
-//! and each boundary's rule ([`step_row_slices`]) in `shaders/shared/boundary_rules.wgsl`.
+//! and each boundary's rule (`step_row_slices`) in `shaders/shared/boundary_rules.wgsl`.
 //!
 //! Two-buffer scheme: `cur` holds `z^n`, `out` holds `z^(n-1)` on entry and `z^(n+1)` on exit;
 //! the caller then swaps the buffers.
