@@ -124,7 +124,7 @@ fn setup(
         Water::new(320, 240).with_cell_size(0.1),
         WaterLook {
             colour: Color::srgb(0.04, 0.2, 0.3),
-            height_scale: 2.0,
+            height_scale: 1.5,
             ..default()
         },
     ));
@@ -171,7 +171,8 @@ fn setup(
             perceptual_roughness: 0.9,
             ..default()
         })),
-        Transform::from_xyz(0.0, -0.3, 0.0),
+        // Well below the deepest trough of the wake, so the lake bed never shows through.
+        Transform::from_xyz(0.0, -1.5, 0.0),
     ));
 }
 

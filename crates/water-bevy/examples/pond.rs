@@ -147,7 +147,8 @@ fn setup(
             perceptual_roughness: 0.9,
             ..default()
         })),
-        Transform::from_xyz(0.0, -0.3, 0.0),
+        // Below the deepest trough a crate's splash makes, so it never shows through the water.
+        Transform::from_xyz(0.0, -1.0, 0.0),
     ));
     commands.insert_resource(CrateLook {
         mesh: meshes.add(Cuboid::from_length(CRATE_SIDE_M)),

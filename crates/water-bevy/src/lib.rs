@@ -27,6 +27,37 @@
 //! ));
 //! app.update();
 //! ```
+//!
+//! A game (the README's example; it opens a window, so it is compiled, not run):
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use water_bevy::prelude::*;
+//!
+//! fn main() {
+//!     App::new()
+//!         .add_plugins((DefaultPlugins, WaterPlugin::default()))
+//!         .add_systems(Startup, setup)
+//!         .add_systems(Update, |keys: Res<ButtonInput<KeyCode>>, mut waves: MessageWriter<WaterImpulse>| {
+//!             if keys.just_pressed(KeyCode::Space) {
+//!                 waves.write(WaterImpulse::new(Vec3::new(2.0, 0.0, 1.0), 0.5, 0.1)); // 0.5 m, 10 cm
+//!             }
+//!         })
+//!         .run();
+//! }
+//!
+//! fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<StandardMaterial>>) {
+//!     commands.spawn((Camera3d::default(), Transform::from_xyz(0.0, 9.0, 12.0).looking_at(Vec3::ZERO, Vec3::Y)));
+//!     commands.spawn((DirectionalLight::default(), Transform::from_xyz(-4.0, 6.0, -8.0).looking_at(Vec3::ZERO, Vec3::Y)));
+//!     commands.spawn(Water::new(256, 192)); // 25.6 m x 19.2 m of 0.1 m cells around the origin, still at y = 0
+//!     commands.spawn((
+//!         Floating::cuboid(Vec3::splat(0.3), 108.0), // a 0.6 m crate of 108 kg, dropped in: it floats half out
+//!         Transform::from_xyz(0.0, 1.0, 0.0),
+//!         Mesh3d(meshes.add(Cuboid::from_length(0.6))),
+//!         MeshMaterial3d(materials.add(Color::srgb(0.55, 0.32, 0.12))),
+//!     ));
+//! }
+//! ```
 
 #![allow(
     clippy::type_complexity,

@@ -47,6 +47,7 @@ pub fn run(frames: u32, cells: usize, crates: usize) -> AppExit {
         app.update();
     }
     let steps_before = steps(&mut app);
+    reset_step_times(&mut app);
     let mut times = Vec::with_capacity(frames as usize);
     for _ in 0..frames {
         let start = Instant::now();
@@ -54,6 +55,7 @@ pub fn run(frames: u32, cells: usize, crates: usize) -> AppExit {
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
     let water_steps = steps(&mut app) - steps_before;
+    let phases = step_times(&mut app);
     times.sort_by(f64::total_cmp);
     let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
     let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
@@ -64,8 +66,12 @@ pub fn run(frames: u32, cells: usize, crates: usize) -> AppExit {
          \"frame_seconds\":{FRAME_SECONDS:.6},\"water_steps\":{water_steps},\
          \"ms_per_frame_mean\":{mean:.3},\"ms_per_frame_median\":{median:.3},\
          \"ms_per_frame_p95\":{p95:.3},\"ms_per_water_step\":{water_ms:.3},\
+         \"step_ms_bodies\":{:.3},\"step_ms_masks\":{:.3},\"step_ms_water\":{:.3},\
          \"threads\":{}}}",
         cells * 3 / 4,
+        phases.ms_per_step(phases.bodies),
+        phases.ms_per_step(phases.masks),
+        phases.ms_per_step(phases.water),
         std::thread::available_parallelism().map_or(1, usize::from)
     );
     AppExit::Success
@@ -75,6 +81,24 @@ fn steps(app: &mut App) -> u64 {
     let world = app.world_mut();
     let mut q = world.query::<&WaterSimulation>();
     q.iter(world).map(|s| s.scene().steps_taken()).sum()
+}
+
+fn reset_step_times(app: &mut App) {
+    let world = app.world_mut();
+    let mut q = world.query::<&mut WaterSimulation>();
+    for mut s in q.iter_mut(world) {
+        s.scene_mut().reset_step_times();
+    }
+}
+
+/// The scene's wall time per phase (bodies, masks, water) since the last reset.
+fn step_times(app: &mut App) -> water_scene::StepTimes {
+    let world = app.world_mut();
+    let mut q = world.query::<&WaterSimulation>();
+    q.iter(world)
+        .map(|s| s.scene().step_times())
+        .next()
+        .unwrap_or_default()
 }
 
 fn click_every_half_second(
