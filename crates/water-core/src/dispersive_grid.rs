@@ -262,14 +262,10 @@ impl GridWater for DispersiveGrid {
         crate::diagnostics::volume(self.field.current(), self.cell_size)
     }
 
-    /// Kinetic energy only, `1/2 |z - z_old|^2` (m^2): the potential term of a spectral step
-    /// lives in Fourier space.
+    /// The energy the spectral step conserves (m^2): each Fourier mode's
+    /// `1/2 |Z - Z_old|^2 + (1 - cos(omega dt)) Re(Z conj Z_old)` ([`SpectralStep::energy`]).
     fn energy(&self) -> f64 {
-        self.field
-            .current()
-            .iter()
-            .zip(self.field.previous())
-            .map(|(&z, &o)| 0.5 * f64::from(z - o).powi(2))
-            .sum()
+        self.spectral
+            .energy(self.field.current(), self.field.previous())
     }
 }

@@ -131,6 +131,70 @@ impl SpectralStep {
         self.omega_max
     }
 
+    /// The conserved energy of levels `cur` and `old` (m^2, summed over cells as
+    /// [`crate::diagnostics::discrete_energy`]): each mode's
+    /// `1/2 |Z - Z_old|^2 + (1 - cos(omega dt)) Re(Z conj Z_old)`, which the exact recurrence
+    /// keeps, summed by Parseval's theorem (`docs/math.md`, section 13).
+    ///
+    /// # Panics
+    /// If `cur` or `old` does not hold one value per cell.
+    #[must_use]
+    pub fn energy(&self, cur: &[f32], old: &[f32]) -> f64 {
+        let (w, h) = (self.size.width(), self.size.height());
+        let wc = w / 2 + 1;
+        let (zc, zo) = (self.spectrum(cur), self.spectrum(old));
+        let cells = (w * h) as f64;
+        let mut total = 0.0;
+        for x in 0..wc {
+            // The half spectrum of a real field stands for its mirror image too, but for the
+            // columns that are their own mirror (0, and W/2 for even W).
+            let weight = if x == 0 || (w.is_multiple_of(2) && x == wc - 1) {
+                1.0
+            } else {
+                2.0
+            };
+            for y in 0..h {
+                let i = x * h + y;
+                let cos = f64::from(self.factors[i]) * cells;
+                let (a, b) = (zc[i], zo[i]);
+                let (ar, ai, br, bi) = (
+                    f64::from(a.re),
+                    f64::from(a.im),
+                    f64::from(b.re),
+                    f64::from(b.im),
+                );
+                let kinetic = 0.5 * ((ar - br).powi(2) + (ai - bi).powi(2));
+                let potential = (1.0 - cos) * (ar * br + ai * bi);
+                total += weight * (kinetic + potential);
+            }
+        }
+        total / cells
+    }
+
+    /// The 2-D FFT of `z`, column-major as `factors` (serial: for diagnostics).
+    fn spectrum(&self, z: &[f32]) -> Vec<Complex<f32>> {
+        let (w, h) = (self.size.width(), self.size.height());
+        let wc = w / 2 + 1;
+        assert_eq!(z.len(), w * h, "one value per cell");
+        let mut rows = vec![Complex::default(); wc * h];
+        let mut input = vec![0.0f32; w];
+        let mut scratch = self.rows_forward.make_scratch_vec();
+        for (y, spectrum) in rows.chunks_mut(wc).enumerate() {
+            input.copy_from_slice(&z[y * w..(y + 1) * w]);
+            self.rows_forward
+                .process_with_scratch(&mut input, spectrum, &mut scratch)
+                .expect("lengths from the plan");
+        }
+        let mut columns = vec![Complex::default(); wc * h];
+        transpose(&rows, &mut columns, h, wc, false);
+        let mut scratch = vec![Complex::default(); self.columns_forward.get_inplace_scratch_len()];
+        for column in columns.chunks_mut(h) {
+            self.columns_forward
+                .process_with_scratch(column, &mut scratch);
+        }
+        columns
+    }
+
     /// `FFT(z)` into the row spectra, each mode times its factor, and the column transforms
     /// back, so `rows` holds the row spectra of the filtered field.
     fn filtered_rows(&mut self, z: &[f32], parallel: bool) {
