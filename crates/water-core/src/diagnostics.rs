@@ -25,30 +25,12 @@ pub fn discrete_energy<T: Copy + Into<f64>>(
     old: &[T],
 ) -> f64 {
     let (w, h) = (size.width(), size.height());
-    let z = |i: usize| cur[i].into();
-    let zo = |i: usize| old[i].into();
-    let kinetic: f64 = (0..size.cells())
-        .map(|i| (z(i) - zo(i)).powi(2))
-        .sum::<f64>()
-        * 0.5;
-    let link = |i: usize, j: usize| (z(i) - z(j)) * (zo(i) - zo(j));
-    let mut potential = 0.0;
-    for y in 0..h {
-        for x in 0..w {
-            let i = size.index(x, y);
-            if x + 1 < w {
-                potential += link(i, i + 1);
-            } else if boundary == Boundary::Periodic {
-                potential += link(i, size.index(0, y));
-            }
-            if y + 1 < h {
-                potential += link(i, i + w);
-            } else if boundary == Boundary::Periodic {
-                potential += link(i, x);
-            }
-        }
-    }
-    kinetic + 0.5 * a * potential
+    let wraps = boundary == Boundary::Periodic;
+    face_energy(size, cur, old, |x, y| {
+        let east = if x + 1 < w || wraps { a } else { 0.0 };
+        let south = if y + 1 < h || wraps { a } else { 0.0 };
+        (east, south)
+    })
 }
 
 /// [`discrete_energy`] over a varying depth: each face's link weighted by its own Courant number,
@@ -62,6 +44,20 @@ pub fn discrete_energy_over_depth<T: Copy + Into<f64>>(
     old: &[T],
 ) -> f64 {
     let size = faces.size();
+    face_energy(size, cur, old, |x, y| {
+        let i = size.index(x, y);
+        (f64::from(faces.east()[i]), f64::from(faces.south()[i]))
+    })
+}
+
+/// `1/2 |z - z_old|^2 + 1/2 sum_faces a_f (z_i - z_j)(z_old_i - z_old_j)`, with `faces(x, y)` the
+/// Courant numbers of cell `(x, y)`'s east and south faces (0 past an edge that does not wrap).
+fn face_energy<T: Copy + Into<f64>>(
+    size: GridSize,
+    cur: &[T],
+    old: &[T],
+    faces: impl Fn(usize, usize) -> (f64, f64),
+) -> f64 {
     let (w, h) = (size.width(), size.height());
     let z = |i: usize| cur[i].into();
     let zo = |i: usize| old[i].into();
@@ -74,10 +70,13 @@ pub fn discrete_energy_over_depth<T: Copy + Into<f64>>(
     for y in 0..h {
         for x in 0..w {
             let i = size.index(x, y);
-            // Faces past an edge are 0 unless they wrap.
-            let (east, south) = (size.index((x + 1) % w, y), size.index(x, (y + 1) % h));
-            potential += f64::from(faces.east()[i]) * link(i, east);
-            potential += f64::from(faces.south()[i]) * link(i, south);
+            let (east, south) = faces(x, y);
+            if east != 0.0 {
+                potential += east * link(i, size.index((x + 1) % w, y));
+            }
+            if south != 0.0 {
+                potential += south * link(i, size.index(x, (y + 1) % h));
+            }
         }
     }
     kinetic + 0.5 * potential

@@ -146,7 +146,12 @@ impl DispersiveGrid {
     fn step_once(&mut self, contacts: Option<&ContactMasks>) {
         {
             let (cur, old) = self.field.levels_mut();
-            spectral_step(&mut self.spectral, self.damping, cur, old, self.parallelism);
+            spectral_step(
+                &mut self.spectral,
+                (cur, old),
+                self.damping,
+                self.parallelism,
+            );
         }
         self.field.swap();
         let (cur, old) = self.field.levels_mut();
@@ -192,6 +197,10 @@ fn sponge_factors(size: GridSize) -> Vec<f32> {
 }
 
 impl GridWater for DispersiveGrid {
+    fn step(&mut self) {
+        self.step_once(None);
+    }
+
     fn size(&self) -> GridSize {
         self.size
     }
@@ -200,24 +209,22 @@ impl GridWater for DispersiveGrid {
         self.cell_size
     }
 
+    fn set_parallelism(&mut self, parallelism: Parallelism) {
+        self.parallelism = parallelism;
+    }
+
+    /// Signed: one f32 height a cell.
     fn mode(&self) -> GridMode {
         GridMode::Signed
     }
 
+    /// Periodic or absorbing (a sponge).
     fn boundary(&self) -> Boundary {
         self.boundary
     }
 
     fn steps_taken(&self) -> u64 {
         self.steps
-    }
-
-    fn set_parallelism(&mut self, parallelism: Parallelism) {
-        self.parallelism = parallelism;
-    }
-
-    fn step(&mut self) {
-        self.step_once(None);
     }
 
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {

@@ -69,11 +69,17 @@ impl SignedGrid {
     /// grid size.
     pub fn set_depth(&mut self, depth: &Depth) -> Result<()> {
         self.setup.set_depth(depth)?;
+        self.land_changed();
+        Ok(())
+    }
+
+    /// After the land moved or changed: the keeper's reference forgotten, land and a fixed rim
+    /// zeroed in both levels.
+    fn land_changed(&mut self) {
         self.keeper.invalidate();
         let (cur, old) = self.field.levels_mut();
         self.setup.clear_land_and_rim(cur);
         self.setup.clear_land_and_rim(old);
-        Ok(())
     }
 
     /// The two time levels.
@@ -175,20 +181,14 @@ impl GridWater for SignedGrid {
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {
         self.setup.set_land(land)?;
-        self.keeper.invalidate();
-        let (cur, old) = self.field.levels_mut();
-        self.setup.clear_land_and_rim(cur);
-        self.setup.clear_land_and_rim(old);
+        self.land_changed();
         Ok(())
     }
 
     fn shift_window(&mut self, dx: isize, dy: isize) {
         self.field.shift(self.setup.size, dx, dy);
         self.setup.shift_land(dx, dy);
-        self.keeper.invalidate();
-        let (cur, old) = self.field.levels_mut();
-        self.setup.clear_land_and_rim(cur);
-        self.setup.clear_land_and_rim(old);
+        self.land_changed();
     }
 
     fn heights(&self) -> Vec<f32> {

@@ -53,13 +53,19 @@ impl SplitGrid {
     /// grid size.
     pub fn set_depth(&mut self, depth: &Depth) -> Result<()> {
         self.setup.set_depth(depth)?;
+        self.land_changed();
+        Ok(())
+    }
+
+    /// After the land moved or changed: the keepers' references forgotten, land and a fixed rim
+    /// zeroed in both levels of both channels.
+    fn land_changed(&mut self) {
         self.invalidate_keepers();
         for channel in [&mut self.positive, &mut self.negative] {
             let (cur, old) = channel.levels_mut();
             self.setup.clear_land_and_rim(cur);
             self.setup.clear_land_and_rim(old);
         }
-        Ok(())
     }
 
     /// Parameters.
@@ -190,12 +196,7 @@ impl GridWater for SplitGrid {
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {
         self.setup.set_land(land)?;
-        self.invalidate_keepers();
-        for channel in [&mut self.positive, &mut self.negative] {
-            let (cur, old) = channel.levels_mut();
-            self.setup.clear_land_and_rim(cur);
-            self.setup.clear_land_and_rim(old);
-        }
+        self.land_changed();
         Ok(())
     }
 
@@ -203,12 +204,7 @@ impl GridWater for SplitGrid {
         self.positive.shift(self.setup.size, dx, dy);
         self.negative.shift(self.setup.size, dx, dy);
         self.setup.shift_land(dx, dy);
-        self.invalidate_keepers();
-        for channel in [&mut self.positive, &mut self.negative] {
-            let (cur, old) = channel.levels_mut();
-            self.setup.clear_land_and_rim(cur);
-            self.setup.clear_land_and_rim(old);
-        }
+        self.land_changed();
     }
 
     fn heights(&self) -> Vec<f32> {

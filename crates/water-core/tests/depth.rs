@@ -2,6 +2,8 @@
 //! `c = sqrt(g d)`, grow up a gentle slope as Green's law `A ~ d^(-1/4)`, and bend at a depth
 //! step as Snell's law `sin(theta2) / sin(theta1) = c2 / c1`.
 
+mod support;
+
 use std::f64::consts::PI;
 
 use water_core::{
@@ -221,14 +223,8 @@ fn a_depth_step_refracts_as_snells_law() {
     assert!(line.len() >= 50, "a crest of only {} rows", line.len());
     // Least squares x = x0 + slope y; the crest runs along (slope, 1), its normal at
     // atan(-slope) from the x axis.
-    let n = line.len() as f64;
-    let (my, mx) = line
-        .iter()
-        .fold((0.0, 0.0), |(a, b), &(y, x)| (a + y / n, b + x / n));
-    let (sxy, syy) = line.iter().fold((0.0, 0.0), |(a, b), &(y, x)| {
-        (a + (y - my) * (x - mx), b + (y - my) * (y - my))
-    });
-    let measured = (-sxy / syy).atan().to_degrees();
+    let measured = (-support::fitted_slope(&line)).atan().to_degrees();
+    let mx = line.iter().map(|p| p.1).sum::<f64>() / line.len() as f64;
     let snell = (theta1.sin() * f64::from(d2 / d1).sqrt())
         .asin()
         .to_degrees();

@@ -5,6 +5,8 @@
 //! |z|, coming in from outside, reaches half its largest value) on both sides, and the slope of
 //! the line fitted through those points against the track.
 
+mod support;
+
 use water_core::{
     AiryDispersion, Boundary, ContactMasks, Damping, DispersiveGrid, GridSize, GridWater,
     SignedGrid, WaveParams,
@@ -73,14 +75,7 @@ fn wake_angle(z: &[f32], x_hull: f64, from: usize, to: usize, window: usize) -> 
             points.push((behind as f64, best));
         }
     }
-    let n = points.len() as f64;
-    let (mx, my) = points
-        .iter()
-        .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x / n, b + y / n));
-    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), &(x, y)| {
-        (a + (x - mx) * (y - my), b + (x - mx) * (x - mx))
-    });
-    (sxy / sxx).atan().to_degrees()
+    support::fitted_slope(&points).atan().to_degrees()
 }
 
 /// Kelvin's half-angle, `asin(1/3)`, degrees.

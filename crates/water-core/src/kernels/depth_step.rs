@@ -26,7 +26,7 @@
 use super::absorbing_edges::{mur_cell, mur_coefficient};
 use super::float_mode::FlushDenormals;
 use super::grid_step::row_neighbours;
-use super::{for_each_band, Parallelism};
+use super::{for_each_stepped_row, Parallelism};
 use crate::boundary::Boundary;
 use crate::depth::Depth;
 use crate::size::GridSize;
@@ -138,19 +138,11 @@ impl FaceCourants {
 /// One cell of the variable-coefficient stencil, in the canonical sum order.
 #[inline(always)]
 #[must_use]
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the cell's four faces and five heights, as in the WGSL twin"
-)]
 pub fn depth_cell(
     damping: f32,
-    (a_north, a_south, a_east, a_west): (f32, f32, f32, f32),
-    north: f32,
-    south: f32,
-    east: f32,
-    west: f32,
-    centre: f32,
-    old: f32,
+    [a_north, a_south, a_east, a_west]: [f32; 4],
+    [north, south, east, west]: [f32; 4],
+    (centre, old): (f32, f32),
 ) -> f32 {
     let flux = ((a_north * (north - centre) + a_south * (south - centre))
         + a_east * (east - centre))
@@ -171,23 +163,16 @@ pub fn depth_step(
     parallelism: Parallelism,
 ) {
     let size = faces.size;
-    assert_eq!(cur.len(), size.cells(), "cur buffer size");
-    assert_eq!(out.len(), size.cells(), "out buffer size");
+    for_each_stepped_row(
+        size,
+        faces.boundary,
+        (cur, out),
+        parallelism,
+        |y, out_row| {
+            depth_row(faces, damping, cur, y, out_row);
+        },
+    );
     let (w, h) = (size.width(), size.height());
-    let rows = match faces.boundary {
-        Boundary::Fixed | Boundary::Absorbing => 1..h - 1,
-        Boundary::Reflective | Boundary::Periodic => 0..h,
-    };
-    let band_rows = rows
-        .len()
-        .div_ceil(parallelism.bands(size.cells(), rows.len()));
-    let updated = &mut out[rows.start * w..rows.end * w];
-    for_each_band(updated, w, rows.start, band_rows, |y0, band| {
-        let _ftz = FlushDenormals::new();
-        for (dy, out_row) in band.chunks_exact_mut(w).enumerate() {
-            depth_row(faces, damping, cur, y0 + dy, out_row);
-        }
-    });
     if faces.boundary == Boundary::Absorbing {
         let _ftz = FlushDenormals::new();
         for (edge, inner) in [(0, 1), (h - 1, h - 2)] {
@@ -217,13 +202,9 @@ fn depth_row(faces: &FaceCourants, damping: f32, cur: &[f32], y: usize, out_row:
     let cell = |x: usize, west: usize, east_x: usize, a_west: f32, old: f32| {
         depth_cell(
             damping,
-            (north_faces[x], south_faces[x], east[x], a_west),
-            up[x],
-            down[x],
-            mid[east_x],
-            mid[west],
-            mid[x],
-            old,
+            [north_faces[x], south_faces[x], east[x], a_west],
+            [up[x], down[x], mid[east_x], mid[west]],
+            (mid[x], old),
         )
     };
     // The interior, over slices of one length so that the loop vectorises (the same
@@ -238,13 +219,9 @@ fn depth_row(faces: &FaceCourants, damping: f32, cur: &[f32], y: usize, out_row:
         for i in 0..out.len() {
             out[i] = depth_cell(
                 damping,
-                (an[i], a_s[i], ae[i], aw[i]),
-                u[i],
-                d[i],
-                e[i],
-                wv[i],
-                c[i],
-                out[i],
+                [an[i], a_s[i], ae[i], aw[i]],
+                [u[i], d[i], e[i], wv[i]],
+                (c[i], out[i]),
             );
         }
     }

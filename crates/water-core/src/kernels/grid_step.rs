@@ -9,7 +9,7 @@
 use super::absorbing_edges::{mur_coefficient, mur_columns, mur_rows};
 use super::float_mode::FlushDenormals;
 use super::rows::{wave_cell, wave_row_interior, RowKernel};
-use super::{for_each_band, Parallelism};
+use super::{for_each_stepped_row, Parallelism};
 use crate::boundary::Boundary;
 use crate::params::StencilCoefficients;
 use crate::size::GridSize;
@@ -26,26 +26,10 @@ pub fn grid_step(
     out: &mut [f32],
     parallelism: Parallelism,
 ) {
-    assert_eq!(cur.len(), size.cells(), "cur buffer size");
-    assert_eq!(out.len(), size.cells(), "out buffer size");
-    let (w, h) = (size.width(), size.height());
-    // Rows the stencil pass updates; fixed edges never change and absorbing edge rows are
-    // computed after the pass from the new interior.
-    let rows = match boundary {
-        Boundary::Fixed | Boundary::Absorbing => 1..h - 1,
-        Boundary::Reflective | Boundary::Periodic => 0..h,
-    };
     let mur_k = mur_coefficient(k.a);
     let kernel = RowKernel::detect();
-    let band_rows = rows
-        .len()
-        .div_ceil(parallelism.bands(size.cells(), rows.len()));
-    let updated = &mut out[rows.start * w..rows.end * w];
-    for_each_band(updated, w, rows.start, band_rows, |y0, band| {
-        let _ftz = FlushDenormals::new();
-        for (dy, out_row) in band.chunks_exact_mut(w).enumerate() {
-            step_row(kernel, size, k, boundary, mur_k, cur, y0 + dy, out_row);
-        }
+    for_each_stepped_row(size, boundary, (cur, out), parallelism, |y, out_row| {
+        step_row(kernel, size, k, boundary, mur_k, cur, y, out_row);
     });
     if boundary == Boundary::Absorbing {
         let _ftz = FlushDenormals::new();

@@ -54,6 +54,40 @@ impl Parallelism {
     }
 }
 
+/// Runs `step_row(y, out_row)` over the rows one step of a stencil updates under `boundary`
+/// (every row, or for fixed and absorbing edges the interior rows: fixed edges never change and
+/// absorbing edge rows follow from the new interior), in bands over threads, with denormals
+/// flushed; `out` is the whole field, `cur` the level the rows are stepped from.
+///
+/// # Panics
+/// If `cur` or `out` does not hold `size.cells()` values.
+pub(crate) fn for_each_stepped_row(
+    size: crate::size::GridSize,
+    boundary: crate::boundary::Boundary,
+    (cur, out): (&[f32], &mut [f32]),
+    parallelism: Parallelism,
+    step_row: impl Fn(usize, &mut [f32]) + Sync,
+) {
+    use crate::boundary::Boundary;
+    assert_eq!(cur.len(), size.cells(), "cur buffer size");
+    assert_eq!(out.len(), size.cells(), "out buffer size");
+    let (w, h) = (size.width(), size.height());
+    let rows = match boundary {
+        Boundary::Fixed | Boundary::Absorbing => 1..h - 1,
+        Boundary::Reflective | Boundary::Periodic => 0..h,
+    };
+    let band_rows = rows
+        .len()
+        .div_ceil(parallelism.bands(size.cells(), rows.len()));
+    let updated = &mut out[rows.start * w..rows.end * w];
+    for_each_band(updated, w, rows.start, band_rows, |y0, band| {
+        let _ftz = float_mode::FlushDenormals::new();
+        for (dy, out_row) in band.chunks_exact_mut(w).enumerate() {
+            step_row(y0 + dy, out_row);
+        }
+    });
+}
+
 /// Runs `step_band(first_row, rows)` over the rows of `updated` (whole rows of `width` cells,
 /// the first of them grid row `first_row`), split into bands of `band_rows` rows, in parallel on
 /// the current rayon pool when there is more than one band.

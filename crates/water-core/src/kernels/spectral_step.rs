@@ -278,21 +278,23 @@ fn transpose(
     );
 }
 
-/// Advances `cur` by one step into `out` (`z_old` on entry, `z_new` on exit): see the module
-/// docs. `damping` is the per-step factor `d`.
+/// Advances `cur` by one step into `out` (`z_old` on entry, `z_new` on exit) with `step`'s
+/// plans and factors: see the module docs. `damping` is the per-step factor `d`.
 ///
 /// # Panics
 /// If `cur` or `out` does not hold one value per cell of `step`'s grid.
 pub fn spectral_step(
     step: &mut SpectralStep,
+    (cur, out): (&[f32], &mut [f32]),
     damping: f32,
-    cur: &[f32],
-    out: &mut [f32],
     parallelism: Parallelism,
 ) {
     let size = step.size;
-    assert_eq!(cur.len(), size.cells(), "cur buffer size");
-    assert_eq!(out.len(), size.cells(), "out buffer size");
+    assert_eq!(
+        (cur.len(), out.len()),
+        (size.cells(), size.cells()),
+        "level sizes"
+    );
     let w = size.width();
     let wc = w / 2 + 1;
     let parallel = parallelism.threads(size.cells()) > 1;

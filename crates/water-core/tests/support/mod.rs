@@ -49,3 +49,15 @@ pub fn bump(cx: f64, cy: f64, r: f64) -> impl Fn(f64, f64) -> f64 {
 pub fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
 }
+
+/// The least-squares slope of `y` against `x` through `points` `(x, y)`.
+pub fn fitted_slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (mx, my) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x / n, b + y / n));
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), &(x, y)| {
+        (a + (x - mx) * (y - my), b + (x - mx) * (x - mx))
+    });
+    sxy / sxx
+}
