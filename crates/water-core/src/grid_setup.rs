@@ -17,7 +17,8 @@ use crate::params::{StencilCoefficients, WaveParams};
 use crate::size::GridSize;
 
 /// The [`GridWater`] methods signed and split grids share: those that only read or set the
-/// [`GridSetup`] in their `setup` field, and the steps, taken through [`LevelKeptStepping`].
+/// [`GridSetup`] in their `setup` field (the land through the grid's own `land_changed`), and
+/// the steps, taken through [`LevelKeptStepping`].
 macro_rules! shared_grid_water_methods {
     ($mode:expr) => {
         fn size(&self) -> GridSize {
@@ -58,6 +59,12 @@ macro_rules! shared_grid_water_methods {
 
         fn step_many(&mut self, steps: u64) {
             $crate::grid_setup::LevelKeptStepping::kept_step_many(self, steps);
+        }
+
+        fn set_land(&mut self, land: LandMask) -> Result<()> {
+            self.setup.set_land(land)?;
+            self.land_changed();
+            Ok(())
         }
 
         fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {

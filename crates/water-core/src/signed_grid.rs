@@ -179,12 +179,6 @@ impl GridWater for SignedGrid {
         });
     }
 
-    fn set_land(&mut self, land: LandMask) -> Result<()> {
-        self.setup.set_land(land)?;
-        self.land_changed();
-        Ok(())
-    }
-
     fn shift_window(&mut self, dx: isize, dy: isize) {
         self.field.shift(self.setup.size, dx, dy);
         self.setup.shift_land(dx, dy);

@@ -194,12 +194,6 @@ impl GridWater for SplitGrid {
         });
     }
 
-    fn set_land(&mut self, land: LandMask) -> Result<()> {
-        self.setup.set_land(land)?;
-        self.land_changed();
-        Ok(())
-    }
-
     fn shift_window(&mut self, dx: isize, dy: isize) {
         self.positive.shift(self.setup.size, dx, dy);
         self.negative.shift(self.setup.size, dx, dy);

@@ -62,25 +62,8 @@ fn long_waves_travel_at_the_shallow_water_speed() {
             &shape(0.0),
             &shape(-omega * dt),
         );
-        // Zero crossings of the cell at x = 0, interpolated within the step.
-        let mut crossings = Vec::new();
-        let mut before = 1.0f32;
-        for n in 1..=2_000u32 {
-            water.step();
-            let now = water.field().current()[0];
-            if before.signum() != now.signum() {
-                let fraction = f64::from(before / (before - now));
-                crossings.push((f64::from(n - 1) + fraction) * dt);
-            }
-            before = now;
-        }
-        assert!(
-            crossings.len() >= 10,
-            "{d} m: only {} crossings",
-            crossings.len()
-        );
-        let half_periods = (crossings.len() - 1) as f64;
-        let measured_omega = PI * half_periods / (crossings[crossings.len() - 1] - crossings[0]);
+        // Zero crossings of the cell at x = 0 (its first 2,000 steps, at least 10).
+        let measured_omega = support::crossing_omega(&mut water, dt, 2_000, 10);
         let speed = measured_omega / k;
         let error = (speed - c).abs() / c;
         eprintln!("{d} m: phase speed {speed:.4} m/s, sqrt(g d) = {c:.4} m/s");

@@ -3,6 +3,8 @@
 //! deep water, at finite depth and for capillary ripples; the sponge of an absorbing grid takes
 //! what reaches it; too long a step is refused with the limit named.
 
+mod support;
+
 use std::f64::consts::{PI, TAU};
 
 use water_core::{
@@ -50,22 +52,7 @@ fn measured_omega(
     let (cur, old) = water.field_mut().levels_mut();
     cur.copy_from_slice(&shape);
     old.copy_from_slice(&shape);
-    let mut crossings = Vec::new();
-    let mut before = water.field().current()[0];
-    for n in 1..=steps {
-        water.step();
-        let now = water.field().current()[0];
-        if before.signum() != now.signum() {
-            crossings.push((f64::from(n - 1) + f64::from(before / (before - now))) * dt);
-        }
-        before = now;
-    }
-    assert!(
-        crossings.len() >= 6,
-        "mode {mx},{my}: {} crossings",
-        crossings.len()
-    );
-    PI * (crossings.len() - 1) as f64 / (crossings[crossings.len() - 1] - crossings[0])
+    support::crossing_omega(&mut water, dt, steps, 6)
 }
 
 /// Every mode of `MODES` within 2% of Airy's omega; returns the largest error seen.

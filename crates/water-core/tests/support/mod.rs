@@ -61,3 +61,33 @@ pub fn fitted_slope(points: &[(f64, f64)]) -> f64 {
     });
     sxy / sxx
 }
+
+/// The angular frequency (rad/s) of cell 0 of `water` over `steps` steps of `dt` s, from its
+/// zero crossings (interpolated within the step; consecutive ones are half a period apart).
+///
+/// # Panics
+/// With fewer than `min_crossings` crossings.
+pub fn crossing_omega(
+    water: &mut dyn water_core::GridWater,
+    dt: f64,
+    steps: u32,
+    min_crossings: usize,
+) -> f64 {
+    let mut crossings = Vec::new();
+    let mut before = water.heights()[0];
+    for n in 1..=steps {
+        water.step();
+        let now = water.heights()[0];
+        if before.signum() != now.signum() {
+            crossings.push((f64::from(n - 1) + f64::from(before / (before - now))) * dt);
+        }
+        before = now;
+    }
+    assert!(
+        crossings.len() >= min_crossings,
+        "only {} zero crossings",
+        crossings.len()
+    );
+    std::f64::consts::PI * (crossings.len() - 1) as f64
+        / (crossings[crossings.len() - 1] - crossings[0])
+}
