@@ -34,11 +34,10 @@ pub(crate) fn compute_pipeline_with_constants(
     entry: &str,
     constants: &[(&str, f64)],
 ) -> wgpu::ComputePipeline {
-    let module = shader_module(device, label, source);
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(label),
         layout: None,
-        module: &module,
+        module: &shader_module(device, label, source),
         entry_point: Some(entry),
         compilation_options: wgpu::PipelineCompilationOptions {
             constants,

@@ -147,21 +147,36 @@ impl BackendGrid {
         }
     }
 
+    /// Runs `gpu` on a GPU grid or `cpu` on a CPU one.
+    fn on_either(
+        &mut self,
+        gpu: impl FnOnce(&mut GpuGrid) -> Result<(), water_gpu::GpuError>,
+        cpu: impl FnOnce(&mut dyn GridWater) -> Result<(), WaterError>,
+    ) -> Result<(), SceneError> {
+        match self {
+            Self::Gpu(g) => gpu(g)?,
+            other => {
+                if let Some(w) = other.cpu_mut() {
+                    cpu(w)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Replaces the land and zeroes its cells (a round trip through the host on the GPU: for
     /// setting up, not for every frame).
     ///
     /// # Errors
     /// A mask of another size; a failed GPU readback.
     pub fn set_land(&mut self, land: LandMask) -> Result<(), SceneError> {
-        match self {
-            Self::Gpu(g) => g.set_land(land)?,
-            cpu => {
-                if let Some(w) = cpu.cpu_mut() {
-                    w.set_land(land)?;
-                }
-            }
+        if let Self::Gpu(g) = self {
+            return Ok(g.set_land(land)?);
         }
-        Ok(())
+        match self.cpu_mut() {
+            Some(w) => Ok(w.set_land(land)?),
+            None => Ok(()),
+        }
     }
 
     /// Sets the still-water depth of every cell ([`SignedGrid::set_depth`]; on the GPU
@@ -199,15 +214,13 @@ impl BackendGrid {
     /// # Errors
     /// A lost GPU device.
     pub fn add_impulse(&mut self, impulse: &Impulse) -> Result<(), SceneError> {
-        match self {
-            Self::Gpu(g) => g.add_impulse(impulse)?,
-            cpu => {
-                if let Some(w) = cpu.cpu_mut() {
-                    w.add_impulse(impulse);
-                }
-            }
-        }
-        Ok(())
+        self.on_either(
+            |g| g.add_impulse(impulse),
+            |w| {
+                w.add_impulse(impulse);
+                Ok(())
+            },
+        )
     }
 
     /// `steps` steps without contact events (one submission on the GPU).
@@ -215,15 +228,13 @@ impl BackendGrid {
     /// # Errors
     /// A lost GPU device.
     pub fn step_many(&mut self, steps: u64) -> Result<(), SceneError> {
-        match self {
-            Self::Gpu(g) => g.step_many(steps)?,
-            cpu => {
-                if let Some(w) = cpu.cpu_mut() {
-                    w.step_many(steps);
-                }
-            }
-        }
-        Ok(())
+        self.on_either(
+            |g| g.step_many(steps),
+            |w| {
+                w.step_many(steps);
+                Ok(())
+            },
+        )
     }
 
     /// One step with bow and stern events from `contacts` (uploaded on the GPU).
@@ -231,15 +242,10 @@ impl BackendGrid {
     /// # Errors
     /// Masks of another grid size; a lost GPU device.
     pub fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<(), SceneError> {
-        match self {
-            Self::Gpu(g) => g.step_with_contacts(contacts)?,
-            cpu => {
-                if let Some(w) = cpu.cpu_mut() {
-                    w.step_with_contacts(contacts)?;
-                }
-            }
-        }
-        Ok(())
+        self.on_either(
+            |g| g.step_with_contacts(contacts),
+            |w| w.step_with_contacts(contacts),
+        )
     }
 
     /// Calls `f` with the current heights as a sampling view (`cell_size` metres per cell): no
