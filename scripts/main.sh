@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job: sets up, builds, runs the built-in harbour scenario (waves, land) and boat-wake
-# scenario (floating bodies and their wakes) headless on the CPU and on both GPU backends
-# (writing out/<scenario>/<backend>/height.npy, height.png, summary.json and, with bodies,
-# bodies.csv), and compares the GPU results with the CPU reference.
+# The main job: sets up, builds, runs the built-in harbour scenario (waves, land), boat-wake
+# scenario (floating bodies and their wakes) and beach scenario (a depth map: shoaling and
+# refraction) headless on the CPU and on both GPU backends (writing
+# out/<scenario>/<backend>/height.npy, height.png, summary.json and, with bodies, bodies.csv),
+# compares the GPU results with the CPU reference, and runs the kelvin-wake scenario (dispersive
+# water, the CPU's) into out/kelvin-wake/cpu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -11,10 +13,11 @@ if [[ -z ${XDG_RUNTIME_DIR:-} ]]; then
   XDG_RUNTIME_DIR=$(mktemp -d)
   export XDG_RUNTIME_DIR
 fi
-for scenario in harbour boat-wake; do
+for scenario in harbour boat-wake beach; do
   for backend in cpu gpu gpu-fragment; do
     target/release/water run --builtin "$scenario" --backend "$backend" \
       --out "out/$scenario/$backend" "$@"
   done
   target/release/water compare --builtin "$scenario" --backends gpu,gpu-fragment
 done
+target/release/water run --builtin kelvin-wake --backend cpu --out out/kelvin-wake/cpu "$@"
