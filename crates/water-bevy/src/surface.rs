@@ -100,6 +100,9 @@ pub struct WaterSurface {
     pub heights: Handle<Image>,
     /// The material.
     pub material: Handle<WaterSurfaceMaterial>,
+    /// The water step whose heights the texture holds (`None` before the first upload): frames
+    /// without a new step upload nothing.
+    pub uploaded_step: Option<u64>,
 }
 
 /// A `width` x `height` grid mesh of `cell_size` centred on the origin: one vertex per cell
@@ -182,18 +185,26 @@ pub(crate) fn make_surfaces(
         commands.entity(entity).insert((
             Mesh3d(mesh),
             MeshMaterial3d(material.clone()),
-            WaterSurface { heights, material },
+            WaterSurface {
+                heights,
+                material,
+                uploaded_step: None,
+            },
         ));
     }
 }
 
-/// Copies the heights of each water into its surface's texture (once per frame, after the
-/// fixed steps).
+/// Copies the heights of each water into its surface's texture, once per frame after the fixed
+/// steps and only when the water stepped since the last upload.
 pub(crate) fn upload_heights(
-    water: Query<(&WaterSimulation, &WaterSurface)>,
+    mut water: Query<(&WaterSimulation, &mut WaterSurface)>,
     mut images: ResMut<Assets<Image>>,
 ) {
-    for (simulation, surface) in &water {
+    for (simulation, mut surface) in &mut water {
+        let step = simulation.scene().steps_taken();
+        if surface.uploaded_step == Some(step) {
+            continue;
+        }
         let Some(mut image) = images.get_mut(&surface.heights) else {
             continue;
         };
@@ -204,8 +215,9 @@ pub(crate) fn upload_heights(
                 data => *data = Some(bytes.to_vec()),
             }
         });
-        if let Err(e) = written {
-            error!("water heights for the surface: {e}");
+        match written {
+            Ok(()) => surface.uploaded_step = Some(step),
+            Err(e) => error!("water heights for the surface: {e}"),
         }
     }
 }

@@ -36,6 +36,10 @@ pub struct LandRect {
 /// corner at `translation + (-W h / 2, 0, H h / 2)`. The entity's rotation and scale are not
 /// used by the simulation (water is level) and should stay the identity.
 ///
+/// The simulation is built from these settings once, the frame after the component is added;
+/// to change them, insert a new `Water` on a new entity (or remove [`crate::WaterSimulation`]
+/// and the surface to rebuild it).
+///
 /// ```
 /// use water_bevy::Water;
 /// let pond = Water::new(128, 96).with_cell_size(0.1).with_wave_speed(1.5);
