@@ -18,7 +18,6 @@ mod check_mode;
 
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
-use bevy::render::RenderPlugin;
 use water_bevy::prelude::*;
 use water_bevy::DragRates;
 
@@ -65,19 +64,7 @@ fn main() -> AppExit {
     let check = options.frames.is_some();
     let mut app = App::new();
     app.add_plugins((
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "water-bevy: boat".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(RenderPlugin {
-                synchronous_pipeline_compilation: check,
-                ..default()
-            }),
+        check_mode::window_plugins("water-bevy: boat", check),
         WaterPlugin::default(),
     ))
     .insert_resource(ClearColor(Color::srgb(0.62, 0.74, 0.86)))

@@ -28,7 +28,6 @@ mod pond_scene;
 
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
-use bevy::render::RenderPlugin;
 use water_bevy::prelude::*;
 
 use check_mode::{CheckFrame, CheckModePlugin, Options};
@@ -81,21 +80,7 @@ fn main() -> AppExit {
     let check = options.frames.is_some();
     let mut app = App::new();
     app.add_plugins((
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "water-bevy: pond".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(RenderPlugin {
-                // In check mode every pipeline is ready on the frame that first needs it, so
-                // the still picture shows the water.
-                synchronous_pipeline_compilation: check,
-                ..default()
-            }),
+        check_mode::window_plugins("water-bevy: pond", check),
         WaterPlugin::default(),
     ))
     .insert_resource(ClearColor(Color::srgb(0.55, 0.70, 0.85)))

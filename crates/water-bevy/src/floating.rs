@@ -22,14 +22,14 @@ pub enum FloatingHull {
         /// Half the side lengths along local x, y, z, metres.
         half_extents: Vec3,
     },
-    /// A ball.
+    /// A ball (as Bevy's `Sphere`).
     Sphere {
-        /// Radius, metres.
+        /// Its radius, metres.
         radius: f32,
     },
     /// A cylinder along local y capped by two hemispheres (as Bevy's `Capsule3d`).
     Capsule {
-        /// Radius of the cylinder and the caps, metres.
+        /// The radius of both, metres.
         radius: f32,
         /// Half the length of the cylindrical part, metres.
         half_length: f32,

@@ -41,17 +41,17 @@ impl WaterImpulse {
 }
 
 /// Queues each [`WaterImpulse`] on the water; impulses off the grid or with bad numbers are
-/// logged and dropped.
+/// logged and dropped (and all of them while there is no water).
 pub(crate) fn queue_impulses(
     mut impulses: MessageReader<WaterImpulse>,
     mut water: Query<&mut WaterSimulation>,
 ) {
-    let Some(mut simulation) = water.iter_mut().next() else {
-        impulses.clear();
-        return;
-    };
-    let placement = simulation.placement();
+    let mut simulation = water.iter_mut().next();
     for i in impulses.read() {
+        let Some(simulation) = simulation.as_mut() else {
+            continue;
+        };
+        let placement = simulation.placement();
         if !placement.covers(i.position) {
             warn!(
                 "water impulse at {} is off the water ({} x {} m from {})",

@@ -129,22 +129,3 @@ fn a_bad_hull_is_refused_and_the_water_goes_on() {
         Some(&OnWater { refused: true })
     );
 }
-
-#[test]
-fn a_gpu_backend_is_refused_by_name() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, WaterPlugin::headless()));
-    let gpu = app
-        .world_mut()
-        .spawn(Water::new(64, 64).with_backend(water_bevy::Backend::Gpu))
-        .id();
-    app.update();
-    assert!(app.world().get::<water_bevy::WaterRefused>(gpu).is_some());
-    let err = WaterSimulation::new(
-        gpu,
-        &Water::new(64, 64).with_backend(water_bevy::Backend::Gpu),
-        Vec3::ZERO,
-    )
-    .unwrap_err();
-    assert!(err.to_string().contains("backend gpu"), "{err}");
-}

@@ -77,17 +77,27 @@ fn off_the_water_there_is_no_surface() {
 
 #[test]
 fn bad_water_settings_are_refused_not_panicked_on() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, WaterPlugin::headless()));
-    let bad = app
-        .world_mut()
-        .spawn(Water::new(64, 64).with_wave_speed(-1.0))
-        .id();
-    app.update();
-    app.update();
-    assert!(app.world().get::<water_bevy::WaterRefused>(bad).is_some());
-    assert!(app
-        .world()
-        .get::<water_bevy::WaterSimulation>(bad)
-        .is_none());
+    // A negative wave speed, and the GPU backend (not in the plugin yet): each refused, with
+    // the reason named, and no simulation made.
+    let bad_waters = [
+        (Water::new(64, 64).with_wave_speed(-1.0), "wave_speed"),
+        (
+            Water::new(64, 64).with_backend(water_bevy::Backend::Gpu),
+            "backend gpu",
+        ),
+    ];
+    for (water, reason) in bad_waters {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, WaterPlugin::headless()));
+        let bad = app.world_mut().spawn(water.clone()).id();
+        app.update();
+        app.update();
+        assert!(app.world().get::<water_bevy::WaterRefused>(bad).is_some());
+        assert!(app
+            .world()
+            .get::<water_bevy::WaterSimulation>(bad)
+            .is_none());
+        let err = water_bevy::WaterSimulation::new(bad, &water, Vec3::ZERO).unwrap_err();
+        assert!(err.to_string().contains(reason), "{err}");
+    }
 }

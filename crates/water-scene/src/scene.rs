@@ -343,6 +343,13 @@ impl Scene {
         (0..self.bodies.len()).map(BodyId)
     }
 
+    fn get_mut(&mut self, id: BodyId) -> Result<&mut SceneBody, SceneError> {
+        let bodies = self.bodies.len();
+        self.bodies
+            .get_mut(id.0)
+            .ok_or(SceneError::UnknownBody { id: id.0, bodies })
+    }
+
     fn get(&self, id: BodyId) -> Result<&SceneBody, SceneError> {
         self.bodies.get(id.0).ok_or(SceneError::UnknownBody {
             id: id.0,
@@ -385,11 +392,7 @@ impl Scene {
     /// [`SceneError::UnknownBody`]; [`SceneError::NotFinite`] for a non-finite vector.
     pub fn set_force(&mut self, id: BodyId, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
         let up = self.settings.up;
-        let bodies = self.bodies.len();
-        let b = self
-            .bodies
-            .get_mut(id.0)
-            .ok_or(SceneError::UnknownBody { id: id.0, bodies })?;
+        let b = self.get_mut(id)?;
         for (what, value) in [("force", force), ("torque", torque)] {
             if !value.is_finite() {
                 return Err(SceneError::NotFinite {
@@ -413,11 +416,7 @@ impl Scene {
     /// whose orientation is not a unit quaternion.
     pub fn set_body_state(&mut self, id: BodyId, state: &BodyState) -> Result<(), SceneError> {
         let up = self.settings.up;
-        let bodies = self.bodies.len();
-        let b = self
-            .bodies
-            .get_mut(id.0)
-            .ok_or(SceneError::UnknownBody { id: id.0, bodies })?;
+        let b = self.get_mut(id)?;
         b.body.body.state = up
             .state_to_water(state)
             .and_then(|s| s.validate().map(|()| s))

@@ -15,8 +15,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::time::TimeUpdateStrategy;
 use water_bevy::Floating;
 
-#[path = "blank_check.rs"]
-mod blank_check;
+use water_bevy::water_scene::water_gpu::render::picture_check as blank_check;
 
 /// Frame at which the still water is captured: the first frame has drawn the water (pipelines
 /// compile synchronously in check mode), and the script acts only after it.
@@ -215,4 +214,22 @@ fn judge(frame: Res<CheckFrame>, verdict: Res<Verdict>, mut exit: MessageWriter<
             exit.write(AppExit::Success);
         }
     }
+}
+
+/// Bevy's default plugins with a 1280 x 720 window titled `title`. In check mode every
+/// pipeline is ready on the frame that first needs it, so the still picture shows the water.
+pub fn window_plugins(title: &str, check: bool) -> bevy::app::PluginGroupBuilder {
+    DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(Window {
+                title: title.into(),
+                resolution: (1280, 720).into(),
+                ..default()
+            }),
+            ..default()
+        })
+        .set(bevy::render::RenderPlugin {
+            synchronous_pipeline_compilation: check,
+            ..default()
+        })
 }

@@ -15,6 +15,7 @@ mod hull_mask;
 mod image_files;
 mod offscreen;
 mod picture_blit;
+pub mod picture_check;
 mod rgba_image;
 mod sphere_surface;
 

@@ -36,7 +36,6 @@
 //! `xvfb-run -a -s "-screen 0 1280x720x24"`. `water-demo --help` lists every option.
 
 mod app;
-mod blank_check;
 mod check_run;
 mod demo;
 mod error;

@@ -4,10 +4,10 @@ use std::path::Path;
 
 use water_gpu::render::RgbaImage;
 
-use crate::blank_check::{
+use crate::error::DemoError;
+use water_gpu::render::picture_check::{
     blank_reason, mean_change, picture_stats, unchanged_reason, PictureStats,
 };
-use crate::error::DemoError;
 
 /// RGB8 pixels of an RGBA picture.
 fn rgb(image: &RgbaImage) -> Vec<u8> {

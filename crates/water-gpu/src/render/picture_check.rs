@@ -1,5 +1,6 @@
-//! Is a picture blank, or without visible waves? The check mode's verdict (the same tests
-//! and thresholds as the winit `water-demo`'s check mode).
+//! Is a picture blank, or without visible waves? The verdict of the examples' check modes
+//! (the winit `water-demo` and the Bevy `pond` and `boat`) on their last frame, on RGB8 pixels
+//! (the RGB bytes of an [`RgbaImage`](super::RgbaImage)'s pixels).
 //!
 //! A frame that only cleared to the sky colour, came out black, or drew one flat colour has a
 //! handful of distinct colours and almost no spread of brightness; lit water with a floor, a sky
