@@ -17,22 +17,22 @@ use crate::error::WaterBevyError;
 /// Bevy's primitives are), centred on its origin.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FloatingHull {
-    /// A box of these half extents, metres (as Bevy's `Cuboid::half_size`).
-    Cuboid {
-        /// Half the side lengths along local x, y, z, metres.
-        half_extents: Vec3,
-    },
-    /// A ball (as Bevy's `Sphere`).
-    Sphere {
-        /// Its radius, metres.
-        radius: f32,
-    },
     /// A cylinder along local y capped by two hemispheres (as Bevy's `Capsule3d`).
     Capsule {
         /// The radius of both, metres.
         radius: f32,
         /// Half the length of the cylindrical part, metres.
         half_length: f32,
+    },
+    /// A ball (as Bevy's `Sphere`).
+    Sphere {
+        /// Its radius, metres.
+        radius: f32,
+    },
+    /// A box of these half extents, metres (as Bevy's `Cuboid::half_size`).
+    Cuboid {
+        /// Half the side lengths along local x, y, z, metres.
+        half_extents: Vec3,
     },
     /// A closed convex triangle mesh, counter-clockwise seen from outside, metres.
     ConvexMesh {

@@ -10,17 +10,17 @@ pub enum BuoyancyError {
     /// A number was NaN or infinite.
     #[error("{name} must be a finite number, got {value}")]
     NotFinite {
-        /// Which parameter.
+        /// Which parameter (as the scenario key or the argument names it).
         name: &'static str,
-        /// The value given.
+        /// What was given.
         value: f64,
     },
     /// A number that must be strictly positive was zero or negative.
     #[error("{name} must be greater than 0, got {value}")]
     NotPositive {
-        /// Which parameter.
+        /// Which parameter (as the scenario key or the argument names it).
         name: &'static str,
-        /// The value given.
+        /// What was given.
         value: f64,
     },
     /// A number that must not be negative was.

@@ -414,17 +414,10 @@ impl ComputeGrid {
         if self.step_reads_faces() {
             resources.push(self.faces.as_entire_binding());
         }
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
-            .into_iter()
-            .zip(0..)
-            .map(|(resource, binding)| wgpu::BindGroupEntry { binding, resource })
-            .collect();
+        let layout = self.step_pipeline.get_bind_group_layout(0);
         let group = validated(&device, || {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("water step with caller's contacts"),
-                layout: &self.step_pipeline.get_bind_group_layout(0),
-                entries: &entries,
-            })
+            let label = "water step with caller's contacts";
+            crate::device_calls::bind_in_order(&device, &layout, label, resources)
         })?;
         self.record_contact_uniforms(encoder, amplitude);
         let (groups_x, groups_y) = self.step_workgroups();

@@ -105,6 +105,37 @@ pub(crate) fn record_compute_pass<'a>(
     }
 }
 
+/// A bind group of `layout` giving `resources` the bindings 0, 1, 2, ... in order.
+pub(crate) fn bind_in_order<'r>(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    label: &str,
+    resources: impl IntoIterator<Item = wgpu::BindingResource<'r>>,
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+        .into_iter()
+        .zip(0..)
+        .map(|(resource, binding)| wgpu::BindGroupEntry { binding, resource })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// A level texture of the fragment backends (`target`: rendered into by the steps) of
+/// `extent`'s width and height.
+pub(crate) fn level_texture(
+    device: &wgpu::Device,
+    label: &str,
+    extent: wgpu::Extent3d,
+    (format, target): (wgpu::TextureFormat, bool),
+) -> wgpu::Texture {
+    let size = (extent.width, extent.height);
+    texture_2d(device, label, size, format, level_usage(target))
+}
+
 /// The usage of a level texture of the fragment backends: bound, written by uploads, read
 /// back, and (`target`) rendered into by the steps.
 pub(crate) fn level_usage(target: bool) -> wgpu::TextureUsages {

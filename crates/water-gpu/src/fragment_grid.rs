@@ -7,7 +7,7 @@ use water_core::{ContactMasks, Depth, GridMode, Impulse, LandMask};
 
 use crate::compute_grid::impulse_cells;
 use crate::depth_faces::{face_texels, faces_for, LandParts, DEPTH_ENABLED};
-use crate::device_calls::{check_limit, level_usage, texture_2d, validated};
+use crate::device_calls::{check_limit, level_texture, texture_2d, validated};
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
 use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
@@ -101,13 +101,7 @@ impl FragmentGrid {
             depth_or_array_layers: 1,
         };
         let texture = |label: &str, format: wgpu::TextureFormat, target: bool| {
-            texture_2d(
-                device,
-                label,
-                (extent.width, extent.height),
-                format,
-                level_usage(target),
-            )
+            level_texture(device, label, extent, (format, target))
         };
         let (textures, land, contact_new, contact_old, delta) = validated(device, || {
             (

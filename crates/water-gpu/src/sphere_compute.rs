@@ -101,19 +101,7 @@ impl SphereComputeWater {
                     slot_index.as_entire_binding(),
                     slot_weight.as_entire_binding(),
                 ];
-                let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
-                    .into_iter()
-                    .enumerate()
-                    .map(|(b, resource)| wgpu::BindGroupEntry {
-                        binding: b as u32,
-                        resource,
-                    })
-                    .collect();
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("sphere step"),
-                    layout: &layout,
-                    entries: &entries,
-                })
+                crate::device_calls::bind_in_order(device, &layout, "sphere step", resources)
             })
         })?;
         Ok(Self {

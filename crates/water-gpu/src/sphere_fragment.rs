@@ -29,9 +29,7 @@
 
 use water_sphere::{Icosphere, SphereImpulse, SphereWater};
 
-use crate::device_calls::{
-    check_limit, level_usage, submitted, texture_2d, uniform_buffer, validated,
-};
+use crate::device_calls::{check_limit, level_texture, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
 use crate::gpu_sphere_water::{sealed::OnDevice, GpuSphereWater};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
@@ -115,13 +113,7 @@ impl SphereFragmentWater {
             depth_or_array_layers: 1,
         };
         let texture = |label: &str, format: wgpu::TextureFormat, target: bool| {
-            texture_2d(
-                device,
-                label,
-                (extent.width, extent.height),
-                format,
-                level_usage(target),
-            )
+            level_texture(device, label, extent, (format, target))
         };
         use wgpu::TextureFormat as F;
         let (fields, slots, delta, dry) = validated(device, || {

@@ -142,18 +142,7 @@ impl ComputeGrid {
         label: &str,
         resources: impl IntoIterator<Item = wgpu::BindingResource<'r>>,
     ) -> wgpu::BindGroup {
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
-            .into_iter()
-            .enumerate()
-            .map(|(binding, resource)| wgpu::BindGroupEntry {
-                binding: binding as u32,
-                resource,
-            })
-            .collect();
-        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(label),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        })
+        let layout = pipeline.get_bind_group_layout(0);
+        crate::device_calls::bind_in_order(&self.device, &layout, label, resources)
     }
 }

@@ -147,18 +147,19 @@ impl SphereScene {
         })
     }
 
-    /// Records this frame's picture into `target` (cleared first).
+    /// Records this frame's picture into `target` (cleared to space first), the planet seen
+    /// through the orbit camera.
     ///
     /// # Errors
-    /// GPU failures.
+    /// A pass the device refuses.
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &OffscreenTarget,
     ) -> Result<(), DemoError> {
+        let frame = target.frame(SPACE);
         let camera = self.orbit.camera_for(target);
-        self.renderer
-            .encode(encoder, target.frame(SPACE), &camera, &self.water)?;
+        self.renderer.encode(encoder, frame, &camera, &self.water)?;
         Ok(())
     }
 }
