@@ -274,11 +274,11 @@ impl ComputeGrid {
     /// The keeper's anchoring or correction, when one is wanted (see
     /// [`water_core::kernels::mean_level::MeanLevelKeeper::wanted`]).
     fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
-        let land_free = self.keeps_level();
+        let keeps = self.keeps_level();
         let steps = self.steps;
         let (old, cur) = (self.levels.previous(), self.levels.current());
         match &mut self.keeper {
-            Some(keeper) if land_free && keeper.wanted(steps, before_step) => keeper.correct(
+            Some(keeper) if keeps && keeper.wanted(steps, before_step) => keeper.correct(
                 &self.device,
                 &self.queue,
                 &self.fields[cur],
@@ -468,16 +468,16 @@ impl GpuGridWater for ComputeGrid {
     fn land(&self) -> &LandMask {
         &self.land_mask
     }
+    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        self.take_depth(depth)
+    }
+
     /// Replaces the land and zeroes the land cells of both levels (a round trip through the
     /// host: meant for setting up a scene, not for every frame). **Submits and waits**; submit
     /// any encoder holding this grid's recorded operations first.
     ///
     /// # Errors
     /// A size mismatch, or a failed readback.
-    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        self.take_depth(depth)
-    }
-
     fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
         self.spec.size.check_len("land mask", land.cells().len())?;
         self.land_parts.placed = land;

@@ -444,16 +444,16 @@ impl GpuGridWater for FragmentGrid {
     fn land(&self) -> &LandMask {
         &self.land_mask
     }
+    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        self.take_depth(depth)
+    }
+
     /// Replaces the land and zeroes the land cells of both levels (a host round trip, for
     /// setting up a scene). **Submits and waits**; submit any encoder holding this grid's
     /// recorded operations first.
     ///
     /// # Errors
     /// A size mismatch, or a failed readback.
-    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        self.take_depth(depth)
-    }
-
     fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
         self.spec.size.check_len("land mask", land.cells().len())?;
         self.land_parts.placed = land;
