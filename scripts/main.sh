@@ -4,7 +4,8 @@
 # refraction) headless on the CPU and on both GPU backends (writing
 # out/<scenario>/<backend>/height.npy, height.png, summary.json and, with bodies, bodies.csv),
 # compares the GPU results with the CPU reference, and runs the kelvin-wake scenario (dispersive
-# water, the CPU's) into out/kelvin-wake/cpu.
+# water: on the CPU and the compute backend, which the fragment backend does not offer) into
+# out/kelvin-wake/{cpu,gpu} and compares them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -20,4 +21,8 @@ for scenario in harbour boat-wake beach; do
   done
   target/release/water compare --builtin "$scenario" --backends gpu,gpu-fragment
 done
-target/release/water run --builtin kelvin-wake --backend cpu --out out/kelvin-wake/cpu "$@"
+for backend in cpu gpu; do
+  target/release/water run --builtin kelvin-wake --backend "$backend" \
+    --out "out/kelvin-wake/$backend" "$@"
+done
+target/release/water compare --builtin kelvin-wake --backends gpu

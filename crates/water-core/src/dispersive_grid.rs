@@ -10,7 +10,7 @@ use crate::error::{positive, Result, WaterError};
 use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
-use crate::kernels::spectral_step::{spectral_step, SpectralStep};
+use crate::kernels::spectral_step::{largest_wavenumber, spectral_step, SpectralStep};
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
 use crate::params::Damping;
@@ -82,15 +82,8 @@ impl DispersiveGrid {
                 offered: "periodic or absorbing",
             });
         }
+        check_dispersive_dt(cell_size, dt, &airy)?;
         let spectral = SpectralStep::new(size, cell_size, dt, &airy);
-        let limit = max_stable_dt(spectral.omega_max());
-        if dt >= limit {
-            return Err(WaterError::Unstable {
-                courant: spectral.omega_max() * dt / PI,
-                limit: 1.0,
-                max_stable_dt: limit,
-            });
-        }
         let sponge = (boundary == Boundary::Absorbing).then(|| sponge_factors(size));
         Ok(Self {
             size,
@@ -172,14 +165,39 @@ impl DispersiveGrid {
     }
 }
 
+/// Checks that `dt` s is below the dispersive model's limit `pi / omega_max` on cells of
+/// `cell_size` m (`omega_max`: Airy's frequency at the diagonal Nyquist mode): what
+/// [`DispersiveGrid::new`] and the GPU backend refuse.
+///
+/// # Errors
+/// [`WaterError::NotPositive`] / [`WaterError::NotFinite`] for `cell_size` or `dt`;
+/// [`WaterError::Unstable`] naming the limit, with `omega_max dt / pi` as its Courant number.
+pub fn check_dispersive_dt(cell_size: f64, dt: f64, airy: &AiryDispersion) -> Result<()> {
+    positive("cell_size", cell_size)?;
+    positive("dt", dt)?;
+    let omega_max = airy.omega(largest_wavenumber(cell_size));
+    let limit = max_stable_dt(omega_max);
+    if dt >= limit {
+        return Err(WaterError::Unstable {
+            courant: omega_max * dt / PI,
+            limit: 1.0,
+            max_stable_dt: limit,
+        });
+    }
+    Ok(())
+}
+
 /// `pi / omega_max`: at `omega dt = pi` a mode's two-step recurrence has a double root and
 /// grows linearly; below it every mode is sampled faster than twice a period.
 fn max_stable_dt(omega_max: f64) -> f64 {
     PI / omega_max
 }
 
-/// `1 - s (1 - r / B)^2` at `r` cells from the nearest edge (`r < B`), 1 inside.
-fn sponge_factors(size: GridSize) -> Vec<f32> {
+/// The absorbing sponge's per-step factor of each cell of a `size` grid, row-major:
+/// `1 - s (1 - r / B)^2` at `r` cells from the nearest edge (`r < B`, `B` = [`SPONGE_CELLS`]
+/// or less on a small grid), 1 inside. The GPU backend uploads the same factors.
+#[must_use]
+pub fn sponge_factors(size: GridSize) -> Vec<f32> {
     let (w, h) = (size.width(), size.height());
     let width = SPONGE_CELLS.min(w.min(h) / 8).max(1);
     (0..size.cells())

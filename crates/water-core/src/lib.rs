@@ -75,7 +75,7 @@ pub use contact_masks::{
     apply_signed_events, first_bad_mask_value, ContactMasks, MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
 };
 pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, STANDARD_GRAVITY};
-pub use dispersive_grid::{DispersiveGrid, SPONGE_CELLS};
+pub use dispersive_grid::{check_dispersive_dt, sponge_factors, DispersiveGrid, SPONGE_CELLS};
 pub use error::{Result, WaterError};
 pub use field::WaveField;
 pub use grid_spec::GridSpec;

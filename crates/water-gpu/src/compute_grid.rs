@@ -8,8 +8,11 @@ use level_io::clear_land_words;
 
 pub(crate) use impulse::impulse_cells;
 mod mean_level;
+mod spectral;
 mod step_plan;
 mod varying_depth;
+
+pub use spectral::SPECTRAL_MAX_SIDE;
 
 use std::collections::HashMap;
 
@@ -32,6 +35,7 @@ use crate::storage::{check_f16_range, pack_f16_rows, StorageFormat};
 use crate::time_levels::TimeLevels;
 use crate::uniforms::GridUniforms;
 use mean_level::GpuKeeper;
+use spectral::{SpectralContacts, SpectralPlan};
 
 /// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
 const TILE: u32 = 16;
@@ -111,7 +115,11 @@ pub struct ComputeGrid {
     dispatches: u64,
     /// The mean-level keeper (`shaders/mean_level.wgsl`), when the spec conserves volume:
     /// reflective or periodic, undamped, signed or split, f32 storage; idle while land is set.
+    /// None for the dispersive model, whose CPU twin keeps none.
     keeper: Option<GpuKeeper>,
+    /// The dispersive model's transforms (`shaders/spectral_step.wgsl`), when the spec has a
+    /// dispersion relation; the five-point pipelines then stand idle.
+    spectral: Option<SpectralPlan>,
 }
 
 impl ComputeGrid {
@@ -196,7 +204,13 @@ impl ComputeGrid {
             };
         let pipeline =
             |source: &str, label: &str, entry: &str| compute_pipeline(device, source, label, entry);
-        let fusable = spec.mode != GridMode::Classic && spec.boundary != Boundary::Absorbing;
+        let spectral = spec
+            .dispersion
+            .map(|airy| SpectralPlan::new(device, queue, &spec, &airy))
+            .transpose()?;
+        let fusable = spec.mode != GridMode::Classic
+            && spec.boundary != Boundary::Absorbing
+            && spectral.is_none();
         let (step_pipeline, impulse_pipeline, fused_pipeline) = validated(device, || {
             let impulse_entry = if spec.mode == GridMode::Classic {
                 "main_classic"
@@ -209,7 +223,11 @@ impl ComputeGrid {
                 fusable.then(|| pipeline(fused_source, "grid_step_fused", "main")),
             )
         })?;
-        let keeper = validated(device, || GpuKeeper::new(device, &spec, false))?;
+        let keeper = if spectral.is_some() {
+            None
+        } else {
+            validated(device, || GpuKeeper::new(device, &spec, false))?
+        };
         Ok(Self {
             device: device.clone(),
             queue: queue.clone(),
@@ -236,6 +254,7 @@ impl ComputeGrid {
             steps: 0,
             dispatches: 0,
             keeper,
+            spectral,
         })
     }
 
@@ -402,6 +421,14 @@ impl ComputeGrid {
         let device = self.device.clone();
         let l = self.levels;
         let (old, cur, new) = (l.previous(), l.current(), l.next());
+        if self.spectral.is_some() {
+            let contacts = SpectralContacts::Caller(contact_new, contact_old);
+            let group = validated(&device, || self.spectral_group(&contacts, old, cur, new))?;
+            self.levels.advance(1);
+            self.record_contact_uniforms(encoder, amplitude);
+            self.record_spectral_pass(encoder, &[group], None);
+            return Ok(());
+        }
         let mut resources = vec![
             self.uniforms_contacts.as_entire_binding(),
             self.fields[cur].as_entire_binding(),

@@ -141,6 +141,29 @@ pub enum GpuError {
         requirement: &'static str,
     },
 
+    /// A dispersive grid whose side the GPU's transforms cannot take.
+    #[error(
+        "the dispersive model on the GPU needs power-of-two sides of 2 to {max} cells (its \
+         transforms are radix-2 in workgroup memory), but the {axis} is {cells} cells; the CPU \
+         backend takes any size"
+    )]
+    SpectralSide {
+        /// `"width"` or `"height"`.
+        axis: &'static str,
+        /// The side asked for, cells.
+        cells: usize,
+        /// The longest side offered ([`crate::SPECTRAL_MAX_SIDE`]).
+        max: usize,
+    },
+    /// The dispersive model asked of a GPU path that does not run it.
+    #[error("the dispersive model is not offered with {with}: {reason}")]
+    DispersiveNotOffered {
+        /// What was asked for, e.g. `"the fragment backend"`.
+        with: &'static str,
+        /// Why not, and what to use.
+        reason: &'static str,
+    },
+
     /// A renderer setting out of its range.
     #[error("render setting {what} = {value}, but it must be {requirement}")]
     BadRenderSetting {

@@ -77,6 +77,16 @@ impl FragmentGrid {
         spec: GridSpec,
     ) -> Result<Self, GpuError> {
         crate::spec::check_gpu_spec(&spec)?;
+        if spec.dispersion.is_some() {
+            // A transform passes values along whole rows and columns through workgroup
+            // memory; a render pass would need one pass per radix-2 stage per axis (about 40 a
+            // step at 512^2) where the compute backend needs three dispatches.
+            return Err(GpuError::DispersiveNotOffered {
+                with: "the fragment backend (gpu-fragment)",
+                reason: "its FFTs run in compute workgroup memory, which render passes lack; \
+                         the compute backend (gpu) runs it",
+            });
+        }
         if spec.storage != StorageFormat::F32 {
             // Half-float textures would be a second f16 path with its own conversions and
             // tests; only the compute backend's packed words are built and measured.

@@ -13,6 +13,9 @@ pub const GRID_STEP_FUSED: &str = include_str!("../../../shaders/grid_step_fused
 pub const GRID_STEP_F16: &str = include_str!("../../../shaders/grid_step_f16.wgsl");
 /// `grid_step_fused` over f16 storage (compute).
 pub const GRID_STEP_FUSED_F16: &str = include_str!("../../../shaders/grid_step_fused_f16.wgsl");
+/// `spectral_step`: the dispersive model's step, FFTs of rows and columns in workgroup memory
+/// (compute; entry points `rows_forward`, `columns_filter`, `rows_finish`).
+pub const SPECTRAL_STEP: &str = include_str!("../../../shaders/spectral_step.wgsl");
 /// `mean_level`: the mean-level keeper's sums and uniform shift (compute; f32 storage).
 pub const MEAN_LEVEL: &str = include_str!("../../../shaders/mean_level.wgsl");
 /// `classic_step`: Hugo Elias's ripple in integer arithmetic (compute).
@@ -64,6 +67,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("grid_step_fused.wgsl", GRID_STEP_FUSED),
     ("grid_step_f16.wgsl", GRID_STEP_F16),
     ("grid_step_fused_f16.wgsl", GRID_STEP_FUSED_F16),
+    ("spectral_step.wgsl", SPECTRAL_STEP),
     ("mean_level.wgsl", MEAN_LEVEL),
     ("classic_step.wgsl", CLASSIC_STEP),
     ("add_impulse.wgsl", ADD_IMPULSE),

@@ -59,11 +59,10 @@ impl BackendGrid {
         backend: Backend,
         gpu: Option<&GpuContext>,
     ) -> Result<Self, SceneError> {
-        if let Some(airy) = spec.dispersion {
+        // The dispersive model on a GPU backend: the compute grid runs it, the fragment grid
+        // refuses it by name (below, through `GpuGrid::new`).
+        if let (Some(airy), None) = (spec.dispersion, backend.gpu()) {
             spec.check()?;
-            if backend.gpu().is_some() {
-                return Err(SceneError::DispersiveOnGpu { backend });
-            }
             let params = spec.params;
             return Ok(Self::Dispersive(Box::new(DispersiveGrid::new(
                 spec.size,

@@ -38,15 +38,6 @@ pub enum SceneError {
         /// The backend asked for.
         backend: crate::Backend,
     },
-    /// The dispersive model asked of a GPU backend.
-    #[error(
-        "the dispersive model runs on the CPU (backend cpu); backend {backend} steps the wave \
-         model only"
-    )]
-    DispersiveOnGpu {
-        /// The backend asked for.
-        backend: crate::Backend,
-    },
     /// A per-cell depth asked of dispersive water.
     #[error(
         "the dispersive model takes a uniform depth (in its Airy relation), not a per-cell one"

@@ -140,11 +140,8 @@ fn the_dispersive_model_takes_airys_keys() {
     );
     let mut scene = s.scene(Backend::Cpu, None).expect("on the CPU");
     scene.step_many(5).expect("steps");
-    let on_gpu = s
-        .scene(Backend::Gpu, None)
-        .expect_err("not on the GPU")
-        .to_string();
-    assert!(on_gpu.contains("runs on the CPU"), "{on_gpu}");
+    // The compute backend runs it too and the fragment backend refuses it by name:
+    // water-testkit's cross_backend and gpu_errors tests, which have a GPU.
 }
 
 #[test]

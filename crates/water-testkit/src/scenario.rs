@@ -2,8 +2,8 @@
 
 use glam::Vec2;
 use water_core::{
-    Boundary, ContactMasks, Damping, Depth, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
-    WaveParams,
+    AiryDispersion, Boundary, ContactMasks, Damping, Depth, GridMode, GridSize, Impulse,
+    ImpulseShape, LandMask, WaveParams,
 };
 use water_gpu::{GpuContext, GridSpec};
 use water_scene::{Backend, BackendGrid, SceneError};
@@ -20,7 +20,8 @@ pub struct CrossCheck {
     pub over_depth: bool,
 }
 
-/// Every mode x boundary combination the CPU reference supports (classic: fixed only).
+/// Every mode x boundary combination the CPU reference supports (classic: fixed only), and the
+/// dispersive model on its two boundaries.
 #[must_use]
 pub fn all_cases() -> Vec<CrossCheck> {
     let mut cases = Vec::new();
@@ -37,6 +38,9 @@ pub fn all_cases() -> Vec<CrossCheck> {
                 });
             }
         }
+    }
+    for boundary in [Boundary::Periodic, Boundary::Absorbing] {
+        cases.push(CrossCheck::dispersive(boundary));
     }
     cases
 }
@@ -64,6 +68,31 @@ impl CrossCheck {
             WaveParams::new(0.1, 2.0, 0.025, Damping::PerStep(0.998)).expect("stable parameters");
         Self {
             spec: GridSpec::new(size, params, boundary, mode),
+            steps: 240,
+            over_depth: false,
+        }
+    }
+
+    /// The dispersive model on `boundary` (periodic or absorbing): 64 x 64 cells of 0.1 m
+    /// (power-of-two sides, as the GPU's transforms need), 240 steps of 0.05 s (a third of the
+    /// limit `pi / omega_max`). Periodic: deep-water gravity waves; absorbing: every term of
+    /// Airy's relation (0.5 m deep, water's surface tension).
+    ///
+    /// # Panics
+    /// Never for these constants.
+    #[must_use]
+    pub fn dispersive(boundary: Boundary) -> Self {
+        let size = GridSize::new(64, 64).expect("valid size");
+        let airy = if boundary == Boundary::Periodic {
+            AiryDispersion::gravity_waves(9.81)
+        } else {
+            AiryDispersion::new(9.81, 0.0728, 1000.0, Some(0.5))
+        }
+        .expect("Earth's water");
+        let params = WaveParams::dispersive(0.1, &airy, 0.05, Damping::PerStep(0.998))
+            .expect("stable parameters");
+        Self {
+            spec: GridSpec::new(size, params, boundary, GridMode::Signed).with_dispersion(airy),
             steps: 240,
             over_depth: false,
         }
@@ -97,8 +126,13 @@ impl CrossCheck {
     #[must_use]
     pub fn name(&self) -> String {
         let depth = if self.over_depth { "-depth" } else { "" };
+        let model = if self.spec.dispersion.is_some() {
+            "dispersive-"
+        } else {
+            ""
+        };
         format!(
-            "{}-{}{depth}",
+            "{model}{}-{}{depth}",
             self.spec.mode.name(),
             self.spec.boundary.name()
         )

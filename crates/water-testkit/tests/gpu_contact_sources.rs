@@ -1,11 +1,13 @@
 //! Contact masks already on the GPU (a buffer for the compute backend, textures for the
-//! fragment backend) make the same bow and stern waves as uploaded masks.
+//! fragment backend) make the same bow and stern waves as uploaded masks, in the wave model and
+//! (compute) the dispersive one.
 
-use water_core::{Boundary, ContactMasks, Damping, GridMode, GridSize, WaveParams};
+use water_core::{AiryDispersion, Boundary, ContactMasks, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::render::HullMaskTexture;
 use water_gpu::GpuGridWater;
 use water_gpu::{ComputeGrid, FragmentGrid, GridSpec};
 use water_testkit::gpu_or_return;
+use wgpu::util::DeviceExt;
 
 const W: usize = 48;
 const H: usize = 40;
@@ -84,4 +86,43 @@ fn caller_owned_contact_buffers_and_textures_match_uploaded_masks() {
             );
         }
     }
+}
+
+/// The dispersive model's step (`shaders/spectral_step.wgsl`) with the caller's buffers makes
+/// the same bow and stern waves as with uploaded masks, on a grid it takes (64 x 32 cells).
+#[test]
+fn caller_owned_contact_buffers_drive_dispersive_water_as_uploaded_masks() {
+    let gpu = gpu_or_return!("caller_owned_contact_buffers_dispersive");
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let size = GridSize::new(64, 32).expect("size");
+    let airy = AiryDispersion::gravity_waves(9.81).expect("gravity");
+    let params = WaveParams::dispersive(0.1, &airy, 0.05, Damping::NONE).expect("params");
+    let spec =
+        GridSpec::new(size, params, Boundary::Periodic, GridMode::Signed).with_dispersion(airy);
+    let mut uploaded = ComputeGrid::new(device, queue, spec).expect("grid");
+    let mut owned = ComputeGrid::new(device, queue, spec).expect("grid");
+    let buffer = |data: &[f32]| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: bytemuck::cast_slice(data),
+            usage: wgpu::BufferUsages::STORAGE,
+        })
+    };
+    let mut masks = ContactMasks::new(size, AMPLITUDE).expect("masks");
+    for step in 0..12 {
+        let mut hull = vec![0.0; size.cells()];
+        hull[16 * 64 + 10 + step..16 * 64 + 14 + step].fill(1.5);
+        masks.advance(&hull).expect("mask");
+        uploaded.step_with_contacts(&masks).expect("step");
+        owned
+            .step_with_contact_buffers(
+                &buffer(masks.new_mask()),
+                &buffer(masks.old_mask()),
+                AMPLITUDE,
+            )
+            .expect("step");
+    }
+    let reference = uploaded.heights().expect("heights");
+    assert!(reference.iter().any(|&v| v > 0.0) && reference.iter().any(|&v| v < 0.0));
+    assert_eq!(owned.heights().expect("heights"), reference);
 }

@@ -1,9 +1,11 @@
 //! GPU backends report errors instead of panicking: grids beyond the device's limits, specs
 //! the CPU refuses, mismatched uploads, and a lost device.
 
-use water_core::{Boundary, Damping, Depth, GridMode, GridSize, WaveParams};
+use water_core::{
+    AiryDispersion, Boundary, Damping, Depth, GridMode, GridSize, WaterError, WaveParams,
+};
 use water_gpu::GpuGridWater;
-use water_gpu::{ComputeGrid, FragmentGrid, GpuError, GridSpec, StorageFormat};
+use water_gpu::{ComputeGrid, FragmentGrid, GpuError, GridSpec, StorageFormat, SPECTRAL_MAX_SIDE};
 use water_testkit::gpu_or_return;
 
 fn spec(w: usize, h: usize, boundary: Boundary, mode: GridMode) -> GridSpec {
@@ -102,4 +104,72 @@ fn depths_the_grid_cannot_take_are_typed_errors() {
     let mut grid = FragmentGrid::new(&gpu.device, &gpu.queue, signed).expect("grid");
     let err = grid.set_depth(&depth(32, 16)).expect_err("size");
     assert!(err.to_string().contains("depth map"), "{err}");
+}
+
+/// Deep-water gravity waves on `w x h` cells of 0.1 m stepped by `dt` s; `wave_speed` only
+/// sets what the five-point check of the parameters sees.
+fn dispersive_spec(w: usize, h: usize, wave_speed: f64, dt: f64) -> GridSpec {
+    let airy = AiryDispersion::gravity_waves(9.81).expect("Earth's gravity");
+    let params = WaveParams::new(0.1, wave_speed, dt, Damping::NONE).expect("params");
+    GridSpec::new(
+        GridSize::new(w, h).expect("size"),
+        params,
+        Boundary::Periodic,
+        GridMode::Signed,
+    )
+    .with_dispersion(airy)
+}
+
+#[test]
+fn dispersive_grids_the_gpu_cannot_step_are_refused_by_name() {
+    let gpu = gpu_or_return!("dispersive_grids_the_gpu_cannot_step");
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    // Radix-2 transforms: a side that is not a power of two is named, with the CPU's offer.
+    let err = ComputeGrid::new(device, queue, dispersive_spec(96, 64, 1.0, 0.05)).expect_err("96");
+    assert_eq!(
+        err,
+        GpuError::SpectralSide {
+            axis: "width",
+            cells: 96,
+            max: SPECTRAL_MAX_SIDE
+        }
+    );
+    assert!(
+        err.to_string().contains("CPU backend takes any size"),
+        "{err}"
+    );
+    let err =
+        ComputeGrid::new(device, queue, dispersive_spec(64, 4096, 1.0, 0.05)).expect_err("4096");
+    assert!(
+        matches!(
+            err,
+            GpuError::SpectralSide {
+                axis: "height",
+                cells: 4096,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // A dt the five-point check passes (c = 0.1 m/s) but the fastest ripple's pi/omega_max
+    // (0.150 s on 0.1 m cells) refuses, as on the CPU.
+    let err = ComputeGrid::new(device, queue, dispersive_spec(64, 64, 0.1, 0.5)).expect_err("dt");
+    match &err {
+        GpuError::Invalid(WaterError::Unstable { max_stable_dt, .. }) => {
+            assert!((max_stable_dt - 0.150).abs() < 1e-3, "{max_stable_dt}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // f16 levels, the fragment backend and a per-cell depth are refused, each by name.
+    let f16 = dispersive_spec(64, 64, 1.0, 0.05).with_storage(StorageFormat::F16);
+    let err = ComputeGrid::new(device, queue, f16).expect_err("f16");
+    assert!(matches!(err, GpuError::StorageNotOffered { .. }), "{err:?}");
+    let err =
+        FragmentGrid::new(device, queue, dispersive_spec(64, 64, 1.0, 0.05)).expect_err("fragment");
+    assert!(err.to_string().contains("fragment backend"), "{err}");
+    let mut grid =
+        ComputeGrid::new(device, queue, dispersive_spec(64, 64, 1.0, 0.05)).expect("a grid");
+    let depth = Depth::uniform(GridSize::new(64, 64).expect("size"), 2.0).expect("depth");
+    let err = grid.set_depth(&depth).expect_err("depth");
+    assert!(err.to_string().contains("per-cell depth"), "{err}");
 }

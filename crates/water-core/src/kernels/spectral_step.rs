@@ -1,6 +1,7 @@
 //! `spectral_step`: one step of linear water waves that is exact for every Fourier mode of a
-//! periodic grid, whatever its dispersion relation (`docs/math.md`, section 13). No GPU twin yet:
-//! the dispersive model runs on the CPU.
+//! periodic grid, whatever its dispersion relation (`docs/math.md`, section 13). GPU twin:
+//! `shaders/spectral_step.wgsl` (complex radix-2 FFTs in workgroup memory, power-of-two sides;
+//! `crates/water-gpu/src/compute_grid/spectral.rs` records it).
 //!
 //! Each mode `Z_k` of a linear, undamped wave equation oscillates as `cos(omega_k t)`, so its
 //! samples obey `Z^(n+1) = 2 cos(omega_k dt) Z^n - Z^(n-1)` exactly. In real space:
@@ -82,6 +83,25 @@ pub fn mode_wavenumber(size: GridSize, cell_size: f64, x: usize, y: usize) -> f6
     kx.hypot(ky)
 }
 
+/// The factor [`spectral_step`] multiplies spectral cell `(x, y)` by: `cos(omega(k) dt) / (W H)`
+/// (the inverse transform's normalisation folded in), for `x` in `0..W` (columns past `W/2`
+/// stand for negative frequencies, mirror images of `W - x`) and `y` in `0..H`. The CPU uses
+/// the columns `0..=W/2` of its real transforms, the GPU's complex transforms all `W`.
+#[must_use]
+pub fn mode_factor(
+    size: GridSize,
+    cell_size: f64,
+    dt: f64,
+    airy: &AiryDispersion,
+    x: usize,
+    y: usize,
+) -> f32 {
+    let x = x.min(size.width() - x);
+    let k = mode_wavenumber(size, cell_size, x, y);
+    let norm = 1.0 / size.cells() as f64;
+    ((airy.omega(k) * dt).cos() * norm) as f32
+}
+
 /// The largest wavenumber a grid of `h` m cells resolves, rad/m: the diagonal Nyquist mode,
 /// `pi sqrt 2 / h`.
 #[must_use]
@@ -98,12 +118,10 @@ impl SpectralStep {
         let wc = w / 2 + 1;
         let mut real = RealFftPlanner::<f32>::new();
         let mut complex = FftPlanner::<f32>::new();
-        let norm = 1.0 / (w * h) as f64;
         let mut factors = Vec::with_capacity(wc * h);
         for x in 0..wc {
             for y in 0..h {
-                let k = mode_wavenumber(size, cell_size, x, y);
-                factors.push(((airy.omega(k) * dt).cos() * norm) as f32);
+                factors.push(mode_factor(size, cell_size, dt, airy, x, y));
             }
         }
         Self {

@@ -1,6 +1,7 @@
 //! How [`ComputeGrid`] records a run of steps: fused dispatches of [`FUSED_STEPS`] steps
 //! where the spec allows them, single steps for the rest, with their bind groups made once
-//! per rotation of the time levels and reused.
+//! per rotation of the time levels and reused; the dispersive model's steps are recorded by
+//! `spectral.rs`.
 
 use super::{ComputeGrid, FUSED_STEPS, TILE};
 
@@ -29,6 +30,10 @@ impl ComputeGrid {
         contacts: bool,
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) {
+        if self.spectral.is_some() {
+            self.encode_spectral_steps(encoder, steps, contacts, timestamp_writes);
+            return;
+        }
         let size = self.spec.size;
         // The fused kernel covers TILE x TILE cells per workgroup in either storage format.
         let groups_x = (size.width() as u32).div_ceil(TILE);

@@ -17,6 +17,12 @@ use crate::shaders;
 impl ComputeGrid {
     /// [`GpuGridWater::set_depth`] for the compute backend.
     pub(super) fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        if self.spec.dispersion.is_some() {
+            return Err(GpuError::DispersiveNotOffered {
+                with: "a per-cell depth",
+                reason: "its Airy relation takes one uniform depth (the spec's dispersion)",
+            });
+        }
         let faces = faces_for(&self.spec, depth)?;
         let texels = face_texels(&faces);
         let bytes = size_of_val(texels.as_slice()) as u64;

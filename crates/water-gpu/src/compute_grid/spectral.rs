@@ -1,0 +1,309 @@
+//! The dispersive model on the compute backend: `shaders/spectral_step.wgsl`'s three kernels
+//! a step (rows' transforms, columns' transforms with the mode factors, rows back with the new
+//! heights). CPU twin: `water_core::kernels::spectral_step` with `water_core::DispersiveGrid`
+//! (the factors, the sponge and the stability limit come from there).
+
+use std::collections::HashMap;
+use std::f64::consts::TAU;
+
+use water_core::kernels::spectral_step::mode_factor;
+use water_core::{check_dispersive_dt, sponge_factors, AiryDispersion, Boundary, StorageFormat};
+
+use super::ComputeGrid;
+use crate::device_calls::{check_limit, storage_buffer, uniform_buffer, validated};
+use crate::error::GpuError;
+use crate::pipelines::shader_module;
+use crate::shaders;
+use crate::spec::GridSpec;
+
+/// Longest side, in cells, of a dispersive grid on the GPU: each row and column is transformed
+/// in the workgroup memory every WebGPU device offers (16 KiB, 2048 complex f32 values;
+/// `MAX_SIDE` in `shaders/spectral_step.wgsl`).
+pub const SPECTRAL_MAX_SIDE: usize = 2048;
+
+/// Invocations per workgroup of the spectral kernels (`GROUP` in the shader).
+const GROUP: u32 = 256;
+
+/// The entry points of `shaders/spectral_step.wgsl`, in the order a step runs them.
+const KERNELS: [&str; 3] = ["rows_forward", "columns_filter", "rows_finish"];
+
+/// The buffers and pipelines of the dispersive step on one grid.
+#[derive(Debug)]
+pub(super) struct SpectralPlan {
+    layout: wgpu::BindGroupLayout,
+    pipelines: [wgpu::ComputePipeline; 3],
+    uniforms: wgpu::Buffer,
+    spectrum: wgpu::Buffer,
+    factors: wgpu::Buffer,
+    twiddles: wgpu::Buffer,
+    sponge: wgpu::Buffer,
+    /// Bind groups by `(with contacts, old, current, new)`, made on first use.
+    groups: HashMap<(bool, usize, usize, usize), wgpu::BindGroup>,
+}
+
+/// Checks what the dispersive model needs of a GPU grid: f32 storage, power-of-two sides up
+/// to [`SPECTRAL_MAX_SIDE`] and a stable `dt` (as the CPU's [`check_dispersive_dt`]).
+fn check_spectral_spec(spec: &GridSpec, airy: &AiryDispersion) -> Result<(), GpuError> {
+    if spec.storage != StorageFormat::F32 {
+        return Err(GpuError::StorageNotOffered {
+            storage: spec.storage,
+            reason: "for the dispersive model, whose transforms round like the CPU's in f32",
+        });
+    }
+    for (axis, cells) in [("width", spec.size.width()), ("height", spec.size.height())] {
+        if !cells.is_power_of_two() || !(2..=SPECTRAL_MAX_SIDE).contains(&cells) {
+            return Err(GpuError::SpectralSide {
+                axis,
+                cells,
+                max: SPECTRAL_MAX_SIDE,
+            });
+        }
+    }
+    check_dispersive_dt(spec.params.cell_size(), spec.params.dt(), airy)?;
+    Ok(())
+}
+
+/// `exp(-2 pi i j / n)` for `j < n/2`, from f64.
+fn twiddles(n: usize) -> impl Iterator<Item = [f32; 2]> {
+    (0..n / 2).map(move |j| {
+        let angle = -TAU * j as f64 / n as f64;
+        [angle.cos() as f32, angle.sin() as f32]
+    })
+}
+
+/// One binding of the shared layout, visible to compute.
+fn entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+impl SpectralPlan {
+    /// The plan for `spec` under `airy`, or the reason the GPU cannot step it.
+    ///
+    /// # Errors
+    /// As [`check_spectral_spec`]; [`GpuError::TooLarge`] past the device's buffer limits;
+    /// [`GpuError::Validation`] if wgpu refuses a pipeline.
+    pub(super) fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        spec: &GridSpec,
+        airy: &AiryDispersion,
+    ) -> Result<Self, GpuError> {
+        check_spectral_spec(spec, airy)?;
+        let size = spec.size;
+        let (w, h) = (size.width(), size.height());
+        let spectrum_bytes = size.cells() as u64 * 8;
+        let limits = device.limits();
+        check_limit(
+            "storage buffer binding size (bytes)",
+            spectrum_bytes,
+            limits.max_storage_buffer_binding_size,
+        )?;
+        check_limit(
+            "workgroup storage size (bytes)",
+            SPECTRAL_MAX_SIDE as u64 * 8,
+            u64::from(limits.max_compute_workgroup_storage_size),
+        )?;
+        check_limit(
+            "invocations per workgroup",
+            u64::from(GROUP),
+            u64::from(limits.max_compute_invocations_per_workgroup),
+        )?;
+        let (cell_size, dt) = (spec.params.cell_size(), spec.params.dt());
+        let factors: Vec<f32> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| mode_factor(size, cell_size, dt, airy, x, y))
+            .collect();
+        let table: Vec<[f32; 2]> = twiddles(w).chain(twiddles(h)).collect();
+        let sponge = if spec.boundary == Boundary::Absorbing {
+            sponge_factors(size)
+        } else {
+            vec![1.0]
+        };
+        let log2 = |n: usize| n.trailing_zeros();
+        let uniforms = [
+            log2(w),
+            log2(h),
+            u32::from(spec.boundary == Boundary::Absorbing),
+            0,
+        ];
+        use wgpu::BufferBindingType::{Storage, Uniform};
+        let (read, write) = (Storage { read_only: true }, Storage { read_only: false });
+        let kinds = [
+            Uniform, write, read, write, read, read, read, Uniform, write, read, read, read,
+        ];
+        let (layout, pipelines) = validated(device, || {
+            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("water spectral step"),
+                entries: &kinds
+                    .iter()
+                    .zip(0..)
+                    .map(|(&ty, binding)| entry(binding, ty))
+                    .collect::<Vec<_>>(),
+            });
+            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("water spectral step"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+            let module = shader_module(device, "spectral_step", shaders::SPECTRAL_STEP);
+            let pipelines = KERNELS.map(|kernel| {
+                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(kernel),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some(kernel),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            });
+            (layout, pipelines)
+        })?;
+        let filled = |label: &str, bytes: &[u8]| {
+            let buffer = storage_buffer(device, label, bytes.len() as u64);
+            queue.write_buffer(&buffer, 0, bytes);
+            buffer
+        };
+        Ok(Self {
+            layout,
+            pipelines,
+            uniforms: uniform_buffer(
+                device,
+                "water spectral uniforms",
+                bytemuck::cast_slice(&uniforms),
+            ),
+            spectrum: storage_buffer(device, "water spectrum", spectrum_bytes),
+            factors: filled("water mode factors", bytemuck::cast_slice(&factors)),
+            twiddles: filled("water twiddles", bytemuck::cast_slice(&table)),
+            sponge: filled("water sponge", bytemuck::cast_slice(&sponge)),
+            groups: HashMap::new(),
+        })
+    }
+}
+
+/// The contact masks a spectral step reads: the grid's own buffers or the caller's.
+pub(super) enum SpectralContacts<'a> {
+    /// None: the grid's buffers are bound but the uniforms say no events.
+    None,
+    /// The grid's own buffers, filled by a recorded copy.
+    Own,
+    /// Buffers of the caller's (not cached).
+    Caller(&'a wgpu::Buffer, &'a wgpu::Buffer),
+}
+
+impl ComputeGrid {
+    /// Records `steps` dispersive steps into one compute pass (three dispatches a step), with
+    /// the grid's own contact masks on every step when `contacts`.
+    pub(super) fn encode_spectral_steps(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        steps: u64,
+        contacts: bool,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) {
+        let contacts = if contacts {
+            SpectralContacts::Own
+        } else {
+            SpectralContacts::None
+        };
+        let groups: Vec<wgpu::BindGroup> = (0..steps)
+            .map(|_| {
+                let l = self.levels;
+                self.levels.advance(1);
+                self.spectral_group(&contacts, l.previous(), l.current(), l.next())
+            })
+            .collect();
+        self.record_spectral_pass(encoder, &groups, timestamp_writes);
+    }
+
+    /// One compute pass of a step per bind group (the levels already advanced).
+    pub(super) fn record_spectral_pass(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        groups: &[wgpu::BindGroup],
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) {
+        let Some(plan) = &self.spectral else {
+            unreachable!("spectral steps are only recorded with a plan");
+        };
+        let (w, h) = (
+            self.spec.size.width() as u32,
+            self.spec.size.height() as u32,
+        );
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("water spectral steps"),
+            timestamp_writes,
+        });
+        for group in groups {
+            pass.set_bind_group(0, group, &[]);
+            for (pipeline, lines) in plan.pipelines.iter().zip([h, w, h]) {
+                pass.set_pipeline(pipeline);
+                pass.dispatch_workgroups(lines, 1, 1);
+            }
+        }
+        let steps = groups.len() as u64;
+        self.steps += steps;
+        self.dispatches += KERNELS.len() as u64 * steps;
+    }
+
+    pub(super) fn spectral_group(
+        &mut self,
+        contacts: &SpectralContacts<'_>,
+        old: usize,
+        cur: usize,
+        new: usize,
+    ) -> wgpu::BindGroup {
+        let with_contacts = !matches!(contacts, SpectralContacts::None);
+        let key = (with_contacts, old, cur, new);
+        let Some(plan) = &self.spectral else {
+            unreachable!("spectral groups are only asked for with a plan");
+        };
+        let cached = matches!(contacts, SpectralContacts::None | SpectralContacts::Own);
+        if let Some(group) = plan.groups.get(&key).filter(|_| cached) {
+            return group.clone();
+        }
+        let (contact_new, contact_old) = match contacts {
+            SpectralContacts::Caller(new, old) => (*new, *old),
+            _ => (&self.contact_new, &self.contact_old),
+        };
+        let uniforms = if with_contacts {
+            &self.uniforms_contacts
+        } else {
+            &self.uniforms_plain
+        };
+        let resources = [
+            uniforms.as_entire_binding(),
+            self.fields[cur].as_entire_binding(),
+            self.fields[old].as_entire_binding(),
+            self.fields[new].as_entire_binding(),
+            self.land.as_entire_binding(),
+            contact_new.as_entire_binding(),
+            contact_old.as_entire_binding(),
+            plan.uniforms.as_entire_binding(),
+            plan.spectrum.as_entire_binding(),
+            plan.factors.as_entire_binding(),
+            plan.twiddles.as_entire_binding(),
+            plan.sponge.as_entire_binding(),
+        ];
+        let group = crate::device_calls::bind_in_order(
+            &self.device,
+            &plan.layout,
+            "water spectral step",
+            resources,
+        );
+        if cached {
+            if let Some(plan) = &mut self.spectral {
+                plan.groups.insert(key, group.clone());
+            }
+        }
+        group
+    }
+}

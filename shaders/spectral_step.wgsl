@@ -1,0 +1,171 @@
+// spectral_step: one step of the dispersive model, exact for every Fourier mode of a periodic
+// grid, compute version. CPU twin: crates/water-core/src/kernels/spectral_step.rs (with the
+// contact events, the sponge and the land of `DispersiveGrid::step_once` in
+// crates/water-core/src/dispersive_grid.rs, fused into the last kernel here).
+//
+//   z_new = d * (2 IFFT(cos(omega_k dt) FFT z) - z_old)
+//
+// Three dispatches a step, each one workgroup per line of the grid holding the line in
+// workgroup memory: `rows_forward` (the rows' transforms into `spectrum`),
+// `columns_filter` (each column's transform, times the mode factors, and back) and
+// `rows_finish` (the rows back, then the cell's new height). The CPU transforms rows
+// real-to-complex; here every transform is complex (a real row with zero imaginary parts), so
+// the factors cover all W columns (`mode_factor` in the CPU twin). Radix-2, so both sides are
+// powers of two up to MAX_SIDE (the host refuses others by name).
+
+#import grid_uniforms
+#import contact_events
+
+struct SpectralUniforms {
+    log2_width: u32,
+    log2_height: u32,
+    has_sponge: u32,
+    _pad: u32,
+}
+
+@group(0) @binding(0) var<uniform> u: GridUniforms;
+// The current level (read by `rows_forward`, times the sponge in `rows_finish`: the CPU's
+// sponge takes both levels), the previous level and the new one, one f32 per cell.
+@group(0) @binding(1) var<storage, read_write> cur: array<f32>;
+@group(0) @binding(2) var<storage, read> old: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+// One flag per cell (1: land), and the contact masks C_new and C_old, one value per cell.
+@group(0) @binding(4) var<storage, read> land: array<u32>;
+@group(0) @binding(5) var<storage, read> contact_new: array<f32>;
+@group(0) @binding(6) var<storage, read> contact_old: array<f32>;
+@group(0) @binding(7) var<uniform> s: SpectralUniforms;
+// The complex spectrum between the kernels, row-major W x H.
+@group(0) @binding(8) var<storage, read_write> spectrum: array<vec2<f32>>;
+// `cos(omega_k dt) / (W H)` per spectral cell, row-major W x H.
+@group(0) @binding(9) var<storage, read> factors: array<f32>;
+// exp(-2 pi i j / W) for j < W/2, then exp(-2 pi i j / H) for j < H/2 (from f64 on the host).
+@group(0) @binding(10) var<storage, read> twiddles: array<vec2<f32>>;
+// The absorbing sponge's factor per cell (one placeholder value without a sponge).
+@group(0) @binding(11) var<storage, read> sponge: array<f32>;
+
+const GROUP: u32 = 256u;
+// Longest line a workgroup transforms: 2048 complex values are 16 KiB, the workgroup memory
+// every WebGPU device offers (`SPECTRAL_MAX_SIDE` in crates/water-gpu/src/compute_grid/spectral.rs).
+const MAX_SIDE: u32 = 2048u;
+var<workgroup> line: array<vec2<f32>, MAX_SIDE>;
+
+fn complex_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+// Where value `i` of a line of 2^log2n goes before the in-place transform.
+fn bit_reversed(i: u32, log2n: u32) -> u32 {
+    return reverseBits(i) >> (32u - log2n);
+}
+
+// The in-place radix-2 transform (decimation in time) of `line[0..2^log2n]`, loaded in
+// bit-reversed order: forward `sum z_j exp(-2 pi i j k / n)`, or unnormalised inverse.
+// `twiddle_base` picks the width's or the height's table.
+fn transform_line(lid: u32, log2n: u32, twiddle_base: u32, inverse: bool) {
+    let n = 1u << log2n;
+    for (var stage = 0u; stage < log2n; stage++) {
+        let half = 1u << stage;
+        let stride = n >> (stage + 1u);
+        for (var j = lid; j < n / 2u; j += GROUP) {
+            let pos = j & (half - 1u);
+            let i0 = ((j >> stage) << (stage + 1u)) + pos;
+            let i1 = i0 + half;
+            var w = twiddles[twiddle_base + pos * stride];
+            if (inverse) {
+                w.y = -w.y;
+            }
+            let t = complex_mul(w, line[i1]);
+            let a = line[i0];
+            line[i0] = a + t;
+            line[i1] = a - t;
+        }
+        workgroupBarrier();
+    }
+}
+
+// Line `first, first + stride, ...` (2^log2n values) of `spectrum` into `line`, bit-reversed
+// for `transform_line`.
+fn load_line(lid: u32, first: u32, stride: u32, log2n: u32) {
+    for (var j = lid; j < (1u << log2n); j += GROUP) {
+        line[bit_reversed(j, log2n)] = spectrum[first + j * stride];
+    }
+    workgroupBarrier();
+}
+
+// `line` back into the same line of `spectrum`.
+fn store_line(lid: u32, first: u32, stride: u32, log2n: u32) {
+    for (var j = lid; j < (1u << log2n); j += GROUP) {
+        spectrum[first + j * stride] = line[j];
+    }
+}
+
+// Row `group.x`: its transform into `spectrum`.
+@compute @workgroup_size(256)
+fn rows_forward(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {
+    let first = group.x * u.width;
+    for (var x = lid; x < u.width; x += GROUP) {
+        line[bit_reversed(x, s.log2_width)] = vec2<f32>(cur[first + x], 0.0);
+    }
+    workgroupBarrier();
+    transform_line(lid, s.log2_width, 0u, false);
+    store_line(lid, first, 1u, s.log2_width);
+}
+
+// Column `group.x`: its transform, each mode times its factor, and the inverse transform.
+@compute @workgroup_size(256)
+fn columns_filter(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {
+    let x = group.x;
+    let w = u.width;
+    let h = u.height;
+    load_line(lid, x, w, s.log2_height);
+    transform_line(lid, s.log2_height, w / 2u, false);
+    for (var y = lid; y < h; y += GROUP) {
+        line[y] *= factors[y * w + x];
+    }
+    workgroupBarrier();
+    // Back into bit-reversed order for the inverse: disjoint pairs, swapped once each.
+    for (var y = lid; y < h; y += GROUP) {
+        let r = bit_reversed(y, s.log2_height);
+        if (y < r) {
+            let v = line[y];
+            line[y] = line[r];
+            line[r] = v;
+        }
+    }
+    workgroupBarrier();
+    transform_line(lid, s.log2_height, w / 2u, true);
+    store_line(lid, x, w, s.log2_height);
+}
+
+// Row `group.x`: its inverse transform (the filtered field, real up to rounding), then each
+// cell's new height, contact events, sponge and land, in the CPU's order.
+@compute @workgroup_size(256)
+fn rows_finish(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {
+    let first = group.x * u.width;
+    load_line(lid, first, 1u, s.log2_width);
+    transform_line(lid, s.log2_width, 0u, true);
+    for (var x = lid; x < u.width; x += GROUP) {
+        let i = first + x;
+        let f = line[x].x;
+        var v = vec2<f32>(u.d * ((f + f) - old[i]), 0.0);
+        if (u.has_contacts != 0u) {
+            v = contact_events(v, contact_new[i], contact_old[i]);
+        }
+        var z = v.x;
+        if (s.has_sponge != 0u) {
+            let k = sponge[i];
+            z *= k;
+            cur[i] *= k;
+        }
+        out[i] = select(z, 0.0, land[i] != 0u);
+    }
+}
