@@ -3,8 +3,10 @@
 // contact events, the sponge and the land of `DispersiveGrid::step_once` in
 // crates/water-core/src/dispersive_grid.rs, fused into the last kernel here).
 //
-//   z_new = d * (2 IFFT(cos(omega_k dt) FFT z) - z_old)
+//   z_new = d * (2 (z + IFFT((cos(omega_k dt) - 1) FFT z)) - z_old)
 //
+// (the transforms carry the step's change, so their rounding is relative to it: see the CPU
+// twin's docs).
 // Three dispatches a step, each one workgroup per line of the grid holding the line in
 // workgroup memory: `rows_forward` (the rows' transforms into `spectrum`),
 // `columns_filter` (each column's transform, times the mode factors, and back) and
@@ -36,7 +38,7 @@ struct SpectralUniforms {
 @group(0) @binding(7) var<uniform> s: SpectralUniforms;
 // The complex spectrum between the kernels, row-major W x H.
 @group(0) @binding(8) var<storage, read_write> spectrum: array<vec2<f32>>;
-// `cos(omega_k dt) / (W H)` per spectral cell, row-major W x H.
+// `(cos(omega_k dt) - 1) / (W H)` per spectral cell, row-major W x H.
 @group(0) @binding(9) var<storage, read> factors: array<f32>;
 // exp(-2 pi i j / W) for j < W/2, then exp(-2 pi i j / H) for j < H/2 (from f64 on the host).
 @group(0) @binding(10) var<storage, read> twiddles: array<vec2<f32>>;
@@ -143,7 +145,7 @@ fn columns_filter(
     store_line(lid, x, w, s.log2_height);
 }
 
-// Row `group.x`: its inverse transform (the filtered field, real up to rounding), then each
+// Row `group.x`: its inverse transform (the step's change, real up to rounding), then each
 // cell's new height, contact events, sponge and land, in the CPU's order.
 @compute @workgroup_size(256)
 fn rows_finish(
@@ -155,7 +157,7 @@ fn rows_finish(
     transform_line(lid, s.log2_width, 0u, true);
     for (var x = lid; x < u.width; x += GROUP) {
         let i = first + x;
-        let f = line[x].x;
+        let f = cur[i] + line[x].x;
         var v = vec2<f32>(u.d * ((f + f) - old[i]), 0.0);
         if (u.has_contacts != 0u) {
             v = contact_events(v, contact_new[i], contact_old[i]);

@@ -100,9 +100,10 @@ enum Command {
         /// Run a built-in scenario by name instead.
         #[arg(long, conflicts_with = "scenario")]
         builtin: Option<String>,
-        /// Backends to compare with the CPU reference, comma-separated.
-        #[arg(long, default_value = "gpu,gpu-fragment", value_delimiter = ',')]
-        backends: Vec<String>,
+        /// Backends to compare with the CPU reference, comma-separated [default: the GPU
+        /// backends that run the scenario: gpu,gpu-fragment, or gpu for model = "dispersive"].
+        #[arg(long, value_delimiter = ',')]
+        backends: Option<Vec<String>>,
     },
     /// Run a scenario on a GPU backend and draw it: frame-NNNN.png, water.gif and render.json.
     #[command(allow_negative_numbers = true)]
@@ -377,10 +378,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
             backends,
         } => {
             let scenario = grid_only(load(scenario, builtin)?, "water compare")?;
-            let backends = backends
-                .iter()
-                .map(|b| b.trim().parse::<Backend>())
-                .collect::<Result<Vec<_>, _>>()?;
+            let backends = match backends {
+                Some(named) => named
+                    .iter()
+                    .map(|b| b.trim().parse::<Backend>())
+                    .collect::<Result<Vec<_>, _>>()?,
+                // The fragment backend does not run the dispersive model (it says why when
+                // asked by name).
+                None if scenario.dispersion.is_some() => vec![Backend::Gpu],
+                None => vec![Backend::Gpu, Backend::GpuFragment],
+            };
             let rows = compare(&scenario, &backends)?;
             stdout.print(&table(&rows))?;
             match rows.iter().find(|r| !r.passes()) {

@@ -38,7 +38,8 @@ impl crate::params::WaveParams {
     /// `h / (c sqrt 2)`, is `pi / omega_max`.
     ///
     /// # Errors
-    /// As [`crate::WaveParams::new`].
+    /// [`WaterError::DispersiveUnstable`] for `dt >= pi / omega_max`; otherwise as
+    /// [`crate::WaveParams::new`].
     pub fn dispersive(
         cell_size: f64,
         airy: &AiryDispersion,
@@ -46,6 +47,9 @@ impl crate::params::WaveParams {
         damping: crate::params::Damping,
     ) -> Result<Self> {
         positive("cell_size", cell_size)?;
+        // The spectral limit first, so a dt at or past it is named in the model's own terms
+        // (the Courant check below has a rounding slack at `a = 1/2`, the double root).
+        crate::dispersive_grid::check_dispersive_dt(cell_size, dt, airy)?;
         let k_max = crate::kernels::spectral_step::largest_wavenumber(cell_size);
         Self::new(cell_size, airy.phase_speed(k_max), dt, damping)
     }

@@ -6,10 +6,12 @@ use std::f64::consts::PI;
 use crate::airy::AiryDispersion;
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
+use crate::depth::Depth;
 use crate::error::{positive, Result, WaterError};
 use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
+use crate::kernels::spectral_depth::{spectral_depth_step, SpectralDepth};
 use crate::kernels::spectral_step::{largest_wavenumber, spectral_step, SpectralStep};
 use crate::kernels::Parallelism;
 use crate::land::LandMask;
@@ -52,7 +54,14 @@ pub struct DispersiveGrid {
     spectral: SpectralStep,
     /// Per-cell sponge factor of an absorbing grid.
     sponge: Option<Vec<f32>>,
+    /// The land as stepped: the caller's and the depth map's dry cells (None: no land).
     land: Option<LandMask>,
+    /// The caller's land ([`GridWater::set_land`]).
+    placed: LandMask,
+    /// The depth map's faces and reference depths ([`DispersiveGrid::set_depth`]).
+    depth: Option<Box<SpectralDepth>>,
+    /// The depth map's dry cells.
+    dry: LandMask,
     parallelism: Parallelism,
     steps: u64,
 }
@@ -63,7 +72,7 @@ impl DispersiveGrid {
     /// # Errors
     /// [`WaterError::NotFinite`] / [`WaterError::NotPositive`] for `cell_size` or `dt`; bad
     /// damping; [`WaterError::BoundaryNotOffered`] for fixed or reflective edges;
-    /// [`WaterError::Unstable`] when `dt >= pi / omega_max` (naming that limit).
+    /// [`WaterError::DispersiveUnstable`] when `dt >= pi / omega_max` (naming that limit).
     pub fn new(
         size: GridSize,
         cell_size: f64,
@@ -96,6 +105,9 @@ impl DispersiveGrid {
             spectral,
             sponge,
             land: None,
+            placed: LandMask::empty(size),
+            depth: None,
+            dry: LandMask::empty(size),
             parallelism: Parallelism::Auto,
             steps: 0,
         })
@@ -136,15 +148,81 @@ impl DispersiveGrid {
         HeightView::from_validated(self.size, self.cell_size as f32, self.field.current())
     }
 
+    /// Steps the water over `depth` (m per cell; cells at or below 0 m are land, beside the
+    /// caller's): each cell's waves follow Airy's relation at the local depth, interpolated
+    /// between reference depths ([`SpectralDepth`]; `docs/math.md`, section 13, gives the
+    /// method and its error). The map replaces the relation's own depth. Costs `2K + 4`
+    /// transforms a step for `K` reference depths ([`DispersiveGrid::depth_nodes`]) instead
+    /// of 2.
+    ///
+    /// # Errors
+    /// [`WaterError::SizeMismatch`] for a map of another size; [`WaterError::DispersiveUnstable`] when
+    /// `dt` is not below `pi / omega_max` at the map's deepest cell.
+    pub fn set_depth(&mut self, depth: &Depth) -> Result<()> {
+        self.size.check_len("depth map", depth.cells().len())?;
+        let airy = &self.airy;
+        let deepest = AiryDispersion::new(
+            airy.gravity(),
+            airy.surface_tension(),
+            airy.density(),
+            Some(f64::from(depth.deepest())),
+        )?;
+        check_dispersive_dt(self.cell_size, self.dt, &deepest)?;
+        self.depth = Some(Box::new(SpectralDepth::new(
+            depth,
+            self.cell_size,
+            self.dt,
+            &self.airy,
+        )?));
+        self.dry = depth.land();
+        self.land_changed()
+    }
+
+    /// The reference depths (m) a depth map is stepped with, empty without one.
+    #[must_use]
+    pub fn depth_nodes(&self) -> &[f64] {
+        self.depth.as_ref().map_or(&[], |d| d.nodes())
+    }
+
+    /// The largest relative error in omega that interpolating between the reference depths
+    /// leaves ([`SpectralDepth::interpolation_error`]), `None` without a depth map.
+    #[must_use]
+    pub fn depth_interpolation_error(&self) -> Option<f64> {
+        self.depth.as_ref().map(|d| d.interpolation_error())
+    }
+
+    /// The land as stepped made again from the caller's and the dry cells; both levels
+    /// zeroed there.
+    fn land_changed(&mut self) -> Result<()> {
+        let land = self.placed.union(&self.dry)?;
+        let (cur, old) = self.field.levels_mut();
+        land.clear(cur);
+        land.clear(old);
+        self.land = (!land.is_empty()).then_some(land);
+        Ok(())
+    }
+
     fn step_once(&mut self, contacts: Option<&ContactMasks>) {
         {
             let (cur, old) = self.field.levels_mut();
-            spectral_step(
-                &mut self.spectral,
-                (cur, old),
-                self.damping,
-                self.parallelism,
-            );
+            match &mut self.depth {
+                Some(depth) => {
+                    let parallel = self.parallelism.threads(self.size.cells()) > 1;
+                    spectral_depth_step(
+                        &mut self.spectral,
+                        depth,
+                        (cur, old),
+                        self.damping,
+                        parallel,
+                    );
+                }
+                None => spectral_step(
+                    &mut self.spectral,
+                    (cur, old),
+                    self.damping,
+                    self.parallelism,
+                ),
+            }
         }
         self.field.swap();
         let (cur, old) = self.field.levels_mut();
@@ -171,17 +249,17 @@ impl DispersiveGrid {
 ///
 /// # Errors
 /// [`WaterError::NotPositive`] / [`WaterError::NotFinite`] for `cell_size` or `dt`;
-/// [`WaterError::Unstable`] naming the limit, with `omega_max dt / pi` as its Courant number.
+/// [`WaterError::DispersiveUnstable`] naming the limit.
 pub fn check_dispersive_dt(cell_size: f64, dt: f64, airy: &AiryDispersion) -> Result<()> {
     positive("cell_size", cell_size)?;
     positive("dt", dt)?;
     let omega_max = airy.omega(largest_wavenumber(cell_size));
     let limit = max_stable_dt(omega_max);
     if dt >= limit {
-        return Err(WaterError::Unstable {
-            courant: omega_max * dt / PI,
-            limit: 1.0,
+        return Err(WaterError::DispersiveUnstable {
+            dt,
             max_stable_dt: limit,
+            omega_max,
         });
     }
     Ok(())
@@ -265,18 +343,17 @@ impl GridWater for DispersiveGrid {
 
     fn set_land(&mut self, land: LandMask) -> Result<()> {
         self.size.check_len("land mask", land.cells().len())?;
-        let (cur, old) = self.field.levels_mut();
-        land.clear(cur);
-        land.clear(old);
-        self.land = (!land.is_empty()).then_some(land);
-        Ok(())
+        self.placed = land;
+        self.land_changed()
     }
 
+    /// Moves the water and the caller's land; a depth map stays where it is (the sea floor
+    /// does not move with the window).
     fn shift_window(&mut self, dx: isize, dy: isize) {
         self.field.shift(self.size, dx, dy);
-        if let Some(land) = &mut self.land {
-            land.shift(dx, dy);
-        }
+        self.placed.shift(dx, dy);
+        // The union of lands of one size: cannot fail.
+        let _ = self.land_changed();
     }
 
     fn heights(&self) -> Vec<f32> {
@@ -289,8 +366,25 @@ impl GridWater for DispersiveGrid {
 
     /// The energy the spectral step conserves (m^2): each Fourier mode's
     /// `1/2 |Z - Z_old|^2 + (1 - cos(omega dt)) Re(Z conj Z_old)` ([`SpectralStep::energy`]).
+    ///
+    /// Over a depth map: `sum 1/2 (z - z_old)^2 + z L z_old` with the map's flux operator `L`
+    /// ([`SpectralDepth`]), the same quantity in real space (kept to the interpolation's
+    /// asymmetry, measured in `docs/math.md`, section 13).
     fn energy(&self) -> f64 {
-        self.spectral
-            .energy(self.field.current(), self.field.previous())
+        let (cur, old) = (self.field.current(), self.field.previous());
+        let Some(depth) = &self.depth else {
+            return self.spectral.energy(cur, old);
+        };
+        let (mut plan, mut depth) = (self.spectral.clone(), depth.as_ref().clone());
+        let mut l_old = vec![0.0f32; cur.len()];
+        depth.apply(&mut plan, old, &mut l_old, false);
+        cur.iter()
+            .zip(old)
+            .zip(&l_old)
+            .map(|((&z, &zo), &l)| {
+                let (z, zo, l) = (f64::from(z), f64::from(zo), f64::from(l));
+                0.5 * (z - zo).powi(2) + z * l
+            })
+            .sum()
     }
 }

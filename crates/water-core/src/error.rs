@@ -48,6 +48,20 @@ pub enum WaterError {
         /// The largest time step (s) that would be stable, `h / (c*sqrt 2)` on the grid.
         max_stable_dt: f64,
     },
+    /// A dispersive step at or past the period limit of the fastest wave the grid resolves.
+    #[error(
+        "unstable: dt = {dt} s is not below pi / omega_max = {max_stable_dt} s, the limit of \
+         the fastest wave these cells resolve (omega_max = {omega_max} rad/s); use a smaller \
+         dt or larger cells"
+    )]
+    DispersiveUnstable {
+        /// The time step given, s.
+        dt: f64,
+        /// The largest stable time step, s: `pi / omega_max`.
+        max_stable_dt: f64,
+        /// Airy's omega at the diagonal Nyquist mode, rad/s.
+        omega_max: f64,
+    },
     /// A grid dimension is too small or too large.
     #[error("grid {axis} = {value} cells is outside the supported range {min}..={max}")]
     GridDimension {

@@ -172,8 +172,9 @@ fn a_step_past_the_fastest_modes_period_limit_is_refused() {
     let grid = |dt| DispersiveGrid::new(size, 0.1, dt, Damping::NONE, airy, Boundary::Periodic);
     assert!(grid(limit * 0.99).is_ok());
     match grid(limit * 1.01) {
-        Err(WaterError::Unstable { max_stable_dt, .. }) => {
+        Err(e @ WaterError::DispersiveUnstable { max_stable_dt, .. }) => {
             assert!((max_stable_dt - limit).abs() < 1e-12 * limit);
+            assert!(e.to_string().contains("pi / omega_max"), "{e}");
         }
         other => panic!("{other:?}"),
     }

@@ -143,7 +143,7 @@ pub enum GpuError {
 
     /// A dispersive grid whose side the GPU's transforms cannot take.
     #[error(
-        "the dispersive model on the GPU needs power-of-two sides of 2 to {max} cells (its \
+        "the dispersive model on the GPU needs power-of-two sides (4, 8, ... {max} cells: its \
          transforms are radix-2 in workgroup memory), but the {axis} is {cells} cells; the CPU \
          backend takes any size"
     )]

@@ -189,7 +189,7 @@ impl BackendGrid {
             Self::Signed(g) => g.set_depth(depth)?,
             Self::Split(g) => g.set_depth(depth)?,
             Self::Classic(_) => Err(WaterError::ClassicTakesNo { what: "depth" })?,
-            Self::Dispersive(_) => Err(SceneError::DispersiveDepthMap)?,
+            Self::Dispersive(g) => g.set_depth(depth)?,
             Self::Gpu(g) => g.set_depth(depth)?,
         }
         Ok(())

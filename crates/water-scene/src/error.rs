@@ -38,11 +38,6 @@ pub enum SceneError {
         /// The backend asked for.
         backend: crate::Backend,
     },
-    /// A per-cell depth asked of dispersive water.
-    #[error(
-        "the dispersive model takes a uniform depth (in its Airy relation), not a per-cell one"
-    )]
-    DispersiveDepthMap,
     /// A body id that this scene never handed out.
     #[error("no body with id {id} in this scene (it has {bodies})")]
     UnknownBody {

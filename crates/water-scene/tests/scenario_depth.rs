@@ -148,7 +148,7 @@ fn the_dispersive_model_takes_airys_keys() {
 fn dispersive_mistakes_are_refused_where_they_stand() {
     for (extra, needle) in [
         ("wave_speed = 2.0\n", "wave_speed is refused"),
-        ("depth_map = \"x.npy\"\n", "uniform `depth`"),
+        ("depth = 1.0\ndepth_map = \"x.npy\"\n", "not both"),
         ("mode = \"split\"\n", "signed grids"),
         ("surface_tension = -1.0\n", "surface_tension"),
         ("density = 0.0\n", "density"),
@@ -169,11 +169,41 @@ fn dispersive_mistakes_are_refused_where_they_stand() {
         .expect_err("too long")
         .to_string();
     assert!(
-        e.contains("largest stable dt") && e.contains("0.150"),
+        e.contains("pi / omega_max = 0.150") && e.starts_with("sea.toml:6:"),
         "{e}"
     );
     refused(
         "wave_speed = 2.0\nsurface_tension = 0.07\n",
         "belong to model = \"dispersive\"",
     );
+}
+
+/// `model = "dispersive"` with a `depth_map`: the relation holds the map's deepest cell (which
+/// sets the step's limit: a dt past it is refused at `dt`, named in the model's terms), the
+/// dry cells are land, and the scene steps each cell at its own depth on the CPU.
+#[test]
+fn the_dispersive_model_takes_a_depth_map() {
+    let dir = std::env::temp_dir().join(format!("water-sea-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let metres: Vec<f32> = (0..32 * 16).map(|i| 0.8 - (i % 32) as f32 / 30.0).collect();
+    std::fs::write(dir.join("shore.npy"), npy::encode(&metres, &[16, 32])).expect("write");
+    let file = dir.join("shore.toml");
+    std::fs::write(&file, format!("{SEA}depth_map = \"shore.npy\"\n")).expect("write");
+    let ScenarioFile::Grid(s) = ScenarioFile::load(&file).expect("loads") else {
+        panic!("a grid scenario");
+    };
+    let airy = s.dispersion.expect("dispersive");
+    assert_eq!(airy.depth(), Some(0.8f32.into()));
+    // Columns 24 to 31 are at or below 0 m.
+    assert_eq!(s.all_land().land_cells(), 8 * 16);
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    scene.step_many(10).expect("steps");
+    // A dt past pi / omega_max at 0.8 m deep (0.107 s on 0.1 m cells) is refused at `dt`.
+    let fast = format!("{SEA}depth_map = \"shore.npy\"\n").replace("dt = 0.02", "dt = 0.2");
+    std::fs::write(&file, fast).expect("write");
+    let e = ScenarioFile::load(&file)
+        .expect_err("too long a step")
+        .to_string();
+    assert!(e.contains("pi / omega_max") && e.contains(":6:"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -155,7 +155,7 @@ fn dispersive_grids_the_gpu_cannot_step_are_refused_by_name() {
     // (0.150 s on 0.1 m cells) refuses, as on the CPU.
     let err = ComputeGrid::new(device, queue, dispersive_spec(64, 64, 0.1, 0.5)).expect_err("dt");
     match &err {
-        GpuError::Invalid(WaterError::Unstable { max_stable_dt, .. }) => {
+        GpuError::Invalid(WaterError::DispersiveUnstable { max_stable_dt, .. }) => {
             assert!((max_stable_dt - 0.150).abs() < 1e-3, "{max_stable_dt}");
         }
         other => panic!("{other:?}"),

@@ -12,6 +12,7 @@ pub mod mean_level;
 pub(crate) mod rows;
 #[cfg(target_arch = "x86_64")]
 mod rows_x86;
+pub mod spectral_depth;
 pub mod spectral_step;
 pub mod temporal_blocking;
 

@@ -8,7 +8,14 @@
 //!
 //! ```text
 //! z_new = d * (2 IFFT(cos(omega_k dt) FFT(z)) - z_old)
+//!       = d * (2 (z + IFFT((cos(omega_k dt) - 1) FFT(z))) - z_old)
 //! ```
+//!
+//! in the second form: the transforms carry the step's change, not the heights, so their
+//! rounding is relative to the change. Slow modes (`omega dt` small: shallow water, long
+//! waves) change little a step and sit near the recurrence's double root, which amplifies a
+//! step's rounding by about `1 / (omega dt)`; in the first form that rounding is relative to
+//! the heights and grows past the CPU/GPU tolerance over a few hundred steps.
 //!
 //! one forward and one inverse 2-D real FFT a step (rows real-to-complex, columns complex, both
 //! split over threads). Two-buffer scheme as [`super::grid_step`]: `out` holds `z^(n-1)` on entry
@@ -33,7 +40,7 @@ pub struct SpectralStep {
     rows_inverse: Arc<dyn ComplexToReal<f32>>,
     columns_forward: Arc<dyn Fft<f32>>,
     columns_inverse: Arc<dyn Fft<f32>>,
-    /// `cos(omega_k dt) / (W H)` per mode, column-major: `[x * H + y]` for the spectrum's
+    /// `(cos(omega_k dt) - 1) / (W H)` per mode ([`mode_factor`]), column-major: `[x * H + y]` for the spectrum's
     /// column `x` (`0..=W/2`) and row `y`.
     factors: Vec<f32>,
     /// The row transforms, `H` rows of `W/2 + 1` values.
@@ -83,8 +90,9 @@ pub fn mode_wavenumber(size: GridSize, cell_size: f64, x: usize, y: usize) -> f6
     kx.hypot(ky)
 }
 
-/// The factor [`spectral_step`] multiplies spectral cell `(x, y)` by: `cos(omega(k) dt) / (W H)`
-/// (the inverse transform's normalisation folded in), for `x` in `0..W` (columns past `W/2`
+/// The factor [`spectral_step`] multiplies spectral cell `(x, y)` by:
+/// `(cos(omega(k) dt) - 1) / (W H) = -2 sin^2(omega dt / 2) / (W H)` (the change a step makes,
+/// the inverse transform's normalisation folded in), for `x` in `0..W` (columns past `W/2`
 /// stand for negative frequencies, mirror images of `W - x`) and `y` in `0..H`. The CPU uses
 /// the columns `0..=W/2` of its real transforms, the GPU's complex transforms all `W`.
 #[must_use]
@@ -99,7 +107,8 @@ pub fn mode_factor(
     let x = x.min(size.width() - x);
     let k = mode_wavenumber(size, cell_size, x, y);
     let norm = 1.0 / size.cells() as f64;
-    ((airy.omega(k) * dt).cos() * norm) as f32
+    let half = (0.5 * airy.omega(k) * dt).sin();
+    (-2.0 * half * half * norm) as f32
 }
 
 /// The largest wavenumber a grid of `h` m cells resolves, rad/m: the diagonal Nyquist mode,
@@ -173,7 +182,8 @@ impl SpectralStep {
             };
             for y in 0..h {
                 let i = x * h + y;
-                let cos = f64::from(self.factors[i]) * cells;
+                // The factor is `(cos - 1) / cells`.
+                let one_minus_cos = -f64::from(self.factors[i]) * cells;
                 let (a, b) = (zc[i], zo[i]);
                 let (ar, ai, br, bi) = (
                     f64::from(a.re),
@@ -182,7 +192,7 @@ impl SpectralStep {
                     f64::from(b.im),
                 );
                 let kinetic = 0.5 * ((ar - br).powi(2) + (ai - bi).powi(2));
-                let potential = (1.0 - cos) * (ar * br + ai * bi);
+                let potential = one_minus_cos * (ar * br + ai * bi);
                 total += weight * (kinetic + potential);
             }
         }
@@ -191,46 +201,84 @@ impl SpectralStep {
 
     /// The 2-D FFT of `z`, column-major as `factors` (serial: for diagnostics).
     fn spectrum(&self, z: &[f32]) -> Vec<Complex<f32>> {
-        let (w, h) = (self.size.width(), self.size.height());
-        let wc = w / 2 + 1;
-        assert_eq!(z.len(), w * h, "one value per cell");
-        let mut rows = vec![Complex::default(); wc * h];
-        let mut input = vec![0.0f32; w];
-        let mut scratch = self.rows_forward.make_scratch_vec();
-        for (y, spectrum) in rows.chunks_mut(wc).enumerate() {
-            input.copy_from_slice(&z[y * w..(y + 1) * w]);
-            self.rows_forward
-                .process_with_scratch(&mut input, spectrum, &mut scratch)
-                .expect("lengths from the plan");
-        }
-        let mut columns = vec![Complex::default(); wc * h];
-        transpose(&rows, &mut columns, h, wc, false);
-        let mut scratch = vec![Complex::default(); self.columns_forward.get_inplace_scratch_len()];
-        for column in columns.chunks_mut(h) {
-            self.columns_forward
-                .process_with_scratch(column, &mut scratch);
-        }
-        columns
+        assert_eq!(z.len(), self.size.cells(), "one value per cell");
+        let mut spectrum = vec![Complex::default(); self.rows.len()];
+        self.clone().forward(z, &mut spectrum, false);
+        spectrum
     }
 
-    /// `FFT(z)` into the row spectra, each mode times its factor, and the column transforms
-    /// back, so `rows` holds the row spectra of the filtered field.
-    fn filtered_rows(&mut self, z: &[f32], parallel: bool) {
-        let (w, h) = (self.size.width(), self.size.height());
-        let wc = w / 2 + 1;
+    /// Each row's real-to-complex transform into `rows`.
+    fn transform_rows(&mut self, z: &[f32], parallel: bool) {
+        let w = self.size.width();
         let forward = &self.rows_forward;
         for_each_chunk(
             parallel,
             &mut self.rows,
-            wc,
+            w / 2 + 1,
             || (vec![0.0f32; w], forward.make_scratch_vec()),
-            |(input, scratch), y, spectrum| {
+            |(input, scratch), y, row| {
                 input.copy_from_slice(&z[y * w..(y + 1) * w]);
                 forward
-                    .process_with_scratch(input, spectrum, scratch)
+                    .process_with_scratch(input, row, scratch)
                     .expect("lengths from the plan");
             },
         );
+    }
+
+    /// The unnormalised 2-D FFT of `z` into `spectrum`, column-major as the factors
+    /// (`W/2 + 1` columns of `H` values).
+    pub(crate) fn forward(&mut self, z: &[f32], spectrum: &mut [Complex<f32>], parallel: bool) {
+        let (w, h) = (self.size.width(), self.size.height());
+        let wc = w / 2 + 1;
+        self.transform_rows(z, parallel);
+        transpose(&self.rows, spectrum, h, wc, parallel);
+        transform_columns(&self.columns_forward, spectrum, h, parallel);
+    }
+
+    /// The unnormalised inverse of [`SpectralStep::forward`] into `out` (one value per cell);
+    /// `spectrum` is used as scratch.
+    pub(crate) fn inverse(
+        &mut self,
+        spectrum: &mut [Complex<f32>],
+        out: &mut [f32],
+        parallel: bool,
+    ) {
+        let (w, h) = (self.size.width(), self.size.height());
+        let wc = w / 2 + 1;
+        transform_columns(&self.columns_inverse, spectrum, h, parallel);
+        transpose(spectrum, &mut self.rows, wc, h, parallel);
+        let inverse = &self.rows_inverse;
+        let row_inverse =
+            |scratch: &mut Vec<Complex<f32>>,
+             (spectrum, out_row): (&mut [Complex<f32>], &mut [f32])| {
+                // Real end terms, as in `spectral_step`.
+                spectrum[0].im = 0.0;
+                if w.is_multiple_of(2) {
+                    spectrum[wc - 1].im = 0.0;
+                }
+                inverse
+                    .process_with_scratch(spectrum, out_row, scratch)
+                    .expect("lengths from the plan, real end terms");
+            };
+        if parallel {
+            self.rows
+                .par_chunks_mut(wc)
+                .zip(out.par_chunks_mut(w))
+                .for_each_init(|| inverse.make_scratch_vec(), row_inverse);
+        } else {
+            let mut scratch = inverse.make_scratch_vec();
+            for pair in self.rows.chunks_mut(wc).zip(out.chunks_mut(w)) {
+                row_inverse(&mut scratch, pair);
+            }
+        }
+    }
+
+    /// `FFT(z)` into the row spectra, each mode times its factor, and the column transforms
+    /// back, so `rows` holds the row spectra of the step's change.
+    fn filtered_rows(&mut self, z: &[f32], parallel: bool) {
+        let (w, h) = (self.size.width(), self.size.height());
+        let wc = w / 2 + 1;
+        self.transform_rows(z, parallel);
         transpose(&self.rows, &mut self.columns, h, wc, parallel);
         let (fwd, inv) = (&self.columns_forward, &self.columns_inverse);
         let factors = &self.factors;
@@ -275,6 +323,23 @@ fn for_each_chunk<T: Send, S>(
     }
 }
 
+/// `plan` over each `h`-long column of the column-major `spectrum`, in place.
+fn transform_columns(
+    plan: &Arc<dyn Fft<f32>>,
+    spectrum: &mut [Complex<f32>],
+    h: usize,
+    parallel: bool,
+) {
+    let scratch_len = plan.get_inplace_scratch_len();
+    for_each_chunk(
+        parallel,
+        spectrum,
+        h,
+        || vec![Complex::default(); scratch_len],
+        |scratch, _, column| plan.process_with_scratch(column, scratch),
+    );
+}
+
 /// `to[c * rows + r] = from[r * cols + c]` for a `rows x cols` row-major `from`.
 fn transpose(
     from: &[Complex<f32>],
@@ -295,6 +360,9 @@ fn transpose(
         },
     );
 }
+
+/// A row's spectrum and the row of the new level it becomes.
+type RowPair<'a> = (&'a mut [Complex<f32>], &'a mut [f32]);
 
 /// Advances `cur` by one step into `out` (`z_old` on entry, `z_new` on exit) with `step`'s
 /// plans and factors: see the module docs. `damping` is the per-step factor `d`.
@@ -320,8 +388,8 @@ pub fn spectral_step(
     let inverse = &step.rows_inverse;
     let rows = &mut step.rows;
     let row_inverse =
-        |(filtered, scratch): &mut (Vec<f32>, Vec<Complex<f32>>),
-         (spectrum, out_row): (&mut [Complex<f32>], &mut [f32])| {
+        |(change, scratch): &mut (Vec<f32>, Vec<Complex<f32>>),
+         ((spectrum, out_row), cur_row): (RowPair<'_>, &[f32])| {
             // A real row's transform has real DC and (even widths) Nyquist terms; rounding leaves
             // a trace of imaginary part there, which the inverse would refuse.
             spectrum[0].im = 0.0;
@@ -329,9 +397,10 @@ pub fn spectral_step(
                 spectrum[wc - 1].im = 0.0;
             }
             inverse
-                .process_with_scratch(spectrum, filtered, scratch)
+                .process_with_scratch(spectrum, change, scratch)
                 .expect("lengths from the plan, real end terms");
-            for (z_out, &f) in out_row.iter_mut().zip(filtered.iter()) {
+            for ((z_out, &g), &z) in out_row.iter_mut().zip(change.iter()).zip(cur_row) {
+                let f = z + g;
                 *z_out = damping * ((f + f) - *z_out);
             }
         };
@@ -339,10 +408,15 @@ pub fn spectral_step(
     if parallel {
         rows.par_chunks_mut(wc)
             .zip(out.par_chunks_mut(w))
+            .zip(cur.par_chunks(w))
             .for_each_init(init, row_inverse);
     } else {
         let mut state = init();
-        for pair in rows.chunks_mut(wc).zip(out.chunks_mut(w)) {
+        for pair in rows
+            .chunks_mut(wc)
+            .zip(out.chunks_mut(w))
+            .zip(cur.chunks(w))
+        {
             row_inverse(&mut state, pair);
         }
     }

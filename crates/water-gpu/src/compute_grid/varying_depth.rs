@@ -20,7 +20,8 @@ impl ComputeGrid {
         if self.spec.dispersion.is_some() {
             return Err(GpuError::DispersiveNotOffered {
                 with: "a per-cell depth",
-                reason: "its Airy relation takes one uniform depth (the spec's dispersion)",
+                reason: "the GPU's transforms step one uniform depth (the spec's dispersion); \
+                         the CPU backend steps a depth map",
             });
         }
         let faces = faces_for(&self.spec, depth)?;

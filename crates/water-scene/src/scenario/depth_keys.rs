@@ -64,7 +64,7 @@ impl DepthKeys<'_> {
             None => false,
         };
         if dispersive {
-            return self.dispersive((mode, boundary), at);
+            return self.dispersive(size, (mode, boundary), source, at);
         }
         if let Some(key) = self.surface_tension.or(self.density) {
             return Err(at(
@@ -111,10 +111,14 @@ impl DepthKeys<'_> {
     }
 
     /// The keys of `model = "dispersive"`: Airy's relation from `gravity`, `surface_tension`,
-    /// `density` and a uniform `depth` (deep water without one).
+    /// `density` and a uniform `depth` (deep water without one), or a `depth_map` (the relation
+    /// then holds the map's deepest cell, which sets the step's limit, and the grid steps each
+    /// cell at its own depth).
     fn dispersive(
         &self,
+        size: GridSize,
         (mode, boundary): (GridMode, Boundary),
+        source: &str,
         at: Locate<'_>,
     ) -> Result<DepthSetting, ScenarioError> {
         let model = self.model.map_or(0..0, Spanned::span);
@@ -127,12 +131,16 @@ impl DepthKeys<'_> {
                     .into(),
             ));
         }
-        if let Some(map) = self.depth_map {
-            return Err(at(
-                map.span(),
-                "model = \"dispersive\" takes a uniform `depth`, not a depth_map".into(),
-            ));
-        }
+        let map = match (self.depth, self.depth_map) {
+            (Some(_), Some(map)) => {
+                return Err(at(
+                    map.span(),
+                    "give `depth` (uniform) or `depth_map` (per cell), not both".into(),
+                ))
+            }
+            (_, Some(map)) => Some(from_file(size, map, source, at)?),
+            _ => None,
+        };
         if mode != GridMode::Signed {
             return Err(at(
                 model,
@@ -153,7 +161,9 @@ impl DepthKeys<'_> {
             value(self.gravity, STANDARD_GRAVITY),
             value(self.surface_tension, 0.0),
             value(self.density, WATER_DENSITY),
-            self.depth.map(|d| *d.get_ref()),
+            map.as_ref()
+                .map(|m| f64::from(m.deepest()))
+                .or(self.depth.map(|d| *d.get_ref())),
         )
         .map_err(|e| {
             let span = match &e {
@@ -170,7 +180,7 @@ impl DepthKeys<'_> {
             at(span.unwrap_or(model.clone()), e.to_string())
         })?;
         Ok(DepthSetting {
-            depth: None,
+            depth: map,
             gravity: airy.gravity(),
             dispersion: Some(airy),
         })

@@ -1,0 +1,334 @@
+//! `spectral_depth_step`: the dispersive model over a varying depth (`docs/math.md`,
+//! section 13). No GPU twin: the compute backend refuses a per-cell depth in this model.
+//!
+//! Over a uniform depth the spectral step is `z_new = d (2 C z - z_old)` with
+//! `C = cos(omega dt)` per mode, i.e. `2 (z - L z) - z_old` with `L = 1 - cos(omega dt)`.
+//! Over a varying depth `L` is written as a flux divergence, `L z = D^T W M D z`:
+//!
+//! - `D`, the difference across each cell face (`z(x+1) - z(x)`, and along y), local, so
+//!   a face's flux touches only its two cells;
+//! - `M_j = L_j(k) / |D(k)|^2` for a few reference depths `d_j` (the nodes), applied to each
+//!   gradient component by FFT (`|D(k)|^2 = 4 sin^2(k_x h/2) + 4 sin^2(k_y h/2)`, the symbol of
+//!   `D^T D`, positive for every mode but the mean);
+//! - `W`, each face's weights of the nodes: linear in the face's depth between the two nodes
+//!   around it, 0 on faces touching dry cells (a shore that passes no water);
+//! - `D^T`, minus the difference back (the adjoint of `D`): a cell's net flux.
+//!
+//! Where the depth is uniform, `D^T M_j D = L_j` mode by mode, so the step is the uniform one
+//! with `L` interpolated between nodes; the nodes are placed until that interpolation is within
+//! [`NODE_TOLERANCE`] of Airy's omega for every mode of wavelength 4 cells or more
+//! ([`SpectralDepth::interpolation_error`]). For long waves `M_j -> g d_j dt^2 / (2 h^2)` and the
+//! step becomes the flux form of the shallow-water equation, `div(g d grad z)` (section 12).
+//! Every face's flux leaves one cell and enters the next, and a dry cell's faces pass nothing:
+//! the volume is kept to rounding, shore included.
+//!
+//! Cost: two forward transforms (the gradient's components) and two inverse ones per node:
+//! `2K + 2` transforms a step against the uniform step's 2.
+
+use std::f64::consts::TAU;
+
+use realfft::num_complex::Complex;
+
+use super::spectral_step::{mode_wavenumber, SpectralStep};
+use crate::airy::AiryDispersion;
+use crate::depth::Depth;
+use crate::error::Result;
+use crate::size::GridSize;
+
+/// The largest relative error in omega that the node interpolation may leave, over every
+/// mode of wavelength 4 cells or more and every depth of the map: half the 2% the model is
+/// held to, so the rest of the error budget stays free.
+pub const NODE_TOLERANCE: f64 = 0.01;
+
+/// The most reference depths a map gets (each costs two transforms a step).
+pub const MAX_NODES: usize = 16;
+
+/// A grid's faces, nodes and multipliers for [`spectral_depth_step`].
+#[derive(Debug, Clone)]
+pub struct SpectralDepth {
+    size: GridSize,
+    /// The reference depths, m, ascending.
+    nodes: Vec<f64>,
+    /// Per node and gradient component (x-faces, y-faces): each face's weight, row-major by
+    /// the cell west of (north of) the face.
+    weights: Vec<[Vec<f32>; 2]>,
+    /// Per node: `M_j(k) / (W H)` per spectral cell, column-major as the spectral step's.
+    multipliers: Vec<Vec<f32>>,
+    interpolation_error: f64,
+    // Scratch: the gradient's two transforms, one spectrum, one field, the two fluxes.
+    gradient_hat: [Vec<Complex<f32>>; 2],
+    work: Vec<Complex<f32>>,
+    real: Vec<f32>,
+    flux: [Vec<f32>; 2],
+    /// `L z` of the step.
+    lz: Vec<f32>,
+}
+
+/// `L(k) = 1 - cos(omega(k) dt) = 2 sin^2(omega dt / 2)` under `airy` at depth `d`.
+fn one_minus_cos(airy: &AiryDispersion, d: f64, k: f64, dt: f64) -> f64 {
+    let half = (0.5 * omega_at(airy, d, k) * dt).sin();
+    2.0 * half * half
+}
+
+/// Airy's omega at wavenumber `k` over depth `d` (the relation's own depth replaced).
+fn omega_at(airy: &AiryDispersion, d: f64, k: f64) -> f64 {
+    let restoring = airy.gravity() * k + airy.surface_tension() * k.powi(3) / airy.density();
+    (restoring * (k * d).tanh()).sqrt()
+}
+
+/// The omega whose `1 - cos(omega dt)` is `l`.
+fn omega_of(l: f64, dt: f64) -> f64 {
+    (1.0 - l).clamp(-1.0, 1.0).acos() / dt
+}
+
+/// The largest relative omega error of interpolating `L` linearly in depth between `a` and
+/// `b`, over wavenumbers `ks` and eight depths inside.
+fn interval_error(airy: &AiryDispersion, (a, b): (f64, f64), ks: &[f64], dt: f64) -> f64 {
+    let mut worst = 0.0f64;
+    for &k in ks {
+        let (la, lb) = (one_minus_cos(airy, a, k, dt), one_minus_cos(airy, b, k, dt));
+        for i in 1..8 {
+            let t = f64::from(i) / 8.0;
+            let d = a + t * (b - a);
+            let exact = omega_at(airy, d, k);
+            let interpolated = omega_of((1.0 - t) * la + t * lb, dt);
+            worst = worst.max((interpolated - exact).abs() / exact);
+        }
+    }
+    worst
+}
+
+/// Reference depths from `shallowest` to `deepest` (m), evenly spaced in the depth's logarithm
+/// (the relation changes with `k d`), as few as keep the interpolation within
+/// [`NODE_TOLERANCE`], at most [`MAX_NODES`]; with the error left.
+fn place_nodes(
+    airy: &AiryDispersion,
+    (shallowest, deepest): (f64, f64),
+    ks: &[f64],
+    dt: f64,
+) -> (Vec<f64>, f64) {
+    if deepest <= shallowest * (1.0 + 1e-9) {
+        return (vec![deepest], 0.0);
+    }
+    let mut count = 2;
+    loop {
+        let ratio = (deepest / shallowest).powf(1.0 / (count - 1) as f64);
+        let mut nodes: Vec<f64> = (0..count)
+            .map(|i| shallowest * ratio.powi(i as i32))
+            .collect();
+        nodes[count - 1] = deepest;
+        let worst = nodes
+            .windows(2)
+            .map(|pair| interval_error(airy, (pair[0], pair[1]), ks, dt))
+            .fold(0.0f64, f64::max);
+        if worst <= NODE_TOLERANCE || count >= MAX_NODES {
+            return (nodes, worst);
+        }
+        count += 1;
+    }
+}
+
+/// Weights of `nodes` for a face of depth `d` (m): linear between the two around it.
+fn node_weights(nodes: &[f64], d: f64) -> Vec<(usize, f32)> {
+    if nodes.len() == 1 {
+        return vec![(0, 1.0)];
+    }
+    let upper = nodes.partition_point(|&n| n < d).clamp(1, nodes.len() - 1);
+    let (a, b) = (nodes[upper - 1], nodes[upper]);
+    let t = ((d - a) / (b - a)).clamp(0.0, 1.0);
+    vec![(upper - 1, (1.0 - t) as f32), (upper, t as f32)]
+}
+
+impl SpectralDepth {
+    /// Faces, nodes and multipliers for `depth` on a `depth.size()` grid of `cell_size` m
+    /// cells stepped by `dt` s under `airy` (whose own depth the map replaces).
+    ///
+    /// # Errors
+    /// None today for a validated [`Depth`]; the `Result` leaves room for limits.
+    pub fn new(depth: &Depth, cell_size: f64, dt: f64, airy: &AiryDispersion) -> Result<Self> {
+        let size = depth.size();
+        let (w, h) = (size.width(), size.height());
+        let wc = w / 2 + 1;
+        let metres = depth.cells();
+        // Each face's depth: the mean of its two cells', or dry (None) beside a dry cell.
+        let face = |a: usize, b: usize| -> Option<f64> {
+            let (da, db) = (f64::from(metres[a]), f64::from(metres[b]));
+            (da > 0.0 && db > 0.0).then_some(0.5 * (da + db))
+        };
+        let faces: [Vec<Option<f64>>; 2] = [
+            (0..size.cells())
+                .map(|i| face(i, (i / w) * w + (i % w + 1) % w))
+                .collect(),
+            (0..size.cells())
+                .map(|i| face(i, ((i / w + 1) % h) * w + i % w))
+                .collect(),
+        ];
+        let wet = faces.iter().flatten().flatten().copied();
+        let (shallowest, deepest) = wet.fold((f64::INFINITY, 0.0f64), |(lo, hi), d| {
+            (lo.min(d), hi.max(d))
+        });
+        let (shallowest, deepest) = if deepest > 0.0 {
+            (shallowest, deepest)
+        } else {
+            // No wet face: nothing moves; one node keeps the shapes simple.
+            let d = f64::from(depth.deepest());
+            (d, d)
+        };
+        // Every resolved wavelength, 4 cells to the grid's longest side.
+        let (k_lo, k_hi) = (TAU / (w.max(h) as f64 * cell_size), TAU / (4.0 * cell_size));
+        let ks: Vec<f64> = (0..48)
+            .map(|i| k_lo * (k_hi / k_lo).powf(f64::from(i) / 47.0))
+            .collect();
+        let (nodes, interpolation_error) = place_nodes(airy, (shallowest, deepest), &ks, dt);
+        let mut weights =
+            vec![[vec![0.0f32; size.cells()], vec![0.0f32; size.cells()]]; nodes.len()];
+        for (c, component) in faces.iter().enumerate() {
+            for (i, d) in component.iter().enumerate() {
+                if let Some(d) = *d {
+                    for (j, wgt) in node_weights(&nodes, d) {
+                        weights[j][c][i] = wgt;
+                    }
+                }
+            }
+        }
+        let norm = 1.0 / size.cells() as f64;
+        let multipliers = nodes
+            .iter()
+            .map(|&d| {
+                (0..wc)
+                    .flat_map(|x| (0..h).map(move |y| (x, y)))
+                    .map(|(x, y)| {
+                        let k = mode_wavenumber(size, cell_size, x, y);
+                        let faces = difference_symbol(size, x, y);
+                        if faces == 0.0 {
+                            0.0
+                        } else {
+                            (one_minus_cos(airy, d, k, dt) / faces * norm) as f32
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let spectrum = vec![Complex::default(); wc * h];
+        Ok(Self {
+            size,
+            nodes,
+            weights,
+            multipliers,
+            interpolation_error,
+            gradient_hat: [spectrum.clone(), spectrum.clone()],
+            work: spectrum,
+            real: vec![0.0; size.cells()],
+            lz: vec![0.0; size.cells()],
+            flux: [vec![0.0; size.cells()], vec![0.0; size.cells()]],
+        })
+    }
+
+    /// The reference depths, m, ascending.
+    #[must_use]
+    pub fn nodes(&self) -> &[f64] {
+        &self.nodes
+    }
+
+    /// The largest relative error in omega that interpolating between the nodes leaves, over
+    /// every mode of wavelength 4 cells or more at every depth between the shallowest and the
+    /// deepest wet face (at most [`NODE_TOLERANCE`] unless [`MAX_NODES`] ran out).
+    #[must_use]
+    pub fn interpolation_error(&self) -> f64 {
+        self.interpolation_error
+    }
+
+    /// `L z` into `out`: the flux divergence of the module docs.
+    ///
+    /// # Panics
+    /// If `z` or `out` does not hold one value per cell.
+    pub fn apply(&mut self, plan: &mut SpectralStep, z: &[f32], out: &mut [f32], parallel: bool) {
+        let (w, h) = (self.size.width(), self.size.height());
+        assert_eq!((z.len(), out.len()), (self.size.cells(), self.size.cells()));
+        // The differences across the east and the south face of each cell (periodic).
+        for c in 0..2 {
+            for (i, g) in self.real.iter_mut().enumerate() {
+                let next = neighbour(w, h, i, c);
+                *g = z[next] - z[i];
+            }
+            plan.forward(&self.real, &mut self.gradient_hat[c], parallel);
+        }
+        for c in 0..2 {
+            self.flux[c].fill(0.0);
+            for j in 0..self.nodes.len() {
+                for ((v, &g), &m) in self
+                    .work
+                    .iter_mut()
+                    .zip(&self.gradient_hat[c])
+                    .zip(&self.multipliers[j])
+                {
+                    *v = g * m;
+                }
+                plan.inverse(&mut self.work, &mut self.real, parallel);
+                for ((f, &g), &wgt) in self.flux[c]
+                    .iter_mut()
+                    .zip(&self.real)
+                    .zip(&self.weights[j][c])
+                {
+                    *f += wgt * g;
+                }
+            }
+        }
+        // Each cell's net flux: what leaves by its east and south faces minus what comes in by
+        // its west and north ones (`D^T`).
+        for (i, l) in out.iter_mut().enumerate() {
+            let (west, north) = (neighbour_before(w, h, i, 0), neighbour_before(w, h, i, 1));
+            *l = (self.flux[0][west] - self.flux[0][i]) + (self.flux[1][north] - self.flux[1][i]);
+        }
+    }
+}
+
+/// The cell after cell `i` along x (`c = 0`) or y (`c = 1`) of a periodic `w x h` grid.
+fn neighbour(w: usize, h: usize, i: usize, c: usize) -> usize {
+    let (x, y) = (i % w, i / w);
+    if c == 0 {
+        y * w + (x + 1) % w
+    } else {
+        ((y + 1) % h) * w + x
+    }
+}
+
+/// The cell before cell `i` along x (`c = 0`) or y (`c = 1`) of a periodic `w x h` grid.
+fn neighbour_before(w: usize, h: usize, i: usize, c: usize) -> usize {
+    let (x, y) = (i % w, i / w);
+    if c == 0 {
+        y * w + (x + w - 1) % w
+    } else {
+        ((y + h - 1) % h) * w + x
+    }
+}
+
+/// `|D(k)|^2 = 4 sin^2(pi f_x / W) + 4 sin^2(pi f_y / H)` of spectral cell `(x, y)`: the symbol
+/// of `D^T D`, the face differences and their adjoint (0 only for the mean).
+fn difference_symbol(size: GridSize, x: usize, y: usize) -> f64 {
+    let (w, h) = (size.width() as f64, size.height() as f64);
+    let sx = (std::f64::consts::PI * x as f64 / w).sin();
+    let sy = (std::f64::consts::PI * y as f64 / h).sin();
+    4.0 * (sx * sx + sy * sy)
+}
+
+/// Advances `cur` by one step into `out` (`z_old` on entry, `z_new` on exit) over `depth`:
+/// `z_new = d (2 (z - L z) - z_old)` (module docs). `damping` is the per-step factor `d`.
+///
+/// # Panics
+/// If `cur` or `out` does not hold one value per cell.
+pub fn spectral_depth_step(
+    plan: &mut SpectralStep,
+    depth: &mut SpectralDepth,
+    (cur, out): (&[f32], &mut [f32]),
+    damping: f32,
+    parallel: bool,
+) {
+    let mut lz = std::mem::take(&mut depth.lz);
+    depth.apply(plan, cur, &mut lz, parallel);
+    for ((z_out, &z), &l) in out.iter_mut().zip(cur).zip(&lz) {
+        let f = z - l;
+        *z_out = damping * ((f + f) - *z_out);
+    }
+    depth.lz = lz;
+}
