@@ -9,6 +9,6 @@ if [[ -z ${XDG_RUNTIME_DIR:-} ]]; then
   XDG_RUNTIME_DIR=$(mktemp -d)
   export XDG_RUNTIME_DIR
 fi
-cargo test --workspace --release --locked "$@"
-# The rapier adapter is behind a feature of water-buoyancy, so the workspace run leaves it out.
-cargo test -p water-buoyancy --features rapier --release --locked --test rapier "$@"
+# The optional physics-engine adapters (water-bevy's avian3d, water-buoyancy's rapier3d) are
+# features: the one run takes them all, so every dependency (Bevy above all) builds once.
+cargo test --workspace --release --locked --features "$(cat scripts/all-features.txt)" "$@"

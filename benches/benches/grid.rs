@@ -110,8 +110,9 @@ fn grid_conserving(c: &mut Criterion) {
 }
 
 /// The cost per cell of each water model's step on the same periodic grid: the five-point
-/// stencil, the variable-coefficient stencil over a depth (a slope from 2 m to 0.5 m) and the
-/// dispersive spectral step (deep water), at 256^2 and 512^2 on 1 and 2 threads. `docs/benchmarks.md`,
+/// stencil, the variable-coefficient stencil over a depth (a slope from 2 m to 0.5 m), the
+/// dispersive spectral step (deep water) and the dispersive step over the same slope (its
+/// reference depths and flux divergence), at 256^2 and 512^2 on 1 and 2 threads. `docs/benchmarks.md`,
 /// "Water models".
 fn grid_models(c: &mut Criterion) {
     let mut group = c.benchmark_group("grid-models");
@@ -139,6 +140,8 @@ fn grid_models(c: &mut Criterion) {
             let mut dispersive =
                 DispersiveGrid::new(size, cell, 0.02, Damping::NONE, airy, Boundary::Periodic)
                     .expect("stable");
+            let mut dispersive_depth = dispersive.clone();
+            dispersive_depth.set_depth(&depth).expect("stable");
             // Water in motion everywhere, so no step meets still water.
             let ripples: Vec<f32> = (0..n * n)
                 .map(|i| 0.01 * ((i * 7919 % 1013) as f32 / 1013.0 - 0.5))
@@ -147,14 +150,16 @@ fn grid_models(c: &mut Criterion) {
                 five_point.field_mut().levels_mut(),
                 over_depth.field_mut().levels_mut(),
                 dispersive.field_mut().levels_mut(),
+                dispersive_depth.field_mut().levels_mut(),
             ] {
                 cur.copy_from_slice(&ripples);
                 old.copy_from_slice(&ripples);
             }
-            let models: [(&str, &mut dyn GridWater); 3] = [
+            let models: [(&str, &mut dyn GridWater); 4] = [
                 ("five-point", &mut five_point),
                 ("depth", &mut over_depth),
                 ("dispersive", &mut dispersive),
+                ("dispersive-depth", &mut dispersive_depth),
             ];
             for (name, water) in models {
                 group.bench_function(

@@ -21,7 +21,8 @@ use water_core::{Boundary, ContactMasks, Depth, GridMode, Impulse, LandMask};
 
 use crate::depth_faces::LandParts;
 use crate::device_calls::{
-    check_limit, record_compute_pass, storage_buffer, submitted, uniform_buffer, validated,
+    check_limit, check_storage_bytes, record_compute_pass, storage_buffer, submitted,
+    uniform_buffer, validated,
 };
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
@@ -143,12 +144,7 @@ impl ComputeGrid {
         let f16 = spec.storage == StorageFormat::F16;
         let field_bytes = spec.storage.level_bytes(size, channels as usize);
         let limits = device.limits();
-        check_limit(
-            "storage buffer binding size (bytes)",
-            field_bytes,
-            limits.max_storage_buffer_binding_size,
-        )?;
-        check_limit("buffer size (bytes)", field_bytes, limits.max_buffer_size)?;
+        check_storage_bytes(device, field_bytes)?;
         let groups = size.width().max(size.height()).div_ceil(TILE as usize) as u64;
         check_limit(
             "workgroups per dispatch dimension",
@@ -308,6 +304,26 @@ impl ComputeGrid {
         }
     }
 
+    /// The first seven bindings of the step kernels (`shaders/shared/grid_step_bindings.wgsl`)
+    /// and of the spectral ones: uniforms, the current, previous and new levels, land, and the
+    /// two contact masks.
+    fn step_bindings<'a>(
+        &'a self,
+        uniforms: &'a wgpu::Buffer,
+        (old, cur, new): (usize, usize, usize),
+        (contact_new, contact_old): (&'a wgpu::Buffer, &'a wgpu::Buffer),
+    ) -> Vec<wgpu::BindingResource<'a>> {
+        vec![
+            uniforms.as_entire_binding(),
+            self.fields[cur].as_entire_binding(),
+            self.fields[old].as_entire_binding(),
+            self.fields[new].as_entire_binding(),
+            self.land.as_entire_binding(),
+            contact_new.as_entire_binding(),
+            contact_old.as_entire_binding(),
+        ]
+    }
+
     /// Forgets the keeper's reference: the levels were changed from outside.
     fn invalidate_level(&mut self) {
         if let Some(keeper) = &mut self.keeper {
@@ -429,15 +445,11 @@ impl ComputeGrid {
             self.record_spectral_pass(encoder, &[group], None);
             return Ok(());
         }
-        let mut resources = vec![
-            self.uniforms_contacts.as_entire_binding(),
-            self.fields[cur].as_entire_binding(),
-            self.fields[old].as_entire_binding(),
-            self.fields[new].as_entire_binding(),
-            self.land.as_entire_binding(),
-            contact_new.as_entire_binding(),
-            contact_old.as_entire_binding(),
-        ];
+        let mut resources = self.step_bindings(
+            &self.uniforms_contacts,
+            (old, cur, new),
+            (contact_new, contact_old),
+        );
         if self.step_reads_faces() {
             resources.push(self.faces.as_entire_binding());
         }

@@ -18,7 +18,9 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Affine3A, Mat4, Vec3};
 use water_core::{GridSize, WaterError};
 
-use crate::device_calls::{check_limit, record_compute_pass, submitted, texture_2d, validated};
+use crate::device_calls::{
+    check_limit, check_storage_bytes, record_compute_pass, submitted, texture_2d, validated,
+};
 use crate::error::GpuError;
 use crate::gpu_grid::{GpuBackend, GpuGrid};
 use crate::gpu_grid_water::GpuGridWater;
@@ -674,13 +676,7 @@ fn copy_buffers(
     GpuError,
 > {
     let bytes = size.cells() as u64 * 4;
-    let limits = device.limits();
-    check_limit(
-        "storage buffer binding size (bytes)",
-        bytes,
-        limits.max_storage_buffer_binding_size,
-    )?;
-    check_limit("buffer size (bytes)", bytes, limits.max_buffer_size)?;
+    check_storage_bytes(device, bytes)?;
     validated(device, || {
         let buffers = [0, 1].map(|i| {
             device.create_buffer(&wgpu::BufferDescriptor {

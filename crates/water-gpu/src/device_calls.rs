@@ -36,6 +36,18 @@ pub(crate) fn check_limit(what: &'static str, needed: u64, limit: u64) -> Result
     }
 }
 
+/// Checks that a storage buffer of `bytes` fits the device: its binding size and its buffer
+/// size.
+pub(crate) fn check_storage_bytes(device: &wgpu::Device, bytes: u64) -> Result<(), GpuError> {
+    let limits = device.limits();
+    check_limit(
+        "storage buffer binding size (bytes)",
+        bytes,
+        limits.max_storage_buffer_binding_size,
+    )?;
+    check_limit("buffer size (bytes)", bytes, limits.max_buffer_size)
+}
+
 /// Runs `work` (which submits to the queue) inside a validation error scope. The crate's own
 /// commands are valid for a live device, so an error here means the device is gone.
 pub(crate) fn submitted<T>(device: &wgpu::Device, work: impl FnOnce() -> T) -> Result<T, GpuError> {

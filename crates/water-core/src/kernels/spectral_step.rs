@@ -248,18 +248,9 @@ impl SpectralStep {
         transform_columns(&self.columns_inverse, spectrum, h, parallel);
         transpose(spectrum, &mut self.rows, wc, h, parallel);
         let inverse = &self.rows_inverse;
-        let row_inverse =
-            |scratch: &mut Vec<Complex<f32>>,
-             (spectrum, out_row): (&mut [Complex<f32>], &mut [f32])| {
-                // Real end terms, as in `spectral_step`.
-                spectrum[0].im = 0.0;
-                if w.is_multiple_of(2) {
-                    spectrum[wc - 1].im = 0.0;
-                }
-                inverse
-                    .process_with_scratch(spectrum, out_row, scratch)
-                    .expect("lengths from the plan, real end terms");
-            };
+        let row_inverse = |scratch: &mut Vec<Complex<f32>>, (spectrum, out_row): RowPair<'_>| {
+            inverse_row(inverse.as_ref(), spectrum, out_row, scratch);
+        };
         if parallel {
             self.rows
                 .par_chunks_mut(wc)
@@ -361,6 +352,24 @@ fn transpose(
     );
 }
 
+/// The real row whose half spectrum is `spectrum` (used as scratch) into `out_row`, unnormalised.
+fn inverse_row(
+    inverse: &dyn ComplexToReal<f32>,
+    spectrum: &mut [Complex<f32>],
+    out_row: &mut [f32],
+    scratch: &mut [Complex<f32>],
+) {
+    // A real row's transform has real DC and (even widths) Nyquist terms; rounding leaves a
+    // trace of imaginary part there, which the inverse would refuse.
+    spectrum[0].im = 0.0;
+    if out_row.len().is_multiple_of(2) {
+        spectrum[spectrum.len() - 1].im = 0.0;
+    }
+    inverse
+        .process_with_scratch(spectrum, out_row, scratch)
+        .expect("lengths from the plan, real end terms");
+}
+
 /// A row's spectrum and the row of the new level it becomes.
 type RowPair<'a> = (&'a mut [Complex<f32>], &'a mut [f32]);
 
@@ -390,15 +399,7 @@ pub fn spectral_step(
     let row_inverse =
         |(change, scratch): &mut (Vec<f32>, Vec<Complex<f32>>),
          ((spectrum, out_row), cur_row): (RowPair<'_>, &[f32])| {
-            // A real row's transform has real DC and (even widths) Nyquist terms; rounding leaves
-            // a trace of imaginary part there, which the inverse would refuse.
-            spectrum[0].im = 0.0;
-            if w.is_multiple_of(2) {
-                spectrum[wc - 1].im = 0.0;
-            }
-            inverse
-                .process_with_scratch(spectrum, change, scratch)
-                .expect("lengths from the plan, real end terms");
+            inverse_row(inverse.as_ref(), spectrum, change, scratch);
             for ((z_out, &g), &z) in out_row.iter_mut().zip(change.iter()).zip(cur_row) {
                 let f = z + g;
                 *z_out = damping * ((f + f) - *z_out);

@@ -10,7 +10,9 @@ use water_core::kernels::spectral_step::mode_factor;
 use water_core::{check_dispersive_dt, sponge_factors, AiryDispersion, Boundary, StorageFormat};
 
 use super::ComputeGrid;
-use crate::device_calls::{check_limit, storage_buffer, uniform_buffer, validated};
+use crate::device_calls::{
+    check_limit, check_storage_bytes, storage_buffer, uniform_buffer, validated,
+};
 use crate::error::GpuError;
 use crate::pipelines::shader_module;
 use crate::shaders;
@@ -101,12 +103,8 @@ impl SpectralPlan {
         let size = spec.size;
         let (w, h) = (size.width(), size.height());
         let spectrum_bytes = size.cells() as u64 * 8;
+        check_storage_bytes(device, spectrum_bytes)?;
         let limits = device.limits();
-        check_limit(
-            "storage buffer binding size (bytes)",
-            spectrum_bytes,
-            limits.max_storage_buffer_binding_size,
-        )?;
         check_limit(
             "workgroup storage size (bytes)",
             SPECTRAL_MAX_SIDE as u64 * 8,
@@ -279,20 +277,15 @@ impl ComputeGrid {
         } else {
             &self.uniforms_plain
         };
-        let resources = [
-            uniforms.as_entire_binding(),
-            self.fields[cur].as_entire_binding(),
-            self.fields[old].as_entire_binding(),
-            self.fields[new].as_entire_binding(),
-            self.land.as_entire_binding(),
-            contact_new.as_entire_binding(),
-            contact_old.as_entire_binding(),
+        let mut resources =
+            self.step_bindings(uniforms, (old, cur, new), (contact_new, contact_old));
+        resources.extend([
             plan.uniforms.as_entire_binding(),
             plan.spectrum.as_entire_binding(),
             plan.factors.as_entire_binding(),
             plan.twiddles.as_entire_binding(),
             plan.sponge.as_entire_binding(),
-        ];
+        ]);
         let group = crate::device_calls::bind_in_order(
             &self.device,
             &plan.layout,

@@ -96,15 +96,11 @@ impl ComputeGrid {
         } else {
             &self.uniforms_plain
         };
-        let mut resources = vec![
-            uniforms.as_entire_binding(),
-            self.fields[cur].as_entire_binding(),
-            self.fields[old].as_entire_binding(),
-            self.fields[new].as_entire_binding(),
-            self.land.as_entire_binding(),
-            self.contact_new.as_entire_binding(),
-            self.contact_old.as_entire_binding(),
-        ];
+        let mut resources = self.step_bindings(
+            uniforms,
+            (old, cur, new),
+            (&self.contact_new, &self.contact_old),
+        );
         if self.step_reads_faces() {
             resources.push(self.faces.as_entire_binding());
         }

@@ -8,7 +8,7 @@ use water_core::Depth;
 
 use super::ComputeGrid;
 use crate::depth_faces::{face_texels, faces_for, DEPTH_ENABLED};
-use crate::device_calls::{check_limit, storage_buffer, validated};
+use crate::device_calls::{check_storage_bytes, storage_buffer, validated};
 use crate::error::GpuError;
 use crate::gpu_grid_water::GpuGridWater;
 use crate::pipelines::compute_pipeline_with_constants;
@@ -27,11 +27,7 @@ impl ComputeGrid {
         let faces = faces_for(&self.spec, depth)?;
         let texels = face_texels(&faces);
         let bytes = size_of_val(texels.as_slice()) as u64;
-        check_limit(
-            "storage buffer binding size (bytes)",
-            bytes,
-            self.device.limits().max_storage_buffer_binding_size,
-        )?;
+        check_storage_bytes(&self.device, bytes)?;
         let device = self.device.clone();
         let (buffer, pipeline) = validated(&device, || {
             (
