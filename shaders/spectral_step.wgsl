@@ -14,6 +14,15 @@
 // real-to-complex; here every transform is complex (a real row with zero imaginary parts), so
 // the factors cover all W columns (`mode_factor` in the CPU twin). Radix-2, so both sides are
 // powers of two up to MAX_SIDE (the host refuses others by name).
+//
+// Over a depth map (`s.nodes > 0`) the step is `z_new = d (2 (z - L z) - z_old)` with the flux
+// divergence `L z = D^T W M D z` of crates/water-core/src/kernels/spectral_depth.rs (its CPU
+// twin), in four dispatches: `depth_rows_forward` (each cell's east and south face differences
+// as one complex field, rows transformed), `depth_columns_nodes` (columns transformed, then for
+// each reference depth times its multipliers and back into `work`), `depth_rows_nodes` (each
+// reference depth's rows back, weighted by the faces' weights into `flux`) and `depth_finish`
+// (each cell's net flux, the new height, contact events, sponge and land). The multipliers are
+// real and even in k, so the two face differences share one complex transform.
 
 #import grid_uniforms
 #import contact_events
@@ -22,7 +31,7 @@ struct SpectralUniforms {
     log2_width: u32,
     log2_height: u32,
     has_sponge: u32,
-    _pad: u32,
+    nodes: u32, // reference depths of a depth map (0: uniform depth, `factors`)
 }
 
 @group(0) @binding(0) var<uniform> u: GridUniforms;
@@ -44,6 +53,13 @@ struct SpectralUniforms {
 @group(0) @binding(10) var<storage, read> twiddles: array<vec2<f32>>;
 // The absorbing sponge's factor per cell (one placeholder value without a sponge).
 @group(0) @binding(11) var<storage, read> sponge: array<f32>;
+// Over a depth map (placeholders otherwise; `factors` then holds each reference depth j's
+// multipliers `M_j / (W H)`, row-major W x H at `j * W * H`): per reference depth, the fluxes
+// between the transforms and the faces' weights (x: east face, y: south face), at `j * W * H`;
+// each cell's two face fluxes.
+@group(0) @binding(12) var<storage, read_write> work: array<vec2<f32>>;
+@group(0) @binding(13) var<storage, read> weights: array<vec2<f32>>;
+@group(0) @binding(14) var<storage, read_write> flux: array<vec2<f32>>;
 
 const GROUP: u32 = 256u;
 // Longest line a workgroup transforms: 2048 complex values are 16 KiB, the workgroup memory
@@ -111,6 +127,11 @@ fn rows_forward(
     for (var x = lid; x < u.width; x += GROUP) {
         line[bit_reversed(x, s.log2_width)] = vec2<f32>(cur[first + x], 0.0);
     }
+    transform_row_into_spectrum(lid, first);
+}
+
+// The row loaded into `line` (bit-reversed), transformed and stored at `first` of `spectrum`.
+fn transform_row_into_spectrum(lid: u32, first: u32) {
     workgroupBarrier();
     transform_line(lid, s.log2_width, 0u, false);
     store_line(lid, first, 1u, s.log2_width);
@@ -157,17 +178,110 @@ fn rows_finish(
     transform_line(lid, s.log2_width, 0u, true);
     for (var x = lid; x < u.width; x += GROUP) {
         let i = first + x;
-        let f = cur[i] + line[x].x;
-        var v = vec2<f32>(u.d * ((f + f) - old[i]), 0.0);
-        if (u.has_contacts != 0u) {
-            v = contact_events(v, contact_new[i], contact_old[i]);
-        }
-        var z = v.x;
-        if (s.has_sponge != 0u) {
-            let k = sponge[i];
-            z *= k;
-            cur[i] *= k;
-        }
-        out[i] = select(z, 0.0, land[i] != 0u);
+        finish_cell(i, cur[i] + line[x].x);
     }
 }
+
+// Cell `i`'s new height from `f` (the filtered height), then contact events, sponge and land,
+// in the CPU's order (`DispersiveGrid::step_once`).
+fn finish_cell(i: u32, f: f32) {
+    var v = vec2<f32>(u.d * ((f + f) - old[i]), 0.0);
+    if (u.has_contacts != 0u) {
+        v = contact_events(v, contact_new[i], contact_old[i]);
+    }
+    var z = v.x;
+    if (s.has_sponge != 0u) {
+        let k = sponge[i];
+        z *= k;
+        cur[i] *= k;
+    }
+    out[i] = select(z, 0.0, land[i] != 0u);
+}
+
+// Row `group.x`: the differences across each cell's east (x) and south (y) faces, as one
+// complex line, transformed into `spectrum`.
+@compute @workgroup_size(256)
+fn depth_rows_forward(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {
+    let y = group.x;
+    let first = y * u.width;
+    let south = ((y + 1u) % u.height) * u.width;
+    for (var x = lid; x < u.width; x += GROUP) {
+        let z = cur[first + x];
+        let east = cur[first + (x + 1u) % u.width];
+        line[bit_reversed(x, s.log2_width)] = vec2<f32>(east - z, cur[south + x] - z);
+    }
+    transform_row_into_spectrum(lid, first);
+}
+
+// Column `group.x`: its transform (kept in `spectrum`), then for each reference depth the
+// column times its multipliers, transformed back into that depth's plane of `work`.
+@compute @workgroup_size(256)
+fn depth_columns_nodes(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {
+    let x = group.x;
+    let w = u.width;
+    let h = u.height;
+    let cells = w * h;
+    load_line(lid, x, w, s.log2_height);
+    transform_line(lid, s.log2_height, w / 2u, false);
+    store_line(lid, x, w, s.log2_height);
+    for (var j = 0u; j < s.nodes; j++) {
+        workgroupBarrier();
+        for (var y = lid; y < h; y += GROUP) {
+            let i = y * w + x;
+            line[bit_reversed(y, s.log2_height)] = spectrum[i] * factors[j * cells + i];
+        }
+        workgroupBarrier();
+        transform_line(lid, s.log2_height, w / 2u, true);
+        for (var y = lid; y < h; y += GROUP) {
+            work[j * cells + y * w + x] = line[y];
+        }
+    }
+}
+
+// Row `group.x`: each reference depth's row transformed back (x: the east faces' flux, y: the
+// south faces'), weighted by the faces' weights and summed into `flux`, depth by depth as on
+// the CPU.
+@compute @workgroup_size(256)
+fn depth_rows_nodes(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {
+    let first = group.x * u.width;
+    let cells = u.width * u.height;
+    for (var j = 0u; j < s.nodes; j++) {
+        workgroupBarrier();
+        for (var x = lid; x < u.width; x += GROUP) {
+            line[bit_reversed(x, s.log2_width)] = work[j * cells + first + x];
+        }
+        workgroupBarrier();
+        transform_line(lid, s.log2_width, 0u, true);
+        for (var x = lid; x < u.width; x += GROUP) {
+            let i = first + x;
+            let weighted = weights[j * cells + i] * line[x];
+            flux[i] = select(flux[i] + weighted, weighted, j == 0u);
+        }
+    }
+}
+
+// Each cell: its net flux (what leaves by its east and south faces minus what comes in by its
+// west and north ones), the new height, contact events, sponge and land, in the CPU's order.
+@compute @workgroup_size(16, 16)
+fn depth_finish(@builtin(global_invocation_id) id: vec3<u32>) {
+    let x = id.x;
+    let y = id.y;
+    if (x >= u.width || y >= u.height) {
+        return;
+    }
+    let i = y * u.width + x;
+    let west = y * u.width + (x + u.width - 1u) % u.width;
+    let north = ((y + u.height - 1u) % u.height) * u.width + x;
+    let l = (flux[west].x - flux[i].x) + (flux[north].y - flux[i].y);
+    finish_cell(i, cur[i] - l);
+}
+

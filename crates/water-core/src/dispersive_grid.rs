@@ -160,15 +160,7 @@ impl DispersiveGrid {
     /// `dt` is not below `pi / omega_max` at the map's deepest cell.
     pub fn set_depth(&mut self, depth: &Depth) -> Result<()> {
         self.size.check_len("depth map", depth.cells().len())?;
-        let airy = &self.airy;
-        let deepest = AiryDispersion::new(
-            airy.gravity(),
-            airy.surface_tension(),
-            airy.density(),
-            Some(f64::from(depth.deepest())),
-        )?;
-        check_dispersive_dt(self.cell_size, self.dt, &deepest)?;
-        self.depth = Some(Box::new(SpectralDepth::new(
+        self.depth = Some(Box::new(SpectralDepth::checked(
             depth,
             self.cell_size,
             self.dt,

@@ -21,7 +21,8 @@ pub struct CrossCheck {
 }
 
 /// Every mode x boundary combination the CPU reference supports (classic: fixed only), and the
-/// dispersive model on its two boundaries.
+/// dispersive model on its two boundaries; the signed, split and dispersive ones also over a
+/// varying depth.
 #[must_use]
 pub fn all_cases() -> Vec<CrossCheck> {
     let mut cases = Vec::new();
@@ -41,6 +42,10 @@ pub fn all_cases() -> Vec<CrossCheck> {
     }
     for boundary in [Boundary::Periodic, Boundary::Absorbing] {
         cases.push(CrossCheck::dispersive(boundary));
+        cases.push(CrossCheck {
+            over_depth: true,
+            ..CrossCheck::dispersive(boundary)
+        });
     }
     cases
 }

@@ -1,5 +1,6 @@
 //! `spectral_depth_step`: the dispersive model over a varying depth (`docs/math.md`,
-//! section 13). No GPU twin: the compute backend refuses a per-cell depth in this model.
+//! section 13). GPU twin: the `depth_*` kernels of `shaders/spectral_step.wgsl` (the two face
+//! differences there share one complex transform).
 //!
 //! Over a uniform depth the spectral step is `z_new = d (2 C z - z_old)` with
 //! `C = cos(omega dt)` per mode, i.e. `2 (z - L z) - z_old` with `L = 1 - cos(omega dt)`.
@@ -222,6 +223,44 @@ impl SpectralDepth {
             lz: vec![0.0; size.cells()],
             flux: [vec![0.0; size.cells()], vec![0.0; size.cells()]],
         })
+    }
+
+    /// [`SpectralDepth::new`] after checking that `dt` is below `pi / omega_max` at the map's
+    /// deepest cell (deeper water is faster): what the CPU and GPU grids both call.
+    ///
+    /// # Errors
+    /// [`crate::WaterError::DispersiveUnstable`] naming the limit; a relation the map's deepest
+    /// cell makes invalid (depth above the largest offered).
+    pub fn checked(depth: &Depth, cell_size: f64, dt: f64, airy: &AiryDispersion) -> Result<Self> {
+        let deepest = AiryDispersion::new(
+            airy.gravity(),
+            airy.surface_tension(),
+            airy.density(),
+            Some(f64::from(depth.deepest())),
+        )?;
+        crate::dispersive_grid::check_dispersive_dt(cell_size, dt, &deepest)?;
+        Self::new(depth, cell_size, dt, airy)
+    }
+
+    /// Reference depth `j`'s weight on each cell's east face and south face, row-major.
+    ///
+    /// # Panics
+    /// If `j` is not below the number of reference depths.
+    #[must_use]
+    pub fn face_weights(&self, j: usize) -> [&[f32]; 2] {
+        let [x, y] = &self.weights[j];
+        [x, y]
+    }
+
+    /// Reference depth `j`'s multiplier `M_j(k) / (W H)` at spectral cell `(x, y)`, `x` in
+    /// `0..W` (past `W/2` the mirror image of `W - x`), `y` in `0..H`.
+    ///
+    /// # Panics
+    /// If `j`, `x` or `y` is out of range.
+    #[must_use]
+    pub fn multiplier(&self, j: usize, x: usize, y: usize) -> f32 {
+        let x = x.min(self.size.width() - x);
+        self.multipliers[j][x * self.size.height() + y]
     }
 
     /// The reference depths, m, ascending.

@@ -1,13 +1,18 @@
 //! The dispersive model on the compute backend: `shaders/spectral_step.wgsl`'s three kernels
 //! a step (rows' transforms, columns' transforms with the mode factors, rows back with the new
-//! heights). CPU twin: `water_core::kernels::spectral_step` with `water_core::DispersiveGrid`
-//! (the factors, the sponge and the stability limit come from there).
+//! heights), or over a depth map its four (face differences, reference depths, fluxes, new
+//! heights). CPU twins: `water_core::kernels::spectral_step` and `spectral_depth` with
+//! `water_core::DispersiveGrid` (the factors, reference depths, weights, sponge and stability
+//! limit come from there).
 
 use std::collections::HashMap;
 use std::f64::consts::TAU;
 
+use water_core::kernels::spectral_depth::SpectralDepth;
 use water_core::kernels::spectral_step::mode_factor;
-use water_core::{check_dispersive_dt, sponge_factors, AiryDispersion, Boundary, StorageFormat};
+use water_core::{
+    check_dispersive_dt, sponge_factors, AiryDispersion, Boundary, Depth, StorageFormat,
+};
 
 use super::ComputeGrid;
 use crate::device_calls::{
@@ -26,19 +31,39 @@ pub const SPECTRAL_MAX_SIDE: usize = 2048;
 /// Invocations per workgroup of the spectral kernels (`GROUP` in the shader).
 const GROUP: u32 = 256;
 
-/// The entry points of `shaders/spectral_step.wgsl`, in the order a step runs them.
-const KERNELS: [&str; 3] = ["rows_forward", "columns_filter", "rows_finish"];
+/// The entry points of `shaders/spectral_step.wgsl`: a step over uniform depth runs the first
+/// three, one over a depth map the last four, in this order.
+const KERNELS: [&str; 7] = [
+    "rows_forward",
+    "columns_filter",
+    "rows_finish",
+    "depth_rows_forward",
+    "depth_columns_nodes",
+    "depth_rows_nodes",
+    "depth_finish",
+];
+
+/// Cells per workgroup edge of `depth_finish` (`@workgroup_size(16, 16)`).
+const FINISH_TILE: u32 = 16;
 
 /// The buffers and pipelines of the dispersive step on one grid.
 #[derive(Debug)]
 pub(super) struct SpectralPlan {
     layout: wgpu::BindGroupLayout,
-    pipelines: [wgpu::ComputePipeline; 3],
+    pipelines: [wgpu::ComputePipeline; 7],
+    /// `SpectralUniforms` as written: log2 width, log2 height, sponge, reference depths.
+    uniform_values: [u32; 4],
     uniforms: wgpu::Buffer,
     spectrum: wgpu::Buffer,
+    /// The mode factors, or over a depth map each reference depth's multipliers.
     factors: wgpu::Buffer,
     twiddles: wgpu::Buffer,
     sponge: wgpu::Buffer,
+    /// Over a depth map: the fluxes between transforms, the faces' weights and the summed
+    /// fluxes (placeholders of one value otherwise).
+    work: wgpu::Buffer,
+    weights: wgpu::Buffer,
+    flux: wgpu::Buffer,
     /// Bind groups by `(with contacts, old, current, new)`, made on first use.
     groups: HashMap<(bool, usize, usize, usize), wgpu::BindGroup>,
 }
@@ -136,7 +161,8 @@ impl SpectralPlan {
         use wgpu::BufferBindingType::{Storage, Uniform};
         let (read, write) = (Storage { read_only: true }, Storage { read_only: false });
         let kinds = [
-            Uniform, write, read, write, read, read, read, Uniform, write, read, read, read,
+            Uniform, write, read, write, read, read, read, Uniform, write, read, read, read, write,
+            read, write,
         ];
         let (layout, pipelines) = validated(device, || {
             let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -170,20 +196,84 @@ impl SpectralPlan {
             queue.write_buffer(&buffer, 0, bytes);
             buffer
         };
+        let placeholder = |label: &str| storage_buffer(device, label, 16);
         Ok(Self {
             layout,
             pipelines,
+            uniform_values: uniforms,
             uniforms: uniform_buffer(
                 device,
                 "water spectral uniforms",
                 bytemuck::cast_slice(&uniforms),
             ),
+            work: placeholder("water spectral work (no depth map)"),
+            weights: placeholder("water face weights (no depth map)"),
+            flux: placeholder("water face fluxes (no depth map)"),
             spectrum: storage_buffer(device, "water spectrum", spectrum_bytes),
             factors: filled("water mode factors", bytemuck::cast_slice(&factors)),
             twiddles: filled("water twiddles", bytemuck::cast_slice(&table)),
             sponge: filled("water sponge", bytemuck::cast_slice(&sponge)),
             groups: HashMap::new(),
         })
+    }
+}
+
+impl SpectralPlan {
+    /// Steps the water over `depth` from now on: the reference depths, face weights and
+    /// multipliers of the CPU's `SpectralDepth` (built by the same `checked` constructor)
+    /// uploaded, and the depth kernels chosen.
+    ///
+    /// # Errors
+    /// What `SpectralDepth::checked` refuses (a `dt` past the limit at the deepest cell), as
+    /// [`GpuError::Invalid`]; [`GpuError::TooLarge`] when a buffer of `K` planes exceeds the
+    /// device's limits.
+    pub(super) fn set_depth(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        spec: &GridSpec,
+        airy: &AiryDispersion,
+        depth: &Depth,
+    ) -> Result<(), GpuError> {
+        let size = spec.size;
+        size.check_len("depth map", depth.cells().len())?;
+        let (cell_size, dt) = (spec.params.cell_size(), spec.params.dt());
+        let plan = SpectralDepth::checked(depth, cell_size, dt, airy)?;
+        let (w, h, cells) = (size.width(), size.height(), size.cells());
+        let nodes = plan.nodes().len();
+        let planes = (nodes * cells) as u64;
+        check_storage_bytes(device, planes * 8)?;
+        let multipliers: Vec<f32> = (0..nodes)
+            .flat_map(|j| (0..cells).map(move |i| (j, i)))
+            .map(|(j, i)| plan.multiplier(j, i % w, i / w))
+            .collect();
+        let weights: Vec<[f32; 2]> = (0..nodes)
+            .flat_map(|j| {
+                let [x, y] = plan.face_weights(j);
+                x.iter().zip(y).map(|(&x, &y)| [x, y])
+            })
+            .collect();
+        let filled = |label: &str, bytes: &[u8]| {
+            let buffer = storage_buffer(device, label, bytes.len() as u64);
+            queue.write_buffer(&buffer, 0, bytes);
+            buffer
+        };
+        self.factors = filled(
+            "water depth multipliers",
+            bytemuck::cast_slice(&multipliers),
+        );
+        self.weights = filled("water face weights", bytemuck::cast_slice(&weights));
+        self.work = storage_buffer(device, "water spectral work", planes * 8);
+        self.flux = storage_buffer(device, "water face fluxes", cells as u64 * 8);
+        self.uniform_values[3] = nodes as u32;
+        queue.write_buffer(
+            &self.uniforms,
+            0,
+            bytemuck::cast_slice(&self.uniform_values),
+        );
+        self.groups.clear();
+        debug_assert_eq!(multipliers.len(), w * h * nodes);
+        Ok(())
     }
 }
 
@@ -236,20 +326,29 @@ impl ComputeGrid {
             self.spec.size.width() as u32,
             self.spec.size.height() as u32,
         );
+        // One workgroup per row, per column, per row; over a depth map then a tile per 16 x 16
+        // cells for `depth_finish`.
+        let (kernels, groups_per_kernel): (&[wgpu::ComputePipeline], Vec<(u32, u32)>) =
+            if plan.uniform_values[3] == 0 {
+                (&plan.pipelines[..3], vec![(h, 1), (w, 1), (h, 1)])
+            } else {
+                let tiles = (w.div_ceil(FINISH_TILE), h.div_ceil(FINISH_TILE));
+                (&plan.pipelines[3..], vec![(h, 1), (w, 1), (h, 1), tiles])
+            };
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("water spectral steps"),
             timestamp_writes,
         });
         for group in groups {
             pass.set_bind_group(0, group, &[]);
-            for (pipeline, lines) in plan.pipelines.iter().zip([h, w, h]) {
+            for (pipeline, &(x, y)) in kernels.iter().zip(&groups_per_kernel) {
                 pass.set_pipeline(pipeline);
-                pass.dispatch_workgroups(lines, 1, 1);
+                pass.dispatch_workgroups(x, y, 1);
             }
         }
         let steps = groups.len() as u64;
         self.steps += steps;
-        self.dispatches += KERNELS.len() as u64 * steps;
+        self.dispatches += kernels.len() as u64 * steps;
     }
 
     pub(super) fn spectral_group(
@@ -285,6 +384,9 @@ impl ComputeGrid {
             plan.factors.as_entire_binding(),
             plan.twiddles.as_entire_binding(),
             plan.sponge.as_entire_binding(),
+            plan.work.as_entire_binding(),
+            plan.weights.as_entire_binding(),
+            plan.flux.as_entire_binding(),
         ]);
         let group = crate::device_calls::bind_in_order(
             &self.device,

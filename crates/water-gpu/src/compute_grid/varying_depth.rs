@@ -2,7 +2,8 @@
 //! `shaders/grid_step.wgsl`) and the step pipeline with `depth_enabled` set, so each step runs
 //! the variable-coefficient stencil of `shaders/shared/depth_cell.wgsl` (CPU twin:
 //! `crates/water-core/src/kernels/depth_step.rs`). The fused kernel is the five-point stencil
-//! only, so steps over a depth are single dispatches.
+//! only, so steps over a depth are single dispatches. The dispersive model takes a depth map
+//! through its own kernels (`spectral.rs`).
 
 use water_core::Depth;
 
@@ -17,13 +18,21 @@ use crate::shaders;
 impl ComputeGrid {
     /// [`GpuGridWater::set_depth`] for the compute backend.
     pub(super) fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        if self.spec.dispersion.is_some() {
-            return Err(GpuError::DispersiveNotOffered {
-                with: "a per-cell depth",
-                reason: "the GPU's transforms step one uniform depth (the spec's dispersion); \
-                         the CPU backend steps a depth map",
-            });
+        if let (Some(airy), Some(plan)) = (self.spec.dispersion, &mut self.spectral) {
+            // The dispersive model: its own depth kernels (`spectral.rs`); the dry cells are
+            // land as below.
+            plan.set_depth(&self.device, &self.queue, &self.spec, &airy, depth)?;
+        } else {
+            self.take_wave_depth(depth)?;
         }
+        let dry = depth.land();
+        self.land_parts.dry = (!dry.is_empty()).then_some(dry);
+        let placed = self.land_parts.placed.clone();
+        self.set_land(placed)
+    }
+
+    /// The wave model's faces and pipeline over `depth`.
+    fn take_wave_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
         let faces = faces_for(&self.spec, depth)?;
         let texels = face_texels(&faces);
         let bytes = size_of_val(texels.as_slice()) as u64;
@@ -49,9 +58,6 @@ impl ComputeGrid {
         self.step_groups.clear();
         self.fused_groups.clear();
         self.has_depth = true;
-        let dry = depth.land();
-        self.land_parts.dry = (!dry.is_empty()).then_some(dry);
-        let placed = self.land_parts.placed.clone();
-        self.set_land(placed)
+        Ok(())
     }
 }
