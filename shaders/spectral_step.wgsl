@@ -9,7 +9,7 @@
 // twin's docs).
 // Three dispatches a step, each one workgroup per line of the grid holding the line in
 // workgroup memory: `rows_forward` (the rows' transforms into `spectrum`),
-// `columns_filter` (each column's transform, times the mode factors, and back) and
+// `columns_nodes` (each column's transform, times the mode factors, and back into `work`) and
 // `rows_finish` (the rows back, then the cell's new height). The CPU transforms rows
 // real-to-complex; here every transform is complex (a real row with zero imaginary parts), so
 // the factors cover all W columns (`mode_factor` in the CPU twin). Radix-2, so both sides are
@@ -18,8 +18,8 @@
 // Over a depth map (`s.nodes > 0`) the step is `z_new = d (2 (z - L z) - z_old)` with the flux
 // divergence `L z = D^T W M D z` of crates/water-core/src/kernels/spectral_depth.rs (its CPU
 // twin), in four dispatches: `depth_rows_forward` (each cell's east and south face differences
-// as one complex field, rows transformed), `depth_columns_nodes` (columns transformed, then for
-// each reference depth times its multipliers and back into `work`), `depth_rows_nodes` (each
+// as one complex field, rows transformed), `columns_nodes` (columns transformed, then for
+// each reference depth times its multipliers and back into its plane of `work`), `depth_rows_nodes` (each
 // reference depth's rows back, weighted by the faces' weights into `flux`) and `depth_finish`
 // (each cell's net flux, the new height, contact events, sponge and land). The multipliers are
 // real and even in k, so the two face differences share one complex transform.
@@ -53,9 +53,10 @@ struct SpectralUniforms {
 @group(0) @binding(10) var<storage, read> twiddles: array<vec2<f32>>;
 // The absorbing sponge's factor per cell (one placeholder value without a sponge).
 @group(0) @binding(11) var<storage, read> sponge: array<f32>;
-// Over a depth map (placeholders otherwise; `factors` then holds each reference depth j's
-// multipliers `M_j / (W H)`, row-major W x H at `j * W * H`): per reference depth, the fluxes
-// between the transforms and the faces' weights (x: east face, y: south face), at `j * W * H`;
+// Between the column and the row transforms, one plane of W x H (uniform depth) or one per
+// reference depth j at `j * W * H` (a depth map, where `factors` holds each reference depth's
+// multipliers `M_j / (W H)` at the same offsets). Over a depth map (placeholders otherwise):
+// the faces' weights (x: east face, y: south face) per reference depth, at `j * W * H`, and
 // each cell's two face fluxes.
 @group(0) @binding(12) var<storage, read_write> work: array<vec2<f32>>;
 @group(0) @binding(13) var<storage, read> weights: array<vec2<f32>>;
@@ -137,35 +138,6 @@ fn transform_row_into_spectrum(lid: u32, first: u32) {
     store_line(lid, first, 1u, s.log2_width);
 }
 
-// Column `group.x`: its transform, each mode times its factor, and the inverse transform.
-@compute @workgroup_size(256)
-fn columns_filter(
-    @builtin(local_invocation_index) lid: u32,
-    @builtin(workgroup_id) group: vec3<u32>,
-) {
-    let x = group.x;
-    let w = u.width;
-    let h = u.height;
-    load_line(lid, x, w, s.log2_height);
-    transform_line(lid, s.log2_height, w / 2u, false);
-    for (var y = lid; y < h; y += GROUP) {
-        line[y] *= factors[y * w + x];
-    }
-    workgroupBarrier();
-    // Back into bit-reversed order for the inverse: disjoint pairs, swapped once each.
-    for (var y = lid; y < h; y += GROUP) {
-        let r = bit_reversed(y, s.log2_height);
-        if (y < r) {
-            let v = line[y];
-            line[y] = line[r];
-            line[r] = v;
-        }
-    }
-    workgroupBarrier();
-    transform_line(lid, s.log2_height, w / 2u, true);
-    store_line(lid, x, w, s.log2_height);
-}
-
 // Row `group.x`: its inverse transform (the step's change, real up to rounding), then each
 // cell's new height, contact events, sponge and land, in the CPU's order.
 @compute @workgroup_size(256)
@@ -174,12 +146,22 @@ fn rows_finish(
     @builtin(workgroup_id) group: vec3<u32>,
 ) {
     let first = group.x * u.width;
-    load_line(lid, first, 1u, s.log2_width);
-    transform_line(lid, s.log2_width, 0u, true);
+    transform_work_row(lid, 0u, first);
     for (var x = lid; x < u.width; x += GROUP) {
         let i = first + x;
         finish_cell(i, cur[i] + line[x].x);
     }
+}
+
+// Plane `plane` of `work`'s row at `first` into `line`, transformed back (unnormalised).
+fn transform_work_row(lid: u32, plane: u32, first: u32) {
+    workgroupBarrier();
+    let offset = plane * u.width * u.height + first;
+    for (var x = lid; x < u.width; x += GROUP) {
+        line[bit_reversed(x, s.log2_width)] = work[offset + x];
+    }
+    workgroupBarrier();
+    transform_line(lid, s.log2_width, 0u, true);
 }
 
 // Cell `i`'s new height from `f` (the filtered height), then contact events, sponge and land,
@@ -216,10 +198,11 @@ fn depth_rows_forward(
     transform_row_into_spectrum(lid, first);
 }
 
-// Column `group.x`: its transform (kept in `spectrum`), then for each reference depth the
-// column times its multipliers, transformed back into that depth's plane of `work`.
+// Column `group.x`: its transform (kept in `spectrum`), then for each plane of `factors` (the
+// mode factors, or each reference depth's multipliers) the column times them, transformed
+// back into the same plane of `work`.
 @compute @workgroup_size(256)
-fn depth_columns_nodes(
+fn columns_nodes(
     @builtin(local_invocation_index) lid: u32,
     @builtin(workgroup_id) group: vec3<u32>,
 ) {
@@ -230,7 +213,7 @@ fn depth_columns_nodes(
     load_line(lid, x, w, s.log2_height);
     transform_line(lid, s.log2_height, w / 2u, false);
     store_line(lid, x, w, s.log2_height);
-    for (var j = 0u; j < s.nodes; j++) {
+    for (var j = 0u; j < max(s.nodes, 1u); j++) {
         workgroupBarrier();
         for (var y = lid; y < h; y += GROUP) {
             let i = y * w + x;
@@ -255,12 +238,7 @@ fn depth_rows_nodes(
     let first = group.x * u.width;
     let cells = u.width * u.height;
     for (var j = 0u; j < s.nodes; j++) {
-        workgroupBarrier();
-        for (var x = lid; x < u.width; x += GROUP) {
-            line[bit_reversed(x, s.log2_width)] = work[j * cells + first + x];
-        }
-        workgroupBarrier();
-        transform_line(lid, s.log2_width, 0u, true);
+        transform_work_row(lid, j, first);
         for (var x = lid; x < u.width; x += GROUP) {
             let i = first + x;
             let weighted = weights[j * cells + i] * line[x];

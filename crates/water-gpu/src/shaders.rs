@@ -14,7 +14,8 @@ pub const GRID_STEP_F16: &str = include_str!("../../../shaders/grid_step_f16.wgs
 /// `grid_step_fused` over f16 storage (compute).
 pub const GRID_STEP_FUSED_F16: &str = include_str!("../../../shaders/grid_step_fused_f16.wgsl");
 /// `spectral_step`: the dispersive model's step, FFTs of rows and columns in workgroup memory
-/// (compute; entry points `rows_forward`, `columns_filter`, `rows_finish`).
+/// (compute; entry points `rows_forward`, `columns_nodes`, `rows_finish`, and over a depth map
+/// `depth_rows_forward`, `depth_rows_nodes`, `depth_finish`).
 pub const SPECTRAL_STEP: &str = include_str!("../../../shaders/spectral_step.wgsl");
 /// `mean_level`: the mean-level keeper's sums and uniform shift (compute; f32 storage).
 pub const MEAN_LEVEL: &str = include_str!("../../../shaders/mean_level.wgsl");

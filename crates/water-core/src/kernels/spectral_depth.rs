@@ -28,6 +28,7 @@
 
 use std::f64::consts::TAU;
 
+use rayon::prelude::*;
 use realfft::num_complex::Complex;
 
 use super::spectral_step::{mode_wavenumber, SpectralStep};
@@ -286,38 +287,68 @@ impl SpectralDepth {
         assert_eq!((z.len(), out.len()), (self.size.cells(), self.size.cells()));
         // The differences across the east and the south face of each cell (periodic).
         for c in 0..2 {
-            for (i, g) in self.real.iter_mut().enumerate() {
-                let next = neighbour(w, h, i, c);
-                *g = z[next] - z[i];
-            }
+            for_each_block(parallel, &mut self.real, w, |first, block| {
+                for (g, i) in block.iter_mut().zip(first..) {
+                    *g = z[neighbour(w, h, i, c)] - z[i];
+                }
+            });
             plan.forward(&self.real, &mut self.gradient_hat[c], parallel);
         }
         for c in 0..2 {
             self.flux[c].fill(0.0);
             for j in 0..self.nodes.len() {
-                for ((v, &g), &m) in self
-                    .work
-                    .iter_mut()
-                    .zip(&self.gradient_hat[c])
-                    .zip(&self.multipliers[j])
-                {
-                    *v = g * m;
-                }
+                let (hat, multipliers) = (&self.gradient_hat[c], &self.multipliers[j]);
+                for_each_block(parallel, &mut self.work, h, |first, block| {
+                    let range = first..first + block.len();
+                    for ((v, &g), &m) in block
+                        .iter_mut()
+                        .zip(&hat[range.clone()])
+                        .zip(&multipliers[range])
+                    {
+                        *v = g * m;
+                    }
+                });
                 plan.inverse(&mut self.work, &mut self.real, parallel);
-                for ((f, &g), &wgt) in self.flux[c]
-                    .iter_mut()
-                    .zip(&self.real)
-                    .zip(&self.weights[j][c])
-                {
-                    *f += wgt * g;
-                }
+                let (real, weights) = (&self.real, &self.weights[j][c]);
+                for_each_block(parallel, &mut self.flux[c], w, |first, block| {
+                    let range = first..first + block.len();
+                    for ((f, &g), &wgt) in block
+                        .iter_mut()
+                        .zip(&real[range.clone()])
+                        .zip(&weights[range])
+                    {
+                        *f += wgt * g;
+                    }
+                });
             }
         }
         // Each cell's net flux: what leaves by its east and south faces minus what comes in by
         // its west and north ones (`D^T`).
-        for (i, l) in out.iter_mut().enumerate() {
-            let (west, north) = (neighbour_before(w, h, i, 0), neighbour_before(w, h, i, 1));
-            *l = (self.flux[0][west] - self.flux[0][i]) + (self.flux[1][north] - self.flux[1][i]);
+        let flux = &self.flux;
+        for_each_block(parallel, out, w, |first, block| {
+            for (l, i) in block.iter_mut().zip(first..) {
+                let (west, north) = (neighbour_before(w, h, i, 0), neighbour_before(w, h, i, 1));
+                *l = (flux[0][west] - flux[0][i]) + (flux[1][north] - flux[1][i]);
+            }
+        });
+    }
+}
+
+/// Calls `f(first, block)` on each `len`-long block of `data` (`first`: the index of its first
+/// value), on the rayon pool when `parallel`.
+fn for_each_block<T: Send>(
+    parallel: bool,
+    data: &mut [T],
+    len: usize,
+    f: impl Fn(usize, &mut [T]) + Sync + Send,
+) {
+    if parallel {
+        data.par_chunks_mut(len)
+            .enumerate()
+            .for_each(|(b, block)| f(b * len, block));
+    } else {
+        for (b, block) in data.chunks_mut(len).enumerate() {
+            f(b * len, block);
         }
     }
 }

@@ -32,13 +32,13 @@ pub const SPECTRAL_MAX_SIDE: usize = 2048;
 const GROUP: u32 = 256;
 
 /// The entry points of `shaders/spectral_step.wgsl`: a step over uniform depth runs the first
-/// three, one over a depth map the last four, in this order.
-const KERNELS: [&str; 7] = [
+/// three, one over a depth map `depth_rows_forward`, `columns_nodes`, `depth_rows_nodes` and
+/// `depth_finish`.
+const KERNELS: [&str; 6] = [
     "rows_forward",
-    "columns_filter",
+    "columns_nodes",
     "rows_finish",
     "depth_rows_forward",
-    "depth_columns_nodes",
     "depth_rows_nodes",
     "depth_finish",
 ];
@@ -50,7 +50,7 @@ const FINISH_TILE: u32 = 16;
 #[derive(Debug)]
 pub(super) struct SpectralPlan {
     layout: wgpu::BindGroupLayout,
-    pipelines: [wgpu::ComputePipeline; 7],
+    pipelines: [wgpu::ComputePipeline; 6],
     /// `SpectralUniforms` as written: log2 width, log2 height, sponge, reference depths.
     uniform_values: [u32; 4],
     uniforms: wgpu::Buffer,
@@ -59,9 +59,10 @@ pub(super) struct SpectralPlan {
     factors: wgpu::Buffer,
     twiddles: wgpu::Buffer,
     sponge: wgpu::Buffer,
-    /// Over a depth map: the fluxes between transforms, the faces' weights and the summed
-    /// fluxes (placeholders of one value otherwise).
+    /// Between the column and the row transforms: one plane, or one per reference depth.
     work: wgpu::Buffer,
+    /// Over a depth map: the faces' weights and the summed fluxes (placeholders of one value
+    /// otherwise).
     weights: wgpu::Buffer,
     flux: wgpu::Buffer,
     /// Bind groups by `(with contacts, old, current, new)`, made on first use.
@@ -206,7 +207,7 @@ impl SpectralPlan {
                 "water spectral uniforms",
                 bytemuck::cast_slice(&uniforms),
             ),
-            work: placeholder("water spectral work (no depth map)"),
+            work: storage_buffer(device, "water spectral work", spectrum_bytes),
             weights: placeholder("water face weights (no depth map)"),
             flux: placeholder("water face fluxes (no depth map)"),
             spectrum: storage_buffer(device, "water spectrum", spectrum_bytes),
@@ -288,7 +289,8 @@ pub(super) enum SpectralContacts<'a> {
 }
 
 impl ComputeGrid {
-    /// Records `steps` dispersive steps into one compute pass (three dispatches a step), with
+    /// Records `steps` dispersive steps into one compute pass (three dispatches a step, four over
+    /// a depth map), with
     /// the grid's own contact masks on every step when `contacts`.
     pub(super) fn encode_spectral_steps(
         &mut self,
@@ -328,20 +330,25 @@ impl ComputeGrid {
         );
         // One workgroup per row, per column, per row; over a depth map then a tile per 16 x 16
         // cells for `depth_finish`.
-        let (kernels, groups_per_kernel): (&[wgpu::ComputePipeline], Vec<(u32, u32)>) =
-            if plan.uniform_values[3] == 0 {
-                (&plan.pipelines[..3], vec![(h, 1), (w, 1), (h, 1)])
-            } else {
-                let tiles = (w.div_ceil(FINISH_TILE), h.div_ceil(FINISH_TILE));
-                (&plan.pipelines[3..], vec![(h, 1), (w, 1), (h, 1), tiles])
-            };
+        let p = &plan.pipelines;
+        let kernels: Vec<(&wgpu::ComputePipeline, (u32, u32))> = if plan.uniform_values[3] == 0 {
+            vec![(&p[0], (h, 1)), (&p[1], (w, 1)), (&p[2], (h, 1))]
+        } else {
+            let tiles = (w.div_ceil(FINISH_TILE), h.div_ceil(FINISH_TILE));
+            vec![
+                (&p[3], (h, 1)),
+                (&p[1], (w, 1)),
+                (&p[4], (h, 1)),
+                (&p[5], tiles),
+            ]
+        };
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("water spectral steps"),
             timestamp_writes,
         });
         for group in groups {
             pass.set_bind_group(0, group, &[]);
-            for (pipeline, &(x, y)) in kernels.iter().zip(&groups_per_kernel) {
+            for &(pipeline, (x, y)) in &kernels {
                 pass.set_pipeline(pipeline);
                 pass.dispatch_workgroups(x, y, 1);
             }

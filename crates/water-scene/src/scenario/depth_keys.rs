@@ -74,17 +74,7 @@ impl DepthKeys<'_> {
                     .into(),
             ));
         }
-        let depth = match (self.depth, self.depth_map) {
-            (Some(_), Some(map)) => {
-                return Err(at(
-                    map.span(),
-                    "give `depth` (uniform) or `depth_map` (per cell), not both".into(),
-                ))
-            }
-            (Some(d), None) => Some((d.span(), uniform(size, d, at)?)),
-            (None, Some(map)) => Some((map.span(), from_file(size, map, source, at)?)),
-            (None, None) => None,
-        };
+        let depth = self.read_depth(size, source, at)?;
         if let (Some((span, _)), GridMode::Classic) = (&depth, mode) {
             return Err(at(
                 span.clone(),
@@ -110,6 +100,27 @@ impl DepthKeys<'_> {
         })
     }
 
+    /// The depth of `depth` (uniform) or `depth_map` (read beside `source`), with the span of
+    /// the key that gave it; both keys are refused together.
+    fn read_depth(
+        &self,
+        size: GridSize,
+        source: &str,
+        at: Locate<'_>,
+    ) -> Result<Option<(std::ops::Range<usize>, Depth)>, ScenarioError> {
+        Ok(match (self.depth, self.depth_map) {
+            (Some(_), Some(map)) => {
+                return Err(at(
+                    map.span(),
+                    "give `depth` (uniform) or `depth_map` (per cell), not both".into(),
+                ))
+            }
+            (Some(d), None) => Some((d.span(), uniform(size, d, at)?)),
+            (None, Some(map)) => Some((map.span(), from_file(size, map, source, at)?)),
+            (None, None) => None,
+        })
+    }
+
     /// The keys of `model = "dispersive"`: Airy's relation from `gravity`, `surface_tension`,
     /// `density` and a uniform `depth` (deep water without one), or a `depth_map` (the relation
     /// then holds the map's deepest cell, which sets the step's limit, and the grid steps each
@@ -131,14 +142,9 @@ impl DepthKeys<'_> {
                     .into(),
             ));
         }
-        let map = match (self.depth, self.depth_map) {
-            (Some(_), Some(map)) => {
-                return Err(at(
-                    map.span(),
-                    "give `depth` (uniform) or `depth_map` (per cell), not both".into(),
-                ))
-            }
-            (_, Some(map)) => Some(from_file(size, map, source, at)?),
+        // A uniform depth lives in the relation; a map is stepped cell by cell.
+        let map = match self.read_depth(size, source, at)? {
+            Some((_, map)) if self.depth_map.is_some() => Some(map),
             _ => None,
         };
         if mode != GridMode::Signed {
