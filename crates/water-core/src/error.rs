@@ -62,6 +62,24 @@ pub enum WaterError {
         /// Airy's omega at the diagonal Nyquist mode, rad/s.
         omega_max: f64,
     },
+    /// A depth map the dispersive model cannot step within its accuracy.
+    #[error(
+        "a depth map from {shallowest} m to {deepest} m needs more than {nodes} reference \
+         depths to keep the dispersive model within {tolerance_percent}% of Airy's omega on \
+         this grid ({error_percent:.2}% with {nodes}); narrow the depth range"
+    )]
+    DepthRangeTooWide {
+        /// The shallowest wet face, m.
+        shallowest: f64,
+        /// The deepest wet face, m.
+        deepest: f64,
+        /// The reference depths tried (the most offered).
+        nodes: usize,
+        /// The largest omega error they leave, %.
+        error_percent: f64,
+        /// The error allowed, %.
+        tolerance_percent: f64,
+    },
     /// A grid dimension is too small or too large.
     #[error("grid {axis} = {value} cells is outside the supported range {min}..={max}")]
     GridDimension {

@@ -7,7 +7,7 @@ mod support;
 
 use std::f64::consts::TAU;
 
-use water_core::kernels::spectral_depth::NODE_TOLERANCE;
+use water_core::kernels::spectral_depth::{MAX_NODES, NODE_TOLERANCE};
 use water_core::{
     AiryDispersion, Boundary, Damping, Depth, DispersiveGrid, GridSize, GridWater, WaterError,
 };
@@ -243,4 +243,41 @@ fn the_deepest_cell_sets_the_step_limit() {
     assert!(water.depth_nodes().len() >= 3);
     let error = water.depth_interpolation_error().expect("a map");
     assert!(error <= NODE_TOLERANCE, "{error}");
+}
+
+/// A map from 1 mm to 10 km on 5 cm cells: past the deep limit (every resolved mode in deep
+/// water) and below the shallow one (every mode in shallow water) the relation needs no more
+/// reference depths, so the map is taken with at most `MAX_NODES` of them and omega within
+/// `NODE_TOLERANCE`; over 2,000 steps the energy stays within 5% (the heights grow where the
+/// water is a millimetre deep, as shoaling makes them).
+#[test]
+fn a_map_from_a_millimetre_to_ten_kilometres_is_taken_within_tolerance() {
+    let size = GridSize::new(64, 48).expect("size");
+    let metres: Vec<f32> = (0..size.cells())
+        .map(|i| 0.001 * 10f32.powf(7.0 * (i % 64) as f32 / 63.0))
+        .collect();
+    let mut water = deep(size, 0.05, 0.01);
+    water
+        .set_depth(&Depth::from_cells(size, metres).expect("depth"))
+        .expect("taken");
+    let (nodes, error) = (
+        water.depth_nodes().len(),
+        water.depth_interpolation_error().expect("a map"),
+    );
+    eprintln!("1 mm to 10 km: {nodes} reference depths, omega within {error:.2e}");
+    assert!(
+        nodes <= MAX_NODES && error <= NODE_TOLERANCE,
+        "{nodes} {error}"
+    );
+    roughen(&mut water, 0.01);
+    water.step_many(100);
+    let energy = water.energy();
+    water.step_many(2_000);
+    let energy_end = water.energy();
+    eprintln!("energy {energy:.6e} -> {energy_end:.6e}");
+    assert!(water.heights().iter().all(|z| z.is_finite()));
+    assert!(
+        (energy_end - energy).abs() <= 0.05 * energy,
+        "{energy} -> {energy_end}"
+    );
 }

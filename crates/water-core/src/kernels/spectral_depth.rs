@@ -34,7 +34,7 @@ use realfft::num_complex::Complex;
 use super::spectral_step::{mode_wavenumber, SpectralStep};
 use crate::airy::AiryDispersion;
 use crate::depth::Depth;
-use crate::error::Result;
+use crate::error::{Result, WaterError};
 use crate::size::GridSize;
 
 /// The largest relative error in omega that the node interpolation may leave, over every
@@ -42,8 +42,10 @@ use crate::size::GridSize;
 /// held to, so the rest of the error budget stays free.
 pub const NODE_TOLERANCE: f64 = 0.01;
 
-/// The most reference depths a map gets (each costs two transforms a step).
-pub const MAX_NODES: usize = 16;
+/// The most reference depths a map gets (each costs two transforms a step). Between the
+/// shallow and the deep limits of a grid's modes ([`SpectralDepth::new`]) 32 keep omega within
+/// [`NODE_TOLERANCE`] up to 2048 cells a side.
+pub const MAX_NODES: usize = 32;
 
 /// A grid's faces, nodes and multipliers for [`spectral_depth_step`].
 #[derive(Debug, Clone)]
@@ -84,60 +86,98 @@ fn omega_of(l: f64, dt: f64) -> f64 {
 }
 
 /// The largest relative omega error of interpolating `L` linearly in depth between `a` and
-/// `b`, over wavenumbers `ks` and eight depths inside.
+/// `b` (m), over wavenumbers `ks`.
 fn interval_error(airy: &AiryDispersion, (a, b): (f64, f64), ks: &[f64], dt: f64) -> f64 {
+    let l = |d: f64, k: f64| one_minus_cos(airy, d, k, dt);
+    let linear = |d: f64, k: f64| {
+        let t = (d - a) / (b - a);
+        (1.0 - t) * l(a, k) + t * l(b, k)
+    };
+    sampled_error(airy, (a, b), ks, dt, linear)
+}
+
+/// The depths (m) between which Airy's relation changes for some resolved mode (wavenumbers
+/// `k_lo` to `k_hi`, rad/m): below `0.1 / k_hi` every mode is in shallow water (`tanh(k d)`
+/// within 0.4% of `k d`, so `L` is proportional to `d` and interpolating toward `L = 0` at
+/// `d = 0` is exact to that), past `4 / k_lo` every mode is in deep water (`tanh(k d)` within
+/// 0.07% of 1, so `L` no longer depends on `d`).
+fn regime_limits(k_lo: f64, k_hi: f64) -> (f64, f64) {
+    (0.1 / k_hi, 4.0 / k_lo)
+}
+
+/// The largest relative omega error over wavenumbers `ks` at eight depths from `a` to `b` (m),
+/// where `L` is taken as `interpolated(d, k)`.
+fn sampled_error(
+    airy: &AiryDispersion,
+    (a, b): (f64, f64),
+    ks: &[f64],
+    dt: f64,
+    interpolated: impl Fn(f64, f64) -> f64,
+) -> f64 {
     let mut worst = 0.0f64;
     for &k in ks {
-        let (la, lb) = (one_minus_cos(airy, a, k, dt), one_minus_cos(airy, b, k, dt));
-        for i in 1..8 {
-            let t = f64::from(i) / 8.0;
-            let d = a + t * (b - a);
+        for i in 1..=8 {
+            let d = a + f64::from(i) / 8.0 * (b - a);
             let exact = omega_at(airy, d, k);
-            let interpolated = omega_of((1.0 - t) * la + t * lb, dt);
-            worst = worst.max((interpolated - exact).abs() / exact);
+            worst = worst.max((omega_of(interpolated(d, k), dt) - exact).abs() / exact);
         }
     }
     worst
 }
 
-/// Reference depths from `shallowest` to `deepest` (m), evenly spaced in the depth's logarithm
-/// (the relation changes with `k d`), as few as keep the interpolation within
-/// [`NODE_TOLERANCE`], at most [`MAX_NODES`]; with the error left.
+/// Reference depths for faces from `shallowest` to `deepest` (m): evenly spaced in the depth's
+/// logarithm (the relation changes with `k d`) between the shallow and deep limits
+/// (`limits`, [`regime_limits`]), as few as keep the interpolation within [`NODE_TOLERANCE`]
+/// (faces shallower than the first node interpolate toward `L = 0` at `d = 0`, deeper than the
+/// last take its `L`), at most [`MAX_NODES`]; with the largest error left.
 fn place_nodes(
     airy: &AiryDispersion,
     (shallowest, deepest): (f64, f64),
+    limits: (f64, f64),
     ks: &[f64],
     dt: f64,
 ) -> (Vec<f64>, f64) {
-    if deepest <= shallowest * (1.0 + 1e-9) {
-        return (vec![deepest], 0.0);
-    }
-    let mut count = 2;
+    let hi = deepest.min(limits.1);
+    let lo = shallowest.max(limits.0).min(hi);
+    let l = |d: f64, k: f64| one_minus_cos(airy, d, k, dt);
+    let mut count = if hi <= lo * (1.0 + 1e-9) { 1 } else { 2 };
     loop {
-        let ratio = (deepest / shallowest).powf(1.0 / (count - 1) as f64);
-        let mut nodes: Vec<f64> = (0..count)
-            .map(|i| shallowest * ratio.powi(i as i32))
-            .collect();
-        nodes[count - 1] = deepest;
-        let worst = nodes
+        let ratio = (hi / lo).powf(1.0 / (count.max(2) - 1) as f64);
+        let mut nodes: Vec<f64> = (0..count).map(|i| lo * ratio.powi(i as i32)).collect();
+        nodes[count - 1] = hi;
+        let (first, last) = (nodes[0], nodes[count - 1]);
+        let mut worst = nodes
             .windows(2)
             .map(|pair| interval_error(airy, (pair[0], pair[1]), ks, dt))
             .fold(0.0f64, f64::max);
-        if worst <= NODE_TOLERANCE || count >= MAX_NODES {
+        if shallowest < first {
+            let below = |d: f64, k: f64| d / first * l(first, k);
+            worst = worst.max(sampled_error(airy, (shallowest, first), ks, dt, below));
+        }
+        if deepest > last {
+            let above = |_: f64, k: f64| l(last, k);
+            worst = worst.max(sampled_error(airy, (last, deepest), ks, dt, above));
+        }
+        if worst <= NODE_TOLERANCE || count >= MAX_NODES || count == 1 && hi <= lo {
             return (nodes, worst);
         }
         count += 1;
     }
 }
 
-/// Weights of `nodes` for a face of depth `d` (m): linear between the two around it.
+/// Weights of `nodes` for a face of depth `d` (m): linear between the two around it, toward
+/// `L = 0` at `d = 0` below the first, the last's alone past it.
 fn node_weights(nodes: &[f64], d: f64) -> Vec<(usize, f32)> {
-    if nodes.len() == 1 {
-        return vec![(0, 1.0)];
+    let last = nodes.len() - 1;
+    if d <= nodes[0] {
+        return vec![(0, (d / nodes[0]) as f32)];
     }
-    let upper = nodes.partition_point(|&n| n < d).clamp(1, nodes.len() - 1);
+    if d >= nodes[last] {
+        return vec![(last, 1.0)];
+    }
+    let upper = nodes.partition_point(|&n| n < d);
     let (a, b) = (nodes[upper - 1], nodes[upper]);
-    let t = ((d - a) / (b - a)).clamp(0.0, 1.0);
+    let t = (d - a) / (b - a);
     vec![(upper - 1, (1.0 - t) as f32), (upper, t as f32)]
 }
 
@@ -146,7 +186,9 @@ impl SpectralDepth {
     /// cells stepped by `dt` s under `airy` (whose own depth the map replaces).
     ///
     /// # Errors
-    /// None today for a validated [`Depth`]; the `Result` leaves room for limits.
+    /// [`WaterError::DepthRangeTooWide`] when [`MAX_NODES`] reference depths cannot keep the
+    /// interpolation within [`NODE_TOLERANCE`] (not met by maps on grids up to 2048 cells a
+    /// side: the regime limits bound the range that needs nodes).
     pub fn new(depth: &Depth, cell_size: f64, dt: f64, airy: &AiryDispersion) -> Result<Self> {
         let size = depth.size();
         let (w, h) = (size.width(), size.height());
@@ -181,7 +223,18 @@ impl SpectralDepth {
         let ks: Vec<f64> = (0..48)
             .map(|i| k_lo * (k_hi / k_lo).powf(f64::from(i) / 47.0))
             .collect();
-        let (nodes, interpolation_error) = place_nodes(airy, (shallowest, deepest), &ks, dt);
+        let limits = regime_limits(k_lo, k_hi);
+        let (nodes, interpolation_error) =
+            place_nodes(airy, (shallowest, deepest), limits, &ks, dt);
+        if interpolation_error > NODE_TOLERANCE {
+            return Err(WaterError::DepthRangeTooWide {
+                shallowest,
+                deepest,
+                nodes: nodes.len(),
+                error_percent: 100.0 * interpolation_error,
+                tolerance_percent: 100.0 * NODE_TOLERANCE,
+            });
+        }
         let mut weights =
             vec![[vec![0.0f32; size.cells()], vec![0.0f32; size.cells()]]; nodes.len()];
         for (c, component) in faces.iter().enumerate() {
