@@ -10,6 +10,7 @@ use crate::depth_faces::{face_texels, faces_for, LandParts, DEPTH_ENABLED};
 use crate::device_calls::{check_limit, level_texture, texture_2d, validated};
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
+use crate::host_keeper::HostKeeper;
 use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
 use crate::pipelines::{
     full_screen_pass, full_screen_pipeline, full_screen_pipeline_with_constants,
@@ -51,6 +52,11 @@ pub struct FragmentGrid {
     /// The surface texture and its pipeline, made on first use.
     surface: Option<(NormalHeightTexture, wgpu::RenderPipeline)>,
     steps: u64,
+    /// The mean-level keeper ([`HostKeeper`]), when the spec conserves volume; idle while land
+    /// is set.
+    keeper: Option<HostKeeper>,
+    /// Whether a depth is set.
+    has_depth: bool,
 }
 
 /// Bytes per texel of a field format.
@@ -192,6 +198,8 @@ impl FragmentGrid {
             base_uniforms,
             surface: None,
             steps: 0,
+            keeper: HostKeeper::new(&spec),
+            has_depth: false,
         };
         // Textures start zeroed in wgpu, so the water is at rest and there is no land.
         Ok(grid)
@@ -293,6 +301,7 @@ impl FragmentGrid {
         })?;
         self.faces = view;
         self.step_pipeline = pipeline;
+        self.has_depth = true;
         let dry = depth.land();
         self.land_parts.dry = (!dry.is_empty()).then_some(dry);
         let placed = self.land_parts.placed.clone();
@@ -336,6 +345,8 @@ impl FragmentGrid {
         let group = validated(&device, || {
             self.step_group_with(true, contact_new, contact_old)
         })?;
+        // Contact events take and give water: the keeper re-anchors before its next step.
+        self.invalidate_level();
         self.record_contact_uniforms(encoder, amplitude);
         full_screen_pass(
             encoder,
@@ -380,6 +391,46 @@ impl FragmentGrid {
             self.levels.advance(1);
         }
         self.steps += steps;
+    }
+
+    /// Whether the keeper runs now: the spec conserves volume and no land is set (and, as on
+    /// the CPU, not over varying depth at a marginal checkerboard).
+    fn keeps_level(&self) -> bool {
+        self.land_mask.is_empty()
+            && self
+                .keeper
+                .as_ref()
+                .is_some_and(|k| !(self.has_depth && k.checker()))
+    }
+
+    /// Forgets the keeper's reference: the levels were changed from outside.
+    fn invalidate_level(&mut self) {
+        if let Some(keeper) = &mut self.keeper {
+            keeper.invalidate();
+        }
+    }
+
+    /// The keeper's anchoring or correction, when one is wanted: both levels read back,
+    /// corrected on the host and written back. **Submits and waits** for the readback.
+    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        let (keeps, steps) = (self.keeps_level(), self.steps);
+        if !keeps
+            || !self
+                .keeper
+                .as_ref()
+                .is_some_and(|k| k.wanted(steps, before_step))
+        {
+            return Ok(());
+        }
+        let (cur, old) = (self.levels.current(), self.levels.previous());
+        let mut cur_values = f32s(&self.read_texture(cur)?);
+        let mut old_values = f32s(&self.read_texture(old)?);
+        if let Some(keeper) = &mut self.keeper {
+            keeper.correct(steps, &mut cur_values, &mut old_values);
+        }
+        self.write_field(cur, bytemuck::cast_slice(&cur_values));
+        self.write_field(old, bytemuck::cast_slice(&old_values));
+        Ok(())
     }
 
     fn write_r32(&self, texture: &wgpu::Texture, bytes: &[u8]) {
@@ -468,6 +519,7 @@ impl GpuGridWater for FragmentGrid {
         self.spec.size.check_len("land mask", land.cells().len())?;
         self.land_parts.placed = land;
         let land = self.land_parts.combined()?;
+        self.invalidate_level();
         let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
         self.write_r32(&self.land, bytemuck::cast_slice(&flags));
         let per_texel = (texel_bytes(self.format) / 4) as usize;
@@ -495,6 +547,7 @@ impl GpuGridWater for FragmentGrid {
         encoder: &mut wgpu::CommandEncoder,
         impulse: &Impulse,
     ) -> Result<(), GpuError> {
+        self.invalidate_level();
         let size = self.spec.size;
         let cells = impulse_cells(
             impulse,
@@ -592,6 +645,8 @@ impl GpuGridWater for FragmentGrid {
         let size = self.spec.size;
         size.check_len("contact mask", contacts.new_mask().len())?;
         size.check_len("contact mask", contacts.old_mask().len())?;
+        // Contact events take and give water: the keeper re-anchors before its next step.
+        self.invalidate_level();
         self.record_contact_uniforms(encoder, contacts.amplitude());
         for (texture, mask) in [
             (&self.contact_new, contacts.new_mask()),
@@ -617,6 +672,36 @@ impl GpuGridWater for FragmentGrid {
     /// recorded after this one see the stepped levels.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         self.encode_steps(encoder, steps, false);
+    }
+
+    /// Runs `steps` steps. **Submits** one command buffer (what
+    /// [`GpuGridWater::encode_step_many`] records); does not wait for it.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    ///
+    /// On a grid that conserves volume (reflective or periodic, undamped, no land, signed or
+    /// split) the run is cut where mean-level corrections fall, every
+    /// [`water_core::kernels::mean_level::mean_level_period`] steps, as on the CPU: each cut
+    /// submits the steps so far, **waits** for both levels to come back, corrects them on the
+    /// host with the CPU's keeper and writes them back (`host_keeper.rs`).
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        self.keep_level(true)?;
+        let mut left = steps;
+        while left > 0 {
+            let run = match (&self.keeper, self.keeps_level()) {
+                (Some(keeper), true) => keeper.segment(self.steps, left),
+                _ => left,
+            };
+            submit_recorded(&device, &queue, "water steps", |encoder| {
+                self.encode_steps(encoder, run, false);
+                Ok(())
+            })?;
+            left -= run;
+            self.keep_level(false)?;
+        }
+        Ok(())
     }
 
     /// Sets both time levels of a signed or split grid (split: `p` for all cells, then `n`).
@@ -653,6 +738,7 @@ impl GpuGridWater for FragmentGrid {
         }
         let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
         let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
+        self.invalidate_level();
         // Interleave split channels into RG texels.
         let texels = |level: &[f32]| -> Vec<f32> {
             if channels == 1 {

@@ -96,6 +96,7 @@ mod gpu_grid_water;
 mod gpu_sphere;
 mod gpu_sphere_water;
 mod height_snapshot;
+mod host_keeper;
 mod hull_mesh;
 mod normal_height;
 mod pipelines;

@@ -1,15 +1,16 @@
-//! The mean level is a conserved quantity of the compute backend too: on reflective and
-//! periodic undamped grids `ComputeGrid` runs the CPU's mean-level keeper (its sums and shift in
-//! `shaders/mean_level.wgsl`, the plan from `water_core::kernels::mean_level`) at the same steps
-//! (`docs/math.md`, section 9; `docs/reliability.md`, "Volume conservation"), so over long runs
-//! the mean level stays put and the GPU still matches the CPU.
+//! The mean level is a conserved quantity of both GPU backends too: on reflective and periodic
+//! undamped grids `ComputeGrid` runs the CPU's mean-level keeper (its sums and shift in
+//! `shaders/mean_level.wgsl`, the plan from `water_core::kernels::mean_level`) and
+//! `FragmentGrid` the CPU's keeper itself on levels read back (`host_keeper.rs`), at the same
+//! steps (`docs/math.md`, section 9; `docs/reliability.md`, "Volume conservation"), so over long
+//! runs the mean level stays put and the GPU still matches the CPU.
 
 use water_core::{
     Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, SplitGrid, WaveParams,
 };
 use water_gpu::Comparison;
 use water_gpu::GpuGridWater;
-use water_gpu::{ComputeGrid, GridSpec};
+use water_gpu::{GpuBackend, GpuGrid, GridSpec};
 use water_testkit::{gpu_or_return, F32_TOLERANCE};
 
 const W: usize = 64;
@@ -73,7 +74,8 @@ fn gpu_levels(mode: GridMode) -> Vec<f32> {
     v
 }
 
-/// 64 x 64 (correction period 128), 20,000 undamped steps in runs of 1,000 on both backends,
+/// 64 x 64 (correction period 128), 20,000 undamped steps in runs of 1,000 on the CPU and each
+/// GPU backend,
 /// signed and split, reflective at `a = 1/2` and periodic at `a = 1/4`: on the GPU the mean level
 /// moves by less than 1e-4 of max |z|, max |z| stays within 2x of its value after 1,000 steps,
 /// and the heights match the CPU's within `F32_TOLERANCE` at the end (measured: bit for bit on
@@ -86,11 +88,15 @@ fn gpu_mean_level_is_conserved_and_matches_the_cpu_over_20000_steps() {
     let size = GridSize::new(W, H).expect("size");
     for (boundary, a) in [(Boundary::Reflective, 0.5f64), (Boundary::Periodic, 0.25)] {
         let params = WaveParams::new(1.0, 1.0, a.sqrt(), Damping::NONE).expect("params");
-        for mode in [GridMode::Signed, GridMode::Split] {
-            let what = format!("{mode} {boundary} a = {a}");
+        for (mode, backend) in [GridMode::Signed, GridMode::Split]
+            .into_iter()
+            .flat_map(|m| [GpuBackend::Compute, GpuBackend::Fragment].map(|b| (m, b)))
+        {
+            let what = format!("{mode} {boundary} a = {a} on {}", backend.name());
             let mut cpu = cpu_grid(mode, params, boundary);
             let spec = GridSpec::new(size, params, boundary, mode);
-            let mut gpu_grid = ComputeGrid::new(&gpu.device, &gpu.queue, spec).expect("grid");
+            let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
+            let gpu_grid = grid.water_mut();
             let levels = gpu_levels(mode);
             gpu_grid.upload_f32(&levels, &levels).expect("upload");
             let start = mean(&gpu_grid.heights().expect("heights"));
