@@ -107,7 +107,7 @@ impl DepthKeys<'_> {
         size: GridSize,
         source: &str,
         at: Locate<'_>,
-    ) -> Result<Option<(std::ops::Range<usize>, Depth)>, ScenarioError> {
+    ) -> Result<Option<(Range<usize>, Depth)>, ScenarioError> {
         Ok(match (self.depth, self.depth_map) {
             (Some(_), Some(map)) => {
                 return Err(at(
