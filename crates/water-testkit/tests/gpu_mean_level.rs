@@ -9,7 +9,6 @@ use water_core::{
     Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, SplitGrid, WaveParams,
 };
 use water_gpu::Comparison;
-use water_gpu::GpuGridWater;
 use water_gpu::{GpuBackend, GpuGrid, GridSpec};
 use water_testkit::{gpu_or_return, F32_TOLERANCE};
 
