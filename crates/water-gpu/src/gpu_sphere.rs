@@ -86,6 +86,11 @@ impl GpuSphereWater for GpuSphere {
         self.water_mut().encode_step_many(encoder, steps);
     }
 
+    /// The backend's own run: the compute backend's keeps the mean level.
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        self.water_mut().step_many(steps)
+    }
+
     fn add_impulse(&mut self, impulse: &SphereImpulse) -> Result<(), GpuError> {
         self.water_mut().add_impulse(impulse)
     }

@@ -69,3 +69,33 @@ pub trait GpuSphereWater: sealed::OnDevice {
         Ok(f32s(&self.read_heights_async()?.wait()?))
     }
 }
+
+/// `steps` steps of `water` in runs that end where its mean-level keeper wants a correction
+/// (`segment(water, left)`: the steps before the next one), `keep(water, before_step)` run
+/// before the first and after each: what both backends' `step_many` do on undamped water.
+///
+/// # Errors
+/// What `keep` reports, [`GpuError::DeviceLost`].
+pub(crate) fn step_in_runs<W: GpuSphereWater>(
+    water: &mut W,
+    steps: u64,
+    segment: impl Fn(&W, u64) -> u64,
+    keep: impl Fn(&mut W, bool) -> Result<(), GpuError>,
+) -> Result<(), GpuError> {
+    let (device, queue) = (water.device().clone(), water.queue().clone());
+    keep(water, true)?;
+    let mut left = steps;
+    while left > 0 {
+        let run = segment(water, left);
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("sphere water steps"),
+            });
+            water.encode_step_many(&mut encoder, run);
+            queue.submit([encoder.finish()]);
+        })?;
+        left -= run;
+        keep(water, false)?;
+    }
+    Ok(())
+}

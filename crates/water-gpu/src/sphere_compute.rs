@@ -1,15 +1,16 @@
 //! Sphere water stepped by a compute shader (`shaders/sphere_step.wgsl`), built from a CPU
 //! [`SphereWater`] so both start from the same mesh, weights, coefficients and state.
 
-use water_sphere::{Icosphere, SphereImpulse, SphereWater};
+use water_core::kernels::mean_level::MeanLevelKeeper;
+use water_sphere::{keep_weighted_level, Icosphere, SphereImpulse, SphereWater};
 
 use crate::device_calls::{
     check_limit, record_compute_pass, storage_buffer, submitted, uniform_buffer, validated,
 };
 use crate::error::GpuError;
-use crate::gpu_sphere_water::{sealed::OnDevice, GpuSphereWater};
+use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
 use crate::pipelines::compute_pipeline;
-use crate::readback::PendingReadback;
+use crate::readback::{f32s, PendingReadback};
 use crate::shaders;
 use crate::time_levels::TimeLevels;
 use crate::uniforms::{ImpulseCell, ImpulseUniforms, SphereUniforms};
@@ -35,6 +36,9 @@ pub struct SphereComputeWater {
     impulse_pipeline: wgpu::ComputePipeline,
     dry: wgpu::Buffer,
     steps: u64,
+    /// Undamped water's mean-level keeper, run on the host on levels read back (as the CPU's
+    /// [`water_sphere::keep_weighted_level`], in the same weights as the clicks).
+    keeper: Option<MeanLevelKeeper>,
 }
 
 impl SphereComputeWater {
@@ -117,7 +121,38 @@ impl SphereComputeWater {
             impulse_pipeline,
             dry,
             steps: 0,
+            keeper: (d == 1.0).then(|| MeanLevelKeeper::with_cells(n)),
         })
+    }
+
+    /// The keeper's anchoring or correction, when one is wanted: both levels read back,
+    /// corrected on the host and written back. **Submits and waits** for the readback.
+    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        let Some(keeper) = &mut self.keeper else {
+            return Ok(());
+        };
+        if !keeper.wanted(self.steps, before_step) {
+            return Ok(());
+        }
+        let read = |index: usize| -> Result<Vec<f32>, GpuError> {
+            let buffer = &self.fields[index];
+            let bytes =
+                PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())?.wait()?;
+            Ok(f32s(&bytes))
+        };
+        let (cur, old) = (self.levels.current(), self.levels.previous());
+        let (mut cur_values, mut old_values) = (read(cur)?, read(old)?);
+        keep_weighted_level(
+            keeper,
+            &self.click_weights,
+            self.steps,
+            (&mut cur_values, &mut old_values),
+        );
+        for (index, values) in [(cur, &cur_values), (old, &old_values)] {
+            self.queue
+                .write_buffer(&self.fields[index], 0, bytemuck::cast_slice(values));
+        }
+        Ok(())
     }
 
     /// The buffer holding the current heights (one f32 per vertex, the mesh's order).
@@ -155,6 +190,21 @@ impl GpuSphereWater for SphereComputeWater {
             }
         }
         self.steps += steps;
+    }
+
+    /// `steps` steps. **Submits** the steps; on undamped water the run is cut where mean-level
+    /// corrections fall, as on the CPU, and each cut **waits** for both levels to come back,
+    /// corrects them on the host ([`water_sphere::keep_weighted_level`]) and writes them back.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        step_in_runs(
+            self,
+            steps,
+            |w, left| w.keeper.as_ref().map_or(left, |k| k.segment(w.steps, left)),
+            Self::keep_level,
+        )
     }
 
     /// Adds a click (its heights computed on the host exactly as the CPU water computes them).

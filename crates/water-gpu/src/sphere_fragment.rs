@@ -27,13 +27,14 @@
 //! textures work on every backend wgpu runs on, where storage buffers in fragment shaders are
 //! missing on downlevel GL devices.
 
-use water_sphere::{Icosphere, SphereImpulse, SphereWater};
+use water_core::kernels::mean_level::MeanLevelKeeper;
+use water_sphere::{keep_weighted_level, Icosphere, SphereImpulse, SphereWater};
 
 use crate::device_calls::{check_limit, level_texture, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
-use crate::gpu_sphere_water::{sealed::OnDevice, GpuSphereWater};
+use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
-use crate::readback::PendingReadback;
+use crate::readback::{f32s, PendingReadback};
 use crate::shaders;
 use crate::time_levels::TimeLevels;
 use crate::uniforms::SphereFragmentUniforms;
@@ -90,6 +91,9 @@ pub struct SphereFragmentWater {
     /// All zero: `add_impulse_fragment.wgsl`'s land mask (the sphere has no land).
     dry: wgpu::Texture,
     steps: u64,
+    /// Undamped water's mean-level keeper, run on the host on levels read back (as the CPU's
+    /// [`water_sphere::keep_weighted_level`], in the same weights as the clicks).
+    keeper: Option<MeanLevelKeeper>,
 }
 
 impl SphereFragmentWater {
@@ -273,7 +277,51 @@ impl SphereFragmentWater {
             delta,
             dry,
             steps: 0,
+            keeper: (water.step_coefficients().1 == 1.0).then(|| MeanLevelKeeper::with_cells(n)),
         })
+    }
+
+    /// The keeper's anchoring or correction, when one is wanted: both levels read back,
+    /// corrected on the host and written back (the texture's unused tail as zeros). **Submits
+    /// and waits** for the readback.
+    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        let Some(keeper) = &mut self.keeper else {
+            return Ok(());
+        };
+        if !keeper.wanted(self.steps, before_step) {
+            return Ok(());
+        }
+        let n = self.vertices as usize;
+        let read = |index: usize| -> Result<Vec<f32>, GpuError> {
+            let texture = &self.fields[index];
+            let bytes =
+                PendingReadback::start_texture(&self.device, &self.queue, texture, 4, n * 4)?
+                    .wait()?;
+            Ok(f32s(&bytes))
+        };
+        let (cur, old) = (self.levels.current(), self.levels.previous());
+        let (mut cur_values, mut old_values) = (read(cur)?, read(old)?);
+        keep_weighted_level(
+            keeper,
+            &self.click_weights,
+            self.steps,
+            (&mut cur_values, &mut old_values),
+        );
+        for (index, mut values) in [(cur, cur_values), (old, old_values)] {
+            let texture = &self.fields[index];
+            values.resize((texture.width() * texture.height()) as usize, 0.0);
+            self.queue.write_texture(
+                texture.as_image_copy(),
+                bytemuck::cast_slice(&values),
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(texture.width() * 4),
+                    rows_per_image: None,
+                },
+                texture.size(),
+            );
+        }
+        Ok(())
     }
 
     /// Texels per row of the height textures: vertex `i` is at `(i % width, i / width)` (see
@@ -309,6 +357,20 @@ impl GpuSphereWater for SphereFragmentWater {
     }
 
     /// Records `steps` steps into the caller's encoder (one render pass per step).
+    /// `steps` steps, in runs cut where mean-level corrections fall on undamped water (as
+    /// [`crate::SphereComputeWater`]'s).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        step_in_runs(
+            self,
+            steps,
+            |w, left| w.keeper.as_ref().map_or(left, |k| k.segment(w.steps, left)),
+            Self::keep_level,
+        )
+    }
+
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
         for _ in 0..steps {
             let l = self.levels;

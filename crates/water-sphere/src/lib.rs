@@ -39,4 +39,6 @@ pub use rhombus_step::{
 pub use sphere_impulse::SphereImpulse;
 pub use sphere_layout::SphereLayout;
 pub use sphere_step::{sphere_step, sphere_step_scalar, SlotTable};
-pub use sphere_water::{SphereStepper, SphereWater, POWER_ITERATIONS, SPECTRAL_MARGIN};
+pub use sphere_water::{
+    keep_weighted_level, SphereStepper, SphereWater, POWER_ITERATIONS, SPECTRAL_MARGIN,
+};

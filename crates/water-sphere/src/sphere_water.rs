@@ -84,8 +84,6 @@ pub struct SphereWater {
     /// mean stepper (`1 / fl(1/deg)`, exactly what its f32 weights conserve), the lumped area
     /// (m^2) for Laplace-Beltrami (`docs/math.md`, section 9).
     conserved: Vec<f64>,
-    /// `sum w_i`.
-    conserved_total: f64,
     /// Holds `sum w_i z_i` to the exact recurrence's prediction when undamped.
     keeper: MeanLevelKeeper,
 }
@@ -182,7 +180,6 @@ impl SphereWater {
             levels,
             parallelism: Parallelism::Auto,
             areas,
-            conserved_total: conserved.iter().sum(),
             conserved,
             keeper: MeanLevelKeeper::with_cells(n),
             rest_tilt: crate::displaced_surface::rest_tilt(&sphere),
@@ -413,30 +410,8 @@ impl SphereWater {
         if self.damping != 1.0 || !self.keeper.wanted(self.steps, before_step) {
             return;
         }
-        let sums = |level: &[f32]| {
-            let (mut plain, mut peak) = (0.0f64, 0.0f32);
-            for (&z, w) in level.iter().zip(&self.conserved) {
-                plain += f64::from(z) * w;
-                peak = peak.max(z.abs());
-            }
-            LevelSums {
-                plain,
-                checker: 0.0,
-                peak: f64::from(peak),
-            }
-        };
-        let now = (
-            sums(self.levels.current(&self.rhombi)),
-            sums(self.levels.previous(&self.rhombi)),
-        );
-        let ((cur_amount, _), (old_amount, _)) =
-            self.keeper
-                .correct_weighted(self.conserved_total, self.steps, now);
-        if cur_amount != 0.0 || old_amount != 0.0 {
-            let (cur, old) = self.levels.both_mut(&self.rhombi);
-            cur.iter_mut().for_each(|z| *z += cur_amount);
-            old.iter_mut().for_each(|z| *z += old_amount);
-        }
+        let (cur, old) = self.levels.both_mut(&self.rhombi);
+        keep_weighted_level(&mut self.keeper, &self.conserved, self.steps, (cur, old));
     }
 
     fn step_inner(&mut self) {
@@ -496,4 +471,35 @@ fn positive(name: &'static str, value: f64) -> Result<(), SphereError> {
         return Err(water_core::WaterError::NotPositive { name, value }.into());
     }
     Ok(())
+}
+
+/// One correction of sphere water's two levels (`cur`, `old`, one height per vertex in the
+/// mesh's order) after `steps` steps: their sums in the stepper's `conserved` weights
+/// ([`SphereWater::conserved_weights`]) measured, planned by `keeper` and restored by uniform
+/// amounts. What [`SphereWater`] runs every period, and the GPU backends on levels read back.
+pub fn keep_weighted_level(
+    keeper: &mut MeanLevelKeeper,
+    conserved: &[f64],
+    steps: u64,
+    (cur, old): (&mut [f32], &mut [f32]),
+) {
+    let sums = |level: &[f32]| {
+        let (mut plain, mut peak) = (0.0f64, 0.0f32);
+        for (&z, w) in level.iter().zip(conserved) {
+            plain += f64::from(z) * w;
+            peak = peak.max(z.abs());
+        }
+        LevelSums {
+            plain,
+            checker: 0.0,
+            peak: f64::from(peak),
+        }
+    };
+    let now = (sums(cur), sums(old));
+    let total = conserved.iter().sum();
+    let ((cur_amount, _), (old_amount, _)) = keeper.correct_weighted(total, steps, now);
+    if cur_amount != 0.0 || old_amount != 0.0 {
+        cur.iter_mut().for_each(|z| *z += cur_amount);
+        old.iter_mut().for_each(|z| *z += old_amount);
+    }
 }
