@@ -24,6 +24,8 @@ pub struct RunSummary {
     pub backend: String,
     /// The GPU adapter, for GPU backends.
     pub adapter: Option<String>,
+    /// Water model: `wave` (one speed for every wavelength) or `dispersive` (Airy's relation).
+    pub model: String,
     /// Stepper.
     pub mode: String,
     /// Boundary.
@@ -34,7 +36,9 @@ pub struct RunSummary {
     pub height: usize,
     /// Steps run.
     pub steps: u64,
-    /// Courant number of the run.
+    /// Courant number of the run, `a = (c dt / h)^2` against the limit 1/2; for the
+    /// dispersive model `c` is the shortest resolved wave's phase speed, so `a <= 1/2` is its
+    /// limit `omega_max dt <= pi`.
     pub courant: f64,
     /// Simulated time, seconds.
     pub simulated_seconds: f64,
@@ -273,6 +277,12 @@ pub fn run_scenario(
         scenario: scenario.source.clone(),
         backend: backend.name().into(),
         adapter: gpu.as_ref().map(GpuContext::describe),
+        model: if scenario.dispersion.is_some() {
+            "dispersive"
+        } else {
+            "wave"
+        }
+        .into(),
         mode: scenario.mode.name().into(),
         boundary: scenario.boundary.name().into(),
         width: size.width(),
@@ -297,11 +307,12 @@ impl RunSummary {
     #[must_use]
     pub fn to_text(&self) -> String {
         let s = format!(
-            "scenario   {}\nbackend    {}  mode {}  boundary {}\ngrid       {} x {}  a = {:.4}\n\
+            "scenario   {}\nbackend    {}  model {}  mode {}  boundary {}\ngrid       {} x {}  a = {:.4}\n\
              steps      {} ({:.3} s simulated) in {:.3} s wall, {:.1} Mcell/s\n\
              surface    max |z| = {:.4}  volume = {:.6e} m^3  energy = {}\n",
             self.scenario,
             self.backend,
+            self.model,
             self.mode,
             self.boundary,
             self.width,

@@ -58,9 +58,24 @@ fn run_writes_height_png_and_summary() {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let summary = read_json(&out.join("summary.json"));
     assert_eq!(summary["steps"], 20);
+    assert_eq!(summary["model"], "wave");
     assert!(summary["max_abs_height"].as_f64().expect("number") > 0.0);
     let text = String::from_utf8_lossy(&res.stdout);
     assert!(text.contains("height.npy"), "{text}");
+}
+
+/// The summary and the header say which water model ran: its Courant number is measured
+/// against the shortest wave's phase speed in the dispersive model, not the wave model's `c`.
+#[test]
+fn a_dispersive_run_says_its_model() {
+    let text = MINIMAL
+        .replace("wave_speed", "# wave_speed")
+        .replace("[grid]", "[grid]\nmodel = \"dispersive\"")
+        .replace("reflective", "periodic");
+    let (res, out) = run_ok("run-dispersive", &text);
+    assert_eq!(read_json(&out.join("summary.json"))["model"], "dispersive");
+    let header = String::from_utf8_lossy(&res.stdout);
+    assert!(header.contains("model dispersive"), "{header}");
 }
 
 #[test]
