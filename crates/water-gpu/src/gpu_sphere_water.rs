@@ -2,6 +2,7 @@
 //! ([`crate::SphereComputeWater`], [`crate::SphereFragmentWater`], and [`crate::GpuSphere`]
 //! holding either), as [`crate::GpuGridWater`] is for grids.
 
+use water_core::kernels::mean_level::MeanLevelKeeper;
 use water_sphere::SphereImpulse;
 
 use crate::device_calls::submitted;
@@ -70,23 +71,24 @@ pub trait GpuSphereWater: sealed::OnDevice {
     }
 }
 
-/// `steps` steps of `water` in runs that end where its mean-level keeper wants a correction
-/// (`segment(water, left)`: the steps before the next one), `keep(water, before_step)` run
-/// before the first and after each: what both backends' `step_many` do on undamped water.
+/// `steps` steps of `water` in runs that end where its mean-level keeper (`keeper(water)`, none
+/// on damped water) wants a correction, `keep(water, before_step)` run before the first and
+/// after each: what both backends' `step_many` do on undamped water.
 ///
 /// # Errors
 /// What `keep` reports, [`GpuError::DeviceLost`].
 pub(crate) fn step_in_runs<W: GpuSphereWater>(
     water: &mut W,
     steps: u64,
-    segment: impl Fn(&W, u64) -> u64,
+    keeper: impl Fn(&W) -> Option<&MeanLevelKeeper>,
     keep: impl Fn(&mut W, bool) -> Result<(), GpuError>,
 ) -> Result<(), GpuError> {
     let (device, queue) = (water.device().clone(), water.queue().clone());
     keep(water, true)?;
     let mut left = steps;
     while left > 0 {
-        let run = segment(water, left);
+        let done = water.steps_taken();
+        let run = keeper(water).map_or(left, |k| k.segment(done, left));
         submitted(&device, || {
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("sphere water steps"),

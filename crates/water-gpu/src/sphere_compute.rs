@@ -199,12 +199,7 @@ impl GpuSphereWater for SphereComputeWater {
     /// # Errors
     /// [`GpuError::DeviceLost`].
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        step_in_runs(
-            self,
-            steps,
-            |w, left| w.keeper.as_ref().map_or(left, |k| k.segment(w.steps, left)),
-            Self::keep_level,
-        )
+        step_in_runs(self, steps, |w| w.keeper.as_ref(), Self::keep_level)
     }
 
     /// Adds a click (its heights computed on the host exactly as the CPU water computes them).

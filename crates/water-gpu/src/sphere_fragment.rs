@@ -363,12 +363,7 @@ impl GpuSphereWater for SphereFragmentWater {
     /// # Errors
     /// [`GpuError::DeviceLost`].
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        step_in_runs(
-            self,
-            steps,
-            |w, left| w.keeper.as_ref().map_or(left, |k| k.segment(w.steps, left)),
-            Self::keep_level,
-        )
+        step_in_runs(self, steps, |w| w.keeper.as_ref(), Self::keep_level)
     }
 
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
