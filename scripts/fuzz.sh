@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bounded fuzzing: each cargo-fuzz target in fuzz/ for SECONDS (default 60) seconds, on a
 # nightly toolchain; skipped with a printed line when none is installed. Installs cargo-fuzz
-# when missing. Seeds: fuzz/seeds/scenario and scenarios/ for the parser; the working corpora
+# when missing. Seeds: fuzz/seeds/<target> (past findings; for the parser, scenarios/ too),
+# read before the run starts; the working corpora
 # (fuzz/corpus) and crash inputs (fuzz/artifacts) stay out of git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,8 @@ cargo +nightly fuzz build -s none
 for target in scenario core buoyancy sphere; do
   mkdir -p "fuzz/corpus/$target"
   extra=()
-  [[ $target == scenario ]] && extra=(fuzz/seeds/scenario scenarios)
+  [[ -d fuzz/seeds/$target ]] && extra+=("fuzz/seeds/$target")
+  [[ $target == scenario ]] && extra+=(scenarios)
   echo "== fuzz $target (${seconds} s)"
   cargo +nightly fuzz run -s none "$target" "fuzz/corpus/$target" "${extra[@]}" -- \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 |

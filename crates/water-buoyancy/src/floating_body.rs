@@ -155,7 +155,7 @@ impl FloatingBody {
         let water = StillWaterOutside::new(water, gravity);
         let (mut sum, mut volume) = (Wrench::ZERO, 0.0_f32);
         // The bound above holds the spin at the step's start. A spin gained within the step
-        // (the gyroscopic term is explicit) splits a substep further, so no piece turns the body
+        // (torques act within it) splits a substep further, so no piece turns the body
         // by more than MAX_PHASE_PER_SUBSTEP; a normal body's substeps are never split.
         let mut pieces = 0u32;
         for substep in 1..=substeps {

@@ -4,7 +4,7 @@
 //! The forces of this crate are plain [`Wrench`]es, so any physics engine can integrate them;
 //! this body is the smallest integrator that lets boats bob without one.
 
-use glam::{Mat3, Quat, Vec3};
+use glam::{DMat3, DVec3, Mat3, Quat, Vec3};
 
 use crate::damping::Damping;
 use crate::error::{finite_vec, positive, BuoyancyError, Divergence, Result};
@@ -127,7 +127,8 @@ impl RigidBody {
     }
 
     /// One semi-implicit Euler step of `dt` seconds under `wrench` and `gravity`: velocities
-    /// first (with the gyroscopic term), then the pose from the new velocities (the orientation
+    /// first (the world angular momentum changed by the torque alone), then the pose from the new
+    /// velocities and the spin that carries that momentum in the turned body (the orientation
     /// turned by the exact rotation `omega dt`, so it stays a unit quaternion).
     ///
     /// Explicit: stable only while `dt` is well below the period of the forces' stiffness over
@@ -147,8 +148,11 @@ impl RigidBody {
             })
     }
 
-    /// One step of `h` seconds with `applied` explicit and the drag `damping` implicit:
-    /// `(M + h D) q1 = M q0 + h (F + m g, tau - omega x I omega)`, then the pose from `q1`.
+    /// One step of `h` seconds with `applied` explicit and the drag `damping` implicit. The
+    /// torque-free turning (Euler's `I dOmega/dt + Omega x I Omega = 0` in body axes) comes first,
+    /// by the implicit midpoint rule ([`free_rotation`]); then
+    /// `(M + h D) q1 = M q0' + h (F + m g, tau)` with `q0'` holding that turned spin; then the
+    /// pose from `q1`, the body-axes spin carried into the turned body.
     /// Returns the drag wrench `-D q1` that acted. On error the state is unchanged.
     pub(crate) fn integrate_damped(
         &mut self,
@@ -164,15 +168,16 @@ impl RigidBody {
             return Err(Divergence::Torque(applied.torque));
         }
         let s = self.state;
-        let r = Mat3::from_quat(s.pose.orientation).as_dmat3();
-        let world_inertia = r * self.inertia.as_dmat3() * r.transpose();
-        let (v, w) = (s.linear_velocity.as_dvec3(), s.angular_velocity.as_dvec3());
+        let r = axes(s.pose.orientation);
+        let inertia = self.inertia.as_dmat3();
+        let world_inertia = r * inertia * r.transpose();
+        let v = s.linear_velocity.as_dvec3();
         let m = f64::from(self.mass);
         let hd = f64::from(h);
-        let gyroscopic = w.cross(world_inertia * w);
         let force = applied.force.as_dvec3() + gravity.at(s.pose.position).as_dvec3() * m;
         let momentum = v * m + force * hd;
-        let angular = world_inertia * w + (applied.torque.as_dvec3() - gyroscopic) * hd;
+        let turning = r * free_rotation(inertia, r.transpose() * s.angular_velocity.as_dvec3(), hd);
+        let angular = world_inertia * turning + applied.torque.as_dvec3() * hd;
         let mut mass = [[0.0; 6]; 6];
         for i in 0..3 {
             mass[i][i] = m;
@@ -203,14 +208,22 @@ impl RigidBody {
         if !length.is_finite() || (length - 1.0).abs() > 1e-3 {
             return Err(Divergence::Orientation(turned));
         }
+        let orientation = turned / length;
+        // The spin is the body's: turning the body turns it along, so the body-axes spin (and
+        // with it |L| and the energy the midpoint rule kept) stays what the step made it.
+        let r1 = axes(orientation);
+        let spin = (r1 * (r.transpose() * DVec3::new(q[3], q[4], q[5]))).as_vec3();
+        if !spin.is_finite() {
+            return Err(Divergence::AngularVelocity(spin));
+        }
         let drag = damping.apply(q);
         self.state = BodyState {
             pose: Pose {
                 position,
-                orientation: turned / length,
+                orientation,
             },
             linear_velocity: v1,
-            angular_velocity: w1,
+            angular_velocity: spin,
         };
         Ok(Wrench {
             force: -Vec3::new(drag[0] as f32, drag[1] as f32, drag[2] as f32),
@@ -219,18 +232,57 @@ impl RigidBody {
     }
 }
 
+/// The rotation matrix of an orientation, from its quaternion normalised in f64. A unit f32
+/// quaternion is unit only to about 1e-7, and a matrix from it scales by its squared length:
+/// carrying the spin from one such matrix to the next every substep grew a tumbling box's
+/// energy by 0.5% over 3,000 steps.
+fn axes(orientation: Quat) -> DMat3 {
+    DMat3::from_quat(orientation.as_dquat().normalize())
+}
+
+/// Newton iterations [`free_rotation`] may take; with `|Omega| h <= 1` (the substeps' bound) it
+/// converges to f64 rounding in four to six.
+const FREE_ROTATION_ITERATIONS: usize = 12;
+
+/// Torque-free turning of a rigid body over `h` seconds: Euler's equations
+/// `I dOmega/dt + Omega x I Omega = 0` for the spin `omega` in body axes (rad/s), by the implicit
+/// midpoint rule `I (Omega_1 - Omega_0) + h Omega_m x I Omega_m = 0`, `Omega_m` the mean,
+/// solved by Newton's method. The rule keeps both quadratic invariants, `|I Omega|` (angular
+/// momentum) and `Omega . I Omega / 2` (energy), to rounding at any step, so a tumbling body's
+/// spin can neither grow nor overflow; the explicit gyroscopic term it replaces grew the energy
+/// every substep and once overflowed a tumbling box to NaN. NaN when Newton's method fails.
+fn free_rotation(inertia: DMat3, omega: DVec3, h: f64) -> DVec3 {
+    let skew = |a: DVec3| DMat3::from_cols_array(&[0.0, a.z, -a.y, -a.z, 0.0, a.x, a.y, -a.x, 0.0]);
+    let mut next = omega;
+    for _ in 0..FREE_ROTATION_ITERATIONS {
+        let mid = (omega + next) * 0.5;
+        let residual = inertia * (next - omega) + mid.cross(inertia * mid) * h;
+        // d/dOmega_1 of the residual: I + h/2 ([Omega_m]x I - [I Omega_m]x).
+        let jacobian = inertia + (skew(mid) * inertia - skew(inertia * mid)) * (h * 0.5);
+        let delta = jacobian.inverse() * residual;
+        if !delta.is_finite() {
+            return DVec3::NAN;
+        }
+        next -= delta;
+        if delta.length() <= 1e-14 * next.length() {
+            break;
+        }
+    }
+    next
+}
+
 /// The smallest eigenvalue of a symmetric 3 x 3 matrix (the trigonometric solution of the
 /// characteristic cubic), in f64 for accuracy.
 fn smallest_eigenvalue(m: Mat3) -> f32 {
     let a = m.as_dmat3();
     let off = a.x_axis.y.powi(2) + a.x_axis.z.powi(2) + a.y_axis.z.powi(2);
-    let diag = glam::DVec3::new(a.x_axis.x, a.y_axis.y, a.z_axis.z);
+    let diag = DVec3::new(a.x_axis.x, a.y_axis.y, a.z_axis.z);
     if off == 0.0 {
         return diag.min_element() as f32;
     }
     let q = diag.element_sum() / 3.0;
     let p = (((diag - q).length_squared() + 2.0 * off) / 6.0).sqrt();
-    let b = (a - glam::DMat3::from_diagonal(glam::DVec3::splat(q))) * (1.0 / p);
+    let b = (a - DMat3::from_diagonal(DVec3::splat(q))) * (1.0 / p);
     let phi = (b.determinant() / 2.0).clamp(-1.0, 1.0).acos() / 3.0;
     (q + 2.0 * p * (phi + 2.0 * std::f64::consts::FRAC_PI_3).cos()) as f32
 }
