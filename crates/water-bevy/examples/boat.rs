@@ -21,7 +21,7 @@ use bevy::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::DragRates;
 
-use check_mode::{CheckFrame, CheckModePlugin, Options};
+use check_mode::{CheckFrame, CheckModePlugin, ExampleBackend, Options};
 
 /// Half the boat's beam, freeboard-to-keel height and length, metres: a 2.4 m dinghy.
 const HULL_HALF_EXTENTS: Vec3 = Vec3::new(0.45, 0.25, 1.2);
@@ -61,6 +61,10 @@ fn main() -> AppExit {
             return AppExit::from_code(2);
         }
     };
+    if options.bench_frames.is_some() || options.size.is_some() || options.crates.is_some() {
+        eprintln!("boat: --bench-frames, --size and --crates are the pond's; boat takes --frames, --screenshot and --backend");
+        return AppExit::from_code(2);
+    }
     let check = options.frames.is_some();
     let mut app = App::new();
     app.add_plugins((
@@ -68,6 +72,7 @@ fn main() -> AppExit {
         WaterPlugin::default(),
     ))
     .insert_resource(ClearColor(Color::srgb(0.62, 0.74, 0.86)))
+    .insert_resource(ExampleBackend(options.backend.unwrap_or_default()))
     .add_systems(Startup, setup)
     .add_systems(Update, steer);
     match (options.frames, options.screenshot.clone()) {
@@ -84,6 +89,7 @@ fn main() -> AppExit {
 }
 
 fn setup(
+    backend: Res<ExampleBackend>,
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -108,7 +114,9 @@ fn setup(
     });
     // A lake of 32 m x 24 m, 0.1 m cells.
     commands.spawn((
-        Water::new(320, 240).with_cell_size(0.1),
+        Water::new(320, 240)
+            .with_cell_size(0.1)
+            .with_backend(backend.0),
         WaterLook {
             colour: Color::srgb(0.04, 0.2, 0.3),
             height_scale: 1.5,

@@ -12,6 +12,9 @@
 //! cargo run -p water-bevy --example pond --release -- --frames 60 --screenshot out/bevy-pond.png
 //! ```
 //!
+//! `--backend gpu` steps the water on Bevy's own render device instead (the surface texture
+//! copied on the GPU, gameplay heights read back a frame late).
+//!
 //! Benchmark of the simulation systems alone (headless, no renderer): the per-frame cost with
 //! 20 crates on a 256-cell-wide pond, 60 frames per second of game time:
 //!
@@ -30,7 +33,7 @@ use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use water_bevy::prelude::*;
 
-use check_mode::{CheckFrame, CheckModePlugin, Options};
+use check_mode::{CheckFrame, CheckModePlugin, ExampleBackend, Options};
 use pond_scene::{pond_water, thrown_crate, CRATE_SIDE_M};
 
 /// Cells across the pond.
@@ -84,6 +87,7 @@ fn main() -> AppExit {
         WaterPlugin::default(),
     ))
     .insert_resource(ClearColor(Color::srgb(0.55, 0.70, 0.85)))
+    .insert_resource(ExampleBackend(options.backend.unwrap_or_default()))
     .add_systems(Startup, setup)
     .add_systems(Update, (click_and_throw, scripted));
     if let (Some(frames), Some(screenshot)) = (options.frames, options.screenshot.clone()) {
@@ -96,6 +100,7 @@ fn main() -> AppExit {
 }
 
 fn setup(
+    backend: Res<ExampleBackend>,
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -118,7 +123,7 @@ fn setup(
         ..default()
     });
     commands.spawn((
-        pond_water(POND_CELLS),
+        pond_water(POND_CELLS).with_backend(backend.0),
         WaterLook {
             height_scale: 1.5,
             ..default()

@@ -53,7 +53,10 @@ pub enum WaterBevyError {
         first: Entity,
     },
     /// A GPU backend was asked for where the plugin has no GPU to run it.
-    #[error("backend {backend} needs a GPU; the plugin runs the cpu backend (or a GPU backend with a render device)")]
+    #[error(
+        "backend {backend} needs Bevy's render device and queue (RenderPlugin, in DefaultPlugins), \
+         and this app has none; use the cpu backend without a renderer"
+    )]
     NoGpu {
         /// The backend asked for.
         backend: water_scene::Backend,

@@ -11,6 +11,8 @@
 //!   [`FloatingMotion`] (read it, or insert it to throw a body) and [`FloatingForce`] (a motor).
 //! * [`WaterImpulse`] messages (a click, a rock) and [`WaterQuery`] (heights and normals at
 //!   world positions).
+//! * GPU backends run on Bevy's own render device and queue: the surface is drawn from a
+//!   GPU-side copy of the water's texture; [`WaterQuery`] heights arrive a frame late.
 //! * y up, world positions throughout: the plugin converts to the water's frame.
 //! * Feature `avian`: avian3d rigid bodies with [`Floating`] get the water's force and torque.
 //!
@@ -66,6 +68,7 @@
 
 mod error;
 mod floating;
+mod gpu;
 mod impulse;
 mod placement;
 mod plugin;

@@ -5,6 +5,7 @@ use bevy::asset::Assets;
 use bevy::pbr::MaterialPlugin;
 use bevy::prelude::*;
 
+use crate::gpu::refresh_gpu_heights;
 use crate::impulse::{queue_impulses, WaterImpulse};
 use crate::simulation::{
     add_floating_bodies, apply_floating_forces, build_simulations, remove_floating_bodies,
@@ -82,6 +83,9 @@ impl Plugin for WaterPlugin {
                     write_floating_transforms.in_set(WaterSystems::WriteBack),
                 ),
             );
+        // GPU backends: the surface texture and the gameplay heights' readback, after the
+        // frame's fixed steps.
+        app.add_systems(PostUpdate, refresh_gpu_heights);
         #[cfg(feature = "avian")]
         crate::avian::build(app);
         if self.render {
@@ -98,6 +102,7 @@ impl Plugin for WaterPlugin {
             }
             app.add_plugins(MaterialPlugin::<WaterSurfaceMaterial>::default())
                 .add_systems(PostUpdate, (make_surfaces, upload_heights).chain());
+            crate::gpu::build_render(app);
         }
     }
 }

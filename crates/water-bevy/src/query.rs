@@ -15,9 +15,13 @@ pub struct WaterSample {
     pub normal: Vec3,
 }
 
-/// The water's surface for gameplay: heights and normals at world positions, from the last
-/// fixed step. On the CPU backend these are the heights the bodies just floated on (no
-/// readback, no delay).
+/// The water's surface for gameplay: heights and normals at world positions.
+///
+/// On the CPU backend they are the last fixed step's, the heights the bodies just floated on
+/// (no readback, no delay). On a GPU backend they come from an asynchronous readback, started
+/// after the frame's fixed steps and taken when it arrives, usually the next frame: a frame (or
+/// more, on a slow device) late, and `None` before the first arrives. The step they show is
+/// [`crate::WaterSimulation::gameplay_step`]. Nothing here waits for the GPU.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -38,7 +42,7 @@ pub struct WaterQuery<'w, 's> {
 
 impl WaterQuery<'_, '_> {
     /// The surface on the vertical through `world`, or `None` off the water (or with no water
-    /// yet).
+    /// yet, or before a GPU backend's first readback).
     #[must_use]
     pub fn surface_at(&self, world: Vec3) -> Option<WaterSample> {
         let simulation = self.water.iter().next()?;
@@ -49,10 +53,8 @@ impl WaterQuery<'_, '_> {
         let scene = placement.to_scene(world);
         // The view is in the water's z-up frame: x along x, y along the rows (-z).
         let up = water_scene::UpAxis::Y;
-        let sample = simulation
-            .with_heights(|view| view.surface_at(up.to_water(scene)))
-            .map_err(|e| error!("water heights: {e}"))
-            .ok()??;
+        let sample =
+            simulation.with_gameplay_heights(|view| view.surface_at(up.to_water(scene)))??;
         Some(WaterSample {
             point: placement.to_world(up.from_water(sample.point)),
             normal: up.from_water(sample.normal),

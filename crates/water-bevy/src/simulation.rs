@@ -9,8 +9,11 @@ use water_scene::{BodyId, Scene, SceneError, SceneSettings, UpAxis};
 
 use crate::error::WaterBevyError;
 use crate::floating::{Floating, FloatingForce, FloatingMotion, IntegratedElsewhere};
+use crate::gpu::{bevy_gpu, GpuHeights};
 use crate::placement::WaterPlacement;
 use crate::water::Water;
+use bevy::render::renderer::{RenderAdapter, RenderDevice, RenderQueue};
+use water_scene::water_gpu::{GpuContext, GpuError};
 
 /// The simulation of a [`Water`] entity, inserted on it by the plugin: the scene (y-up) and
 /// where it lies in the world.
@@ -20,34 +23,48 @@ pub struct WaterSimulation {
     placement: WaterPlacement,
     /// The entity of each body, in the scene's body order.
     bodies: Vec<Entity>,
+    /// Gameplay heights read back from a GPU backend; `None` on the CPU.
+    gpu_heights: Option<GpuHeights>,
 }
 
 impl WaterSimulation {
-    /// The simulation of `water` centred at `centre`.
+    /// The simulation of `water` centred at `centre`; GPU backends run on `gpu` (the plugin
+    /// passes Bevy's render device and queue).
     ///
     /// # Errors
-    /// [`WaterBevyError`] naming the refused setting.
-    pub fn new(entity: Entity, water: &Water, centre: Vec3) -> Result<Self, WaterBevyError> {
+    /// [`WaterBevyError`] naming the refused setting; [`WaterBevyError::NoGpu`] for a GPU
+    /// backend without `gpu`.
+    pub fn new(
+        entity: Entity,
+        water: &Water,
+        centre: Vec3,
+        gpu: Option<&GpuContext>,
+    ) -> Result<Self, WaterBevyError> {
         let settings_error = |source| WaterBevyError::Settings { entity, source };
         let spec = water.grid_spec().map_err(settings_error)?;
         let land = water.land_mask(spec.size).map_err(settings_error)?;
-        if water.backend.gpu().is_some() {
-            return Err(WaterBevyError::NoGpu {
-                backend: water.backend,
-            });
-        }
+        let gpu = match (water.backend.gpu(), gpu) {
+            (None, _) => None,
+            (Some(_), Some(gpu)) => Some(gpu),
+            (Some(_), None) => {
+                return Err(WaterBevyError::NoGpu {
+                    backend: water.backend,
+                })
+            }
+        };
         let settings = SceneSettings {
             backend: water.backend,
             up: UpAxis::Y,
             contact_amplitude: water.contact_amplitude,
             ..SceneSettings::default()
         };
-        let scene = Scene::new(spec, land, settings, None)
+        let scene = Scene::new(spec, land, settings, gpu)
             .map_err(|source| WaterBevyError::Scene { entity, source })?;
         Ok(Self {
             scene,
             placement: WaterPlacement::centred(centre, water.cell_size, water.width, water.height),
             bodies: Vec::new(),
+            gpu_heights: gpu.map(|gpu| GpuHeights::new(gpu.device.clone())),
         })
     }
 
@@ -76,6 +93,8 @@ impl WaterSimulation {
     }
 
     /// Runs `f` on the current heights (metres above still water, the grid's rows along -z).
+    /// On a GPU backend this waits for a readback: gameplay should use
+    /// [`WaterSimulation::with_gameplay_heights`] (or [`crate::WaterQuery`]) instead.
     ///
     /// # Errors
     /// A failed GPU readback.
@@ -85,6 +104,39 @@ impl WaterSimulation {
         self.scene
             .water()
             .with_heights(cell_size, &mut Vec::new(), f)
+    }
+
+    /// Runs `f` on the heights gameplay sees: on the CPU backend the current ones; on a GPU
+    /// backend the last asynchronous readback that arrived, from the water step
+    /// [`WaterSimulation::gameplay_step`] (a frame or more behind), or `None` before the first.
+    /// Never waits for the GPU.
+    pub fn with_gameplay_heights<R>(&self, f: impl FnOnce(&HeightView<'_>) -> R) -> Option<R> {
+        match &self.gpu_heights {
+            Some(gpu) => gpu.with_view(self.scene.spec().size, self.placement.cell_size, f),
+            None => self
+                .with_heights(f)
+                .map_err(|e| error!("water heights: {e}"))
+                .ok(),
+        }
+    }
+
+    /// The water step whose heights gameplay sees: the current one on the CPU backend, the
+    /// last one read back on a GPU backend (`None` before the first readback arrives).
+    #[must_use]
+    pub fn gameplay_step(&self) -> Option<u64> {
+        match &self.gpu_heights {
+            Some(gpu) => gpu.step(),
+            None => Some(self.scene.steps_taken()),
+        }
+    }
+
+    /// On a GPU backend: takes a readback that arrived and starts the next, and updates the
+    /// normal-and-height texture the surface draws. Nothing on the CPU.
+    pub(crate) fn refresh_gpu_heights(&mut self) -> Result<(), GpuError> {
+        match (&mut self.gpu_heights, self.scene.water_mut().gpu_mut()) {
+            (Some(heights), Some(grid)) => heights.refresh(grid),
+            _ => Ok(()),
+        }
     }
 
     /// Runs `f` on the current heights as one slice (row-major, metres): signed CPU water
@@ -120,16 +172,24 @@ impl WaterSimulation {
 pub struct WaterRefused;
 
 /// Builds the simulation of each new [`Water`] (one per app; a second is refused and logged).
+/// GPU backends run on Bevy's render device and queue.
 pub(crate) fn build_simulations(
     mut commands: Commands,
     new: Query<(Entity, &Water, &Transform), (Without<WaterSimulation>, Without<WaterRefused>)>,
     existing: Query<Entity, With<WaterSimulation>>,
+    device: Option<Res<RenderDevice>>,
+    queue: Option<Res<RenderQueue>>,
+    adapter: Option<Res<RenderAdapter>>,
 ) {
     let mut first = existing.iter().next();
     for (entity, water, transform) in &new {
+        let gpu = water
+            .backend
+            .gpu()
+            .and_then(|_| bevy_gpu(device.as_deref(), queue.as_deref(), adapter.as_deref()));
         let built = match first {
             Some(first) => Err(WaterBevyError::SecondWater { entity, first }),
-            None => WaterSimulation::new(entity, water, transform.translation),
+            None => WaterSimulation::new(entity, water, transform.translation, gpu.as_ref()),
         };
         match built {
             Ok(simulation) => {

@@ -25,7 +25,9 @@ pub type WaterSurfaceMaterial = ExtendedMaterial<StandardMaterial, WaterSurfaceE
 /// What the water's material adds to `StandardMaterial`: the height texture and how to read it.
 #[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
 pub struct WaterSurfaceExtension {
-    /// Heights, metres: one `R32Float` texel per cell, row 0 first.
+    /// Heights, metres, one texel per cell, row 0 first: `R32Float` heights uploaded from the
+    /// CPU backend, or the GPU backends' `Rgba32Float` normal-and-height texels (height in w)
+    /// copied on the GPU. [`WaterSurfaceUniform::height_channel`] says which.
     #[texture(
         100,
         sample_type = "float",
@@ -45,8 +47,11 @@ pub struct WaterSurfaceUniform {
     pub cell_size: f32,
     /// Scale of the heights as drawn (1: true heights; more shows small waves from afar).
     pub height_scale: f32,
+    /// The texel channel holding the height: 0 (r) for the CPU's `R32Float` texture, 3 (w)
+    /// for the GPU's normal-and-height texels.
+    pub height_channel: u32,
     /// Keeps the block 16 bytes (uniform layout).
-    pub padding: Vec2,
+    pub padding: u32,
 }
 
 impl MaterialExtension for WaterSurfaceExtension {
@@ -96,7 +101,8 @@ impl Default for WaterLook {
 /// The rendered surface of a water entity: its height texture, material and mesh.
 #[derive(Component, Debug, Clone)]
 pub struct WaterSurface {
-    /// The heights, uploaded from the simulation each frame.
+    /// The heights: uploaded from a CPU simulation each frame, copied on the GPU from a GPU
+    /// one.
     pub heights: Handle<Image>,
     /// The material.
     pub material: Handle<WaterSurfaceMaterial>,
@@ -158,12 +164,31 @@ pub(crate) fn make_surfaces(
             height: water.height as u32,
             depth_or_array_layers: 1,
         };
+        // CPU water uploads its heights into an R32Float texture kept on both sides; GPU water's
+        // Rgba32Float normal-and-height texels are copied into this one on the GPU, so the
+        // main world keeps no copy.
+        let (format, texel, usage, height_channel) = if water.backend.gpu().is_some() {
+            (
+                TextureFormat::Rgba32Float,
+                [0.0_f32, 1.0, 0.0, 0.0],
+                RenderAssetUsages::RENDER_WORLD,
+                3,
+            )
+        } else {
+            (
+                TextureFormat::R32Float,
+                [0.0_f32; 4],
+                RenderAssetUsages::default(),
+                0,
+            )
+        };
+        let texel_bytes: Vec<u8> = bytemuck::cast_slice(&texel[..format_channels(format)]).to_vec();
         let heights = images.add(Image::new_fill(
             size,
             TextureDimension::D2,
-            &0.0_f32.to_le_bytes(),
-            TextureFormat::R32Float,
-            RenderAssetUsages::default(),
+            &texel_bytes,
+            format,
+            usage,
         ));
         let material = materials.add(WaterSurfaceMaterial {
             base: StandardMaterial {
@@ -177,7 +202,8 @@ pub(crate) fn make_surfaces(
                 surface: WaterSurfaceUniform {
                     cell_size: water.cell_size,
                     height_scale: look.height_scale,
-                    padding: Vec2::ZERO,
+                    height_channel,
+                    padding: 0,
                 },
             },
         });
@@ -194,13 +220,26 @@ pub(crate) fn make_surfaces(
     }
 }
 
-/// Copies the heights of each water into its surface's texture, once per frame after the fixed
+/// f32 channels of the surface's texel formats.
+fn format_channels(format: TextureFormat) -> usize {
+    if format == TextureFormat::Rgba32Float {
+        4
+    } else {
+        1
+    }
+}
+
+/// Copies the heights of each CPU water into its surface's texture, once per frame after the fixed
 /// steps and only when the water stepped since the last upload.
 pub(crate) fn upload_heights(
     mut water: Query<(&WaterSimulation, &mut WaterSurface)>,
     mut images: ResMut<Assets<Image>>,
 ) {
     for (simulation, mut surface) in &mut water {
+        if simulation.scene().water().gpu().is_some() {
+            // Copied on the GPU instead (`crate::gpu`).
+            continue;
+        }
         let step = simulation.scene().steps_taken();
         if surface.uploaded_step == Some(step) {
             continue;

@@ -69,7 +69,9 @@ pub struct Water {
     /// Land, in cells: no water there, waves reflect off it.
     pub land: Vec<LandRect>,
     /// Where the water steps. Default [`Backend::Cpu`]: heights are on the host every step, for
-    /// gameplay in the same frame.
+    /// gameplay in the same frame. [`Backend::Gpu`] steps on Bevy's render device: the surface
+    /// is drawn from a GPU-side copy, and gameplay heights ([`crate::WaterQuery`]) arrive by an
+    /// asynchronous readback a frame late.
     pub backend: Backend,
     /// Bow and stern wave amplitude of floating bodies, m per m/s of body speed.
     pub contact_amplitude: f32,

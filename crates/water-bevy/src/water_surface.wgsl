@@ -16,7 +16,10 @@ struct WaterSurface {
     cell_size: f32,
     // Scale of the heights as drawn (1: true heights).
     height_scale: f32,
-    _padding: vec2<f32>,
+    // The texel channel holding the height: 0 (r) for the CPU's R32Float texture, 3 (w) for
+    // the GPU's normal-and-height texels.
+    height_channel: u32,
+    _padding: u32,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var heights: texture_2d<f32>;
@@ -24,7 +27,8 @@ struct WaterSurface {
 
 fn height_at(texel: vec2<i32>) -> f32 {
     let last = vec2<i32>(textureDimensions(heights)) - vec2<i32>(1);
-    return textureLoad(heights, clamp(texel, vec2<i32>(0), last), 0).r * surface.height_scale;
+    let texel_value = textureLoad(heights, clamp(texel, vec2<i32>(0), last), 0);
+    return texel_value[surface.height_channel] * surface.height_scale;
 }
 
 // Central differences in world units: (dh/dx, dh/drow), rows running toward -z.

@@ -77,13 +77,13 @@ fn off_the_water_there_is_no_surface() {
 
 #[test]
 fn bad_water_settings_are_refused_not_panicked_on() {
-    // A negative wave speed, and the GPU backend (not in the plugin yet): each refused, with
-    // the reason named, and no simulation made.
+    // A negative wave speed, and the GPU backend in an app without Bevy's renderer: each
+    // refused, with the reason named, and no simulation made.
     let bad_waters = [
         (Water::new(64, 64).with_wave_speed(-1.0), "wave_speed"),
         (
             Water::new(64, 64).with_backend(water_bevy::Backend::Gpu),
-            "backend gpu",
+            "backend gpu needs Bevy's render device",
         ),
     ];
     for (water, reason) in bad_waters {
@@ -97,7 +97,7 @@ fn bad_water_settings_are_refused_not_panicked_on() {
             .world()
             .get::<water_bevy::WaterSimulation>(bad)
             .is_none());
-        let err = water_bevy::WaterSimulation::new(bad, &water, Vec3::ZERO).unwrap_err();
+        let err = water_bevy::WaterSimulation::new(bad, &water, Vec3::ZERO, None).unwrap_err();
         assert!(err.to_string().contains(reason), "{err}");
     }
 }

@@ -10,6 +10,7 @@ use water_core::{ContactMasks, Depth, Impulse, LandMask};
 
 use crate::error::GpuError;
 use crate::normal_height::NormalHeightTexture;
+use crate::readback::PendingReadback;
 use crate::recording::submit_recorded;
 use crate::spec::GridSpec;
 
@@ -271,6 +272,21 @@ pub trait GpuGridWater: sealed::GridTargets {
         self.update_normal_height()?;
         let (device, queue) = (self.device().clone(), self.queue().clone());
         made(self.normal_height()).read(&device, &queue)
+    }
+
+    /// Updates the normal-and-height texture and starts reading it back without waiting: poll
+    /// the device (`device.poll(wgpu::PollType::Poll)` once a frame) until
+    /// [`PendingReadback::try_take`] gives the bytes, `[nx, ny, nz, height]` as four
+    /// little-endian f32 per cell, row-major (what [`GpuGridWater::read_normal_height`] gives,
+    /// as bytes). **Submits** the update and the copy; waits for nothing.
+    ///
+    /// # Errors
+    /// As [`GpuGridWater::update_normal_height`]; [`GpuError::DeviceLost`] if the copy is
+    /// refused.
+    fn read_normal_height_async(&mut self) -> Result<PendingReadback, GpuError> {
+        self.update_normal_height()?;
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        made(self.normal_height()).start_read(&device, &queue)
     }
 
     /// Updates the texture and its filterable copy and reads the copy back, widened exactly to

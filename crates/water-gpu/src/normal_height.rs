@@ -15,7 +15,7 @@ use water_core::GridMode;
 use crate::device_calls::{texture_2d, validated};
 use crate::error::GpuError;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
-use crate::readback::{f32s, read_texture};
+use crate::readback::{f32s, read_texture, PendingReadback};
 use crate::shaders;
 use crate::spec::GridSpec;
 use crate::storage::f16_to_f32;
@@ -179,6 +179,17 @@ impl NormalHeightTexture {
         } else {
             ("main", "fs_main")
         }
+    }
+
+    /// Starts reading the texture back: the bytes of [`NormalHeightTexture::read`], when the
+    /// readback completes.
+    pub fn start_read(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<PendingReadback, GpuError> {
+        let texels = self.texture.width() as usize * self.texture.height() as usize;
+        PendingReadback::start_texture(device, queue, &self.texture, 16, texels * 16)
     }
 
     /// Reads the texture back: one `[nx, ny, nz, height]` per cell, row-major.

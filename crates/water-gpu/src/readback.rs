@@ -1,6 +1,6 @@
 //! Reading GPU buffers back: an asynchronous map that a caller polls, and a blocking helper.
 
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 
 use crate::error::GpuError;
 
@@ -10,7 +10,8 @@ use crate::error::GpuError;
 pub struct PendingReadback {
     device: wgpu::Device,
     staging: wgpu::Buffer,
-    result: mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    /// Behind a mutex so the readback is `Sync` (an ECS component or resource can hold it).
+    result: Mutex<mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>>,
     /// `(row bytes, padded row bytes)` of a texture copy, whose rows are padded to
     /// `wgpu::COPY_BYTES_PER_ROW_ALIGNMENT` in the staging buffer; `None` for a buffer copy.
     rows: Option<(usize, usize)>,
@@ -114,7 +115,7 @@ impl PendingReadback {
         Self {
             device: device.clone(),
             staging,
-            result,
+            result: Mutex::new(result),
             rows,
             len,
         }
@@ -126,7 +127,14 @@ impl PendingReadback {
     /// # Errors
     /// [`GpuError::DeviceLost`] if the map failed.
     pub fn try_take(&self) -> Option<Result<Vec<u8>, GpuError>> {
-        match self.result.try_recv() {
+        // A poisoned lock only means another thread panicked while holding it; the receiver
+        // inside is intact.
+        let received = self
+            .result
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .try_recv();
+        match received {
             Ok(Ok(())) => {
                 let bytes = {
                     let range = self.staging.slice(..).get_mapped_range();

@@ -3,6 +3,7 @@
 
 use water_core::{Boundary, GridMode, HeightView};
 use water_scene::water_gpu::GpuGridWater;
+use water_scene::wgpu;
 use water_scene::{Backend, BackendGrid};
 use water_testkit::{gpu_or_return, CrossCheck};
 
@@ -44,6 +45,23 @@ fn surface_texture_matches_cpu_normals_of_the_same_heights() {
             assert!(
                 worst <= NORMAL_TOLERANCE,
                 "{} {}: normals differ by {worst}",
+                case.name(),
+                kind.name()
+            );
+            // The asynchronous read, polled as a frame loop would, gives the same texels.
+            let pending = grid.read_normal_height_async().expect("start the read");
+            let bytes = loop {
+                gpu.device.poll(wgpu::PollType::Poll).expect("poll");
+                if let Some(bytes) = pending.try_take() {
+                    break bytes.expect("read");
+                }
+                std::thread::yield_now();
+            };
+            let texels: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+            assert_eq!(
+                texels,
+                surface.iter().flatten().copied().collect::<Vec<f32>>(),
+                "{} {}: the asynchronous read differs",
                 case.name(),
                 kind.name()
             );

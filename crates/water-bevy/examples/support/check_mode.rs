@@ -41,7 +41,14 @@ pub struct Options {
     pub size: Option<usize>,
     /// Floating crates (`--crates`).
     pub crates: Option<usize>,
+    /// Where the water steps (`--backend cpu|gpu|gpu-fragment`; the plugin's default, cpu,
+    /// when absent).
+    pub backend: Option<water_bevy::Backend>,
 }
+
+/// Where an example's water steps (`--backend`), for its setup system.
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct ExampleBackend(pub water_bevy::Backend);
 
 impl Options {
     /// Parses `std::env::args`; a bad argument is reported with the usage.
@@ -57,10 +64,17 @@ impl Options {
                 "--bench-frames" => options.bench_frames = Some(number(value()?)?),
                 "--size" => options.size = Some(number(value()?)? as usize),
                 "--crates" => options.crates = Some(number(value()?)? as usize),
+                "--backend" => {
+                    let name = value()?;
+                    options.backend = Some(
+                        name.parse()
+                            .map_err(|e| format!("--backend {name:?}: {e}"))?,
+                    );
+                }
                 other => {
                     return Err(format!(
                         "unknown argument {other:?}; usage: [--frames N --screenshot PATH] \
-                         [--bench-frames N --size CELLS --crates N]"
+                         [--backend cpu|gpu] [--bench-frames N --size CELLS --crates N]"
                     ))
                 }
             }
