@@ -2,6 +2,23 @@
 
 use crate::error::{non_negative, Result};
 
+/// Largest drag rate (linear 1/s, quadratic 1/m, angular 1/s): a body stopped within a
+/// microsecond. Past it the drag coefficients (rate times mass or moment) leave f32 for heavy
+/// bodies and the motion stops being finite.
+pub const MAX_DRAG_RATE: f32 = 1e6;
+
+/// `value` if it is a rate in `[0, MAX_DRAG_RATE]`.
+fn rate(name: &'static str, value: f32) -> Result<f32> {
+    if non_negative(name, value)? > MAX_DRAG_RATE {
+        return Err(crate::BuoyancyError::OutOfRange {
+            name,
+            value: f64::from(value),
+            range: "[0, 1e6]",
+        });
+    }
+    Ok(value)
+}
+
 /// Drag rates of a fully submerged body, per unit of its mass (and, for rotation, per unit of
 /// its smallest principal moment of inertia). [`crate::Archimedes::with_drag_rates`] turns them
 /// into coefficients for one body.
@@ -49,12 +66,12 @@ impl DragRates {
     ///
     /// # Errors
     /// [`crate::BuoyancyError::Negative`] / [`crate::BuoyancyError::NotFinite`] for a negative or
-    /// non-finite rate.
+    /// non-finite rate, [`crate::BuoyancyError::OutOfRange`] for one past [`MAX_DRAG_RATE`].
     pub fn new(linear: f32, quadratic: f32, angular: f32) -> Result<Self> {
         Ok(Self {
-            linear: non_negative("linear drag rate", linear)?,
-            quadratic: non_negative("quadratic drag rate", quadratic)?,
-            angular: non_negative("angular drag rate", angular)?,
+            linear: rate("linear drag rate", linear)?,
+            quadratic: rate("quadratic drag rate", quadratic)?,
+            angular: rate("angular drag rate", angular)?,
         })
     }
 }

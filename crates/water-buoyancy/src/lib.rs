@@ -65,7 +65,7 @@ pub use archimedes::{
     box_draft, box_heave_period, spherical_cap_volume, Archimedes, HullForce, FRESH_WATER_DENSITY,
 };
 pub use convex_mesh::ConvexMesh;
-pub use drag_rates::DragRates;
+pub use drag_rates::{DragRates, MAX_DRAG_RATE};
 pub use error::{BuoyancyError, Divergence, Result};
 pub use floating_body::{BodyStep, BuoyancyModel, FloatingBody};
 pub use gravity::{Gravity, STANDARD_GRAVITY};
@@ -73,7 +73,7 @@ pub use hull::{Hull, Submersion, DEFAULT_EDGE_FRACTION};
 pub use pose::Pose;
 pub use probe::{ProbeVelocity, Probes};
 pub use rasterise_mask::{rasterise_grid_mask, rasterise_sphere_mask, SphereContacts};
-pub use rigid_body::{BodyState, RigidBody};
+pub use rigid_body::{BodyState, RigidBody, MAX_BODY_SPEED, MAX_BODY_SPIN};
 pub use shape::{Shape, MAX_SHAPE_LENGTH};
 pub use still_water::StillWaterOutside;
 pub use substeps::{MAX_PHASE_PER_SUBSTEP, MAX_SUBSTEPS};

@@ -52,6 +52,26 @@ impl BodyState {
     }
 }
 
+/// Largest |component| of the velocity a body is made with, m/s: ten kilometres a second,
+/// past orbital speed and far past anything that floats. Faster bodies are refused by
+/// [`RigidBody::new`]: they leave any grid within a step and their motion stops being finite.
+pub const MAX_BODY_SPEED: f32 = 1e4;
+
+/// Largest |component| of the spin a body is made with, rad/s (about 1,600 turns a second).
+pub const MAX_BODY_SPIN: f32 = 1e4;
+
+/// Each component of `v` within `[-limit, limit]`, or `OutOfRange` naming it.
+fn within_component(name: &'static str, v: Vec3, limit: f32, range: &'static str) -> Result<()> {
+    match v.to_array().into_iter().find(|c| c.abs() > limit) {
+        Some(c) => Err(BuoyancyError::OutOfRange {
+            name,
+            value: f64::from(c),
+            range,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// A rigid body: mass, inertia about the centre of mass in body axes, and its state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RigidBody {
@@ -69,7 +89,8 @@ impl RigidBody {
     /// # Errors
     /// [`BuoyancyError::NotPositive`] for zero or negative mass; [`BuoyancyError::BadInertia`]
     /// for a tensor that is not symmetric positive definite; errors of
-    /// [`BodyState::validate`].
+    /// [`BodyState::validate`]; [`BuoyancyError::OutOfRange`] for a velocity component past
+    /// [`MAX_BODY_SPEED`] or a spin component past [`MAX_BODY_SPIN`].
     ///
     /// ```
     /// use glam::{Mat3, Vec3};
@@ -82,6 +103,18 @@ impl RigidBody {
     pub fn new(mass: f32, inertia: Mat3, state: BodyState) -> Result<Self> {
         positive("mass", mass)?;
         state.validate()?;
+        within_component(
+            "linear velocity component",
+            state.linear_velocity,
+            MAX_BODY_SPEED,
+            "[-1e4, 1e4] m/s",
+        )?;
+        within_component(
+            "angular velocity component",
+            state.angular_velocity,
+            MAX_BODY_SPIN,
+            "[-1e4, 1e4] rad/s",
+        )?;
         check_inertia(inertia)?;
         Ok(Self {
             mass,

@@ -155,3 +155,40 @@ fn absurd_shape_sizes_are_refused_naming_the_size() {
     assert!(Shape::capsule(1.0, 2.0 * MAX_SHAPE_LENGTH).is_err());
     assert!(Shape::sphere(MAX_SHAPE_LENGTH).is_ok());
 }
+
+/// Speeds, spins and drag rates past what any floating body has are refused by the library's
+/// own constructors, naming the component and the limit, as the scenario parser does; the
+/// limits themselves are accepted.
+#[test]
+fn absurd_speeds_spins_and_drag_are_refused_naming_the_value_and_limit() {
+    use water_buoyancy::{DragRates, MAX_BODY_SPEED, MAX_BODY_SPIN, MAX_DRAG_RATE};
+    let shape = Shape::cuboid(Vec3::splat(0.5)).expect("shape");
+    let moving = |linear: Vec3, angular: Vec3| BodyState {
+        linear_velocity: linear,
+        angular_velocity: angular,
+        ..BodyState::default()
+    };
+    let e = RigidBody::from_shape(&shape, 100.0, moving(Vec3::new(0.0, -2e4, 0.0), Vec3::ZERO))
+        .expect_err("20 km/s");
+    let text = e.to_string();
+    assert!(
+        text.contains("linear velocity component = -20000") && text.contains("1e4] m/s"),
+        "{text}"
+    );
+    let e = RigidBody::from_shape(&shape, 100.0, moving(Vec3::ZERO, Vec3::new(0.0, 0.0, 3e5)))
+        .expect_err("3e5 rad/s");
+    let text = e.to_string();
+    assert!(
+        text.contains("angular velocity component = 300000") && text.contains("rad/s"),
+        "{text}"
+    );
+    let edge = moving(Vec3::splat(-MAX_BODY_SPEED), Vec3::splat(MAX_BODY_SPIN));
+    assert!(RigidBody::from_shape(&shape, 100.0, edge).is_ok());
+    let e = DragRates::new(4.0, 0.5, 1e7).expect_err("1e7 /s");
+    let text = e.to_string();
+    assert!(
+        text.contains("angular drag rate = 10000000") && text.contains("[0, 1e6]"),
+        "{text}"
+    );
+    assert!(DragRates::new(MAX_DRAG_RATE, MAX_DRAG_RATE, MAX_DRAG_RATE).is_ok());
+}

@@ -38,18 +38,27 @@ impl AlignedBuffer {
             .unwrap_or_else(|e| panic!("buffer of {len} floats: {e}"))
     }
 
-    /// `len` zeros.
+    /// `len` zeros; the process aborts if the allocator refuses (as `vec![0.0; len]` does).
+    ///
+    /// # Panics
+    /// If `len * 4` bytes overflow `isize` (grid sizes are capped far below that).
+    #[must_use]
+    pub fn zeroed(len: usize) -> Self {
+        Self::try_zeroed(len).unwrap_or_else(|| handle_alloc_error(Self::layout(len)))
+    }
+
+    /// `len` zeros, or `None` when the allocator refuses them (out of memory, or an
+    /// address-space limit such as `ulimit -v`): the fallible twin of [`AlignedBuffer::zeroed`].
     ///
     /// # Panics
     /// If `len * 4` bytes overflow `isize` (grid sizes are capped far below that).
     #[must_use]
     #[allow(unsafe_code, reason = "aligned allocation")]
-    pub fn zeroed(len: usize) -> Self {
+    pub fn try_zeroed(len: usize) -> Option<Self> {
         let layout = Self::layout(len);
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc_zeroed(layout) };
-        let ptr = NonNull::new(raw.cast::<f32>()).unwrap_or_else(|| handle_alloc_error(layout));
-        Self { ptr, len }
+        NonNull::new(raw.cast::<f32>()).map(|ptr| Self { ptr, len })
     }
 
     /// A copy of `values`.

@@ -51,7 +51,8 @@ impl ClassicGrid {
     ///
     /// # Errors
     /// [`WaterError::OutOfRange`] for a shift outside `1..=15`; bad `cell_size` as
-    /// [`crate::WaveParams::new`].
+    /// [`crate::WaveParams::new`]; [`WaterError::OutOfMemory`] when the allocator refuses the
+    /// heights (they are allocated fallibly).
     pub fn new(size: GridSize, cell_size: f64, shift: Option<u32>) -> Result<Self> {
         positive("cell_size", cell_size)?;
         if let Some(k) = shift {
@@ -67,8 +68,8 @@ impl ClassicGrid {
             size,
             cell_size,
             shift,
-            cur: vec![0; size.cells()],
-            old: vec![0; size.cells()],
+            cur: zeroed_i16(size)?,
+            old: zeroed_i16(size)?,
             land: None,
             parallelism: Parallelism::Auto,
             blocking: TemporalBlocking::Auto,
@@ -262,4 +263,17 @@ impl GridWater for ClassicGrid {
     fn energy(&self) -> f64 {
         discrete_energy(self.size, Boundary::Fixed, 0.5, &self.cur, &self.old)
     }
+}
+
+/// `size.cells()` zero heights, allocated fallibly.
+fn zeroed_i16(size: GridSize) -> Result<Vec<i16>> {
+    let mut level = Vec::new();
+    level
+        .try_reserve_exact(size.cells())
+        .map_err(|_| WaterError::OutOfMemory {
+            what: "a classic height level",
+            bytes: size.cells() as u64 * 2,
+        })?;
+    level.resize(size.cells(), 0);
+    Ok(level)
 }

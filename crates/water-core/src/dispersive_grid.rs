@@ -101,7 +101,7 @@ impl DispersiveGrid {
             damping: damping.per_step_factor(dt) as f32,
             airy,
             boundary,
-            field: WaveField::at_rest(size),
+            field: WaveField::try_at_rest(size)?,
             spectral,
             sponge,
             land: None,

@@ -92,6 +92,18 @@ pub enum WaterError {
         /// Largest supported value.
         max: usize,
     },
+    /// The allocator refused a buffer (out of memory, or an address-space limit).
+    #[error(
+        "{what} needs {bytes} bytes ({:.2} GiB), and the allocator refused them: \
+         not enough memory for this grid",
+        *bytes as f64 / f64::from(1u32 << 30)
+    )]
+    OutOfMemory {
+        /// What the buffer is for.
+        what: &'static str,
+        /// Its size, bytes.
+        bytes: u64,
+    },
     /// The grid has more cells than the solver supports.
     #[error("grid of {width} x {height} = {cells} cells exceeds the limit of {max_cells} cells")]
     TooManyCells {

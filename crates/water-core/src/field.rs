@@ -2,6 +2,7 @@
 
 use crate::boundary::Boundary;
 use crate::buffer::AlignedBuffer;
+use crate::error::{Result, WaterError};
 use crate::kernels::grid_step::grid_step;
 use crate::kernels::temporal_blocking;
 use crate::kernels::Parallelism;
@@ -24,6 +25,24 @@ impl WaveField {
             cur: AlignedBuffer::zeroed(size.cells()),
             old: AlignedBuffer::zeroed(size.cells()),
         }
+    }
+
+    /// Still water, allocated fallibly: [`WaterError::OutOfMemory`] naming the bytes when the
+    /// allocator refuses them, instead of an abort.
+    ///
+    /// # Errors
+    /// [`WaterError::OutOfMemory`].
+    pub fn try_at_rest(size: GridSize) -> Result<Self> {
+        let level = || {
+            AlignedBuffer::try_zeroed(size.cells()).ok_or(WaterError::OutOfMemory {
+                what: "a wave field level",
+                bytes: size.cells() as u64 * 4,
+            })
+        };
+        Ok(Self {
+            cur: level()?,
+            old: level()?,
+        })
     }
 
     /// Current heights `z^n`.

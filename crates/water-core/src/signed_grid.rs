@@ -40,7 +40,8 @@ pub struct SignedGrid {
 }
 
 impl SignedGrid {
-    /// Still water of the given size, parameters and boundary.
+    /// Still water of the given size, parameters and boundary. Aborts, as a `Vec` does, if the
+    /// allocator refuses the heights; [`SignedGrid::try_new`] reports that instead.
     #[must_use]
     pub fn new(size: GridSize, params: WaveParams, boundary: Boundary) -> Self {
         Self {
@@ -48,6 +49,27 @@ impl SignedGrid {
             field: WaveField::at_rest(size),
             keeper: MeanLevelKeeper::new(size),
         }
+    }
+
+    /// As [`SignedGrid::new`], with the heights allocated fallibly: a process short of memory
+    /// (or under `ulimit -v`) gets an error naming the bytes instead of an abort.
+    ///
+    /// ```
+    /// use water_core::{Boundary, Damping, GridSize, SignedGrid, WaveParams};
+    /// let params = WaveParams::new(0.1, 1.0, 0.02, Damping::NONE)?;
+    /// let grid = SignedGrid::try_new(GridSize::new(256, 256)?, params, Boundary::Reflective)?;
+    /// assert_eq!(grid.current().len(), 256 * 256);
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::WaterError::OutOfMemory`].
+    pub fn try_new(size: GridSize, params: WaveParams, boundary: Boundary) -> Result<Self> {
+        Ok(Self {
+            setup: GridSetup::new(size, params, boundary),
+            field: WaveField::try_at_rest(size)?,
+            keeper: MeanLevelKeeper::new(size),
+        })
     }
 
     /// Parameters.

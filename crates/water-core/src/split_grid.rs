@@ -34,7 +34,8 @@ pub struct SplitGrid {
 }
 
 impl SplitGrid {
-    /// Still water of the given size, parameters and boundary.
+    /// Still water of the given size, parameters and boundary. Aborts, as a `Vec` does, if the
+    /// allocator refuses the heights; [`SplitGrid::try_new`] reports that instead.
     #[must_use]
     pub fn new(size: GridSize, params: WaveParams, boundary: Boundary) -> Self {
         Self {
@@ -43,6 +44,19 @@ impl SplitGrid {
             negative: WaveField::at_rest(size),
             keepers: [MeanLevelKeeper::new(size), MeanLevelKeeper::new(size)],
         }
+    }
+
+    /// As [`SplitGrid::new`], with the heights allocated fallibly.
+    ///
+    /// # Errors
+    /// [`crate::WaterError::OutOfMemory`] naming the bytes the allocator refused.
+    pub fn try_new(size: GridSize, params: WaveParams, boundary: Boundary) -> Result<Self> {
+        Ok(Self {
+            setup: GridSetup::new(size, params, boundary),
+            positive: WaveField::try_at_rest(size)?,
+            negative: WaveField::try_at_rest(size)?,
+            keepers: [MeanLevelKeeper::new(size), MeanLevelKeeper::new(size)],
+        })
     }
 
     /// Sets the still-water depth of every cell, for both channels: as

@@ -77,11 +77,13 @@ impl BackendGrid {
             None => {
                 spec.check()?;
                 match spec.mode {
+                    // Allocated fallibly: a grid too large for this process's memory is an
+                    // error naming the bytes, not an abort.
                     GridMode::Signed => {
-                        Self::Signed(SignedGrid::new(spec.size, spec.params, spec.boundary))
+                        Self::Signed(SignedGrid::try_new(spec.size, spec.params, spec.boundary)?)
                     }
                     GridMode::Split => {
-                        Self::Split(SplitGrid::new(spec.size, spec.params, spec.boundary))
+                        Self::Split(SplitGrid::try_new(spec.size, spec.params, spec.boundary)?)
                     }
                     GridMode::Classic => Self::Classic(ClassicGrid::new(
                         spec.size,

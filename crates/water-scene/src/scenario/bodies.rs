@@ -102,12 +102,13 @@ pub const MAX_BODY_SIZE: f64 = 1e4;
 pub const MAX_BODY_MASS: f64 = 1e12;
 /// Largest |coordinate| of a position or path point, m: a million kilometres of f32 room.
 pub const MAX_COORDINATE: f64 = 1e9;
-/// Largest |velocity component| and tow speed, m/s.
-pub const MAX_BODY_SPEED: f64 = 1e4;
+/// Largest |velocity component| and tow speed, m/s: what `RigidBody::new` takes.
+pub const MAX_BODY_SPEED: f64 = water_buoyancy::MAX_BODY_SPEED as f64;
 /// Largest |force component|, N.
 pub const MAX_FORCE: f64 = 1e15;
-/// Largest drag rate (1/s, 1/m), a body stopped within a microsecond.
-pub const MAX_DRAG_RATE: f64 = 1e6;
+/// Largest drag rate (1/s, 1/m), a body stopped within a microsecond: what `DragRates::new`
+/// takes.
+pub const MAX_DRAG_RATE: f64 = water_buoyancy::MAX_DRAG_RATE as f64;
 
 /// Checks every value against `[lo, hi]` in f64, before narrowing to f32, so an error names the
 /// number the user wrote (not the `inf` it becomes) and the limit.

@@ -1,0 +1,76 @@
+//! A grid larger than the memory the process may have is an error that names the bytes, not an
+//! abort: the signed and split grids' `try_new` and the classic grid's `new` allocate their
+//! heights fallibly. Checked for real, in a child process under an address-space limit
+//! (`ulimit -v`), where the allocator refuses what does not fit.
+
+use std::process::Command;
+
+use water_core::{
+    Boundary, ClassicGrid, Damping, GridSize, SignedGrid, SplitGrid, WaterError, WaveParams,
+};
+
+/// The child's address-space limit, KiB: 1 GiB, room for the test binary and its threads.
+const LIMIT_KIB: u64 = 1 << 20;
+
+/// Set in the child process.
+const CHILD: &str = "WATER_OUT_OF_MEMORY_CHILD";
+
+/// The bytes a refusal names, or a panic for any other outcome.
+fn refused_bytes(result: Result<impl Sized, WaterError>) -> u64 {
+    match result {
+        Err(WaterError::OutOfMemory { bytes, .. }) => bytes,
+        Err(other) => panic!("refused for another reason: {other}"),
+        Ok(_) => panic!("a grid past the limit was allocated"),
+    }
+}
+
+/// What the child runs: 32768 x 16384 cells (2 GiB per f32 level) under a 1 GiB limit.
+fn grids_past_the_limit_are_refused() {
+    let size = GridSize::new(32_768, 16_384).expect("within the grid limits");
+    let params = WaveParams::new(0.1, 1.0, 0.02, Damping::NONE).expect("params");
+    let level = size.cells() as u64 * 4;
+    assert_eq!(
+        refused_bytes(SignedGrid::try_new(size, params, Boundary::Reflective)),
+        level
+    );
+    assert_eq!(
+        refused_bytes(SplitGrid::try_new(size, params, Boundary::Reflective)),
+        level
+    );
+    // Classic levels hold i16: 1 GiB each, still past the limit with the binary loaded.
+    assert_eq!(refused_bytes(ClassicGrid::new(size, 0.1, None)), level / 2);
+    let message = SignedGrid::try_new(size, params, Boundary::Reflective)
+        .expect_err("refused")
+        .to_string();
+    assert!(message.contains("2147483648 bytes (2.00 GiB)"), "{message}");
+    // What fits is still allocated.
+    let small = GridSize::new(512, 512).expect("size");
+    SignedGrid::try_new(small, params, Boundary::Reflective).expect("512 x 512 fits");
+    println!("refusals checked under the limit");
+}
+
+#[test]
+fn a_grid_past_the_memory_limit_is_an_error_not_an_abort() {
+    if std::env::var_os(CHILD).is_some() {
+        grids_past_the_limit_are_refused();
+        return;
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    let output = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {LIMIT_KIB} && exec \"$0\" --exact \
+             a_grid_past_the_memory_limit_is_an_error_not_an_abort --nocapture --test-threads=1"
+        ))
+        .arg(&exe)
+        .env(CHILD, "1")
+        .output()
+        .expect("run the child under ulimit -v");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("refusals checked under the limit"),
+        "the child under a {LIMIT_KIB} KiB limit failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+}
