@@ -39,6 +39,7 @@
 pub use glam;
 
 mod airy;
+mod allocation_probe;
 mod boundary;
 mod buffer;
 mod classic_grid;
@@ -67,6 +68,7 @@ mod storage_format;
 mod window;
 
 pub use airy::{AiryDispersion, WATER_DENSITY, WATER_SURFACE_TENSION};
+pub use allocation_probe::probe_allocation;
 pub use boundary::{Boundary, UnknownBoundary};
 pub use buffer::{AlignedBuffer, BUFFER_ALIGN};
 pub use classic_grid::{ClassicGrid, DEFAULT_CLASSIC_SHIFT, MAX_CLASSIC_SHIFT};

@@ -37,13 +37,18 @@ pub struct Icosphere {
     corners: [u32; 12],
 }
 
+/// Bytes an icosphere's build holds at its peak per vertex, generously (about 95 counted:
+/// 24 of positions, 48 of faces, 15 of the edge map, 8 of the renumbering).
+const ICOSPHERE_BUILD_BYTES_PER_VERTEX: u64 = 128;
+
 impl Icosphere {
     /// Builds the icosphere of `level` subdivisions (level 3: 642 vertices).
     ///
     /// # Errors
     /// [`SphereError::TooManyVertices`] beyond [`MAX_VERTICES`];
     /// [`SphereError::Invalid`] for a radius that is not finite and positive, or outside
-    /// [`RADIUS_RANGE`].
+    /// [`RADIUS_RANGE`], and for a build the allocator refuses
+    /// ([`water_core::WaterError::OutOfMemory`], asked before any of it is allocated).
     ///
     /// ```
     /// let sphere = water_sphere::Icosphere::new(3, 1.0)?;
@@ -74,6 +79,12 @@ impl Icosphere {
             }
             .into());
         }
+        // The build's peak, generously: positions and faces twice (subdivided, then copied in
+        // locality order), the last subdivision's edge map and the renumbering.
+        water_core::probe_allocation(
+            "an icosphere's build",
+            count.saturating_mul(ICOSPHERE_BUILD_BYTES_PER_VERTEX),
+        )?;
         let (mut positions, mut faces) = icosahedron();
         positions.reserve(count as usize - positions.len());
         for _ in 0..level {

@@ -38,6 +38,11 @@ pub const POWER_ITERATIONS: usize = 600;
 /// this fraction so an unconverged estimate never admits an unstable setting.
 pub const SPECTRAL_MARGIN: f64 = 0.01;
 
+/// Bytes sphere water holds per vertex, generously (about 260 counted: the adjacency's slots
+/// and lists, the operator's f64 weights and masses, the per-slot indices and weights of the
+/// step, the rhombus layout's tables, and two levels with halos).
+const SPHERE_WATER_BYTES_PER_VERTEX: u64 = 320;
+
 /// Which operator steps the water.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SphereStepper {
@@ -95,7 +100,9 @@ impl SphereWater {
     ///
     /// # Errors
     /// [`SphereError::Unstable`] naming the largest stable `a` or `dt`;
-    /// [`SphereError::Invalid`] for non-finite or non-positive parameters or bad damping.
+    /// [`SphereError::Invalid`] for non-finite or non-positive parameters or bad damping, and
+    /// for buffers the allocator refuses ([`water_core::WaterError::OutOfMemory`], asked before
+    /// any of them is allocated).
     ///
     /// ```
     /// use water_core::Damping;
@@ -110,6 +117,10 @@ impl SphereWater {
         stepper: SphereStepper,
         damping: Damping,
     ) -> Result<Self, SphereError> {
+        water_core::probe_allocation(
+            "sphere water's operator and levels",
+            (sphere.positions().len() as u64).saturating_mul(SPHERE_WATER_BYTES_PER_VERTEX),
+        )?;
         let adjacency = Adjacency::new(&sphere);
         let (operator, coefficient, dt) = match stepper {
             SphereStepper::Mean { a } => {
