@@ -3,7 +3,8 @@
 //! heights fallibly. Checked for real, in a child process under an address-space limit
 //! (`ulimit -v`), where the allocator refuses what does not fit.
 
-use std::process::Command;
+#[path = "support/address_limit.rs"]
+mod address_limit;
 
 use water_core::{
     Boundary, ClassicGrid, Damping, GridSize, SignedGrid, SplitGrid, WaterError, WaveParams,
@@ -51,26 +52,14 @@ fn grids_past_the_limit_are_refused() {
 
 #[test]
 fn a_grid_past_the_memory_limit_is_an_error_not_an_abort() {
-    if std::env::var_os(CHILD).is_some() {
+    if address_limit::in_child(CHILD) {
         grids_past_the_limit_are_refused();
         return;
     }
-    let exe = std::env::current_exe().expect("test binary");
-    let output = Command::new("bash")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v {LIMIT_KIB} && exec \"$0\" --exact \
-             a_grid_past_the_memory_limit_is_an_error_not_an_abort --nocapture --test-threads=1"
-        ))
-        .arg(&exe)
-        .env(CHILD, "1")
-        .output()
-        .expect("run the child under ulimit -v");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success() && stdout.contains("refusals checked under the limit"),
-        "the child under a {LIMIT_KIB} KiB limit failed ({}):\n{stdout}\n{stderr}",
-        output.status
+    address_limit::run_child_under_limit(
+        "a_grid_past_the_memory_limit_is_an_error_not_an_abort",
+        LIMIT_KIB,
+        CHILD,
+        "refusals checked under the limit",
     );
 }
