@@ -12,3 +12,30 @@ fn a_control_character_in_a_comment_is_refused_with_a_message_and_its_place() {
     assert_eq!((e.line, e.column), (1, 27), "{e}");
     assert!(!e.message.trim().is_empty(), "{e:?}");
 }
+
+#[test]
+fn a_contact_amplitude_past_the_scenes_limit_is_refused_by_the_parser_naming_it() {
+    // The boat-wake scenario with `amplitude = 1e108`: the parser took any finite amplitude and
+    // the scene then refused it, so a parsed scenario could not be run.
+    let body =
+        "[[body]]\nshape = \"sphere\"\nradius = 0.15\nmass = 4.0\nposition = [3.0, 2.0, 0.1]\n";
+    let with = |amplitude: &str| {
+        format!(
+            "steps = 16\n[grid]\nwidth = 64\nheight = 48\ncell_size = 0.1\nwave_speed = 1.2\n\
+             dt = 0.02\n[contacts]\namplitude = {amplitude}\n{body}"
+        )
+    };
+    let e = ScenarioFile::parse("wake.toml", &with("1e108")).expect_err("past 1e5");
+    assert_eq!(e.line, 9, "{e}");
+    assert!(
+        e.message.contains(&format!("got {}", 1e108)) && e.message.contains("[0, 1e5]"),
+        "{e}"
+    );
+    // The limit itself parses, and its scene is built.
+    let Ok(ScenarioFile::Grid(scenario)) = ScenarioFile::parse("wake.toml", &with("1e5")) else {
+        panic!("1e5 is within the limit");
+    };
+    scenario
+        .scene(water_scene::Backend::Cpu, None)
+        .expect("the scene takes what the parser took");
+}

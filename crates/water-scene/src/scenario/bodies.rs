@@ -70,11 +70,18 @@ pub(crate) fn parse(
 ) -> Result<(f32, Vec<BodySpec>), ScenarioError> {
     let amplitude = match contacts {
         Some(c) => {
+            // Checked in f64 against the scene's own limit, so the error names the number
+            // written (not the `inf` it becomes in f32) and the scene never refuses what the
+            // parser accepted.
             let a = *c.amplitude.get_ref();
-            if !a.is_finite() || a < 0.0 {
+            let max = f64::from(water_core::MAX_CONTACT_AMPLITUDE);
+            if !(0.0..=max).contains(&a) {
                 return Err(at(
                     c.amplitude.span(),
-                    format!("contacts amplitude must be a finite number >= 0, got {a}"),
+                    format!(
+                        "contacts amplitude must be in [0, {max:e}] m per m/s of body speed, \
+                         got {a}"
+                    ),
                 ));
             }
             a as f32
