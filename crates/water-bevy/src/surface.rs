@@ -167,22 +167,23 @@ pub(crate) fn make_surfaces(
         // CPU water uploads its heights into an R32Float texture kept on both sides; GPU water's
         // Rgba32Float normal-and-height texels are copied into this one on the GPU, so the
         // main world keeps no copy.
-        let (format, texel, usage, height_channel) = if water.backend.gpu().is_some() {
-            (
-                TextureFormat::Rgba32Float,
-                [0.0_f32, 1.0, 0.0, 0.0],
-                RenderAssetUsages::RENDER_WORLD,
-                3,
-            )
-        } else {
-            (
-                TextureFormat::R32Float,
-                [0.0_f32; 4],
-                RenderAssetUsages::default(),
-                0,
-            )
-        };
-        let texel_bytes: Vec<u8> = bytemuck::cast_slice(&texel[..format_channels(format)]).to_vec();
+        let (format, texel, usage, height_channel): (_, &[f32], _, _) =
+            if water.backend.gpu().is_some() {
+                (
+                    TextureFormat::Rgba32Float,
+                    &[0.0, 1.0, 0.0, 0.0],
+                    RenderAssetUsages::RENDER_WORLD,
+                    3,
+                )
+            } else {
+                (
+                    TextureFormat::R32Float,
+                    &[0.0],
+                    RenderAssetUsages::default(),
+                    0,
+                )
+            };
+        let texel_bytes: Vec<u8> = bytemuck::cast_slice(texel).to_vec();
         let heights = images.add(Image::new_fill(
             size,
             TextureDimension::D2,
@@ -217,15 +218,6 @@ pub(crate) fn make_surfaces(
                 uploaded_step: None,
             },
         ));
-    }
-}
-
-/// f32 channels of the surface's texel formats.
-fn format_channels(format: TextureFormat) -> usize {
-    if format == TextureFormat::Rgba32Float {
-        4
-    } else {
-        1
     }
 }
 

@@ -77,7 +77,6 @@ fn within_component(name: &'static str, v: Vec3, limit: f32, range: &'static str
 pub struct RigidBody {
     mass: f32,
     inertia: Mat3,
-    inverse_inertia: Mat3,
     /// Pose and velocities.
     pub state: BodyState,
 }
@@ -119,7 +118,6 @@ impl RigidBody {
         Ok(Self {
             mass,
             inertia,
-            inverse_inertia: inertia.inverse(),
             state,
         })
     }

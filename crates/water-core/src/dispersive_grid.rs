@@ -4,6 +4,7 @@
 use std::f64::consts::PI;
 
 use crate::airy::AiryDispersion;
+use crate::allocation_probe::probe_allocation;
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
 use crate::depth::Depth;
@@ -92,6 +93,16 @@ impl DispersiveGrid {
             });
         }
         check_dispersive_dt(cell_size, dt, &airy)?;
+        // The tables are built in many places: the allocator is asked for the whole build
+        // (both levels, two land masks of a byte a cell, the tables, the sponge) once, so a grid that does not fit is an error
+        // naming the bytes rather than an abort half-way.
+        let sponge_bytes = if boundary == Boundary::Absorbing {
+            size.cells() as u64 * 4
+        } else {
+            0
+        };
+        let build = size.cells() as u64 * (8 + 2) + SpectralStep::table_bytes(size) + sponge_bytes;
+        probe_allocation("a dispersive grid's levels and spectral tables", build)?;
         let spectral = SpectralStep::new(size, cell_size, dt, &airy);
         let sponge = (boundary == Boundary::Absorbing).then(|| sponge_factors(size));
         Ok(Self {

@@ -1,13 +1,15 @@
 //! A grid larger than the memory the process may have is an error that names the bytes, not an
 //! abort: the signed and split grids' `try_new` and the classic grid's `new` allocate their
-//! heights fallibly. Checked for real, in a child process under an address-space limit
+//! heights fallibly, and the dispersive grid's `new` asks for its whole build (levels and
+//! spectral tables) first. Checked for real, in a child process under an address-space limit
 //! (`ulimit -v`), where the allocator refuses what does not fit.
 
 #[path = "support/address_limit.rs"]
 mod address_limit;
 
 use water_core::{
-    Boundary, ClassicGrid, Damping, GridSize, SignedGrid, SplitGrid, WaterError, WaveParams,
+    AiryDispersion, Boundary, ClassicGrid, Damping, DispersiveGrid, GridSize, SignedGrid,
+    SplitGrid, WaterError, WaveParams,
 };
 
 /// The child's address-space limit, KiB: 1 GiB, room for the test binary and its threads.
@@ -44,9 +46,22 @@ fn grids_past_the_limit_are_refused() {
         .expect_err("refused")
         .to_string();
     assert!(message.contains("2147483648 bytes (2.00 GiB)"), "{message}");
+    // A dispersive grid whose levels alone would fit (512 MiB) but not with its spectral
+    // tables: the whole build is refused up front, not aborted half-way.
+    let square = GridSize::new(8_192, 8_192).expect("within the grid limits");
+    let airy = AiryDispersion::new(9.81, 0.0, 1000.0, Some(10.0)).expect("airy");
+    let dispersive =
+        DispersiveGrid::new(square, 0.1, 0.01, Damping::NONE, airy, Boundary::Periodic);
+    let tables = (8_192 / 2 + 1) * 8_192 * 20;
+    assert_eq!(
+        refused_bytes(dispersive),
+        square.cells() as u64 * 10 + tables
+    );
     // What fits is still allocated.
     let small = GridSize::new(512, 512).expect("size");
     SignedGrid::try_new(small, params, Boundary::Reflective).expect("512 x 512 fits");
+    DispersiveGrid::new(small, 0.1, 0.01, Damping::NONE, airy, Boundary::Periodic)
+        .expect("a 512 x 512 dispersive grid fits");
     println!("refusals checked under the limit");
 }
 

@@ -119,6 +119,15 @@ pub fn largest_wavenumber(cell_size: f64) -> f64 {
 }
 
 impl SpectralStep {
+    /// Bytes of a `size` grid's tables: per spectrum value (`(W/2 + 1) H` of them) one f32
+    /// factor and two complex f32 work arrays. The FFT plans' twiddles (`O(W + H)`) are not
+    /// counted.
+    #[must_use]
+    pub fn table_bytes(size: GridSize) -> u64 {
+        let values = (size.width() / 2 + 1) as u64 * size.height() as u64;
+        values * (4 + 2 * 8)
+    }
+
     /// Plans and factors for a `size` grid of `cell_size` m cells stepped by `dt` s under
     /// `airy`.
     #[must_use]

@@ -113,23 +113,13 @@ pub fn check_memory(what: &str, needed: u64) -> Result<(), MemoryError> {
             source_of_limit,
         });
     }
-    probe(what, needed)
-}
-
-/// Reserves `needed` bytes fallibly and frees them: untouched pages cost nothing, but an
-/// address-space limit or a refusing allocator answers here rather than by aborting later.
-fn probe(what: &str, needed: u64) -> Result<(), MemoryError> {
-    let refused = |cause: String| MemoryError::Refused {
+    // The allocator's own answer to the same question: untouched reserved pages cost
+    // nothing, but an address-space limit or a refusing allocator answers here, not later.
+    water_core::probe_allocation("the build's estimate", needed).map_err(|_| MemoryError::Refused {
         what: what.to_owned(),
         needed_gib: needed as f64 / GIB,
-        cause,
-    };
-    let bytes = usize::try_from(needed).map_err(|e| refused(e.to_string()))?;
-    let mut probe: Vec<u8> = Vec::new();
-    probe
-        .try_reserve_exact(bytes)
-        .map_err(|e| refused(e.to_string()))?;
-    Ok(())
+        cause: "the allocator refused to reserve it".to_owned(),
+    })
 }
 
 #[cfg(test)]
