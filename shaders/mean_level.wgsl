@@ -11,6 +11,10 @@
 // about `2 W eps^2 sum |z|` (docs/math.md, section 9, "On the GPU"), not to `W eps sum |z|` as
 // a plain f32 sum. Rows are added on the host, in order, in f64, as the CPU adds them.
 //
+// The record-only path records both passes into the caller's encoder: the sums at the
+// correction's step count, the shift (its amounts carried forward by the modes' recurrences)
+// when a later recording finds the sums read back.
+//
 // `shift_level`: adds `plain + checker * (-1)^(x+y)` (metres) to every cell of one level, per
 // channel. f32 storage only: with f16 storage a shift below half an f16 ulp rounds away in
 // most cells, and the f16 grid keeps no level yet (docs/reliability.md, "Volume conservation").

@@ -304,6 +304,32 @@ impl ComputeGrid {
         }
     }
 
+    /// The keeper's work for the record-only methods, recorded into the caller's encoder:
+    /// before a step (`before_step`), the correction of sums recorded earlier when they have
+    /// arrived (carried forward to this step count); then, when no sums are on their way and
+    /// an anchoring or correction is wanted, the sums of both levels
+    /// ([`GpuKeeper::record_sums`]). Polls the device without waiting, so that sums from an
+    /// encoder already submitted arrive.
+    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
+        if !self.keeps_level() {
+            return;
+        }
+        let steps = self.steps;
+        let (old, cur) = (self.levels.previous(), self.levels.current());
+        let Some(keeper) = &mut self.keeper else {
+            return;
+        };
+        let (cur, old) = (&self.fields[cur], &self.fields[old]);
+        if before_step && keeper.awaiting_recorded() {
+            // A failed poll means a lost device, which the next submitting call reports.
+            let _ = self.device.poll(wgpu::PollType::Poll);
+            keeper.record_recorded_correction(&self.device, encoder, cur, old, steps);
+        }
+        if !keeper.awaiting_recorded() && keeper.wanted(steps, before_step) {
+            keeper.record_sums(&self.device, encoder, cur, old, steps);
+        }
+    }
+
     /// The first seven bindings of the step kernels (`shaders/shared/grid_step_bindings.wgsl`)
     /// and of the spectral ones: uniforms, the current, previous and new levels, land, and the
     /// two contact masks.
@@ -595,13 +621,32 @@ impl GpuGridWater for ComputeGrid {
         Ok(())
     }
 
-    /// Records `steps` steps into the caller's encoder (one compute pass: fused dispatches of
-    /// [`FUSED_STEPS`] steps where the kernel applies, one dispatch per remaining step).
+    /// Records `steps` steps into the caller's encoder (one compute pass, or one per stretch
+    /// between the keeper's passes: fused dispatches of [`FUSED_STEPS`] steps where the kernel
+    /// applies, one dispatch per remaining step).
     /// **Records only**; the steps run when the caller submits the encoder. The grid's
     /// bookkeeping (which buffer holds which level, [`ComputeGrid::steps_taken`](crate::GpuGridWater::steps_taken)) advances now,
     /// so operations recorded after this one see the stepped levels.
+    ///
+    /// On a grid that conserves volume the keeper works here too, recorded alongside the steps
+    /// and never waiting: the sums of both levels are recorded where the submitting
+    /// [`ComputeGrid::step_many`](crate::GpuGridWater::step_many) would correct, and copied
+    /// back when the caller submits; a later `encode_step_many` that finds them arrived records
+    /// their correction, carried forward to its own step count (`compute_grid/mean_level.rs`).
+    /// So the level is kept as long as the caller submits its encoders; the levels differ from
+    /// the submitting path's by the corrections' own rounding.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        self.encode_steps(encoder, steps, false);
+        self.record_keep_level(encoder, true);
+        let mut left = steps;
+        while left > 0 {
+            let run = match (&self.keeper, self.keeps_level()) {
+                (Some(keeper), true) => keeper.segment(self.steps, left),
+                _ => left,
+            };
+            self.encode_steps(encoder, run, false);
+            left -= run;
+            self.record_keep_level(encoder, false);
+        }
     }
 
     /// Sets both time levels of a signed or split grid (`channels * cells` f32 values each:

@@ -9,7 +9,7 @@ use water_core::{
     Boundary, Damping, GridMode, GridSize, GridWater, SignedGrid, SplitGrid, WaveParams,
 };
 use water_gpu::Comparison;
-use water_gpu::{GpuBackend, GpuGrid, GridSpec};
+use water_gpu::{GpuBackend, GpuGrid, GpuGridWater, GridSpec};
 use water_testkit::{gpu_or_return, F32_TOLERANCE};
 
 const W: usize = 64;
@@ -74,18 +74,20 @@ fn gpu_levels(mode: GridMode) -> Vec<f32> {
 }
 
 /// 64 x 64 (correction period 128), 20,000 undamped steps in runs of 1,000 on the CPU and each
-/// GPU backend,
-/// signed and split, reflective at `a = 1/2` and periodic at `a = 1/4`: on the GPU the mean level
-/// moves by less than 1e-4 of max |z|, max |z| stays within 2x of its value after 1,000 steps,
-/// and the heights match the CPU's within `F32_TOLERANCE` at the end (measured: bit for bit on
-/// the reflective grids, 1.7e-5 of the scale on the periodic ones; the level within 1.2e-6 of
-/// max |z|). Without the GPU keeper (the CPU keeping its level) the first case failed: the GPU's
+/// GPU backend, signed and split, reflective at `a = 1/2`, periodic at `a = 1/4` and at
+/// `a = 1/2` (the marginal checkerboard): on the GPU the mean level moves by less than 1e-4 of
+/// max |z|, max |z| stays within 2x of its value after 1,000 steps, and the heights match the
+/// CPU's within `F32_TOLERANCE` at the end (measured: bit for bit on the reflective and the
+/// `a = 1/2` periodic grids, 1.7e-5 of the scale at `a = 1/4`; the level within 1.3e-6 of max
+/// |z|). Without the GPU keeper (the CPU keeping its level) the first case failed: the GPU's
 /// mean level moved by 3.6e-4 of max |z| and its heights were 3.8e-4 of the scale off the CPU's.
+/// With the checkerboard sum's sign flipped on odd rows (an earlier bug) the periodic
+/// `a = 1/2` grid grew 54x.
 #[test]
 fn gpu_mean_level_is_conserved_and_matches_the_cpu_over_20000_steps() {
     let gpu = gpu_or_return!("gpu_mean_level_is_conserved_and_matches_the_cpu_over_20000_steps");
     let size = GridSize::new(W, H).expect("size");
-    for (boundary, a) in [(Boundary::Reflective, 0.5f64), (Boundary::Periodic, 0.25)] {
+    for (boundary, a) in CASES {
         let params = WaveParams::new(1.0, 1.0, a.sqrt(), Damping::NONE).expect("params");
         for (mode, backend) in [GridMode::Signed, GridMode::Split]
             .into_iter()
@@ -106,6 +108,91 @@ fn gpu_mean_level_is_conserved_and_matches_the_cpu_over_20000_steps() {
             for _ in 0..19 {
                 gpu_grid.step_many(1000).expect("steps");
                 cpu.step_many(1000);
+                let z = gpu_grid.heights().expect("heights");
+                let p = peak(&z);
+                worst_level = worst_level.max((mean(&z) - start).abs() / p);
+                worst_growth = worst_growth.max(p / early);
+            }
+            let c = Comparison::measure(&cpu.heights(), &gpu_grid.heights().expect("heights"));
+            eprintln!(
+                "{what}: level {worst_level:e} of max |z|, max |z| x{worst_growth:.3}, \
+                 GPU - CPU {:.3e} of scale {}",
+                c.max_abs / c.scale,
+                c.scale
+            );
+            assert!(
+                worst_level < 1e-4,
+                "{what}: mean level moved by {worst_level:e}"
+            );
+            assert!(worst_growth < 2.0, "{what}: max |z| grew {worst_growth}x");
+            assert!(
+                c.within(F32_TOLERANCE),
+                "{what}: GPU differs from the CPU by {:.3e} at cell {} (scale {})",
+                c.max_abs,
+                c.worst_cell,
+                c.scale
+            );
+        }
+    }
+}
+
+/// Frames of this many steps, each recorded into its own encoder with `encode_step_many` and
+/// submitted: not a divisor of the correction period, so corrections land mid-frame.
+const FRAME_STEPS: u64 = 7;
+
+/// Edges and `a` of the long runs: reflective, periodic, and periodic with the marginal
+/// checkerboard.
+const CASES: [(Boundary, f64); 3] = [
+    (Boundary::Reflective, 0.5),
+    (Boundary::Periodic, 0.25),
+    (Boundary::Periodic, 0.5),
+];
+
+/// `frames` frames of [`FRAME_STEPS`] steps recorded into the caller's encoders and submitted
+/// one by one on the GPU, and the same steps on the CPU.
+fn record_frames(
+    gpu: &water_gpu::GpuContext,
+    grid: &mut dyn GpuGridWater,
+    cpu: &mut dyn GridWater,
+    frames: u64,
+) {
+    for _ in 0..frames {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        grid.encode_step_many(&mut encoder, FRAME_STEPS);
+        gpu.queue.submit([encoder.finish()]);
+    }
+    cpu.step_many(frames * FRAME_STEPS);
+}
+
+/// The record-only path keeps the level too: 64 x 64, 20,020 undamped steps recorded in frames
+/// of 7 into the caller's encoders (the compute backend), signed and split, reflective at
+/// `a = 1/2`, periodic at `a = 1/4` and at `a = 1/2` (the marginal checkerboard, whose amounts
+/// are carried by their own recurrence). The mean level moves by less than 1e-4 of max |z|,
+/// max |z| stays within 2x of its value after the first 1,001 steps, and the heights match the
+/// CPU's (which corrects at the exact steps) within `F32_TOLERANCE` (measured: the level within
+/// 1.1e-6 of max |z|, the heights within 2.4e-5 of the scale). Without the recorded keeper the
+/// first case failed: the level moved by 4.2e-4 of max |z|.
+#[test]
+fn recorded_steps_keep_the_mean_level_and_match_the_cpu() {
+    let gpu = gpu_or_return!("recorded_steps_keep_the_mean_level_and_match_the_cpu");
+    let size = GridSize::new(W, H).expect("size");
+    for (boundary, a) in CASES {
+        let params = WaveParams::new(1.0, 1.0, a.sqrt(), Damping::NONE).expect("params");
+        for mode in [GridMode::Signed, GridMode::Split] {
+            let what = format!("{mode} {boundary} a = {a}, recorded");
+            let mut cpu = cpu_grid(mode, params, boundary);
+            let spec = GridSpec::new(size, params, boundary, mode);
+            let mut grid =
+                GpuGrid::new(GpuBackend::Compute, &gpu.device, &gpu.queue, spec).expect("grid");
+            let gpu_grid = grid.water_mut();
+            let levels = gpu_levels(mode);
+            gpu_grid.upload_f32(&levels, &levels).expect("upload");
+            let start = mean(&gpu_grid.heights().expect("heights"));
+            record_frames(&gpu, gpu_grid, cpu.as_mut(), 143);
+            let early = peak(&gpu_grid.heights().expect("heights"));
+            let (mut worst_level, mut worst_growth) = (0.0f64, 0.0f64);
+            for _ in 0..19 {
+                record_frames(&gpu, gpu_grid, cpu.as_mut(), 143);
                 let z = gpu_grid.heights().expect("heights");
                 let p = peak(&z);
                 worst_level = worst_level.max((mean(&z) - start).abs() / p);

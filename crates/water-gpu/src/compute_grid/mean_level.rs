@@ -5,20 +5,32 @@
 //!
 //! A correction is one submission of the sums pass, a readback of five f32 per row, channel
 //! and level, and one submission of the shift pass: the submitting step methods make it every
-//! [`MeanLevelKeeper::period`] steps; the record-only `encode_*` methods cannot wait for the
-//! sums and leave the levels as the steps left them.
+//! [`MeanLevelKeeper::period`] steps.
+//!
+//! The record-only `encode_*` methods cannot wait for the sums. They record the sums pass and
+//! a copy of the sums into the caller's encoder at the same step counts, and the copy is mapped
+//! when the caller submits it. A later `encode_*` call that finds the sums arrived plans the
+//! correction for the step count `m` they were measured at, carries its amounts forward to the
+//! step count `n` it records at, and records the shift there. A uniform amount `u` added to
+//! both levels is moved by the stencil exactly as the mean is (its Laplacian is zero):
+//! `u^(j+1) = 2 u^j - u^(j-1)`, and the checkerboard's amount `c` by
+//! `c^(j+1) = -2 c^j - c^(j-1)` ([`carry_forward`]). So the shift at `n` is the shift at `m`,
+//! stepped; the rounding differs from the submitting methods', so the two paths' levels
+//! differ by a few f32 ulps of the mean (`docs/math.md`, section 9).
 
+use std::sync::{mpsc, Mutex};
 use water_core::kernels::mean_level::{
     add_rows, checkerboard_is_marginal, conserves_volume, correct_channels, LevelAmounts,
     LevelSums, MeanLevelKeeper,
 };
+
 use water_core::{GridMode, GridSize};
 
 use crate::device_calls::{record_compute_pass, storage_buffer, uniform_buffer};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};
-use crate::recording::submit_recorded;
+use crate::recording::{record_buffer_write, submit_recorded};
 use crate::shaders::MEAN_LEVEL;
 use crate::spec::GridSpec;
 use crate::storage::StorageFormat;
@@ -42,6 +54,23 @@ pub(crate) struct GpuKeeper {
     partials: [wgpu::Buffer; 2],
     /// Amounts for the current and the previous level (two `vec4<f32>`, one per channel).
     amounts: [wgpu::Buffer; 2],
+    /// Sums recorded into a caller's encoder, on their way back.
+    recorded: Option<RecordedSums>,
+}
+
+/// Amounts of one correction: per level (current, previous) two `vec4<f32>`, one per channel,
+/// the plain amount in `x` and the checkerboard's in `y` (`shaders/mean_level.wgsl`).
+type Amounts = [[f32; 8]; 2];
+
+/// The sums of both levels at step count `at`, recorded into a caller's encoder and copied into
+/// `staging` (current level's partial sums, then the previous level's), which is mapped when
+/// the caller submits the encoder.
+#[derive(Debug)]
+struct RecordedSums {
+    at: u64,
+    staging: wgpu::Buffer,
+    /// Behind a mutex so the grid stays `Sync`.
+    mapped: Mutex<mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>>,
 }
 
 impl GpuKeeper {
@@ -75,14 +104,22 @@ impl GpuKeeper {
                 .map(|i| storage_buffer(device, &format!("mean level sums {i}"), partial_bytes)),
             amounts: [0, 1]
                 .map(|i| uniform_buffer(device, &format!("mean level amounts {i}"), &[0u8; 32])),
+            recorded: None,
         })
     }
 
-    /// Forgets the reference: the levels were changed from outside.
+    /// Forgets the reference: the levels were changed from outside. Sums recorded before the
+    /// change are dropped too (their correction would land on the changed levels).
     pub(crate) fn invalidate(&mut self) {
         self.keepers
             .iter_mut()
             .for_each(MeanLevelKeeper::invalidate);
+        self.recorded = None;
+    }
+
+    /// Whether sums recorded into a caller's encoder are still on their way back.
+    pub(crate) fn awaiting_recorded(&self) -> bool {
+        self.recorded.is_some()
     }
 
     /// Whether a correction (or anchoring) is wanted at step count `steps`
@@ -107,14 +144,10 @@ impl GpuKeeper {
         old: &wgpu::Buffer,
         steps: u64,
     ) -> Result<(), GpuError> {
-        let rows = self.size.height() as u32;
-        let sums = LevelPass {
-            label: "mean level sums",
-            pipeline: &self.sums_pipeline,
-            uniforms: &self.uniforms,
-            workgroups: [rows.div_ceil(64), self.channels, 1],
-        };
-        sums.submit(device, queue, ([cur, old], 1), (&self.partials, 2))?;
+        // Sums recorded into an encoder would correct levels this correction corrects anew.
+        self.recorded = None;
+        self.sums_pass()
+            .submit(device, queue, ([cur, old], 1), (&self.partials, 2))?;
         let sums = [0, 1].map(|i| {
             let partials = &self.partials[i];
             PendingReadback::start(device, queue, partials, partials.size())
@@ -122,7 +155,46 @@ impl GpuKeeper {
                 .map(|bytes| self.level_sums(&f32s(&bytes)))
         });
         let [cur_sums, old_sums] = sums;
-        let (cur_sums, old_sums) = (cur_sums?, old_sums?);
+        let Some(amounts) = self.plan(steps, &cur_sums?, &old_sums?) else {
+            return Ok(());
+        };
+        for (buffer, words) in self.amounts.iter().zip(&amounts) {
+            queue.write_buffer(buffer, 0, bytemuck::cast_slice(words));
+        }
+        self.shift_pass()
+            .submit(device, queue, ([cur, old], 4), (&self.amounts, 3))
+    }
+
+    /// The sums pass over both levels.
+    fn sums_pass(&self) -> LevelPass<'_> {
+        LevelPass {
+            label: "mean level sums",
+            pipeline: &self.sums_pipeline,
+            uniforms: &self.uniforms,
+            workgroups: [(self.size.height() as u32).div_ceil(64), self.channels, 1],
+        }
+    }
+
+    /// The shift pass over both levels.
+    fn shift_pass(&self) -> LevelPass<'_> {
+        let (w, h) = (self.size.width() as u32, self.size.height() as u32);
+        LevelPass {
+            label: "mean level shift",
+            pipeline: &self.shift_pipeline,
+            uniforms: &self.uniforms,
+            workgroups: [w.div_ceil(16), h.div_ceil(16), self.channels],
+        }
+    }
+
+    /// Plans (and settles) the correction of levels whose per-channel sums are `cur_sums` and
+    /// `old_sums` at step count `steps`, by the CPU's keeper: the amounts, or `None` when they
+    /// are all zero.
+    fn plan(
+        &mut self,
+        steps: u64,
+        cur_sums: &[LevelSums],
+        old_sums: &[LevelSums],
+    ) -> Option<Amounts> {
         let amounts: Vec<LevelAmounts> = if self.channels == 2 {
             let now = [0, 1].map(|c| (cur_sums[c], old_sums[c]));
             correct_channels(&mut self.keepers, self.size, steps, now, self.checker).to_vec()
@@ -139,20 +211,89 @@ impl GpuKeeper {
             words
         };
         let per_level = [pack(|a| a.0), pack(|a| a.1)];
-        if per_level.iter().all(|w| w.iter().all(|&v| v == 0.0)) {
-            return Ok(());
+        let all_zero = per_level.iter().all(|w| w.iter().all(|&v| v == 0.0));
+        (!all_zero).then_some(per_level)
+    }
+
+    /// Records the sums of `cur` and `old` at step count `steps` into the caller's encoder,
+    /// with their copy into a staging buffer that is mapped when the encoder is submitted;
+    /// [`GpuKeeper::record_recorded_correction`] picks them up.
+    pub(crate) fn record_sums(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        cur: &wgpu::Buffer,
+        old: &wgpu::Buffer,
+        steps: u64,
+    ) {
+        self.sums_pass()
+            .record(device, encoder, ([cur, old], 1), (&self.partials, 2));
+        let bytes = self.partials[0].size();
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("mean level sums readback"),
+            size: 2 * bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        for (i, partials) in self.partials.iter().enumerate() {
+            encoder.copy_buffer_to_buffer(partials, 0, &staging, i as u64 * bytes, bytes);
         }
-        for (buffer, words) in self.amounts.iter().zip(&per_level) {
-            queue.write_buffer(buffer, 0, bytemuck::cast_slice(words));
-        }
-        let (w, h) = (self.size.width() as u32, self.size.height() as u32);
-        let shift = LevelPass {
-            label: "mean level shift",
-            pipeline: &self.shift_pipeline,
-            uniforms: &self.uniforms,
-            workgroups: [w.div_ceil(16), h.div_ceil(16), self.channels],
+        let (sender, mapped) = mpsc::channel();
+        encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Read, .., move |result| {
+            // The keeper may have dropped the sums (an impulse came first): nothing to tell.
+            let _ = sender.send(result);
+        });
+        self.recorded = Some(RecordedSums {
+            at: steps,
+            staging,
+            mapped: Mutex::new(mapped),
+        });
+    }
+
+    /// When sums recorded by [`GpuKeeper::record_sums`] have arrived, records into the
+    /// caller's encoder their correction, planned for the step count they were measured at and
+    /// carried forward to `steps` ([`carry_forward`]). Does nothing while they are on their
+    /// way; drops them if their mapping failed (the next sums are recorded in their place).
+    pub(crate) fn record_recorded_correction(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        cur: &wgpu::Buffer,
+        old: &wgpu::Buffer,
+        steps: u64,
+    ) {
+        let Some(recorded) = &self.recorded else {
+            return;
         };
-        shift.submit(device, queue, ([cur, old], 4), (&self.amounts, 3))
+        let arrived = recorded
+            .mapped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .try_recv();
+        match arrived {
+            Err(mpsc::TryRecvError::Empty) => return,
+            Ok(Ok(())) => {}
+            Ok(Err(_)) | Err(mpsc::TryRecvError::Disconnected) => {
+                self.recorded = None;
+                return;
+            }
+        }
+        let Some(recorded) = self.recorded.take() else {
+            return;
+        };
+        let words = f32s(&recorded.staging.slice(..).get_mapped_range());
+        recorded.staging.unmap();
+        let (cur_words, old_words) = words.split_at(words.len() / 2);
+        let (cur_sums, old_sums) = (self.level_sums(cur_words), self.level_sums(old_words));
+        let Some(amounts) = self.plan(recorded.at, &cur_sums, &old_sums) else {
+            return;
+        };
+        let amounts = carry_forward(amounts, steps - recorded.at);
+        for (buffer, words) in self.amounts.iter().zip(&amounts) {
+            record_buffer_write(device, encoder, buffer, bytemuck::cast_slice(words));
+        }
+        self.shift_pass()
+            .record(device, encoder, ([cur, old], 4), (&self.amounts, 3));
     }
 
     /// Per channel, the level's sums from the rows' partial sums: each row's `hi + lo` parts
@@ -166,8 +307,10 @@ impl GpuKeeper {
                         let v = &partials[(c * h + y) * ROW_VALUES..][..ROW_VALUES];
                         let even = f64::from(v[0]) + f64::from(v[1]);
                         let odd = f64::from(v[2]) + f64::from(v[3]);
-                        let checker = if y % 2 == 0 { even - odd } else { odd - even };
-                        (even + odd, checker, f64::from(v[4]))
+                        // The shader splits the row by the parity of `x + y` (not of `x`
+                        // alone, as the CPU's lanes do), so the checkerboard sum is
+                        // `even - odd` on every row.
+                        (even + odd, even - odd, f64::from(v[4]))
                     })
                     .collect();
                 add_rows(&rows)
@@ -206,32 +349,101 @@ struct LevelPass<'a> {
 }
 
 impl LevelPass<'_> {
-    /// Binds each level and its own data buffer (at the given bindings) and submits the pass.
+    /// Binds each level and its own data buffer (at the given bindings) and records the pass.
+    fn record(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        (levels, level_binding): ([&wgpu::Buffer; 2], u32),
+        (data, data_binding): (&[wgpu::Buffer; 2], u32),
+    ) {
+        let groups: Vec<wgpu::BindGroup> = levels
+            .iter()
+            .zip(data)
+            .map(|(level, data)| {
+                bind(
+                    device,
+                    self.pipeline,
+                    &[
+                        (0, self.uniforms),
+                        (data_binding, data),
+                        (level_binding, level),
+                    ],
+                )
+            })
+            .collect();
+        record_compute_pass(encoder, self.label, self.pipeline, &groups, self.workgroups);
+    }
+
+    /// [`LevelPass::record`] in a command buffer of its own, submitted.
     fn submit(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        (levels, level_binding): ([&wgpu::Buffer; 2], u32),
-        (data, data_binding): (&[wgpu::Buffer; 2], u32),
+        levels: ([&wgpu::Buffer; 2], u32),
+        data: (&[wgpu::Buffer; 2], u32),
     ) -> Result<(), GpuError> {
         submit_recorded(device, queue, self.label, |encoder| {
-            let groups: Vec<wgpu::BindGroup> = levels
-                .iter()
-                .zip(data)
-                .map(|(level, data)| {
-                    bind(
-                        device,
-                        self.pipeline,
-                        &[
-                            (0, self.uniforms),
-                            (data_binding, data),
-                            (level_binding, level),
-                        ],
-                    )
-                })
-                .collect();
-            record_compute_pass(encoder, self.label, self.pipeline, &groups, self.workgroups);
+            self.record(device, encoder, levels, data);
             Ok(())
         })
+    }
+}
+
+/// A correction's amounts for the levels at step count `m`, carried to the levels `k` steps
+/// later, so that adding them there gives what adding the originals at `m` and stepping would
+/// (in exact arithmetic). A uniform amount is stepped as the mean is: with `u` on the current
+/// level and `v` on the previous one, `u + k (u - v)` and `u + (k - 1)(u - v)`. The
+/// checkerboard's `c^(j+1) = -2 c^j - c^(j-1)` makes `e^j = (-1)^j c^j` linear in `j` from
+/// `e^0 = c_cur`, `e^(-1) = -c_old`: `c_cur` becomes `(-1)^k (c_cur + k (c_cur + c_old))` and
+/// `c_old` becomes `(-1)^(k-1) (c_cur + (k - 1)(c_cur + c_old))`. Worked in f64, stored in
+/// f32.
+fn carry_forward(amounts: Amounts, k: u64) -> Amounts {
+    let [cur, old] = amounts;
+    let kf = k as f64;
+    let sign = |j: f64| if j.rem_euclid(2.0) == 0.0 { 1.0 } else { -1.0 };
+    let mut carried = [[0.0f32; 8]; 2];
+    for c in [0, 4] {
+        let (u, v) = (f64::from(cur[c]), f64::from(old[c]));
+        carried[0][c] = (u + kf * (u - v)) as f32;
+        carried[1][c] = (u + (kf - 1.0) * (u - v)) as f32;
+        let (cu, co) = (f64::from(cur[c + 1]), f64::from(old[c + 1]));
+        let rate = cu + co;
+        carried[0][c + 1] = (sign(kf) * (cu + kf * rate)) as f32;
+        carried[1][c + 1] = (sign(kf - 1.0) * (cu + (kf - 1.0) * rate)) as f32;
+    }
+    carried
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Steps a uniform pair `(cur, old)` `k` times by the mean's recurrence, and a checkerboard
+    /// pair by its own.
+    fn stepped(amounts: Amounts, k: u64) -> Amounts {
+        let mut levels = amounts;
+        for _ in 0..k {
+            let [cur, old] = levels;
+            let mut next = [0.0f32; 8];
+            for c in [0, 4] {
+                next[c] = 2.0 * cur[c] - old[c];
+                next[c + 1] = -2.0 * cur[c + 1] - old[c + 1];
+            }
+            levels = [next, cur];
+        }
+        levels
+    }
+
+    #[test]
+    fn carried_amounts_are_the_amounts_stepped_by_the_modes_own_recurrences() {
+        // Small integers: every value below is exact in f32, so the two must agree exactly.
+        let amounts = [
+            [3.0, 5.0, 0.0, 0.0, -2.0, 1.0, 0.0, 0.0],
+            [1.0, -4.0, 0.0, 0.0, -3.0, 2.0, 0.0, 0.0],
+        ];
+        for k in 0..12 {
+            assert_eq!(carry_forward(amounts, k), stepped(amounts, k), "k = {k}");
+        }
     }
 }
