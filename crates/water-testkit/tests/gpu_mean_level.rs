@@ -73,6 +73,48 @@ fn gpu_levels(mode: GridMode) -> Vec<f32> {
     v
 }
 
+/// Runs `advance` 20 times (a stretch of steps on the GPU grid and the CPU twin each), then
+/// checks what the issue asks of undamped water: the GPU's mean level within 1e-4 of max |z| of
+/// where it started, max |z| within 2x of its value after the first stretch, and the GPU's
+/// heights within `F32_TOLERANCE` of the CPU's at the end.
+fn check_long_run(
+    what: &str,
+    grid: &mut dyn GpuGridWater,
+    cpu: &mut dyn GridWater,
+    mut advance: impl FnMut(&mut dyn GpuGridWater, &mut dyn GridWater),
+) {
+    let start = mean(&grid.heights().expect("heights"));
+    advance(grid, cpu);
+    let early = peak(&grid.heights().expect("heights"));
+    let (mut worst_level, mut worst_growth) = (0.0f64, 0.0f64);
+    for _ in 0..19 {
+        advance(grid, cpu);
+        let z = grid.heights().expect("heights");
+        let p = peak(&z);
+        worst_level = worst_level.max((mean(&z) - start).abs() / p);
+        worst_growth = worst_growth.max(p / early);
+    }
+    let c = Comparison::measure(&cpu.heights(), &grid.heights().expect("heights"));
+    eprintln!(
+        "{what}: level {worst_level:e} of max |z|, max |z| x{worst_growth:.3}, \
+         GPU - CPU {:.3e} of scale {}",
+        c.max_abs / c.scale,
+        c.scale
+    );
+    assert!(
+        worst_level < 1e-4,
+        "{what}: mean level moved by {worst_level:e}"
+    );
+    assert!(worst_growth < 2.0, "{what}: max |z| grew {worst_growth}x");
+    assert!(
+        c.within(F32_TOLERANCE),
+        "{what}: GPU differs from the CPU by {:.3e} at cell {} (scale {})",
+        c.max_abs,
+        c.worst_cell,
+        c.scale
+    );
+}
+
 /// 64 x 64 (correction period 128), 20,000 undamped steps in runs of 1,000 on the CPU and each
 /// GPU backend, signed and split, reflective at `a = 1/2`, periodic at `a = 1/4` and at
 /// `a = 1/2` (the marginal checkerboard): on the GPU the mean level moves by less than 1e-4 of
@@ -100,38 +142,10 @@ fn gpu_mean_level_is_conserved_and_matches_the_cpu_over_20000_steps() {
             let gpu_grid = grid.water_mut();
             let levels = gpu_levels(mode);
             gpu_grid.upload_f32(&levels, &levels).expect("upload");
-            let start = mean(&gpu_grid.heights().expect("heights"));
-            gpu_grid.step_many(1000).expect("steps");
-            cpu.step_many(1000);
-            let early = peak(&gpu_grid.heights().expect("heights"));
-            let (mut worst_level, mut worst_growth) = (0.0f64, 0.0f64);
-            for _ in 0..19 {
-                gpu_grid.step_many(1000).expect("steps");
+            check_long_run(&what, gpu_grid, cpu.as_mut(), |grid, cpu| {
+                grid.step_many(1000).expect("steps");
                 cpu.step_many(1000);
-                let z = gpu_grid.heights().expect("heights");
-                let p = peak(&z);
-                worst_level = worst_level.max((mean(&z) - start).abs() / p);
-                worst_growth = worst_growth.max(p / early);
-            }
-            let c = Comparison::measure(&cpu.heights(), &gpu_grid.heights().expect("heights"));
-            eprintln!(
-                "{what}: level {worst_level:e} of max |z|, max |z| x{worst_growth:.3}, \
-                 GPU - CPU {:.3e} of scale {}",
-                c.max_abs / c.scale,
-                c.scale
-            );
-            assert!(
-                worst_level < 1e-4,
-                "{what}: mean level moved by {worst_level:e}"
-            );
-            assert!(worst_growth < 2.0, "{what}: max |z| grew {worst_growth}x");
-            assert!(
-                c.within(F32_TOLERANCE),
-                "{what}: GPU differs from the CPU by {:.3e} at cell {} (scale {})",
-                c.max_abs,
-                c.worst_cell,
-                c.scale
-            );
+            });
         }
     }
 }
@@ -169,8 +183,9 @@ fn record_frames(
 /// `a = 1/2`, periodic at `a = 1/4` and at `a = 1/2` (the marginal checkerboard, whose amounts
 /// are carried by their own recurrence). The mean level moves by less than 1e-4 of max |z|,
 /// max |z| stays within 2x of its value after the first 1,001 steps, and the heights match the
-/// CPU's (which corrects at the exact steps) within `F32_TOLERANCE` (measured: the level within
-/// 1.1e-6 of max |z|, the heights within 2.4e-5 of the scale). Without the recorded keeper the
+/// CPU's (which corrects at the exact steps) within `F32_TOLERANCE` (measured over two runs,
+/// which differ a little because when the sums arrive depends on the GPU: the level within
+/// 1.2e-6 of max |z|, the heights within 2.4e-5 of the scale). Without the recorded keeper the
 /// first case failed: the level moved by 4.2e-4 of max |z|.
 #[test]
 fn recorded_steps_keep_the_mean_level_and_match_the_cpu() {
@@ -187,36 +202,9 @@ fn recorded_steps_keep_the_mean_level_and_match_the_cpu() {
             let gpu_grid = grid.water_mut();
             let levels = gpu_levels(mode);
             gpu_grid.upload_f32(&levels, &levels).expect("upload");
-            let start = mean(&gpu_grid.heights().expect("heights"));
-            record_frames(&gpu, gpu_grid, cpu.as_mut(), 143);
-            let early = peak(&gpu_grid.heights().expect("heights"));
-            let (mut worst_level, mut worst_growth) = (0.0f64, 0.0f64);
-            for _ in 0..19 {
-                record_frames(&gpu, gpu_grid, cpu.as_mut(), 143);
-                let z = gpu_grid.heights().expect("heights");
-                let p = peak(&z);
-                worst_level = worst_level.max((mean(&z) - start).abs() / p);
-                worst_growth = worst_growth.max(p / early);
-            }
-            let c = Comparison::measure(&cpu.heights(), &gpu_grid.heights().expect("heights"));
-            eprintln!(
-                "{what}: level {worst_level:e} of max |z|, max |z| x{worst_growth:.3}, \
-                 GPU - CPU {:.3e} of scale {}",
-                c.max_abs / c.scale,
-                c.scale
-            );
-            assert!(
-                worst_level < 1e-4,
-                "{what}: mean level moved by {worst_level:e}"
-            );
-            assert!(worst_growth < 2.0, "{what}: max |z| grew {worst_growth}x");
-            assert!(
-                c.within(F32_TOLERANCE),
-                "{what}: GPU differs from the CPU by {:.3e} at cell {} (scale {})",
-                c.max_abs,
-                c.worst_cell,
-                c.scale
-            );
+            check_long_run(&what, gpu_grid, cpu.as_mut(), |grid, cpu| {
+                record_frames(&gpu, grid, cpu, 143);
+            });
         }
     }
 }
