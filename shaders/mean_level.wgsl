@@ -16,8 +16,16 @@
 // when a later recording finds the sums read back.
 //
 // `shift_level`: adds `plain + checker * (-1)^(x+y)` (metres) to every cell of one level, per
-// channel. f32 storage only: with f16 storage a shift below half an f16 ulp rounds away in
-// most cells, and the f16 grid keeps no level yet (docs/reliability.md, "Volume conservation").
+// channel.
+//
+// f16 storage (`level_sums_f16`, `shift_level_f16`; words of two binary16 cells, f16_packing):
+// the sums read the halves exactly. A shift is mostly below half an f16 ulp, so rounding each
+// cell on its own would keep little of it; one invocation per row instead adds the amounts
+// left to right, carrying what each store rounded away into the next cell (error diffusion),
+// so the row's sum moves by the amounts less at most half an ulp of its last cell
+// (docs/math.md, section 9, "f16 storage").
+
+#import f16_packing
 
 struct MeanLevelUniforms {
     width: u32,          // cells per row
@@ -103,4 +111,67 @@ fn shift_level(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let i = (channel * u.height + y) * u.width + x;
     level_rw[i] = level_rw[i] + amount(channel, x, y);
+}
+
+// f16 storage: the same levels as words of two cells, `ceil(width / 2)` words a row.
+@group(0) @binding(5) var<storage, read> level_words: array<u32>;
+@group(0) @binding(6) var<storage, read_write> level_words_rw: array<u32>;
+
+fn row_words() -> u32 {
+    return (u.width + 1u) / 2u;
+}
+
+@compute @workgroup_size(64)
+fn level_sums_f16(@builtin(global_invocation_id) id: vec3<u32>) {
+    let y = id.x;
+    let channel = id.y;
+    if (y >= u.height || channel >= u.channels) {
+        return;
+    }
+    let base = (channel * u.height + y) * row_words();
+    var even = vec2<f32>(0.0, 0.0);
+    var odd = vec2<f32>(0.0, 0.0);
+    var peak = 0.0;
+    for (var x = 0u; x < u.width; x = x + 1u) {
+        let z = half_of(level_words[base + x / 2u], x);
+        if (((x + y) & 1u) == 0u) {
+            even = neumaier(even, z);
+        } else {
+            odd = neumaier(odd, z);
+        }
+        peak = max(peak, abs(z));
+    }
+    write_row(channel * u.height + y, even, odd, peak);
+}
+
+// Cell x of row y stored with its amount and the carry from the cells before it: the f16 bits
+// kept (low 16 bits), and the new carry in the second value.
+fn shifted_half(bits: u32, channel: u32, x: u32, y: u32, carry: f32) -> vec2<u32> {
+    let want = f16_to_f32(bits) + amount(channel, x, y) + carry;
+    let kept = f32_to_f16(want);
+    return vec2<u32>(kept, bitcast<u32>(want - f16_to_f32(kept)));
+}
+
+@compute @workgroup_size(64)
+fn shift_level_f16(@builtin(global_invocation_id) id: vec3<u32>) {
+    let y = id.x;
+    let channel = id.y;
+    if (y >= u.height || channel >= u.channels) {
+        return;
+    }
+    let base = (channel * u.height + y) * row_words();
+    var carry = 0.0;
+    for (var k = 0u; k < row_words(); k = k + 1u) {
+        let word = level_words_rw[base + k];
+        let low = shifted_half(word & 0xffffu, channel, 2u * k, y, carry);
+        carry = bitcast<f32>(low.y);
+        // An odd row's last high half is padding and stays as it is (+0).
+        var high = word >> 16u;
+        if (2u * k + 1u < u.width) {
+            let h = shifted_half(high, channel, 2u * k + 1u, y, carry);
+            high = h.x;
+            carry = bitcast<f32>(h.y);
+        }
+        level_words_rw[base + k] = low.x | (high << 16u);
+    }
 }

@@ -11,7 +11,9 @@ mod support;
 
 use support::{bits, bump, params_for, set_at_rest, signed};
 use water_core::kernels::grid_step::grid_step;
-use water_core::kernels::mean_level::{mean_level_period, MEAN_LEVEL_PERIOD};
+use water_core::kernels::mean_level::{
+    f16_mean_level_period, mean_level_period, MEAN_LEVEL_PERIOD,
+};
 use water_core::{
     Boundary, Damping, GridSize, GridWater, Impulse, ImpulseShape, Parallelism, SignedGrid,
     SplitGrid, TemporalBlocking,
@@ -237,6 +239,22 @@ fn the_correction_period_grows_with_the_cell_count_as_derived() {
         (4096 * 4096, 4096),
     ] {
         assert_eq!(mean_level_period(cells), period, "{cells} cells");
+    }
+}
+
+/// f16 storage's period (`docs/math.md`, section 9): the largest power of two with
+/// `K^(3/2) <= sqrt(N) / 4`, at least 4 and at most the f32 period.
+#[test]
+fn the_f16_correction_period_grows_with_the_cell_count_as_derived() {
+    for (cells, period) in [
+        (8 * 8, 4),
+        (32 * 32, 4),
+        (64 * 64, 4),
+        (256 * 256, 16),
+        (1024 * 1024, 32),
+        (4096 * 4096, 64),
+    ] {
+        assert_eq!(f16_mean_level_period(cells), period, "{cells} cells");
     }
 }
 

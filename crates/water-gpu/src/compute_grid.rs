@@ -115,7 +115,8 @@ pub struct ComputeGrid {
     /// Step dispatches recorded (a fused dispatch counts once).
     dispatches: u64,
     /// The mean-level keeper (`shaders/mean_level.wgsl`), when the spec conserves volume:
-    /// reflective or periodic, undamped, signed or split, f32 storage; idle while land is set.
+    /// reflective or periodic, undamped, signed or split, either storage; idle while land is
+    /// set.
     /// None for the dispersive model, whose CPU twin keeps none.
     keeper: Option<GpuKeeper>,
     /// The dispersive model's transforms (`shaders/spectral_step.wgsl`), when the spec has a
@@ -850,9 +851,10 @@ impl GpuGridWater for ComputeGrid {
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     ///
     /// On a grid that conserves volume (reflective or periodic, undamped, no land, signed or
-    /// split, f32 storage) the run is cut where mean-level corrections fall, every
+    /// split) the run is cut where mean-level corrections fall, every
     /// [`water_core::kernels::mean_level::mean_level_period`] steps of the step count, as on the
-    /// CPU: each cut submits the steps so far, then the keeper's sums, **waits** for them, and
+    /// CPU ([`water_core::kernels::mean_level::f16_mean_level_period`] with f16 storage): each
+    /// cut submits the steps so far, then the keeper's sums, **waits** for them, and
     /// submits the shift (`shaders/mean_level.wgsl`).
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
         let (device, queue) = (self.device.clone(), self.queue.clone());

@@ -24,7 +24,7 @@ pub(crate) struct HostKeeper {
 
 impl HostKeeper {
     /// A keeper for `spec`, when its water conserves volume: reflective or periodic, undamped,
-    /// signed or split, f32 storage (as the compute backend's keeper).
+    /// signed or split (the fragment backend stores f32).
     pub(crate) fn new(spec: &GridSpec) -> Option<Self> {
         let k = spec.coefficients();
         if spec.mode == GridMode::Classic

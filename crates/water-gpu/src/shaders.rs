@@ -17,7 +17,8 @@ pub const GRID_STEP_FUSED_F16: &str = include_str!("../../../shaders/grid_step_f
 /// (compute; entry points `rows_forward`, `columns_nodes`, `rows_finish`, and over a depth map
 /// `depth_rows_forward`, `depth_rows_nodes`, `depth_finish`).
 pub const SPECTRAL_STEP: &str = include_str!("../../../shaders/spectral_step.wgsl");
-/// `mean_level`: the mean-level keeper's sums and uniform shift (compute; f32 storage).
+/// `mean_level`: the mean-level keeper's sums and uniform shift (compute; `level_sums` and
+/// `shift_level` for f32 storage, `level_sums_f16` and `shift_level_f16` for f16).
 pub const MEAN_LEVEL: &str = include_str!("../../../shaders/mean_level.wgsl");
 /// `classic_step`: Hugo Elias's ripple in integer arithmetic (compute).
 pub const CLASSIC_STEP: &str = include_str!("../../../shaders/classic_step.wgsl");

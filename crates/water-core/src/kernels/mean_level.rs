@@ -58,8 +58,29 @@ pub fn mean_level_period(cells: usize) -> u64 {
     k
 }
 
+/// Steps between two corrections of a grid of `cells` cells whose levels are stored as IEEE
+/// binary16 (a GPU storage format): the largest power of two `K` with `K^(3/2) <= sqrt(N) / 4`,
+/// at least 4 (the GPU's fused step count) and at most [`mean_level_period`].
+///
+/// Each step rounds every cell to 11 significant bits, so the rounding kicks to the mean
+/// level's rate are `2^13` times an f32 grid's, and the level wanders within a period by about
+/// `3.3e-5 K^(3/2) / sqrt(N)` of max |z| (from undamped 64 x 64 and 256 x 256 grids without a
+/// keeper: `5.2e-7 n^(3/2)` and `0.8e-7 n^(3/2)` of max |z| after `n` steps). The rule keeps
+/// that under about `8e-6` of max |z| on every size, well under the `1e-4` the level is held
+/// to: 64 x 64: 4; 256 x 256: 16; 1024 x 1024: 32 (`docs/math.md`, section 9).
+#[must_use]
+pub fn f16_mean_level_period(cells: usize) -> u64 {
+    let most = (cells as f64).sqrt() / 4.0;
+    let mut k = 4;
+    while ((2 * k) as f64).powf(1.5) <= most {
+        k *= 2;
+    }
+    k.min(mean_level_period(cells))
+}
+
 /// Largest move of the current level's sum per correction, as a fraction of one step's
-/// rounding bound `cells * eps * max |z|` (`eps = 2^-23`).
+/// rounding bound `cells * eps * max |z|` (`eps` the storage's machine epsilon: `2^-23` for
+/// f32, `2^-10` for f16).
 pub const POSITION_STEP: f64 = 0.25;
 
 /// The sums of one time level: plain, and against the checkerboard `(-1)^(x+y)` (metres,
@@ -302,6 +323,9 @@ pub struct MeanLevelKeeper {
     reference: Option<Reference>,
     /// Steps between corrections ([`mean_level_period`] of the grid's cells).
     period: u64,
+    /// Machine epsilon of the levels' storage (f32's, or f16's on an f16 GPU grid): sets the
+    /// rounding bound a correction may move the level by.
+    epsilon: f64,
 }
 
 /// What [`MeanLevelKeeper::plan`] decided for one correction: the amounts to add to the current
@@ -330,6 +354,19 @@ impl MeanLevelKeeper {
         Self {
             reference: None,
             period: mean_level_period(cells),
+            epsilon: f64::from(f32::EPSILON),
+        }
+    }
+
+    /// A keeper for a grid of `size` whose levels are stored as binary16: corrections every
+    /// [`f16_mean_level_period`] steps, and f16's rounding bound (`eps = 2^-10`) for how far a
+    /// correction may move the level.
+    #[must_use]
+    pub fn for_f16_storage(size: GridSize) -> Self {
+        Self {
+            reference: None,
+            period: f16_mean_level_period(size.cells()),
+            epsilon: 1.0 / 1024.0,
         }
     }
 
@@ -407,8 +444,7 @@ impl MeanLevelKeeper {
                 // (so no step changes the volume by more than a step's own rounding could);
                 // what is left drains through the rate over the next period, and the rate is
                 // set to the prediction less that drain (only the previous level moves for it).
-                let cap =
-                    POSITION_STEP * total * f64::from(f32::EPSILON) * now.0.peak.max(now.1.peak);
+                let cap = POSITION_STEP * total * self.epsilon * now.0.peak.max(now.1.peak);
                 let plain = now.0.plain - (now.0.plain - cur.plain).clamp(-cap, cap);
                 let rate = (cur.plain - old.plain) - (plain - cur.plain) / self.period as f64;
                 (

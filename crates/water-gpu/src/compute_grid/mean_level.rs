@@ -45,6 +45,8 @@ pub(crate) struct GpuKeeper {
     size: GridSize,
     channels: u32,
     checker: bool,
+    /// Whether the levels are stored as f16 words (`level_sums_f16`, `shift_level_f16`).
+    f16: bool,
     /// One keeper per channel (signed grids use the first).
     keepers: [MeanLevelKeeper; 2],
     sums_pipeline: wgpu::ComputePipeline,
@@ -75,15 +77,25 @@ struct RecordedSums {
 
 impl GpuKeeper {
     /// A keeper when `spec` conserves volume on the GPU (reflective or periodic, undamped, no
-    /// land, signed or split, f32 storage), else `None`.
+    /// land, signed or split, either storage), else `None`.
     pub(crate) fn new(device: &wgpu::Device, spec: &GridSpec, has_land: bool) -> Option<Self> {
         let k = spec.coefficients();
-        if spec.mode == GridMode::Classic
-            || spec.storage != StorageFormat::F32
-            || !conserves_volume(spec.boundary, k, has_land)
-        {
+        if spec.mode == GridMode::Classic || !conserves_volume(spec.boundary, k, has_land) {
             return None;
         }
+        let f16 = spec.storage == StorageFormat::F16;
+        let keeper = || {
+            if f16 {
+                MeanLevelKeeper::for_f16_storage(spec.size)
+            } else {
+                MeanLevelKeeper::new(spec.size)
+            }
+        };
+        let (sums_entry, shift_entry) = if f16 {
+            ("level_sums_f16", "shift_level_f16")
+        } else {
+            ("level_sums", "shift_level")
+        };
         let size = spec.size;
         let channels: u32 = if spec.mode == GridMode::Split { 2 } else { 1 };
         let uniforms = [size.width() as u32, size.height() as u32, 0, channels];
@@ -92,9 +104,10 @@ impl GpuKeeper {
             size,
             channels,
             checker: checkerboard_is_marginal(size, spec.boundary, k),
-            keepers: [MeanLevelKeeper::new(size), MeanLevelKeeper::new(size)],
-            sums_pipeline: compute_pipeline(device, MEAN_LEVEL, "mean_level sums", "level_sums"),
-            shift_pipeline: compute_pipeline(device, MEAN_LEVEL, "mean_level shift", "shift_level"),
+            f16,
+            keepers: [keeper(), keeper()],
+            sums_pipeline: compute_pipeline(device, MEAN_LEVEL, "mean_level sums", sums_entry),
+            shift_pipeline: compute_pipeline(device, MEAN_LEVEL, "mean_level shift", shift_entry),
             uniforms: uniform_buffer(
                 device,
                 "mean level uniforms",
@@ -146,8 +159,12 @@ impl GpuKeeper {
     ) -> Result<(), GpuError> {
         // Sums recorded into an encoder would correct levels this correction corrects anew.
         self.recorded = None;
-        self.sums_pass()
-            .submit(device, queue, ([cur, old], 1), (&self.partials, 2))?;
+        self.sums_pass().submit(
+            device,
+            queue,
+            ([cur, old], self.level_bindings().0),
+            (&self.partials, 2),
+        )?;
         let sums = [0, 1].map(|i| {
             let partials = &self.partials[i];
             PendingReadback::start(device, queue, partials, partials.size())
@@ -161,8 +178,12 @@ impl GpuKeeper {
         for (buffer, words) in self.amounts.iter().zip(&amounts) {
             queue.write_buffer(buffer, 0, bytemuck::cast_slice(words));
         }
-        self.shift_pass()
-            .submit(device, queue, ([cur, old], 4), (&self.amounts, 3))
+        self.shift_pass().submit(
+            device,
+            queue,
+            ([cur, old], self.level_bindings().1),
+            (&self.amounts, 3),
+        )
     }
 
     /// The sums pass over both levels.
@@ -175,14 +196,28 @@ impl GpuKeeper {
         }
     }
 
-    /// The shift pass over both levels.
+    /// The shift pass over both levels: one invocation per cell, or with f16 storage one per
+    /// row (each row's error diffusion runs in order).
     fn shift_pass(&self) -> LevelPass<'_> {
         let (w, h) = (self.size.width() as u32, self.size.height() as u32);
         LevelPass {
             label: "mean level shift",
             pipeline: &self.shift_pipeline,
             uniforms: &self.uniforms,
-            workgroups: [w.div_ceil(16), h.div_ceil(16), self.channels],
+            workgroups: if self.f16 {
+                [h.div_ceil(64), self.channels, 1]
+            } else {
+                [w.div_ceil(16), h.div_ceil(16), self.channels]
+            },
+        }
+    }
+
+    /// Where the sums pass and the shift pass bind the level (`shaders/mean_level.wgsl`).
+    fn level_bindings(&self) -> (u32, u32) {
+        if self.f16 {
+            (5, 6)
+        } else {
+            (1, 4)
         }
     }
 
@@ -226,8 +261,12 @@ impl GpuKeeper {
         old: &wgpu::Buffer,
         steps: u64,
     ) {
-        self.sums_pass()
-            .record(device, encoder, ([cur, old], 1), (&self.partials, 2));
+        self.sums_pass().record(
+            device,
+            encoder,
+            ([cur, old], self.level_bindings().0),
+            (&self.partials, 2),
+        );
         let bytes = self.partials[0].size();
         let staging = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("mean level sums readback"),
@@ -292,8 +331,12 @@ impl GpuKeeper {
         for (buffer, words) in self.amounts.iter().zip(&amounts) {
             record_buffer_write(device, encoder, buffer, bytemuck::cast_slice(words));
         }
-        self.shift_pass()
-            .record(device, encoder, ([cur, old], 4), (&self.amounts, 3));
+        self.shift_pass().record(
+            device,
+            encoder,
+            ([cur, old], self.level_bindings().1),
+            (&self.amounts, 3),
+        );
     }
 
     /// Per channel, the level's sums from the rows' partial sums: each row's `hi + lo` parts
