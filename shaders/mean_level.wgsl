@@ -175,3 +175,15 @@ fn shift_level_f16(@builtin(global_invocation_id) id: vec3<u32>) {
         level_words_rw[base + k] = low.x | (high << 16u);
     }
 }
+
+// Sphere water: one level of `width` vertices (f32, `height` 1, one channel); adds the plain
+// amount of channel 0 to every vertex. What the sphere's record-only path records for a
+// correction; CPU twin: the uniform add of `keep_weighted_level`
+// (crates/water-sphere/src/sphere_water.rs).
+@compute @workgroup_size(256)
+fn shift_vertices(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.width) {
+        return;
+    }
+    level_rw[id.x] = level_rw[id.x] + amounts.a[0].x;
+}

@@ -73,7 +73,9 @@ pub trait GpuSphereWater: sealed::OnDevice {
 
 /// `steps` steps of `water` in runs that end where its mean-level keeper (`keeper(water)`, none
 /// on damped water) wants a correction, `keep(water, before_step)` run before the first and
-/// after each: what both backends' `step_many` do on undamped water.
+/// after each, each run recorded by `record(water, encoder, steps)` (the bare steps, without
+/// the record-only path's own keeper) and submitted: what both backends' `step_many` do on
+/// undamped water.
 ///
 /// # Errors
 /// What `keep` reports, [`GpuError::DeviceLost`].
@@ -82,6 +84,7 @@ pub(crate) fn step_in_runs<W: GpuSphereWater>(
     steps: u64,
     keeper: impl Fn(&W) -> Option<&MeanLevelKeeper>,
     keep: impl Fn(&mut W, bool) -> Result<(), GpuError>,
+    record: impl Fn(&mut W, &mut wgpu::CommandEncoder, u64),
 ) -> Result<(), GpuError> {
     let (device, queue) = (water.device().clone(), water.queue().clone());
     keep(water, true)?;
@@ -93,7 +96,7 @@ pub(crate) fn step_in_runs<W: GpuSphereWater>(
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("sphere water steps"),
             });
-            water.encode_step_many(&mut encoder, run);
+            record(water, &mut encoder, run);
             queue.submit([encoder.finish()]);
         })?;
         left -= run;

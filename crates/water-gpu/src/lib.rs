@@ -84,6 +84,7 @@
 pub use wgpu;
 
 mod agreement;
+mod carried_correction;
 mod compute_grid;
 mod contact_mask_renderer;
 mod context;

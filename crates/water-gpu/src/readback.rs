@@ -81,6 +81,37 @@ impl PendingReadback {
         })
     }
 
+    /// Records copies of the whole of each of `sources`, one after another, into a staging
+    /// buffer in the caller's encoder, and has the staging buffer mapped when the encoder is
+    /// submitted (`CommandEncoder::map_buffer_on_submit`): nothing waits, and
+    /// [`PendingReadback::try_take`] gives the bytes once the caller has submitted and the
+    /// device has been polled. **Records only.**
+    pub(crate) fn record(
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        sources: &[&wgpu::Buffer],
+    ) -> Self {
+        let size: u64 = sources.iter().map(|b| b.size()).sum();
+        let staging = Self::staging(device, size);
+        let mut offset = 0;
+        for source in sources {
+            encoder.copy_buffer_to_buffer(source, 0, &staging, offset, source.size());
+            offset += source.size();
+        }
+        let (sender, result) = mpsc::channel();
+        encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Read, .., move |r| {
+            // The receiver may be gone if the readback was dropped; nothing to report then.
+            let _ = sender.send(r);
+        });
+        Self {
+            device: device.clone(),
+            staging,
+            result: Mutex::new(result),
+            rows: None,
+            len: size as usize,
+        }
+    }
+
     /// Runs `start` in a validation scope: the copies are valid for a live device, so a
     /// rejection means the device (or its resources) is gone.
     fn checked(device: &wgpu::Device, start: impl FnOnce() -> Self) -> Result<Self, GpuError> {

@@ -2,8 +2,11 @@
 //! [`SphereWater`] so both start from the same mesh, weights, coefficients and state.
 
 use water_core::kernels::mean_level::MeanLevelKeeper;
-use water_sphere::{keep_weighted_level, Icosphere, SphereImpulse, SphereWater};
+use water_sphere::{
+    keep_weighted_level, weighted_level_amounts, Icosphere, SphereImpulse, SphereWater,
+};
 
+use crate::carried_correction::carry_forward;
 use crate::device_calls::{
     check_limit, record_compute_pass, storage_buffer, submitted, uniform_buffer, validated,
 };
@@ -11,6 +14,7 @@ use crate::error::GpuError;
 use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};
+use crate::recording::record_buffer_write;
 use crate::shaders;
 use crate::time_levels::TimeLevels;
 use crate::uniforms::{ImpulseCell, ImpulseUniforms, SphereUniforms};
@@ -39,6 +43,89 @@ pub struct SphereComputeWater {
     /// Undamped water's mean-level keeper, run on the host on levels read back (as the CPU's
     /// [`water_sphere::keep_weighted_level`], in the same weights as the clicks).
     keeper: Option<MeanLevelKeeper>,
+    /// The record-only path's shift (`shaders/mean_level.wgsl`, `shift_vertices`), with the
+    /// keeper.
+    shift: Option<VertexShift>,
+    /// Both levels recorded into a caller's encoder at a step count, on their way back.
+    recorded: Option<(u64, PendingReadback)>,
+}
+
+/// `shift_vertices` of `shaders/mean_level.wgsl` for one sphere: adds a uniform amount to every
+/// vertex of a level, recorded into the caller's encoder.
+#[derive(Debug)]
+struct VertexShift {
+    pipeline: wgpu::ComputePipeline,
+    uniforms: wgpu::Buffer,
+    /// The current and the previous level's amounts (`x` of the first `vec4<f32>`).
+    amounts: [wgpu::Buffer; 2],
+    vertices: u32,
+}
+
+impl VertexShift {
+    fn new(device: &wgpu::Device, vertices: u32) -> Self {
+        Self {
+            pipeline: compute_pipeline(
+                device,
+                shaders::MEAN_LEVEL,
+                "mean_level vertex shift",
+                "shift_vertices",
+            ),
+            // `MeanLevelUniforms`: width, height, padding, channels.
+            uniforms: uniform_buffer(
+                device,
+                "sphere mean level uniforms",
+                bytemuck::cast_slice(&[vertices, 1, 0, 1]),
+            ),
+            amounts: [0, 1].map(|i| {
+                uniform_buffer(
+                    device,
+                    &format!("sphere mean level amounts {i}"),
+                    &[0u8; 32],
+                )
+            }),
+            vertices,
+        }
+    }
+
+    /// Records adding `amounts[0]` to every vertex of `levels[0]` and `amounts[1]` to
+    /// `levels[1]`.
+    fn record(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        levels: [&wgpu::Buffer; 2],
+        amounts: [f32; 2],
+    ) {
+        let groups: Vec<wgpu::BindGroup> = (0..2)
+            .map(|i| {
+                let words = [amounts[i], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+                record_buffer_write(
+                    device,
+                    encoder,
+                    &self.amounts[i],
+                    bytemuck::cast_slice(&words),
+                );
+                let entries = [(0, &self.uniforms), (3, &self.amounts[i]), (4, levels[i])].map(
+                    |(binding, buffer)| wgpu::BindGroupEntry {
+                        binding,
+                        resource: buffer.as_entire_binding(),
+                    },
+                );
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("sphere mean level shift"),
+                    layout: &self.pipeline.get_bind_group_layout(0),
+                    entries: &entries,
+                })
+            })
+            .collect();
+        record_compute_pass(
+            encoder,
+            "sphere mean level shift",
+            &self.pipeline,
+            &groups,
+            [self.vertices.div_ceil(GROUP), 1, 1],
+        );
+    }
 }
 
 impl SphereComputeWater {
@@ -87,10 +174,12 @@ impl SphereComputeWater {
                 _pad: 0,
             }),
         );
-        let (pipeline, impulse_pipeline) = validated(device, || {
+        let undamped = d == 1.0;
+        let (pipeline, impulse_pipeline, shift) = validated(device, || {
             (
                 compute_pipeline(device, shaders::SPHERE_STEP, "sphere_step", "main"),
                 compute_pipeline(device, shaders::ADD_IMPULSE, "add_impulse", "main"),
+                undamped.then(|| VertexShift::new(device, n as u32)),
             )
         })?;
         let layout = pipeline.get_bind_group_layout(0);
@@ -121,13 +210,72 @@ impl SphereComputeWater {
             impulse_pipeline,
             dry,
             steps: 0,
-            keeper: (d == 1.0).then(|| MeanLevelKeeper::with_cells(n)),
+            keeper: undamped.then(|| MeanLevelKeeper::with_cells(n)),
+            shift,
+            recorded: None,
         })
+    }
+
+    /// The bare steps: one compute pass of `steps` dispatches.
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            for _ in 0..steps {
+                pass.set_bind_group(0, &self.groups[self.levels.previous()], &[]);
+                pass.dispatch_workgroups(self.vertices.div_ceil(GROUP), 1, 1);
+                self.levels.advance(1);
+            }
+        }
+        self.steps += steps;
+    }
+
+    /// The keeper's work for the record-only path, recorded into the caller's encoder and
+    /// never waiting: before a step (`before_step`), the correction of levels recorded earlier,
+    /// once they have come back (planned for the step count they were recorded at, in the
+    /// stepper's weights, and carried forward to this one: `carried_correction.rs`); then,
+    /// when none are on their way and a correction (or anchoring) is wanted, both levels
+    /// recorded for reading back. Polls the device without waiting.
+    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
+        let (Some(keeper), Some(shift)) = (&mut self.keeper, &self.shift) else {
+            return;
+        };
+        let (cur, old) = (
+            &self.fields[self.levels.current()],
+            &self.fields[self.levels.previous()],
+        );
+        if before_step && self.recorded.is_some() {
+            // A failed poll means a lost device, which the next submitting call reports.
+            let _ = self.device.poll(wgpu::PollType::Poll);
+            let arrived = self.recorded.as_ref().and_then(|(_, r)| r.try_take());
+            if let Some(arrived) = arrived {
+                let at = self.recorded.take().map_or(self.steps, |(at, _)| at);
+                // A failed map drops the levels; the next are recorded in their place.
+                if let Ok(bytes) = arrived {
+                    let values = f32s(&bytes);
+                    let (cur_values, old_values) = values.split_at(values.len() / 2);
+                    let levels = (cur_values, old_values);
+                    let (c, o) = weighted_level_amounts(keeper, &self.click_weights, at, levels);
+                    if c != 0.0 || o != 0.0 {
+                        let mut amounts = [[0.0f32; 8]; 2];
+                        (amounts[0][0], amounts[1][0]) = (c, o);
+                        let [c, o] = carry_forward(amounts, self.steps - at);
+                        shift.record(&self.device, encoder, [cur, old], [c[0], o[0]]);
+                    }
+                }
+            }
+        }
+        if self.recorded.is_none() && keeper.wanted(self.steps, before_step) {
+            let readback = PendingReadback::record(&self.device, encoder, &[cur, old]);
+            self.recorded = Some((self.steps, readback));
+        }
     }
 
     /// The keeper's anchoring or correction, when one is wanted: both levels read back,
     /// corrected on the host and written back. **Submits and waits** for the readback.
     fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        // Levels recorded for the record-only path would correct levels corrected here anew.
+        self.recorded = None;
         let Some(keeper) = &mut self.keeper else {
             return Ok(());
         };
@@ -178,18 +326,26 @@ impl GpuSphereWater for SphereComputeWater {
         self.steps
     }
 
-    /// Records `steps` steps into the caller's encoder (one compute pass).
+    /// Records `steps` steps into the caller's encoder (one compute pass, or one per stretch
+    /// between the keeper's passes).
+    ///
+    /// On undamped water the keeper works here too, never waiting: both levels are recorded
+    /// for reading back where [`GpuSphereWater::step_many`] would correct, and come back when
+    /// the caller submits; a later `encode_step_many` that finds them arrived records their
+    /// correction (`shaders/mean_level.wgsl`, `shift_vertices`), carried forward to its own
+    /// step count. So the level is kept as long as the caller submits its encoders.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.pipeline);
-            for _ in 0..steps {
-                pass.set_bind_group(0, &self.groups[self.levels.previous()], &[]);
-                pass.dispatch_workgroups(self.vertices.div_ceil(GROUP), 1, 1);
-                self.levels.advance(1);
-            }
+        self.record_keep_level(encoder, true);
+        let mut left = steps;
+        while left > 0 {
+            let run = self
+                .keeper
+                .as_ref()
+                .map_or(left, |k| k.segment(self.steps, left));
+            self.record_steps(encoder, run);
+            left -= run;
+            self.record_keep_level(encoder, false);
         }
-        self.steps += steps;
     }
 
     /// `steps` steps. **Submits** the steps; on undamped water the run is cut where mean-level
@@ -199,7 +355,13 @@ impl GpuSphereWater for SphereComputeWater {
     /// # Errors
     /// [`GpuError::DeviceLost`].
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        step_in_runs(self, steps, |w| w.keeper.as_ref(), Self::keep_level)
+        step_in_runs(
+            self,
+            steps,
+            |w| w.keeper.as_ref(),
+            Self::keep_level,
+            Self::record_steps,
+        )
     }
 
     /// Adds a click (its heights computed on the host exactly as the CPU water computes them).

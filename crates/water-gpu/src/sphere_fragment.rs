@@ -363,7 +363,13 @@ impl GpuSphereWater for SphereFragmentWater {
     /// # Errors
     /// [`GpuError::DeviceLost`].
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        step_in_runs(self, steps, |w| w.keeper.as_ref(), Self::keep_level)
+        step_in_runs(
+            self,
+            steps,
+            |w| w.keeper.as_ref(),
+            Self::keep_level,
+            |w, encoder, run| w.encode_step_many(encoder, run),
+        )
     }
 
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {

@@ -40,5 +40,6 @@ pub use sphere_impulse::SphereImpulse;
 pub use sphere_layout::SphereLayout;
 pub use sphere_step::{sphere_step, sphere_step_scalar, SlotTable};
 pub use sphere_water::{
-    keep_weighted_level, SphereStepper, SphereWater, POWER_ITERATIONS, SPECTRAL_MARGIN,
+    keep_weighted_level, weighted_level_amounts, SphereStepper, SphereWater, POWER_ITERATIONS,
+    SPECTRAL_MARGIN,
 };

@@ -494,6 +494,23 @@ pub fn keep_weighted_level(
     steps: u64,
     (cur, old): (&mut [f32], &mut [f32]),
 ) {
+    let (cur_amount, old_amount) = weighted_level_amounts(keeper, conserved, steps, (&*cur, &*old));
+    if cur_amount != 0.0 || old_amount != 0.0 {
+        cur.iter_mut().for_each(|z| *z += cur_amount);
+        old.iter_mut().for_each(|z| *z += old_amount);
+    }
+}
+
+/// The uniform amounts (m) [`keep_weighted_level`] adds to the levels `cur` and `old` after
+/// `steps` steps, `(cur, old)`, planned and settled by `keeper`; the levels are left as they
+/// are. The GPU backends' record-only path adds them later, carried forward.
+#[must_use]
+pub fn weighted_level_amounts(
+    keeper: &mut MeanLevelKeeper,
+    conserved: &[f64],
+    steps: u64,
+    (cur, old): (&[f32], &[f32]),
+) -> (f32, f32) {
     let sums = |level: &[f32]| {
         let (mut plain, mut peak) = (0.0f64, 0.0f32);
         for (&z, w) in level.iter().zip(conserved) {
@@ -509,8 +526,5 @@ pub fn keep_weighted_level(
     let now = (sums(cur), sums(old));
     let total = conserved.iter().sum();
     let ((cur_amount, _), (old_amount, _)) = keeper.correct_weighted(total, steps, now);
-    if cur_amount != 0.0 || old_amount != 0.0 {
-        cur.iter_mut().for_each(|z| *z += cur_amount);
-        old.iter_mut().for_each(|z| *z += old_amount);
-    }
+    (cur_amount, old_amount)
 }

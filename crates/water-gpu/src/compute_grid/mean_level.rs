@@ -18,7 +18,6 @@
 //! stepped; the rounding differs from the submitting methods', so the two paths' levels
 //! differ by a few f32 ulps of the mean (`docs/math.md`, section 9).
 
-use std::sync::{mpsc, Mutex};
 use water_core::kernels::mean_level::{
     add_rows, checkerboard_is_marginal, conserves_volume, correct_channels, LevelAmounts,
     LevelSums, MeanLevelKeeper,
@@ -26,6 +25,7 @@ use water_core::kernels::mean_level::{
 
 use water_core::{GridMode, GridSize};
 
+use crate::carried_correction::{carry_forward, Amounts};
 use crate::device_calls::{record_compute_pass, storage_buffer, uniform_buffer};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
@@ -60,19 +60,12 @@ pub(crate) struct GpuKeeper {
     recorded: Option<RecordedSums>,
 }
 
-/// Amounts of one correction: per level (current, previous) two `vec4<f32>`, one per channel,
-/// the plain amount in `x` and the checkerboard's in `y` (`shaders/mean_level.wgsl`).
-type Amounts = [[f32; 8]; 2];
-
-/// The sums of both levels at step count `at`, recorded into a caller's encoder and copied into
-/// `staging` (current level's partial sums, then the previous level's), which is mapped when
-/// the caller submits the encoder.
+/// The sums of both levels at step count `at`, recorded into a caller's encoder (the current
+/// level's partial sums, then the previous level's), on their way back.
 #[derive(Debug)]
 struct RecordedSums {
     at: u64,
-    staging: wgpu::Buffer,
-    /// Behind a mutex so the grid stays `Sync`.
-    mapped: Mutex<mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>>,
+    readback: PendingReadback,
 }
 
 impl GpuKeeper {
@@ -267,25 +260,10 @@ impl GpuKeeper {
             ([cur, old], self.level_bindings().0),
             (&self.partials, 2),
         );
-        let bytes = self.partials[0].size();
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("mean level sums readback"),
-            size: 2 * bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        for (i, partials) in self.partials.iter().enumerate() {
-            encoder.copy_buffer_to_buffer(partials, 0, &staging, i as u64 * bytes, bytes);
-        }
-        let (sender, mapped) = mpsc::channel();
-        encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Read, .., move |result| {
-            // The keeper may have dropped the sums (an impulse came first): nothing to tell.
-            let _ = sender.send(result);
-        });
+        let partials: Vec<&wgpu::Buffer> = self.partials.iter().collect();
         self.recorded = Some(RecordedSums {
             at: steps,
-            staging,
-            mapped: Mutex::new(mapped),
+            readback: PendingReadback::record(device, encoder, &partials),
         });
     }
 
@@ -301,27 +279,17 @@ impl GpuKeeper {
         old: &wgpu::Buffer,
         steps: u64,
     ) {
-        let Some(recorded) = &self.recorded else {
+        let Some(arrived) = self.recorded.as_ref().and_then(|r| r.readback.try_take()) else {
             return;
         };
-        let arrived = recorded
-            .mapped
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .try_recv();
-        match arrived {
-            Err(mpsc::TryRecvError::Empty) => return,
-            Ok(Ok(())) => {}
-            Ok(Err(_)) | Err(mpsc::TryRecvError::Disconnected) => {
-                self.recorded = None;
-                return;
-            }
-        }
         let Some(recorded) = self.recorded.take() else {
             return;
         };
-        let words = f32s(&recorded.staging.slice(..).get_mapped_range());
-        recorded.staging.unmap();
+        // A failed map drops the sums; the next are recorded in their place.
+        let Ok(bytes) = arrived else {
+            return;
+        };
+        let words = f32s(&bytes);
         let (cur_words, old_words) = words.split_at(words.len() / 2);
         let (cur_sums, old_sums) = (self.level_sums(cur_words), self.level_sums(old_words));
         let Some(amounts) = self.plan(recorded.at, &cur_sums, &old_sums) else {
@@ -430,63 +398,5 @@ impl LevelPass<'_> {
             self.record(device, encoder, levels, data);
             Ok(())
         })
-    }
-}
-
-/// A correction's amounts for the levels at step count `m`, carried to the levels `k` steps
-/// later, so that adding them there gives what adding the originals at `m` and stepping would
-/// (in exact arithmetic). A uniform amount is stepped as the mean is: with `u` on the current
-/// level and `v` on the previous one, `u + k (u - v)` and `u + (k - 1)(u - v)`. The
-/// checkerboard's `c^(j+1) = -2 c^j - c^(j-1)` makes `e^j = (-1)^j c^j` linear in `j` from
-/// `e^0 = c_cur`, `e^(-1) = -c_old`: `c_cur` becomes `(-1)^k (c_cur + k (c_cur + c_old))` and
-/// `c_old` becomes `(-1)^(k-1) (c_cur + (k - 1)(c_cur + c_old))`. Worked in f64, stored in
-/// f32.
-fn carry_forward(amounts: Amounts, k: u64) -> Amounts {
-    let [cur, old] = amounts;
-    let kf = k as f64;
-    let sign = |j: f64| if j.rem_euclid(2.0) == 0.0 { 1.0 } else { -1.0 };
-    let mut carried = [[0.0f32; 8]; 2];
-    for c in [0, 4] {
-        let (u, v) = (f64::from(cur[c]), f64::from(old[c]));
-        carried[0][c] = (u + kf * (u - v)) as f32;
-        carried[1][c] = (u + (kf - 1.0) * (u - v)) as f32;
-        let (cu, co) = (f64::from(cur[c + 1]), f64::from(old[c + 1]));
-        let rate = cu + co;
-        carried[0][c + 1] = (sign(kf) * (cu + kf * rate)) as f32;
-        carried[1][c + 1] = (sign(kf - 1.0) * (cu + (kf - 1.0) * rate)) as f32;
-    }
-    carried
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Steps a uniform pair `(cur, old)` `k` times by the mean's recurrence, and a checkerboard
-    /// pair by its own.
-    fn stepped(amounts: Amounts, k: u64) -> Amounts {
-        let mut levels = amounts;
-        for _ in 0..k {
-            let [cur, old] = levels;
-            let mut next = [0.0f32; 8];
-            for c in [0, 4] {
-                next[c] = 2.0 * cur[c] - old[c];
-                next[c + 1] = -2.0 * cur[c + 1] - old[c + 1];
-            }
-            levels = [next, cur];
-        }
-        levels
-    }
-
-    #[test]
-    fn carried_amounts_are_the_amounts_stepped_by_the_modes_own_recurrences() {
-        // Small integers: every value below is exact in f32, so the two must agree exactly.
-        let amounts = [
-            [3.0, 5.0, 0.0, 0.0, -2.0, 1.0, 0.0, 0.0],
-            [1.0, -4.0, 0.0, 0.0, -3.0, 2.0, 0.0, 0.0],
-        ];
-        for k in 0..12 {
-            assert_eq!(carry_forward(amounts, k), stepped(amounts, k), "k = {k}");
-        }
     }
 }
