@@ -6,6 +6,25 @@
 /// the plain amount in `x` and the checkerboard's in `y` (`shaders/mean_level.wgsl`).
 pub(crate) type Amounts = [[f32; 8]; 2];
 
+use water_core::kernels::mean_level::LevelAmounts;
+
+/// Per-channel amounts `(cur, old)`, each `(plain, checker)`, as [`Amounts`].
+pub(crate) fn pack(amounts: &[LevelAmounts]) -> Amounts {
+    let level = |pick: fn(&LevelAmounts) -> (f32, f32)| {
+        let mut words = [0.0f32; 8];
+        for (c, a) in amounts.iter().enumerate() {
+            (words[4 * c], words[4 * c + 1]) = pick(a);
+        }
+        words
+    };
+    [level(|a| a.0), level(|a| a.1)]
+}
+
+/// Whether every amount is zero (nothing to add).
+pub(crate) fn all_zero(amounts: &Amounts) -> bool {
+    amounts.iter().flatten().all(|&v| v == 0.0)
+}
+
 /// A correction's amounts for the levels at step count `m`, carried to the levels `k` steps
 /// later, so that adding them there gives what adding the originals at `m` and stepping would
 /// (in exact arithmetic). A uniform amount is stepped as the mean is: with `u` on the current

@@ -5,6 +5,7 @@
 
 use water_core::{ContactMasks, Depth, GridMode, Impulse, LandMask};
 
+use crate::carried_correction::{all_zero, carry_forward, pack, Amounts};
 use crate::compute_grid::impulse_cells;
 use crate::depth_faces::{face_texels, faces_for, LandParts, DEPTH_ENABLED};
 use crate::device_calls::{check_limit, level_texture, texture_2d, validated};
@@ -15,7 +16,7 @@ use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
 use crate::pipelines::{
     full_screen_pass, full_screen_pipeline, full_screen_pipeline_with_constants,
 };
-use crate::readback::{f32s, i32s, read_texture};
+use crate::readback::{f32s, i32s, read_texture, PendingReadback};
 use crate::recording::{record_buffer_write, record_texture_write, submit_recorded};
 use crate::shaders;
 use crate::spec::GridSpec;
@@ -55,6 +56,9 @@ pub struct FragmentGrid {
     /// The mean-level keeper ([`HostKeeper`]), when the spec conserves volume; idle while land
     /// is set.
     keeper: Option<HostKeeper>,
+    /// Both levels recorded into a caller's encoder at a step count, on their way back (the
+    /// record-only path's keeper).
+    recorded: Option<(u64, PendingReadback)>,
     /// Whether a depth is set.
     has_depth: bool,
 }
@@ -199,6 +203,7 @@ impl FragmentGrid {
             surface: None,
             steps: 0,
             keeper: HostKeeper::new(&spec),
+            recorded: None,
             has_depth: false,
         };
         // Textures start zeroed in wgpu, so the water is at rest and there is no land.
@@ -403,16 +408,133 @@ impl FragmentGrid {
                 .is_some_and(|k| !(self.has_depth && k.checker()))
     }
 
-    /// Forgets the keeper's reference: the levels were changed from outside.
+    /// Forgets the keeper's reference: the levels were changed from outside. Levels recorded
+    /// before the change are dropped too (their correction would land on the changed levels).
     fn invalidate_level(&mut self) {
         if let Some(keeper) = &mut self.keeper {
             keeper.invalidate();
         }
+        self.recorded = None;
+    }
+
+    /// The keeper's work for the record-only methods, recorded into the caller's encoder and
+    /// never waiting: before a step (`before_step`), the correction of levels recorded earlier,
+    /// once they have come back (planned by the CPU's keeper for the step count they were
+    /// recorded at and carried forward to this one: `carried_correction.rs`); then, when none
+    /// are on their way and a correction (or anchoring) is wanted, both levels recorded for
+    /// reading back. Polls the device without waiting.
+    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
+        if !self.keeps_level() {
+            return;
+        }
+        if before_step && self.recorded.is_some() {
+            // A failed poll means a lost device, which the next submitting call reports.
+            let _ = self.device.poll(wgpu::PollType::Poll);
+            if let Some(arrived) = self.recorded.as_ref().and_then(|(_, r)| r.try_take()) {
+                let at = self.recorded.take().map_or(self.steps, |(at, _)| at);
+                // A failed map drops the levels; the next are recorded in their place.
+                if let (Ok(bytes), Some(keeper)) = (arrived, &mut self.keeper) {
+                    let values = f32s(&bytes);
+                    let (cur, old) = values.split_at(values.len() / 2);
+                    let amounts = pack(&keeper.plan(at, cur, old));
+                    if !all_zero(&amounts) {
+                        self.record_shift(encoder, &carry_forward(amounts, self.steps - at));
+                    }
+                }
+            }
+        }
+        let steps = self.steps;
+        let wanted = self
+            .keeper
+            .as_ref()
+            .is_some_and(|k| k.wanted(steps, before_step));
+        if self.recorded.is_none() && wanted {
+            let levels = [
+                &self.textures[self.levels.current()],
+                &self.textures[self.levels.previous()],
+            ];
+            let texel = texel_bytes(self.format);
+            let readback = PendingReadback::record_textures(&self.device, encoder, levels, texel);
+            self.recorded = Some((steps, readback));
+        }
+    }
+
+    /// Records adding a correction's `amounts` to both levels: each level plus a delta texture
+    /// of `plain ± checker` per channel (`shaders/add_impulse_fragment.wgsl`), rendered into the
+    /// spare texture and then into the current level's, as a displacement impulse is. The
+    /// delta is cleared afterwards, in order, for the next impulse.
+    fn record_shift(&mut self, encoder: &mut wgpu::CommandEncoder, amounts: &Amounts) {
+        let size = self.spec.size;
+        let (w, h) = (size.width(), size.height());
+        let channels = if self.spec.mode == GridMode::Split {
+            2
+        } else {
+            1
+        };
+        let delta = |words: &[f32; 8]| -> Vec<u8> {
+            let mut texels = Vec::with_capacity(size.cells() * channels);
+            for y in 0..h {
+                for x in 0..w {
+                    let sign = if (x + y).is_multiple_of(2) { 1.0 } else { -1.0 };
+                    for c in 0..channels {
+                        texels.push(words[4 * c] + sign * words[4 * c + 1]);
+                    }
+                }
+            }
+            bytemuck::cast_slice(&texels).to_vec()
+        };
+        let extent = wgpu::Extent3d {
+            width: w as u32,
+            height: h as u32,
+            depth_or_array_layers: 1,
+        };
+        let (device, texel) = (self.device.clone(), texel_bytes(self.format));
+        let write = |encoder: &mut wgpu::CommandEncoder, bytes: &[u8]| {
+            let origin = wgpu::Origin3d::ZERO;
+            record_texture_write(&device, encoder, &self.delta, origin, extent, texel, bytes);
+        };
+        let l = self.levels;
+        write(encoder, &delta(&amounts[0]));
+        self.record_add_delta(encoder, l.current(), l.next());
+        write(encoder, &delta(&amounts[1]));
+        self.record_add_delta(encoder, l.previous(), l.current());
+        write(encoder, &vec![0u8; size.cells() * texel as usize]);
+        self.levels.advance(1);
+    }
+
+    /// Records `level + delta` rendered into `target` (a render pass cannot read its target),
+    /// land cells kept as they are.
+    fn record_add_delta(&self, encoder: &mut wgpu::CommandEncoder, level: usize, target: usize) {
+        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+        let (delta, land) = (view(&self.delta), view(&self.land));
+        let classic = self.spec.mode == GridMode::Classic;
+        let (level_binding, delta_binding) = if classic { (3, 4) } else { (0, 1) };
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water fragment impulse"),
+            layout: &self.impulse_pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: level_binding,
+                    resource: wgpu::BindingResource::TextureView(&self.views[level]),
+                },
+                wgpu::BindGroupEntry {
+                    binding: delta_binding,
+                    resource: wgpu::BindingResource::TextureView(&delta),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&land),
+                },
+            ],
+        });
+        full_screen_pass(encoder, &self.views[target], &self.impulse_pipeline, &group);
     }
 
     /// The keeper's anchoring or correction, when one is wanted: both levels read back,
     /// corrected on the host and written back. **Submits and waits** for the readback.
     fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        // Levels recorded for the record-only path would correct levels corrected here anew.
+        self.recorded = None;
         let (keeps, steps) = (self.keeps_level(), self.steps);
         if !keeps
             || !self
@@ -588,38 +710,12 @@ impl GpuGridWater for FragmentGrid {
         let device = self.device.clone();
         record_texture_write(&device, encoder, &self.delta, origin, extent, texel, &bytes);
 
-        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-        let (delta, land) = (view(&self.delta), view(&self.land));
-        let classic = self.spec.mode == GridMode::Classic;
-        let (level_binding, delta_binding) = if classic { (3, 4) } else { (0, 1) };
-        // `level + delta` rendered into `target` (a render pass cannot read its target).
-        let mut add_to = |level: usize, target: usize| {
-            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("water fragment impulse"),
-                layout: &self.impulse_pipeline.get_bind_group_layout(0),
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: level_binding,
-                        resource: wgpu::BindingResource::TextureView(&self.views[level]),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: delta_binding,
-                        resource: wgpu::BindingResource::TextureView(&delta),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::TextureView(&land),
-                    },
-                ],
-            });
-            full_screen_pass(encoder, &self.views[target], &self.impulse_pipeline, &group);
-        };
         let l = self.levels;
-        add_to(l.current(), l.next());
+        self.record_add_delta(encoder, l.current(), l.next());
         if impulse.displacement() {
             // The same amounts on the previous level, so the bump starts at rest (DESIGN.md,
             // "Impulses"); the old current texture is free to take it.
-            add_to(l.previous(), l.current());
+            self.record_add_delta(encoder, l.previous(), l.current());
             self.levels.advance(1);
         } else {
             self.levels.replace_current();
@@ -670,8 +766,24 @@ impl GpuGridWater for FragmentGrid {
     /// only**; the steps run when the caller submits the encoder. The grid's bookkeeping (which
     /// texture holds which level, [`FragmentGrid::steps_taken`](crate::GpuGridWater::steps_taken)) advances now, so operations
     /// recorded after this one see the stepped levels.
+    ///
+    /// On a grid that conserves volume the keeper works here too, never waiting: both levels
+    /// are recorded for reading back where [`GpuGridWater::step_many`] would correct, and come
+    /// back when the caller submits; a later `encode_step_many` that finds them arrived records
+    /// their correction, planned by the CPU's keeper and carried forward to its own step count,
+    /// as two passes adding a delta texture (`shaders/add_impulse_fragment.wgsl`).
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        self.encode_steps(encoder, steps, false);
+        self.record_keep_level(encoder, true);
+        let mut left = steps;
+        while left > 0 {
+            let run = match (&self.keeper, self.keeps_level()) {
+                (Some(keeper), true) => keeper.segment(self.steps, left),
+                _ => left,
+            };
+            self.encode_steps(encoder, run, false);
+            left -= run;
+            self.record_keep_level(encoder, false);
+        }
     }
 
     /// Runs `steps` steps. **Submits** one command buffer (what

@@ -2,11 +2,14 @@
 //! back, measured and shifted on the host by the CPU's own keeper
 //! (`water_core::kernels::mean_level`), and written back. The compute backend measures and
 //! shifts on the device (`compute_grid/mean_level.rs`); a render pass has no workgroup sums, and
-//! a readback every few hundred steps costs less than a reduction chain of passes would.
+//! a readback every few hundred steps costs less than a reduction chain of passes would. The
+//! record-only `encode_step_many` records the levels' copies instead, plans when they come back
+//! and adds the correction, carried forward, as a delta texture (`FragmentGrid`'s
+//! `record_keep_level`).
 
 use water_core::kernels::mean_level::{
     checkerboard_is_marginal, conserves_volume, correct_channels, level_sums,
-    shift_level_unless_zero, MeanLevelKeeper,
+    shift_level_unless_zero, LevelAmounts, MeanLevelKeeper,
 };
 use water_core::kernels::Parallelism;
 use water_core::{GridMode, GridSize, StorageFormat};
@@ -66,30 +69,47 @@ impl HostKeeper {
         self.keepers[0].segment(steps, left)
     }
 
-    /// Corrects both levels in place, as texels hold them (split: `p, n` interleaved), after
-    /// `steps` steps.
-    pub(crate) fn correct(&mut self, steps: u64, cur: &mut [f32], old: &mut [f32]) {
-        let planes = |texels: &[f32]| -> Vec<Vec<f32>> {
-            (0..self.channels)
-                .map(|c| {
-                    texels
-                        .iter()
-                        .skip(c)
-                        .step_by(self.channels)
-                        .copied()
-                        .collect()
-                })
-                .collect()
-        };
-        let (mut cur_planes, mut old_planes) = (planes(cur), planes(old));
+    /// The channels' planes of a level as texels hold it (split: `p, n` interleaved).
+    fn planes(&self, texels: &[f32]) -> Vec<Vec<f32>> {
+        (0..self.channels)
+            .map(|c| {
+                texels
+                    .iter()
+                    .skip(c)
+                    .step_by(self.channels)
+                    .copied()
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Plans (and settles) the correction of the levels `cur` and `old`, as texels hold them,
+    /// after `steps` steps: per channel the amounts for `(cur, old)`, each `(plain, checker)`.
+    pub(crate) fn plan(&mut self, steps: u64, cur: &[f32], old: &[f32]) -> Vec<LevelAmounts> {
+        self.plan_planes(steps, &self.planes(cur), &self.planes(old))
+    }
+
+    fn plan_planes(
+        &mut self,
+        steps: u64,
+        cur_planes: &[Vec<f32>],
+        old_planes: &[Vec<f32>],
+    ) -> Vec<LevelAmounts> {
         let sums = |plane: &[f32]| level_sums(self.size, plane, Parallelism::Auto);
-        let amounts = if self.channels == 2 {
+        if self.channels == 2 {
             let now = [0, 1].map(|c| (sums(&cur_planes[c]), sums(&old_planes[c])));
             correct_channels(&mut self.keepers, self.size, steps, now, self.checker).to_vec()
         } else {
             let now = (sums(&cur_planes[0]), sums(&old_planes[0]));
             vec![self.keepers[0].correct(self.size, steps, now, self.checker)]
-        };
+        }
+    }
+
+    /// Corrects both levels in place, as texels hold them (split: `p, n` interleaved), after
+    /// `steps` steps.
+    pub(crate) fn correct(&mut self, steps: u64, cur: &mut [f32], old: &mut [f32]) {
+        let (mut cur_planes, mut old_planes) = (self.planes(cur), self.planes(old));
+        let amounts = self.plan_planes(steps, &cur_planes, &old_planes);
         for (c, (cur_amounts, old_amounts)) in amounts.into_iter().enumerate() {
             shift_level_unless_zero(
                 self.size,

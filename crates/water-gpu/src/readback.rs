@@ -56,29 +56,77 @@ impl PendingReadback {
         bytes_per_texel: u32,
         len: usize,
     ) -> Result<Self, GpuError> {
-        let row = texture.width() * bytes_per_texel;
-        let padded = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let (row, padded) = Self::texture_rows(texture, bytes_per_texel);
         Self::checked(device, || {
             let staging = Self::staging(device, u64::from(padded) * u64::from(texture.height()));
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("water texture readback"),
             });
-            encoder.copy_texture_to_buffer(
-                texture.as_image_copy(),
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &staging,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(padded),
-                        rows_per_image: None,
-                    },
-                },
-                texture.size(),
-            );
+            Self::copy_texture(&mut encoder, texture, &staging, 0, padded);
             queue.submit([encoder.finish()]);
             let len = len.min(row as usize * texture.height() as usize);
             Self::map(device, staging, Some((row as usize, padded as usize)), len)
         })
+    }
+
+    /// Records copies of the whole of both `textures` (2-D, of one size and format,
+    /// `bytes_per_texel` each), one after the other, into a staging buffer in the caller's
+    /// encoder, mapped when the encoder is submitted; [`PendingReadback::try_take`] then gives
+    /// their texels, row after row and texture after texture, without the copy's row padding.
+    /// **Records only.**
+    pub(crate) fn record_textures(
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        textures: [&wgpu::Texture; 2],
+        bytes_per_texel: u32,
+    ) -> Self {
+        let first = textures[0];
+        let (row, padded) = Self::texture_rows(first, bytes_per_texel);
+        let each = u64::from(padded) * u64::from(first.height());
+        let staging = Self::staging(device, each * textures.len() as u64);
+        for (i, texture) in textures.iter().enumerate() {
+            Self::copy_texture(encoder, texture, &staging, i as u64 * each, padded);
+        }
+        let len = row as usize * first.height() as usize * textures.len();
+        Self::map_on_submit(
+            device,
+            encoder,
+            staging,
+            Some((row as usize, padded as usize)),
+            len,
+        )
+    }
+
+    /// A row's bytes of `texture`, and the same padded to `wgpu::COPY_BYTES_PER_ROW_ALIGNMENT`.
+    fn texture_rows(texture: &wgpu::Texture, bytes_per_texel: u32) -> (u32, u32) {
+        let row = texture.width() * bytes_per_texel;
+        (
+            row,
+            row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT),
+        )
+    }
+
+    /// Records the copy of the whole of `texture` into `staging` at `offset`, rows `padded`
+    /// bytes apart.
+    fn copy_texture(
+        encoder: &mut wgpu::CommandEncoder,
+        texture: &wgpu::Texture,
+        staging: &wgpu::Buffer,
+        offset: u64,
+        padded: u32,
+    ) {
+        encoder.copy_texture_to_buffer(
+            texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: staging,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: None,
+                },
+            },
+            texture.size(),
+        );
     }
 
     /// Records copies of the whole of each of `sources`, one after another, into a staging
@@ -98,6 +146,17 @@ impl PendingReadback {
             encoder.copy_buffer_to_buffer(source, 0, &staging, offset, source.size());
             offset += source.size();
         }
+        Self::map_on_submit(device, encoder, staging, None, size as usize)
+    }
+
+    /// [`PendingReadback::map`] when `encoder` is submitted.
+    fn map_on_submit(
+        device: &wgpu::Device,
+        encoder: &wgpu::CommandEncoder,
+        staging: wgpu::Buffer,
+        rows: Option<(usize, usize)>,
+        len: usize,
+    ) -> Self {
         let (sender, result) = mpsc::channel();
         encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Read, .., move |r| {
             // The receiver may be gone if the readback was dropped; nothing to report then.
@@ -107,8 +166,8 @@ impl PendingReadback {
             device: device.clone(),
             staging,
             result: Mutex::new(result),
-            rows: None,
-            len: size as usize,
+            rows,
+            len,
         }
     }
 

@@ -28,13 +28,17 @@
 //! missing on downlevel GL devices.
 
 use water_core::kernels::mean_level::MeanLevelKeeper;
-use water_sphere::{keep_weighted_level, Icosphere, SphereImpulse, SphereWater};
+use water_sphere::{
+    keep_weighted_level, weighted_level_amounts, Icosphere, SphereImpulse, SphereWater,
+};
 
+use crate::carried_correction::carry_forward;
 use crate::device_calls::{check_limit, level_texture, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
 use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, PendingReadback};
+use crate::recording::record_texture_write;
 use crate::shaders;
 use crate::time_levels::TimeLevels;
 use crate::uniforms::SphereFragmentUniforms;
@@ -94,6 +98,9 @@ pub struct SphereFragmentWater {
     /// Undamped water's mean-level keeper, run on the host on levels read back (as the CPU's
     /// [`water_sphere::keep_weighted_level`], in the same weights as the clicks).
     keeper: Option<MeanLevelKeeper>,
+    /// Both levels recorded into a caller's encoder at a step count, on their way back (the
+    /// record-only path's keeper).
+    recorded: Option<(u64, PendingReadback)>,
 }
 
 impl SphereFragmentWater {
@@ -278,6 +285,7 @@ impl SphereFragmentWater {
             dry,
             steps: 0,
             keeper: (water.step_coefficients().1 == 1.0).then(|| MeanLevelKeeper::with_cells(n)),
+            recorded: None,
         })
     }
 
@@ -285,6 +293,8 @@ impl SphereFragmentWater {
     /// corrected on the host and written back (the texture's unused tail as zeros). **Submits
     /// and waits** for the readback.
     fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        // Levels recorded for the record-only path would correct levels corrected here anew.
+        self.recorded = None;
         let Some(keeper) = &mut self.keeper else {
             return Ok(());
         };
@@ -322,6 +332,117 @@ impl SphereFragmentWater {
             );
         }
         Ok(())
+    }
+
+    /// The bare steps: one render pass per step.
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        for _ in 0..steps {
+            let l = self.levels;
+            let group = &self.groups[l.previous()];
+            full_screen_pass(encoder, &self.views[l.next()], &self.pipeline, group);
+            self.levels.advance(1);
+        }
+        self.steps += steps;
+    }
+
+    /// The keeper's work for the record-only path, recorded into the caller's encoder and
+    /// never waiting: before a step (`before_step`), the correction of levels recorded earlier,
+    /// once they have come back (planned in the stepper's weights for the step count they were
+    /// recorded at and carried forward to this one: `carried_correction.rs`); then, when none
+    /// are on their way and a correction (or anchoring) is wanted, both levels recorded for
+    /// reading back. Polls the device without waiting.
+    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
+        if self.keeper.is_none() {
+            return;
+        }
+        if before_step && self.recorded.is_some() {
+            // A failed poll means a lost device, which the next submitting call reports.
+            let _ = self.device.poll(wgpu::PollType::Poll);
+            if let Some(arrived) = self.recorded.as_ref().and_then(|(_, r)| r.try_take()) {
+                let at = self.recorded.take().map_or(self.steps, |(at, _)| at);
+                let n = self.vertices as usize;
+                // A failed map drops the levels; the next are recorded in their place.
+                let amounts = match (arrived, &mut self.keeper) {
+                    (Ok(bytes), Some(keeper)) => {
+                        let values = f32s(&bytes);
+                        let (cur, old) = values.split_at(values.len() / 2);
+                        let levels = (&cur[..n], &old[..n]);
+                        weighted_level_amounts(keeper, &self.click_weights, at, levels)
+                    }
+                    _ => (0.0, 0.0),
+                };
+                if amounts != (0.0, 0.0) {
+                    let mut words = [[0.0f32; 8]; 2];
+                    (words[0][0], words[1][0]) = amounts;
+                    let [c, o] = carry_forward(words, self.steps - at);
+                    self.record_shift(encoder, [c[0], o[0]]);
+                }
+            }
+        }
+        let steps = self.steps;
+        let wanted = self
+            .keeper
+            .as_ref()
+            .is_some_and(|k| k.wanted(steps, before_step));
+        if self.recorded.is_none() && wanted {
+            let levels = [
+                &self.fields[self.levels.current()],
+                &self.fields[self.levels.previous()],
+            ];
+            let readback = PendingReadback::record_textures(&self.device, encoder, levels, 4);
+            self.recorded = Some((steps, readback));
+        }
+    }
+
+    /// Records adding `amounts[0]` to every vertex of the current level and `amounts[1]` to the
+    /// previous one (the textures' unused tails stay zero): each level plus a delta texture,
+    /// rendered into the spare texture and then into the current level's, the roles rotated
+    /// by one as a step rotates them. The delta is cleared afterwards, in order.
+    fn record_shift(&mut self, encoder: &mut wgpu::CommandEncoder, amounts: [f32; 2]) {
+        let extent = self.delta.size();
+        let texels = (extent.width * extent.height) as usize;
+        let n = self.vertices as usize;
+        let delta = |amount: f32| {
+            let mut values = vec![0.0f32; texels];
+            values[..n].fill(amount);
+            values
+        };
+        let device = self.device.clone();
+        let write = |encoder: &mut wgpu::CommandEncoder, values: &[f32]| {
+            let (origin, bytes) = (wgpu::Origin3d::ZERO, bytemuck::cast_slice(values));
+            record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
+        };
+        let l = self.levels;
+        write(encoder, &delta(amounts[0]));
+        self.record_add_delta(encoder, l.current(), l.next());
+        write(encoder, &delta(amounts[1]));
+        self.record_add_delta(encoder, l.previous(), l.current());
+        write(encoder, &vec![0.0; texels]);
+        self.levels.advance(1);
+    }
+
+    /// Records `level + delta` rendered into `target` (`shaders/add_impulse_fragment.wgsl`).
+    fn record_add_delta(&self, encoder: &mut wgpu::CommandEncoder, level: usize, target: usize) {
+        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("sphere fragment delta"),
+            layout: &self.impulse_pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&self.views[level]),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&view(&self.delta)),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&view(&self.dry)),
+                },
+            ],
+        });
+        full_screen_pass(encoder, &self.views[target], &self.impulse_pipeline, &group);
     }
 
     /// Texels per row of the height textures: vertex `i` is at `(i % width, i / width)` (see
@@ -368,18 +489,28 @@ impl GpuSphereWater for SphereFragmentWater {
             steps,
             |w| w.keeper.as_ref(),
             Self::keep_level,
-            |w, encoder, run| w.encode_step_many(encoder, run),
+            Self::record_steps,
         )
     }
 
+    /// Records `steps` steps into the caller's encoder (one render pass per step).
+    ///
+    /// On undamped water the keeper works here too, never waiting: both levels are recorded
+    /// for reading back where [`GpuSphereWater::step_many`] would correct, and come back when
+    /// the caller submits; a later `encode_step_many` that finds them arrived records their
+    /// correction, carried forward to its own step count, as two passes adding a delta texture.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        for _ in 0..steps {
-            let l = self.levels;
-            let group = &self.groups[l.previous()];
-            full_screen_pass(encoder, &self.views[l.next()], &self.pipeline, group);
-            self.levels.advance(1);
+        self.record_keep_level(encoder, true);
+        let mut left = steps;
+        while left > 0 {
+            let run = self
+                .keeper
+                .as_ref()
+                .map_or(left, |k| k.segment(self.steps, left));
+            self.record_steps(encoder, run);
+            left -= run;
+            self.record_keep_level(encoder, false);
         }
-        self.steps += steps;
     }
 
     /// Adds a click (its heights computed on the host exactly as the CPU water computes them):
@@ -424,35 +555,11 @@ impl GpuSphereWater for SphereFragmentWater {
         submitted(&device, || {
             self.queue
                 .write_texture(target, bytemuck::cast_slice(&rows), layout, extent);
-            let view = |t: &wgpu::Texture| t.create_view(&Default::default());
             let (cur, spare) = (self.levels.current(), self.levels.next());
-            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("sphere fragment click"),
-                layout: &self.impulse_pipeline.get_bind_group_layout(0),
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(&self.views[cur]),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&view(&self.delta)),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::TextureView(&view(&self.dry)),
-                    },
-                ],
-            });
             let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("sphere fragment click"),
             });
-            full_screen_pass(
-                &mut encoder,
-                &self.views[spare],
-                &self.impulse_pipeline,
-                &group,
-            );
+            self.record_add_delta(&mut encoder, cur, spare);
             // Back into the current texture rather than swapping roles: the three step bind
             // groups assume roles that only rotate, and clicks are rare next to steps.
             encoder.copy_texture_to_texture(

@@ -190,26 +190,28 @@ fn record_frames(
 }
 
 /// The record-only path keeps the level too: 64 x 64, 20,020 undamped steps recorded in frames
-/// of 7 into the caller's encoders (the compute backend), signed and split, reflective at
-/// `a = 1/2`, periodic at `a = 1/4` and at `a = 1/2` (the marginal checkerboard, whose amounts
-/// are carried by their own recurrence). The mean level moves by less than 1e-4 of max |z|,
-/// max |z| stays within 2x of its value after the first 1,001 steps, and the heights match the
-/// CPU's (which corrects at the exact steps) within `F32_TOLERANCE` (measured over four runs,
-/// which differ a little because when the sums arrive depends on the GPU: the level within
-/// 1.4e-6 of max |z|, the heights within 2.7e-5 of the scale). Without the recorded keeper the
-/// first case failed: the level moved by 4.2e-4 of max |z|.
+/// of 7 into the caller's encoders on both backends, signed and split, reflective at `a = 1/2`,
+/// periodic at `a = 1/4` and at `a = 1/2` (the marginal checkerboard, whose amounts are carried
+/// by their own recurrence). The mean level moves by less than 1e-4 of max |z|, max |z| stays
+/// within 2x of its value after the first 1,001 steps, and the heights match the CPU's (which
+/// corrects at the exact steps) within `F32_TOLERANCE` (measured over several runs, which
+/// differ a little because when the levels come back depends on the GPU: the level within
+/// 1.4e-6 of max |z|, the heights within 2.8e-5 of the scale). Without the recorded keeper the
+/// first case failed on either backend: the level moved by 4.2e-4 of max |z|.
 #[test]
 fn recorded_steps_keep_the_mean_level_and_match_the_cpu() {
     let gpu = gpu_or_return!("recorded_steps_keep_the_mean_level_and_match_the_cpu");
     let size = GridSize::new(W, H).expect("size");
     for (boundary, a) in CASES {
         let params = WaveParams::new(1.0, 1.0, a.sqrt(), Damping::NONE).expect("params");
-        for mode in [GridMode::Signed, GridMode::Split] {
-            let what = format!("{mode} {boundary} a = {a}, recorded");
+        for (mode, backend) in [GridMode::Signed, GridMode::Split]
+            .into_iter()
+            .flat_map(|m| [GpuBackend::Compute, GpuBackend::Fragment].map(|b| (m, b)))
+        {
+            let what = format!("{mode} {boundary} a = {a}, recorded on {}", backend.name());
             let mut cpu = cpu_grid(mode, params, boundary);
             let spec = GridSpec::new(size, params, boundary, mode);
-            let mut grid =
-                GpuGrid::new(GpuBackend::Compute, &gpu.device, &gpu.queue, spec).expect("grid");
+            let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
             let gpu_grid = grid.water_mut();
             let levels = gpu_levels(mode);
             gpu_grid.upload_f32(&levels, &levels).expect("upload");

@@ -25,7 +25,7 @@ use water_core::kernels::mean_level::{
 
 use water_core::{GridMode, GridSize};
 
-use crate::carried_correction::{carry_forward, Amounts};
+use crate::carried_correction::{all_zero, carry_forward, pack, Amounts};
 use crate::device_calls::{record_compute_pass, storage_buffer, uniform_buffer};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
@@ -230,17 +230,8 @@ impl GpuKeeper {
             let now = (cur_sums[0], old_sums[0]);
             vec![self.keepers[0].correct(self.size, steps, now, self.checker)]
         };
-        let pack = |pick: fn(&LevelAmounts) -> (f32, f32)| {
-            let mut words = [0.0f32; 8];
-            for (c, a) in amounts.iter().enumerate() {
-                let (plain, checker) = pick(a);
-                (words[4 * c], words[4 * c + 1]) = (plain, checker);
-            }
-            words
-        };
-        let per_level = [pack(|a| a.0), pack(|a| a.1)];
-        let all_zero = per_level.iter().all(|w| w.iter().all(|&v| v == 0.0));
-        (!all_zero).then_some(per_level)
+        let per_level = pack(&amounts);
+        (!all_zero(&per_level)).then_some(per_level)
     }
 
     /// Records the sums of `cur` and `old` at step count `steps` into the caller's encoder,
