@@ -8,6 +8,8 @@ pub(crate) type Amounts = [[f32; 8]; 2];
 
 use water_core::kernels::mean_level::LevelAmounts;
 
+use crate::readback::PendingReadback;
+
 /// Per-channel amounts `(cur, old)`, each `(plain, checker)`, as [`Amounts`].
 pub(crate) fn pack(amounts: &[LevelAmounts]) -> Amounts {
     let level = |pick: fn(&LevelAmounts) -> (f32, f32)| {
@@ -48,6 +50,57 @@ pub(crate) fn carry_forward(amounts: Amounts, k: u64) -> Amounts {
         carried[1][c + 1] = (sign(kf - 1.0) * (cu + (kf - 1.0) * rate)) as f32;
     }
     carried
+}
+
+/// A sphere's uniform amounts `(cur, old)` planned `k` steps ago, carried to now ([`carry_forward`]);
+/// `None` when both are zero.
+pub(crate) fn carried_uniform((cur, old): (f32, f32), k: u64) -> Option<[f32; 2]> {
+    if cur == 0.0 && old == 0.0 {
+        return None;
+    }
+    let mut amounts = [[0.0f32; 8]; 2];
+    (amounts[0][0], amounts[1][0]) = (cur, old);
+    let [cur, old] = carry_forward(amounts, k);
+    Some([cur[0], old[0]])
+}
+
+/// Levels (or their sums) recorded into a caller's encoder at a step count, on their way back.
+pub(crate) type Recorded = Option<(u64, PendingReadback)>;
+
+/// The bytes of `recorded` and the step count they were recorded at, once they have come back
+/// (after polling `device` without waiting); `recorded` is then emptied. `None` while they are
+/// on their way; a failed map empties `recorded` and gives `None` too (the next are recorded
+/// in their place).
+pub(crate) fn take_arrived(
+    device: &wgpu::Device,
+    recorded: &mut Recorded,
+) -> Option<(u64, Vec<u8>)> {
+    // A failed poll means a lost device, which the next submitting call reports.
+    let _ = device.poll(wgpu::PollType::Poll);
+    let arrived = recorded.as_ref().and_then(|(_, r)| r.try_take())?;
+    let (at, _) = recorded.take()?;
+    arrived.ok().map(|bytes| (at, bytes))
+}
+
+/// Records `steps` steps of `water` into `encoder` as the record-only `encode_step_many` of
+/// every backend does: `keep(water, encoder, true)` first, then runs of at most `run(water,
+/// left)` steps recorded by `record`, each followed by `keep(water, encoder, false)`.
+pub(crate) fn record_in_runs<W>(
+    water: &mut W,
+    encoder: &mut wgpu::CommandEncoder,
+    steps: u64,
+    run: impl Fn(&W, u64) -> u64,
+    keep: impl Fn(&mut W, &mut wgpu::CommandEncoder, bool),
+    record: impl Fn(&mut W, &mut wgpu::CommandEncoder, u64),
+) {
+    keep(water, encoder, true);
+    let mut left = steps;
+    while left > 0 {
+        let stretch = run(water, left);
+        record(water, encoder, stretch);
+        left -= stretch;
+        keep(water, encoder, false);
+    }
 }
 
 #[cfg(test)]

@@ -36,6 +36,8 @@ use crate::storage::{check_f16_range, pack_f16_rows, StorageFormat};
 use crate::time_levels::TimeLevels;
 use crate::uniforms::GridUniforms;
 use mean_level::GpuKeeper;
+
+use crate::carried_correction::record_in_runs;
 use spectral::{SpectralContacts, SpectralPlan};
 
 /// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
@@ -322,8 +324,6 @@ impl ComputeGrid {
         };
         let (cur, old) = (&self.fields[cur], &self.fields[old]);
         if before_step && keeper.awaiting_recorded() {
-            // A failed poll means a lost device, which the next submitting call reports.
-            let _ = self.device.poll(wgpu::PollType::Poll);
             keeper.record_recorded_correction(&self.device, encoder, cur, old, steps);
         }
         if !keeper.awaiting_recorded() && keeper.wanted(steps, before_step) {
@@ -637,17 +637,17 @@ impl GpuGridWater for ComputeGrid {
     /// So the level is kept as long as the caller submits its encoders; the levels differ from
     /// the submitting path's by the corrections' own rounding.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        self.record_keep_level(encoder, true);
-        let mut left = steps;
-        while left > 0 {
-            let run = match (&self.keeper, self.keeps_level()) {
-                (Some(keeper), true) => keeper.segment(self.steps, left),
+        record_in_runs(
+            self,
+            encoder,
+            steps,
+            |grid, left| match (&grid.keeper, grid.keeps_level()) {
+                (Some(keeper), true) => keeper.segment(grid.steps, left),
                 _ => left,
-            };
-            self.encode_steps(encoder, run, false);
-            left -= run;
-            self.record_keep_level(encoder, false);
-        }
+            },
+            Self::record_keep_level,
+            |grid, encoder, run| grid.encode_steps(encoder, run, false),
+        );
     }
 
     /// Sets both time levels of a signed or split grid (`channels * cells` f32 values each:

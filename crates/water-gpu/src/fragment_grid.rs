@@ -5,7 +5,9 @@
 
 use water_core::{ContactMasks, Depth, GridMode, Impulse, LandMask};
 
-use crate::carried_correction::{all_zero, carry_forward, pack, Amounts};
+use crate::carried_correction::{
+    all_zero, carry_forward, pack, record_in_runs, take_arrived, Amounts, Recorded,
+};
 use crate::compute_grid::impulse_cells;
 use crate::depth_faces::{face_texels, faces_for, LandParts, DEPTH_ENABLED};
 use crate::device_calls::{check_limit, level_texture, texture_2d, validated};
@@ -58,7 +60,7 @@ pub struct FragmentGrid {
     keeper: Option<HostKeeper>,
     /// Both levels recorded into a caller's encoder at a step count, on their way back (the
     /// record-only path's keeper).
-    recorded: Option<(u64, PendingReadback)>,
+    recorded: Recorded,
     /// Whether a depth is set.
     has_depth: bool,
 }
@@ -427,20 +429,17 @@ impl FragmentGrid {
         if !self.keeps_level() {
             return;
         }
-        if before_step && self.recorded.is_some() {
-            // A failed poll means a lost device, which the next submitting call reports.
-            let _ = self.device.poll(wgpu::PollType::Poll);
-            if let Some(arrived) = self.recorded.as_ref().and_then(|(_, r)| r.try_take()) {
-                let at = self.recorded.take().map_or(self.steps, |(at, _)| at);
-                // A failed map drops the levels; the next are recorded in their place.
-                if let (Ok(bytes), Some(keeper)) = (arrived, &mut self.keeper) {
-                    let values = f32s(&bytes);
-                    let (cur, old) = values.split_at(values.len() / 2);
-                    let amounts = pack(&keeper.plan(at, cur, old));
-                    if !all_zero(&amounts) {
-                        self.record_shift(encoder, &carry_forward(amounts, self.steps - at));
-                    }
-                }
+        let arrived = if before_step && self.recorded.is_some() {
+            take_arrived(&self.device, &mut self.recorded)
+        } else {
+            None
+        };
+        if let (Some((at, bytes)), Some(keeper)) = (arrived, &mut self.keeper) {
+            let values = f32s(&bytes);
+            let (cur, old) = values.split_at(values.len() / 2);
+            let amounts = pack(&keeper.plan(at, cur, old));
+            if !all_zero(&amounts) {
+                self.record_shift(encoder, &carry_forward(amounts, self.steps - at));
             }
         }
         let steps = self.steps;
@@ -773,17 +772,17 @@ impl GpuGridWater for FragmentGrid {
     /// their correction, planned by the CPU's keeper and carried forward to its own step count,
     /// as two passes adding a delta texture (`shaders/add_impulse_fragment.wgsl`).
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        self.record_keep_level(encoder, true);
-        let mut left = steps;
-        while left > 0 {
-            let run = match (&self.keeper, self.keeps_level()) {
-                (Some(keeper), true) => keeper.segment(self.steps, left),
+        record_in_runs(
+            self,
+            encoder,
+            steps,
+            |grid, left| match (&grid.keeper, grid.keeps_level()) {
+                (Some(keeper), true) => keeper.segment(grid.steps, left),
                 _ => left,
-            };
-            self.encode_steps(encoder, run, false);
-            left -= run;
-            self.record_keep_level(encoder, false);
-        }
+            },
+            Self::record_keep_level,
+            |grid, encoder, run| grid.encode_steps(encoder, run, false),
+        );
     }
 
     /// Runs `steps` steps. **Submits** one command buffer (what

@@ -6,7 +6,7 @@ use water_sphere::{
     keep_weighted_level, weighted_level_amounts, Icosphere, SphereImpulse, SphereWater,
 };
 
-use crate::carried_correction::carry_forward;
+use crate::carried_correction::{carried_uniform, record_in_runs, take_arrived, Recorded};
 use crate::device_calls::{
     check_limit, record_compute_pass, storage_buffer, submitted, uniform_buffer, validated,
 };
@@ -47,7 +47,7 @@ pub struct SphereComputeWater {
     /// keeper.
     shift: Option<VertexShift>,
     /// Both levels recorded into a caller's encoder at a step count, on their way back.
-    recorded: Option<(u64, PendingReadback)>,
+    recorded: Recorded,
 }
 
 /// `shift_vertices` of `shaders/mean_level.wgsl` for one sphere: adds a uniform amount to every
@@ -244,25 +244,17 @@ impl SphereComputeWater {
             &self.fields[self.levels.current()],
             &self.fields[self.levels.previous()],
         );
-        if before_step && self.recorded.is_some() {
-            // A failed poll means a lost device, which the next submitting call reports.
-            let _ = self.device.poll(wgpu::PollType::Poll);
-            let arrived = self.recorded.as_ref().and_then(|(_, r)| r.try_take());
-            if let Some(arrived) = arrived {
-                let at = self.recorded.take().map_or(self.steps, |(at, _)| at);
-                // A failed map drops the levels; the next are recorded in their place.
-                if let Ok(bytes) = arrived {
-                    let values = f32s(&bytes);
-                    let (cur_values, old_values) = values.split_at(values.len() / 2);
-                    let levels = (cur_values, old_values);
-                    let (c, o) = weighted_level_amounts(keeper, &self.click_weights, at, levels);
-                    if c != 0.0 || o != 0.0 {
-                        let mut amounts = [[0.0f32; 8]; 2];
-                        (amounts[0][0], amounts[1][0]) = (c, o);
-                        let [c, o] = carry_forward(amounts, self.steps - at);
-                        shift.record(&self.device, encoder, [cur, old], [c[0], o[0]]);
-                    }
-                }
+        let arrived = if before_step && self.recorded.is_some() {
+            take_arrived(&self.device, &mut self.recorded)
+        } else {
+            None
+        };
+        if let Some((at, bytes)) = arrived {
+            let values = f32s(&bytes);
+            let levels = values.split_at(values.len() / 2);
+            let amounts = weighted_level_amounts(keeper, &self.click_weights, at, levels);
+            if let Some([c, o]) = carried_uniform(amounts, self.steps - at) {
+                shift.record(&self.device, encoder, [cur, old], [c, o]);
             }
         }
         if self.recorded.is_none() && keeper.wanted(self.steps, before_step) {
@@ -335,17 +327,19 @@ impl GpuSphereWater for SphereComputeWater {
     /// correction (`shaders/mean_level.wgsl`, `shift_vertices`), carried forward to its own
     /// step count. So the level is kept as long as the caller submits its encoders.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        self.record_keep_level(encoder, true);
-        let mut left = steps;
-        while left > 0 {
-            let run = self
-                .keeper
-                .as_ref()
-                .map_or(left, |k| k.segment(self.steps, left));
-            self.record_steps(encoder, run);
-            left -= run;
-            self.record_keep_level(encoder, false);
-        }
+        record_in_runs(
+            self,
+            encoder,
+            steps,
+            |water, left| {
+                water
+                    .keeper
+                    .as_ref()
+                    .map_or(left, |k| k.segment(water.steps, left))
+            },
+            Self::record_keep_level,
+            Self::record_steps,
+        );
     }
 
     /// `steps` steps. **Submits** the steps; on undamped water the run is cut where mean-level

@@ -32,7 +32,7 @@ use water_sphere::{
     keep_weighted_level, weighted_level_amounts, Icosphere, SphereImpulse, SphereWater,
 };
 
-use crate::carried_correction::carry_forward;
+use crate::carried_correction::{carried_uniform, record_in_runs, take_arrived, Recorded};
 use crate::device_calls::{check_limit, level_texture, submitted, uniform_buffer, validated};
 use crate::error::GpuError;
 use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
@@ -100,7 +100,7 @@ pub struct SphereFragmentWater {
     keeper: Option<MeanLevelKeeper>,
     /// Both levels recorded into a caller's encoder at a step count, on their way back (the
     /// record-only path's keeper).
-    recorded: Option<(u64, PendingReadback)>,
+    recorded: Recorded,
 }
 
 impl SphereFragmentWater {
@@ -355,28 +355,19 @@ impl SphereFragmentWater {
         if self.keeper.is_none() {
             return;
         }
-        if before_step && self.recorded.is_some() {
-            // A failed poll means a lost device, which the next submitting call reports.
-            let _ = self.device.poll(wgpu::PollType::Poll);
-            if let Some(arrived) = self.recorded.as_ref().and_then(|(_, r)| r.try_take()) {
-                let at = self.recorded.take().map_or(self.steps, |(at, _)| at);
-                let n = self.vertices as usize;
-                // A failed map drops the levels; the next are recorded in their place.
-                let amounts = match (arrived, &mut self.keeper) {
-                    (Ok(bytes), Some(keeper)) => {
-                        let values = f32s(&bytes);
-                        let (cur, old) = values.split_at(values.len() / 2);
-                        let levels = (&cur[..n], &old[..n]);
-                        weighted_level_amounts(keeper, &self.click_weights, at, levels)
-                    }
-                    _ => (0.0, 0.0),
-                };
-                if amounts != (0.0, 0.0) {
-                    let mut words = [[0.0f32; 8]; 2];
-                    (words[0][0], words[1][0]) = amounts;
-                    let [c, o] = carry_forward(words, self.steps - at);
-                    self.record_shift(encoder, [c[0], o[0]]);
-                }
+        let arrived = if before_step && self.recorded.is_some() {
+            take_arrived(&self.device, &mut self.recorded)
+        } else {
+            None
+        };
+        if let (Some((at, bytes)), Some(keeper)) = (arrived, &mut self.keeper) {
+            let n = self.vertices as usize;
+            let values = f32s(&bytes);
+            let (cur, old) = values.split_at(values.len() / 2);
+            let levels = (&cur[..n], &old[..n]);
+            let amounts = weighted_level_amounts(keeper, &self.click_weights, at, levels);
+            if let Some(carried) = carried_uniform(amounts, self.steps - at) {
+                self.record_shift(encoder, carried);
             }
         }
         let steps = self.steps;
@@ -500,17 +491,19 @@ impl GpuSphereWater for SphereFragmentWater {
     /// the caller submits; a later `encode_step_many` that finds them arrived records their
     /// correction, carried forward to its own step count, as two passes adding a delta texture.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        self.record_keep_level(encoder, true);
-        let mut left = steps;
-        while left > 0 {
-            let run = self
-                .keeper
-                .as_ref()
-                .map_or(left, |k| k.segment(self.steps, left));
-            self.record_steps(encoder, run);
-            left -= run;
-            self.record_keep_level(encoder, false);
-        }
+        record_in_runs(
+            self,
+            encoder,
+            steps,
+            |water, left| {
+                water
+                    .keeper
+                    .as_ref()
+                    .map_or(left, |k| k.segment(water.steps, left))
+            },
+            Self::record_keep_level,
+            Self::record_steps,
+        );
     }
 
     /// Adds a click (its heights computed on the host exactly as the CPU water computes them):

@@ -25,7 +25,7 @@ use water_core::kernels::mean_level::{
 
 use water_core::{GridMode, GridSize};
 
-use crate::carried_correction::{all_zero, carry_forward, pack, Amounts};
+use crate::carried_correction::{all_zero, carry_forward, pack, take_arrived, Amounts, Recorded};
 use crate::device_calls::{record_compute_pass, storage_buffer, uniform_buffer};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
@@ -56,16 +56,9 @@ pub(crate) struct GpuKeeper {
     partials: [wgpu::Buffer; 2],
     /// Amounts for the current and the previous level (two `vec4<f32>`, one per channel).
     amounts: [wgpu::Buffer; 2],
-    /// Sums recorded into a caller's encoder, on their way back.
-    recorded: Option<RecordedSums>,
-}
-
-/// The sums of both levels at step count `at`, recorded into a caller's encoder (the current
-/// level's partial sums, then the previous level's), on their way back.
-#[derive(Debug)]
-struct RecordedSums {
-    at: u64,
-    readback: PendingReadback,
+    /// Sums recorded into a caller's encoder (the current level's partial sums, then the
+    /// previous level's), on their way back.
+    recorded: Recorded,
 }
 
 impl GpuKeeper {
@@ -252,10 +245,7 @@ impl GpuKeeper {
             (&self.partials, 2),
         );
         let partials: Vec<&wgpu::Buffer> = self.partials.iter().collect();
-        self.recorded = Some(RecordedSums {
-            at: steps,
-            readback: PendingReadback::record(device, encoder, &partials),
-        });
+        self.recorded = Some((steps, PendingReadback::record(device, encoder, &partials)));
     }
 
     /// When sums recorded by [`GpuKeeper::record_sums`] have arrived, records into the
@@ -270,23 +260,16 @@ impl GpuKeeper {
         old: &wgpu::Buffer,
         steps: u64,
     ) {
-        let Some(arrived) = self.recorded.as_ref().and_then(|r| r.readback.try_take()) else {
-            return;
-        };
-        let Some(recorded) = self.recorded.take() else {
-            return;
-        };
-        // A failed map drops the sums; the next are recorded in their place.
-        let Ok(bytes) = arrived else {
+        let Some((at, bytes)) = take_arrived(device, &mut self.recorded) else {
             return;
         };
         let words = f32s(&bytes);
         let (cur_words, old_words) = words.split_at(words.len() / 2);
         let (cur_sums, old_sums) = (self.level_sums(cur_words), self.level_sums(old_words));
-        let Some(amounts) = self.plan(recorded.at, &cur_sums, &old_sums) else {
+        let Some(amounts) = self.plan(at, &cur_sums, &old_sums) else {
             return;
         };
-        let amounts = carry_forward(amounts, steps - recorded.at);
+        let amounts = carry_forward(amounts, steps - at);
         for (buffer, words) in self.amounts.iter().zip(&amounts) {
             record_buffer_write(device, encoder, buffer, bytemuck::cast_slice(words));
         }
