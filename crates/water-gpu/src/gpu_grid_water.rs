@@ -108,6 +108,12 @@ pub trait GpuGridWater: sealed::GridTargets {
 
     /// Records `steps` steps into the caller's encoder. **Records only**; the grid's
     /// bookkeeping (which level is current) advances now, for the operations recorded after.
+    ///
+    /// On water that conserves volume (reflective or periodic, undamped, no land) the
+    /// mean-level keeper runs here too without waiting: what it measures comes back after the
+    /// caller submits the encoder, and a later `encode_step_many` records the correction
+    /// (`docs/math.md`, section 9). Submit each encoder, as a frame loop does, for the level to
+    /// be kept.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64);
 
     /// Sets both levels of a signed or split grid (split: both channels, `2 * cells` values

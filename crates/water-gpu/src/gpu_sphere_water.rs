@@ -27,7 +27,9 @@ pub trait GpuSphereWater: sealed::OnDevice {
     fn steps_taken(&self) -> u64;
 
     /// Records `steps` steps into the caller's encoder. **Records only**; which level is
-    /// current advances now, for the operations recorded after.
+    /// current advances now, for the operations recorded after. On undamped water the
+    /// mean-level keeper runs here too without waiting (see
+    /// [`crate::GpuGridWater::encode_step_many`]).
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64);
 
     /// Adds an impulse (a click), its heights computed on the host exactly as
