@@ -57,36 +57,55 @@ fn neumaier(s: vec2<f32>, z: f32) -> vec2<f32> {
     return vec2<f32>(t, s.y + c);
 }
 
-fn write_row(slot: u32, even: vec2<f32>, odd: vec2<f32>, peak: f32) {
+// A row's sums so far: even and odd cells (each `hi`, `lo`), and max |z|.
+struct RowSums {
+    even: vec2<f32>,
+    odd: vec2<f32>,
+    peak: f32,
+}
+
+fn no_sums() -> RowSums {
+    return RowSums(vec2<f32>(0.0, 0.0), vec2<f32>(0.0, 0.0), 0.0);
+}
+
+// `s` with cell (x, y), of height `z`, added.
+fn add_cell(s: RowSums, x: u32, y: u32, z: f32) -> RowSums {
+    var r = s;
+    if (((x + y) & 1u) == 0u) {
+        r.even = neumaier(r.even, z);
+    } else {
+        r.odd = neumaier(r.odd, z);
+    }
+    r.peak = max(r.peak, abs(z));
+    return r;
+}
+
+fn write_row(slot: u32, s: RowSums) {
     let o = 5u * slot;
-    partials[o] = even.x;
-    partials[o + 1u] = even.y;
-    partials[o + 2u] = odd.x;
-    partials[o + 3u] = odd.y;
-    partials[o + 4u] = peak;
+    partials[o] = s.even.x;
+    partials[o + 1u] = s.even.y;
+    partials[o + 2u] = s.odd.x;
+    partials[o + 3u] = s.odd.y;
+    partials[o + 4u] = s.peak;
+}
+
+// Whether invocation `id` has a row (`id.x`) of a channel (`id.y`) to work on.
+fn has_row(id: vec3<u32>) -> bool {
+    return id.x < u.height && id.y < u.channels;
 }
 
 @compute @workgroup_size(64)
 fn level_sums(@builtin(global_invocation_id) id: vec3<u32>) {
-    let y = id.x;
-    let channel = id.y;
-    if (y >= u.height || channel >= u.channels) {
+    if (!has_row(id)) {
         return;
     }
-    let base = (channel * u.height + y) * u.width;
-    var even = vec2<f32>(0.0, 0.0);
-    var odd = vec2<f32>(0.0, 0.0);
-    var peak = 0.0;
+    let y = id.x;
+    let base = (id.y * u.height + y) * u.width;
+    var sums = no_sums();
     for (var x = 0u; x < u.width; x = x + 1u) {
-        let z = level[base + x];
-        if (((x + y) & 1u) == 0u) {
-            even = neumaier(even, z);
-        } else {
-            odd = neumaier(odd, z);
-        }
-        peak = max(peak, abs(z));
+        sums = add_cell(sums, x, y, level[base + x]);
     }
-    write_row(channel * u.height + y, even, odd, peak);
+    write_row(id.y * u.height + y, sums);
 }
 
 @group(0) @binding(3) var<uniform> amounts: Amounts;
@@ -123,25 +142,16 @@ fn row_words() -> u32 {
 
 @compute @workgroup_size(64)
 fn level_sums_f16(@builtin(global_invocation_id) id: vec3<u32>) {
-    let y = id.x;
-    let channel = id.y;
-    if (y >= u.height || channel >= u.channels) {
+    if (!has_row(id)) {
         return;
     }
-    let base = (channel * u.height + y) * row_words();
-    var even = vec2<f32>(0.0, 0.0);
-    var odd = vec2<f32>(0.0, 0.0);
-    var peak = 0.0;
+    let y = id.x;
+    let base = (id.y * u.height + y) * row_words();
+    var sums = no_sums();
     for (var x = 0u; x < u.width; x = x + 1u) {
-        let z = half_of(level_words[base + x / 2u], x);
-        if (((x + y) & 1u) == 0u) {
-            even = neumaier(even, z);
-        } else {
-            odd = neumaier(odd, z);
-        }
-        peak = max(peak, abs(z));
+        sums = add_cell(sums, x, y, half_of(level_words[base + x / 2u], x));
     }
-    write_row(channel * u.height + y, even, odd, peak);
+    write_row(id.y * u.height + y, sums);
 }
 
 // Cell x of row y stored with its amount and the carry from the cells before it: the f16 bits
@@ -154,11 +164,11 @@ fn shifted_half(bits: u32, channel: u32, x: u32, y: u32, carry: f32) -> vec2<u32
 
 @compute @workgroup_size(64)
 fn shift_level_f16(@builtin(global_invocation_id) id: vec3<u32>) {
-    let y = id.x;
-    let channel = id.y;
-    if (y >= u.height || channel >= u.channels) {
+    if (!has_row(id)) {
         return;
     }
+    let y = id.x;
+    let channel = id.y;
     let base = (channel * u.height + y) * row_words();
     var carry = 0.0;
     for (var k = 0u; k < row_words(); k = k + 1u) {

@@ -68,13 +68,14 @@ pub(crate) fn carried_uniform((cur, old): (f32, f32), k: u64) -> Option<[f32; 2]
 pub(crate) type Recorded = Option<(u64, PendingReadback)>;
 
 /// The bytes of `recorded` and the step count they were recorded at, once they have come back
-/// (after polling `device` without waiting); `recorded` is then emptied. `None` while they are
-/// on their way; a failed map empties `recorded` and gives `None` too (the next are recorded
+/// (after polling `device` without waiting); `recorded` is then emptied. `None` when nothing
+/// is recorded or while it is on its way; a failed map empties `recorded` and gives `None` too (the next are recorded
 /// in their place).
 pub(crate) fn take_arrived(
     device: &wgpu::Device,
     recorded: &mut Recorded,
 ) -> Option<(u64, Vec<u8>)> {
+    recorded.as_ref()?;
     // A failed poll means a lost device, which the next submitting call reports.
     let _ = device.poll(wgpu::PollType::Poll);
     let arrived = recorded.as_ref().and_then(|(_, r)| r.try_take())?;

@@ -429,11 +429,9 @@ impl FragmentGrid {
         if !self.keeps_level() {
             return;
         }
-        let arrived = if before_step && self.recorded.is_some() {
-            take_arrived(&self.device, &mut self.recorded)
-        } else {
-            None
-        };
+        let arrived = before_step
+            .then(|| take_arrived(&self.device, &mut self.recorded))
+            .flatten();
         if let (Some((at, bytes)), Some(keeper)) = (arrived, &mut self.keeper) {
             let values = f32s(&bytes);
             let (cur, old) = values.split_at(values.len() / 2);

@@ -4,6 +4,9 @@ use std::sync::{mpsc, Mutex};
 
 use crate::error::GpuError;
 
+/// Where a mapping reports that it completed (or failed).
+type MapSender = mpsc::Sender<Result<(), wgpu::BufferAsyncError>>;
+
 /// A copy of a GPU buffer on its way to the host. Poll the device (or call
 /// [`PendingReadback::wait`]) until [`PendingReadback::try_take`] returns the data.
 #[derive(Debug)]
@@ -157,18 +160,12 @@ impl PendingReadback {
         rows: Option<(usize, usize)>,
         len: usize,
     ) -> Self {
-        let (sender, result) = mpsc::channel();
-        encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Read, .., move |r| {
-            // The receiver may be gone if the readback was dropped; nothing to report then.
-            let _ = sender.send(r);
-        });
-        Self {
-            device: device.clone(),
-            staging,
-            result: Mutex::new(result),
-            rows,
-            len,
-        }
+        Self::mapped(device, staging, rows, len, |staging, sender| {
+            encoder.map_buffer_on_submit(staging, wgpu::MapMode::Read, .., move |r| {
+                // The receiver may be gone if the readback was dropped; nothing to report.
+                let _ = sender.send(r);
+            });
+        })
     }
 
     /// Runs `start` in a validation scope: the copies are valid for a live device, so a
@@ -197,11 +194,24 @@ impl PendingReadback {
         rows: Option<(usize, usize)>,
         len: usize,
     ) -> Self {
+        Self::mapped(device, staging, rows, len, |staging, sender| {
+            staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                // The receiver may be gone if the readback was dropped; nothing to report.
+                let _ = sender.send(r);
+            });
+        })
+    }
+
+    /// A readback of `staging`, whose mapping `start` asks for with the sender to report to.
+    fn mapped(
+        device: &wgpu::Device,
+        staging: wgpu::Buffer,
+        rows: Option<(usize, usize)>,
+        len: usize,
+        start: impl FnOnce(&wgpu::Buffer, MapSender),
+    ) -> Self {
         let (sender, result) = mpsc::channel();
-        staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-            // The receiver may be gone if the readback was dropped; nothing to report then.
-            let _ = sender.send(r);
-        });
+        start(&staging, sender);
         Self {
             device: device.clone(),
             staging,

@@ -244,11 +244,9 @@ impl SphereComputeWater {
             &self.fields[self.levels.current()],
             &self.fields[self.levels.previous()],
         );
-        let arrived = if before_step && self.recorded.is_some() {
-            take_arrived(&self.device, &mut self.recorded)
-        } else {
-            None
-        };
+        let arrived = before_step
+            .then(|| take_arrived(&self.device, &mut self.recorded))
+            .flatten();
         if let Some((at, bytes)) = arrived {
             let values = f32s(&bytes);
             let levels = values.split_at(values.len() / 2);

@@ -355,11 +355,9 @@ impl SphereFragmentWater {
         if self.keeper.is_none() {
             return;
         }
-        let arrived = if before_step && self.recorded.is_some() {
-            take_arrived(&self.device, &mut self.recorded)
-        } else {
-            None
-        };
+        let arrived = before_step
+            .then(|| take_arrived(&self.device, &mut self.recorded))
+            .flatten();
         if let (Some((at, bytes)), Some(keeper)) = (arrived, &mut self.keeper) {
             let n = self.vertices as usize;
             let values = f32s(&bytes);
