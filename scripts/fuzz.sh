@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Bounded fuzzing: each cargo-fuzz target in fuzz/ for SECONDS (default 60) seconds, on a
-# nightly toolchain; skipped with a printed line when none is installed. Installs cargo-fuzz
-# when missing. Seeds: fuzz/seeds/<target> (past findings; for the parser, scenarios/ too),
+# nightly toolchain; skipped with a printed line when none is installed (a failure under
+# CI=true). Installs cargo-fuzz when missing. Seeds: fuzz/seeds/<target> (past findings; for the parser, scenarios/ too),
 # read before the run starts; the working corpora
 # (fuzz/corpus) and crash inputs (fuzz/artifacts) stay out of git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 if ! rustup toolchain list | grep -q nightly; then
+  # In CI a missing nightly is a failure: a fuzz step that skips itself proves nothing.
+  if [[ ${CI:-} == true ]]; then
+    echo "fuzz: no nightly toolchain, and CI=true: scripts/setup.sh should have installed it" >&2
+    exit 1
+  fi
   echo "fuzz: skipped, no nightly toolchain (rustup toolchain install nightly)"
   exit 0
 fi

@@ -18,4 +18,11 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
 fi
+# The fuzz targets (scripts/fuzz.sh) build on a nightly toolchain; the tests do not need it, so a
+# failed install is reported here and is a failure only where fuzzing runs (CI).
+if command -v rustup >/dev/null && ! rustup toolchain list | grep -q nightly; then
+  echo "setup: installing the nightly toolchain for the fuzz targets"
+  rustup toolchain install nightly --profile minimal ||
+    echo "setup: could not install nightly; scripts/fuzz.sh will skip (and fail under CI=true)" >&2
+fi
 cargo fetch --locked

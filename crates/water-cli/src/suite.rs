@@ -11,6 +11,7 @@ use water_core::{Boundary, GridMode, TemporalBlocking};
 use water_gpu::{GpuBackend, StorageFormat};
 
 use crate::bench::{bench_grid, BenchError, BenchGrid};
+use crate::out_dir::OutputDir;
 use crate::roofline;
 use water_scene::Backend;
 
@@ -309,15 +310,23 @@ pub fn table(series: &[Series], sizes: &[usize], threads: usize) -> String {
     for line in series {
         let _ = write!(s, "| {} |", line.name);
         for v in &line.gcells {
-            if *v < 0.1 {
-                let _ = write!(s, " {v:.4} |");
-            } else {
-                let _ = write!(s, " {v:.2} |");
-            }
+            let _ = write!(s, " {} |", three_significant(*v));
         }
         s.push('\n');
     }
     s
+}
+
+/// `v` with three significant digits (at least two decimals), so a slow series (a software
+/// GPU at 1e-5 Gcell/s) never reads 0 and a fast one keeps the table's usual two decimals.
+#[must_use]
+pub fn three_significant(v: f64) -> String {
+    if !v.is_finite() || v == 0.0 {
+        return format!("{v}");
+    }
+    let decade = v.abs().log10().floor() as i32;
+    let decimals = (2 - decade).max(2) as usize;
+    format!("{v:.decimals$}")
 }
 
 /// An SVG line plot: Gcell/s against grid edge, both on log scales (so a software GPU at a
@@ -459,12 +468,17 @@ pub fn write(
     let io = |path: &Path, e: std::io::Error| {
         BenchError::Invalid(format!("writing {}: {e}", path.display()))
     };
-    std::fs::create_dir_all(&images).map_err(|e| io(&images, e))?;
-    let svg_path = images.join("bench-suite.svg");
+    // Both files are written under temporary names and renamed only once both are whole, as
+    // every other command's outputs are (`OutputDir`): a failed run leaves the folder as it was.
+    let mut out = OutputDir::create(dir).map_err(|e| io(dir, e))?;
+    let mut out_images = OutputDir::create(&images).map_err(|e| io(&images, e))?;
     let title = format!("Grid steps, CPU on {threads} threads, {machine}");
     let sizes = &options.sizes;
-    std::fs::write(&svg_path, svg(&series, sizes, &title)).map_err(|e| io(&svg_path, e))?;
-    let md_path = dir.join("bench-suite.md");
+    let svg_path = out_images
+        .write("bench-suite.svg", |p| {
+            std::fs::write(p, svg(&series, sizes, &title))
+        })
+        .map_err(|e| io(&images.join("bench-suite.svg"), e))?;
     let mut command = format!(
         "water bench suite --out {} --threads {threads}",
         dir.display()
@@ -504,7 +518,14 @@ pub fn write(
             .map(|why| format!("\nNot measured: {why}\n"))
             .collect::<String>()
     );
-    std::fs::write(&md_path, md).map_err(|e| io(&md_path, e))?;
+    let md_path = out
+        .write("bench-suite.md", |p| std::fs::write(p, md))
+        .map_err(|e| io(&dir.join("bench-suite.md"), e))?;
+    out_images
+        .commit(|name| name == "bench-suite.svg")
+        .map_err(|e| io(&svg_path, e))?;
+    out.commit(|name| name == "bench-suite.md")
+        .map_err(|e| io(&md_path, e))?;
     Ok(vec![md_path, svg_path])
 }
 
@@ -557,7 +578,16 @@ mod tests {
         let table = table(&series, &SIZES, 2);
         assert_eq!(table.lines().count(), 5);
         assert!(table.contains("| a | 1.00 | 2.00 |"), "{table}");
-        assert!(table.contains("| 0.0080 |"), "{table}");
+        assert!(table.contains("| 0.00800 |"), "{table}");
+    }
+
+    #[test]
+    fn a_slow_figure_keeps_three_significant_digits_and_never_reads_zero() {
+        assert_eq!(three_significant(3.14159), "3.14");
+        assert_eq!(three_significant(123.4), "123.40");
+        assert_eq!(three_significant(0.04321), "0.0432");
+        assert_eq!(three_significant(4.2e-5), "0.0000420");
+        assert_eq!(three_significant(0.0), "0");
     }
 
     #[test]

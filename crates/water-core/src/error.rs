@@ -184,6 +184,32 @@ pub enum WaterError {
         /// What was asked for (e.g. `"depth"`).
         what: &'static str,
     },
+    /// Two values that must agree do not.
+    #[error("{first} and {second} disagree: {detail}")]
+    Conflict {
+        /// The first key.
+        first: &'static str,
+        /// The second key (or what it is).
+        second: &'static str,
+        /// The two values.
+        detail: String,
+    },
+    /// An ambient sea whose wavelengths span more than its tiles can hold.
+    #[error(
+        "an ambient sea from {longest_m} m waves (8 peak wavelengths) down to {shortest_m} m          (2 cells of {cell_size} m) needs more than {max_tiles} tiles; use cells of at least          {min_cell_size} m"
+    )]
+    OceanBandTooWide {
+        /// The longest wavelength the sea must hold, m.
+        longest_m: f64,
+        /// The shortest, m.
+        shortest_m: f64,
+        /// The finest grid's cell size, m.
+        cell_size: f64,
+        /// The most tiles offered.
+        max_tiles: usize,
+        /// The smallest cell size the tiles can serve, m.
+        min_cell_size: f64,
+    },
     /// The classic (Hugo Elias) mode only supports the fixed boundary.
     #[error("classic mode supports only the fixed boundary, got {boundary}")]
     ClassicBoundary {

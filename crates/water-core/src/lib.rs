@@ -57,6 +57,7 @@ mod height_source;
 mod impulse;
 pub mod kernels;
 mod land;
+pub mod ocean;
 mod named;
 mod params;
 mod sample;

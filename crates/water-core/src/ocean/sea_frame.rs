@@ -1,0 +1,285 @@
+//! [`SeaFrame`]: the ambient sea at one time, ready for queries at any world point.
+//!
+//! Each tile's fields are read between samples by periodic Catmull-Rom interpolation (16 taps;
+//! every wave a tile holds has 8 or more samples a wavelength, where the interpolation is
+//! within 1% of the wave). A choppy sea moves each surface point `x0` to `x0 + D(x0)`; the
+//! height at a fixed world point `p` is `h(x0)` for the `x0` with `x0 + D(x0) = p`, found by
+//! Newton's method on that equation (`J = I + grad D`), falling back to the fixed-point step
+//! `x0 <- p - D(x0)` where the surface is near folding (`det J` below
+//! [`NEWTON_MIN_DETERMINANT`]). It stops when the residual is under [`INVERSION_TOLERANCE`]
+//! or after [`MAX_INVERSION_ITERATIONS`]; `docs/math.md` section 14 gives the errors measured.
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+use crate::height_source::{HeightSource, SurfaceLevel, SurfaceSample};
+use crate::ocean::ambient_sea::AmbientSea;
+use crate::ocean::ocean_synthesis::{ocean_synthesis, SeaField, TileFields};
+
+/// The inversion stops once `|x0 + D(x0) - p|` is below this, m.
+pub const INVERSION_TOLERANCE: f64 = 1e-5;
+/// The most Newton (or fixed-point) iterations of the inversion.
+pub const MAX_INVERSION_ITERATIONS: usize = 12;
+/// Below this `det J` the inversion takes the fixed-point step instead of Newton's.
+pub const NEWTON_MIN_DETERMINANT: f64 = 0.2;
+/// Batches shorter than this are answered on the calling thread.
+const PARALLEL_BATCH: usize = 512;
+
+/// The sea at one world point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeaSample {
+    /// Height of the surface above the still level at the fixed world point, m.
+    pub height: f32,
+    /// Unit normal of the surface there, pointing up (`+z`).
+    pub normal: Vec3,
+    /// `d height / dt` at the fixed world point, m/s.
+    pub vertical_velocity: f32,
+    /// `det(I + grad D)` at the surface point there: 1 without choppiness, below 0 where the
+    /// surface folds (breaking crests; foam's source).
+    pub jacobian: f32,
+}
+
+/// Catmull-Rom weights and wrapped indices of one tile around one point.
+struct Taps {
+    xs: [usize; 4],
+    ys: [usize; 4],
+    wx: [f64; 4],
+    wy: [f64; 4],
+}
+
+fn catmull_rom(f: f64) -> [f64; 4] {
+    let (f2, f3) = (f * f, f * f * f);
+    [
+        0.5 * (-f3 + 2.0 * f2 - f),
+        0.5 * (3.0 * f3 - 5.0 * f2 + 2.0),
+        0.5 * (-3.0 * f3 + 4.0 * f2 + f),
+        0.5 * (f3 - f2),
+    ]
+}
+
+impl TileFields {
+    fn taps(&self, p: [f64; 2]) -> Taps {
+        let n = self.cells as i64;
+        let axis = |coordinate: f64| {
+            let u = coordinate / self.spacing;
+            let base = u.floor();
+            let first = base as i64 - 1;
+            let idx = [0, 1, 2, 3].map(|k| (first + k).rem_euclid(n) as usize);
+            (idx, catmull_rom(u - base))
+        };
+        let (xs, wx) = axis(p[0]);
+        let (ys, wy) = axis(p[1]);
+        Taps { xs, ys, wx, wy }
+    }
+
+    fn read(&self, field: SeaField, taps: &Taps) -> f64 {
+        let data = &self.fields[field as usize];
+        let mut total = 0.0;
+        for (row, wy) in taps.ys.iter().zip(taps.wy) {
+            let line = &data[row * self.cells..(row + 1) * self.cells];
+            let mut across = 0.0;
+            for (col, wx) in taps.xs.iter().zip(taps.wx) {
+                across += f64::from(line[*col]) * wx;
+            }
+            total += across * wy;
+        }
+        total
+    }
+}
+
+/// The ambient sea synthesised at one time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeaFrame {
+    time: f64,
+    choppy: bool,
+    tiles: Vec<TileFields>,
+}
+
+impl SeaFrame {
+    /// The sea of `sea` at time `t` (s). Prefer [`AmbientSea::frame`].
+    #[must_use]
+    pub fn synthesise(sea: &AmbientSea, t: f64) -> Self {
+        Self {
+            time: t,
+            choppy: sea.choppiness() > 0.0,
+            tiles: ocean_synthesis(sea, t),
+        }
+    }
+
+    /// The time this frame shows, s.
+    #[must_use]
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The synthesised tiles (what a GPU twin is compared with).
+    #[must_use]
+    pub fn tiles(&self) -> &[TileFields] {
+        &self.tiles
+    }
+
+    fn sum(&self, field: SeaField, p: [f64; 2]) -> f64 {
+        self.tiles.iter().map(|t| t.read(field, &t.taps(p))).sum()
+    }
+
+    /// Every field summed over the tiles at the undisplaced point `x0`.
+    fn fields_at(&self, x0: [f64; 2], fields: &[SeaField], out: &mut [f64]) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        for tile in &self.tiles {
+            let taps = tile.taps(x0);
+            for (v, &f) in out.iter_mut().zip(fields) {
+                *v += tile.read(f, &taps);
+            }
+        }
+    }
+
+    /// The undisplaced point whose surface lies over `p`, and the Jacobian's entries there
+    /// (`[1 + dDx/dx, dDx/dy, 1 + dDy/dy]`).
+    fn invert(&self, p: [f64; 2]) -> ([f64; 2], [f64; 3]) {
+        if !self.choppy {
+            return (p, [1.0, 0.0, 1.0]);
+        }
+        const NEEDED: [SeaField; 5] = [
+            SeaField::DisplacementX,
+            SeaField::DisplacementY,
+            SeaField::DxDx,
+            SeaField::DxDy,
+            SeaField::DyDy,
+        ];
+        let mut x0 = p;
+        let mut v = [0.0; 5];
+        for _ in 0..MAX_INVERSION_ITERATIONS {
+            self.fields_at(x0, &NEEDED, &mut v);
+            let j = [1.0 + v[2], v[3], 1.0 + v[4]];
+            let r = [x0[0] + v[0] - p[0], x0[1] + v[1] - p[1]];
+            if r[0].hypot(r[1]) < INVERSION_TOLERANCE {
+                return (x0, j);
+            }
+            let det = j[0] * j[2] - j[1] * j[1];
+            if det > NEWTON_MIN_DETERMINANT {
+                x0[0] -= (j[2] * r[0] - j[1] * r[1]) / det;
+                x0[1] -= (j[0] * r[1] - j[1] * r[0]) / det;
+            } else {
+                x0 = [p[0] - v[0], p[1] - v[1]];
+            }
+        }
+        self.fields_at(x0, &NEEDED, &mut v);
+        (x0, [1.0 + v[2], v[3], 1.0 + v[4]])
+    }
+
+    /// The height (m) at the fixed world point `p`.
+    #[must_use]
+    pub fn height(&self, p: Vec2) -> f32 {
+        let (x0, _) = self.invert([f64::from(p.x), f64::from(p.y)]);
+        self.sum(SeaField::Height, x0) as f32
+    }
+
+    /// Height, normal, vertical velocity and Jacobian at the fixed world point `p`.
+    #[must_use]
+    pub fn sample(&self, p: Vec2) -> SeaSample {
+        let p = [f64::from(p.x), f64::from(p.y)];
+        let (x0, j) = self.invert(p);
+        let mut v = [0.0; 6];
+        let fields: &[SeaField] = if self.choppy {
+            &[
+                SeaField::Height,
+                SeaField::HeightRate,
+                SeaField::SlopeX,
+                SeaField::SlopeY,
+                SeaField::DxDt,
+                SeaField::DyDt,
+            ]
+        } else {
+            &[
+                SeaField::Height,
+                SeaField::HeightRate,
+                SeaField::SlopeX,
+                SeaField::SlopeY,
+            ]
+        };
+        self.fields_at(x0, fields, &mut v[..fields.len()]);
+        let [h, h_t, h_x, h_y, dx_t, dy_t] = v;
+        // x0(p) has dx0/dp = J^-1 (J symmetric): grad_p eta = J^-1 grad h, and at fixed p
+        // d eta/dt = h_t - grad h . J^-1 dD/dt.
+        let det = j[0] * j[2] - j[1] * j[1];
+        let inverse = |a: f64, b: f64| {
+            if det.abs() > 1e-9 {
+                [(j[2] * a - j[1] * b) / det, (j[0] * b - j[1] * a) / det]
+            } else {
+                [a, b]
+            }
+        };
+        let slope = inverse(h_x, h_y);
+        let drift = inverse(dx_t, dy_t);
+        SeaSample {
+            height: h as f32,
+            normal: Vec3::new(-slope[0] as f32, -slope[1] as f32, 1.0).normalize(),
+            vertical_velocity: (h_t - h_x * drift[0] - h_y * drift[1]) as f32,
+            jacobian: det as f32,
+        }
+    }
+
+    /// Heights at many fixed world points: `out[i]` for `points[i]`, in parallel for long
+    /// batches (each point alone, so the answer does not depend on the thread count).
+    ///
+    /// # Panics
+    /// If `out` and `points` differ in length.
+    pub fn heights_into(&self, points: &[Vec2], out: &mut [f32]) {
+        assert_eq!(points.len(), out.len(), "one output per point");
+        if points.len() < PARALLEL_BATCH {
+            for (o, p) in out.iter_mut().zip(points) {
+                *o = self.height(*p);
+            }
+        } else {
+            out.par_chunks_mut(PARALLEL_BATCH / 4)
+                .zip(points.par_chunks(PARALLEL_BATCH / 4))
+                .for_each(|(o, p)| {
+                    for (o, p) in o.iter_mut().zip(p) {
+                        *o = self.height(*p);
+                    }
+                });
+        }
+    }
+
+    /// Heights at many fixed world points, in a new vector (see [`SeaFrame::heights_into`]).
+    #[must_use]
+    pub fn heights(&self, points: &[Vec2]) -> Vec<f32> {
+        let mut out = vec![0.0; points.len()];
+        self.heights_into(points, &mut out);
+        out
+    }
+
+    /// Full samples at many fixed world points, in parallel for long batches.
+    ///
+    /// # Panics
+    /// If `out` and `points` differ in length.
+    pub fn samples_into(&self, points: &[Vec2], out: &mut [SeaSample]) {
+        assert_eq!(points.len(), out.len(), "one output per point");
+        out.par_chunks_mut(PARALLEL_BATCH / 4)
+            .zip(points.par_chunks(PARALLEL_BATCH / 4))
+            .for_each(|(o, p)| {
+                for (o, p) in o.iter_mut().zip(p) {
+                    *o = self.sample(*p);
+                }
+            });
+    }
+}
+
+impl HeightSource for SeaFrame {
+    /// The sea everywhere: never `None`.
+    fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
+        let s = self.sample(position.truncate());
+        Some(SurfaceSample {
+            point: Vec3::new(position.x, position.y, s.height),
+            normal: s.normal,
+            up: Vec3::Z,
+        })
+    }
+
+    fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
+        Some(SurfaceLevel {
+            point: Vec3::new(position.x, position.y, self.height(position.truncate())),
+            up: Vec3::Z,
+        })
+    }
+}

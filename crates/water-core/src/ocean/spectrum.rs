@@ -1,0 +1,279 @@
+//! Wind-sea frequency spectra `S(omega)` (m^2 s): how the sea's variance is spread over wave
+//! frequencies. `../../docs/math.md` section 14 gives the formulas and their sources.
+
+use crate::error::{positive, Result, WaterError};
+
+/// Phillips' constant of the Pierson-Moskowitz spectrum.
+pub const PIERSON_MOSKOWITZ_ALPHA: f64 = 8.1e-3;
+/// The Pierson-Moskowitz shape constant `beta`.
+pub const PIERSON_MOSKOWITZ_BETA: f64 = 0.74;
+/// JONSWAP's default peak enhancement `gamma`.
+pub const DEFAULT_PEAK_ENHANCEMENT: f64 = 3.3;
+/// Wind speeds accepted, m/s: a calm breath to a strong hurricane.
+pub const WIND_SPEED_RANGE: (f64, f64) = (0.0, 100.0);
+/// Fetches accepted, m: a pond's width to an ocean basin.
+pub const FETCH_RANGE: (f64, f64) = (0.0, 1e7);
+/// Peak enhancements accepted (JONSWAP's `gamma`; 1 is Pierson-Moskowitz's shape).
+pub const PEAK_ENHANCEMENT_RANGE: (f64, f64) = (1.0, 20.0);
+
+/// A wind-sea spectrum: the variance density `S(omega)` over angular frequency.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum WaveSpectrum {
+    /// A fully developed sea (Pierson & Moskowitz 1964):
+    /// `S = alpha g^2 omega^-5 exp(-beta (g / (U omega))^4)`; `wind_speed` U in m/s **measured
+    /// at 19.5 m** above the sea, as the formula is defined. `Hs = 0.2092 U^2 / g`.
+    PiersonMoskowitz {
+        /// U at 19.5 m, m/s.
+        wind_speed: f64,
+    },
+    /// A fetch-limited sea (Hasselmann et al. 1973): Pierson-Moskowitz's tail with a peak
+    /// enhanced by `gamma`; `wind_speed` U in m/s **measured at 10 m**, `fetch` F in m.
+    Jonswap {
+        /// U at 10 m, m/s.
+        wind_speed: f64,
+        /// The distance over which the wind has blown, m.
+        fetch: f64,
+        /// `gamma` (3.3 in the JONSWAP experiment).
+        peak_enhancement: f64,
+    },
+    /// JONSWAP over finite depth (Bouws et al. 1985): times Kitaigorodskii's factor
+    /// `Phi(omega sqrt(d / g))`.
+    Tma {
+        /// U at 10 m, m/s.
+        wind_speed: f64,
+        /// Fetch, m.
+        fetch: f64,
+        /// `gamma`.
+        peak_enhancement: f64,
+        /// Still-water depth, m.
+        depth: f64,
+    },
+}
+
+fn in_open_closed(name: &'static str, value: f64, range: (f64, f64), text: &'static str) -> Result<()> {
+    positive(name, value)?;
+    if value <= range.0 || value > range.1 {
+        return Err(WaterError::OutOfRange { name, value, range: text });
+    }
+    Ok(())
+}
+
+impl WaveSpectrum {
+    /// The spectrum's scenario name (`spectrum = "..."`).
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::PiersonMoskowitz { .. } => "pierson-moskowitz",
+            Self::Jonswap { .. } => "jonswap",
+            Self::Tma { .. } => "tma",
+        }
+    }
+
+    /// The height above the sea (m) at which this spectrum's wind speed is defined.
+    #[must_use]
+    pub fn wind_height(&self) -> f64 {
+        match self {
+            Self::PiersonMoskowitz { .. } => 19.5,
+            Self::Jonswap { .. } | Self::Tma { .. } => 10.0,
+        }
+    }
+
+    /// Checks every parameter, naming the scenario key and the limit it broke.
+    ///
+    /// # Errors
+    /// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`]:
+    /// `wind_speed` in (0, 100] m/s, `fetch` in (0, 1e7] m, `peak_enhancement` in [1, 20],
+    /// `depth` in (0, 11000] m.
+    pub fn validate(&self) -> Result<()> {
+        let check_jonswap = |wind_speed: f64, fetch: f64, gamma: f64| -> Result<()> {
+            in_open_closed("wind_speed", wind_speed, WIND_SPEED_RANGE, "(0, 100] m/s")?;
+            in_open_closed("fetch", fetch, FETCH_RANGE, "(0, 1e7] m")?;
+            crate::error::finite("peak_enhancement", gamma)?;
+            if !(PEAK_ENHANCEMENT_RANGE.0..=PEAK_ENHANCEMENT_RANGE.1).contains(&gamma) {
+                return Err(WaterError::OutOfRange {
+                    name: "peak_enhancement",
+                    value: gamma,
+                    range: "[1, 20]",
+                });
+            }
+            Ok(())
+        };
+        match *self {
+            Self::PiersonMoskowitz { wind_speed } => {
+                in_open_closed("wind_speed", wind_speed, WIND_SPEED_RANGE, "(0, 100] m/s")
+            }
+            Self::Jonswap {
+                wind_speed,
+                fetch,
+                peak_enhancement,
+            } => check_jonswap(wind_speed, fetch, peak_enhancement),
+            Self::Tma {
+                wind_speed,
+                fetch,
+                peak_enhancement,
+                depth,
+            } => {
+                check_jonswap(wind_speed, fetch, peak_enhancement)?;
+                in_open_closed("depth", depth, (0.0, crate::depth::MAX_DEPTH), "(0, 11000] m")
+            }
+        }
+    }
+
+    /// The peak angular frequency `omega_p`, rad/s, for gravity `g` (m/s^2).
+    #[must_use]
+    pub fn peak_omega(&self, gravity: f64) -> f64 {
+        match *self {
+            // dS/domega = 0 at omega^4 = (4/5) beta (g/U)^4.
+            Self::PiersonMoskowitz { wind_speed } => {
+                (0.8 * PIERSON_MOSKOWITZ_BETA).powf(0.25) * gravity / wind_speed
+            }
+            Self::Jonswap {
+                wind_speed, fetch, ..
+            }
+            | Self::Tma {
+                wind_speed, fetch, ..
+            } => 22.0 * (gravity * gravity / (wind_speed * fetch)).cbrt(),
+        }
+    }
+
+    /// `S(omega)`, m^2 s, at angular frequency `omega` (rad/s; 0 at and below 0).
+    #[must_use]
+    pub fn density(&self, omega: f64, gravity: f64) -> f64 {
+        if omega <= 0.0 {
+            return 0.0;
+        }
+        let g2 = gravity * gravity;
+        match *self {
+            Self::PiersonMoskowitz { wind_speed } => {
+                let x = gravity / (wind_speed * omega);
+                PIERSON_MOSKOWITZ_ALPHA * g2 * omega.powi(-5)
+                    * (-PIERSON_MOSKOWITZ_BETA * x.powi(4)).exp()
+            }
+            Self::Jonswap {
+                wind_speed,
+                fetch,
+                peak_enhancement,
+            } => jonswap(omega, gravity, wind_speed, fetch, peak_enhancement),
+            Self::Tma {
+                wind_speed,
+                fetch,
+                peak_enhancement,
+                depth,
+            } => {
+                jonswap(omega, gravity, wind_speed, fetch, peak_enhancement)
+                    * kitaigorodskii(omega * (depth / gravity).sqrt())
+            }
+        }
+    }
+
+    /// The spectrum's zeroth moment `m0 = integral of S(omega) d omega` (m^2), by quadrature
+    /// independent of any synthesis: Simpson's rule on a log-spaced frequency axis from
+    /// `omega_p / 20` to `200 omega_p`, plus the `omega^-5` tail beyond in closed form.
+    #[must_use]
+    pub fn variance(&self, gravity: f64) -> f64 {
+        let wp = self.peak_omega(gravity);
+        let (lo, hi) = ((wp / 20.0).ln(), (wp * 200.0).ln());
+        let n = 20_000;
+        let step = (hi - lo) / f64::from(n);
+        // In u = ln omega: integral of S(e^u) e^u du.
+        let f = |u: f64| {
+            let w = u.exp();
+            self.density(w, gravity) * w
+        };
+        let mut sum = f(lo) + f(hi);
+        for i in 1..n {
+            let weight = if i % 2 == 1 { 4.0 } else { 2.0 };
+            sum += weight * f(lo + step * f64::from(i));
+        }
+        let body = sum * step / 3.0;
+        // Past 200 omega_p every spectrum here is S(w_hi) (w_hi / w)^5: integral S w_hi / 4.
+        let w_hi = hi.exp();
+        body + self.density(w_hi, gravity) * w_hi / 4.0
+    }
+}
+
+/// JONSWAP: `alpha g^2 omega^-5 exp(-5/4 (omega_p/omega)^4) gamma^r`.
+fn jonswap(omega: f64, gravity: f64, wind_speed: f64, fetch: f64, gamma: f64) -> f64 {
+    let alpha = 0.076 * (wind_speed * wind_speed / (fetch * gravity)).powf(0.22);
+    let wp = 22.0 * (gravity * gravity / (wind_speed * fetch)).cbrt();
+    let sigma = if omega <= wp { 0.07 } else { 0.09 };
+    let r = (-(omega - wp).powi(2) / (2.0 * sigma * sigma * wp * wp)).exp();
+    alpha * gravity * gravity * omega.powi(-5) * (-1.25 * (wp / omega).powi(4)).exp() * gamma.powf(r)
+}
+
+/// Kitaigorodskii's depth factor `Phi(omega_h)`, `omega_h = omega sqrt(d / g)`.
+#[must_use]
+pub fn kitaigorodskii(omega_h: f64) -> f64 {
+    if omega_h <= 1.0 {
+        0.5 * omega_h * omega_h
+    } else if omega_h <= 2.0 {
+        1.0 - 0.5 * (2.0 - omega_h).powi(2)
+    } else {
+        1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pierson_moskowitz_variance_is_its_closed_form() {
+        // m0 = alpha g^2 / (4 beta) (U/g)^4, so Hs = 4 sqrt(m0) = 0.2092 U^2 / g.
+        let g = 9.81;
+        for u in [5.0, 12.0, 25.0] {
+            let s = WaveSpectrum::PiersonMoskowitz { wind_speed: u };
+            let exact = PIERSON_MOSKOWITZ_ALPHA * g * g / (4.0 * PIERSON_MOSKOWITZ_BETA)
+                * (u / g).powi(4);
+            let m0 = s.variance(g);
+            assert!((m0 / exact - 1.0).abs() < 1e-6, "{m0} vs {exact}");
+            let hs = 4.0 * m0.sqrt();
+            assert!((hs / (0.2092 * u * u / g) - 1.0).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn the_peak_is_where_the_density_is_largest() {
+        let g = 9.81;
+        for s in [
+            WaveSpectrum::PiersonMoskowitz { wind_speed: 10.0 },
+            WaveSpectrum::Jonswap {
+                wind_speed: 10.0,
+                fetch: 1e5,
+                peak_enhancement: 3.3,
+            },
+        ] {
+            let wp = s.peak_omega(g);
+            let at = s.density(wp, g);
+            assert!(at > s.density(wp * 0.98, g) && at > s.density(wp * 1.02, g), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn kitaigorodskii_is_continuous_and_reaches_one() {
+        assert!((kitaigorodskii(1.0) - 0.5).abs() < 1e-12);
+        assert!((kitaigorodskii(2.0) - 1.0).abs() < 1e-12);
+        assert!((kitaigorodskii(1.0 + 1e-9) - 0.5).abs() < 1e-8);
+        assert_eq!(kitaigorodskii(5.0), 1.0);
+    }
+
+    #[test]
+    fn bad_winds_and_fetches_are_named() {
+        let e = WaveSpectrum::PiersonMoskowitz { wind_speed: -1.0 }
+            .validate()
+            .expect_err("negative");
+        assert!(e.to_string().contains("wind_speed"), "{e}");
+        let e = WaveSpectrum::Jonswap {
+            wind_speed: 10.0,
+            fetch: 0.0,
+            peak_enhancement: 3.3,
+        }
+        .validate()
+        .expect_err("zero fetch");
+        assert!(e.to_string().contains("fetch"), "{e}");
+        let e = WaveSpectrum::PiersonMoskowitz { wind_speed: 150.0 }
+            .validate()
+            .expect_err("too fast");
+        assert!(e.to_string().contains("(0, 100] m/s"), "{e}");
+    }
+}
