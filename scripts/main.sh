@@ -5,7 +5,8 @@
 # out/<scenario>/<backend>/height.npy, height.png, summary.json and, with bodies, bodies.csv),
 # compares the GPU results with the CPU reference, and runs the kelvin-wake scenario (dispersive
 # water: on the CPU and the compute backend, which the fragment backend does not offer) into
-# out/kelvin-wake/{cpu,gpu} and compares them.
+# out/kelvin-wake/{cpu,gpu} and compares them, and the swell scenario (bodies on a JONSWAP sea
+# around the grid) into out/swell/{cpu,gpu}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -26,3 +27,9 @@ for backend in cpu gpu; do
     --out "out/kelvin-wake/$backend" "$@"
 done
 target/release/water compare --builtin kelvin-wake --backends gpu
+# The swell: a JONSWAP sea around the grid; the bodies float on the sum, height.npy is the sum and
+# ocean.npy the sea alone (the sea is the same function on every backend).
+for backend in cpu gpu; do
+  target/release/water run --builtin swell --backend "$backend" --out "out/swell/$backend" "$@"
+done
+target/release/water compare --builtin swell --backends gpu

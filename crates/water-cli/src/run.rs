@@ -48,14 +48,35 @@ pub struct RunSummary {
     pub mcells_per_s: f64,
     /// Largest |height| at the end (m; classic: integer units).
     pub max_abs_height: f32,
-    /// Volume above rest at the end, m^3.
+    /// Volume of the grid's water above rest at the end (the ambient sea left out), m^3.
     pub volume: f64,
     /// Discrete energy at the end, m^2 (CPU runs, which keep both time levels on the host).
     pub energy: Option<f64>,
     /// Where each floating body ended, metres.
     pub bodies: Vec<BodySummary>,
+    /// The ambient sea (`[ocean]`), if any: `height.npy` is then the sea plus the grid's water.
+    pub ocean: Option<OceanSummary>,
     /// Files written.
     pub files: Vec<PathBuf>,
+}
+
+/// The ambient sea of a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct OceanSummary {
+    /// The spectrum's name.
+    pub spectrum: String,
+    /// The height (m) above the sea at which the spectrum's wind speed is defined.
+    pub wind_height_m: f64,
+    /// `4 sqrt(sum over the synthesised modes of E|h(k)|^2)`, m.
+    pub hs_spectrum: f64,
+    /// The seed.
+    pub seed: u64,
+    /// The choppiness `lambda`.
+    pub choppiness: f64,
+    /// The sea's periodic tiles' sides, m, largest first.
+    pub tile_lengths_m: Vec<f64>,
+    /// Largest |height| of the sea alone over the grid at the end, m.
+    pub max_abs_height: f32,
 }
 
 /// A floating body's end position.
@@ -118,6 +139,7 @@ pub fn is_run_output(name: &str) -> bool {
     matches!(
         name,
         "height.npy"
+            | "ocean.npy"
             | "positive.npy"
             | "negative.npy"
             | "positions.npy"
@@ -237,11 +259,40 @@ pub fn run_scenario(
         trajectory.as_mut().map(|t| t as &mut dyn TrajectorySink),
         |done| progress.update(done),
     )?;
-    let outputs = scene.water().outputs()?;
+    let mut outputs = scene.water().outputs()?;
     let wall_seconds = start.elapsed().as_secs_f64();
     progress.finish();
 
     let size = scenario.size;
+    let volume = water_core::diagnostics::volume(&outputs.heights, scenario.params.cell_size());
+    let mut ocean = None;
+    if let Some(spec) = &scenario.ocean {
+        // height.npy is the surface a user sees: the sea plus the grid's water, at the cell
+        // centres, the sea's time that of the last step.
+        let centres = water_scene::cell_centres(
+            size,
+            scenario.params.cell_size() as f32,
+            glam::Vec2::ZERO,
+        );
+        let sea_heights = scene.sea_frame().map(|f| f.heights(&centres)).unwrap_or_default();
+        for (h, s) in outputs.heights.iter_mut().zip(&sea_heights) {
+            *h += s;
+        }
+        dir.write("ocean.npy", |path| {
+            npy::write(path, &sea_heights, &[size.height(), size.width()])
+        })
+        .map_err(io)?;
+        let sea = scene.ocean().expect("a scenario's [ocean] is set on its scene");
+        ocean = Some(OceanSummary {
+            spectrum: spec.spectrum.name().into(),
+            wind_height_m: spec.spectrum.wind_height(),
+            hs_spectrum: sea.hs_spectrum(),
+            seed: spec.seed,
+            choppiness: spec.choppiness,
+            tile_lengths_m: sea.tiles().iter().map(|t| t.length).collect(),
+            max_abs_height: max_abs_height(&sea_heights),
+        });
+    }
     let heights = &outputs.heights;
     npy::write_grid_arrays(&outputs, &mut dir, size.width(), size.height()).map_err(io)?;
     let land = scenario.all_land();
@@ -293,9 +344,10 @@ pub fn run_scenario(
         wall_seconds,
         mcells_per_s: size.cells() as f64 * scenario.steps as f64 / wall_seconds.max(1e-12) / 1e6,
         max_abs_height: max_abs_height(heights),
-        volume: water_core::diagnostics::volume(heights, scenario.params.cell_size()),
+        volume,
         energy: scene.water().energy(),
         bodies,
+        ocean,
         files,
     };
     write_json(dir, "summary.json", &summary, is_run_output).map_err(io)?;
@@ -327,6 +379,12 @@ impl RunSummary {
             self.energy
                 .map_or_else(|| "n/a (GPU)".to_owned(), |e| format!("{e:.6e} m^2"))
         );
+        let sea = self.ocean.as_ref().map_or_else(String::new, |o| {
+            format!(
+                "ocean      {} (wind at {} m), Hs of its modes {:.3} m, seed {}, choppiness {}\n",
+                o.spectrum, o.wind_height_m, o.hs_spectrum, o.seed, o.choppiness
+            )
+        });
         let bodies: String = self
             .bodies
             .iter()
@@ -335,6 +393,6 @@ impl RunSummary {
                 format!("body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m\n", b.name)
             })
             .collect();
-        s + &adapter_line(self.adapter.as_deref()) + &bodies + &wrote_lines(&self.files)
+        s + &sea + &adapter_line(self.adapter.as_deref()) + &bodies + &wrote_lines(&self.files)
     }
 }

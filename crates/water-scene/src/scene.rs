@@ -9,10 +9,16 @@
 //! 3. the bodies' hulls are drawn into the contact masks (on the CPU, or on the GPU with
 //!    [`MaskSource::Gpu`]);
 //! 4. the water steps, the masks' bow and stern events making the bodies' wakes.
+//!
+//! With an ambient sea ([`Scene::set_ocean`]) the surface is the sea plus the grid's water
+//! everywhere a body or a query looks ([`water_core::ocean::SeaWithWater`]): bodies float and
+//! pitch on the swell, and beyond the grid on the sea alone. The sea at step `s` is the sea at
+//! time `s * dt`; it does not feed the grid, whose water is the interactive part.
 
 use glam::{Quat, Vec2, Vec3};
 use rayon::prelude::*;
 use water_buoyancy::{BodyState, BodyStep, BuoyancyError, FloatingBody, Gravity, Wrench};
+use water_core::ocean::{AmbientSea, SeaFrame, SeaWithWater};
 use water_core::{
     ContactMasks, FixedStepClock, FrameSteps, GridMode, HeightSource, HeightView, Impulse,
     LandMask, SurfaceSample,
@@ -24,6 +30,7 @@ use crate::backend_grid::BackendGrid;
 use crate::body::{BodyId, BodySpec, BodyView, SceneBody};
 use crate::error::SceneError;
 use crate::event::SceneEvent;
+use crate::scene_ocean::SceneOcean;
 use crate::step_times::StepTimes;
 use crate::trajectory::{TrajectoryRow, TrajectorySink};
 use crate::up_axis::UpAxis;
@@ -136,6 +143,8 @@ pub struct Scene {
     /// A body was removed since the masks were last drawn: the next step must draw them (even
     /// with no bodies left) so its cut leaves the water as stern events.
     masks_hold_removed: bool,
+    /// The ambient sea around the grid, if any.
+    ocean: Option<SceneOcean>,
 }
 
 impl Scene {
@@ -209,7 +218,28 @@ impl Scene {
             heights: Vec::new(),
             times: StepTimes::default(),
             masks_hold_removed: false,
+            ocean: None,
         })
+    }
+
+    /// Puts the grid inside an ambient sea (`None`: a tank again). From the next query or step
+    /// on, bodies and [`Scene::surface_at`] see the sea plus the grid's water, and beyond the
+    /// grid the sea alone. The sea's coordinates are the water's (z-up) world metres, its
+    /// time `s * dt` at step `s`.
+    pub fn set_ocean(&mut self, sea: Option<AmbientSea>) {
+        self.ocean = sea.map(SceneOcean::new);
+    }
+
+    /// The ambient sea, if any.
+    #[must_use]
+    pub fn ocean(&self) -> Option<&AmbientSea> {
+        self.ocean.as_ref().map(SceneOcean::sea)
+    }
+
+    /// The ambient sea at the current step (made once a step), if any.
+    pub fn sea_frame(&mut self) -> Option<&SeaFrame> {
+        let (step, dt) = (self.step, self.spec.params.dt());
+        self.ocean.as_mut().map(|o| o.frame_at(step, dt))
     }
 
     /// What the water simulates.
@@ -446,9 +476,15 @@ impl Scene {
         let up = self.settings.up;
         let water_point = up.to_water(position);
         let cell_size = self.cell_size();
+        let (step, dt) = (self.step, self.spec.params.dt());
+        let sea = self.ocean.as_mut().map(|o| &*o.frame_at(step, dt));
         self.water
             .with_heights(cell_size, &mut self.heights, |view| {
-                view.surface_at(water_point).map(|s| SurfaceSample {
+                let found = match sea {
+                    Some(sea) => SeaWithWater::new(sea, view).surface_at(water_point),
+                    None => view.surface_at(water_point),
+                };
+                found.map(|s| SurfaceSample {
                     point: up.from_water(s.point),
                     normal: up.from_water(s.normal),
                     up: up.from_water(s.up),
@@ -567,6 +603,8 @@ impl Scene {
         let gravity = self.settings.gravity;
         let cell_size = self.cell_size();
         let bodies = &mut self.bodies;
+        let sea_dt = self.spec.params.dt();
+        let sea = self.ocean.as_mut().map(|o| &*o.frame_at(step, sea_dt));
         let outcomes =
             self.water
                 .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {
@@ -577,7 +615,16 @@ impl Scene {
                                 force: b.force,
                                 torque: b.torque,
                             };
-                            b.body.step(view, &gravity, dt, extra).map_err(|source| {
+                            let moved = match sea {
+                                Some(sea) => b.body.step(
+                                    &SeaWithWater::new(sea, view),
+                                    &gravity,
+                                    dt,
+                                    extra,
+                                ),
+                                None => b.body.step(view, &gravity, dt, extra),
+                            };
+                            moved.map_err(|source| {
                                 SceneError::Body {
                                     name: b.name.clone(),
                                     step,

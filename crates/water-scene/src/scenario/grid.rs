@@ -8,6 +8,7 @@ use water_core::{
     GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT,
     GRID_COURANT_LIMIT, MAX_IMPULSE_RADIUS,
 };
+use water_core::ocean::{AmbientSea, OceanSpec};
 use water_gpu::{GpuContext, GridSpec};
 
 use super::depth_keys::{DepthKeys, DepthSetting};
@@ -41,6 +42,7 @@ struct RawScenario {
     contacts: Option<bodies::RawContacts>,
     #[serde(default)]
     body: Vec<Spanned<bodies::RawBody>>,
+    ocean: Option<Spanned<super::ocean::RawOcean>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -138,6 +140,8 @@ pub struct Scenario {
     pub bodies: Vec<BodySpec>,
     /// Bow and stern wave amplitude (`[contacts]`), m per m/s of body speed.
     pub contact_amplitude: f32,
+    /// The ambient sea around the grid (`[ocean]`).
+    pub ocean: Option<OceanSpec>,
 }
 
 impl Scenario {
@@ -296,6 +300,20 @@ impl Scenario {
                 .map_err(water(spanned.span()))?;
         }
 
+        let ocean = match &raw.ocean {
+            Some(o) => Some(super::ocean::parse(
+                o,
+                &super::ocean::GridForOcean {
+                    gravity: depth.gravity,
+                    depth: g.depth.as_ref().map(|d| *d.get_ref()),
+                    depth_map: g.depth_map.is_some(),
+                    cell_size: params.cell_size(),
+                    classic: mode == GridMode::Classic,
+                },
+                at,
+            )?),
+            None => None,
+        };
         let (contact_amplitude, bodies) = bodies::parse(raw.contacts.as_ref(), &raw.body, at)?;
         if mode == GridMode::Classic {
             if let Some(b) = raw.body.first() {
@@ -320,6 +338,7 @@ impl Scenario {
             dispersion: depth.dispersion,
             bodies,
             contact_amplitude,
+            ocean,
         })
     }
 }
@@ -561,6 +580,9 @@ impl Scenario {
         let mut scene = Scene::new(self.spec(), self.land.clone(), settings, gpu)?;
         if let Some(depth) = &self.depth {
             scene.water_mut().set_depth(depth)?;
+        }
+        if let Some(spec) = &self.ocean {
+            scene.set_ocean(Some(AmbientSea::new(spec, self.params.cell_size())?));
         }
         for body in &self.bodies {
             scene.add_body(body.clone())?;

@@ -15,6 +15,7 @@ mod bodies;
 mod depth_keys;
 mod grid;
 pub mod memory;
+mod ocean;
 mod run;
 mod sphere;
 
@@ -64,6 +65,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "kelvin-wake",
         include_str!("../../../../scenarios/kelvin-wake.toml"),
     ),
+    ("swell", include_str!("../../../../scenarios/swell.toml")),
 ];
 
 /// The scenario `water run` uses when given none.

@@ -1,0 +1,170 @@
+//! `[ocean]`: the ambient sea around the grid (DESIGN.md, "Open water"). Keys: `spectrum`
+//! (`"pierson-moskowitz"`, `"jonswap"`, `"tma"`), `wind_speed` (m/s; at 19.5 m for
+//! Pierson-Moskowitz, 10 m for the others), `fetch` (m; JONSWAP and TMA), `peak_enhancement`
+//! (JONSWAP and TMA, 3.3), `depth` (m), `direction` (degrees the waves travel to, 0 = +x),
+//! `spreading` (s >= 1, 10), `seed` (0), `choppiness` (0 to 2, 0).
+
+use serde::Deserialize;
+use toml::Spanned;
+use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum, DEFAULT_PEAK_ENHANCEMENT};
+use water_core::WaterError;
+
+use super::ScenarioError;
+
+type Span = std::ops::Range<usize>;
+type Locate<'a> = &'a dyn Fn(Span, String) -> ScenarioError;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawOcean {
+    spectrum: Spanned<String>,
+    wind_speed: Spanned<f64>,
+    fetch: Option<Spanned<f64>>,
+    peak_enhancement: Option<Spanned<f64>>,
+    depth: Option<Spanned<f64>>,
+    direction: Option<Spanned<f64>>,
+    spreading: Option<Spanned<f64>>,
+    seed: Option<Spanned<i64>>,
+    choppiness: Option<Spanned<f64>>,
+}
+
+/// What the grid says that the sea depends on.
+pub(super) struct GridForOcean {
+    /// `[grid] gravity` (9.81 when not given).
+    pub gravity: f64,
+    /// The grid's uniform `depth`, if given.
+    pub depth: Option<f64>,
+    /// The grid has a `depth_map`.
+    pub depth_map: bool,
+    /// The finest grid's cell size, m.
+    pub cell_size: f64,
+    /// Classic mode (heights in integer units).
+    pub classic: bool,
+}
+
+/// The sea of `[ocean]`, every value checked at its line.
+pub(super) fn parse(
+    raw: &Spanned<RawOcean>,
+    grid: &GridForOcean,
+    at: Locate<'_>,
+) -> Result<OceanSpec, ScenarioError> {
+    let table = raw.span();
+    let o = raw.get_ref();
+    if grid.classic {
+        return Err(at(
+            table,
+            "[ocean] needs heights in metres; classic mode's are integer units".into(),
+        ));
+    }
+    let name = o.spectrum.get_ref().as_str();
+    let needs_fetch = matches!(name, "jonswap" | "tma");
+    if !matches!(name, "pierson-moskowitz" | "jonswap" | "tma") {
+        return Err(at(
+            o.spectrum.span(),
+            format!("unknown spectrum {name:?}; expected one of pierson-moskowitz, jonswap, tma"),
+        ));
+    }
+    if !needs_fetch {
+        for (key, value) in [("fetch", &o.fetch), ("peak_enhancement", &o.peak_enhancement)] {
+            if let Some(v) = value {
+                return Err(at(
+                    v.span(),
+                    format!("{key} applies to jonswap and tma; pierson-moskowitz is a fully developed sea"),
+                ));
+            }
+        }
+    }
+    // The depth: [ocean] depth, else the grid's uniform depth, else deep water.
+    let depth = match (o.depth.as_ref(), grid.depth, grid.depth_map) {
+        (None, _, true) => {
+            return Err(at(
+                table,
+                "the grid has a depth_map: give [ocean] `depth`, the depth the sea's waves feel"
+                    .into(),
+            ))
+        }
+        #[allow(clippy::float_cmp, reason = "one depth written twice must agree exactly")]
+        (Some(d), Some(g), _) if *d.get_ref() != g => {
+            return Err(at(
+                d.span(),
+                format!("[ocean] depth = {} m and [grid] depth = {g} m disagree; give one", d.get_ref()),
+            ))
+        }
+        (Some(d), _, _) => Some(*d.get_ref()),
+        (None, g, false) => g,
+    };
+    let wind_speed = *o.wind_speed.get_ref();
+    let gamma = o
+        .peak_enhancement
+        .as_ref()
+        .map_or(DEFAULT_PEAK_ENHANCEMENT, |g| *g.get_ref());
+    let fetch = || {
+        o.fetch.as_ref().map(|f| *f.get_ref()).ok_or_else(|| {
+            at(table.clone(), format!("spectrum = \"{name}\" needs `fetch` (m)"))
+        })
+    };
+    let spectrum = match name {
+        "pierson-moskowitz" => WaveSpectrum::PiersonMoskowitz { wind_speed },
+        "jonswap" => WaveSpectrum::Jonswap {
+            wind_speed,
+            fetch: fetch()?,
+            peak_enhancement: gamma,
+        },
+        _ => WaveSpectrum::Tma {
+            wind_speed,
+            fetch: fetch()?,
+            peak_enhancement: gamma,
+            depth: depth.ok_or_else(|| {
+                at(
+                    o.spectrum.span(),
+                    "spectrum = \"tma\" needs a depth: [ocean] depth or [grid] depth".into(),
+                )
+            })?,
+        },
+    };
+    let seed = match &o.seed {
+        Some(s) => u64::try_from(*s.get_ref()).map_err(|_| {
+            at(
+                s.span(),
+                format!("seed must be from 0 to {}, got {}", i64::MAX, s.get_ref()),
+            )
+        })?,
+        None => 0,
+    };
+    let mut spec = OceanSpec::new(spectrum)
+        .with_gravity(grid.gravity)
+        .with_seed(seed);
+    spec.depth = depth;
+    if let Some(d) = &o.direction {
+        spec.direction_degrees = *d.get_ref();
+    }
+    if let Some(s) = &o.spreading {
+        spec.spreading = *s.get_ref();
+    }
+    if let Some(c) = &o.choppiness {
+        spec.choppiness = *c.get_ref();
+    }
+    let blame = |e: WaterError| {
+        let key = match &e {
+            WaterError::NotFinite { name, .. }
+            | WaterError::NotPositive { name, .. }
+            | WaterError::OutOfRange { name, .. } => Some(*name),
+            _ => None,
+        };
+        let span = match key {
+            Some("wind_speed") => Some(o.wind_speed.span()),
+            Some("fetch") => o.fetch.as_ref().map(Spanned::span),
+            Some("peak_enhancement") => o.peak_enhancement.as_ref().map(Spanned::span),
+            Some("depth") => o.depth.as_ref().map(Spanned::span),
+            Some("direction") => o.direction.as_ref().map(Spanned::span),
+            Some("spreading") => o.spreading.as_ref().map(Spanned::span),
+            Some("choppiness") => o.choppiness.as_ref().map(Spanned::span),
+            _ => None,
+        };
+        at(span.unwrap_or_else(|| table.clone()), format!("[ocean] {e}"))
+    };
+    spec.validate().map_err(blame)?;
+    // The tiles must hold the band from 8 peak wavelengths down to 2 cells.
+    AmbientSea::new(&spec, grid.cell_size).map_err(blame)?;
+    Ok(spec)
+}
