@@ -1,0 +1,103 @@
+//! `[ocean]`: the ambient sea's keys build the sea DESIGN.md describes, and every mistake is
+//! refused at its own line with the limit it broke.
+
+use water_core::ocean::WaveSpectrum;
+use water_scene::scenario::Scenario;
+use water_scene::Backend;
+
+const GRID: &str = "steps = 10\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.5\ndt = 0.05\n";
+/// The grid's speed where it has no depth: a line of its own, so the [ocean] lines stay put.
+const SPEED: &str = "wave_speed = 2.0\n";
+
+fn parse(grid_extra: &str, ocean: &str) -> Result<Scenario, String> {
+    Scenario::parse("sea.toml", &format!("{GRID}{grid_extra}[ocean]\n{ocean}"))
+        .map_err(|e| e.to_string())
+}
+
+/// Refused at `line` (1-based, of the whole file) with `needle` in the message.
+fn refused(grid_extra: &str, ocean: &str, line: usize, needle: &str) {
+    let e = parse(grid_extra, ocean).expect_err(ocean);
+    assert!(e.starts_with(&format!("sea.toml:{line}:")), "{ocean}: line {line}? {e}");
+    assert!(e.contains(needle), "{ocean}: {e}");
+    assert!(!e.contains('\n'), "one line: {e}");
+}
+
+const OCEAN_LINE: usize = 9;
+
+#[test]
+fn the_keys_build_the_sea_with_its_defaults() {
+    let s = parse(SPEED, "spectrum = \"jonswap\"\nwind_speed = 9.0\nfetch = 3e4\n").expect("parses");
+    let o = s.ocean.expect("a sea");
+    assert_eq!(
+        o.spectrum,
+        WaveSpectrum::Jonswap {
+            wind_speed: 9.0,
+            fetch: 3e4,
+            peak_enhancement: 3.3
+        }
+    );
+    assert_eq!((o.direction_degrees, o.spreading, o.choppiness, o.seed), (0.0, 10.0, 0.0, 0));
+    assert_eq!(o.depth, None, "deep water");
+    let s = parse(
+        "depth = 2.0\n",
+        "spectrum = \"tma\"\nwind_speed = 9.0\nfetch = 3e4\ndirection = 45\nspreading = 3\nseed = 12\nchoppiness = 1.5\n",
+    )
+    .expect("tma over the grid's depth");
+    let o = s.ocean.expect("a sea");
+    assert_eq!(o.depth, Some(2.0));
+    assert_eq!((o.direction_degrees, o.spreading, o.choppiness, o.seed), (45.0, 3.0, 1.5, 12));
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    scene.step_many(3).expect("steps");
+    assert!(scene.ocean().expect("set").hs_spectrum() > 0.0);
+}
+
+#[test]
+fn bad_values_are_refused_at_their_line_with_the_limit() {
+    let base = "spectrum = \"jonswap\"\nfetch = 3e4\n";
+    // Lines: [ocean] is line 8, its first key line 9.
+    refused(SPEED, &format!("{base}wind_speed = -3\n"), OCEAN_LINE + 2, "wind_speed");
+    refused(SPEED, &format!("{base}wind_speed = 0\n"), OCEAN_LINE + 2, "wind_speed");
+    refused(SPEED, &format!("{base}wind_speed = 300\n"), OCEAN_LINE + 2, "(0, 100] m/s");
+    refused(SPEED, "spectrum = \"jonswap\"\nwind_speed = 8\nfetch = 0\n", OCEAN_LINE + 2, "fetch");
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 8\nspreading = 0.5\n"),
+        OCEAN_LINE + 3,
+        "[1, 1e4]",
+    );
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 8\nchoppiness = 2.5\n"),
+        OCEAN_LINE + 3,
+        "[0, 2]",
+    );
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 8\nchoppiness = -0.1\n"),
+        OCEAN_LINE + 3,
+        "choppiness",
+    );
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 8\npeak_enhancement = 50\n"),
+        OCEAN_LINE + 3,
+        "[1, 20]",
+    );
+    refused(SPEED, &format!("{base}wind_speed = 8\nseed = -1\n"), OCEAN_LINE + 3, "seed");
+    refused(SPEED, "spectrum = \"phillips\"\nwind_speed = 8\n", OCEAN_LINE, "pierson-moskowitz, jonswap, tma");
+    refused(SPEED, "spectrum = \"tma\"\nwind_speed = 8\nfetch = 3e4\n", OCEAN_LINE, "needs a depth");
+    refused(SPEED, "spectrum = \"jonswap\"\nwind_speed = 8\n", OCEAN_LINE - 1, "needs `fetch`");
+    refused(
+        SPEED,
+        "spectrum = \"pierson-moskowitz\"\nwind_speed = 8\nfetch = 100\n",
+        OCEAN_LINE + 2,
+        "fully developed",
+    );
+    refused(SPEED, &format!("{base}wind_speed = 8\nswell = 1\n"), OCEAN_LINE + 3, "unknown field");
+    refused(
+        "depth = 4.0\n",
+        &format!("{base}wind_speed = 8\ndepth = 5.0\n"),
+        OCEAN_LINE + 3,
+        "disagree",
+    );
+}
