@@ -26,6 +26,7 @@
 
 #import grid_uniforms
 #import contact_events
+#import fft_line
 
 struct SpectralUniforms {
     log2_width: u32,
@@ -62,44 +63,8 @@ struct SpectralUniforms {
 @group(0) @binding(13) var<storage, read> weights: array<vec2<f32>>;
 @group(0) @binding(14) var<storage, read_write> flux: array<vec2<f32>>;
 
-const GROUP: u32 = 256u;
-// Longest line a workgroup transforms: 2048 complex values are 16 KiB, the workgroup memory
-// every WebGPU device offers (`SPECTRAL_MAX_SIDE` in crates/water-gpu/src/compute_grid/spectral.rs).
-const MAX_SIDE: u32 = 2048u;
-var<workgroup> line: array<vec2<f32>, MAX_SIDE>;
-
-fn complex_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
-    return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-
-// Where value `i` of a line of 2^log2n goes before the in-place transform.
-fn bit_reversed(i: u32, log2n: u32) -> u32 {
-    return reverseBits(i) >> (32u - log2n);
-}
-
-// The in-place radix-2 transform (decimation in time) of `line[0..2^log2n]`, loaded in
-// bit-reversed order: forward `sum z_j exp(-2 pi i j k / n)`, or unnormalised inverse.
-// `twiddle_base` picks the width's or the height's table.
-fn transform_line(lid: u32, log2n: u32, twiddle_base: u32, inverse: bool) {
-    let n = 1u << log2n;
-    for (var stage = 0u; stage < log2n; stage++) {
-        let half = 1u << stage;
-        let stride = n >> (stage + 1u);
-        for (var j = lid; j < n / 2u; j += GROUP) {
-            let pos = j & (half - 1u);
-            let i0 = ((j >> stage) << (stage + 1u)) + pos;
-            let i1 = i0 + half;
-            var w = twiddles[twiddle_base + pos * stride];
-            if (inverse) {
-                w.y = -w.y;
-            }
-            let t = complex_mul(w, line[i1]);
-            let a = line[i0];
-            line[i0] = a + t;
-            line[i1] = a - t;
-        }
-        workgroupBarrier();
-    }
+fn twiddle(i: u32) -> vec2<f32> {
+    return twiddles[i];
 }
 
 // Line `first, first + stride, ...` (2^log2n values) of `spectrum` into `line`, bit-reversed

@@ -269,12 +269,12 @@ pub fn run_scenario(
     if let Some(spec) = &scenario.ocean {
         // height.npy is the surface a user sees: the sea plus the grid's water, at the cell
         // centres, the sea's time that of the last step.
-        let centres = water_scene::cell_centres(
-            size,
-            scenario.params.cell_size() as f32,
-            glam::Vec2::ZERO,
-        );
-        let sea_heights = scene.sea_frame().map(|f| f.heights(&centres)).unwrap_or_default();
+        let centres =
+            water_scene::cell_centres(size, scenario.params.cell_size() as f32, glam::Vec2::ZERO);
+        let sea_heights = scene
+            .sea_frame()
+            .map(|f| f.heights(&centres))
+            .unwrap_or_default();
         for (h, s) in outputs.heights.iter_mut().zip(&sea_heights) {
             *h += s;
         }
@@ -282,7 +282,9 @@ pub fn run_scenario(
             npy::write(path, &sea_heights, &[size.height(), size.width()])
         })
         .map_err(io)?;
-        let sea = scene.ocean().expect("a scenario's [ocean] is set on its scene");
+        let sea = scene
+            .ocean()
+            .expect("a scenario's [ocean] is set on its scene");
         ocean = Some(OceanSummary {
             spectrum: spec.spectrum.name().into(),
             wind_height_m: spec.spectrum.wind_height(),

@@ -14,7 +14,12 @@ const G: f64 = 9.81;
 /// Heights of `frame` on the `n x n` lattice of spacing `step` m from the origin.
 fn lattice(frame: &water_core::ocean::SeaFrame, n: usize, step: f64) -> Vec<f32> {
     let points: Vec<Vec2> = (0..n * n)
-        .map(|i| Vec2::new(((i % n) as f64 * step) as f32, ((i / n) as f64 * step) as f32))
+        .map(|i| {
+            Vec2::new(
+                ((i % n) as f64 * step) as f32,
+                ((i / n) as f64 * step) as f32,
+            )
+        })
         .collect();
     frame.heights(&points)
 }
@@ -22,7 +27,11 @@ fn lattice(frame: &water_core::ocean::SeaFrame, n: usize, step: f64) -> Vec<f32>
 fn hs_of(heights: &[f32]) -> f64 {
     let n = heights.len() as f64;
     let mean = heights.iter().map(|&h| f64::from(h)).sum::<f64>() / n;
-    let var = heights.iter().map(|&h| (f64::from(h) - mean).powi(2)).sum::<f64>() / n;
+    let var = heights
+        .iter()
+        .map(|&h| (f64::from(h) - mean).powi(2))
+        .sum::<f64>()
+        / n;
     4.0 * var.sqrt()
 }
 
@@ -53,11 +62,17 @@ fn significant_wave_height_matches_each_spectrums_integral_over_eight_seeds() {
         let expected = 4.0 * spectrum.variance(G).sqrt();
         let mut measured = 0.0;
         for seed in 0..8 {
-            let spec = OceanSpec::new(spectrum).with_seed(seed).with_direction(25.0);
+            let spec = OceanSpec::new(spectrum)
+                .with_seed(seed)
+                .with_direction(25.0);
             let sea = AmbientSea::new(&spec, 1.0).expect("sea");
             assert_eq!(sea.tiles()[0].length, 512.0, "a 512 m first tile");
             let spectral = sea.hs_spectrum() / expected;
-            assert!((spectral - 1.0).abs() < 0.05, "{}: modes hold {spectral}", spectrum.name());
+            assert!(
+                (spectral - 1.0).abs() < 0.05,
+                "{}: modes hold {spectral}",
+                spectrum.name()
+            );
             // The 512 m window at 1 m spacing.
             measured += hs_of(&lattice(&sea.frame(3.0), 512, 1.0)) / 8.0;
         }
@@ -109,7 +124,10 @@ fn measured_omegas(sea: &AmbientSea, dt: f64) -> Vec<(f64, f64)> {
         if m.amplitude[0].hypot(m.amplitude[1]) < 0.3 * strongest {
             continue;
         }
-        let f: Vec<Complex<f64>> = snaps.iter().map(|s| coefficient(s, n, m.index.0, m.index.1)).collect();
+        let f: Vec<Complex<f64>> = snaps
+            .iter()
+            .map(|s| coefficient(s, n, m.index.0, m.index.1))
+            .collect();
         if f[1].norm() < 0.3 * f[0].norm().max(f[2].norm()) {
             continue;
         }
@@ -126,14 +144,23 @@ fn every_energetic_mode_advances_at_airys_omega_in_deep_and_shallow_water() {
     for (k, omega) in measured_omegas(&one_tile_sea(&deep), 0.4) {
         let exact = (G * k).sqrt();
         eprintln!("deep k = {k:.4}: omega / Airy = {:.6}", omega / exact);
-        assert!((omega / exact - 1.0).abs() < 0.01, "deep k = {k}: {omega} vs {exact}");
+        assert!(
+            (omega / exact - 1.0).abs() < 0.01,
+            "deep k = {k}: {omega} vs {exact}"
+        );
     }
     // 3 m deep: kd from 0.2 to 1.2, where tanh bends the relation by up to 40%.
     let shallow = deep.with_depth(3.0);
     for (k, omega) in measured_omegas(&one_tile_sea(&shallow), 0.4) {
         let exact = (G * k * (3.0 * k).tanh()).sqrt();
-        assert!((omega / exact - 1.0).abs() < 0.01, "3 m, k = {k}: {omega} vs {exact}");
-        assert!(omega < 0.97 * (G * k).sqrt(), "the depth is felt at k = {k}");
+        assert!(
+            (omega / exact - 1.0).abs() < 0.01,
+            "3 m, k = {k}: {omega} vs {exact}"
+        );
+        assert!(
+            omega < 0.97 * (G * k).sqrt(),
+            "the depth is felt at k = {k}"
+        );
     }
 }
 
@@ -148,7 +175,13 @@ fn wave_energies(sea: &AmbientSea) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     for iy in 0..n as u32 {
         for ix in 0..n as u32 {
-            let wrap = |i: u32| if i as usize >= n / 2 { f64::from(i) - n as f64 } else { f64::from(i) };
+            let wrap = |i: u32| {
+                if i as usize >= n / 2 {
+                    f64::from(i) - n as f64
+                } else {
+                    f64::from(i)
+                }
+            };
             let k = [wrap(ix) * dk, wrap(iy) * dk];
             let km = k[0].hypot(k[1]);
             if km == 0.0 || km > PI / 16.0 {
@@ -182,11 +215,17 @@ fn the_mean_direction_and_the_spread_follow_the_cos_2s_law() {
             }
         }
         let direction = sy.atan2(sx).to_degrees();
-        assert!((direction - 40.0).abs() < 3.0, "s = {s}: mean direction {direction}");
+        assert!(
+            (direction - 40.0).abs() < 3.0,
+            "s = {s}: mean direction {direction}"
+        );
         let m1 = along / total;
         let exact = s / (s + 1.0);
         eprintln!("s = {s}: direction {direction:.2} deg, first moment {m1:.4} vs {exact:.4}");
-        assert!((m1 - exact).abs() < 0.03, "s = {s}: first moment {m1} vs {exact}");
+        assert!(
+            (m1 - exact).abs() < 0.03,
+            "s = {s}: first moment {m1} vs {exact}"
+        );
     }
 }
 
@@ -197,7 +236,10 @@ fn one_seed_is_one_sea_bit_for_bit_on_any_thread_count() {
         .map(|i| Vec2::new(i as f32 * 1.37 - 900.0, (i as f32 * 0.61).sin() * 300.0))
         .collect();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
         pool.install(|| {
             let sea = AmbientSea::new(&spec, 0.5).expect("sea");
             let frame = sea.frame(17.25);
@@ -206,13 +248,22 @@ fn one_seed_is_one_sea_bit_for_bit_on_any_thread_count() {
     };
     let (tiles_1, heights_1) = run(1);
     let (tiles_3, heights_3) = run(3);
-    assert!(tiles_1 == tiles_3, "the tiles differ between 1 and 3 threads");
+    assert!(
+        tiles_1 == tiles_3,
+        "the tiles differ between 1 and 3 threads"
+    );
     assert_eq!(
         heights_1.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
         heights_3.iter().map(|h| h.to_bits()).collect::<Vec<_>>()
     );
-    let other = AmbientSea::new(&spec.with_seed(100), 0.5).expect("sea").frame(17.25);
-    assert_ne!(other.heights(&points), heights_1, "another seed, another sea");
+    let other = AmbientSea::new(&spec.with_seed(100), 0.5)
+        .expect("sea")
+        .frame(17.25);
+    assert_ne!(
+        other.heights(&points),
+        heights_1,
+        "another seed, another sea"
+    );
 }
 
 #[test]
@@ -230,7 +281,10 @@ fn the_synthesised_tiles_match_the_direct_sum_between_their_samples() {
     }
     let relative = (err / norm).sqrt();
     eprintln!("interpolation: {relative:.2e} RMS off the direct sum");
-    assert!(relative < 0.01, "interpolated heights {relative} (RMS) off the sum");
+    assert!(
+        relative < 0.01,
+        "interpolated heights {relative} (RMS) off the sum"
+    );
 }
 
 /// The exact trochoid `x = x0 - a sin(k x0 - omega t)`, `z = a cos(k x0 - omega t)` at the
@@ -262,10 +316,15 @@ fn a_choppy_regular_wave_is_gerstners_trochoid_at_fixed_points() {
             let got = f64::from(frame.height(Vec2::new(x as f32, 5.0)));
             worst = worst.max((got - trochoid_height(a, k, omega, t, x)).abs());
         }
-        eprintln!("t = {t}: worst {:.2e} of the amplitude off the trochoid", worst / a);
+        eprintln!(
+            "t = {t}: worst {:.2e} of the amplitude off the trochoid",
+            worst / a
+        );
         assert!(worst < 0.01 * a, "t = {t}: {worst} m off the trochoid");
         // Sharp crests: the crest stands higher above the mean than the trough falls.
-        let heights: Vec<f32> = (0..480).map(|i| frame.height(Vec2::new(i as f32 * 0.05, 0.0))).collect();
+        let heights: Vec<f32> = (0..480)
+            .map(|i| frame.height(Vec2::new(i as f32 * 0.05, 0.0)))
+            .collect();
         let mean = heights.iter().sum::<f32>() / heights.len() as f32;
         let top = heights.iter().copied().fold(f32::MIN, f32::max) - mean;
         let bottom = mean - heights.iter().copied().fold(f32::MAX, f32::min);
@@ -285,8 +344,10 @@ fn normals_and_vertical_velocity_are_the_derivatives_of_the_fixed_point_height()
         let s = now.sample(p);
         assert!((s.height - now.height(p)).abs() < 1e-6);
         let d = 0.01f32;
-        let fx = f64::from(now.height(p + Vec2::X * d) - now.height(p - Vec2::X * d)) / (2.0 * f64::from(d));
-        let fy = f64::from(now.height(p + Vec2::Y * d) - now.height(p - Vec2::Y * d)) / (2.0 * f64::from(d));
+        let fx = f64::from(now.height(p + Vec2::X * d) - now.height(p - Vec2::X * d))
+            / (2.0 * f64::from(d));
+        let fy = f64::from(now.height(p + Vec2::Y * d) - now.height(p - Vec2::Y * d))
+            / (2.0 * f64::from(d));
         let gx = -f64::from(s.normal.x / s.normal.z);
         let gy = -f64::from(s.normal.y / s.normal.z);
         slope_err += (gx - fx).powi(2) + (gy - fy).powi(2);
@@ -298,17 +359,29 @@ fn normals_and_vertical_velocity_are_the_derivatives_of_the_fixed_point_height()
     let slope = (slope_err / slope_norm).sqrt();
     let rate = (rate_err / rate_norm).sqrt();
     eprintln!("slopes {slope:.2e}, vertical velocity {rate:.2e} (RMS, relative)");
-    assert!(slope < 0.02, "normals {slope} (RMS) off the height's gradient");
-    assert!(rate < 0.02, "vertical velocity {rate} (RMS) off the height's rate");
+    assert!(
+        slope < 0.02,
+        "normals {slope} (RMS) off the height's gradient"
+    );
+    assert!(
+        rate < 0.02,
+        "vertical velocity {rate} (RMS) off the height's rate"
+    );
 }
 
 #[test]
 fn bad_ocean_values_are_refused_by_key() {
     let cases = [
-        (OceanSpec::new(WaveSpectrum::PiersonMoskowitz { wind_speed: 0.0 }), "wind_speed"),
+        (
+            OceanSpec::new(WaveSpectrum::PiersonMoskowitz { wind_speed: 0.0 }),
+            "wind_speed",
+        ),
         (OceanSpec::new(jonswap()).with_spreading(0.5), "spreading"),
         (OceanSpec::new(jonswap()).with_choppiness(2.5), "choppiness"),
-        (OceanSpec::new(jonswap()).with_choppiness(f64::NAN), "choppiness"),
+        (
+            OceanSpec::new(jonswap()).with_choppiness(f64::NAN),
+            "choppiness",
+        ),
         (OceanSpec::new(tma()).with_depth(30.0), "depth"),
     ];
     for (spec, key) in cases {

@@ -28,6 +28,16 @@ pub enum GpuError {
     /// The simulation parameters are invalid (the CPU reference's own check).
     #[error(transparent)]
     Invalid(#[from] water_core::WaterError),
+    /// An ambient sea whose tiles the GPU cannot transform.
+    #[error(
+        "the sea's tiles must share one power-of-two sample count from 16 to {max}, got {counts:?}"
+    )]
+    OceanTiles {
+        /// Each tile's samples along a side.
+        counts: Vec<usize>,
+        /// The longest line a workgroup transforms.
+        max: usize,
+    },
     /// An operation for another grid mode, e.g. i16 heights of a signed grid.
     #[error("{mode} grids do not offer {operation}: use {instead}")]
     WrongMode {

@@ -17,6 +17,9 @@ pub const GRID_STEP_FUSED_F16: &str = include_str!("../../../shaders/grid_step_f
 /// (compute; entry points `rows_forward`, `columns_nodes`, `rows_finish`, and over a depth map
 /// `depth_rows_forward`, `depth_rows_nodes`, `depth_finish`).
 pub const SPECTRAL_STEP: &str = include_str!("../../../shaders/spectral_step.wgsl");
+/// `ocean_synthesis`: the ambient sea's tiles at one time by inverse FFT, packed into textures
+/// (compute; `ocean_spectrum`, `ocean_rows`, `ocean_columns`, `ocean_pack`).
+pub const OCEAN_SYNTHESIS: &str = include_str!("../../../shaders/ocean_synthesis.wgsl");
 /// `mean_level`: the mean-level keeper's sums and uniform shift (compute; `level_sums` and
 /// `shift_level` for f32 storage, `level_sums_f16` and `shift_level_f16` for f16).
 pub const MEAN_LEVEL: &str = include_str!("../../../shaders/mean_level.wgsl");
@@ -71,6 +74,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("grid_step_fused_f16.wgsl", GRID_STEP_FUSED_F16),
     ("spectral_step.wgsl", SPECTRAL_STEP),
     ("mean_level.wgsl", MEAN_LEVEL),
+    ("ocean_synthesis.wgsl", OCEAN_SYNTHESIS),
     ("classic_step.wgsl", CLASSIC_STEP),
     ("add_impulse.wgsl", ADD_IMPULSE),
     ("add_impulse_f16.wgsl", ADD_IMPULSE_F16),

@@ -52,6 +52,10 @@ pub const SHARED: &[(&str, &str)] = &[
         include_str!("../../../shaders/shared/f16_packing.wgsl"),
     ),
     (
+        "fft_line",
+        include_str!("../../../shaders/shared/fft_line.wgsl"),
+    ),
+    (
         "full_screen",
         include_str!("../../../shaders/shared/full_screen.wgsl"),
     ),

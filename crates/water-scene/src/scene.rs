@@ -616,20 +616,16 @@ impl Scene {
                                 torque: b.torque,
                             };
                             let moved = match sea {
-                                Some(sea) => b.body.step(
-                                    &SeaWithWater::new(sea, view),
-                                    &gravity,
-                                    dt,
-                                    extra,
-                                ),
+                                Some(sea) => {
+                                    b.body
+                                        .step(&SeaWithWater::new(sea, view), &gravity, dt, extra)
+                                }
                                 None => b.body.step(view, &gravity, dt, extra),
                             };
-                            moved.map_err(|source| {
-                                SceneError::Body {
-                                    name: b.name.clone(),
-                                    step,
-                                    source,
-                                }
+                            moved.map_err(|source| SceneError::Body {
+                                name: b.name.clone(),
+                                step,
+                                source,
                             })
                         })
                         .collect::<Vec<Result<BodyStep, SceneError>>>()

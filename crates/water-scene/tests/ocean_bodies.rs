@@ -23,8 +23,13 @@ fn scene_on(sea: AmbientSea) -> Scene {
         Boundary::Absorbing,
         GridMode::Signed,
     );
-    let mut scene =
-        Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None).expect("scene");
+    let mut scene = Scene::new(
+        spec,
+        LandMask::empty(spec.size),
+        SceneSettings::default(),
+        None,
+    )
+    .expect("scene");
     scene.set_ocean(Some(sea));
     scene
 }
@@ -36,7 +41,9 @@ fn add(scene: &mut Scene, name: &str, shape: Shape, mass: f32, at: Vec3) -> Body
     let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
     let floating = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
         .expect("floating");
-    scene.add_body(BodySpec::new(name, floating)).expect("added")
+    scene
+        .add_body(BodySpec::new(name, floating))
+        .expect("added")
 }
 
 /// Amplitude and phase (rad) of `samples` (one every `DT`) at angular frequency `omega`, over
@@ -62,13 +69,23 @@ fn a_small_buoy_heaves_with_a_long_swell() {
     // 60 m waves, 0.3 m amplitude: a 6.2 s period, far below the buoy's own heave frequency.
     let (amplitude, wavelength) = (0.3, 60.0);
     let omega = (G * TAU / wavelength).sqrt();
-    let mut scene = scene_on(AmbientSea::regular_wave(amplitude, wavelength, G, None, 0.0).expect("sea"));
-    let buoy = add(&mut scene, "buoy", Shape::sphere(0.2).expect("sphere"), 16.0, Vec3::new(16.0, 16.0, 0.0));
+    let mut scene =
+        scene_on(AmbientSea::regular_wave(amplitude, wavelength, G, None, 0.0).expect("sea"));
+    let buoy = add(
+        &mut scene,
+        "buoy",
+        Shape::sphere(0.2).expect("sphere"),
+        16.0,
+        Vec3::new(16.0, 16.0, 0.0),
+    );
     let (mut body_z, mut water_z) = (Vec::new(), Vec::new());
     for _ in 0..1600 {
         scene.step().expect("step");
         let p = scene.body(buoy).expect("buoy").position;
-        let surface = scene.surface_at(p).expect("query").expect("the sea is everywhere");
+        let surface = scene
+            .surface_at(p)
+            .expect("query")
+            .expect("the sea is everywhere");
         body_z.push(f64::from(p.z));
         water_z.push(f64::from(surface.point.z));
     }
@@ -76,20 +93,40 @@ fn a_small_buoy_heaves_with_a_long_swell() {
     let (water_amp, water_phase) = harmonic(&water_z, omega);
     let ratio = body_amp / water_amp;
     let lag = (body_phase - water_phase + TAU / 2.0).rem_euclid(TAU) - TAU / 2.0;
-    eprintln!("heave ratio {ratio:.4}, phase {:.2} degrees", lag.to_degrees());
-    assert!((water_amp / amplitude - 1.0).abs() < 0.05, "the water heaves {water_amp} m");
-    assert!((ratio - 1.0).abs() < 0.05, "the buoy heaves {ratio} times the water");
-    assert!(lag.to_degrees().abs() < 10.0, "phase {} degrees", lag.to_degrees());
+    eprintln!(
+        "heave ratio {ratio:.4}, phase {:.2} degrees",
+        lag.to_degrees()
+    );
+    assert!(
+        (water_amp / amplitude - 1.0).abs() < 0.05,
+        "the water heaves {water_amp} m"
+    );
+    assert!(
+        (ratio - 1.0).abs() < 0.05,
+        "the buoy heaves {ratio} times the water"
+    );
+    assert!(
+        lag.to_degrees().abs() < 10.0,
+        "phase {} degrees",
+        lag.to_degrees()
+    );
 }
 
 /// The largest pitch (radians, about y) over the last `steps` of a run.
 fn pitch_amplitude(length: f32) -> f64 {
     let (amplitude, wavelength) = (0.3, 20.0);
-    let mut scene = scene_on(AmbientSea::regular_wave(amplitude, wavelength, G, None, 0.0).expect("sea"));
+    let mut scene =
+        scene_on(AmbientSea::regular_wave(amplitude, wavelength, G, None, 0.0).expect("sea"));
     let half = Vec3::new(length / 2.0, 0.5, 0.25);
     // Half the box's volume of water: it floats at half its height.
     let mass = 0.5 * 8.0 * half.x * half.y * half.z * 1000.0;
-    let id = add(&mut scene, "box", Shape::cuboid(half).expect("box"), mass, Vec3::new(16.0, 16.0, 0.0));
+    let id = add(
+        &mut scene,
+        "box",
+        Shape::cuboid(half).expect("box"),
+        mass,
+        Vec3::new(16.0, 16.0, 0.0),
+    );
     let mut worst = 0.0f64;
     for step in 0..1500 {
         scene.step().expect("step");
@@ -107,15 +144,27 @@ fn a_long_hull_pitches_less_than_a_short_one_on_the_same_swell() {
     let short = pitch_amplitude(1.0);
     let long = pitch_amplitude(16.0);
     eprintln!("pitch: short {short:.4} rad, long {long:.4} rad, wave slope {slope:.4}");
-    assert!(short > 0.6 * slope, "the short box follows the slope: {short} rad");
-    assert!(long < 0.5 * short, "the long box averages it: {long} against {short} rad");
+    assert!(
+        short > 0.6 * slope,
+        "the short box follows the slope: {short} rad"
+    );
+    assert!(
+        long < 0.5 * short,
+        "the long box averages it: {long} against {short} rad"
+    );
 }
 
 #[test]
 fn a_body_beyond_the_grid_floats_on_the_sea_alone() {
     let mut scene = scene_on(AmbientSea::regular_wave(0.2, 30.0, G, None, 0.0).expect("sea"));
     // 60 m past the grid's 32 m edge.
-    let id = add(&mut scene, "drifter", Shape::sphere(0.3).expect("sphere"), 40.0, Vec3::new(92.0, 10.0, 0.0));
+    let id = add(
+        &mut scene,
+        "drifter",
+        Shape::sphere(0.3).expect("sphere"),
+        40.0,
+        Vec3::new(92.0, 10.0, 0.0),
+    );
     let mut lowest = f32::MAX;
     for _ in 0..500 {
         scene.step().expect("step");

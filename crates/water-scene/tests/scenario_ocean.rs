@@ -17,7 +17,10 @@ fn parse(grid_extra: &str, ocean: &str) -> Result<Scenario, String> {
 /// Refused at `line` (1-based, of the whole file) with `needle` in the message.
 fn refused(grid_extra: &str, ocean: &str, line: usize, needle: &str) {
     let e = parse(grid_extra, ocean).expect_err(ocean);
-    assert!(e.starts_with(&format!("sea.toml:{line}:")), "{ocean}: line {line}? {e}");
+    assert!(
+        e.starts_with(&format!("sea.toml:{line}:")),
+        "{ocean}: line {line}? {e}"
+    );
     assert!(e.contains(needle), "{ocean}: {e}");
     assert!(!e.contains('\n'), "one line: {e}");
 }
@@ -26,7 +29,11 @@ const OCEAN_LINE: usize = 9;
 
 #[test]
 fn the_keys_build_the_sea_with_its_defaults() {
-    let s = parse(SPEED, "spectrum = \"jonswap\"\nwind_speed = 9.0\nfetch = 3e4\n").expect("parses");
+    let s = parse(
+        SPEED,
+        "spectrum = \"jonswap\"\nwind_speed = 9.0\nfetch = 3e4\n",
+    )
+    .expect("parses");
     let o = s.ocean.expect("a sea");
     assert_eq!(
         o.spectrum,
@@ -36,7 +43,10 @@ fn the_keys_build_the_sea_with_its_defaults() {
             peak_enhancement: 3.3
         }
     );
-    assert_eq!((o.direction_degrees, o.spreading, o.choppiness, o.seed), (0.0, 10.0, 0.0, 0));
+    assert_eq!(
+        (o.direction_degrees, o.spreading, o.choppiness, o.seed),
+        (0.0, 10.0, 0.0, 0)
+    );
     assert_eq!(o.depth, None, "deep water");
     let s = parse(
         "depth = 2.0\n",
@@ -45,7 +55,10 @@ fn the_keys_build_the_sea_with_its_defaults() {
     .expect("tma over the grid's depth");
     let o = s.ocean.expect("a sea");
     assert_eq!(o.depth, Some(2.0));
-    assert_eq!((o.direction_degrees, o.spreading, o.choppiness, o.seed), (45.0, 3.0, 1.5, 12));
+    assert_eq!(
+        (o.direction_degrees, o.spreading, o.choppiness, o.seed),
+        (45.0, 3.0, 1.5, 12)
+    );
     let mut scene = s.scene(Backend::Cpu, None).expect("scene");
     scene.step_many(3).expect("steps");
     assert!(scene.ocean().expect("set").hs_spectrum() > 0.0);
@@ -55,10 +68,30 @@ fn the_keys_build_the_sea_with_its_defaults() {
 fn bad_values_are_refused_at_their_line_with_the_limit() {
     let base = "spectrum = \"jonswap\"\nfetch = 3e4\n";
     // Lines: [ocean] is line 8, its first key line 9.
-    refused(SPEED, &format!("{base}wind_speed = -3\n"), OCEAN_LINE + 2, "wind_speed");
-    refused(SPEED, &format!("{base}wind_speed = 0\n"), OCEAN_LINE + 2, "wind_speed");
-    refused(SPEED, &format!("{base}wind_speed = 300\n"), OCEAN_LINE + 2, "(0, 100] m/s");
-    refused(SPEED, "spectrum = \"jonswap\"\nwind_speed = 8\nfetch = 0\n", OCEAN_LINE + 2, "fetch");
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = -3\n"),
+        OCEAN_LINE + 2,
+        "wind_speed",
+    );
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 0\n"),
+        OCEAN_LINE + 2,
+        "wind_speed",
+    );
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 300\n"),
+        OCEAN_LINE + 2,
+        "(0, 100] m/s",
+    );
+    refused(
+        SPEED,
+        "spectrum = \"jonswap\"\nwind_speed = 8\nfetch = 0\n",
+        OCEAN_LINE + 2,
+        "fetch",
+    );
     refused(
         SPEED,
         &format!("{base}wind_speed = 8\nspreading = 0.5\n"),
@@ -83,17 +116,42 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
         OCEAN_LINE + 3,
         "[1, 20]",
     );
-    refused(SPEED, &format!("{base}wind_speed = 8\nseed = -1\n"), OCEAN_LINE + 3, "seed");
-    refused(SPEED, "spectrum = \"phillips\"\nwind_speed = 8\n", OCEAN_LINE, "pierson-moskowitz, jonswap, tma");
-    refused(SPEED, "spectrum = \"tma\"\nwind_speed = 8\nfetch = 3e4\n", OCEAN_LINE, "needs a depth");
-    refused(SPEED, "spectrum = \"jonswap\"\nwind_speed = 8\n", OCEAN_LINE - 1, "needs `fetch`");
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 8\nseed = -1\n"),
+        OCEAN_LINE + 3,
+        "seed",
+    );
+    refused(
+        SPEED,
+        "spectrum = \"phillips\"\nwind_speed = 8\n",
+        OCEAN_LINE,
+        "pierson-moskowitz, jonswap, tma",
+    );
+    refused(
+        SPEED,
+        "spectrum = \"tma\"\nwind_speed = 8\nfetch = 3e4\n",
+        OCEAN_LINE,
+        "needs a depth",
+    );
+    refused(
+        SPEED,
+        "spectrum = \"jonswap\"\nwind_speed = 8\n",
+        OCEAN_LINE - 1,
+        "needs `fetch`",
+    );
     refused(
         SPEED,
         "spectrum = \"pierson-moskowitz\"\nwind_speed = 8\nfetch = 100\n",
         OCEAN_LINE + 2,
         "fully developed",
     );
-    refused(SPEED, &format!("{base}wind_speed = 8\nswell = 1\n"), OCEAN_LINE + 3, "unknown field");
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 8\nswell = 1\n"),
+        OCEAN_LINE + 3,
+        "unknown field",
+    );
     refused(
         "depth = 4.0\n",
         &format!("{base}wind_speed = 8\ndepth = 5.0\n"),

@@ -118,7 +118,10 @@ impl AmbientSea {
                         continue;
                     }
                     variance += energy;
-                    let index = (mx.rem_euclid(n as i64) as u32, my.rem_euclid(n as i64) as u32);
+                    let index = (
+                        mx.rem_euclid(n as i64) as u32,
+                        my.rem_euclid(n as i64) as u32,
+                    );
                     let (xi1, xi2) = mode_normals(spec.seed, j as u32, index.0, index.1);
                     let scale = (energy / 4.0).sqrt();
                     modes.push(SeaMode {

@@ -135,7 +135,10 @@ impl OceanSpec {
         if let Some(d) = self.depth {
             crate::airy::AiryDispersion::new(self.gravity, 0.0, crate::WATER_DENSITY, Some(d))?;
             if let WaveSpectrum::Tma { depth, .. } = self.spectrum {
-                #[allow(clippy::float_cmp, reason = "the same depth written twice must agree exactly")]
+                #[allow(
+                    clippy::float_cmp,
+                    reason = "the same depth written twice must agree exactly"
+                )]
                 if depth != d {
                     return Err(WaterError::Conflict {
                         first: "depth",

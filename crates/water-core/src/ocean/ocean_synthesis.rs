@@ -1,4 +1,5 @@
 //! `ocean_synthesis`: the sea's tiles at one time, by inverse FFT of each field's spectrum.
+//! GPU twin: `shaders/ocean_synthesis.wgsl` (host `water_gpu::OceanSynthesis`).
 //!
 //! For every mode `A` at bin `k` the spectrum of the height gets `A e^{-i omega t}` at `k` and
 //! `conj(A) e^{+i omega t}` at `-k` (so the field is real and each mode travels toward `+k`);

@@ -50,10 +50,19 @@ pub enum WaveSpectrum {
     },
 }
 
-fn in_open_closed(name: &'static str, value: f64, range: (f64, f64), text: &'static str) -> Result<()> {
+fn in_open_closed(
+    name: &'static str,
+    value: f64,
+    range: (f64, f64),
+    text: &'static str,
+) -> Result<()> {
     positive(name, value)?;
     if value <= range.0 || value > range.1 {
-        return Err(WaterError::OutOfRange { name, value, range: text });
+        return Err(WaterError::OutOfRange {
+            name,
+            value,
+            range: text,
+        });
     }
     Ok(())
 }
@@ -114,7 +123,12 @@ impl WaveSpectrum {
                 depth,
             } => {
                 check_jonswap(wind_speed, fetch, peak_enhancement)?;
-                in_open_closed("depth", depth, (0.0, crate::depth::MAX_DEPTH), "(0, 11000] m")
+                in_open_closed(
+                    "depth",
+                    depth,
+                    (0.0, crate::depth::MAX_DEPTH),
+                    "(0, 11000] m",
+                )
             }
         }
     }
@@ -146,7 +160,9 @@ impl WaveSpectrum {
         match *self {
             Self::PiersonMoskowitz { wind_speed } => {
                 let x = gravity / (wind_speed * omega);
-                PIERSON_MOSKOWITZ_ALPHA * g2 * omega.powi(-5)
+                PIERSON_MOSKOWITZ_ALPHA
+                    * g2
+                    * omega.powi(-5)
                     * (-PIERSON_MOSKOWITZ_BETA * x.powi(4)).exp()
             }
             Self::Jonswap {
@@ -198,7 +214,12 @@ fn jonswap(omega: f64, gravity: f64, wind_speed: f64, fetch: f64, gamma: f64) ->
     let wp = 22.0 * (gravity * gravity / (wind_speed * fetch)).cbrt();
     let sigma = if omega <= wp { 0.07 } else { 0.09 };
     let r = (-(omega - wp).powi(2) / (2.0 * sigma * sigma * wp * wp)).exp();
-    alpha * gravity * gravity * omega.powi(-5) * (-1.25 * (wp / omega).powi(4)).exp() * gamma.powf(r)
+    alpha
+        * gravity
+        * gravity
+        * omega.powi(-5)
+        * (-1.25 * (wp / omega).powi(4)).exp()
+        * gamma.powf(r)
 }
 
 /// Kitaigorodskii's depth factor `Phi(omega_h)`, `omega_h = omega sqrt(d / g)`.
@@ -223,8 +244,8 @@ mod tests {
         let g = 9.81;
         for u in [5.0, 12.0, 25.0] {
             let s = WaveSpectrum::PiersonMoskowitz { wind_speed: u };
-            let exact = PIERSON_MOSKOWITZ_ALPHA * g * g / (4.0 * PIERSON_MOSKOWITZ_BETA)
-                * (u / g).powi(4);
+            let exact =
+                PIERSON_MOSKOWITZ_ALPHA * g * g / (4.0 * PIERSON_MOSKOWITZ_BETA) * (u / g).powi(4);
             let m0 = s.variance(g);
             assert!((m0 / exact - 1.0).abs() < 1e-6, "{m0} vs {exact}");
             let hs = 4.0 * m0.sqrt();
@@ -245,7 +266,10 @@ mod tests {
         ] {
             let wp = s.peak_omega(g);
             let at = s.density(wp, g);
-            assert!(at > s.density(wp * 0.98, g) && at > s.density(wp * 1.02, g), "{s:?}");
+            assert!(
+                at > s.density(wp * 0.98, g) && at > s.density(wp * 1.02, g),
+                "{s:?}"
+            );
         }
     }
 

@@ -108,7 +108,10 @@ mod tests {
     fn integral(f: impl Fn(f64) -> f64) -> f64 {
         let n = 100_000;
         let h = 2.0 * PI / f64::from(n);
-        (0..n).map(|i| f(-PI + (f64::from(i) + 0.5) * h)).sum::<f64>() * h
+        (0..n)
+            .map(|i| f(-PI + (f64::from(i) + 0.5) * h))
+            .sum::<f64>()
+            * h
     }
 
     #[test]
@@ -135,6 +138,9 @@ mod tests {
     #[test]
     fn spreading_below_one_is_refused_with_the_limit() {
         let e = DirectionalSpreading::new(0.0, 0.5).expect_err("s < 1");
-        assert!(e.to_string().contains("spreading") && e.to_string().contains("[1, 1e4]"), "{e}");
+        assert!(
+            e.to_string().contains("spreading") && e.to_string().contains("[1, 1e4]"),
+            "{e}"
+        );
     }
 }

@@ -49,7 +49,8 @@ impl OceanTiling {
         let first = 2f64.powf(longest.log2().ceil());
         let k_max = std::f64::consts::PI / cell_size;
         let n = cells as f64;
-        let quarter_nyquist = |length: f64| BAND_FRACTION_OF_NYQUIST * std::f64::consts::PI * n / length;
+        let quarter_nyquist =
+            |length: f64| BAND_FRACTION_OF_NYQUIST * std::f64::consts::PI * n / length;
         let mut lengths = vec![first];
         let mut band_edges = vec![0.0];
         while quarter_nyquist(*lengths.last().expect("one tile")) < k_max {
@@ -123,7 +124,9 @@ mod tests {
 
     #[test]
     fn a_band_past_the_tiles_names_the_smallest_cell() {
-        let e = OceanTiling::new(5000.0, 1e-4, 256).expect_err("too wide").to_string();
+        let e = OceanTiling::new(5000.0, 1e-4, 256)
+            .expect_err("too wide")
+            .to_string();
         assert!(e.contains("use cells of at least"), "{e}");
     }
 }

@@ -6,7 +6,6 @@
 //! limit come from there).
 
 use std::collections::HashMap;
-use std::f64::consts::TAU;
 
 use water_core::kernels::spectral_depth::SpectralDepth;
 use water_core::kernels::spectral_step::mode_factor;
@@ -19,16 +18,17 @@ use crate::device_calls::{
     check_limit, check_storage_bytes, storage_buffer, uniform_buffer, validated,
 };
 use crate::error::GpuError;
+use crate::fft_twiddles::twiddles;
 use crate::pipelines::shader_module;
 use crate::shaders;
 use crate::spec::GridSpec;
 
 /// Longest side, in cells, of a dispersive grid on the GPU: each row and column is transformed
 /// in the workgroup memory every WebGPU device offers (16 KiB, 2048 complex f32 values;
-/// `MAX_SIDE` in `shaders/spectral_step.wgsl`).
+/// `MAX_SIDE` in `shaders/shared/fft_line.wgsl`).
 pub const SPECTRAL_MAX_SIDE: usize = 2048;
 
-/// Invocations per workgroup of the spectral kernels (`GROUP` in the shader).
+/// Invocations per workgroup of the spectral kernels (`GROUP` in `shaders/shared/fft_line.wgsl`).
 const GROUP: u32 = 256;
 
 /// The entry points of `shaders/spectral_step.wgsl`: a step over uniform depth runs the first
@@ -89,14 +89,6 @@ fn check_spectral_spec(spec: &GridSpec, airy: &AiryDispersion) -> Result<(), Gpu
     }
     check_dispersive_dt(spec.params.cell_size(), spec.params.dt(), airy)?;
     Ok(())
-}
-
-/// `exp(-2 pi i j / n)` for `j < n/2`, from f64.
-fn twiddles(n: usize) -> impl Iterator<Item = [f32; 2]> {
-    (0..n / 2).map(move |j| {
-        let angle = -TAU * j as f64 / n as f64;
-        [angle.cos() as f32, angle.sin() as f32]
-    })
 }
 
 /// One binding of the shared layout, visible to compute.

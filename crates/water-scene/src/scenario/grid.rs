@@ -3,12 +3,12 @@
 use glam::Vec2;
 use serde::Deserialize;
 use toml::Spanned;
+use water_core::ocean::{AmbientSea, OceanSpec};
 use water_core::{
     check_impulse_amplitude, AiryDispersion, Boundary, ClassicGrid, Damping, Depth, GridMode,
     GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT,
     GRID_COURANT_LIMIT, MAX_IMPULSE_RADIUS,
 };
-use water_core::ocean::{AmbientSea, OceanSpec};
 use water_gpu::{GpuContext, GridSpec};
 
 use super::depth_keys::{DepthKeys, DepthSetting};

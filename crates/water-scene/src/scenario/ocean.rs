@@ -65,7 +65,10 @@ pub(super) fn parse(
         ));
     }
     if !needs_fetch {
-        for (key, value) in [("fetch", &o.fetch), ("peak_enhancement", &o.peak_enhancement)] {
+        for (key, value) in [
+            ("fetch", &o.fetch),
+            ("peak_enhancement", &o.peak_enhancement),
+        ] {
             if let Some(v) = value {
                 return Err(at(
                     v.span(),
@@ -75,24 +78,29 @@ pub(super) fn parse(
         }
     }
     // The depth: [ocean] depth, else the grid's uniform depth, else deep water.
-    let depth = match (o.depth.as_ref(), grid.depth, grid.depth_map) {
-        (None, _, true) => {
-            return Err(at(
+    let depth =
+        match (o.depth.as_ref(), grid.depth, grid.depth_map) {
+            (None, _, true) => return Err(at(
                 table,
                 "the grid has a depth_map: give [ocean] `depth`, the depth the sea's waves feel"
                     .into(),
-            ))
-        }
-        #[allow(clippy::float_cmp, reason = "one depth written twice must agree exactly")]
-        (Some(d), Some(g), _) if *d.get_ref() != g => {
-            return Err(at(
-                d.span(),
-                format!("[ocean] depth = {} m and [grid] depth = {g} m disagree; give one", d.get_ref()),
-            ))
-        }
-        (Some(d), _, _) => Some(*d.get_ref()),
-        (None, g, false) => g,
-    };
+            )),
+            #[allow(
+                clippy::float_cmp,
+                reason = "one depth written twice must agree exactly"
+            )]
+            (Some(d), Some(g), _) if *d.get_ref() != g => {
+                return Err(at(
+                    d.span(),
+                    format!(
+                        "[ocean] depth = {} m and [grid] depth = {g} m disagree; give one",
+                        d.get_ref()
+                    ),
+                ))
+            }
+            (Some(d), _, _) => Some(*d.get_ref()),
+            (None, g, false) => g,
+        };
     let wind_speed = *o.wind_speed.get_ref();
     let gamma = o
         .peak_enhancement
@@ -100,7 +108,10 @@ pub(super) fn parse(
         .map_or(DEFAULT_PEAK_ENHANCEMENT, |g| *g.get_ref());
     let fetch = || {
         o.fetch.as_ref().map(|f| *f.get_ref()).ok_or_else(|| {
-            at(table.clone(), format!("spectrum = \"{name}\" needs `fetch` (m)"))
+            at(
+                table.clone(),
+                format!("spectrum = \"{name}\" needs `fetch` (m)"),
+            )
         })
     };
     let spectrum = match name {
@@ -161,7 +172,10 @@ pub(super) fn parse(
             Some("choppiness") => o.choppiness.as_ref().map(Spanned::span),
             _ => None,
         };
-        at(span.unwrap_or_else(|| table.clone()), format!("[ocean] {e}"))
+        at(
+            span.unwrap_or_else(|| table.clone()),
+            format!("[ocean] {e}"),
+        )
     };
     spec.validate().map_err(blame)?;
     // The tiles must hold the band from 8 peak wavelengths down to 2 cells.
