@@ -111,6 +111,56 @@ pub fn read_f32_grid(
     width: usize,
     height: usize,
 ) -> io::Result<Vec<f32>> {
+    let payload = check_f32_grid_header(bytes, what, width, height)?;
+    check_payload_len(payload.len() as u64, what, width, height)?;
+    Ok(f32s_of(payload))
+}
+
+/// As [`read_f32_grid`], from the file at `path`, reading no further than its header says: the
+/// header first, then exactly the `[height, width]` values it promises (a file of another
+/// length is refused by its size before its data is read, and anything but a regular file, such
+/// as `/dev/zero` or a folder, is refused outright).
+///
+/// # Errors
+/// As [`read_f32_grid`]; `InvalidInput` for what is not a regular file; the I/O error.
+pub fn read_f32_grid_file(
+    path: &Path,
+    what: &str,
+    width: usize,
+    height: usize,
+) -> io::Result<Vec<f32>> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{what}: not a regular file"),
+        ));
+    }
+    let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, format!("{what}: {why}"));
+    let mut file = std::fs::File::open(path)?;
+    let mut prefix = vec![0u8; 10];
+    file.read_exact(&mut prefix)
+        .map_err(|_| bad("not a .npy 1.0 file"))?;
+    let len = usize::from(u16::from_le_bytes([prefix[8], prefix[9]]));
+    prefix.resize(10 + len, 0);
+    file.read_exact(&mut prefix[10..])
+        .map_err(|_| bad("not a .npy 1.0 file: its header is cut short"))?;
+    check_f32_grid_header(&prefix, what, width, height)?;
+    check_payload_len(meta.len().saturating_sub(prefix.len() as u64), what, width, height)?;
+    let mut payload = vec![0u8; width * height * 4];
+    file.read_exact(&mut payload)?;
+    Ok(f32s_of(&payload))
+}
+
+/// Checks the header of `bytes` for a little-endian f32 C-order `[height, width]` array and
+/// returns what follows it.
+fn check_f32_grid_header<'b>(
+    bytes: &'b [u8],
+    what: &str,
+    width: usize,
+    height: usize,
+) -> io::Result<&'b [u8]> {
     let bad = |why: String| io::Error::new(io::ErrorKind::InvalidData, format!("{what}: {why}"));
     let (descr, shape, payload) = read_raw(bytes).map_err(|e| bad(e.to_string()))?;
     if descr != "<f4" {
@@ -128,17 +178,28 @@ pub fn read_f32_grid(
             "shape {shape:?}; the grid needs [height, width] = [{height}, {width}]"
         )));
     }
-    if payload.len() != width * height * 4 {
-        return Err(bad(format!(
-            "{} bytes of data; [{height}, {width}] float32 values take {}",
-            payload.len(),
-            width * height * 4
-        )));
+    Ok(payload)
+}
+
+/// Refuses a payload of other than `[height, width]` f32 values.
+fn check_payload_len(len: u64, what: &str, width: usize, height: usize) -> io::Result<()> {
+    let needed = (width * height * 4) as u64;
+    if len == needed {
+        return Ok(());
     }
-    Ok(payload
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{what}: {len} bytes of data; [{height}, {width}] float32 values take {needed}"
+        ),
+    ))
+}
+
+fn f32s_of(payload: &[u8]) -> Vec<f32> {
+    payload
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
+        .collect()
 }
 
 /// The header text of a `.npy` 1.0 file, if it has one.
@@ -172,6 +233,21 @@ mod tests {
             wrong.to_string().contains("[height, width] = [3, 2]"),
             "{wrong}"
         );
+        let dir = std::env::temp_dir().join(format!("water-npy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("map.npy");
+        std::fs::write(&file, &bytes).expect("write");
+        assert_eq!(read_f32_grid_file(&file, "map", 3, 2).expect("file"), data);
+        let mut longer = bytes.clone();
+        longer.extend_from_slice(&[0; 8]);
+        std::fs::write(&file, &longer).expect("write");
+        let e = read_f32_grid_file(&file, "map", 3, 2).expect_err("trailing bytes");
+        assert!(e.to_string().contains("32 bytes of data"), "{e}");
+        let e = read_f32_grid_file(&dir, "map", 3, 2).expect_err("a folder");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let e = read_f32_grid_file(Path::new("/dev/zero"), "map", 3, 2).expect_err("a device");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
         let ints = encode(&[1i16, 2, 3, 4, 5, 6], &[2, 3]);
         let wrong = read_f32_grid(&ints, "map", 3, 2).expect_err("dtype");
         assert!(wrong.to_string().contains("'<f4'"), "{wrong}");

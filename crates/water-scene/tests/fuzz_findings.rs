@@ -39,3 +39,13 @@ fn a_contact_amplitude_past_the_scenes_limit_is_refused_by_the_parser_naming_it(
         .scene(water_scene::Backend::Cpu, None)
         .expect("the scene takes what the parser took");
 }
+
+#[test]
+fn a_depth_map_that_is_not_a_regular_file_is_refused_before_it_is_read() {
+    // `depth_map = "/dev/zero"` was read whole (gigabytes) before its header was checked.
+    let text = "steps = 1\n[grid]\nwidth = 8\nheight = 8\ncell_size = 0.1\ndt = 0.01\n\
+                depth_map = \"/dev/zero\"\n";
+    let e = ScenarioFile::parse("deep.toml", text).expect_err("a device, not a file");
+    assert_eq!(e.line, 7, "{e}");
+    assert!(e.message.contains("not a regular file"), "{e}");
+}

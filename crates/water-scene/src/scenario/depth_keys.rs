@@ -216,21 +216,23 @@ fn from_file(
 ) -> Result<Depth, ScenarioError> {
     let name = map.get_ref();
     let fail = |why: String| at(map.span(), format!("depth_map {name:?}: {why}"));
-    let bytes = if source.starts_with("<builtin") {
-        BUILTIN_FILES
+    let metres = if source.starts_with("<builtin") {
+        let bytes = BUILTIN_FILES
             .iter()
             .find(|(file, _)| file == name)
             .map(|(_, bytes)| bytes.to_vec())
-            .ok_or_else(|| fail("no such file among the built-in scenarios' files".into()))?
+            .ok_or_else(|| fail("no such file among the built-in scenarios' files".into()))?;
+        crate::npy::read_f32_grid(&bytes, "depth_map", size.width(), size.height())
+            .map_err(|e| fail(e.to_string()))?
     } else {
         let beside = Path::new(source)
             .parent()
             .unwrap_or(Path::new("."))
             .join(name);
-        std::fs::read(&beside)
+        // The header first, then only the bytes it promises: `/dev/zero` or a huge file is
+        // refused before it is read.
+        crate::npy::read_f32_grid_file(&beside, "depth_map", size.width(), size.height())
             .map_err(|e| fail(format!("cannot read {}: {e}", beside.display())))?
     };
-    let metres = crate::npy::read_f32_grid(&bytes, "depth_map", size.width(), size.height())
-        .map_err(|e| fail(e.to_string()))?;
     Depth::from_cells(size, metres).map_err(|e| fail(e.to_string()))
 }
