@@ -49,3 +49,28 @@ fn a_depth_map_that_is_not_a_regular_file_is_refused_before_it_is_read() {
     assert_eq!(e.line, 7, "{e}");
     assert!(e.message.contains("not a regular file"), "{e}");
 }
+
+#[test]
+fn a_body_wholly_beyond_the_grid_is_refused_unless_a_sea_or_its_path_reaches_it() {
+    // A body placed wholly off the grid ran with exit 0 and no word anywhere.
+    let grid = "steps = 4\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.1\nwave_speed = 1.0\n\
+                dt = 0.02\n";
+    let body = |x: f64, extra: &str| {
+        format!(
+            "[[body]]\nname = \"stray\"\nshape = \"sphere\"\nradius = 0.2\nmass = 10.0\n\
+             position = [{x}, 1.0, 0.0]\n{extra}"
+        )
+    };
+    let e = ScenarioFile::parse("stray.toml", &format!("{grid}{}", body(50.0, "")))
+        .expect_err("no water under it");
+    assert_eq!(e.line, 8, "{e}");
+    assert!(e.message.contains("\"stray\"") && e.message.contains("3.2 m"), "{e}");
+    // Its rim over the grid's edge (3.2 m) is enough; so is a path that crosses the grid.
+    ScenarioFile::parse("stray.toml", &format!("{grid}{}", body(3.35, ""))).expect("reaches");
+    let towed = body(-5.0, "path = [[-5.0, 1.0], [2.0, 1.0]]\nspeed = 1.0\n");
+    ScenarioFile::parse("stray.toml", &format!("{grid}{towed}")).expect("towed over");
+    // With a sea around the grid there is water everywhere.
+    let sea = "[ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 3.0\n";
+    ScenarioFile::parse("stray.toml", &format!("{grid}{}{sea}", body(50.0, "")))
+        .expect("the sea carries it");
+}

@@ -315,6 +315,9 @@ impl Scenario {
             None => None,
         };
         let (contact_amplitude, bodies) = bodies::parse(raw.contacts.as_ref(), &raw.body, at)?;
+        if ocean.is_none() {
+            check_bodies_reach_the_grid(&raw.body, &bodies, size, params.cell_size(), at)?;
+        }
         if mode == GridMode::Classic {
             if let Some(b) = raw.body.first() {
                 return Err(at(
@@ -448,6 +451,51 @@ fn grid_params(
     }
     let c = required(&g.wave_speed, "wave_speed", "m/s")?;
     WaveParams::new(h, c, dt, damping.0).map_err(blame)
+}
+
+/// Refuses a body that starts wholly beyond the grid and is towed nowhere over it: without an
+/// `[ocean]` there is no water under it, so it would only ever float on still water at rest
+/// level, never meeting the waves (as an impulse or land beyond the grid is refused).
+fn check_bodies_reach_the_grid(
+    raw: &[Spanned<bodies::RawBody>],
+    specs: &[BodySpec],
+    size: GridSize,
+    cell_size: f64,
+    at: Locate<'_>,
+) -> Result<(), ScenarioError> {
+    let extent = Vec2::new(size.width() as f32, size.height() as f32) * cell_size as f32;
+    let over = |p: Vec2, reach: f32| {
+        p.x + reach > 0.0 && p.x - reach < extent.x && p.y + reach > 0.0 && p.y - reach < extent.y
+    };
+    for (spanned, spec) in raw.iter().zip(specs) {
+        let pose = spec.body.body.state.pose;
+        let starts_over = spec.body.hulls.iter().any(|hull| {
+            over(hull.world_pose(&pose).position.truncate(), hull.bounding_radius())
+        });
+        let towed_over = spec
+            .path
+            .as_ref()
+            .is_some_and(|path| path.points().iter().any(|p| over(*p, 0.0)));
+        if !starts_over && !towed_over {
+            let p = pose.position;
+            return Err(at(
+                spanned.span(),
+                format!(
+                    "body {:?} at ({}, {}) m lies wholly beyond the {} x {} grid (0 to {} m \
+                     along x, 0 to {} m along y) and is towed nowhere over it: there is no \
+                     water under it (an [ocean] table puts a sea around the grid)",
+                    spec.name,
+                    p.x,
+                    p.y,
+                    size.width(),
+                    size.height(),
+                    extent.x,
+                    extent.y
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an impulse that could not change the water: numbers past their limits (checked in
