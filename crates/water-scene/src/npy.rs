@@ -147,7 +147,12 @@ pub fn read_f32_grid_file(
     file.read_exact(&mut prefix[10..])
         .map_err(|_| bad("not a .npy 1.0 file: its header is cut short"))?;
     check_f32_grid_header(&prefix, what, width, height)?;
-    check_payload_len(meta.len().saturating_sub(prefix.len() as u64), what, width, height)?;
+    check_payload_len(
+        meta.len().saturating_sub(prefix.len() as u64),
+        what,
+        width,
+        height,
+    )?;
     let mut payload = vec![0u8; width * height * 4];
     file.read_exact(&mut payload)?;
     Ok(f32s_of(&payload))
@@ -189,9 +194,7 @@ fn check_payload_len(len: u64, what: &str, width: usize, height: usize) -> io::R
     }
     Err(io::Error::new(
         io::ErrorKind::InvalidData,
-        format!(
-            "{what}: {len} bytes of data; [{height}, {width}] float32 values take {needed}"
-        ),
+        format!("{what}: {len} bytes of data; [{height}, {width}] float32 values take {needed}"),
     ))
 }
 

@@ -64,7 +64,10 @@ fn a_body_wholly_beyond_the_grid_is_refused_unless_a_sea_or_its_path_reaches_it(
     let e = ScenarioFile::parse("stray.toml", &format!("{grid}{}", body(50.0, "")))
         .expect_err("no water under it");
     assert_eq!(e.line, 8, "{e}");
-    assert!(e.message.contains("\"stray\"") && e.message.contains("3.2 m"), "{e}");
+    assert!(
+        e.message.contains("\"stray\"") && e.message.contains("3.2 m"),
+        "{e}"
+    );
     // Its rim over the grid's edge (3.2 m) is enough; so is a path that crosses the grid.
     ScenarioFile::parse("stray.toml", &format!("{grid}{}", body(3.35, ""))).expect("reaches");
     let towed = body(-5.0, "path = [[-5.0, 1.0], [2.0, 1.0]]\nspeed = 1.0\n");
@@ -73,4 +76,27 @@ fn a_body_wholly_beyond_the_grid_is_refused_unless_a_sea_or_its_path_reaches_it(
     let sea = "[ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 3.0\n";
     ScenarioFile::parse("stray.toml", &format!("{grid}{}{sea}", body(50.0, "")))
         .expect("the sea carries it");
+}
+
+#[test]
+fn a_wave_speed_the_scenario_did_not_write_is_blamed_on_what_was_written() {
+    // Over a depth and in classic mode the refusal named `wave_speed` (not written, or even
+    // refused there) at the [grid] line.
+    let grid = "steps = 10\n[grid]\nwidth = 16\nheight = 16\n";
+    let e = ScenarioFile::parse(
+        "d.toml",
+        &format!("{grid}cell_size = 0.1\ndt = 0.01\ndepth = 1e-14\n"),
+    )
+    .expect_err("too shallow to move");
+    assert_eq!(e.line, 7, "{e}");
+    assert!(e.message.contains("deepest water, 1e-14 m"), "{e}");
+    assert!(e.message.contains("sqrt(g d)"), "{e}");
+    let e = ScenarioFile::parse(
+        "c.toml",
+        &format!("{grid}dt = 1e-9\nmode = \"classic\"\nboundary = \"fixed\"\n"),
+    )
+    .expect_err("a = 1/2 at 1e-9 s");
+    assert_eq!(e.line, 5, "{e}");
+    assert!(e.message.contains("cell_size / (dt sqrt 2)"), "{e}");
+    assert!(!e.message.starts_with("wave_speed"), "{e}");
 }

@@ -368,7 +368,67 @@ fn grid_params(
         };
         key.map_or_else(|| grid_span.clone(), Spanned::span)
     };
+    // A wave speed the scenario did not write (classic mode's h / (dt sqrt 2), a depth's
+    // sqrt(g d), the dispersive model's shortest wave) is blamed on what was written.
+    let derived_speed = |value: f64| {
+        let range = "[1e-6, 1e6] m/s";
+        if mode == GridMode::Classic {
+            let span =
+                g.dt.as_ref()
+                    .or(g.cell_size.as_ref())
+                    .map_or_else(|| grid_span.clone(), Spanned::span);
+            at(
+                span,
+                format!(
+                    "classic mode steps at a = 1/2, so its wave speed is cell_size / (dt sqrt 2): \
+                     these give {value:?} m/s, outside {range}; choose dt and cell_size to bring \
+                     it within"
+                ),
+            )
+        } else if depth.dispersion.is_some() {
+            at(
+                span_of("cell_size"),
+                format!(
+                    "cell_size gives the shortest wave it resolves a phase speed of {value:?} m/s, \
+                     outside {range}"
+                ),
+            )
+        } else {
+            let span = g
+                .depth
+                .as_ref()
+                .map(Spanned::span)
+                .or_else(|| g.depth_map.as_ref().map(Spanned::span))
+                .unwrap_or_else(|| grid_span.clone());
+            let deepest = depth.depth.as_ref().map_or(0.0, Depth::deepest);
+            at(
+                span,
+                format!(
+                    "the deepest water, {deepest:?} m, gives waves at c = sqrt(g d) = {value:?} m/s, \
+                     outside {range}"
+                ),
+            )
+        }
+    };
     let blame = |e: WaterError| {
+        if g.wave_speed.is_none() {
+            if let WaterError::NotFinite {
+                name: "wave_speed",
+                value,
+            }
+            | WaterError::NotPositive {
+                name: "wave_speed",
+                value,
+            }
+            | WaterError::OutOfRange {
+                name: "wave_speed",
+                value,
+                ..
+            } = e
+            {
+                return derived_speed(value);
+            }
+        }
         let span = match &e {
             WaterError::NotFinite { name, .. }
             | WaterError::NotPositive { name, .. }
@@ -470,7 +530,10 @@ fn check_bodies_reach_the_grid(
     for (spanned, spec) in raw.iter().zip(specs) {
         let pose = spec.body.body.state.pose;
         let starts_over = spec.body.hulls.iter().any(|hull| {
-            over(hull.world_pose(&pose).position.truncate(), hull.bounding_radius())
+            over(
+                hull.world_pose(&pose).position.truncate(),
+                hull.bounding_radius(),
+            )
         });
         let towed_over = spec
             .path

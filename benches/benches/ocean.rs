@@ -1,0 +1,81 @@
+//! The ambient sea on the CPU: synthesising a frame of the `swell` built-in's sea (JONSWAP,
+//! four tiles of 256², with and without choppiness) and 10,000 fixed-point heights from a
+//! frame, on 1 and 2 threads. `docs/benchmarks.md` sets them beside the FFTW peer's transforms.
+//!
+//! `cargo bench -p water-benches --bench ocean`
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates undocumented functions"
+)]
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use glam::Vec2;
+use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
+
+/// The `swell` built-in's sea over its 0.2 m cells.
+fn swell(choppiness: f64) -> AmbientSea {
+    let spec = OceanSpec::new(WaveSpectrum::Jonswap {
+        wind_speed: 8.0,
+        fetch: 20_000.0,
+        peak_enhancement: 3.3,
+    })
+    .with_direction(30.0)
+    .with_spreading(8.0)
+    .with_choppiness(choppiness)
+    .with_seed(7);
+    AmbientSea::new(&spec, 0.2).expect("the swell's sea")
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool")
+}
+
+fn synthesis(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ocean-synthesis");
+    group.sample_size(10);
+    for (name, choppiness) in [("heights", 0.0), ("choppy", 0.6)] {
+        let sea = swell(choppiness);
+        for threads in [1usize, 2] {
+            let pool = pool(threads);
+            let id = BenchmarkId::new(format!("{name}-{threads}-thread"), sea.tiles().len());
+            let mut t = 0.0;
+            group.bench_function(id, |b| {
+                pool.install(|| {
+                    b.iter(|| {
+                        t += 1.0 / 60.0;
+                        sea.frame(t)
+                    });
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
+fn queries(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ocean-heights-10k");
+    group.sample_size(10);
+    let points: Vec<Vec2> = (0..10_000)
+        .map(|i| {
+            let i = i as f32;
+            Vec2::new((i * 0.618).fract() * 400.0, (i * 0.414).fract() * 400.0)
+        })
+        .collect();
+    let mut out = vec![0.0; points.len()];
+    for (name, choppiness) in [("heights", 0.0), ("choppy", 0.6)] {
+        let frame = swell(choppiness).frame(12.0);
+        for threads in [1usize, 2] {
+            let pool = pool(threads);
+            group.bench_function(format!("{name}-{threads}-thread"), |b| {
+                pool.install(|| b.iter(|| frame.heights_into(&points, &mut out)));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, synthesis, queries);
+criterion_main!(benches);
