@@ -583,7 +583,7 @@ mod tests {
 
     #[test]
     fn a_slow_figure_keeps_three_significant_digits_and_never_reads_zero() {
-        assert_eq!(three_significant(3.14159), "3.14");
+        assert_eq!(three_significant(3.2468), "3.25");
         assert_eq!(three_significant(123.4), "123.40");
         assert_eq!(three_significant(0.04321), "0.0432");
         assert_eq!(three_significant(4.2e-5), "0.0000420");

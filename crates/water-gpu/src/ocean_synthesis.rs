@@ -4,7 +4,7 @@
 //!
 //! Each frame's phases `exp(-i omega t)` are computed on the host in f64 (one complex number a
 //! mode) and reach the GPU through a copy recorded in the caller's encoder, so any number of
-//! frames recorded into one encoder each see their own time ([`crate::recording`]).
+//! frames recorded into one encoder each see their own time (as `recording.rs` explains).
 
 use water_core::ocean::{AmbientSea, CHOPPY_FIELDS, PLAIN_FIELDS};
 

@@ -477,7 +477,7 @@ impl Scene {
         let water_point = up.to_water(position);
         let cell_size = self.cell_size();
         let (step, dt) = (self.step, self.spec.params.dt());
-        let sea = self.ocean.as_mut().map(|o| &*o.frame_at(step, dt));
+        let sea = self.ocean.as_mut().map(|o| o.frame_at(step, dt));
         self.water
             .with_heights(cell_size, &mut self.heights, |view| {
                 let found = match sea {
@@ -604,7 +604,7 @@ impl Scene {
         let cell_size = self.cell_size();
         let bodies = &mut self.bodies;
         let sea_dt = self.spec.params.dt();
-        let sea = self.ocean.as_mut().map(|o| &*o.frame_at(step, sea_dt));
+        let sea = self.ocean.as_mut().map(|o| o.frame_at(step, sea_dt));
         let outcomes =
             self.water
                 .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {

@@ -169,8 +169,8 @@ fn the_textures_hold_the_displacement_height_and_normal_and_frames_keep_their_ti
     let slope = &cpu[SeaField::SlopeX as usize];
     let rates = &cpu[SeaField::HeightRate as usize];
     let mut agree = 0;
-    for i in 0..nz.len() {
-        if nz[i] > 0.0 && slope[i].abs() > 0.05 && (nx[i] < 0.0) == (slope[i] > 0.0) {
+    for ((x, z), s) in nx.iter().zip(&nz).zip(slope) {
+        if *z > 0.0 && s.abs() > 0.05 && (*x < 0.0) == (*s > 0.0) {
             agree += 1;
         }
     }
@@ -180,7 +180,7 @@ fn the_textures_hold_the_displacement_height_and_normal_and_frames_keep_their_ti
         "{agree} of {steep} normals lean downhill"
     );
     assert!(
-        worst_relative(&[rates.clone()], &[rate]) <= OCEAN_TOLERANCE,
+        worst_relative(std::slice::from_ref(rates), &[rate]) <= OCEAN_TOLERANCE,
         "dh/dt"
     );
 }

@@ -2,11 +2,11 @@
 //! the world position and the time.
 //!
 //! Every Fourier mode `k` of every tile gets one complex amplitude `A(k)`, drawn once from the
-//! seed ([`super::seeded_normal`]) with `E|A|^2 = F(k) dk^2 / 2`, and the surface is
+//! seed (`seeded_normal.rs`) with `E|A|^2 = F(k) dk^2 / 2`, and the surface is
 //! `eta(x, t) = sum_k 2 Re[A(k) e^{i (k.x - omega(k) t)}]`: each mode travels toward `+k` at
 //! Airy's `omega(k) = sqrt(g k tanh(k d))`, and the variance is `sum F dk^2`, the spectrum's
 //! integral over the band. [`AmbientSea::frame`] synthesises the tiles at one time by FFT
-//! ([`super::ocean_synthesis`]); the direct sums here are the reference that synthesis is
+//! (`ocean_synthesis.rs`); the direct sums here are the reference that synthesis is
 //! tested against.
 
 use glam::Vec2;
@@ -114,7 +114,7 @@ impl AmbientSea {
                     let theta = k[1].atan2(k[0]);
                     let f = spec.spectrum.density(omega, g) * spreading.density(theta) * group / km;
                     let energy = f * dk * dk;
-                    if !(energy > 0.0) {
+                    if energy.is_nan() || energy <= 0.0 {
                         continue;
                     }
                     variance += energy;
