@@ -1,4 +1,4 @@
-// render_grid_surface: grid water drawn as a displaced mesh, and floating bodies drawn flat.
+// render_grid_surface: grid water drawn as a displaced mesh (the bodies on it: render_bodies.wgsl).
 // Host twin: crates/water-gpu/src/render/grid_surface.rs (`GridSurfaceRenderer`).
 //
 // World frame: the grid's, metres, x and y across the grid from its corner, z up, still water at
@@ -12,6 +12,8 @@
 // in a cliff) and zero inside hulls (the demo's `collision_texture` test: waves would otherwise
 // show through the hull's floor). The fragment shader takes its normal from differences of that
 // function along x and along y, per pixel.
+
+#import water_light
 
 struct SurfaceRenderUniforms {
     view_proj: mat4x4<f32>,
@@ -115,26 +117,6 @@ fn vs_main(@builtin(vertex_index) index: u32) -> WaterVertex {
     return out;
 }
 
-// Blue troughs, white crests, for the heights view: t in [-1, 1].
-fn diverging(t: f32) -> vec3<f32> {
-    let still = vec3<f32>(0.05, 0.2, 0.35);
-    if (t < 0.0) {
-        return mix(still, vec3<f32>(0.0, 0.0, 0.1), -t);
-    }
-    return mix(still, vec3<f32>(0.85, 1.0, 1.0), t);
-}
-
-// Schlick's Fresnel reflectance of water (normal incidence 0.02).
-fn fresnel(cos_theta: f32) -> f32 {
-    let m = 1.0 - clamp(cos_theta, 0.0, 1.0);
-    return 0.02 + 0.98 * m * m * m * m * m;
-}
-
-fn sky(direction: vec3<f32>) -> vec3<f32> {
-    let zenith = vec3<f32>(0.1, 0.3, 0.75);
-    return mix(u.sky_colour.rgb, zenith, clamp(direction.z, 0.0, 1.0));
-}
-
 @fragment
 fn fs_main(v: WaterVertex) -> @location(0) vec4<f32> {
     let n = surface_normal(v.world.xy);
@@ -164,47 +146,6 @@ fn fs_main(v: WaterVertex) -> @location(0) vec4<f32> {
         below = mix(u.water_colour.rgb, floor_colour, seen);
     }
     let specular = pow(max(dot(reflected, u.sun.xyz), 0.0), u.sun.w);
-    let colour = mix(below, sky(reflected), reflectance) + vec3<f32>(specular);
+    let colour = mix(below, sky_gradient(u.sky_colour.rgb, reflected), reflectance) + vec3<f32>(specular);
     return vec4<f32>(colour, 1.0);
-}
-
-// Floating bodies: a hull mesh per instance, flat shaded.
-
-struct HullInstance {
-    @location(1) m0: vec4<f32>,
-    @location(2) m1: vec4<f32>,
-    @location(3) m2: vec4<f32>,
-    @location(4) m3: vec4<f32>,
-    @location(5) colour: vec4<f32>,
-}
-
-struct HullVertex {
-    @builtin(position) clip: vec4<f32>,
-    @location(0) world: vec3<f32>,
-    @location(1) colour: vec3<f32>,
-}
-
-@vertex
-fn vs_hull(@location(0) local: vec3<f32>, instance: HullInstance) -> HullVertex {
-    let model = mat4x4<f32>(instance.m0, instance.m1, instance.m2, instance.m3);
-    let world = model * vec4<f32>(local, 1.0);
-    var out: HullVertex;
-    out.clip = u.view_proj * world;
-    out.world = world.xyz;
-    out.colour = instance.colour.rgb;
-    return out;
-}
-
-@fragment
-fn fs_hull(v: HullVertex) -> @location(0) vec4<f32> {
-    // The face normal from screen-space derivatives: flat shading without per-face data.
-    var n = normalize(cross(dpdx(v.world), dpdy(v.world)));
-    let to_eye = select(-u.view_dir.xyz, normalize(u.eye.xyz - v.world), u.eye.w > 0.5);
-    if (dot(n, to_eye) < 0.0) {
-        n = -n;
-    }
-    let diffuse = max(dot(n, u.sun.xyz), 0.0);
-    // Darker under the water line, as seen through it.
-    let wet = select(1.0, 0.6, v.world.z < 0.0);
-    return vec4<f32>(v.colour * (0.25 + 0.75 * diffuse) * wet, 1.0);
 }

@@ -11,6 +11,8 @@
 //
 // `vs_main` / `fs_main` draw the vertices with the icosphere's triangles.
 
+#import water_light
+
 struct SphereSurfaceUniforms {
     view_proj: mat4x4<f32>,
     eye: vec4<f32>,          // xyz: camera position (m)
@@ -121,11 +123,6 @@ fn vs_main(@location(0) position: vec4<f32>, @location(1) normal: vec4<f32>) -> 
     return out;
 }
 
-fn fresnel(cos_theta: f32) -> f32 {
-    let m = 1.0 - clamp(cos_theta, 0.0, 1.0);
-    return 0.02 + 0.98 * m * m * m * m * m;
-}
-
 @fragment
 fn fs_main(v: DrawnVertex) -> @location(0) vec4<f32> {
     let n = normalize(v.normal);
@@ -134,9 +131,7 @@ fn fs_main(v: DrawnVertex) -> @location(0) vec4<f32> {
     }
     if (u.flags.x == 2u) {
         let t = clamp(v.height / max(u.shape.y, 1e-30), -1.0, 1.0);
-        let still = vec3<f32>(0.05, 0.2, 0.35);
-        let c = select(mix(still, vec3<f32>(0.85, 1.0, 1.0), t), mix(still, vec3<f32>(0.0, 0.0, 0.1), -t), t < 0.0);
-        return vec4<f32>(c, 1.0);
+        return vec4<f32>(diverging(t), 1.0);
     }
     let to_eye = normalize(u.eye.xyz - v.world);
     let reflected = reflect(-to_eye, n);

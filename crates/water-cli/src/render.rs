@@ -1,21 +1,23 @@
 //! `water render`: a scenario run on a GPU backend and drawn every so many steps into PNG frames
 //! and an animated GIF. Grid water is drawn in 3-D with its floating bodies and land, classic
-//! mode in Hugo Elias's 2-D look, sphere water as the displaced icosphere.
+//! mode in Hugo Elias's 2-D look, sphere water as the displaced icosphere, and a grid inside an
+//! `[ocean]` as the sea to the horizon with the grid's waves added.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use water_gpu::GpuGridWater;
 
-use glam::{Affine3A, Vec3};
+use glam::{Affine3A, Vec2, Vec3};
 use serde::Serialize;
 use water_buoyancy::{rasterise_grid_mask, FloatingBody};
 use water_core::{GridMode, GridSize, LandMask};
 use water_gpu::box_meshes;
 use water_gpu::render::{
     BodyDraw, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
-    HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
+    HullMaskTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, OffscreenTarget,
+    RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
 };
-use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, HullMesh};
+use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, HullMesh, OceanSynthesis};
 
 use water_scene::scenario::{Scenario, ScenarioFile, ScenarioRun, SphereScenario};
 use water_scene::{Backend, BackendSphere, Scene};
@@ -262,7 +264,11 @@ pub fn render_scenario(
     let (source, steps, scale) = match scenario {
         ScenarioFile::Grid(s) => {
             let steps = frame_steps(s.steps, options.frames);
-            let scale = frames.render_grid(s, &steps)?;
+            let scale = if s.ocean.is_some() {
+                frames.render_ocean(s, &steps)?
+            } else {
+                frames.render_grid(s, &steps)?
+            };
             (s.source.clone(), steps, scale)
         }
         ScenarioFile::Sphere(s) => {
@@ -414,6 +420,74 @@ impl Frames<'_> {
         }
         progress.finish();
         Ok(scale.unwrap_or(1.0))
+    }
+}
+
+impl Frames<'_> {
+    /// Draws the frames of a grid inside an `[ocean]`: the sea to the horizon, the grid's
+    /// waves added where it lies, the bodies on the sum, at true scale (or the height scale
+    /// asked for, on the grid's waves); returns that scale.
+    fn render_ocean(&mut self, scenario: &Scenario, steps: &[u64]) -> Result<f32, RunError> {
+        let (gpu, options) = (self.gpu, self.options);
+        let (device, queue, format) = (&gpu.device, &gpu.queue, self.target.format());
+        let mut sim = scenario.scene(options.backend.into(), Some(gpu))?;
+        let mut run = ScenarioRun::new(scenario);
+        let size = scenario.size;
+        let cell = scenario.params.cell_size() as f32;
+        let extent = Vec2::new(size.width() as f32, size.height() as f32) * cell;
+        let longest = extent.max_element();
+        let mut progress = Progress::new("render", scenario.steps, options.show_progress);
+        let sea = sim
+            .ocean()
+            .map(|sea| OceanSynthesis::new(device, queue, sea))
+            .transpose()?
+            .expect("render_ocean draws scenarios with an [ocean]");
+        let scale = options.height_scale.unwrap_or(1.0);
+        let style = OceanSurfaceStyle {
+            height_scale: scale,
+            rim_fade: 8.0 * cell,
+            ..OceanSurfaceStyle::default()
+        };
+        let mut renderer = OceanSurfaceRenderer::new(device, queue, format, style)?;
+        // Low over the grid's near corner, looking across it toward the horizon (which sits
+        // a fifth of the picture below its top edge).
+        let centre = (extent * 0.5).extend(0.0);
+        let eye = Vec3::new(-0.15 * extent.x, -0.25 * extent.y, 0.2 * longest);
+        let camera = Camera::look_at(
+            eye,
+            centre,
+            Vec3::Z,
+            0.8,
+            options.aspect(),
+            0.01 * longest,
+            4e6,
+        );
+        let meshes = BodyMeshes::new(device, bodies_of(&sim), &scenario.all_land(), cell)?;
+        for &step in steps {
+            run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
+            let t = sim.time();
+            let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
+            let draws = meshes.draws(bodies_of(&sim), 1.0);
+            let grid = InteractiveGrid {
+                surface: &surface,
+                size,
+                cell_size: cell,
+                origin: Vec2::ZERO,
+            };
+            self.draw(|encoder, target| {
+                sea.encode(device, encoder, t);
+                renderer.encode(
+                    encoder,
+                    target.frame(Vec3::ZERO),
+                    &camera,
+                    &sea,
+                    Some(grid),
+                    &draws,
+                )
+            })?;
+        }
+        progress.finish();
+        Ok(scale)
     }
 }
 

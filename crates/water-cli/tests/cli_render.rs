@@ -1,5 +1,6 @@
 //! `water render`: PNG frames, an animated GIF with the same frames and `render.json`, for grid
-//! water (3-D, with bodies), classic water (2-D) and sphere water; bad options are refused by
+//! water (3-D, with bodies), classic water (2-D), sphere water and a grid inside an `[ocean]`
+//! (the sea to the horizon under a sky); bad options are refused by
 //! name. Skipped with a reason without a GPU adapter, unless WATER_REQUIRE_GPU=1.
 
 use std::path::Path;
@@ -26,7 +27,7 @@ fn gif_frames(path: &Path) -> (usize, (u16, u16)) {
 #[test]
 fn render_writes_frames_and_an_animation_for_every_kind_of_water() {
     let dir = std::env::temp_dir().join(format!("water-render-{}", std::process::id()));
-    for builtin in ["boat-wake", "rock-pool", "sky-aquarium"] {
+    for builtin in ["boat-wake", "rock-pool", "sky-aquarium", "swell"] {
         let out = dir.join(builtin);
         let out_s = out.to_str().expect("utf-8 path");
         let Some(result) = water_on_gpu(
@@ -54,6 +55,29 @@ fn render_writes_frames_and_an_animation_for_every_kind_of_water() {
             assert_eq!((frame.width(), frame.height()), (96, 64), "{builtin}");
             let colours: std::collections::HashSet<&[u8]> = frame.pixels().chunks(4).collect();
             assert!(colours.len() > 30, "{builtin} frame {k} is nearly blank");
+            if builtin == "swell" {
+                // The sea to the horizon: a smooth sky along the top row, waves along the
+                // bottom one.
+                let spread = |row: u32| {
+                    let px: Vec<[u8; 4]> = (0..96).map(|x| frame.pixel(x, row)).collect();
+                    (0..3)
+                        .map(|c| {
+                            let v = px.iter().map(|p| p[c]);
+                            v.clone().max().unwrap_or(0) - v.min().unwrap_or(0)
+                        })
+                        .max()
+                        .unwrap_or(0)
+                };
+                assert!(
+                    spread(0) <= 3,
+                    "swell frame {k}: the top row is not sky ({})",
+                    spread(0)
+                );
+                assert!(
+                    spread(63) > 10,
+                    "swell frame {k}: no waves along the bottom row"
+                );
+            }
             if let Some(p) = &previous {
                 assert_ne!(p, &frame, "{builtin}: the water moves between frames");
             }

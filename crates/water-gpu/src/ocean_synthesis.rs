@@ -42,6 +42,8 @@ pub struct OceanSynthesis {
     fields: usize,
     /// Each mode's omega, rad/s, for the host's phases.
     omegas: Vec<f64>,
+    /// Each tile's side, metres.
+    lengths: Vec<f32>,
     pipelines: [wgpu::ComputePipeline; 4],
     group: wgpu::BindGroup,
     rotations: wgpu::Buffer,
@@ -180,7 +182,8 @@ impl OceanSynthesis {
                 let modes = filled("water ocean modes", bytemuck::cast_slice(&modes));
                 let bins = filled("water ocean bins", bytemuck::cast_slice(&mode_of_bin));
                 let table = filled("water ocean twiddles", bytemuck::cast_slice(&table));
-                let lengths = filled("water ocean tile lengths", bytemuck::cast_slice(&lengths));
+                let lengths_buffer =
+                    filled("water ocean tile lengths", bytemuck::cast_slice(&lengths));
                 let array_view = |t: &wgpu::Texture| {
                     t.create_view(&wgpu::TextureViewDescriptor {
                         dimension: Some(wgpu::TextureViewDimension::D2Array),
@@ -189,7 +192,13 @@ impl OceanSynthesis {
                 };
                 let (d_view, n_view) = (array_view(&displacement), array_view(&normals));
                 let buffers = [
-                    &uniforms, &modes, &rotations, &bins, &planes, &table, &lengths,
+                    &uniforms,
+                    &modes,
+                    &rotations,
+                    &bins,
+                    &planes,
+                    &table,
+                    &lengths_buffer,
                 ];
                 let mut entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
                     .iter()
@@ -218,6 +227,7 @@ impl OceanSynthesis {
             pairs: pairs as u32,
             fields,
             omegas,
+            lengths,
             pipelines,
             group,
             rotations,
@@ -288,6 +298,12 @@ impl OceanSynthesis {
     #[must_use]
     pub fn normals(&self) -> &wgpu::Texture {
         &self.normals
+    }
+
+    /// Each tile's side, metres, in layer order.
+    #[must_use]
+    pub fn tile_lengths(&self) -> &[f32] {
+        &self.lengths
     }
 
     /// Samples along a tile's side.

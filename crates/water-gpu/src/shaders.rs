@@ -54,9 +54,12 @@ pub const SPHERE_STEP_FRAGMENT: &str = include_str!("../../../shaders/sphere_ste
 /// (vertex and fragment entry points), and `copy_to_buffer` for the compute backend's buffers.
 pub const RASTERISE_GRID_MASK: &str = include_str!("../../../shaders/rasterise_grid_mask.wgsl");
 
-/// `render_grid_surface`: grid water as a displaced, lit mesh and floating bodies (vertex and
-/// fragment entry points).
+/// `render_grid_surface`: grid water as a displaced, lit mesh (vertex and fragment).
 pub const RENDER_GRID_SURFACE: &str = include_str!("../../../shaders/render_grid_surface.wgsl");
+/// `render_bodies`: floating bodies' hull meshes, flat shaded (vertex and fragment).
+pub const RENDER_BODIES: &str = include_str!("../../../shaders/render_bodies.wgsl");
+/// `render_ocean_surface`: the sea to the horizon over a sky (vertex and fragment).
+pub const RENDER_OCEAN_SURFACE: &str = include_str!("../../../shaders/render_ocean_surface.wgsl");
 /// `shade_classic`: Hugo Elias's 2-D look of the classic field (full-screen pass).
 pub const SHADE_CLASSIC: &str = include_str!("../../../shaders/shade_classic.wgsl");
 /// `render_sphere_surface`: displaced icosphere vertices with area-weighted normals (compute)
@@ -87,6 +90,8 @@ pub const ALL: &[(&str, &str)] = &[
     ("sphere_step_fragment.wgsl", SPHERE_STEP_FRAGMENT),
     ("rasterise_grid_mask.wgsl", RASTERISE_GRID_MASK),
     ("render_grid_surface.wgsl", RENDER_GRID_SURFACE),
+    ("render_bodies.wgsl", RENDER_BODIES),
+    ("render_ocean_surface.wgsl", RENDER_OCEAN_SURFACE),
     ("shade_classic.wgsl", SHADE_CLASSIC),
     ("render_sphere_surface.wgsl", RENDER_SPHERE_SURFACE),
     ("blit_picture.wgsl", BLIT_PICTURE),

@@ -179,6 +179,50 @@ pub struct ContactMaskUniforms {
     pub ndc_offset: [f32; 2],
 }
 
+/// `ViewUniforms` of `shaders/render_bodies.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct ViewUniforms {
+    /// World to clip space.
+    pub view_proj: [[f32; 4]; 4],
+    /// xyz: camera position (m); w: 1 perspective, 0 orthographic.
+    pub eye: [f32; 4],
+    /// xyz: view direction of an orthographic camera.
+    pub view_dir: [f32; 4],
+    /// xyz: unit direction toward the sun.
+    pub sun: [f32; 4],
+}
+
+/// `OceanRenderUniforms` of `shaders/render_ocean_surface.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct OceanRenderUniforms {
+    /// World to clip space.
+    pub view_proj: [[f32; 4]; 4],
+    /// Clip to world space.
+    pub inverse_view_proj: [[f32; 4]; 4],
+    /// xyz: camera position (m); w: radians one pixel spans.
+    pub eye: [f32; 4],
+    /// xyz: unit direction toward the sun; w: specular exponent.
+    pub sun: [f32; 4],
+    /// rgb: deep water (linear); w: haze distance (m).
+    pub water_colour: [f32; 4],
+    /// rgb: sky at the horizon (linear); w: the heights view's range (m).
+    pub sky_colour: [f32; 4],
+    /// xy: target size (pixels); zw: the mesh's centre (m).
+    pub viewport: [f32; 4],
+    /// Finest spacing (m), quads from centre to rim, grid height scale, rim fade (m).
+    pub lod: [f32; 4],
+    /// Each tile's side (m), up to 8.
+    pub tile_lengths: [[f32; 4]; 2],
+    /// Cells along x and y, cell size (m), unused.
+    pub grid: [f32; 4],
+    /// xy: the grid's corner in the world (m).
+    pub grid_origin: [f32; 4],
+    /// x: view (0 lit, 1 normals, 2 heights); y: 1 with a grid; z: tiles; w: samples a side.
+    pub flags: [u32; 4],
+}
+
 /// `SurfaceRenderUniforms` of `shaders/render_grid_surface.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]

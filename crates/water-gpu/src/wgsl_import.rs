@@ -59,6 +59,10 @@ pub const SHARED: &[(&str, &str)] = &[
         "full_screen",
         include_str!("../../../shaders/shared/full_screen.wgsl"),
     ),
+    (
+        "water_light",
+        include_str!("../../../shaders/shared/water_light.wgsl"),
+    ),
 ];
 
 /// The module named `name` in an `#import` line, if `line` is one.

@@ -3,19 +3,22 @@
 //! drawn flat. The shader is `shaders/render_grid_surface.wgsl`; it reads the surface texture
 //! of [`GpuGrid::update_normal_height`](crate::GpuGridWater::update_normal_height).
 
-use glam::{Affine3A, Mat4, Vec3};
+use glam::Vec3;
 use water_core::GridSize;
 
 use crate::device_calls::validated;
 use crate::error::GpuError;
-use crate::hull_mesh::HullMesh;
+use crate::render::body_renderer::{BodyDraw, BodyRenderer};
 use crate::render::camera::Camera;
 use crate::render::frame_target::FrameTarget;
 use crate::render::hull_mask::HullMaskTexture;
+use crate::render::render_pipeline::{
+    layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
+};
 use crate::render::rgba_image::RgbaImage;
 use crate::render::{
     check_colour, check_direction, check_finite, check_non_negative, check_positive, check_range,
-    SurfaceView, DEPTH_FORMAT,
+    SurfaceView,
 };
 use crate::shaders;
 use crate::uniforms::SurfaceRenderUniforms;
@@ -97,25 +100,6 @@ impl GridSurfaceStyle {
     }
 }
 
-/// A floating body to draw with the water.
-#[derive(Debug, Clone, Copy)]
-pub struct BodyDraw<'a> {
-    /// Its hull mesh (the one its contact masks are drawn from).
-    pub mesh: &'a HullMesh,
-    /// Local-to-world transform (the grid's frame, as [`crate::ContactHull::transform`]).
-    pub transform: Affine3A,
-    /// Colour, linear RGB.
-    pub colour: Vec3,
-}
-
-/// Per-body data of `vs_hull`: the model matrix's columns and the colour.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct HullInstance {
-    model: [[f32; 4]; 4],
-    colour: [f32; 4],
-}
-
 /// Draws one grid's water (and the bodies on it) into the caller's colour and depth targets.
 #[derive(Debug)]
 pub struct GridSurfaceRenderer {
@@ -129,25 +113,18 @@ pub struct GridSurfaceRenderer {
     indices: wgpu::Buffer,
     index_count: u32,
     water: wgpu::RenderPipeline,
-    hulls: wgpu::RenderPipeline,
+    bodies: BodyRenderer,
     floor: wgpu::TextureView,
     sampler: wgpu::Sampler,
     no_mask: HullMaskTexture,
-    instances: wgpu::Buffer,
-    prepared: Option<Prepared>,
-}
-
-/// What [`GridSurfaceRenderer::prepare`] set up for [`GridSurfaceRenderer::draw`].
-#[derive(Debug)]
-struct Prepared {
-    group: wgpu::BindGroup,
-    /// `(mesh's vertex buffer, its index buffer, index count)` per body, in instance order.
-    bodies: Vec<(wgpu::Buffer, wgpu::Buffer, u32)>,
+    /// The bind group [`GridSurfaceRenderer::prepare`] set up for
+    /// [`GridSurfaceRenderer::draw`].
+    prepared: Option<wgpu::BindGroup>,
 }
 
 impl GridSurfaceRenderer {
     /// A renderer for grids of `size` cells of `cell_size` metres, drawing into targets of
-    /// `target_format` with depth in [`DEPTH_FORMAT`]. The floor starts as
+    /// `target_format` with depth in [`DEPTH_FORMAT`](super::DEPTH_FORMAT). The floor starts as
     /// [`RgbaImage::pebbles`].
     ///
     /// # Errors
@@ -162,7 +139,7 @@ impl GridSurfaceRenderer {
     ) -> Result<Self, GpuError> {
         style.validate()?;
         check_positive("cell_size", cell_size)?;
-        let (water, hulls) = validated(device, || pipelines(device, target_format))?;
+        let water = validated(device, || pipeline(device, target_format))?;
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("water surface render uniforms"),
             size: size_of::<SurfaceRenderUniforms>() as u64,
@@ -201,11 +178,10 @@ impl GridSurfaceRenderer {
             indices,
             index_count,
             water,
-            hulls,
+            bodies: BodyRenderer::new(device, queue, target_format)?,
             floor,
             sampler,
             no_mask,
-            instances: instance_buffer(device, 16),
             prepared: None,
         })
     }
@@ -280,34 +256,8 @@ impl GridSurfaceRenderer {
                 }
             }
         }
-        let mut instances = Vec::with_capacity(bodies.len());
-        for body in bodies {
-            let model = Mat4::from(body.transform);
-            if !model.is_finite() || !body.colour.is_finite() {
-                return Err(GpuError::BadRenderSetting {
-                    what: "body transform or colour",
-                    value: format!("{:?}, {}", body.transform, body.colour),
-                    requirement: "finite",
-                });
-            }
-            if !body.mesh.is_on(&self.device) {
-                return Err(GpuError::BadRenderSetting {
-                    what: "body mesh",
-                    value: "made on another device".to_owned(),
-                    requirement: "made on the renderer's device",
-                });
-            }
-            instances.push(HullInstance {
-                model: model.to_cols_array_2d(),
-                colour: body.colour.extend(1.0).to_array(),
-            });
-        }
-        let needed = (instances.len() * size_of::<HullInstance>()) as u64;
-        if needed > self.instances.size() {
-            self.instances = instance_buffer(&self.device, instances.len().next_power_of_two());
-        }
-        self.queue
-            .write_buffer(&self.instances, 0, bytemuck::cast_slice(&instances));
+        self.bodies
+            .prepare(camera, self.style.sun_direction.normalize(), bodies)?;
         self.queue.write_buffer(
             &self.uniforms,
             0,
@@ -341,45 +291,22 @@ impl GridSurfaceRenderer {
                 },
             ],
         });
-        self.prepared = Some(Prepared {
-            group,
-            bodies: bodies
-                .iter()
-                .map(|b| {
-                    (
-                        b.mesh.vertices.clone(),
-                        b.mesh.indices.clone(),
-                        b.mesh.index_count,
-                    )
-                })
-                .collect(),
-        });
+        self.prepared = Some(group);
         Ok(())
     }
 
     /// Draws what [`GridSurfaceRenderer::prepare`] set up into a render pass of the caller's
-    /// (colour in the renderer's format, depth in [`DEPTH_FORMAT`]). Draws nothing before the
+    /// (colour in the renderer's format, depth in [`DEPTH_FORMAT`](super::DEPTH_FORMAT)). Draws nothing before the
     /// first `prepare`.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
-        let Some(prepared) = &self.prepared else {
+        let Some(group) = &self.prepared else {
             return;
         };
         pass.set_pipeline(&self.water);
-        pass.set_bind_group(0, &prepared.group, &[]);
+        pass.set_bind_group(0, group, &[]);
         pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
         pass.draw_indexed(0..self.index_count, 0, 0..1);
-        if prepared.bodies.is_empty() {
-            return;
-        }
-        pass.set_pipeline(&self.hulls);
-        pass.set_bind_group(0, &prepared.group, &[]);
-        pass.set_vertex_buffer(1, self.instances.slice(..));
-        for (i, (vertices, indices, count)) in prepared.bodies.iter().enumerate() {
-            let i = i as u32;
-            pass.set_vertex_buffer(0, vertices.slice(..));
-            pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..*count, 0, i..i + 1);
-        }
+        self.bodies.draw(pass);
     }
 
     /// [`GridSurfaceRenderer::prepare`] and [`GridSurfaceRenderer::draw`] in a pass of their
@@ -460,36 +387,16 @@ fn mesh_indices(device: &wgpu::Device, (qx, qy): (u32, u32)) -> (wgpu::Buffer, u
     (buffer, indices.len() as u32)
 }
 
-fn instance_buffer(device: &wgpu::Device, bodies: usize) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("water body instances"),
-        size: (bodies.max(1) * size_of::<HullInstance>()) as u64,
-        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
-}
-
-fn pipelines(
-    device: &wgpu::Device,
-    format: wgpu::TextureFormat,
-) -> (wgpu::RenderPipeline, wgpu::RenderPipeline) {
+fn pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderPipeline {
     let module = crate::pipelines::shader_module(
         device,
         "render_grid_surface",
         shaders::RENDER_GRID_SURFACE,
     );
-    // One layout for both pipelines, so one bind group serves both.
     let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("water surface render"),
         entries: &[
-            layout_entry(
-                0,
-                wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-            ),
+            layout_entry(0, uniform_binding()),
             layout_entry(1, unfilterable_texture()),
             layout_entry(2, unfilterable_texture()),
             layout_entry(
@@ -511,72 +418,16 @@ fn pipelines(
         bind_group_layouts: &[Some(&group_layout)],
         immediate_size: 0,
     });
-    let depth = Some(wgpu::DepthStencilState {
-        format: DEPTH_FORMAT,
-        depth_write_enabled: Some(true),
-        depth_compare: Some(wgpu::CompareFunction::Less),
-        stencil: wgpu::StencilState::default(),
-        bias: wgpu::DepthBiasState::default(),
-    });
-    let pipeline = |label, vs, fs, buffers: &[wgpu::VertexBufferLayout<'_>]| {
-        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(label),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some(vs),
-                compilation_options: Default::default(),
-                buffers,
-            },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: depth.clone(),
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some(fs),
-                compilation_options: Default::default(),
-                targets: &[Some(format.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        })
-    };
-    let water = pipeline("water surface", "vs_main", "fs_main", &[]);
-    let hull_vertex = wgpu::vertex_attr_array![0 => Float32x3];
-    let instance = wgpu::vertex_attr_array![1 => Float32x4, 2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4];
-    let hulls = pipeline(
-        "water bodies",
-        "vs_hull",
-        "fs_hull",
-        &[
-            wgpu::VertexBufferLayout {
-                array_stride: 12,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &hull_vertex,
-            },
-            wgpu::VertexBufferLayout {
-                array_stride: size_of::<HullInstance>() as u64,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &instance,
-            },
-        ],
-    );
-    (water, hulls)
-}
-
-fn layout_entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-        ty,
-        count: None,
+    SurfacePipeline {
+        label: "water surface",
+        layout: Some(&layout),
+        module: &module,
+        vertex: "vs_main",
+        fragment: "fs_main",
+        buffers: &[],
+        primitive: wgpu::PrimitiveState::default(),
+        depth: (true, wgpu::CompareFunction::Less),
+        format,
     }
-}
-
-fn unfilterable_texture() -> wgpu::BindingType {
-    wgpu::BindingType::Texture {
-        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-        view_dimension: wgpu::TextureViewDimension::D2,
-        multisampled: false,
-    }
+    .create(device)
 }

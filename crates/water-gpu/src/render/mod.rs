@@ -1,35 +1,47 @@
 //! Drawing the water on the caller's device: grid water as a lit, displaced mesh
 //! ([`GridSurfaceRenderer`]), the classic 2-D look of Hugo Elias's ripple ([`ClassicRenderer`]),
-//! and sphere water as the displaced icosphere ([`SphereSurfaceRenderer`]).
+//! sphere water as the displaced icosphere ([`SphereSurfaceRenderer`]), and the sea to the
+//! horizon around the camera ([`OceanSurfaceRenderer`]). Their shaders share one way of lighting
+//! water (Fresnel, the sky's gradient, the heights view's colours):
+//! `shaders/shared/water_light.wgsl`.
 //!
 //! Each renderer draws into the caller's targets (a window's surface texture or an
 //! [`OffscreenTarget`]) from the textures and buffers the steppers already hold, so a frame
 //! needs no readback. [`OffscreenTarget::read`] gives the picture back for headless renders and
 //! tests.
 
+mod body_renderer;
 mod camera;
 mod classic_shading;
 mod frame_target;
 mod grid_surface;
 mod hull_mask;
 mod image_files;
+mod ocean_surface;
 mod offscreen;
 mod picture_blit;
 pub mod picture_check;
+mod render_pipeline;
 mod rgba_image;
+mod ring_mesh;
 mod sphere_surface;
 
 use glam::Vec3;
 
+pub use body_renderer::BodyDraw;
 pub use camera::Camera;
 pub use classic_shading::{shade_classic, ClassicRenderer, ClassicShading};
 pub use frame_target::FrameTarget;
-pub use grid_surface::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, MAX_MESH_QUADS};
+pub use grid_surface::{GridSurfaceRenderer, GridSurfaceStyle, MAX_MESH_QUADS};
 pub use hull_mask::HullMaskTexture;
 pub use image_files::{read_rgba_png, write_gif, write_png, write_rgba_png, GifStream};
+pub use ocean_surface::{
+    InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, MAX_DRAWN_TILES,
+};
 pub use offscreen::OffscreenTarget;
 pub use picture_blit::PictureBlit;
 pub use rgba_image::RgbaImage;
+pub use ring_mesh::{RingLayout, RingMesh, RingVertex, MAX_HALF_QUADS, MAX_RINGS};
 pub use sphere_surface::{SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceVertex};
 
 use crate::error::GpuError;
@@ -98,7 +110,7 @@ pub(crate) fn check_non_negative(what: &'static str, value: f32) -> Result<(), G
 
 /// `Ok` when `ok`, else [`GpuError::BadRenderSetting`] naming the setting, its value and the
 /// requirement.
-fn setting(
+pub(crate) fn setting(
     ok: bool,
     what: &'static str,
     value: impl std::fmt::Display,

@@ -106,6 +106,72 @@ pub fn blank_reason(stats: &PictureStats) -> Option<String> {
     }
 }
 
+/// Brightness spread along a row (standard deviation, levels of 255) that tells waves from a
+/// smooth sky: the sky's rows vary by well under 1 level, the sea's by tens.
+pub const WAVE_ROW_SPREAD: f64 = 3.0;
+
+/// Why an RGB8 picture `width` pixels wide does not show sky above the horizon at row
+/// `horizon` (from the top; where the camera's horizontal rays land) and waves up to it, or
+/// `None`. Rows more than `margin` above the horizon must be sky: smooth along each row (the
+/// median row's brightness spread under [`WAVE_ROW_SPREAD`]). Going down, the first row with
+/// waves (a spread of [`WAVE_ROW_SPREAD`] or more) must lie within `margin` rows of the
+/// horizon, and most rows below must have them: a sea that ends short of the horizon leaves the
+/// sky's smooth horizon colour between its edge and the horizon, and fails.
+#[must_use]
+pub fn horizon_reason(rgb: &[u8], width: usize, horizon: f32, margin: usize) -> Option<String> {
+    let rows: Vec<(f64, f64)> = rgb
+        .chunks_exact(width.max(1) * 3)
+        .map(|row| {
+            let luma: Vec<f64> = row
+                .chunks_exact(3)
+                .map(|p| {
+                    0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2])
+                })
+                .collect();
+            let mean = luma.iter().sum::<f64>() / luma.len() as f64;
+            let var = luma.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / luma.len() as f64;
+            (mean, var.sqrt())
+        })
+        .collect();
+    let horizon_row = horizon.round();
+    if !(horizon_row >= (margin + 2) as f32
+        && horizon_row + ((margin + 2) as f32) < rows.len() as f32)
+    {
+        return Some(format!(
+            "the horizon's row {horizon} is not inside the picture's {} rows with {margin} to spare",
+            rows.len()
+        ));
+    }
+    let h = horizon_row as usize;
+    let sky = &rows[..h - margin];
+    let sea = &rows[h + margin..];
+    let mut spreads: Vec<f64> = sky.iter().map(|r| r.1).collect();
+    spreads.sort_by(f64::total_cmp);
+    let median_spread = spreads[spreads.len() / 2];
+    if median_spread >= WAVE_ROW_SPREAD {
+        return Some(format!(
+            "rows above the horizon are not a smooth sky: the median row's brightness spread is {median_spread:.2} levels"
+        ));
+    }
+    let mut sea_spreads: Vec<f64> = sea.iter().map(|r| r.1).collect();
+    sea_spreads.sort_by(f64::total_cmp);
+    let sea_spread = sea_spreads[sea_spreads.len() / 2];
+    if sea_spread < WAVE_ROW_SPREAD {
+        return Some(format!(
+            "rows below the horizon show no waves: the median row's brightness spread is {sea_spread:.2} levels"
+        ));
+    }
+    let edge = (h - margin..rows.len())
+        .find(|&r| rows[r].1 >= WAVE_ROW_SPREAD)
+        .unwrap_or(rows.len());
+    (edge.abs_diff(h) > margin).then(|| {
+        format!(
+            "the first row with waves is {edge}, {} rows from the horizon's row {h} (at most {margin})",
+            edge.abs_diff(h)
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

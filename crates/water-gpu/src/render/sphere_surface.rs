@@ -15,9 +15,8 @@ use crate::pipelines::compute_pipeline;
 use crate::readback::PendingReadback;
 use crate::render::camera::Camera;
 use crate::render::frame_target::FrameTarget;
-use crate::render::{
-    check_colour, check_direction, check_finite, check_positive, SurfaceView, DEPTH_FORMAT,
-};
+use crate::render::render_pipeline::SurfacePipeline;
+use crate::render::{check_colour, check_direction, check_finite, check_positive, SurfaceView};
 use crate::shaders;
 use crate::uniforms::SphereSurfaceUniforms;
 
@@ -103,7 +102,7 @@ pub struct SphereSurfaceRenderer {
 
 impl SphereSurfaceRenderer {
     /// A renderer for water on `sphere` (the mesh the water was made on), drawing into targets
-    /// of `target_format` with depth in [`DEPTH_FORMAT`].
+    /// of `target_format` with depth in [`DEPTH_FORMAT`](super::DEPTH_FORMAT).
     ///
     /// # Errors
     /// [`GpuError::BadRenderSetting`] for a bad style; [`GpuError::TooLarge`] past the
@@ -315,7 +314,7 @@ impl SphereSurfaceRenderer {
     }
 
     /// Draws the vertices of the last [`SphereSurfaceRenderer::prepare`] into the caller's
-    /// render pass (colour in the renderer's format, depth in [`DEPTH_FORMAT`]).
+    /// render pass (colour in the renderer's format, depth in [`DEPTH_FORMAT`](super::DEPTH_FORMAT)).
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
         pass.set_pipeline(&self.draw_pipeline);
         pass.set_bind_group(0, &self.draw_group, &[]);
@@ -374,39 +373,24 @@ fn draw_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::Re
         shaders::RENDER_SPHERE_SURFACE,
     );
     let attributes = wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4];
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("water sphere surface"),
+    SurfacePipeline {
+        label: "water sphere surface",
         layout: None,
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs_main"),
-            compilation_options: Default::default(),
-            buffers: &[wgpu::VertexBufferLayout {
-                array_stride: size_of::<SurfaceVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &attributes,
-            }],
-        },
+        module: &module,
+        vertex: "vs_main",
+        fragment: "fs_main",
+        buffers: &[wgpu::VertexBufferLayout {
+            array_stride: size_of::<SurfaceVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &attributes,
+        }],
         primitive: wgpu::PrimitiveState {
             // Counter-clockwise seen from outside: the far side of the sphere is culled.
             cull_mode: Some(wgpu::Face::Back),
             ..Default::default()
         },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(true),
-            depth_compare: Some(wgpu::CompareFunction::Less),
-            stencil: wgpu::StencilState::default(),
-            bias: wgpu::DepthBiasState::default(),
-        }),
-        multisample: wgpu::MultisampleState::default(),
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
-            targets: &[Some(format.into())],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+        depth: (true, wgpu::CompareFunction::Less),
+        format,
+    }
+    .create(device)
 }

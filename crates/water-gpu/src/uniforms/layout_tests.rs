@@ -5,8 +5,8 @@ use std::mem::{offset_of, size_of};
 
 use super::{
     ClassicShadingUniforms, ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms,
-    ImpulseWord, SphereFragmentUniforms, SphereSurfaceUniforms, SphereUniforms,
-    SurfaceRenderUniforms, SurfaceUniforms,
+    ImpulseWord, OceanRenderUniforms, SphereFragmentUniforms, SphereSurfaceUniforms,
+    SphereUniforms, SurfaceRenderUniforms, SurfaceUniforms, ViewUniforms,
 };
 use naga::proc::Layouter;
 
@@ -37,6 +37,10 @@ const SPHERE_FRAGMENT: Fields = fields!(SphereFragmentUniforms: vertices, width,
 const CONTACT_MASK: Fields = fields!(ContactMaskUniforms: ndc_scale, ndc_offset);
 
 const SURFACE_RENDER: Fields = fields!(SurfaceRenderUniforms: view_proj, eye, view_dir, sun, water_colour, sky_colour, grid, mesh, flags);
+
+const VIEW: Fields = fields!(ViewUniforms: view_proj, eye, view_dir, sun);
+
+const OCEAN_RENDER: Fields = fields!(OceanRenderUniforms: view_proj, inverse_view_proj, eye, sun, water_colour, sky_colour, viewport, lod, tile_lengths, grid, grid_origin, flags);
 
 const CLASSIC_SHADING: Fields = fields!(ClassicShadingUniforms: width, height, target_width, target_height, offset_shift, shading_shift, srgb_target, _pad);
 
@@ -72,7 +76,13 @@ fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) ->
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 11] = [
+    let structs: [(&str, usize, Fields); 13] = [
+        ("ViewUniforms", size_of::<ViewUniforms>(), VIEW),
+        (
+            "OceanRenderUniforms",
+            size_of::<OceanRenderUniforms>(),
+            OCEAN_RENDER,
+        ),
         (
             "SurfaceRenderUniforms",
             size_of::<SurfaceRenderUniforms>(),

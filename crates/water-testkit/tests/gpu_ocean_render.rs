@@ -1,0 +1,179 @@
+//! The sea drawn to the horizon (`OceanSurfaceRenderer`, shaders/render_ocean_surface.wgsl):
+//! sky above the camera's horizon and sea up to it, a later frame unlike the first, and the
+//! interactive grid's waves added inside it with nothing where its water is still.
+
+use glam::{Vec2, Vec3};
+use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
+use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+use water_gpu::render::picture_check::{horizon_reason, mean_change, unchanged_reason};
+use water_gpu::render::{
+    Camera, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, OffscreenTarget, RgbaImage,
+};
+use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, OceanSynthesis};
+use water_testkit::setup::{cosine_impulse, rippled_gpu_grid};
+use water_testkit::{gpu_or_return, submit_once};
+
+const WIDTH: u32 = 480;
+const HEIGHT: u32 = 270;
+/// Rows of haze and mesh between the sky and the sea that the horizon check allows.
+const MARGIN: usize = 6;
+
+fn sea(gpu: &GpuContext) -> OceanSynthesis {
+    let spec = OceanSpec::new(WaveSpectrum::Jonswap {
+        wind_speed: 11.0,
+        fetch: 4e4,
+        peak_enhancement: 3.3,
+    })
+    .with_seed(5)
+    .with_direction(80.0)
+    .with_choppiness(0.8);
+    let sea = AmbientSea::new(&spec, 0.5).expect("sea");
+    OceanSynthesis::new(&gpu.device, &gpu.queue, &sea).expect("synthesis")
+}
+
+/// 12 m above the sea, looking along +y 300 m ahead (2.3 degrees down), the sun behind.
+fn camera() -> Camera {
+    Camera::look_at(
+        Vec3::new(0.0, 0.0, 12.0),
+        Vec3::new(0.0, 300.0, 0.0),
+        Vec3::Z,
+        0.8,
+        WIDTH as f32 / HEIGHT as f32,
+        0.5,
+        2e6,
+    )
+}
+
+/// The picture row (from the top) the camera's horizontal rays land on.
+fn horizon_row(camera: &Camera) -> f32 {
+    let ahead = Vec3::new(camera.forward.x, camera.forward.y, 0.0).normalize();
+    let ndc = camera.view_proj.project_point3(camera.eye + ahead * 1e5);
+    (1.0 - ndc.y) * 0.5 * HEIGHT as f32
+}
+
+fn style() -> OceanSurfaceStyle {
+    OceanSurfaceStyle {
+        sun_direction: Vec3::new(0.2, -0.7, 0.5),
+        ..OceanSurfaceStyle::default()
+    }
+}
+
+/// The sea at `t` seconds (and the grid, if any) drawn in `style` and read back.
+fn draw(
+    gpu: &GpuContext,
+    sea: &OceanSynthesis,
+    t: f64,
+    style: OceanSurfaceStyle,
+    grid: Option<InteractiveGrid<'_>>,
+) -> RgbaImage {
+    let target = OffscreenTarget::new(
+        &gpu.device,
+        &gpu.queue,
+        WIDTH,
+        HEIGHT,
+        wgpu::TextureFormat::Rgba8UnormSrgb,
+    )
+    .expect("target");
+    let mut renderer = OceanSurfaceRenderer::new(&gpu.device, &gpu.queue, target.format(), style)
+        .expect("renderer");
+    submit_once(gpu, |encoder| {
+        sea.encode(&gpu.device, encoder, t);
+        renderer
+            .encode(encoder, target.frame(Vec3::ZERO), &camera(), sea, grid, &[])
+            .expect("encode");
+    });
+    target.read().expect("readback")
+}
+
+fn rgb(image: &RgbaImage) -> Vec<u8> {
+    image
+        .pixels()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect()
+}
+
+/// Sky above the horizon's row, waves up to within `MARGIN` rows of it. A sea that ends 128 m
+/// away (two rings, no skirt) fails the same check: the sky's smooth horizon colour shows
+/// between its edge, 30 rows down, and the horizon.
+#[test]
+fn the_sea_reaches_the_horizon_under_a_sky() {
+    let gpu = gpu_or_return!("the_sea_reaches_the_horizon_under_a_sky");
+    let sea = sea(&gpu);
+    let horizon = horizon_row(&camera());
+    let picture = rgb(&draw(&gpu, &sea, 10.0, style(), None));
+    let reason = horizon_reason(&picture, WIDTH as usize, horizon, MARGIN);
+    assert!(reason.is_none(), "{}", reason.unwrap_or_default());
+
+    let mut short = style();
+    short.layout.rings = 2;
+    short.layout.skirt = 1.0;
+    let picture = rgb(&draw(&gpu, &sea, 10.0, short, None));
+    let reason = horizon_reason(&picture, WIDTH as usize, horizon, MARGIN);
+    assert!(
+        reason.is_some(),
+        "a sea reaching 128 m passed the horizon check"
+    );
+    eprintln!("a sea reaching 128 m: {}", reason.unwrap_or_default());
+}
+
+/// The sea moves: three seconds on, the picture is another one.
+#[test]
+fn a_later_frame_differs_from_the_first() {
+    let gpu = gpu_or_return!("a_later_frame_differs_from_the_first");
+    let sea = sea(&gpu);
+    let first = rgb(&draw(&gpu, &sea, 0.0, style(), None));
+    let later = rgb(&draw(&gpu, &sea, 3.0, style(), None));
+    let reason = unchanged_reason(&first, &later);
+    assert!(reason.is_none(), "{}", reason.unwrap_or_default());
+}
+
+/// The interactive grid inside the sea: still water on it draws the open sea byte for byte
+/// (no flat patch, no step at its rim), and ripples on it change the picture.
+#[test]
+fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
+    let gpu = gpu_or_return!("the_grid_adds_its_waves_and_nothing_where_it_is_still");
+    let sea = sea(&gpu);
+    let size = GridSize::new(96, 96).expect("size");
+    let params = WaveParams::new(0.5, 1.0, 0.1, Damping::NONE).expect("params");
+    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
+    let grid_of = |gpu: &GpuContext, ripples: &[water_core::Impulse]| -> GpuGrid {
+        rippled_gpu_grid(gpu, GpuBackend::Compute, spec, ripples, 40)
+    };
+    let mut still = grid_of(&gpu, &[]);
+    let mut rippled = grid_of(&gpu, &[cosine_impulse(48.0, 48.0, 8.0, 0.6)]);
+    let placed = |surface| InteractiveGrid {
+        surface,
+        size,
+        cell_size: 0.5,
+        origin: Vec2::new(-24.0, 20.0),
+    };
+    let open = rgb(&draw(&gpu, &sea, 4.0, style(), None));
+    let still_surface = still.update_normal_height().expect("surface").clone();
+    let with_still = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&still_surface)),
+    ));
+    assert!(
+        open == with_still,
+        "still grid water changed the picture by {:.3} levels on average",
+        mean_change(&open, &with_still)
+    );
+    let rippled_surface = rippled.update_normal_height().expect("surface").clone();
+    let with_ripples = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&rippled_surface)),
+    ));
+    let reason = unchanged_reason(&open, &with_ripples);
+    assert!(
+        reason.is_none(),
+        "the grid's ripples: {}",
+        reason.unwrap_or_default()
+    );
+}

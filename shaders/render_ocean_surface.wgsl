@@ -1,0 +1,199 @@
+// render_ocean_surface: the sea to the horizon, the ambient sea plus the interactive grid inside
+// it, over a sky. Host twin: crates/water-gpu/src/render/ocean_surface.rs
+// (`OceanSurfaceRenderer`); the mesh: crates/water-gpu/src/render/ring_mesh.rs (`RingMesh`).
+//
+// World frame: metres, z up, still water at z = 0. The ambient sea is the tiles of
+// crates/water-gpu/src/ocean_synthesis.rs (`OceanSynthesis`): tile t repeats every
+// `tile_length(t)` metres, sample (i, j) at (i, j) * length / samples. A mesh vertex at the
+// undisplaced point p goes to p + D(p) at height h(p) (the choppy sea's Lagrangian surface),
+// plus the interactive grid's height where it lands. Toward the grid's rim the interactive
+// height fades to zero over `rim fade` metres, so the sum meets the open sea with no step.
+
+#import water_light
+#import full_screen
+
+struct OceanRenderUniforms {
+    view_proj: mat4x4<f32>,
+    inverse_view_proj: mat4x4<f32>,
+    eye: vec4<f32>,             // xyz: camera (m); w: radians a pixel spans
+    sun: vec4<f32>,             // xyz: unit direction toward the sun; w: specular exponent
+    water_colour: vec4<f32>,    // rgb: deep water (linear); w: haze distance (m)
+    sky_colour: vec4<f32>,      // rgb: sky at the horizon (linear); w: heights view range (m)
+    viewport: vec4<f32>,        // xy: target size (pixels); zw: the mesh's centre (m)
+    lod: vec4<f32>,             // x: finest spacing (m); y: quads centre to rim; z: grid height scale; w: rim fade (m)
+    tile_lengths: array<vec4<f32>, 2>,
+    grid: vec4<f32>,            // xy: cells along x and y; z: cell size (m)
+    grid_origin: vec4<f32>,     // xy: the grid's corner in the world (m)
+    flags: vec4<u32>,           // x: view (0 lit, 1 normals, 2 heights); y: 1 with a grid; z: tiles; w: samples a tile side
+}
+
+@group(0) @binding(0) var<uniform> u: OceanRenderUniforms;
+@group(0) @binding(1) var sea_displacement: texture_2d_array<f32>;
+@group(0) @binding(2) var sea_normals: texture_2d_array<f32>;
+@group(0) @binding(3) var grid_surface: texture_2d<f32>;
+
+const VIEW_NORMALS: u32 = 1u;
+const VIEW_HEIGHTS: u32 = 2u;
+
+fn tile_length(t: u32) -> f32 {
+    return u.tile_lengths[t / 4u][t % 4u];
+}
+
+// Tile `t` of `field` at world point p, bilinear between its samples, wrapping (the sea
+// repeats). The textures are Rgba32Float, which not every device filters.
+fn tile_sample(field: texture_2d_array<f32>, t: u32, p: vec2<f32>) -> vec4<f32> {
+    let n = i32(u.flags.w);
+    let c = p / tile_length(t) * f32(n);
+    let base = floor(c);
+    let f = c - base;
+    let i = vec2<i32>(base);
+    let at = vec2<i32>(((i % n) + n) % n);
+    let next = vec2<i32>((at + vec2<i32>(1, 1)) % n);
+    let layer = i32(t);
+    let s00 = textureLoad(field, at, layer, 0);
+    let s10 = textureLoad(field, vec2<i32>(next.x, at.y), layer, 0);
+    let s01 = textureLoad(field, vec2<i32>(at.x, next.y), layer, 0);
+    let s11 = textureLoad(field, next, layer, 0);
+    return mix(mix(s00, s10, f.x), mix(s01, s11, f.x), f.y);
+}
+
+// How much of tile t to keep where features of `size` metres are all that can be drawn:
+// 1 while its samples are finer than size / lo, 0 past size / hi.
+fn tile_weight(t: u32, size: f32, lo: f32, hi: f32) -> f32 {
+    let sample = tile_length(t) / f32(u.flags.w);
+    return 1.0 - smoothstep(lo * sample, hi * sample, size);
+}
+
+// The mesh's spacing near p, as a function of the position alone (so two vertices at one
+// place, one from each side of a seam, take the same sea).
+fn local_spacing(p: vec2<f32>) -> f32 {
+    let d = abs(p - u.viewport.zw);
+    return max(u.lod.x, max(d.x, d.y) / u.lod.y);
+}
+
+// (Dx, Dy, h) of the ambient sea at the undisplaced point p, for a mesh of spacing `spacing`:
+// tiles too fine for the mesh there are left out (they would alias into noise).
+fn ambient(p: vec2<f32>, spacing: f32) -> vec3<f32> {
+    var sum = vec3<f32>(0.0);
+    for (var t = 0u; t < u.flags.z; t = t + 1u) {
+        sum = sum + tile_weight(t, spacing, 2.0, 8.0) * tile_sample(sea_displacement, t, p).xyz;
+    }
+    return sum;
+}
+
+// The interactive grid's height at world point x (m), faded to zero toward its rim; 0 off
+// the grid.
+fn grid_height(x: vec2<f32>) -> f32 {
+    if (u.flags.y == 0u) {
+        return 0.0;
+    }
+    let h = u.grid.z;
+    let local = x - u.grid_origin.xy;
+    let extent = u.grid.xy * h;
+    let inside = min(min(local.x, extent.x - local.x), min(local.y, extent.y - local.y)) - 0.5 * h;
+    if (inside <= 0.0) {
+        return 0.0;
+    }
+    let c = local / h - vec2<f32>(0.5);
+    let base = floor(c);
+    let f = c - base;
+    let i = vec2<i32>(base);
+    let last = vec2<i32>(u.grid.xy) - vec2<i32>(1);
+    let at = clamp(i, vec2<i32>(0), last);
+    let next = clamp(i + vec2<i32>(1), vec2<i32>(0), last);
+    let h00 = textureLoad(grid_surface, at, 0).w;
+    let h10 = textureLoad(grid_surface, vec2<i32>(next.x, at.y), 0).w;
+    let h01 = textureLoad(grid_surface, vec2<i32>(at.x, next.y), 0).w;
+    let h11 = textureLoad(grid_surface, next, 0).w;
+    let fade = select(1.0, smoothstep(0.0, u.lod.w, inside), u.lod.w > 0.0);
+    return mix(mix(h00, h10, f.x), mix(h01, h11, f.x), f.y) * u.lod.z * fade;
+}
+
+// Where the mesh point p lands: displaced by the sea, raised by the sea and the grid.
+fn displaced(p: vec2<f32>) -> vec3<f32> {
+    let sea = ambient(p, local_spacing(p));
+    let x = p + sea.xy;
+    return vec3<f32>(x, sea.z + grid_height(x));
+}
+
+struct SeaVertex {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) undisplaced: vec2<f32>,
+}
+
+// `RingVertex`: (x, y, pin, axis). A pinned vertex (on a seam between rings) goes to the mean
+// of its coarse edge's two ends, as `RingVertex::heights_pinned` says, so no crack opens.
+@vertex
+fn vs_sea(@location(0) vertex: vec4<f32>) -> SeaVertex {
+    let p = vertex.xy;
+    var world: vec3<f32>;
+    if (vertex.z > 0.0) {
+        let e = select(vec2<f32>(0.0, vertex.z), vec2<f32>(vertex.z, 0.0), vertex.w == 0.0);
+        world = 0.5 * (displaced(p - e) + displaced(p + e));
+    } else {
+        world = displaced(p);
+    }
+    var out: SeaVertex;
+    out.clip = u.view_proj * vec4<f32>(world, 1.0);
+    out.world = world;
+    out.undisplaced = p;
+    return out;
+}
+
+// The sum's unit normal: the ambient slopes at the undisplaced point (tiles finer than a
+// pixel's footprint left out: they would sparkle) plus the grid's by central differences.
+fn sea_normal(p: vec2<f32>, x: vec2<f32>, footprint: f32) -> vec3<f32> {
+    var slope = vec2<f32>(0.0);
+    for (var t = 0u; t < u.flags.z; t = t + 1u) {
+        let n = tile_sample(sea_normals, t, p).xyz;
+        slope = slope + tile_weight(t, footprint, 1.0, 4.0) * (-n.xy / max(n.z, 0.1));
+    }
+    if (u.flags.y != 0u) {
+        let h = u.grid.z;
+        let dx = vec2<f32>(h, 0.0);
+        let dy = vec2<f32>(0.0, h);
+        slope = slope + vec2<f32>(
+            grid_height(x + dx) - grid_height(x - dx),
+            grid_height(x + dy) - grid_height(x - dy),
+        ) / (2.0 * h);
+    }
+    return normalize(vec3<f32>(-slope, 1.0));
+}
+
+// Haze between the eye and a point `distance` metres away: 0 close by, toward 1 far off.
+fn haze(distance: f32) -> f32 {
+    return 1.0 - exp(-distance / u.water_colour.w);
+}
+
+@fragment
+fn fs_sea(v: SeaVertex) -> @location(0) vec4<f32> {
+    let to_eye_far = u.eye.xyz - v.world;
+    let distance = length(to_eye_far);
+    let to_eye = to_eye_far / max(distance, 1e-6);
+    let n = sea_normal(v.undisplaced, v.world.xy, distance * u.eye.w);
+    if (u.flags.x == VIEW_NORMALS) {
+        return vec4<f32>(n * 0.5 + vec3<f32>(0.5), 1.0);
+    }
+    if (u.flags.x == VIEW_HEIGHTS) {
+        let range = max(u.sky_colour.w, 1e-30);
+        return vec4<f32>(diverging(clamp(v.world.z / range, -1.0, 1.0)), 1.0);
+    }
+    let reflected = reflect(-to_eye, n);
+    // A ray reflected below the horizon would meet the sea again: take the horizon's sky.
+    let seen_sky = sky_gradient(u.sky_colour.rgb, normalize(vec3<f32>(reflected.xy, max(reflected.z, 1e-4))));
+    let lit_body = u.water_colour.rgb * (0.4 + 0.6 * max(u.sun.z, 0.0));
+    let specular = pow(max(dot(reflected, u.sun.xyz), 0.0), u.sun.w);
+    let colour = mix(lit_body, seen_sky, fresnel(dot(n, to_eye))) + vec3<f32>(specular);
+    return vec4<f32>(mix(colour, u.sky_colour.rgb, haze(distance)), 1.0);
+}
+
+// The sky behind the sea: each pixel's ray through the inverse of the camera.
+@fragment
+fn fs_sky(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
+    let ndc = vec2<f32>(pixel.x / u.viewport.x * 2.0 - 1.0, 1.0 - pixel.y / u.viewport.y * 2.0);
+    let far = u.inverse_view_proj * vec4<f32>(ndc, 0.5, 1.0);
+    let direction = normalize(far.xyz / far.w - u.eye.xyz);
+    let sun = pow(max(dot(direction, u.sun.xyz), 0.0), 2000.0);
+    return vec4<f32>(sky_gradient(u.sky_colour.rgb, direction) + vec3<f32>(sun), 1.0);
+}
