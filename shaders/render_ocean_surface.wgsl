@@ -4,7 +4,9 @@
 //
 // World frame: metres, z up, still water at z = 0. The ambient sea is the tiles of
 // crates/water-gpu/src/ocean_synthesis.rs (`OceanSynthesis`): tile t repeats every
-// `tile_length(t)` metres, sample (i, j) at (i, j) * length / samples. A mesh vertex at the
+// `tile_length(t)` metres, sample (i, j) at (i, j) * length / samples, read bilinearly (the
+// CPU's `SeaFrame` reads Catmull-Rom; the two differ by a few percent on a tile's shortest
+// waves). A mesh vertex at the
 // undisplaced point p goes to p + D(p) at height h(p) (the choppy sea's Lagrangian surface),
 // plus the interactive grid's height where it lands. Toward the grid's rim the interactive
 // height fades to zero over `rim fade` metres, so the sum meets the open sea with no step.
@@ -19,7 +21,7 @@ struct OceanRenderUniforms {
     sun: vec4<f32>,             // xyz: unit direction toward the sun; w: specular exponent
     water_colour: vec4<f32>,    // rgb: deep water (linear); w: haze distance (m)
     sky_colour: vec4<f32>,      // rgb: sky at the horizon (linear); w: heights view range (m)
-    viewport: vec4<f32>,        // xy: target size (pixels); zw: the mesh's centre (m)
+    viewport: vec4<f32>,        // xy: target size (pixels); zw: the camera's x and y (m), where the mesh is finest
     lod: vec4<f32>,             // x: finest spacing (m); y: quads centre to rim; z: grid height scale; w: rim fade (m)
     tile_lengths: array<vec4<f32>, 2>,
     grid: vec4<f32>,            // xy: cells along x and y; z: cell size (m)
@@ -57,26 +59,30 @@ fn tile_sample(field: texture_2d_array<f32>, t: u32, p: vec2<f32>) -> vec4<f32> 
     return mix(mix(s00, s10, f.x), mix(s01, s11, f.x), f.y);
 }
 
-// How much of tile t to keep where features of `size` metres are all that can be drawn:
-// 1 while its samples are finer than size / lo, 0 past size / hi.
+// How much of tile t to keep where features smaller than `size` metres cannot be drawn: a
+// tile holds waves from `length / 8` (its shortest, 8 samples) up to `length`, so it stays
+// whole while `size` is under `length / lo` and is gone once `size` passes `length / hi`,
+// where even its longest waves are lost (a swell is never dropped while the mesh can show it).
 fn tile_weight(t: u32, size: f32, lo: f32, hi: f32) -> f32 {
-    let sample = tile_length(t) / f32(u.flags.w);
-    return 1.0 - smoothstep(lo * sample, hi * sample, size);
+    let length = tile_length(t);
+    return 1.0 - smoothstep(length / lo, length / hi, size);
 }
 
 // The mesh's spacing near p, as a function of the position alone (so two vertices at one
-// place, one from each side of a seam, take the same sea).
+// place, one from each side of a seam, take the same sea): at Chebyshev distance d from the
+// camera, the ring there has spacing between d / n and 2 d / n; the larger is taken.
 fn local_spacing(p: vec2<f32>) -> f32 {
     let d = abs(p - u.viewport.zw);
-    return max(u.lod.x, max(d.x, d.y) / u.lod.y);
+    return max(u.lod.x, 2.0 * max(d.x, d.y) / u.lod.y);
 }
 
 // (Dx, Dy, h) of the ambient sea at the undisplaced point p, for a mesh of spacing `spacing`:
-// tiles too fine for the mesh there are left out (they would alias into noise).
+// a tile whose waves the mesh there cannot show at all (its longest under 4 vertex spacings) is
+// left out; until then its finest waves alias, under the haze.
 fn ambient(p: vec2<f32>, spacing: f32) -> vec3<f32> {
     var sum = vec3<f32>(0.0);
     for (var t = 0u; t < u.flags.z; t = t + 1u) {
-        sum = sum + tile_weight(t, spacing, 2.0, 8.0) * tile_sample(sea_displacement, t, p).xyz;
+        sum = sum + tile_weight(t, spacing, 8.0, 4.0) * tile_sample(sea_displacement, t, p).xyz;
     }
     return sum;
 }
@@ -141,13 +147,14 @@ fn vs_sea(@location(0) vertex: vec4<f32>) -> SeaVertex {
     return out;
 }
 
-// The sum's unit normal: the ambient slopes at the undisplaced point (tiles finer than a
-// pixel's footprint left out: they would sparkle) plus the grid's by central differences.
+// The sum's unit normal: the ambient slopes at the undisplaced point (a tile left out once its
+// longest waves span under 4 pixels' footprints: its slopes would sparkle) plus the grid's by
+// central differences.
 fn sea_normal(p: vec2<f32>, x: vec2<f32>, footprint: f32) -> vec3<f32> {
     var slope = vec2<f32>(0.0);
     for (var t = 0u; t < u.flags.z; t = t + 1u) {
         let n = tile_sample(sea_normals, t, p).xyz;
-        slope = slope + tile_weight(t, footprint, 1.0, 4.0) * (-n.xy / max(n.z, 0.1));
+        slope = slope + tile_weight(t, footprint, 16.0, 4.0) * (-n.xy / max(n.z, 0.1));
     }
     if (u.flags.y != 0u) {
         let h = u.grid.z;
@@ -171,7 +178,9 @@ fn fs_sea(v: SeaVertex) -> @location(0) vec4<f32> {
     let to_eye_far = u.eye.xyz - v.world;
     let distance = length(to_eye_far);
     let to_eye = to_eye_far / max(distance, 1e-6);
-    let n = sea_normal(v.undisplaced, v.world.xy, distance * u.eye.w);
+    // A pixel's footprint on the sea: wider along the view the more grazing the view.
+    let footprint = distance * u.eye.w / max(abs(to_eye.z), 0.02);
+    let n = sea_normal(v.undisplaced, v.world.xy, footprint);
     if (u.flags.x == VIEW_NORMALS) {
         return vec4<f32>(n * 0.5 + vec3<f32>(0.5), 1.0);
     }

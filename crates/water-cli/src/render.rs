@@ -15,7 +15,7 @@ use water_gpu::box_meshes;
 use water_gpu::render::{
     BodyDraw, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
     HullMaskTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, OffscreenTarget,
-    RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
+    RgbaImage, RingLayout, SphereSurfaceRenderer, SphereSurfaceStyle,
 };
 use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, HullMesh, OceanSynthesis};
 
@@ -443,10 +443,16 @@ impl Frames<'_> {
             .transpose()?
             .expect("render_ocean draws scenarios with an [ocean]");
         let scale = options.height_scale.unwrap_or(1.0);
+        let defaults = OceanSurfaceStyle::default();
         let style = OceanSurfaceStyle {
             height_scale: scale,
             rim_fade: 8.0 * cell,
-            ..OceanSurfaceStyle::default()
+            // The finest rings as fine as the grid's cells, so its wakes are drawn in shape.
+            layout: RingLayout {
+                finest_spacing: cell,
+                ..defaults.layout
+            },
+            ..defaults
         };
         let mut renderer = OceanSurfaceRenderer::new(device, queue, format, style)?;
         // Low over the grid's near corner, looking across it toward the horizon (which sits
@@ -467,7 +473,7 @@ impl Frames<'_> {
             run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
             let t = sim.time();
             let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
-            let draws = meshes.draws(bodies_of(&sim), 1.0);
+            let draws = meshes.draws(bodies_of(&sim), scale);
             let grid = InteractiveGrid {
                 surface: &surface,
                 size,

@@ -209,7 +209,7 @@ pub struct OceanRenderUniforms {
     pub water_colour: [f32; 4],
     /// rgb: sky at the horizon (linear); w: the heights view's range (m).
     pub sky_colour: [f32; 4],
-    /// xy: target size (pixels); zw: the mesh's centre (m).
+    /// xy: target size (pixels); zw: the camera's x and y (m), where the mesh is finest.
     pub viewport: [f32; 4],
     /// Finest spacing (m), quads from centre to rim, grid height scale, rim fade (m).
     pub lod: [f32; 4],

@@ -41,7 +41,9 @@ pub use ocean_surface::{
 pub use offscreen::OffscreenTarget;
 pub use picture_blit::PictureBlit;
 pub use rgba_image::RgbaImage;
-pub use ring_mesh::{RingLayout, RingMesh, RingVertex, MAX_HALF_QUADS, MAX_RINGS};
+pub use ring_mesh::{
+    level_centres, RingLayout, RingMesh, RingVertex, MAX_CAMERA_UNITS, MAX_HALF_QUADS, MAX_RINGS,
+};
 pub use sphere_surface::{SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceVertex};
 
 use crate::error::GpuError;

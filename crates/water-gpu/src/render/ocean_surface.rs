@@ -15,7 +15,9 @@ use crate::render::frame_target::FrameTarget;
 use crate::render::render_pipeline::{
     layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
 };
-use crate::render::ring_mesh::{RingLayout, RingMesh, RingVertex, MAX_HALF_QUADS, MAX_RINGS};
+use crate::render::ring_mesh::{
+    level_centres, RingLayout, RingMesh, RingVertex, MAX_CAMERA_UNITS, MAX_HALF_QUADS, MAX_RINGS,
+};
 use crate::render::{
     check_colour, check_direction, check_non_negative, check_positive, check_range, setting,
     SurfaceView,
@@ -240,10 +242,14 @@ impl OceanSurfaceRenderer {
     /// Sets up the next [`OceanSurfaceRenderer::draw`]: the camera (perspective) and the size
     /// of the target it draws into (pixels), the sea's tiles as `sea` last synthesised them,
     /// the interactive grid if any, and the bodies. The mesh is made anew only when the camera
-    /// has moved past its finest level's rounding.
+    /// has moved past one of its levels' rounding ([`level_centres`](super::level_centres)).
+    /// The camera's far plane should lie past the skirt's rim (finest spacing x half quads x
+    /// 2^rings x skirt x sqrt 2), or the sea stops short of the horizon.
     ///
     /// # Errors
-    /// [`GpuError::BadRenderSetting`] for an orthographic camera, an empty target, a sea of
+    /// [`GpuError::BadRenderSetting`] for an orthographic camera, one not finite or farther
+    /// from the origin than [`MAX_CAMERA_UNITS`](super::MAX_CAMERA_UNITS) finest spacings, an
+    /// empty target, a sea of
     /// more than [`MAX_DRAWN_TILES`] tiles, a grid texture of another size or a bad grid
     /// placement, and as the bodies' checks.
     pub fn prepare(
@@ -255,6 +261,13 @@ impl OceanSurfaceRenderer {
         bodies: &[BodyDraw<'_>],
     ) -> Result<(), GpuError> {
         setting(camera.perspective, "camera", "orthographic", "perspective")?;
+        let units = camera.eye.truncate().abs().max_element() / self.style.layout.finest_spacing;
+        setting(
+            camera.eye.is_finite() && camera.view_proj.is_finite() && units < MAX_CAMERA_UNITS,
+            "camera position",
+            camera.eye,
+            "finite, and within 8e6 finest spacings of the origin in x and y (for the mesh's lattice to be exact in f32)",
+        )?;
         setting(
             target.0 > 0 && target.1 > 0,
             "target size",
@@ -365,14 +378,11 @@ impl OceanSurfaceRenderer {
 
     /// The mesh around `eye`, made anew where the camera crossed a level's rounding.
     fn update_mesh(&mut self, eye: Vec2) {
-        let mesh = RingMesh::around(eye, &self.style.layout);
-        if self
-            .mesh
-            .as_ref()
-            .is_some_and(|m| m.centres == mesh.centres)
-        {
+        let centres = level_centres(eye, &self.style.layout);
+        if self.mesh.as_ref().is_some_and(|m| m.centres == centres) {
             return;
         }
+        let mesh = RingMesh::around(eye, &self.style.layout);
         use wgpu::util::DeviceExt;
         let vertices = self
             .device

@@ -20,6 +20,9 @@ use glam::Vec2;
 pub const MAX_HALF_QUADS: u32 = 256;
 /// Most rings around the centre square.
 pub const MAX_RINGS: u32 = 16;
+/// Farthest a camera may be from the world's origin, in finest spacings, for the mesh's
+/// lattice (out to the skirt) to stay exact in f32: 2^24 less the widest mesh.
+pub const MAX_CAMERA_UNITS: f32 = 8_000_000.0;
 
 /// The shape of a [`RingMesh`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -99,9 +102,32 @@ pub struct RingMesh {
     pub centres: Vec<Vec2>,
 }
 
+/// Each level's centre for a camera at `camera` (metres): the camera rounded to twice the
+/// level's spacing. The mesh changes only when one of them does.
+#[must_use]
+pub fn level_centres(camera: Vec2, layout: &RingLayout) -> Vec<Vec2> {
+    (0..=layout.rings)
+        .map(|level| {
+            let (cx, cy) = centre_units(camera, layout.finest_spacing, level);
+            Vec2::new(cx as f32, cy as f32) * layout.finest_spacing
+        })
+        .collect()
+}
+
+/// Level `level`'s centre in units of the finest spacing: a multiple of `2^(level + 1)`.
+fn centre_units(camera: Vec2, finest_spacing: f32, level: u32) -> (i64, i64) {
+    let twice_step = 2i64 << level;
+    let round = |c: f32| {
+        (f64::from(c) / f64::from(finest_spacing) / twice_step as f64).round() as i64 * twice_step
+    };
+    (round(camera.x), round(camera.y))
+}
+
 impl RingMesh {
     /// The mesh of `layout` around `camera` (the camera's position on the sea, metres). The
-    /// layout is taken as valid ([`crate::render::OceanSurfaceStyle::validate`] checks it).
+    /// layout is taken as valid ([`crate::render::OceanSurfaceStyle::validate`] checks it), and
+    /// the camera within [`MAX_CAMERA_UNITS`] finest spacings of the origin (where the lattice
+    /// is exact in f32; [`crate::render::OceanSurfaceRenderer::prepare`] checks it).
     #[must_use]
     pub fn around(camera: Vec2, layout: &RingLayout) -> Self {
         let n = i64::from(layout.half_quads);
@@ -312,5 +338,16 @@ mod tests {
         let a = RingMesh::around(Vec2::new(0.1, 0.1), &layout());
         let b = RingMesh::around(Vec2::new(0.3, -0.2), &layout());
         assert_eq!(a, b);
+        assert_eq!(level_centres(Vec2::new(0.3, -0.2), &layout()), b.centres);
+        let moved = RingMesh::around(Vec2::new(0.7, -0.2), &layout());
+        assert_ne!(
+            moved.centres, b.centres,
+            "past the finest rounding the mesh moves"
+        );
+        assert_eq!(
+            moved.indices.len(),
+            b.indices.len(),
+            "by the same count of triangles"
+        );
     }
 }
