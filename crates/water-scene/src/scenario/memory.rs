@@ -105,6 +105,20 @@ fn address_space_left() -> Option<u64> {
 /// [`MemoryError`] with the estimate and the memory available.
 pub fn check_memory(what: &str, needed: u64) -> Result<(), MemoryError> {
     let (available, source_of_limit) = available_memory();
+    check_memory_within(what, needed, available, source_of_limit)
+}
+
+/// [`check_memory`] against a given budget: `available` bytes, which `source_of_limit` names
+/// in the error (a caller's own cap, or a test's).
+///
+/// # Errors
+/// [`MemoryError`] with the estimate and the budget, or the allocator's refusal.
+pub fn check_memory_within(
+    what: &str,
+    needed: u64,
+    available: u64,
+    source_of_limit: &'static str,
+) -> Result<(), MemoryError> {
     if needed > available {
         return Err(MemoryError::TooLarge {
             what: what.to_owned(),
