@@ -128,4 +128,26 @@ fn a_bad_hull_is_refused_and_the_water_goes_on() {
         app.world().get::<OnWater>(bad),
         Some(&OnWater { refused: true })
     );
+    // The water goes on: it keeps stepping, and a click still makes waves.
+    let time = |app: &mut App| {
+        let world = app.world_mut();
+        let mut water = world.query::<&WaterSimulation>();
+        water.single(world).expect("one water").scene().time()
+    };
+    let before = time(&mut app);
+    assert_eq!(
+        peak_height(&mut app),
+        0.0,
+        "still water beside the refused hull"
+    );
+    app.world_mut()
+        .write_message(WaterImpulse::new(Vec3::new(1.0, 0.0, 1.0), 0.4, 0.05));
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(time(&mut app) > before, "the water stopped stepping");
+    assert!(
+        peak_height(&mut app) > 1e-3,
+        "a click after the refusal made no waves"
+    );
 }

@@ -129,7 +129,8 @@ fn a_later_frame_differs_from_the_first() {
 }
 
 /// The interactive grid inside the sea: still water on it draws the open sea byte for byte
-/// (no flat patch, no step at its rim), and ripples on it change the picture.
+/// (the grid adds nothing but its own waves: no flat patch where it lies), and ripples on it
+/// change the picture.
 #[test]
 fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
     let gpu = gpu_or_return!("the_grid_adds_its_waves_and_nothing_where_it_is_still");
