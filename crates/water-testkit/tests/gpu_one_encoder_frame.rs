@@ -5,6 +5,10 @@
 //! and classic mode and with f16 storage. Compared bit for
 //! bit: the two runs execute the same kernels on the same inputs, so any difference is an
 //! operation applied to the wrong level, lost, doubled or fed another operation's upload.
+//!
+//! The grids are damped, so the mean-level keeper does not run: where it runs (undamped
+//! reflective and periodic grids) a recorded correction lands a frame later than a per-call
+//! one by design, and `gpu_mean_level.rs` checks each path keeps the level instead.
 
 use glam::Vec2;
 use water_core::{
