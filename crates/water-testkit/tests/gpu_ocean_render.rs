@@ -178,3 +178,52 @@ fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
         reason.unwrap_or_default()
     );
 }
+
+/// Bad styles and cameras are refused naming the setting and its value: an odd `half_quads`,
+/// a skirt inside the last ring, no haze distance, an orthographic camera, and a camera past
+/// the mesh's f32-exact lattice (1e7 m from the origin at 0.5 m spacing).
+#[test]
+fn bad_styles_and_cameras_are_refused_by_name() {
+    let gpu = gpu_or_return!("bad_styles_and_cameras_are_refused_by_name");
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let refused = |style: OceanSurfaceStyle| {
+        OceanSurfaceRenderer::new(&gpu.device, &gpu.queue, format, style)
+            .unwrap_err()
+            .to_string()
+    };
+    let mut odd = style();
+    odd.layout.half_quads = 63;
+    assert!(refused(odd).contains("layout.half_quads"));
+    let mut inside = style();
+    inside.layout.skirt = 0.5;
+    assert!(refused(inside).contains("layout.skirt"));
+    let hazeless = OceanSurfaceStyle {
+        haze_distance: 0.0,
+        ..style()
+    };
+    assert!(refused(hazeless).contains("haze_distance"));
+
+    let sea = sea(&gpu);
+    let mut renderer =
+        OceanSurfaceRenderer::new(&gpu.device, &gpu.queue, format, style()).expect("renderer");
+    let flat = Camera::top_down(Vec2::ZERO, Vec2::splat(10.0), 5.0);
+    let e = renderer
+        .prepare(&flat, (WIDTH, HEIGHT), &sea, None, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("camera") && e.contains("orthographic"), "{e}");
+    let far = Camera::look_at(
+        Vec3::new(1e7, 0.0, 12.0),
+        Vec3::new(1e7, 300.0, 0.0),
+        Vec3::Z,
+        0.8,
+        1.0,
+        0.5,
+        2e6,
+    );
+    let e = renderer
+        .prepare(&far, (WIDTH, HEIGHT), &sea, None, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("camera position") && e.contains("8e6"), "{e}");
+}
