@@ -276,13 +276,12 @@ impl Rng {
 }
 
 /// Random valid body scenarios (shape, size, mass, drop height, tilt, throw, dt up to the
-/// water's stability limit) either run bounded or are refused with an error naming the body:
-/// no NaN, no body rising higher than its start allows (start + v0^2/2g + the buoyant rise of a
-/// body started under water), none going farther sideways than its speeds allow.
+/// water's stability limit) all build and run, with no error, bounded: no NaN, no body rising
+/// higher than its start allows (start + v0^2/2g + the buoyant rise of a body started under
+/// water), none going farther sideways than its speeds allow.
 #[test]
 fn random_valid_body_scenarios_stay_bounded() {
     let mut rng = Rng(0x5eed_cafe_f00d_1234);
-    let (mut ran, mut refused) = (0, 0);
     for case in 0..60 {
         let h = rng.range(0.05, 1.0);
         let c = rng.range(0.5, 4.0);
@@ -325,27 +324,15 @@ fn random_valid_body_scenarios_stay_bounded() {
         );
         let scenario = Scenario::parse(&format!("case {case}"), &text)
             .unwrap_or_else(|e| panic!("case {case} should parse: {e}\n{text}"));
-        let mut scene = match scenario.scene(Backend::Cpu, None) {
-            Ok(scene) => scene,
-            Err(e) => {
-                assert!(e.to_string().contains(&format!("b{case}")), "{e}");
-                refused += 1;
-                continue;
-            }
-        };
+        let mut scene = scenario
+            .scene(Backend::Cpu, None)
+            .unwrap_or_else(|e| panic!("case {case}: a valid scenario was refused: {e}\n{text}"));
         let mut rows: Vec<OwnedRow> = Vec::new();
         let outcome =
             ScenarioRun::new(&scenario).advance_to(&mut scene, steps, Some(&mut rows), |_| {});
         if let Err(e) = outcome {
-            let message = e.to_string();
-            assert!(
-                message.contains(&format!("b{case}")) && message.contains("step"),
-                "an error must name the body and the step: {message}"
-            );
-            refused += 1;
-            continue;
+            panic!("case {case}: a valid scenario ended in an error: {e}\n{text}");
         }
-        ran += 1;
         let g = 9.80665;
         let speed = (v0[0] * v0[0] + v0[1] * v0[1] + v0[2] * v0[2]).sqrt();
         let rise = (1000.0 / density) * ((-z0).max(0.0) + 2.0 * extent);
@@ -370,10 +357,6 @@ fn random_valid_body_scenarios_stay_bounded() {
             );
         }
     }
-    assert!(
-        ran >= 50,
-        "most random cases run: {ran} ran, {refused} refused"
-    );
 }
 
 /// Scenario keys the scene adds: `displacement` on impulses and `force` on bodies.
