@@ -125,7 +125,8 @@ enum Command {
         /// Picture size, WIDTHxHEIGHT pixels (each 1 to 4096).
         #[arg(long, default_value = "640x400", value_parser = parse_picture_size)]
         size: (u32, u32),
-        /// Drawn metres per metre of wave (default: waves drawn at 3% of the water's size).
+        /// Drawn metres per metre of wave (default: waves drawn at 3% of the water's size; true
+        /// scale inside an [ocean]).
         #[arg(long)]
         height_scale: Option<f32>,
         /// No progress lines.

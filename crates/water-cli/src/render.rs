@@ -52,7 +52,8 @@ pub struct RenderOptions {
     pub width: u32,
     /// Picture height, pixels (1 to [`MAX_SIDE`]).
     pub height: u32,
-    /// Drawn metres per metre of wave; `None` picks one from the first frame with waves.
+    /// Drawn metres per metre of wave; `None` picks one from the first frame with waves (true
+    /// scale, 1, for a grid inside an `[ocean]`).
     pub height_scale: Option<f32>,
     /// Progress lines on stderr.
     pub show_progress: bool,
