@@ -21,8 +21,8 @@ use water_scene::water_gpu::{GpuContext, GpuError};
 pub struct WaterSimulation {
     scene: Scene,
     placement: WaterPlacement,
-    /// The entity of each body, in the scene's body order.
-    bodies: Vec<Entity>,
+    /// Each floating entity's body id in the scene.
+    bodies: bevy::platform::collections::HashMap<Entity, BodyId>,
     /// Gameplay heights read back from a GPU backend; `None` on the CPU.
     gpu_heights: Option<GpuHeights>,
 }
@@ -63,7 +63,7 @@ impl WaterSimulation {
         Ok(Self {
             scene,
             placement: WaterPlacement::centred(centre, water.cell_size, water.width, water.height),
-            bodies: Vec::new(),
+            bodies: Default::default(),
             gpu_heights: gpu.map(|gpu| GpuHeights::new(gpu.device.clone())),
         })
     }
@@ -88,8 +88,7 @@ impl WaterSimulation {
     /// The scene's id of a floating entity's body.
     #[must_use]
     pub fn body_of(&self, entity: Entity) -> Option<BodyId> {
-        let index = self.bodies.iter().position(|&e| e == entity)?;
-        self.scene.body_ids().nth(index)
+        self.bodies.get(&entity).copied()
     }
 
     /// Runs `f` on the current heights (metres above still water, the grid's rows along -z).
@@ -152,15 +151,14 @@ impl WaterSimulation {
     }
 
     fn add(&mut self, entity: Entity, body: water_scene::BodySpec) -> Result<(), SceneError> {
-        self.scene.add_body(body)?;
-        self.bodies.push(entity);
+        let id = self.scene.add_body(body)?;
+        self.bodies.insert(entity, id);
         Ok(())
     }
 
     fn remove(&mut self, entity: Entity) -> Result<(), SceneError> {
-        if let Some(id) = self.body_of(entity) {
+        if let Some(id) = self.bodies.remove(&entity) {
             self.scene.remove_body(id)?;
-            self.bodies.remove(id.index());
         }
         Ok(())
     }
@@ -301,17 +299,12 @@ pub(crate) fn write_floating_transforms(
         return;
     };
     let placement = simulation.placement();
-    for (index, (&entity, id)) in simulation
-        .bodies
-        .iter()
-        .zip(simulation.scene.body_ids())
-        .enumerate()
-    {
+    for (&entity, &id) in &simulation.bodies {
         let (Ok((mut transform, mut motion)), Ok(view)) =
             (bodies.get_mut(entity), simulation.scene.body(id))
         else {
             // A body a physics engine moves, or one despawned this tick.
-            trace!("body {index} ({entity}) is not written");
+            trace!("body {id} ({entity}) is not written");
             continue;
         };
         transform.translation = placement.to_world(view.position);

@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 use water_buoyancy::FloatingBody;
-use water_gpu::GpuContext;
+use water_gpu::{DeviceTraffic, GpuContext};
 use water_scene::benchmark::{bench_pool, crate_field, BenchSetupError};
-use water_scene::{Backend, Scene, SceneError};
+use water_scene::{Backend, SceneError};
 
 /// Smallest grid edge, cells: a crate spans 8 x 5 cells, and the lattice needs a margin.
 pub const MIN_SIZE: usize = 16;
@@ -68,6 +68,10 @@ pub struct SceneBenchReport {
     pub masks_ms_per_step: f64,
     /// Of that, the water stepping with the contacts, ms.
     pub water_ms_per_step: f64,
+    /// Bytes copied from the device to the host per timed step, all causes (0 on the CPU).
+    pub readback_bytes_per_step: f64,
+    /// Blocking waits on the device per timed step (0 on the CPU).
+    pub device_waits_per_step: f64,
     /// Substeps a body takes per step (the most of any body at the end).
     pub substeps: u32,
     /// Surface triangles of one crate's hull: what buoyancy integrates over.
@@ -143,21 +147,25 @@ pub fn bench_scene(bench: &SceneBench) -> Result<SceneBenchReport, SceneBenchErr
     bench.validate()?;
     let gpu = crate::run::gpu_for(bench.backend)?;
     let pool = bench_pool(bench.threads)?;
-    let (mut scene, seconds) = pool.install(|| -> Result<(Scene, f64), SceneBenchError> {
+    let (mut scene, seconds, traffic) = pool.install(|| -> Result<_, SceneBenchError> {
         let mut scene = crate_field(bench.size, bench.bodies, bench.backend, gpu.as_ref())?;
         scene.step_many(bench.warmup)?;
         scene.reset_step_times();
         let start = Instant::now();
+        // Counted on this thread, where the scene reads back and waits.
+        let before = DeviceTraffic::on_this_thread();
         // One call a step, as a game's frame loop makes them (a scene without bodies would
         // otherwise fuse the steps into one multi-step run).
         for _ in 0..bench.steps {
             scene.step()?;
         }
+        let traffic = DeviceTraffic::on_this_thread().since(before);
         if bench.backend.gpu().is_some() {
-            // The GPU's last step is only submitted: reading the heights back waits for it.
+            // The GPU's last step is only submitted: reading the heights back waits for it
+            // (timed, but not counted as the steps' traffic).
             scene.water().heights()?;
         }
-        Ok((scene, start.elapsed().as_secs_f64()))
+        Ok((scene, start.elapsed().as_secs_f64(), traffic))
     })?;
     let times = scene.step_times();
     let bodies: Vec<&FloatingBody> = scene
@@ -199,6 +207,8 @@ pub fn bench_scene(bench: &SceneBench) -> Result<SceneBenchReport, SceneBenchErr
         bodies_ms_per_step: times.ms_per_step(times.bodies),
         masks_ms_per_step: times.ms_per_step(times.masks),
         water_ms_per_step: times.ms_per_step(times.water),
+        readback_bytes_per_step: traffic.bytes_read_back as f64 / bench.steps as f64,
+        device_waits_per_step: traffic.blocking_waits as f64 / bench.steps as f64,
         substeps,
         hull_triangles,
         adapter: gpu.as_ref().map(GpuContext::describe),
@@ -271,5 +281,10 @@ mod tests {
         assert!(phases <= report.ms_per_step * 1.000_001, "{report:?}");
         assert_eq!(report.substeps, 1, "a 60 Hz step needs no substeps");
         assert!(report.checksum.is_finite());
+        assert_eq!(
+            report.readback_bytes_per_step, 0.0,
+            "the CPU reads nothing back"
+        );
+        assert_eq!(report.device_waits_per_step, 0.0);
     }
 }

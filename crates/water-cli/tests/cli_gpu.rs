@@ -371,3 +371,40 @@ fn bench_suite_writes_a_table_and_plot_with_every_backend_and_the_peer() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `water bench scene` on each GPU backend reports what the steps cost the host. Water without
+/// bodies steps without waiting on the device and reads back only the mean-level keeper's sums;
+/// with bodies the report carries both figures (today a full height readback a step).
+#[test]
+fn bench_scene_on_the_gpu_reports_readback_bytes_and_device_waits() {
+    for backend in ["gpu", "gpu-fragment"] {
+        let run = |bodies: &str| {
+            water_on_gpu(
+                "bench_scene_on_the_gpu",
+                &[
+                    "bench",
+                    "scene",
+                    "--size",
+                    "64",
+                    "--bodies",
+                    bodies,
+                    "--steps",
+                    "20",
+                    "--backend",
+                    backend,
+                ],
+            )
+            .map(|out| json_line(&out))
+        };
+        let Some(still) = run("0") else { return };
+        let figure =
+            |r: &serde_json::Value, k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
+        assert_eq!(figure(&still, "device_waits_per_step"), 0.0, "{still}");
+        assert!(figure(&still, "readback_bytes_per_step") < 64.0, "{still}");
+        let Some(floating) = run("4") else { return };
+        let bytes = figure(&floating, "readback_bytes_per_step");
+        let waits = figure(&floating, "device_waits_per_step");
+        assert!(bytes >= 64.0 * 64.0 * 4.0, "{floating}");
+        assert!(waits >= 1.0, "{floating}");
+    }
+}

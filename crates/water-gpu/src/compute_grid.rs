@@ -372,6 +372,7 @@ impl ComputeGrid {
             .contains(wgpu::Features::TIMESTAMP_QUERY)
         {
             self.step_many(steps)?;
+            crate::device_traffic::count_wait();
             self.device
                 .poll(wgpu::PollType::wait_indefinitely())
                 .map_err(|e| GpuError::DeviceLost(e.to_string()))?;

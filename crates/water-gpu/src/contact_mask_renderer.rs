@@ -22,7 +22,8 @@ use crate::device_calls::{
     check_limit, check_storage_bytes, record_compute_pass, submitted, texture_2d, validated,
 };
 use crate::error::GpuError;
-use crate::gpu_grid::{GpuBackend, GpuGrid};
+use crate::gpu_backend::GpuBackend;
+use crate::gpu_grid::GpuGrid;
 use crate::gpu_grid_water::GpuGridWater;
 use crate::hull_mesh::HullMesh;
 use crate::pipelines::compute_pipeline;

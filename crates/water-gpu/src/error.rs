@@ -3,7 +3,7 @@
 use thiserror::Error;
 use water_core::{GridMode, GridSize, StorageFormat};
 
-use crate::gpu_grid::GpuBackend;
+use crate::gpu_backend::GpuBackend;
 
 /// Everything that can go wrong on the GPU side.
 #[derive(Debug, Clone, PartialEq, Error)]

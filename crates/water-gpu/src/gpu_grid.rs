@@ -5,29 +5,10 @@ use water_core::{ContactMasks, Depth, Impulse, LandMask};
 use crate::compute_grid::ComputeGrid;
 use crate::error::GpuError;
 use crate::fragment_grid::FragmentGrid;
+use crate::gpu_backend::GpuBackend;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
 use crate::normal_height::NormalHeightTexture;
 use crate::spec::GridSpec;
-
-/// Which GPU backend steps the grid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GpuBackend {
-    /// Compute shaders ([`ComputeGrid`]).
-    Compute,
-    /// Render passes into textures ([`FragmentGrid`]).
-    Fragment,
-}
-
-impl GpuBackend {
-    /// The name the `water` command uses: `gpu` or `gpu-fragment`.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Compute => "gpu",
-            Self::Fragment => "gpu-fragment",
-        }
-    }
-}
 
 /// A grid on either GPU backend.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 use water_sphere::{SphereImpulse, SphereWater};
 
 use crate::error::GpuError;
-use crate::gpu_grid::GpuBackend;
+use crate::gpu_backend::GpuBackend;
 use crate::gpu_sphere_water::{sealed::OnDevice, GpuSphereWater};
 use crate::readback::PendingReadback;
 use crate::sphere_compute::SphereComputeWater;

@@ -2,6 +2,7 @@
 
 use std::sync::{mpsc, Mutex};
 
+use crate::device_traffic::{count_read_back, count_wait};
 use crate::error::GpuError;
 
 /// Where a mapping reports that it completed (or failed).
@@ -249,6 +250,7 @@ impl PendingReadback {
                     }
                 };
                 self.staging.unmap();
+                count_read_back(self.staging.size());
                 Some(Ok(bytes))
             }
             Ok(Err(e)) => Some(Err(GpuError::DeviceLost(e.to_string()))),
@@ -264,6 +266,7 @@ impl PendingReadback {
     /// # Errors
     /// [`GpuError::DeviceLost`] if the device stops answering or the map fails.
     pub fn wait(self) -> Result<Vec<u8>, GpuError> {
+        count_wait();
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| GpuError::DeviceLost(e.to_string()))?;

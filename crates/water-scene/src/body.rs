@@ -45,15 +45,40 @@ impl BodySpec {
     }
 }
 
-/// A body's handle in its scene.
+/// A body's handle in its scene: a slot and the generation of the body in it. Removing a body
+/// never changes another's id; a removed body's slot may hold a later body, under a newer
+/// generation, so an old id is refused ([`crate::SceneError::RemovedBody`]) instead of finding
+/// the newcomer.
+///
+/// ```
+/// # use water_scene::BodyId;
+/// fn describe(id: BodyId) -> String {
+///     format!("{id}: slot {} generation {}", id.slot(), id.generation())
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BodyId(pub(crate) usize);
+pub struct BodyId {
+    pub(crate) slot: u32,
+    pub(crate) generation: u32,
+}
 
 impl BodyId {
-    /// Its index: bodies are numbered in the order they were added, from 0.
+    /// Its slot: small, reused after its body is removed.
     #[must_use]
-    pub fn index(self) -> usize {
-        self.0
+    pub fn slot(self) -> u32 {
+        self.slot
+    }
+
+    /// How many bodies held its slot before it.
+    #[must_use]
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+impl std::fmt::Display for BodyId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}v{}", self.slot, self.generation)
     }
 }
 
@@ -80,6 +105,8 @@ pub struct BodyView<'a> {
 /// A body as the scene keeps it: in the water's z-up frame.
 #[derive(Debug, Clone)]
 pub(crate) struct SceneBody {
+    /// Its id, for its events.
+    pub(crate) id: BodyId,
     pub(crate) name: String,
     pub(crate) body: FloatingBody,
     pub(crate) path: Option<TowPath>,

@@ -42,7 +42,21 @@ pub enum SceneError {
     #[error("no body with id {id} in this scene (it has {bodies})")]
     UnknownBody {
         /// The id given.
-        id: usize,
+        id: crate::BodyId,
+        /// Bodies in the scene.
+        bodies: usize,
+    },
+    /// The id of a body that was removed from the scene (ids are never reused for another body).
+    #[error("body {id} ({name:?}) was removed from this scene")]
+    RemovedBody {
+        /// The id given.
+        id: crate::BodyId,
+        /// The removed body's name (empty once its slot holds a later body).
+        name: String,
+    },
+    /// Every body id a scene can number is taken.
+    #[error("no body id left to hand out (the scene has {bodies} bodies)")]
+    TooManyBodies {
         /// Bodies in the scene.
         bodies: usize,
     },

@@ -45,6 +45,7 @@ mod backend_grid;
 mod backend_sphere;
 pub mod benchmark;
 mod body;
+mod body_set;
 mod error;
 mod event;
 pub mod npy;

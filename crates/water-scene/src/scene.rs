@@ -17,23 +17,25 @@
 
 use glam::{Quat, Vec2, Vec3};
 use rayon::prelude::*;
-use water_buoyancy::{BodyState, BodyStep, BuoyancyError, FloatingBody, Gravity, Wrench};
+use water_buoyancy::{BodyStep, FloatingBody, Gravity, Wrench};
 use water_core::ocean::{AmbientSea, SeaFrame, SeaWithWater};
 use water_core::{
-    ContactMasks, FixedStepClock, FrameSteps, GridMode, HeightSource, HeightView, Impulse,
+    ContactMasks, FixedStepClock, FrameSteps, HeightSource, HeightView, Impulse, ImpulseShape,
     LandMask, SurfaceSample,
 };
 use water_gpu::{wgpu, ContactHull, ContactMaskRenderer, GpuContext, GridSpec, HullMesh};
 
 use crate::backend::Backend;
 use crate::backend_grid::BackendGrid;
-use crate::body::{BodyId, BodySpec, BodyView, SceneBody};
+use crate::body_set::BodySet;
 use crate::error::SceneError;
 use crate::event::SceneEvent;
 use crate::scene_ocean::SceneOcean;
 use crate::step_times::StepTimes;
 use crate::trajectory::{TrajectoryRow, TrajectorySink};
 use crate::up_axis::UpAxis;
+
+mod bodies;
 
 /// Bow and stern wave amplitude unless set otherwise, m per m/s of body speed.
 pub const DEFAULT_CONTACT_AMPLITUDE: f32 = 0.01;
@@ -87,7 +89,7 @@ enum Masks {
     },
     Gpu {
         renderer: Box<ContactMaskRenderer>,
-        /// Each body's hull meshes, in body order.
+        /// Each body's hull meshes, in the bodies' order.
         meshes: Vec<Vec<HullMesh>>,
         /// The device the meshes are uploaded to.
         device: wgpu::Device,
@@ -130,7 +132,7 @@ pub struct Scene {
     water: BackendGrid,
     spec: GridSpec,
     settings: SceneSettings,
-    bodies: Vec<SceneBody>,
+    bodies: BodySet,
     masks: Masks,
     clock: FixedStepClock,
     step: u64,
@@ -209,7 +211,7 @@ impl Scene {
             water,
             spec,
             settings,
-            bodies: Vec::new(),
+            bodies: BodySet::default(),
             masks,
             clock: FixedStepClock::new(spec.params.dt())?,
             step: 0,
@@ -278,79 +280,6 @@ impl Scene {
         self.step as f64 * self.spec.params.dt()
     }
 
-    /// Adds a floating body, posed in the caller's frame. A body already resting in the water
-    /// does not splash when the scene goes on: its mask is in both time levels.
-    ///
-    /// # Errors
-    /// [`SceneError::ClassicBodies`] on a classic grid; [`SceneError::BodySetup`] for a body
-    /// whose pose or hulls cannot be drawn; GPU failures uploading its meshes.
-    pub fn add_body(&mut self, spec: BodySpec) -> Result<BodyId, SceneError> {
-        if self.spec.mode == GridMode::Classic {
-            return Err(SceneError::ClassicBodies);
-        }
-        let up = self.settings.up;
-        let body = with_state_converted(spec.body, &spec.name, |s| up.state_to_water(s))?;
-        if let Masks::Gpu { meshes, device, .. } = &mut self.masks {
-            let hull_meshes = body
-                .hulls
-                .iter()
-                .map(|h| {
-                    let surface = h.surface();
-                    HullMesh::new(device, &surface.vertices, &surface.triangles)
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            meshes.push(hull_meshes);
-        }
-        for (what, value) in [("force", spec.force), ("torque", spec.torque)] {
-            if !value.is_finite() {
-                return Err(SceneError::NotFinite {
-                    name: spec.name,
-                    what,
-                    value,
-                });
-            }
-        }
-        self.bodies.push(SceneBody {
-            name: spec.name,
-            body,
-            path: spec.path,
-            force: up.to_water(spec.force),
-            torque: up.to_water(spec.torque),
-            last: None,
-        });
-        // Twice: the new body is in C_new and C_old alike, so no entry event fires.
-        self.redraw_masks()?;
-        self.redraw_masks()?;
-        Ok(BodyId(self.bodies.len() - 1))
-    }
-
-    /// Takes a body out of the scene and gives it back (in the caller's frame), with its tow
-    /// path and forces. Its mask leaves with it, so the water where it floated sees it go (a
-    /// stern event over its cut, as when a body is lifted out). Bodies added after it move
-    /// down one index: ids handed out before are re-numbered, `id.index() + 1` onward becoming
-    /// one less.
-    ///
-    /// # Errors
-    /// [`SceneError::UnknownBody`]; GPU failures redrawing the masks.
-    pub fn remove_body(&mut self, id: BodyId) -> Result<BodySpec, SceneError> {
-        self.get(id)?;
-        let b = self.bodies.remove(id.0);
-        if let Masks::Gpu { meshes, .. } = &mut self.masks {
-            meshes.remove(id.0);
-        }
-        // The next step draws the masks without it: its cut is then in C_old alone.
-        self.masks_hold_removed = true;
-        let up = self.settings.up;
-        let body = with_state_converted(b.body, &b.name, |s| up.state_from_water(s))?;
-        Ok(BodySpec {
-            name: b.name,
-            body,
-            path: b.path,
-            force: up.from_water(b.force),
-            torque: up.from_water(b.torque),
-        })
-    }
-
     /// Caps the steps one [`Scene::advance`] runs (the rest of a long frame's time is dropped
     /// and reported in [`FrameSteps::dropped_seconds`]), so a stalled frame cannot make the next
     /// one slower still. The default is [`water_core::DEFAULT_MAX_STEPS_PER_FRAME`].
@@ -362,99 +291,42 @@ impl Scene {
         Ok(())
     }
 
-    /// Number of bodies.
-    #[must_use]
-    pub fn body_count(&self) -> usize {
-        self.bodies.len()
-    }
-
-    /// The ids of every body, in the order they were added.
-    pub fn body_ids(&self) -> impl Iterator<Item = BodyId> {
-        (0..self.bodies.len()).map(BodyId)
-    }
-
-    fn get_mut(&mut self, id: BodyId) -> Result<&mut SceneBody, SceneError> {
-        let bodies = self.bodies.len();
-        self.bodies
-            .get_mut(id.0)
-            .ok_or(SceneError::UnknownBody { id: id.0, bodies })
-    }
-
-    fn get(&self, id: BodyId) -> Result<&SceneBody, SceneError> {
-        self.bodies.get(id.0).ok_or(SceneError::UnknownBody {
-            id: id.0,
-            bodies: self.bodies.len(),
-        })
-    }
-
-    /// A body's state in the caller's frame.
+    /// An impulse centred on the vertical through `position` (the caller's frame and metres;
+    /// its height along the up axis is ignored), reaching `radius` metres, with peak
+    /// `amplitude` metres: [`Impulse::new`], whose centre and radius are in cells, with the
+    /// conversion done here (cell `(x, y)` is centred at `((x + 1/2) h, (y + 1/2) h)` in the
+    /// water's frame, `h` the cell size). Queue it with [`Scene::add_impulse`]; make it a
+    /// displacement with [`Impulse::with_displacement`].
+    ///
+    /// ```
+    /// # use glam::Vec3;
+    /// # use water_core::{Boundary, Damping, GridMode, GridSize, ImpulseShape, LandMask, WaveParams};
+    /// # use water_scene::{GridSpec, Scene, SceneSettings, UpAxis};
+    /// # let params = WaveParams::new(0.1, 1.0, 0.02, Damping::NONE)?;
+    /// # let spec = GridSpec::new(GridSize::new(64, 64)?, params, Boundary::Absorbing, GridMode::Signed);
+    /// let settings = SceneSettings { up: UpAxis::Y, ..SceneSettings::default() };
+    /// let mut scene = Scene::new(spec, LandMask::empty(spec.size), settings, None)?;
+    /// // A drop 0.5 m across at x = 3.2 m, z = -3.2 m of the y-up scene: the cell (31.5, 31.5).
+    /// let drop = scene.impulse_at(Vec3::new(3.2, 0.0, -3.2), 0.25, 0.05, ImpulseShape::Cosine)?;
+    /// assert_eq!((drop.centre().x, drop.centre().y, drop.radius()), (31.5, 31.5, 2.5));
+    /// scene.add_impulse(drop);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
-    /// [`SceneError::UnknownBody`].
-    pub fn body(&self, id: BodyId) -> Result<BodyView<'_>, SceneError> {
-        let b = self.get(id)?;
-        let up = self.settings.up;
-        let s = &b.body.body.state;
-        Ok(BodyView {
-            name: &b.name,
-            position: up.from_water(s.pose.position),
-            orientation: up.orientation_from_water(s.pose.orientation),
-            velocity: up.from_water(s.linear_velocity),
-            angular_velocity: up.from_water(s.angular_velocity),
-            submerged_volume: b.last.map(|l| l.submerged_volume),
-            off_water: b.last.is_some_and(|l| l.off_water),
-        })
-    }
-
-    /// The floating body itself, in the water's z-up frame (its hulls, model, mass).
-    ///
-    /// # Errors
-    /// [`SceneError::UnknownBody`].
-    pub fn floating_body(&self, id: BodyId) -> Result<&FloatingBody, SceneError> {
-        Ok(&self.get(id)?.body)
-    }
-
-    /// Sets the force (N, at the centre of mass) and torque (N m) applied to a body at every step
-    /// from now on, in the caller's frame: a motor, a rudder, a player's push. Gravity, buoyancy
-    /// and drag come on top. Zero both to stop.
-    ///
-    /// # Errors
-    /// [`SceneError::UnknownBody`]; [`SceneError::NotFinite`] for a non-finite vector.
-    pub fn set_force(&mut self, id: BodyId, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
-        let up = self.settings.up;
-        let b = self.get_mut(id)?;
-        for (what, value) in [("force", force), ("torque", torque)] {
-            if !value.is_finite() {
-                return Err(SceneError::NotFinite {
-                    name: b.name.clone(),
-                    what,
-                    value,
-                });
-            }
-        }
-        b.force = up.to_water(force);
-        b.torque = up.to_water(torque);
-        Ok(())
-    }
-
-    /// Puts a body in `state` (pose and velocities in the caller's frame), for a physics engine
-    /// that integrates the body itself: the scene then draws its hull into the contact masks
-    /// where the engine put it (its wake), and the engine applies the water's force.
-    ///
-    /// # Errors
-    /// [`SceneError::UnknownBody`]; [`SceneError::BodySetup`] for a state that is not finite or
-    /// whose orientation is not a unit quaternion.
-    pub fn set_body_state(&mut self, id: BodyId, state: &BodyState) -> Result<(), SceneError> {
-        let up = self.settings.up;
-        let b = self.get_mut(id)?;
-        b.body.body.state = up
-            .state_to_water(state)
-            .and_then(|s| s.validate().map(|()| s))
-            .map_err(|source| SceneError::BodySetup {
-                name: b.name.clone(),
-                source,
-            })?;
-        Ok(())
+    /// What [`Impulse::new`] refuses (a non-finite position, a radius not above 0 or too
+    /// large, an amplitude too large), naming the value in cells.
+    pub fn impulse_at(
+        &self,
+        position: Vec3,
+        radius: f32,
+        amplitude: f32,
+        shape: ImpulseShape,
+    ) -> Result<Impulse, SceneError> {
+        let h = self.cell_size();
+        let water = self.settings.up.to_water(position);
+        let centre = Vec2::new(water.x, water.y) / h - Vec2::splat(0.5);
+        Ok(Impulse::new(centre, radius / h, amplitude, shape)?)
     }
 
     /// Queues an impulse: it lands on the water just before the next step.
@@ -602,7 +474,7 @@ impl Scene {
         let step = self.step;
         let gravity = self.settings.gravity;
         let cell_size = self.cell_size();
-        let bodies = &mut self.bodies;
+        let bodies = self.bodies.as_mut_slice();
         let sea_dt = self.spec.params.dt();
         let sea = self.ocean.as_mut().map(|o| o.frame_at(step, sea_dt));
         let outcomes =
@@ -632,21 +504,14 @@ impl Scene {
                 })?;
         // The path's time is the end of this step.
         let time = (step + 1) as f32 * dt;
-        for (i, outcome) in outcomes.into_iter().enumerate() {
+        for (b, outcome) in self.bodies.as_mut_slice().iter_mut().zip(outcomes) {
             let outcome = outcome?;
-            let b = &mut self.bodies[i];
             let was_off = b.last.is_some_and(|l| l.off_water);
             if outcome.off_water != was_off {
                 self.events.push(if outcome.off_water {
-                    SceneEvent::LeftWater {
-                        body: BodyId(i),
-                        step,
-                    }
+                    SceneEvent::LeftWater { body: b.id, step }
                 } else {
-                    SceneEvent::ReturnedToWater {
-                        body: BodyId(i),
-                        step,
-                    }
+                    SceneEvent::ReturnedToWater { body: b.id, step }
                 });
             }
             b.last = Some(outcome);
@@ -669,7 +534,7 @@ impl Scene {
         match &mut self.masks {
             Masks::Cpu { contacts, scratch } => {
                 scratch.fill(0.0);
-                for b in &self.bodies {
+                for b in self.bodies.as_slice() {
                     b.body
                         .rasterise_grid_mask(size, cell_size, scratch)
                         .map_err(|source| SceneError::Body {
@@ -685,6 +550,7 @@ impl Scene {
             } => {
                 let hulls: Vec<ContactHull<'_>> = self
                     .bodies
+                    .as_slice()
                     .iter()
                     .zip(meshes.iter())
                     .flat_map(|(b, meshes)| {
@@ -754,6 +620,7 @@ impl Scene {
             Masks::Cpu { .. } => &[],
         };
         self.bodies
+            .as_slice()
             .iter()
             .zip(meshes)
             .map(|(b, m)| (&b.body, m.as_slice()))
@@ -774,18 +641,4 @@ impl Scene {
     pub fn frame(&self) -> Quat {
         self.settings.up.rotation()
     }
-}
-
-/// `body` with its state carried between the caller's frame and the water's by `convert`, a
-/// failure named after the body.
-fn with_state_converted(
-    mut body: FloatingBody,
-    name: &str,
-    convert: impl FnOnce(&BodyState) -> Result<BodyState, BuoyancyError>,
-) -> Result<FloatingBody, SceneError> {
-    body.body.state = convert(&body.body.state).map_err(|source| SceneError::BodySetup {
-        name: name.to_owned(),
-        source,
-    })?;
-    Ok(body)
 }

@@ -424,7 +424,7 @@ fn a_removed_body_comes_back_whole_and_its_cut_leaves_the_water() {
     assert_eq!(scene.body(keep).expect("kept").name, "keep");
     assert!(matches!(
         scene.body(lifted),
-        Err(SceneError::UnknownBody { id: 1, bodies: 1 })
+        Err(SceneError::RemovedBody { id, .. }) if id == lifted
     ));
     let cell = spec.size.index(32, 24);
     let (new_mask, _) = scene.contact_masks().expect("masks");
@@ -442,4 +442,95 @@ fn a_removed_body_comes_back_whole_and_its_cut_leaves_the_water() {
         after < h,
         "the water where it floated drops: {h} -> {after}"
     );
+}
+
+/// Ids are generational and removal renumbers nothing: on water split by land into three
+/// basins (waves cannot cross land, so the basins are independent to the bit), removing the
+/// middle basin's body and adding another there leaves the other two bodies' ids, events and
+/// trajectories exactly as in a scene that never held the middle ones; the removed body's id is
+/// refused by name, even after its slot is reused.
+#[test]
+fn removing_a_body_changes_no_other_bodys_id_events_or_trajectory() {
+    let params = WaveParams::new(0.1, 1.0, 1.0 / 60.0, Damping::PerSecond(0.5)).expect("stable");
+    let size = GridSize::new(96, 32).expect("size");
+    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
+    let mut land = LandMask::empty(size);
+    land.add_rect(31, 0, 33, 32).expect("wall");
+    land.add_rect(63, 0, 65, 32).expect("wall");
+    let light = (Vec3::new(0.4, 0.4, 0.2), 10.0);
+    let dropped = |x: f32| crate_body(light.0, light.1, Vec3::new(x, 1.6, 0.1));
+    // `a` is pushed off the grid's near edge (a LeftWater event); `c` floats where it was
+    // dropped.
+    let a = || BodySpec {
+        force: Vec3::new(0.0, -20.0, 0.0),
+        ..BodySpec::new("a", crate_body(light.0, light.1, Vec3::new(1.5, 1.0, 0.0)))
+    };
+    let c = || BodySpec::new("c", dropped(7.0));
+    // The middle bodies are pushed along their basin (never over its walls): their bow and
+    // stern waves would reach `c` without the wall.
+    let pushed = |name: &str| BodySpec {
+        force: Vec3::new(0.0, 10.0, 0.0),
+        ..BodySpec::new(name, crate_body(light.0, light.1, Vec3::new(5.2, 0.6, 0.0)))
+    };
+    type Log = Vec<(String, Vec3, Quat)>;
+    let run = |with_middle: bool| -> (Log, Vec<(String, bool, u64)>) {
+        let mut scene =
+            Scene::new(spec, land.clone(), SceneSettings::default(), None).expect("scene");
+        let a_id = scene.add_body(a()).expect("a");
+        let b_id = with_middle.then(|| scene.add_body(pushed("b")).expect("b"));
+        let c_id = scene.add_body(c()).expect("c");
+        let (mut log, mut events) = (Log::new(), Vec::new());
+        for step in 0..240 {
+            if step == 40 {
+                if let Some(b_id) = b_id {
+                    assert_eq!(scene.remove_body(b_id).expect("remove").name, "b");
+                    let d_id = scene.add_body(pushed("d")).expect("d");
+                    assert_eq!(d_id.slot(), b_id.slot(), "d reuses b's slot");
+                    assert_ne!(d_id, b_id, "under a new generation");
+                    match scene.body(b_id) {
+                        Err(SceneError::RemovedBody { id, name }) => {
+                            assert_eq!(id, b_id);
+                            assert!(name.is_empty() || name == "b", "{name}");
+                        }
+                        other => panic!("the removed body's id gave {other:?}"),
+                    }
+                    assert!(scene.remove_body(b_id).is_err(), "removed twice");
+                    assert_eq!(scene.body(d_id).expect("d").name, "d");
+                }
+            }
+            scene.step().expect("step");
+            for (id, name) in [(a_id, "a"), (c_id, "c")] {
+                let view = scene.body(id).expect("kept id");
+                assert_eq!(view.name, name, "id {id} still names its body");
+                log.push((name.to_owned(), view.position, view.orientation));
+            }
+            for event in scene.drain_events().collect::<Vec<_>>() {
+                let (body, left, at) = match event {
+                    SceneEvent::LeftWater { body, step } => (body, true, step),
+                    SceneEvent::ReturnedToWater { body, step } => (body, false, step),
+                };
+                let name = scene.body(body).expect("event body").name.to_owned();
+                if name != "b" && name != "d" {
+                    events.push((name, left, at));
+                }
+            }
+        }
+        (log, events)
+    };
+    let (with_log, with_events) = run(true);
+    let (without_log, without_events) = run(false);
+    assert!(
+        with_events
+            .iter()
+            .any(|(name, left, _)| name == "a" && *left),
+        "a leaves the water: {with_events:?}"
+    );
+    assert!(
+        with_log
+            .iter()
+            .any(|(name, p, _)| name == "c" && (p.z - 0.1).abs() > 0.05),
+        "c moves"
+    );
+    assert_eq!(with_events, without_events);
+    assert_eq!(with_log, without_log, "bit for bit");
 }

@@ -1,0 +1,191 @@
+//! The scene's bodies: adding and removing them under generational ids, reading their state in
+//! the caller's frame, and the forces and states a caller or a physics engine sets.
+
+use glam::Vec3;
+use water_buoyancy::{BodyState, BuoyancyError, FloatingBody};
+use water_core::GridMode;
+use water_gpu::HullMesh;
+
+use super::{Masks, Scene};
+use crate::body::{BodyId, BodySpec, BodyView, SceneBody};
+use crate::error::SceneError;
+
+impl Scene {
+    /// Adds a floating body, posed in the caller's frame. A body already resting in the water
+    /// does not splash when the scene goes on: its mask is in both time levels.
+    ///
+    /// # Errors
+    /// [`SceneError::ClassicBodies`] on a classic grid; [`SceneError::BodySetup`] for a body
+    /// whose pose or hulls cannot be drawn; GPU failures uploading its meshes.
+    pub fn add_body(&mut self, spec: BodySpec) -> Result<BodyId, SceneError> {
+        if self.spec.mode == GridMode::Classic {
+            return Err(SceneError::ClassicBodies);
+        }
+        let up = self.settings.up;
+        let body = with_state_converted(spec.body, &spec.name, |s| up.state_to_water(s))?;
+        if let Masks::Gpu { meshes, device, .. } = &mut self.masks {
+            let hull_meshes = body
+                .hulls
+                .iter()
+                .map(|h| {
+                    let surface = h.surface();
+                    HullMesh::new(device, &surface.vertices, &surface.triangles)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            meshes.push(hull_meshes);
+        }
+        for (what, value) in [("force", spec.force), ("torque", spec.torque)] {
+            if !value.is_finite() {
+                return Err(SceneError::NotFinite {
+                    name: spec.name,
+                    what,
+                    value,
+                });
+            }
+        }
+        let id = self.bodies.insert(|id| SceneBody {
+            id,
+            name: spec.name,
+            body,
+            path: spec.path,
+            force: up.to_water(spec.force),
+            torque: up.to_water(spec.torque),
+            last: None,
+        })?;
+        // Twice: the new body is in C_new and C_old alike, so no entry event fires.
+        self.redraw_masks()?;
+        self.redraw_masks()?;
+        Ok(id)
+    }
+
+    /// Takes a body out of the scene and gives it back (in the caller's frame), with its tow
+    /// path and forces. Its mask leaves with it, so the water where it floated sees it go (a
+    /// stern event over its cut, as when a body is lifted out). Every other body keeps its id;
+    /// `id` is refused from now on ([`SceneError::RemovedBody`]), even once a later body
+    /// reuses its slot.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`].
+    pub fn remove_body(&mut self, id: BodyId) -> Result<BodySpec, SceneError> {
+        let (index, b) = self.bodies.remove(id)?;
+        if let Masks::Gpu { meshes, .. } = &mut self.masks {
+            meshes.remove(index);
+        }
+        // The next step draws the masks without it: its cut is then in C_old alone.
+        self.masks_hold_removed = true;
+        let up = self.settings.up;
+        let body = with_state_converted(b.body, &b.name, |s| up.state_from_water(s))?;
+        Ok(BodySpec {
+            name: b.name,
+            body,
+            path: b.path,
+            force: up.from_water(b.force),
+            torque: up.from_water(b.torque),
+        })
+    }
+
+    /// Number of bodies.
+    #[must_use]
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// The ids of every body, in the order they were added: a copy, so the scene can be changed
+    /// while going through them (`for id in scene.body_ids() { scene.set_force(id, ..)?; }`).
+    pub fn body_ids(&self) -> impl Iterator<Item = BodyId> + use<> {
+        let ids: Vec<BodyId> = self.bodies.as_slice().iter().map(|b| b.id).collect();
+        ids.into_iter()
+    }
+
+    fn get_mut(&mut self, id: BodyId) -> Result<&mut SceneBody, SceneError> {
+        self.bodies.get_mut(id)
+    }
+
+    fn get(&self, id: BodyId) -> Result<&SceneBody, SceneError> {
+        self.bodies.get(id)
+    }
+
+    /// A body's state in the caller's frame.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`].
+    pub fn body(&self, id: BodyId) -> Result<BodyView<'_>, SceneError> {
+        let b = self.get(id)?;
+        let up = self.settings.up;
+        let s = &b.body.body.state;
+        Ok(BodyView {
+            name: &b.name,
+            position: up.from_water(s.pose.position),
+            orientation: up.orientation_from_water(s.pose.orientation),
+            velocity: up.from_water(s.linear_velocity),
+            angular_velocity: up.from_water(s.angular_velocity),
+            submerged_volume: b.last.map(|l| l.submerged_volume),
+            off_water: b.last.is_some_and(|l| l.off_water),
+        })
+    }
+
+    /// The floating body itself, in the water's z-up frame (its hulls, model, mass).
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`].
+    pub fn floating_body(&self, id: BodyId) -> Result<&FloatingBody, SceneError> {
+        Ok(&self.get(id)?.body)
+    }
+
+    /// Sets the force (N, at the centre of mass) and torque (N m) applied to a body at every step
+    /// from now on, in the caller's frame: a motor, a rudder, a player's push. Gravity, buoyancy
+    /// and drag come on top. Zero both to stop.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`]; [`SceneError::NotFinite`] for a non-finite vector.
+    pub fn set_force(&mut self, id: BodyId, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
+        let up = self.settings.up;
+        let b = self.get_mut(id)?;
+        for (what, value) in [("force", force), ("torque", torque)] {
+            if !value.is_finite() {
+                return Err(SceneError::NotFinite {
+                    name: b.name.clone(),
+                    what,
+                    value,
+                });
+            }
+        }
+        b.force = up.to_water(force);
+        b.torque = up.to_water(torque);
+        Ok(())
+    }
+
+    /// Puts a body in `state` (pose and velocities in the caller's frame), for a physics engine
+    /// that integrates the body itself: the scene then draws its hull into the contact masks
+    /// where the engine put it (its wake), and the engine applies the water's force.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`]; [`SceneError::BodySetup`] for a state that is not finite or
+    /// whose orientation is not a unit quaternion.
+    pub fn set_body_state(&mut self, id: BodyId, state: &BodyState) -> Result<(), SceneError> {
+        let up = self.settings.up;
+        let b = self.get_mut(id)?;
+        b.body.body.state = up
+            .state_to_water(state)
+            .and_then(|s| s.validate().map(|()| s))
+            .map_err(|source| SceneError::BodySetup {
+                name: b.name.clone(),
+                source,
+            })?;
+        Ok(())
+    }
+}
+
+/// `body` with its state carried between the caller's frame and the water's by `convert`, a
+/// failure named after the body.
+fn with_state_converted(
+    mut body: FloatingBody,
+    name: &str,
+    convert: impl FnOnce(&BodyState) -> Result<BodyState, BuoyancyError>,
+) -> Result<FloatingBody, SceneError> {
+    body.body.state = convert(&body.body.state).map_err(|source| SceneError::BodySetup {
+        name: name.to_owned(),
+        source,
+    })?;
+    Ok(body)
+}

@@ -1,0 +1,118 @@
+//! The device traffic counters see what a GPU grid costs the host: a blocking readback counts
+//! its bytes and one wait, an asynchronous one its bytes and no wait, and a frame loop stepping
+//! water (with the mean-level keeper measuring conserving water asynchronously) waits on the
+//! device never.
+
+use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
+use water_gpu::{wgpu, DeviceTraffic, GpuGrid, GpuGridWater, GridSpec};
+use water_testkit::gpu_or_return;
+use water_testkit::setup::{cosine_impulse, GPU_BACKENDS};
+
+fn spec(boundary: Boundary, damping: Damping) -> GridSpec {
+    let params = WaveParams::new(0.1, 2.0, 0.025, damping).expect("params");
+    // 48 cells a row: 192 bytes of R32Float, padded to 256 in a texture copy.
+    let size = GridSize::new(48, 32).expect("size");
+    GridSpec::new(size, params, boundary, GridMode::Signed)
+}
+
+#[test]
+fn a_blocking_readback_counts_its_bytes_and_one_wait() {
+    let gpu = gpu_or_return!("a_blocking_readback_counts_its_bytes_and_one_wait");
+    let spec = spec(Boundary::Absorbing, Damping::PerStep(0.999));
+    let cells = spec.size.cells() as u64;
+    for backend in GPU_BACKENDS {
+        let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
+        grid.add_impulse(&cosine_impulse(20.0, 16.0, 5.0, 0.3))
+            .expect("impulse");
+        grid.step_many(10).expect("steps");
+        let before = DeviceTraffic::on_this_thread();
+        let heights = grid.heights().expect("heights");
+        let used = DeviceTraffic::on_this_thread().since(before);
+        assert_eq!(heights.len() as u64, cells);
+        assert_eq!(used.blocking_waits, 1, "{backend:?}: {used:?}");
+        // The staging copy: at least the heights, at most their rows padded to 256 bytes.
+        let padded = 256 * spec.size.height() as u64;
+        assert!(
+            (cells * 4..=padded).contains(&used.bytes_read_back),
+            "{backend:?}: {used:?}, expected {} to {padded} bytes",
+            cells * 4
+        );
+    }
+}
+
+#[test]
+fn an_asynchronous_readback_counts_its_bytes_and_no_wait() {
+    let gpu = gpu_or_return!("an_asynchronous_readback_counts_its_bytes_and_no_wait");
+    let spec = spec(Boundary::Absorbing, Damping::PerStep(0.999));
+    let cells = spec.size.cells() as u64;
+    let mut grid = GpuGrid::new(GPU_BACKENDS[0], &gpu.device, &gpu.queue, spec).expect("grid");
+    grid.step_many(3).expect("steps");
+    let before = DeviceTraffic::on_this_thread();
+    let pending = grid.read_normal_height_async().expect("start");
+    let bytes = loop {
+        let _ = gpu.device.poll(wgpu::PollType::Poll);
+        if let Some(taken) = pending.try_take() {
+            break taken.expect("read");
+        }
+        std::thread::yield_now();
+    };
+    let used = DeviceTraffic::on_this_thread().since(before);
+    assert_eq!(bytes.len() as u64, cells * 16, "four f32 per cell");
+    assert_eq!(used.blocking_waits, 0, "{used:?}");
+    assert!(used.bytes_read_back >= cells * 16, "{used:?}");
+}
+
+/// Runs 200 frames of 8 steps on `grid`, each frame recorded into its own encoder
+/// (`recorded`) or submitted by `step_many`, polling the device once a frame as a game loop
+/// does; what they cost the host.
+fn frames(gpu: &water_gpu::GpuContext, grid: &mut GpuGrid, recorded: bool) -> DeviceTraffic {
+    let before = DeviceTraffic::on_this_thread();
+    for _frame in 0..200 {
+        if recorded {
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            grid.encode_step_many(&mut encoder, 8);
+            gpu.queue.submit([encoder.finish()]);
+        } else {
+            grid.step_many(8).expect("steps");
+        }
+        let _ = gpu.device.poll(wgpu::PollType::Poll);
+    }
+    DeviceTraffic::on_this_thread().since(before)
+}
+
+#[test]
+fn stepping_water_in_a_frame_loop_never_waits_on_the_device() {
+    let gpu = gpu_or_return!("stepping_water_in_a_frame_loop_never_waits_on_the_device");
+    for backend in GPU_BACKENDS {
+        let impulse = cosine_impulse(20.0, 16.0, 5.0, 0.3);
+        // Damped open water: nothing to read back, through either way of stepping.
+        for recorded in [false, true] {
+            let spec = spec(Boundary::Absorbing, Damping::PerStep(0.999));
+            let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
+            grid.add_impulse(&impulse).expect("impulse");
+            let used = frames(&gpu, &mut grid, recorded);
+            assert_eq!(
+                used,
+                DeviceTraffic::default(),
+                "{backend:?} recorded {recorded}"
+            );
+        }
+        // Undamped reflective water, whose mean level the keeper holds: recorded frames measure
+        // it asynchronously and never wait. The compute backend sums on the device and reads a
+        // few sums a correction (a 1,536-cell field a frame would be 1.2 MB over the 200
+        // frames); the fragment backend's keeper sums on the host, from both levels read back
+        // whole (asynchronously) at each correction.
+        let spec = spec(Boundary::Reflective, Damping::NONE);
+        let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
+        grid.add_impulse(&impulse).expect("impulse");
+        let used = frames(&gpu, &mut grid, true);
+        assert_eq!(used.blocking_waits, 0, "{backend:?}: {used:?}");
+        assert!(
+            used.bytes_read_back > 0,
+            "{backend:?}: the keeper measures: {used:?}"
+        );
+        if backend == water_gpu::GpuBackend::Compute {
+            assert!(used.bytes_read_back <= 200 * 1024, "{used:?}");
+        }
+    }
+}
