@@ -15,7 +15,7 @@ pub struct BodySpec {
     /// axis).
     pub body: FloatingBody,
     /// A route it is towed along (horizontal position and velocity set, height and tilt free),
-    /// in the water's horizontal plane.
+    /// in the scene's horizontal plane (`(x, z)` in a y-up scene: [`TowPath`]).
     pub path: Option<TowPath>,
     /// Force applied at the centre of mass every step, N, in the scene's frame (a motor); change
     /// it later with [`crate::Scene::set_force`].

@@ -5,8 +5,8 @@ use glam::Vec2;
 use crate::error::SceneError;
 
 /// A towed body's route over the water: its horizontal position and velocity follow the path,
-/// while the water still lifts and tilts it. Points are in the water's horizontal plane (x, y of
-/// the z-up water frame), metres.
+/// while the water still lifts and tilts it. Points are in the scene's horizontal plane, metres:
+/// `(x, y)` in a z-up scene, `(x, z)` in a y-up one ([`crate::UpAxis::horizontal_to_water`]).
 ///
 /// ```
 /// use glam::Vec2;
@@ -59,6 +59,14 @@ impl TowPath {
     #[must_use]
     pub fn speed(&self) -> f32 {
         self.speed
+    }
+
+    /// The same route with every point carried by `map` (a change of frame that keeps lengths).
+    pub(crate) fn mapped(&self, map: impl Fn(Vec2) -> Vec2) -> Self {
+        Self {
+            points: self.points.iter().map(|&p| map(p)).collect(),
+            speed: self.speed,
+        }
     }
 
     /// Position and velocity `t` seconds after the start (parked at the last point once there).

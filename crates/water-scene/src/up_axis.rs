@@ -51,6 +51,31 @@ impl UpAxis {
         }
     }
 
+    /// A horizontal point or vector of the caller's frame, given by its two horizontal
+    /// coordinates (`(x, y)` with z up, `(x, z)` with y up), in the water's `(x, y)`.
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use water_scene::UpAxis;
+    /// assert_eq!(UpAxis::Y.horizontal_to_water(Vec2::new(2.0, -3.0)), Vec2::new(2.0, 3.0));
+    /// assert_eq!(UpAxis::Z.horizontal_to_water(Vec2::new(2.0, -3.0)), Vec2::new(2.0, -3.0));
+    /// ```
+    #[must_use]
+    pub fn horizontal_to_water(self, v: Vec2) -> Vec2 {
+        match self {
+            Self::Z => v,
+            Self::Y => Vec2::new(v.x, -v.y),
+        }
+    }
+
+    /// The water's horizontal `(x, y)` as the caller's two horizontal coordinates (the inverse
+    /// of [`UpAxis::horizontal_to_water`]).
+    #[must_use]
+    pub fn horizontal_from_water(self, v: Vec2) -> Vec2 {
+        // A reflection of the second coordinate: its own inverse.
+        self.horizontal_to_water(v)
+    }
+
     /// A point or vector of the water's frame in the caller's frame.
     #[must_use]
     pub fn from_water(self, v: Vec3) -> Vec3 {

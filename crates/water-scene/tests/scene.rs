@@ -12,7 +12,7 @@ use water_core::{
 use water_scene::scenario::{Scenario, ScenarioRun};
 use water_scene::{
     Backend, BodyId, BodySpec, GridSpec, OwnedRow, Scene, SceneError, SceneEvent, SceneSettings,
-    UpAxis,
+    TowPath, UpAxis,
 };
 
 /// A `cells x cells` signed grid of 0.1 m cells at 60 steps per second.
@@ -533,4 +533,31 @@ fn removing_a_body_changes_no_other_bodys_id_events_or_trajectory() {
     );
     assert_eq!(with_events, without_events);
     assert_eq!(with_log, without_log, "bit for bit");
+}
+
+/// A tow path is given in the scene's own frame: in a y-up scene its points are `(x, z)`, and
+/// the towed crate's position in that frame follows them (the water's rows run toward -z).
+#[test]
+fn a_tow_path_in_a_y_up_scene_is_followed_in_that_frame() {
+    let settings = SceneSettings {
+        up: UpAxis::Y,
+        ..SceneSettings::default()
+    };
+    let mut scene = scene_with(pond(64, Boundary::Absorbing), settings);
+    let path = TowPath::new(vec![Vec2::new(1.0, -3.2), Vec2::new(5.0, -3.2)], 1.0).expect("path");
+    let size = Vec3::new(0.6, 0.3, 0.4);
+    let start = Vec3::new(1.0, 0.0, -3.2);
+    let id = scene
+        .add_body(BodySpec::new("towed", crate_body(size, 20.0, start)).towed(path.clone()))
+        .expect("add");
+    scene.step_many(120).expect("two seconds");
+    let b = scene.body(id).expect("body");
+    assert!(!b.off_water, "on the water: {}", b.position);
+    assert!(
+        (b.position.x - 3.0).abs() < 0.02 && (b.position.z + 3.2).abs() < 0.02,
+        "two seconds along the path at 1 m/s: {}",
+        b.position
+    );
+    let back = scene.remove_body(id).expect("remove");
+    assert_eq!(back.path, Some(path), "given back in the scene's frame");
 }

@@ -14,6 +14,10 @@ impl Scene {
     /// Adds a floating body, posed in the caller's frame. A body already resting in the water
     /// does not splash when the scene goes on: its mask is in both time levels.
     ///
+    /// The scene does not collide bodies with each other or with land: hulls may pass through
+    /// one another, each floating on the water as if alone (their cuts drawn into the same
+    /// masks); a physics engine that owns the poses ([`Scene::set_body_state`]) keeps them apart.
+    ///
     /// # Errors
     /// [`SceneError::ClassicBodies`] on a classic grid; [`SceneError::BodySetup`] for a body
     /// whose pose or hulls cannot be drawn; GPU failures uploading its meshes.
@@ -47,7 +51,7 @@ impl Scene {
             id,
             name: spec.name,
             body,
-            path: spec.path,
+            path: spec.path.map(|p| p.mapped(|v| up.horizontal_to_water(v))),
             force: up.to_water(spec.force),
             torque: up.to_water(spec.torque),
             last: None,
@@ -78,7 +82,7 @@ impl Scene {
         Ok(BodySpec {
             name: b.name,
             body,
-            path: b.path,
+            path: b.path.map(|p| p.mapped(|v| up.horizontal_from_water(v))),
             force: up.from_water(b.force),
             torque: up.from_water(b.torque),
         })
