@@ -1,9 +1,15 @@
 //! Feature `avian`: floating bodies that avian3d moves. A [`Floating`] entity that is also an
-//! avian `RigidBody` is integrated by avian, not by the water: each fixed tick, before the
-//! water steps, the plugin puts the body's water-side twin where avian has it (so its wake
-//! follows), computes the water's force and torque on its hull (buoyancy and water drag) and
-//! hands them to avian with `Forces`, which applies them in avian's next step
-//! (`FixedPostUpdate`, after the water's `FixedUpdate`).
+//! avian `RigidBody` is integrated by avian, not by the water: its body in the scene is
+//! kinematic (`water_scene::Scene::set_kinematic`). Each fixed tick, before the water steps,
+//! the plugin puts it where avian has it (so its wake follows); the water's step measures the
+//! water's force and torque on its hull there (buoyancy and water drag, once, from the water
+//! the step reads); after the step the plugin hands them to avian with `Forces`, which applies
+//! them in avian's next step (`FixedPostUpdate`, after the water's `FixedUpdate`). A tick that
+//! runs no water step (the water's step is longer than the tick) measures them on the current
+//! water instead, all bodies at once, so avian never gets a stale force.
+//!
+//! The avian this crate was built against is re-exported as `water_bevy::avian3d`: use it, and
+//! its version and features match by construction.
 //!
 //! The hull is placed about the avian body's origin, as [`Floating`] describes it: give the
 //! body a collider centred there, and an avian mass equal to [`Floating::mass`] (the water's
@@ -12,7 +18,6 @@
 use avian3d::prelude::{Forces, ReadRigidBodyForces, RigidBody, WriteRigidBodyForces};
 use bevy::prelude::*;
 use water_scene::water_buoyancy::{BodyState, Pose};
-use water_scene::UpAxis;
 
 use crate::error::WaterBevyError;
 use crate::floating::{Floating, IntegratedElsewhere};
@@ -22,10 +27,13 @@ use crate::simulation::{OnWater, WaterSimulation};
 pub(crate) fn build(app: &mut App) {
     app.add_systems(
         FixedUpdate,
-        (mark_avian_bodies, push_avian_bodies)
-            .chain()
-            .in_set(WaterSystems::Prepare)
-            .after(crate::simulation::apply_floating_forces),
+        (
+            (mark_avian_bodies, place_avian_bodies)
+                .chain()
+                .in_set(WaterSystems::Prepare)
+                .after(crate::simulation::apply_floating_forces),
+            push_avian_bodies.in_set(WaterSystems::WriteBack),
+        ),
     );
 }
 
@@ -47,18 +55,16 @@ fn mark_avian_bodies(
     }
 }
 
-/// Puts each floating avian body's twin where avian has it and hands avian the water's force
-/// and torque on it.
-fn push_avian_bodies(
+/// Puts each floating avian body where avian has it, kinematic to the scene.
+fn place_avian_bodies(
     mut water: Query<&mut WaterSimulation>,
-    mut bodies: Query<(Entity, Forces), (With<Floating>, With<RigidBody>, With<OnWater>)>,
+    bodies: Query<(Entity, Forces), (With<Floating>, With<RigidBody>, With<OnWater>)>,
 ) {
     let Some(mut simulation) = water.iter_mut().next() else {
         return;
     };
     let placement = simulation.placement();
-    let gravity = simulation.scene().settings().gravity;
-    for (entity, mut forces) in &mut bodies {
+    for (entity, forces) in &bodies {
         let Some(id) = simulation.body_of(entity) else {
             continue;
         };
@@ -74,21 +80,48 @@ fn push_avian_bodies(
                 continue;
             }
         };
-        if let Err(source) = simulation.scene_mut().set_body_state(id, &state) {
+        let scene = simulation.scene_mut();
+        if let Err(source) = scene
+            .set_kinematic(id, true)
+            .and_then(|()| scene.set_body_state(id, &state))
+        {
             error!("{}", WaterBevyError::Scene { entity, source });
-            continue;
         }
-        let Ok(body) = simulation.scene().floating_body(id) else {
+    }
+}
+
+/// Hands avian the water's force and torque on each floating avian body: what this tick's water
+/// step measured, or, in a tick that ran none, a measurement on the current water where avian
+/// put the bodies (all of them at once).
+fn push_avian_bodies(
+    mut water: Query<(Entity, &mut WaterSimulation)>,
+    mut bodies: Query<(Entity, Forces), (With<Floating>, With<RigidBody>, With<OnWater>)>,
+) {
+    let Some((water_entity, mut simulation)) = water.iter_mut().next() else {
+        return;
+    };
+    if simulation.last_tick_steps() == 0 {
+        if let Err(source) = simulation.scene_mut().measure_kinematic_bodies() {
+            error!(
+                "{}",
+                WaterBevyError::Scene {
+                    entity: water_entity,
+                    source
+                }
+            );
+        }
+    }
+    for (entity, mut forces) in &mut bodies {
+        let Some(id) = simulation.body_of(entity) else {
             continue;
         };
-        let mut twin = body.clone();
-        let wrench = simulation.with_heights(|view| twin.water_wrench(view, &gravity));
-        match wrench {
-            Ok(Ok((wrench, _))) => {
-                forces.apply_force(UpAxis::Y.from_water(wrench.force));
-                forces.apply_torque(UpAxis::Y.from_water(wrench.torque));
+        match simulation.scene().body(id) {
+            Ok(view) => {
+                if let (Some(force), Some(torque)) = (view.water_force, view.water_torque) {
+                    forces.apply_force(force);
+                    forces.apply_torque(torque);
+                }
             }
-            Ok(Err(source)) => error!("{}", WaterBevyError::Hull { entity, source }),
             Err(source) => error!("{}", WaterBevyError::Scene { entity, source }),
         }
     }

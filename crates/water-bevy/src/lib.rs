@@ -14,7 +14,9 @@
 //! * GPU backends run on Bevy's own render device and queue: the surface is drawn from a
 //!   GPU-side copy of the water's texture; [`WaterQuery`] heights arrive a frame late.
 //! * y up, world positions throughout: the plugin converts to the water's frame.
-//! * Feature `avian`: avian3d rigid bodies with [`Floating`] get the water's force and torque.
+//! * Feature `avian`: avian3d rigid bodies with [`Floating`] get the water's force and torque,
+//!   measured once per water step; the avian this crate was built against is re-exported as
+//!   `water_bevy::avian3d`, so a game's avian matches its version and features.
 //!
 //! ```
 //! use bevy::prelude::*;
@@ -80,6 +82,9 @@ mod water;
 #[cfg(feature = "avian")]
 pub mod avian;
 
+/// The avian3d this crate was built against (feature `avian`): depend on it through here.
+#[cfg(feature = "avian")]
+pub use avian3d;
 pub use error::WaterBevyError;
 pub use floating::{Floating, FloatingForce, FloatingHull, FloatingMotion, IntegratedElsewhere};
 pub use impulse::WaterImpulse;

@@ -25,6 +25,8 @@ pub struct WaterSimulation {
     bodies: bevy::platform::collections::HashMap<Entity, BodyId>,
     /// Gameplay heights read back from a GPU backend; `None` on the CPU.
     gpu_heights: Option<GpuHeights>,
+    /// Water steps the last fixed tick ran.
+    last_tick_steps: u32,
 }
 
 impl WaterSimulation {
@@ -65,6 +67,7 @@ impl WaterSimulation {
             placement: WaterPlacement::centred(centre, water.cell_size, water.width, water.height),
             bodies: Default::default(),
             gpu_heights: gpu.map(|gpu| GpuHeights::new(gpu.device.clone())),
+            last_tick_steps: 0,
         })
     }
 
@@ -83,6 +86,13 @@ impl WaterSimulation {
     #[must_use]
     pub fn placement(&self) -> WaterPlacement {
         self.placement
+    }
+
+    /// Water steps the last fixed tick ran (0 when the water's step is longer than the tick
+    /// and this tick fell between two).
+    #[must_use]
+    pub fn last_tick_steps(&self) -> u32 {
+        self.last_tick_steps
     }
 
     /// The scene's id of a floating entity's body.
@@ -281,8 +291,12 @@ pub(crate) fn apply_floating_forces(
 /// frame rate.
 pub(crate) fn step_water(time: Res<Time>, mut water: Query<(Entity, &mut WaterSimulation)>) {
     for (entity, mut simulation) in &mut water {
-        if let Err(source) = simulation.scene.advance(time.delta_secs_f64()) {
-            error!("{}", WaterBevyError::Scene { entity, source });
+        match simulation.scene.advance(time.delta_secs_f64()) {
+            Ok(frame) => simulation.last_tick_steps = frame.steps,
+            Err(source) => {
+                simulation.last_tick_steps = 0;
+                error!("{}", WaterBevyError::Scene { entity, source });
+            }
         }
     }
 }

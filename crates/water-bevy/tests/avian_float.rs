@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use avian3d::prelude::*;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use water_bevy::avian3d::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::WaterSimulation;
 

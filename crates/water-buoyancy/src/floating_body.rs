@@ -125,6 +125,31 @@ impl FloatingBody {
         }
     }
 
+    /// The water's force and torque on the body where it stands, without moving it: for a body
+    /// whose pose a physics engine integrates (the engine applies [`BodyStep::wrench`]). Hulls
+    /// or probes past the water source float on still water there, as in
+    /// [`FloatingBody::step`], and [`BodyStep::off_water`] says so; `substeps` is 0.
+    ///
+    /// # Errors
+    /// Errors of [`crate::BodyState::validate`] for a state set to something invalid, of the
+    /// gravity, and of the probe model.
+    pub fn measure(
+        &mut self,
+        water: &(impl HeightSource + ?Sized),
+        gravity: &Gravity,
+    ) -> Result<BodyStep> {
+        gravity.validate()?;
+        self.body.state.validate()?;
+        let water = StillWaterOutside::new(water, gravity);
+        let (wrench, submersions) = self.water_wrench(&water, gravity)?;
+        Ok(BodyStep {
+            wrench,
+            submerged_volume: submersions.iter().map(|s| s.volume).sum(),
+            substeps: 0,
+            off_water: water.off_water(),
+        })
+    }
+
     /// One step of `dt` seconds: the water's wrench plus `extra` (a push, a motor; N and N m
     /// about the centre of mass, held through the step) under `gravity`.
     ///

@@ -100,6 +100,14 @@ pub struct BodyView<'a> {
     /// Whether some of the body was beyond the water's edge at the last step (it then floats
     /// on still water at rest level there).
     pub off_water: bool,
+    /// The water's force on the body at the last step (buoyancy and drag, N, averaged over
+    /// its substeps; `None` before the first step). For a kinematic body
+    /// ([`crate::Scene::set_kinematic`]) the force its engine should apply.
+    pub water_force: Option<Vec3>,
+    /// The water's torque about the centre of mass at the last step, N m.
+    pub water_torque: Option<Vec3>,
+    /// Whether a physics engine integrates the body ([`crate::Scene::set_kinematic`]).
+    pub kinematic: bool,
 }
 
 /// A body as the scene keeps it: in the water's z-up frame.
@@ -115,4 +123,7 @@ pub(crate) struct SceneBody {
     /// Torque about the centre of mass the caller applies every step, N m, water frame.
     pub(crate) torque: Vec3,
     pub(crate) last: Option<BodyStep>,
+    /// A physics engine integrates it: the scene measures the water's wrench on it and moves
+    /// it not.
+    pub(crate) kinematic: bool,
 }

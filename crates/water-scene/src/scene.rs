@@ -5,7 +5,7 @@
 //! 1. impulses queued with [`Scene::add_impulse`] land on the current water;
 //! 2. every body reads the current water and moves one step under gravity, buoyancy, drag and
 //!    the force and torque its caller set ([`Scene::set_force`]); towed bodies follow their path
-//!    across the water;
+//!    across the water; a kinematic body ([`Scene::set_kinematic`]) is only measured;
 //! 3. the bodies' hulls are drawn into the contact masks (on the CPU, or on the GPU with
 //!    [`MaskSource::Gpu`]);
 //! 4. the water steps, the masks' bow and stern events making the bodies' wakes.
@@ -472,40 +472,11 @@ impl Scene {
     fn move_bodies(&mut self) -> Result<(), SceneError> {
         let dt = self.spec.params.dt() as f32;
         let step = self.step;
-        let gravity = self.settings.gravity;
-        let cell_size = self.cell_size();
-        let bodies = self.bodies.as_mut_slice();
-        let sea_dt = self.spec.params.dt();
-        let sea = self.ocean.as_mut().map(|o| o.frame_at(step, sea_dt));
-        let outcomes =
-            self.water
-                .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {
-                    bodies
-                        .par_iter_mut()
-                        .map(|b| {
-                            let extra = Wrench {
-                                force: b.force,
-                                torque: b.torque,
-                            };
-                            let moved = match sea {
-                                Some(sea) => {
-                                    b.body
-                                        .step(&SeaWithWater::new(sea, view), &gravity, dt, extra)
-                                }
-                                None => b.body.step(view, &gravity, dt, extra),
-                            };
-                            moved.map_err(|source| SceneError::Body {
-                                name: b.name.clone(),
-                                step,
-                                source,
-                            })
-                        })
-                        .collect::<Vec<Result<BodyStep, SceneError>>>()
-                })?;
+        let outcomes = self.body_outcomes(false)?;
         // The path's time is the end of this step.
         let time = (step + 1) as f32 * dt;
         for (b, outcome) in self.bodies.as_mut_slice().iter_mut().zip(outcomes) {
-            let outcome = outcome?;
+            let Some(outcome) = outcome? else { continue };
             let was_off = b.last.is_some_and(|l| l.off_water);
             if outcome.off_water != was_off {
                 self.events.push(if outcome.off_water {
@@ -515,13 +486,79 @@ impl Scene {
                 });
             }
             b.last = Some(outcome);
-            if let Some(path) = &b.path {
+            if let (Some(path), false) = (&b.path, b.kinematic) {
                 let (xy, v) = path.at(time);
                 let s = &mut b.body.body.state;
                 s.pose.position.x = xy.x;
                 s.pose.position.y = xy.y;
                 s.linear_velocity.x = v.x;
                 s.linear_velocity.y = v.y;
+            }
+        }
+        Ok(())
+    }
+
+    /// Each body's step on the current water (in parallel): dynamic bodies move, kinematic ones
+    /// are measured where they stand. With `kinematic_only`, dynamic bodies are left alone
+    /// (`None`).
+    fn body_outcomes(
+        &mut self,
+        kinematic_only: bool,
+    ) -> Result<Vec<Result<Option<BodyStep>, SceneError>>, SceneError> {
+        let dt = self.spec.params.dt() as f32;
+        let step = self.step;
+        let gravity = self.settings.gravity;
+        let cell_size = self.cell_size();
+        let bodies = self.bodies.as_mut_slice();
+        let sea_dt = self.spec.params.dt();
+        let sea = self.ocean.as_mut().map(|o| o.frame_at(step, sea_dt));
+        self.water
+            .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {
+                bodies
+                    .par_iter_mut()
+                    .map(|b| {
+                        let extra = Wrench {
+                            force: b.force,
+                            torque: b.torque,
+                        };
+                        let moved = match (sea, b.kinematic) {
+                            _ if kinematic_only && !b.kinematic => return Ok(None),
+                            (Some(sea), false) => {
+                                b.body
+                                    .step(&SeaWithWater::new(sea, view), &gravity, dt, extra)
+                            }
+                            (None, false) => b.body.step(view, &gravity, dt, extra),
+                            // A physics engine integrates it: measured where it stands.
+                            (Some(sea), true) => {
+                                b.body.measure(&SeaWithWater::new(sea, view), &gravity)
+                            }
+                            (None, true) => b.body.measure(view, &gravity),
+                        };
+                        moved.map(Some).map_err(|source| SceneError::Body {
+                            name: b.name.clone(),
+                            step,
+                            source,
+                        })
+                    })
+                    .collect()
+            })
+    }
+
+    /// Measures every kinematic body ([`Scene::set_kinematic`]) on the current water where it
+    /// stands now, without stepping: for a frame that ran no water step but whose engine moved
+    /// the bodies and wants the water's wrench there ([`crate::BodyView::water_force`]). One height
+    /// readback on a GPU backend, for all of them.
+    ///
+    /// # Errors
+    /// [`SceneError::Body`] naming the body; a failed GPU readback.
+    pub fn measure_kinematic_bodies(&mut self) -> Result<(), SceneError> {
+        if !self.bodies.as_slice().iter().any(|b| b.kinematic) {
+            return Ok(());
+        }
+        let outcomes = self.body_outcomes(true)?;
+        for (b, outcome) in self.bodies.as_mut_slice().iter_mut().zip(outcomes) {
+            if let Some(outcome) = outcome? {
+                b.last = Some(outcome);
             }
         }
         Ok(())

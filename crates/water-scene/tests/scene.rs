@@ -7,7 +7,7 @@ use water_buoyancy::{
     FRESH_WATER_DENSITY,
 };
 use water_core::{
-    Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaveParams,
+    Boundary, Damping, GridMode, GridSize, HeightView, Impulse, ImpulseShape, LandMask, WaveParams,
 };
 use water_scene::scenario::{Scenario, ScenarioRun};
 use water_scene::{
@@ -560,4 +560,69 @@ fn a_tow_path_in_a_y_up_scene_is_followed_in_that_frame() {
     );
     let back = scene.remove_body(id).expect("remove");
     assert_eq!(back.path, Some(path), "given back in the scene's frame");
+}
+
+/// A kinematic body is integrated once, by its engine: the scene leaves its pose where the
+/// engine set it, reports the water's wrench on it there (exactly `FloatingBody::measure` on
+/// the water before the step), and still draws its wake. A dynamic twin dropped the same way
+/// rises.
+#[test]
+fn a_kinematic_body_is_measured_not_moved() {
+    let spec = pond(64, Boundary::Absorbing);
+    let mut scene = open_scene(spec);
+    let size = Vec3::new(0.6, 0.6, 0.3);
+    let (mass, area) = (40.0, 0.36);
+    // Held 0.05 m too deep: the water pushes it up harder than its weight.
+    let deep = Vec3::new(
+        2.0,
+        3.2,
+        0.15 - box_draft(mass, FRESH_WATER_DENSITY, area) - 0.05,
+    );
+    let held = scene
+        .add_body(BodySpec::new("held", crate_body(size, mass, deep)))
+        .expect("add");
+    let free_at = deep + Vec3::new(2.4, 0.0, 0.0);
+    let free = scene
+        .add_body(BodySpec::new("free", crate_body(size, mass, free_at)))
+        .expect("add");
+    scene.set_kinematic(held, true).expect("kinematic");
+    let gravity = scene.settings().gravity;
+    for step in 0..30 {
+        // The engine moves it along +x and sets it each step.
+        let mut state = scene.floating_body(held).expect("held").body.state;
+        state.pose.position.x = deep.x + 0.01 * (step + 1) as f32;
+        state.linear_velocity = Vec3::new(0.6, 0.0, 0.0);
+        scene.set_body_state(held, &state).expect("state");
+        let heights = scene.water().heights().expect("heights");
+        let view = HeightView::new(spec.size, 0.1, &heights).expect("view");
+        let mut twin = scene.floating_body(held).expect("held").clone();
+        let expected = twin.measure(&view, &gravity).expect("measure");
+        scene.step().expect("step");
+        let b = scene.body(held).expect("held");
+        assert!(b.kinematic);
+        assert_eq!(b.position, state.pose.position, "step {step}: not moved");
+        assert_eq!(b.water_force, Some(expected.wrench.force), "step {step}");
+        assert_eq!(b.water_torque, Some(expected.wrench.torque), "step {step}");
+    }
+    let force = scene
+        .body(held)
+        .expect("held")
+        .water_force
+        .expect("measured");
+    assert!(
+        force.z > mass * 9.8,
+        "pushed up harder than its weight: {force}"
+    );
+    let peak = scene
+        .water()
+        .heights()
+        .expect("heights")
+        .iter()
+        .fold(0.0_f32, |m, h| m.max(h.abs()));
+    assert!(
+        peak > 1e-4,
+        "the held body, moved along +x, makes a wake: {peak}"
+    );
+    let rose = scene.body(free).expect("free").position.z - free_at.z;
+    assert!(rose > 0.01, "the dynamic twin rose: {rose}");
 }

@@ -55,6 +55,7 @@ impl Scene {
             force: up.to_water(spec.force),
             torque: up.to_water(spec.torque),
             last: None,
+            kinematic: false,
         })?;
         // Twice: the new body is in C_new and C_old alike, so no entry event fires.
         self.redraw_masks()?;
@@ -125,6 +126,9 @@ impl Scene {
             angular_velocity: up.from_water(s.angular_velocity),
             submerged_volume: b.last.map(|l| l.submerged_volume),
             off_water: b.last.is_some_and(|l| l.off_water),
+            water_force: b.last.map(|l| up.from_water(l.wrench.force)),
+            water_torque: b.last.map(|l| up.from_water(l.wrench.torque)),
+            kinematic: b.kinematic,
         })
     }
 
@@ -176,6 +180,20 @@ impl Scene {
                 name: b.name.clone(),
                 source,
             })?;
+        Ok(())
+    }
+
+    /// Makes a body kinematic (`true`) or dynamic again (`false`). A kinematic body's pose
+    /// belongs to a physics engine: each step the scene measures the water's force and torque
+    /// on it where the engine put it ([`Scene::set_body_state`]) and reports them in
+    /// [`BodyView::water_force`] and [`BodyView::water_torque`] for the engine to apply, draws
+    /// its wake, and neither moves it nor tows it (so its motion is integrated once, by the
+    /// engine). The force and torque set with [`Scene::set_force`] are the engine's to apply.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`].
+    pub fn set_kinematic(&mut self, id: BodyId, kinematic: bool) -> Result<(), SceneError> {
+        self.get_mut(id)?.kinematic = kinematic;
         Ok(())
     }
 }
