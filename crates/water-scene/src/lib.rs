@@ -13,8 +13,8 @@
 //!   boundary.
 //! * Trajectories only on request, into a sink the caller owns ([`Scene::record`],
 //!   [`CsvTrajectory`]).
-//! * [`scenario`]: the TOML scenario format (DESIGN.md), parsed with file, line and column in
-//!   every error, that builds a scene.
+//! * `scenario` (feature `scenario`, on by default): the TOML scenario format (DESIGN.md),
+//!   parsed with file, line and column in every error, that builds a scene.
 //!
 //! The crates underneath are re-exported, so one dependency gives matching versions of all of
 //! them: [`water_core`] (with its [`glam`]), [`water_gpu`] (with its [`wgpu`]),
@@ -49,6 +49,7 @@ mod body_set;
 mod error;
 mod event;
 pub mod npy;
+#[cfg(feature = "scenario")]
 pub mod scenario;
 mod scene;
 mod scene_ocean;
