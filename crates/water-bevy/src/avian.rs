@@ -15,14 +15,57 @@
 //! body a collider centred there, and an avian mass equal to [`Floating::mass`] (the water's
 //! drag rates are scaled by it). avian applies gravity itself.
 
-use avian3d::prelude::{Forces, ReadRigidBodyForces, RigidBody, WriteRigidBodyForces};
+use avian3d::prelude::{
+    Collider, Forces, Mass, ReadRigidBodyForces, RigidBody, WriteRigidBodyForces,
+};
 use bevy::prelude::*;
 use water_scene::water_buoyancy::{BodyState, Pose};
 
 use crate::error::WaterBevyError;
-use crate::floating::{Floating, IntegratedElsewhere};
+use crate::floating::{Floating, FloatingHull, IntegratedElsewhere};
 use crate::plugin::WaterSystems;
 use crate::simulation::{OnWater, WaterSimulation};
+
+impl Floating {
+    /// A floating avian rigid body from this one description: the [`Floating`] itself, a
+    /// dynamic `RigidBody`, a `Collider` of the same solid (box, ball, capsule along y, or the
+    /// convex hull of the mesh's vertices) and a `Mass` equal to [`Floating::mass`], so size and
+    /// mass are written once. Spawn it with a `Transform` (and a `LinearVelocity` to throw it).
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use water_bevy::avian3d::prelude::{Collider, Mass};
+    /// use water_bevy::Floating;
+    /// let (floating, _body, collider, mass) =
+    ///     Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0).avian_body()?;
+    /// assert_eq!(mass.0, floating.mass);
+    /// let half = collider.shape().as_cuboid().expect("a box").half_extents;
+    /// assert_eq!((half.x, half.y, half.z), (0.3, 0.15, 0.3));
+    /// # Ok::<(), water_bevy::WaterBevyError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::WaterBevyError::Mesh`] for a mesh hull whose vertices span no volume.
+    pub fn avian_body(self) -> Result<(Self, RigidBody, Collider, Mass), WaterBevyError> {
+        let collider = match &self.hull {
+            FloatingHull::Cuboid { half_extents } => {
+                let full = *half_extents * 2.0;
+                Collider::cuboid(full.x, full.y, full.z)
+            }
+            FloatingHull::Sphere { radius } => Collider::sphere(*radius),
+            FloatingHull::Capsule {
+                radius,
+                half_length,
+            } => Collider::capsule(*radius, half_length * 2.0),
+            FloatingHull::ConvexMesh { vertices, .. } => Collider::convex_hull(vertices.clone())
+                .ok_or_else(|| WaterBevyError::Mesh {
+                    reason: "its vertices span no volume, so no convex collider holds them".into(),
+                })?,
+        };
+        let mass = Mass(self.mass);
+        Ok((self, RigidBody::Dynamic, collider, mass))
+    }
+}
 
 pub(crate) fn build(app: &mut App) {
     app.add_systems(

@@ -38,13 +38,11 @@ fn an_avian_crate_floats_at_its_draft_and_makes_waves() {
     let floating = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0);
     let draft = floating.archimedes_draft().expect("a box");
     let start = Vec3::new(-0.5, 0.15 - draft + 0.1, 0.3);
+    // Size and mass written once: the collider and avian's mass come from the description.
     let body = app
         .world_mut()
         .spawn((
-            floating,
-            RigidBody::Dynamic,
-            Collider::cuboid(0.6, 0.3, 0.6),
-            Mass(40.0),
+            floating.avian_body().expect("a box"),
             // Thrown along +x: a body moving across the water makes bow and stern waves (a
             // straight drop would not).
             LinearVelocity(Vec3::new(1.5, 0.0, 0.0)),
