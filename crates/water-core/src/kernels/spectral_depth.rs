@@ -80,9 +80,12 @@ fn omega_at(airy: &AiryDispersion, d: f64, k: f64) -> f64 {
     (restoring * (k * d).tanh()).sqrt()
 }
 
-/// The omega whose `1 - cos(omega dt)` is `l`.
+/// The omega whose `1 - cos(omega dt)` is `l` (for `omega dt` in `[0, pi]`): inverted through
+/// `l = 2 sin^2(omega dt / 2)`, as [`one_minus_cos`] computes it, so a tiny `l` (a short
+/// step: `l` near 1e-18 at dt = 1 ns) keeps its digits; `acos(1 - l)` would round `1 - l` to 1
+/// and call every omega 0.
 fn omega_of(l: f64, dt: f64) -> f64 {
-    (1.0 - l).clamp(-1.0, 1.0).acos() / dt
+    2.0 * (0.5 * l).max(0.0).sqrt().min(1.0).asin() / dt
 }
 
 /// The largest relative omega error of interpolating `L` linearly in depth between `a` and
@@ -137,6 +140,10 @@ fn place_nodes(
     ks: &[f64],
     dt: f64,
 ) -> (Vec<f64>, f64) {
+    if shallowest == deepest {
+        // One depth everywhere: its own node, so the map steps exactly as that depth does.
+        return (vec![deepest], 0.0);
+    }
     let hi = deepest.min(limits.1);
     let lo = shallowest.max(limits.0).min(hi);
     let l = |d: f64, k: f64| one_minus_cos(airy, d, k, dt);
@@ -454,4 +461,44 @@ pub fn spectral_depth_step(
         *z_out = damping * ((f + f) - *z_out);
     }
     depth.lz = lz;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `omega_of` inverts `one_minus_cos` to f64 precision from a nanosecond step to one near
+    /// the stability limit (`omega dt` up to 3).
+    #[test]
+    fn omega_of_inverts_one_minus_cos_at_any_step() {
+        let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
+        for dt in [1e-9, 1e-6, 1e-3, 0.05] {
+            for k in [0.1, 1.0, 10.0, 60.0] {
+                let omega = omega_at(&airy, 2.0, k);
+                if omega * dt > 3.0 {
+                    continue;
+                }
+                let back = omega_of(one_minus_cos(&airy, 2.0, k, dt), dt);
+                assert!(
+                    (back - omega).abs() <= 1e-9 * omega,
+                    "dt {dt}, k {k}: {back} vs {omega}"
+                );
+            }
+        }
+    }
+
+    /// A map of one depth behaves as that depth: one reference depth, the depth itself, and
+    /// no interpolation error, at a nanosecond step as at a long one (16 x 16 cells of 1 cm,
+    /// where 2 m is past the deep limit of 0.1 m, so nodes would otherwise stop there).
+    #[test]
+    fn a_uniform_map_needs_one_reference_depth_at_any_step() {
+        let size = GridSize::new(16, 16).expect("size");
+        let depth = Depth::uniform(size, 2.0).expect("depth");
+        let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
+        for dt in [1e-9, 1e-4, 0.02] {
+            let map = SpectralDepth::checked(&depth, 0.01, dt, &airy).expect("taken");
+            assert_eq!(map.nodes(), [2.0], "dt {dt}");
+            assert_eq!(map.interpolation_error(), 0.0, "dt {dt}");
+        }
+    }
 }
