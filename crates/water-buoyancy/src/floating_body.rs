@@ -274,6 +274,25 @@ impl FloatingBody {
         }
     }
 
+    /// Radius of a ball about the body's position holding every point its step asks the water
+    /// about (its hulls' surfaces, its probes), metres: the water outside it never changes the
+    /// body's step, so a patch of the water around it ([`water_core::CellRect::around`]) is all
+    /// the body needs.
+    #[must_use]
+    pub fn reach(&self) -> f32 {
+        let hulls = self
+            .hulls
+            .iter()
+            .map(|h| h.local_pose().position.length() + h.bounding_radius());
+        let probes = match &self.model {
+            BuoyancyModel::Probes { probes, .. } => {
+                probes.offsets().iter().map(|o| o.length()).collect()
+            }
+            BuoyancyModel::Archimedes(_) => Vec::new(),
+        };
+        hulls.chain(probes).fold(0.0, f32::max)
+    }
+
     /// The speed factor its contact mask carries: the body's speed across `up` (along the
     /// water), m/s, but never zero, so a body at rest keeps its place in the mask and starting
     /// to move does not read as entering every cell under it at once.

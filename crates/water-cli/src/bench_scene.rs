@@ -8,7 +8,7 @@ use serde::Serialize;
 use water_buoyancy::FloatingBody;
 use water_gpu::{DeviceTraffic, GpuContext};
 use water_scene::benchmark::{bench_pool, crate_field, BenchSetupError};
-use water_scene::{Backend, SceneError};
+use water_scene::{Backend, BodyWater, SceneError};
 
 /// Smallest grid edge, cells: a crate spans 8 x 5 cells, and the lattice needs a margin.
 pub const MIN_SIZE: usize = 16;
@@ -39,6 +39,8 @@ pub struct SceneBench {
     pub threads: usize,
     /// Where the water steps.
     pub backend: Backend,
+    /// Which step's water the crates read.
+    pub body_water: BodyWater,
 }
 
 /// One `water bench scene` result, printed as a JSON line.
@@ -58,6 +60,8 @@ pub struct SceneBenchReport {
     pub warmup_steps: u64,
     /// Threads in the pool (the bodies move on it; so does the CPU water).
     pub threads: usize,
+    /// Which step's water the crates read: `current` or `one-step-late`.
+    pub body_water: String,
     /// Wall time of the timed steps, seconds.
     pub seconds: f64,
     /// Wall time per step, ms.
@@ -68,7 +72,8 @@ pub struct SceneBenchReport {
     pub masks_ms_per_step: f64,
     /// Of that, the water stepping with the contacts, ms.
     pub water_ms_per_step: f64,
-    /// Bytes copied from the device to the host per timed step, all causes (0 on the CPU).
+    /// Bytes copied from the device to the host per timed step, all causes (0 on the CPU): on
+    /// a GPU backend the crates' patches of water, 4 bytes a cell.
     pub readback_bytes_per_step: f64,
     /// Blocking waits on the device per timed step (0 on the CPU).
     pub device_waits_per_step: f64,
@@ -149,6 +154,7 @@ pub fn bench_scene(bench: &SceneBench) -> Result<SceneBenchReport, SceneBenchErr
     let pool = bench_pool(bench.threads)?;
     let (mut scene, seconds, traffic) = pool.install(|| -> Result<_, SceneBenchError> {
         let mut scene = crate_field(bench.size, bench.bodies, bench.backend, gpu.as_ref())?;
+        scene.set_body_water(bench.body_water);
         scene.step_many(bench.warmup)?;
         scene.reset_step_times();
         let start = Instant::now();
@@ -202,6 +208,7 @@ pub fn bench_scene(bench: &SceneBench) -> Result<SceneBenchReport, SceneBenchErr
         steps: bench.steps,
         warmup_steps: bench.warmup,
         threads: bench.threads,
+        body_water: bench.body_water.to_string(),
         seconds,
         ms_per_step: seconds * 1e3 / bench.steps as f64,
         bodies_ms_per_step: times.ms_per_step(times.bodies),
@@ -231,6 +238,7 @@ mod tests {
             warmup: 1,
             threads: 1,
             backend: Backend::Cpu,
+            body_water: BodyWater::Current,
         }
     }
 

@@ -14,7 +14,7 @@ use water_cli::sphere_run::run_sphere;
 use water_core::{Boundary, GridMode, StabilityReport, TemporalBlocking};
 use water_gpu::GpuBackend;
 use water_scene::scenario::{Scenario, ScenarioError, ScenarioFile, DEFAULT_BUILTIN};
-use water_scene::{Backend, UnknownBackend};
+use water_scene::{Backend, BodyWater, UnknownBackend, UnknownBodyWater};
 
 #[derive(Parser)]
 #[command(
@@ -29,6 +29,11 @@ struct Cli {
 
 /// `--backend`: `cpu`, `gpu` or `gpu-fragment`.
 fn parse_backend(text: &str) -> Result<Backend, UnknownBackend> {
+    text.parse()
+}
+
+/// `--body-water`: `current` or `one-step-late`.
+fn parse_body_water(text: &str) -> Result<BodyWater, UnknownBodyWater> {
     text.parse()
 }
 
@@ -262,6 +267,9 @@ enum BenchWhat {
         /// Where the water steps.
         #[arg(long, default_value = "cpu", value_parser = parse_backend)]
         backend: Backend,
+        /// Which step's water the crates read: `current` or `one-step-late`.
+        #[arg(long, default_value = "current", value_parser = parse_body_water)]
+        body_water: BodyWater,
     },
     /// Steps an N x N grid and prints one JSON line.
     #[command(allow_negative_numbers = true)]
@@ -496,6 +504,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     warmup,
                     threads,
                     backend,
+                    body_water,
                 },
         } => {
             let threads = checked_threads(threads)?;
@@ -507,6 +516,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     warmup,
                     threads,
                     backend,
+                    body_water,
                 })?;
             stdout.line(&serde_json::to_string(&report)?)?;
             Ok(())

@@ -401,10 +401,18 @@ fn bench_scene_on_the_gpu_reports_readback_bytes_and_device_waits() {
             |r: &serde_json::Value, k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
         assert_eq!(figure(&still, "device_waits_per_step"), 0.0, "{still}");
         assert!(figure(&still, "readback_bytes_per_step") < 64.0, "{still}");
+        // Four crates read back their patches of water (at most 19 x 19 cells each, 4 bytes
+        // a cell), never the 16 KiB field. Steps run back to back here, so whether one waits
+        // for the device depends on how far behind the device runs: reported, not asserted.
         let Some(floating) = run("4") else { return };
         let bytes = figure(&floating, "readback_bytes_per_step");
-        let waits = figure(&floating, "device_waits_per_step");
-        assert!(bytes >= 64.0 * 64.0 * 4.0, "{floating}");
-        assert!(waits >= 1.0, "{floating}");
+        assert!(bytes > 0.0, "{floating}");
+        assert!(bytes <= 4.0 * 19.0 * 19.0 * 4.0, "{floating}");
+        assert!(bytes < 64.0 * 64.0 * 4.0, "{floating}");
+        assert_eq!(floating["body_water"], "current", "{floating}");
+        assert!(
+            figure(&floating, "device_waits_per_step") <= 1.0,
+            "{floating}"
+        );
     }
 }

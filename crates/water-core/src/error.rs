@@ -130,6 +130,25 @@ pub enum WaterError {
         /// Number of values supplied.
         actual: usize,
     },
+    /// A rectangle of cells (a patch of heights) is empty or reaches past the grid.
+    #[error(
+        "cell rectangle at ({x0}, {y0}), {width} x {height} cells, is empty or reaches past the \
+         {grid_width} x {grid_height} grid"
+    )]
+    RectOutsideGrid {
+        /// First column.
+        x0: usize,
+        /// First row.
+        y0: usize,
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+        /// Grid width in cells.
+        grid_width: usize,
+        /// Grid height in cells.
+        grid_height: usize,
+    },
     /// A rectangle of land is empty or inverted.
     #[error("land rectangle [{x0}, {x1}) x [{y0}, {y1}) is empty or inverted")]
     EmptyRect {

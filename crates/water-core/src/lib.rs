@@ -42,6 +42,7 @@ mod airy;
 mod allocation_probe;
 mod boundary;
 mod buffer;
+mod cell_rect;
 mod classic_grid;
 mod clock;
 mod contact_masks;
@@ -53,6 +54,7 @@ mod field;
 mod grid_setup;
 mod grid_spec;
 mod grid_water;
+mod height_patches;
 mod height_source;
 mod impulse;
 pub mod kernels;
@@ -72,6 +74,7 @@ pub use airy::{AiryDispersion, WATER_DENSITY, WATER_SURFACE_TENSION};
 pub use allocation_probe::probe_allocation;
 pub use boundary::{Boundary, UnknownBoundary};
 pub use buffer::{AlignedBuffer, BUFFER_ALIGN};
+pub use cell_rect::CellRect;
 pub use classic_grid::{ClassicGrid, DEFAULT_CLASSIC_SHIFT, MAX_CLASSIC_SHIFT};
 pub use clock::{FixedStepClock, FrameSteps, DEFAULT_MAX_STEPS_PER_FRAME};
 pub use contact_masks::{
@@ -83,6 +86,7 @@ pub use error::{Result, WaterError};
 pub use field::WaveField;
 pub use grid_spec::GridSpec;
 pub use grid_water::{GridMode, GridWater};
+pub use height_patches::HeightPatches;
 pub use height_source::{FlatWater, HeightSource, SurfaceLevel, SurfaceSample};
 pub use impulse::{
     check_impulse_amplitude, Impulse, ImpulseShape, UnknownShape, MAX_IMPULSE_AMPLITUDE,

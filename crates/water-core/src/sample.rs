@@ -4,18 +4,27 @@
 //! The grid covers `[0, W*h) x [0, H*h)` in world units (metres); cell `(x, y)` is centred at
 //! `((x + 0.5) h, (y + 0.5) h)`. Height is along +z, so a flat surface has normal `(0, 0, 1)`.
 //! Outside the grid every query returns `None`.
+//!
+//! A view may hold only a patch of the grid's cells ([`HeightView::patch`]): sampling is then
+//! the whole grid's wherever it reads only the patch's cells, bit for bit, which is what a body
+//! or a point query needs (`CellRect::around`); a cell outside the patch reads the patch's
+//! nearest cell.
 
 use glam::{Vec2, Vec3};
 
+use crate::cell_rect::CellRect;
 use crate::error::Result;
 use crate::size::GridSize;
 
-/// A borrowed height field with its cell size: what sampling reads.
+/// A borrowed height field (the whole grid or a patch of it) with its cell size: what sampling
+/// reads.
 #[derive(Debug, Clone, Copy)]
 pub struct HeightView<'a> {
     size: GridSize,
     cell_size: f32,
     heights: &'a [f32],
+    /// The cells `heights` holds: the whole grid unless a patch.
+    patch: CellRect,
 }
 
 impl<'a> HeightView<'a> {
@@ -45,7 +54,63 @@ impl<'a> HeightView<'a> {
             size,
             cell_size,
             heights,
+            patch: CellRect::whole(size),
         })
+    }
+
+    /// Wraps the heights of the cells in `patch` (row-major within it, metres) of a grid of
+    /// `size`: sampling reads the grid's geometry (its extent, its rim) and these cells.
+    ///
+    /// # Errors
+    /// [`crate::WaterError::RectOutsideGrid`] for a patch not inside the grid;
+    /// [`crate::WaterError::SizeMismatch`] if `heights` does not hold one value per patch cell;
+    /// a bad `cell_size` as [`HeightView::new`].
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use water_core::{CellRect, GridSize, HeightView};
+    /// let size = GridSize::new(8, 8)?;
+    /// let whole: Vec<f32> = (0..64).map(|i| (i % 8) as f32 * 0.1).collect();
+    /// let rect = CellRect { x0: 2, y0: 3, width: 4, height: 4 };
+    /// let w = &whole;
+    /// let cells: Vec<f32> = (3..7).flat_map(|y| (2..6).map(move |x| w[y * 8 + x])).collect();
+    /// let patch = HeightView::patch(size, 1.0, rect, &cells)?;
+    /// let full = HeightView::new(size, 1.0, &whole)?;
+    /// let p = Vec2::new(4.2, 4.9);
+    /// assert_eq!(patch.bilinear(p), full.bilinear(p));
+    /// assert_eq!(patch.normal(p), full.normal(p));
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    pub fn patch(
+        size: GridSize,
+        cell_size: f32,
+        patch: CellRect,
+        heights: &'a [f32],
+    ) -> Result<Self> {
+        crate::error::positive("cell_size", f64::from(cell_size))?;
+        patch.check_inside(size)?;
+        let cells = patch.cells();
+        if heights.len() != cells {
+            return Err(crate::WaterError::SizeMismatch {
+                what: "height patch",
+                width: patch.width,
+                height: patch.height,
+                expected: cells,
+                actual: heights.len(),
+            });
+        }
+        Ok(Self {
+            size,
+            cell_size,
+            heights,
+            patch,
+        })
+    }
+
+    /// The cells the view holds: the whole grid unless made by [`HeightView::patch`].
+    #[must_use]
+    pub fn cells_held(&self) -> CellRect {
+        self.patch
     }
 
     /// For sizes and cell sizes a grid type has already validated.
@@ -55,6 +120,7 @@ impl<'a> HeightView<'a> {
             size,
             cell_size,
             heights,
+            patch: CellRect::whole(size),
         }
     }
 
@@ -76,8 +142,13 @@ impl<'a> HeightView<'a> {
         Vec2::new(self.size.width() as f32, self.size.height() as f32) * self.cell_size
     }
 
+    /// The height of cell `(x, y)`; outside a patch, of the patch's nearest cell (for the
+    /// whole grid the clamps change nothing).
     fn at(&self, x: usize, y: usize) -> f32 {
-        self.heights[self.size.index(x, y)]
+        let p = &self.patch;
+        let px = x.clamp(p.x0, p.x0 + p.width - 1) - p.x0;
+        let py = y.clamp(p.y0, p.y0 + p.height - 1) - p.y0;
+        self.heights[py * p.width + px]
     }
 
     /// Position in cell units (cell centres at integers), if `world` is inside the grid.
@@ -85,6 +156,21 @@ impl<'a> HeightView<'a> {
         let e = self.extent();
         let inside = world.x >= 0.0 && world.y >= 0.0 && world.x < e.x && world.y < e.y;
         inside.then(|| world / self.cell_size - Vec2::splat(0.5))
+    }
+
+    /// Height (m) of cell `(x, y)` of the grid (outside a patch: of its nearest held cell).
+    ///
+    /// # Panics
+    /// If `(x, y)` is outside the grid.
+    #[must_use]
+    pub fn cell(&self, x: usize, y: usize) -> f32 {
+        assert!(
+            x < self.size.width() && y < self.size.height(),
+            "cell ({x}, {y}) is outside the {} x {} grid",
+            self.size.width(),
+            self.size.height()
+        );
+        self.at(x, y)
     }
 
     /// Height (m) of the cell containing `world`.

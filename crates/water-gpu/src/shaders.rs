@@ -40,6 +40,9 @@ pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impuls
 /// `surface_normals`: normals and heights for rendering (compute entry points for f32, f16 and
 /// classic fields; fragment entry points).
 pub const SURFACE_NORMALS: &str = include_str!("../../../shaders/surface_normals.wgsl");
+/// `gather_patches`: rectangles of the surface texture's heights packed into one buffer, for
+/// reading back only the water bodies and queries need (compute).
+pub const GATHER_PATCHES: &str = include_str!("../../../shaders/gather_patches.wgsl");
 /// `surface_filterable`: the surface texture copied into a filterable `Rgba16Float` texture
 /// (full-screen pass).
 pub const SURFACE_FILTERABLE: &str = include_str!("../../../shaders/surface_filterable.wgsl");
@@ -86,6 +89,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),
     ("surface_normals.wgsl", SURFACE_NORMALS),
     ("surface_filterable.wgsl", SURFACE_FILTERABLE),
+    ("gather_patches.wgsl", GATHER_PATCHES),
     ("sphere_step.wgsl", SPHERE_STEP),
     ("sphere_step_fragment.wgsl", SPHERE_STEP_FRAGMENT),
     ("rasterise_grid_mask.wgsl", RASTERISE_GRID_MASK),

@@ -108,6 +108,11 @@ pub struct BodyView<'a> {
     pub water_torque: Option<Vec3>,
     /// Whether a physics engine integrates the body ([`crate::Scene::set_kinematic`]).
     pub kinematic: bool,
+    /// The water the last step's force came from: the grid's water after this many steps
+    /// (the step's own with [`crate::BodyWater::Current`], one older with
+    /// [`crate::BodyWater::OneStepLate`]), the ambient sea at the same step. `None` before the
+    /// first step.
+    pub water_step: Option<u64>,
 }
 
 /// A body as the scene keeps it: in the water's z-up frame.
@@ -123,6 +128,8 @@ pub(crate) struct SceneBody {
     /// Torque about the centre of mass the caller applies every step, N m, water frame.
     pub(crate) torque: Vec3,
     pub(crate) last: Option<BodyStep>,
+    /// Steps the water had taken that `last` was computed on.
+    pub(crate) water_step: Option<u64>,
     /// A physics engine integrates it: the scene measures the water's wrench on it and moves
     /// it not.
     pub(crate) kinematic: bool,

@@ -176,6 +176,7 @@ mod tests {
             force: Vec3::ZERO,
             torque: Vec3::ZERO,
             last: None,
+            water_step: None,
             kinematic: false,
         }
     }

@@ -28,6 +28,7 @@ use water_gpu::{wgpu, ContactHull, ContactMaskRenderer, GpuContext, GridSpec, Hu
 use crate::backend::Backend;
 use crate::backend_grid::BackendGrid;
 use crate::body_set::BodySet;
+use crate::body_water::BodyWater;
 use crate::error::SceneError;
 use crate::event::SceneEvent;
 use crate::scene_ocean::SceneOcean;
@@ -36,6 +37,10 @@ use crate::trajectory::{TrajectoryRow, TrajectorySink};
 use crate::up_axis::UpAxis;
 
 mod bodies;
+mod body_patches;
+mod surface_queries;
+
+pub use surface_queries::SurfaceQuery;
 
 /// Bow and stern wave amplitude unless set otherwise, m per m/s of body speed.
 pub const DEFAULT_CONTACT_AMPLITUDE: f32 = 0.01;
@@ -65,6 +70,9 @@ pub struct SceneSettings {
     pub masks: MaskSource,
     /// Gravity, in the water's z-up frame.
     pub gravity: Gravity,
+    /// Which step's water the bodies read: the step's own, or one step older so that a GPU
+    /// never makes the host wait ([`BodyWater`]).
+    pub body_water: BodyWater,
 }
 
 impl Default for SceneSettings {
@@ -75,6 +83,7 @@ impl Default for SceneSettings {
             contact_amplitude: DEFAULT_CONTACT_AMPLITUDE,
             masks: MaskSource::Cpu,
             gravity: Gravity::EARTH,
+            body_water: BodyWater::Current,
         }
     }
 }
@@ -147,6 +156,8 @@ pub struct Scene {
     masks_hold_removed: bool,
     /// The ambient sea around the grid, if any.
     ocean: Option<SceneOcean>,
+    /// The patches of water the bodies read on a GPU backend or one step late.
+    patches: body_patches::BodyPatches,
 }
 
 impl Scene {
@@ -221,6 +232,9 @@ impl Scene {
             times: StepTimes::default(),
             masks_hold_removed: false,
             ocean: None,
+            patches: body_patches::BodyPatches::new(
+                gpu.filter(|_| settings.backend.gpu().is_some()),
+            ),
         })
     }
 
@@ -256,6 +270,15 @@ impl Scene {
         &self.settings
     }
 
+    /// Changes which step's water the bodies read from the next step on ([`BodyWater`]); the
+    /// first step after the change reads the water it starts from.
+    pub fn set_body_water(&mut self, body_water: BodyWater) {
+        if body_water != self.settings.body_water {
+            self.settings.body_water = body_water;
+            self.patches.clear();
+        }
+    }
+
     /// The water.
     #[must_use]
     pub fn water(&self) -> &BackendGrid {
@@ -263,8 +286,11 @@ impl Scene {
     }
 
     /// The water, mutable: for what the scene does not wrap (uploads, the GPU surface texture,
-    /// recording into the caller's encoder).
+    /// recording into the caller's encoder). The bodies' next step reads the water as it is
+    /// then, whatever [`SceneSettings::body_water`] says: what was gathered before may no longer
+    /// be what the water holds.
     pub fn water_mut(&mut self) -> &mut BackendGrid {
+        self.patches.clear();
         &mut self.water
     }
 
@@ -339,8 +365,10 @@ impl Scene {
         self.events.drain(..)
     }
 
-    /// The surface on the vertical through `position` (caller's frame): its point, normal and
-    /// up vector in the caller's frame, or `None` beyond the water's edge. A readback on the GPU.
+    /// The surface on the vertical through `position` (caller's frame) on the water as it is
+    /// now (after [`Scene::steps_taken`] steps): its point, normal and up vector in the
+    /// caller's frame, or `None` beyond the water's edge. On a GPU backend this reads the whole
+    /// field back and waits: a game asks [`Scene::query_surfaces`] instead.
     ///
     /// # Errors
     /// A failed GPU readback.
@@ -393,12 +421,13 @@ impl Scene {
         if steps == 0 {
             return Ok(());
         }
-        self.land_impulses()?;
+        let mut landed = self.land_impulses()?;
         let mut left = steps;
         while left > 0 && (!self.bodies.is_empty() || self.masks_hold_removed) {
             let start = std::time::Instant::now();
-            self.land_impulses()?;
-            self.move_bodies()?;
+            landed |= self.land_impulses()?;
+            self.move_bodies(landed)?;
+            landed = false;
             let moved = std::time::Instant::now();
             self.redraw_masks()?;
             self.masks_hold_removed = false;
@@ -411,6 +440,7 @@ impl Scene {
             self.times.steps += 1;
             self.step += 1;
             left -= 1;
+            self.gather_body_patches()?;
         }
         if left > 0 {
             let start = std::time::Instant::now();
@@ -418,6 +448,7 @@ impl Scene {
             self.times.water += start.elapsed();
             self.times.steps += left;
             self.step += left;
+            self.patches.clear();
         }
         Ok(())
     }
@@ -460,23 +491,28 @@ impl Scene {
         self.spec.params.cell_size() as f32
     }
 
-    fn land_impulses(&mut self) -> Result<(), SceneError> {
-        for impulse in std::mem::take(&mut self.pending) {
-            self.water.add_impulse(&impulse)?;
+    /// Lands the queued impulses on the water; whether there were any.
+    fn land_impulses(&mut self) -> Result<bool, SceneError> {
+        let pending = std::mem::take(&mut self.pending);
+        for impulse in &pending {
+            self.water.add_impulse(impulse)?;
         }
-        Ok(())
+        Ok(!pending.is_empty())
     }
 
     /// Moves every body one step on the current water (in parallel), then puts towed bodies
     /// on their paths and raises the edge events.
-    fn move_bodies(&mut self) -> Result<(), SceneError> {
+    fn move_bodies(&mut self, impulses_landed: bool) -> Result<(), SceneError> {
         let dt = self.spec.params.dt() as f32;
         let step = self.step;
-        let outcomes = self.body_outcomes(false)?;
+        let outcomes = self.body_outcomes(false, impulses_landed)?;
         // The path's time is the end of this step.
         let time = (step + 1) as f32 * dt;
         for (b, outcome) in self.bodies.as_mut_slice().iter_mut().zip(outcomes) {
-            let Some(outcome) = outcome? else { continue };
+            let Some((outcome, water_step)) = outcome? else {
+                continue;
+            };
+            b.water_step = Some(water_step);
             let was_off = b.last.is_some_and(|l| l.off_water);
             if outcome.off_water != was_off {
                 self.events.push(if outcome.off_water {
@@ -498,50 +534,70 @@ impl Scene {
         Ok(())
     }
 
-    /// Each body's step on the current water (in parallel): dynamic bodies move, kinematic ones
-    /// are measured where they stand. With `kinematic_only`, dynamic bodies are left alone
-    /// (`None`).
+    /// Each body's step (in parallel) on the water [`SceneSettings::body_water`] names, with
+    /// the step count of that water: dynamic bodies move, kinematic ones are measured where
+    /// they stand. With `kinematic_only`, dynamic bodies are left alone (`None`) and nothing
+    /// is taken off the queue of patches.
+    #[allow(clippy::type_complexity)]
     fn body_outcomes(
         &mut self,
         kinematic_only: bool,
-    ) -> Result<Vec<Result<Option<BodyStep>, SceneError>>, SceneError> {
+        impulses_landed: bool,
+    ) -> Result<Vec<Result<Option<(BodyStep, u64)>, SceneError>>, SceneError> {
+        if self.bodies.is_empty() {
+            return Ok(Vec::new());
+        }
+        let patches = self.patches_for_bodies(!kinematic_only, impulses_landed)?;
+        let water_step = patches.as_ref().map_or(self.step, |p| p.patches.step());
         let dt = self.spec.params.dt() as f32;
         let step = self.step;
         let gravity = self.settings.gravity;
         let cell_size = self.cell_size();
         let bodies = self.bodies.as_mut_slice();
         let sea_dt = self.spec.params.dt();
-        let sea = self.ocean.as_mut().map(|o| o.frame_at(step, sea_dt));
-        self.water
-            .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {
-                bodies
-                    .par_iter_mut()
-                    .map(|b| {
-                        let extra = Wrench {
-                            force: b.force,
-                            torque: b.torque,
-                        };
-                        let moved = match (sea, b.kinematic) {
-                            _ if kinematic_only && !b.kinematic => return Ok(None),
-                            (Some(sea), false) => {
-                                b.body
-                                    .step(&SeaWithWater::new(sea, view), &gravity, dt, extra)
-                            }
-                            (None, false) => b.body.step(view, &gravity, dt, extra),
-                            // A physics engine integrates it: measured where it stands.
-                            (Some(sea), true) => {
-                                b.body.measure(&SeaWithWater::new(sea, view), &gravity)
-                            }
-                            (None, true) => b.body.measure(view, &gravity),
-                        };
-                        moved.map(Some).map_err(|source| SceneError::Body {
-                            name: b.name.clone(),
-                            step,
-                            source,
-                        })
-                    })
-                    .collect()
-            })
+        // The sea at the step of the water the bodies read, so both parts are of one moment.
+        let sea = self.ocean.as_mut().map(|o| o.frame_at(water_step, sea_dt));
+        let one = |b: &mut crate::body::SceneBody, view: &HeightView<'_>| {
+            let extra = Wrench {
+                force: b.force,
+                torque: b.torque,
+            };
+            let moved = match (sea, b.kinematic) {
+                _ if kinematic_only && !b.kinematic => return Ok(None),
+                (Some(sea), false) => {
+                    b.body
+                        .step(&SeaWithWater::new(sea, view), &gravity, dt, extra)
+                }
+                (None, false) => b.body.step(view, &gravity, dt, extra),
+                // A physics engine integrates it: measured where it stands.
+                (Some(sea), true) => b.body.measure(&SeaWithWater::new(sea, view), &gravity),
+                (None, true) => b.body.measure(view, &gravity),
+            };
+            moved
+                .map(|m| Some((m, water_step)))
+                .map_err(|source| SceneError::Body {
+                    name: b.name.clone(),
+                    step,
+                    source,
+                })
+        };
+        let outcomes = match &patches {
+            Some(p) => bodies
+                .par_iter_mut()
+                .enumerate()
+                .map(|(i, b)| one(b, &p.patches.view(i)))
+                .collect(),
+            None => {
+                self.water
+                    .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {
+                        bodies.par_iter_mut().map(|b| one(b, view)).collect()
+                    })?
+            }
+        };
+        if let Some(p) = patches {
+            self.return_patches(p);
+        }
+        Ok(outcomes)
     }
 
     /// Measures every kinematic body ([`Scene::set_kinematic`]) on the current water where it
@@ -555,10 +611,11 @@ impl Scene {
         if !self.bodies.as_slice().iter().any(|b| b.kinematic) {
             return Ok(());
         }
-        let outcomes = self.body_outcomes(true)?;
+        let outcomes = self.body_outcomes(true, false)?;
         for (b, outcome) in self.bodies.as_mut_slice().iter_mut().zip(outcomes) {
-            if let Some(outcome) = outcome? {
+            if let Some((outcome, water_step)) = outcome? {
                 b.last = Some(outcome);
+                b.water_step = Some(water_step);
             }
         }
         Ok(())

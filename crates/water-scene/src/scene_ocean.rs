@@ -1,5 +1,6 @@
-//! The ambient sea of a [`crate::Scene`]: its sea and the frame of the current step, made once a
-//! step and shared by the bodies, the queries and the outputs.
+//! The ambient sea of a [`crate::Scene`]: its sea and the frames of the last few steps asked
+//! for, each made once and shared by the bodies (which may read the water one step late), the
+//! queries (answered a frame later) and the outputs.
 
 use glam::Vec2;
 use water_core::ocean::{AmbientSea, SeaFrame};
@@ -9,25 +10,40 @@ use water_core::GridSize;
 #[derive(Debug, Clone)]
 pub(crate) struct SceneOcean {
     sea: AmbientSea,
-    /// The frame of the step it was made for.
-    frame: Option<(u64, SeaFrame)>,
+    /// Frames of the steps they were made for, the latest asked for last.
+    frames: Vec<(u64, SeaFrame)>,
 }
+
+/// Frames kept: the current step's, the one before (bodies one step late) and one more (a
+/// query taken a frame later).
+const FRAMES_KEPT: usize = 3;
 
 impl SceneOcean {
     pub(crate) fn new(sea: AmbientSea) -> Self {
-        Self { sea, frame: None }
+        Self {
+            sea,
+            frames: Vec::with_capacity(FRAMES_KEPT),
+        }
     }
 
     pub(crate) fn sea(&self) -> &AmbientSea {
         &self.sea
     }
 
-    /// The sea at step `step`, time `step * dt` (synthesised once a step).
+    /// The sea at step `step`, time `step * dt` (synthesised once while it is among the
+    /// last few asked for).
     pub(crate) fn frame_at(&mut self, step: u64, dt: f64) -> &SeaFrame {
-        if self.frame.as_ref().is_none_or(|(s, _)| *s != step) {
-            self.frame = Some((step, self.sea.frame(step as f64 * dt)));
-        }
-        &self.frame.as_ref().expect("made above").1
+        let frame = match self.frames.iter().position(|(s, _)| *s == step) {
+            Some(i) => self.frames.remove(i),
+            None => {
+                if self.frames.len() == FRAMES_KEPT {
+                    self.frames.remove(0);
+                }
+                (step, self.sea.frame(step as f64 * dt))
+            }
+        };
+        self.frames.push(frame);
+        &self.frames.last().expect("pushed above").1
     }
 }
 

@@ -116,3 +116,67 @@ fn stepping_water_in_a_frame_loop_never_waits_on_the_device() {
         }
     }
 }
+
+/// Most cells a side of one crate's patch in [`water_scene::benchmark::crate_field`]: the
+/// crate reaches 0.51 m from its centre, its margin for a towed crate's motion over two steps
+/// and one cell add 0.13 m, the patch's halo two cells each side: 0.64 m * 2 / 0.1 m + 4 + 1
+/// for the rounding at each end.
+const CRATE_PATCH_SIDE: u64 = 19;
+
+/// 100 crates on 512^2 split water on either GPU backend, stepped as a game does (a step a
+/// frame, or two; the frame's presentation waits for the device outside the scene, as a
+/// swap chain does): the scene reads back only the crates' patches, at most 19 x 19 cells
+/// (1,444 bytes) a crate and step, against the field's 1 MiB, and never waits on the
+/// device, reading the step's own water one step a frame and the water one step late two
+/// steps a frame.
+#[test]
+fn a_gpu_scene_with_100_bodies_reads_back_their_patches_and_never_waits_in_a_frame() {
+    use water_scene::benchmark::crate_field;
+    use water_scene::{Backend, BodyWater};
+    let gpu = gpu_or_return!(
+        "a_gpu_scene_with_100_bodies_reads_back_their_patches_and_never_waits_in_a_frame"
+    );
+    let bodies = 100u64;
+    let bound = bodies * CRATE_PATCH_SIDE * CRATE_PATCH_SIDE * 4;
+    let present = || {
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("the device answers");
+    };
+    for backend in [Backend::Gpu, Backend::GpuFragment] {
+        for (body_water, steps_per_frame) in [
+            (BodyWater::Current, 1),
+            (BodyWater::OneStepLate, 1),
+            (BodyWater::OneStepLate, 2),
+        ] {
+            let mut scene = crate_field(512, bodies as usize, backend, Some(&gpu)).expect("scene");
+            scene.set_body_water(body_water);
+            let frames = 6;
+            let mut used = DeviceTraffic::default();
+            // Two frames to fill the queue of patches, then the steady state.
+            for frame in 0..2 + frames {
+                let before = DeviceTraffic::on_this_thread();
+                for _ in 0..steps_per_frame {
+                    scene.step().expect("step");
+                }
+                let this = DeviceTraffic::on_this_thread().since(before);
+                if frame >= 2 {
+                    used.bytes_read_back += this.bytes_read_back;
+                    used.blocking_waits += this.blocking_waits;
+                }
+                present();
+            }
+            let steps = frames * steps_per_frame;
+            let per_step = used.bytes_read_back / steps;
+            eprintln!(
+                "{backend} {body_water} x{steps_per_frame}: {per_step} bytes a step, {used:?}"
+            );
+            assert_eq!(used.blocking_waits, 0, "{backend} {body_water}: {used:?}");
+            assert!(
+                (bodies * 4..=bound).contains(&per_step),
+                "{backend} {body_water}: {per_step} bytes a step, expected patches of at most \
+                 {bound} bytes"
+            );
+        }
+    }
+}

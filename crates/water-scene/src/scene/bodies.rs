@@ -55,6 +55,7 @@ impl Scene {
             force: up.to_water(spec.force),
             torque: up.to_water(spec.torque),
             last: None,
+            water_step: None,
             kinematic: false,
         })?;
         // Twice: the new body is in C_new and C_old alike, so no entry event fires.
@@ -129,6 +130,7 @@ impl Scene {
             water_force: b.last.map(|l| up.from_water(l.wrench.force)),
             water_torque: b.last.map(|l| up.from_water(l.wrench.torque)),
             kinematic: b.kinematic,
+            water_step: b.water_step,
         })
     }
 
