@@ -177,6 +177,22 @@ pub trait GpuGridWater: sealed::GridTargets {
         })
     }
 
+    /// Runs `steps` steps as a frame loop does: **submits** one command buffer of what
+    /// [`GpuGridWater::encode_step_many`] records and never waits, also on water whose mean
+    /// level the keeper holds (its sums come back asynchronously and the correction lands in
+    /// a later frame, where [`GpuGridWater::step_many`] on the compute backend cuts the run at
+    /// each correction and waits for the sums, to match the CPU's schedule step for step).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    fn step_frame(&mut self, steps: u64) -> Result<(), GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        submit_recorded(&device, &queue, "water frame", |encoder| {
+            self.encode_step_many(encoder, steps);
+            Ok(())
+        })
+    }
+
     /// One step. **Submits** one command buffer.
     ///
     /// # Errors

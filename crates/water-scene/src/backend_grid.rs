@@ -238,6 +238,22 @@ impl BackendGrid {
         )
     }
 
+    /// `steps` steps as a frame loop runs them: on the GPU one submission that never waits,
+    /// the mean-level keeper's correction landing a frame later
+    /// ([`GpuGridWater::step_frame`]); on the CPU as [`BackendGrid::step_many`].
+    ///
+    /// # Errors
+    /// A lost GPU device.
+    pub fn step_frame(&mut self, steps: u64) -> Result<(), SceneError> {
+        self.on_either(
+            |g| g.step_frame(steps),
+            |w| {
+                w.step_many(steps);
+                Ok(())
+            },
+        )
+    }
+
     /// One step with bow and stern events from `contacts` (uploaded on the GPU).
     ///
     /// # Errors

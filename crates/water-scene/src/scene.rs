@@ -394,13 +394,16 @@ impl Scene {
 
     /// Runs as many fixed steps as `frame_seconds` of real time hold (the clock carries the
     /// remainder to the next frame, at most [`water_core::DEFAULT_MAX_STEPS_PER_FRAME`]
-    /// steps a frame).
+    /// steps a frame). On a GPU backend a frame without bodies is one submission that never
+    /// waits, also where the mean-level keeper holds the level (its correction lands a frame
+    /// later: [`water_gpu::GpuGridWater::step_frame`]); [`Scene::step_many`] keeps the CPU's
+    /// schedule of corrections instead, waiting for the keeper's sums.
     ///
     /// # Errors
     /// A bad frame time; as [`Scene::step`].
     pub fn advance(&mut self, frame_seconds: f64) -> Result<FrameSteps, SceneError> {
         let frame = self.clock.advance(frame_seconds)?;
-        self.step_many(u64::from(frame.steps))?;
+        self.run_steps(u64::from(frame.steps), true)?;
         Ok(frame)
     }
 
@@ -418,6 +421,11 @@ impl Scene {
     /// # Errors
     /// As [`Scene::step`].
     pub fn step_many(&mut self, steps: u64) -> Result<(), SceneError> {
+        self.run_steps(steps, false)
+    }
+
+    /// `steps` steps; `frame`: the body-free ones as one frame ([`BackendGrid::step_frame`]).
+    fn run_steps(&mut self, steps: u64, frame: bool) -> Result<(), SceneError> {
         if steps == 0 {
             return Ok(());
         }
@@ -444,7 +452,11 @@ impl Scene {
         }
         if left > 0 {
             let start = std::time::Instant::now();
-            self.water.step_many(left)?;
+            if frame {
+                self.water.step_frame(left)?;
+            } else {
+                self.water.step_many(left)?;
+            }
             self.times.water += start.elapsed();
             self.times.steps += left;
             self.step += left;
