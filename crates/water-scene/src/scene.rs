@@ -367,12 +367,18 @@ impl Scene {
 
     /// The surface on the vertical through `position` (caller's frame) on the water as it is
     /// now (after [`Scene::steps_taken`] steps): its point, normal and up vector in the
-    /// caller's frame, or `None` beyond the water's edge. On a GPU backend this reads the whole
-    /// field back and waits: a game asks [`Scene::query_surfaces`] instead.
+    /// caller's frame, or `None` beyond the water's edge. On a GPU backend this reads back the
+    /// 5 x 5 cells around the point and waits for them: a game asks
+    /// [`Scene::query_surfaces`] instead, which waits for nothing.
     ///
     /// # Errors
     /// A failed GPU readback.
     pub fn surface_at(&mut self, position: Vec3) -> Result<Option<SurfaceSample>, SceneError> {
+        if self.water.gpu().is_some() {
+            let mut query = self.query(&[position], true)?;
+            let answers = self.surfaces(&mut query)?;
+            return Ok(answers.and_then(|a| a.into_iter().next()).flatten());
+        }
         let up = self.settings.up;
         let water_point = up.to_water(position);
         let cell_size = self.cell_size();

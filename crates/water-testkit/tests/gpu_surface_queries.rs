@@ -1,10 +1,13 @@
 //! A batch of surface queries on a GPU scene is answered a frame later from patches read back
-//! without waiting (100 bytes a point), exactly as the blocking whole-field query answers for
-//! the same step, in a y-up scene, with and without an ambient sea around the grid.
+//! without waiting (100 bytes a point), exactly as the whole field read back answers for the
+//! same step (and as the blocking query does), in a y-up scene, with and without an ambient
+//! sea around the grid.
 
 use glam::Vec3;
-use water_core::ocean::AmbientSea;
-use water_core::{Boundary, Damping, GridMode, GridSize, LandMask, WaveParams};
+use water_core::ocean::{AmbientSea, SeaWithWater};
+use water_core::{
+    Boundary, Damping, GridMode, GridSize, HeightSource, LandMask, SurfaceSample, WaveParams,
+};
 use water_gpu::{wgpu, DeviceTraffic};
 use water_scene::{Backend, GridSpec, Scene, SceneSettings, UpAxis};
 use water_testkit::gpu_or_return;
@@ -36,10 +39,36 @@ fn batched_queries_answer_a_frame_later_as_the_blocking_query_does() {
             scene.set_ocean(sea.clone().map(|s| s.expect("sea")));
             scene.add_impulse(cosine_impulse(40.0, 30.0, 8.0, 0.4));
             scene.step_many(20).expect("steps");
+            // What the whole field read back says (the sea at the same step added).
+            let snapshot = scene
+                .water()
+                .gpu()
+                .expect("gpu")
+                .height_snapshot()
+                .expect("read");
+            let view = snapshot.view();
+            let sea_frame = scene.sea_frame().cloned();
             let expected: Vec<_> = points
+                .iter()
+                .map(|&p| {
+                    let w = UpAxis::Y.to_water(p);
+                    let s = match &sea_frame {
+                        Some(frame) => SeaWithWater::new(frame, &view).surface_at(w),
+                        None => view.surface_at(w),
+                    };
+                    s.map(|s| SurfaceSample {
+                        point: UpAxis::Y.from_water(s.point),
+                        normal: UpAxis::Y.from_water(s.normal),
+                        up: UpAxis::Y.from_water(s.up),
+                    })
+                })
+                .collect();
+            // The blocking query reads 5 x 5 cells a point, and says the same.
+            let blocking: Vec<_> = points
                 .iter()
                 .map(|&p| scene.surface_at(p).expect("blocking query"))
                 .collect();
+            assert_eq!(blocking, expected, "{backend}");
             let before = DeviceTraffic::on_this_thread();
             let mut query = scene.query_surfaces(&points).expect("ask");
             // The game goes on: the answers are still of the water the query was asked on.

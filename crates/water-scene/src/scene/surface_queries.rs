@@ -69,6 +69,15 @@ impl Scene {
     /// # Errors
     /// A failed GPU submission.
     pub fn query_surfaces(&mut self, points: &[Vec3]) -> Result<SurfaceQuery, SceneError> {
+        self.query(points, false)
+    }
+
+    /// [`Scene::query_surfaces`], waiting for the patches (`wait`) or not.
+    pub(super) fn query(
+        &mut self,
+        points: &[Vec3],
+        wait: bool,
+    ) -> Result<SurfaceQuery, SceneError> {
         let up = self.settings.up;
         let cell = self.cell_size();
         let points: Vec<Vec3> = points.iter().map(|&p| up.to_water(p)).collect();
@@ -76,7 +85,7 @@ impl Scene {
             .iter()
             .map(|p| CellRect::around(self.spec.size, cell, p.truncate(), 0.0))
             .collect();
-        let water = self.gather_now(rects, false)?;
+        let water = self.gather_now(rects, wait)?;
         Ok(SurfaceQuery {
             points,
             step: self.step,
