@@ -8,8 +8,8 @@ use bevy::render::render_asset::RenderAssets;
 use bevy::render::renderer::{RenderAdapter, RenderDevice, RenderQueue};
 use bevy::render::texture::GpuImage;
 use bevy::render::{Extract, ExtractSchedule, Render, RenderApp, RenderSystems};
-use water_scene::water_core::{GridSize, HeightView};
-use water_scene::water_gpu::{GpuContext, GpuError, GpuGridWater, PendingReadback};
+use water_scene::water_core::{CellRect, GridSize, HeightView};
+use water_scene::water_gpu::{GpuContext, GpuError, GpuGridWater, PatchReader, PendingPatches};
 use water_scene::{wgpu, SceneError};
 
 use crate::simulation::WaterSimulation;
@@ -30,23 +30,28 @@ pub(crate) fn bevy_gpu(
 }
 
 /// Heights for gameplay on a GPU backend: the last readback that arrived, and the one on its
-/// way.
+/// way (the heights alone, 4 bytes a cell, gathered on the device: `water_gpu::PatchReader`).
 #[derive(Debug)]
 pub(crate) struct GpuHeights {
     /// The device the readbacks are polled on.
     device: wgpu::Device,
+    queue: wgpu::Queue,
+    /// The gather, made on the first readback.
+    reader: Option<PatchReader>,
     /// Heights (metres, row-major) of water step `step`.
     heights: Vec<f32>,
     step: Option<u64>,
     /// The readback started after step `.1`.
-    pending: Option<(PendingReadback, u64)>,
+    pending: Option<(PendingPatches, u64)>,
 }
 
 impl GpuHeights {
-    /// None yet, on `device`.
-    pub(crate) fn new(device: wgpu::Device) -> Self {
+    /// None yet, on `device` and `queue`.
+    pub(crate) fn new(device: wgpu::Device, queue: wgpu::Queue) -> Self {
         Self {
             device,
+            queue,
+            reader: None,
             heights: Vec::new(),
             step: None,
             pending: None,
@@ -79,10 +84,9 @@ impl GpuHeights {
             .poll(wgpu::PollType::Poll)
             .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
         if let Some((pending, step)) = &self.pending {
-            if let Some(bytes) = pending.try_take() {
-                let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes?);
+            if let Some(patches) = pending.try_take() {
                 self.heights.clear();
-                self.heights.extend(texels.iter().map(|t| t[3]));
+                self.heights.extend_from_slice(patches?.heights());
                 self.step = Some(*step);
                 self.pending = None;
             }
@@ -93,7 +97,23 @@ impl GpuHeights {
             return Ok(());
         }
         if self.pending.is_none() {
-            self.pending = Some((grid.read_normal_height_async()?, now));
+            if self.reader.is_none() {
+                self.reader = Some(PatchReader::new(&self.device)?);
+            }
+            let Some(reader) = &self.reader else {
+                unreachable!("made above")
+            };
+            // The whole grid as one patch: its heights, after the surface texture's update
+            // (which the surface draws from).
+            let whole = CellRect::whole(grid.spec().size);
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("water gameplay heights"),
+                });
+            let pending = reader.encode_read(grid, &mut encoder, vec![whole])?;
+            self.queue.submit([encoder.finish()]);
+            self.pending = Some((pending, now));
         } else {
             grid.update_normal_height()?;
         }

@@ -100,7 +100,7 @@ pub use water::{LandRect, Water, STABLE_STEP_FRACTION};
 /// The simulation underneath, with matching versions of every Dynamic Water crate.
 pub use water_scene;
 /// Boundaries and drag rates, as [`Water`] and [`Floating`] take them.
-pub use water_scene::{water_buoyancy::DragRates, water_core::Boundary, Backend};
+pub use water_scene::{water_buoyancy::DragRates, water_core::Boundary, Backend, BodyWater};
 
 /// What a game using the plugin needs in scope.
 pub mod prelude {

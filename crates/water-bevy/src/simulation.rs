@@ -58,6 +58,7 @@ impl WaterSimulation {
             backend: water.backend,
             up: UpAxis::Y,
             contact_amplitude: water.contact_amplitude,
+            body_water: water.body_water,
             ..SceneSettings::default()
         };
         let scene = Scene::new(spec, land, settings, gpu)
@@ -66,7 +67,7 @@ impl WaterSimulation {
             scene,
             placement: WaterPlacement::centred(centre, water.cell_size, water.width, water.height),
             bodies: Default::default(),
-            gpu_heights: gpu.map(|gpu| GpuHeights::new(gpu.device.clone())),
+            gpu_heights: gpu.map(|gpu| GpuHeights::new(gpu.device.clone(), gpu.queue.clone())),
             last_tick_steps: 0,
         })
     }

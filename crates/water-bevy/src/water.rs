@@ -6,7 +6,7 @@ use water_scene::water_core::{
     max_stable_dt, Boundary, Damping, GridMode, GridSize, GridSpec, LandMask, WaterError,
     WaveParams,
 };
-use water_scene::{Backend, DEFAULT_CONTACT_AMPLITUDE};
+use water_scene::{Backend, BodyWater, DEFAULT_CONTACT_AMPLITUDE};
 
 /// Fraction of the largest stable step ([`max_stable_dt`]) the water steps at when
 /// [`Water::dt`] is left to the plugin: `a = 0.5 * 0.8^2 = 0.32`, clear of the limit so that
@@ -75,6 +75,11 @@ pub struct Water {
     pub backend: Backend,
     /// Bow and stern wave amplitude of floating bodies, m per m/s of body speed.
     pub contact_amplitude: f32,
+    /// Which step's water floating bodies read ([`BodyWater`]). Default
+    /// [`BodyWater::Current`], the CPU reference's order. On [`Backend::Gpu`] the bodies read
+    /// back only their patches of water; with [`BodyWater::OneStepLate`] a frame of two fixed
+    /// steps waits for the GPU never, where the default waits for the first step's patches.
+    pub body_water: BodyWater,
 }
 
 impl Default for Water {
@@ -98,6 +103,7 @@ impl Water {
             land: Vec::new(),
             backend: Backend::Cpu,
             contact_amplitude: DEFAULT_CONTACT_AMPLITUDE,
+            body_water: BodyWater::Current,
         }
     }
 
@@ -147,6 +153,13 @@ impl Water {
     #[must_use]
     pub fn with_backend(mut self, backend: Backend) -> Self {
         self.backend = backend;
+        self
+    }
+
+    /// The same surface with floating bodies reading `body_water`.
+    #[must_use]
+    pub fn with_body_water(mut self, body_water: BodyWater) -> Self {
+        self.body_water = body_water;
         self
     }
 
