@@ -626,3 +626,55 @@ fn a_kinematic_body_is_measured_not_moved() {
     let rose = scene.body(free).expect("free").position.z - free_at.z;
     assert!(rose > 0.01, "the dynamic twin rose: {rose}");
 }
+
+/// Bodies on dispersive water (deep-water Airy waves, `GridSpec::with_dispersion`): a crate
+/// dropped in still water settles at its Archimedes draft `m / (rho A)` within 1%, and a crate
+/// towed across makes waves (its wake reaches more than a millimetre) that stay bounded, the
+/// dropped crate riding them.
+#[test]
+fn bodies_float_at_their_draft_and_make_wakes_on_dispersive_water() {
+    let airy = water_core::AiryDispersion::gravity_waves(9.81).expect("airy");
+    let spec = pond(96, Boundary::Absorbing).with_dispersion(airy);
+    let mut scene = open_scene(spec);
+    let (size, mass) = (Vec3::new(0.6, 0.4, 0.3), 30.0);
+    let draft = box_draft(mass, FRESH_WATER_DENSITY, size.x * size.y);
+    let dropped = scene
+        .add_body(BodySpec::new(
+            "dropped",
+            crate_body(size, mass, Vec3::new(4.8, 2.4, size.z / 2.0 - draft + 0.05)),
+        ))
+        .expect("add");
+    scene.step_many(600).expect("settles");
+    let settled = scene.body(dropped).expect("body").position;
+    let depth = size.z / 2.0 - settled.z;
+    assert!(
+        (depth - draft).abs() < 0.01 * draft,
+        "draft {depth} m, expected {draft} m within 1%"
+    );
+    let path = TowPath::new(vec![Vec2::new(1.5, 7.0), Vec2::new(8.0, 7.0)], 0.5).expect("path");
+    let towed = crate_body(size, mass, Vec3::new(1.5, 7.0, size.z / 2.0 - draft));
+    scene
+        .add_body(BodySpec::new("towed", towed).towed(path))
+        .expect("towed");
+    // The wake: the largest height within 0.6 m of the tow line (rows 64 to 75).
+    let mut wake = 0.0f32;
+    for _ in 0..480 {
+        scene.step().expect("step");
+        let heights = scene.water().heights().expect("heights");
+        wake = heights[64 * 96..76 * 96]
+            .iter()
+            .fold(wake, |m, h| m.max(h.abs()));
+    }
+    let heights = scene.water().heights().expect("heights");
+    assert!(
+        heights.iter().all(|h| h.is_finite() && h.abs() < 0.2),
+        "bounded"
+    );
+    assert!(wake > 1e-3, "the towed crate makes waves: {wake} m");
+    let riding = scene.body(dropped).expect("body");
+    assert!(
+        (riding.position.z - settled.z).abs() < 0.05,
+        "the dropped crate rides the wake at {} m",
+        riding.position.z
+    );
+}
