@@ -8,6 +8,10 @@
 //! runs no water step (the water's step is longer than the tick) measures them on the current
 //! water instead, all bodies at once, so avian never gets a stale force.
 //!
+//! A [`crate::FloatingForce`] on such a body is applied through avian with the water's force,
+//! and [`crate::FloatingMotion`] is filled from avian's velocities each tick, as for the
+//! bodies the water integrates.
+//!
 //! The avian this crate was built against is re-exported as `water_bevy::avian3d`: use it, and
 //! its version and features match by construction.
 //!
@@ -22,7 +26,7 @@ use bevy::prelude::*;
 use water_scene::water_buoyancy::{BodyState, Pose};
 
 use crate::error::WaterBevyError;
-use crate::floating::{Floating, FloatingHull, IntegratedElsewhere};
+use crate::floating::{Floating, FloatingForce, FloatingHull, FloatingMotion, IntegratedElsewhere};
 use crate::plugin::WaterSystems;
 use crate::simulation::{OnWater, WaterSimulation};
 
@@ -138,7 +142,15 @@ fn place_avian_bodies(
 /// put the bodies (all of them at once).
 fn push_avian_bodies(
     mut water: Query<(Entity, &mut WaterSimulation)>,
-    mut bodies: Query<(Entity, Forces), (With<Floating>, With<RigidBody>, With<OnWater>)>,
+    mut bodies: Query<
+        (
+            Entity,
+            Forces,
+            Option<&FloatingForce>,
+            Option<&mut FloatingMotion>,
+        ),
+        (With<Floating>, With<RigidBody>, With<OnWater>),
+    >,
 ) {
     let Some((water_entity, mut simulation)) = water.iter_mut().next() else {
         return;
@@ -154,7 +166,7 @@ fn push_avian_bodies(
             );
         }
     }
-    for (entity, mut forces) in &mut bodies {
+    for (entity, mut forces, push, motion) in &mut bodies {
         let Some(id) = simulation.body_of(entity) else {
             continue;
         };
@@ -163,6 +175,20 @@ fn push_avian_bodies(
                 if let (Some(force), Some(torque)) = (view.water_force, view.water_torque) {
                     forces.apply_force(force);
                     forces.apply_torque(torque);
+                }
+                // The game's own push goes through avian too, each tick as the water's does:
+                // avian integrates the body, so a force the scene kept would never act.
+                if let Some(push) = push {
+                    forces.apply_force(push.force);
+                    forces.apply_torque(push.torque);
+                }
+                if let Some(mut motion) = motion {
+                    *motion = FloatingMotion {
+                        velocity: forces.linear_velocity(),
+                        angular_velocity: forces.angular_velocity(),
+                        submerged_volume: view.submerged_volume,
+                        off_water: view.off_water,
+                    };
                 }
             }
             Err(source) => error!("{}", WaterBevyError::Scene { entity, source }),

@@ -1,5 +1,7 @@
 //! Feature `avian`: an avian3d rigid body with a [`Floating`] hull floats at its Archimedes
-//! draft, moved by avian with the water's force, and leaves a wake on the water.
+//! draft, moved by avian with the water's force, and leaves a wake on the water; a
+//! [`FloatingForce`] on it acts through avian and its [`FloatingMotion`] follows avian's
+//! velocity.
 #![cfg(feature = "avian")]
 
 use std::time::Duration;
@@ -14,8 +16,9 @@ use water_bevy::WaterSimulation;
 /// The settled draft may differ from `m / (rho A)` by this fraction (the 1%).
 const DRAFT_TOLERANCE: f32 = 0.01;
 
-#[test]
-fn an_avian_crate_floats_at_its_draft_and_makes_waves() {
+/// A headless app with avian and the water plugin, stepped at 60 frames per second, with the
+/// water's standard gravity.
+fn avian_app() -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -34,6 +37,12 @@ fn an_avian_crate_floats_at_its_draft_and_makes_waves() {
     // Plugins' `finish` (avian sets up its resources there), as `App::run` would.
     app.finish();
     app.cleanup();
+    app
+}
+
+#[test]
+fn an_avian_crate_floats_at_its_draft_and_makes_waves() {
+    let mut app = avian_app();
     app.world_mut().spawn(Water::new(64, 64));
     let floating = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0);
     let draft = floating.archimedes_draft().expect("a box");
@@ -82,5 +91,55 @@ fn an_avian_crate_floats_at_its_draft_and_makes_waves() {
         error < DRAFT_TOLERANCE,
         "avian crate floats {settled} m deep against Archimedes' {draft} m ({:.2}% off)",
         error * 100.0
+    );
+}
+
+/// A 20 N `FloatingForce` on a floating 40 kg avian crate acts through avian: it carries the
+/// crate to the speed where the wet hull's drag balances it, `F = f (k1 v + k2 v^2)`
+/// (`DragRates::DEFAULT`, `f` the submerged fraction), within 5% (avian integrates the push, the
+/// water measures the drag where avian put the crate); the crate's `FloatingMotion` is avian's
+/// velocity, within 1 cm/s of the avian step after it.
+#[test]
+fn a_floating_force_on_an_avian_crate_acts_through_avian() {
+    let mut app = avian_app();
+    app.world_mut().spawn(Water::new(192, 64));
+    let (mass, push) = (40.0, 20.0);
+    let floating = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), mass);
+    let draft = floating.archimedes_draft().expect("a box");
+    let body = app
+        .world_mut()
+        .spawn((
+            floating.avian_body().expect("a box"),
+            FloatingForce {
+                force: Vec3::new(push, 0.0, 0.0),
+                torque: Vec3::ZERO,
+            },
+            Transform::from_xyz(-7.0, 0.15 - draft, 0.0),
+        ))
+        .id();
+    // Seven seconds: ten time constants of the drag's linear part.
+    for _ in 0..420 {
+        app.update();
+    }
+    let velocity = app.world().get::<LinearVelocity>(body).expect("avian").0;
+    let motion = *app.world().get::<FloatingMotion>(body).expect("motion");
+    let wet = draft / 0.3;
+    let (k1, k2) = (
+        water_bevy::DragRates::DEFAULT.linear * mass * wet,
+        water_bevy::DragRates::DEFAULT.quadratic * mass * wet,
+    );
+    let expected = (-k1 + (k1 * k1 + 4.0 * k2 * push).sqrt()) / (2.0 * k2);
+    assert!(
+        (velocity.x - expected).abs() < 0.05 * expected,
+        "avian speed {velocity} m/s, drag balances the push at {expected} m/s"
+    );
+    assert!(
+        (motion.velocity - velocity).length() < 0.01,
+        "FloatingMotion {:?} against avian's {velocity}",
+        motion.velocity
+    );
+    assert!(
+        motion.submerged_volume.is_some_and(|v| v > 0.0),
+        "{motion:?}"
     );
 }
