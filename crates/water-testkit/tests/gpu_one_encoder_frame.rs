@@ -2,7 +2,8 @@
 //! operations do when each submits on its own: impulses (kicks and displacements), contact steps
 //! with their own masks (uploaded, or drawn on the GPU by `ContactMaskRenderer`), plain steps
 //! (fused and single dispatches) and the surface update, on both GPU backends, in signed, split
-//! and classic mode and with f16 storage. Compared bit for
+//! and classic mode, with f16 storage, over a depth map with a dry islet, and for the dispersive
+//! model (compute backend, over still depth and over the map). Compared bit for
 //! bit: the two runs execute the same kernels on the same inputs, so any difference is an
 //! operation applied to the wrong level, lost, doubled or fed another operation's upload.
 //!
@@ -12,8 +13,8 @@
 
 use glam::Vec2;
 use water_core::{
-    Boundary, ContactMasks, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
-    WaveParams,
+    AiryDispersion, Boundary, ContactMasks, Damping, Depth, GridMode, GridSize, Impulse,
+    ImpulseShape, LandMask, WaveParams,
 };
 use water_gpu::read_texture;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, StorageFormat};
@@ -28,27 +29,54 @@ const H: usize = 40;
 const PLAIN_STEPS: u64 = 5;
 const FRAMES: usize = 3;
 
-/// One grid under test: a backend and the spec it runs.
+/// One grid under test: a backend, the spec it runs and whether it runs over a depth map.
 struct Case {
     backend: GpuBackend,
     spec: GridSpec,
+    depth: bool,
 }
 
 impl Case {
-    /// Still water of the case, with the land.
+    /// Still water of the case, with the land (and the depth map's dry cells).
     fn grid(&self, gpu: &GpuContext) -> GpuGrid {
-        grid(gpu, self.backend, self.spec)
+        let mut grid = grid(gpu, self.backend, self.spec);
+        if self.depth {
+            grid.set_depth(&depth_map(self.spec.size)).expect("depth");
+        }
+        grid
     }
 
-    /// `backend-storage-mode`, for messages.
+    /// `backend-storage-mode[-dispersive][-depth]`, for messages.
     fn name(&self) -> String {
         format!(
-            "{}-{}-{}",
+            "{}-{}-{}{}{}",
             self.backend.name(),
             self.spec.storage,
-            self.spec.mode.name()
+            self.spec.mode.name(),
+            if self.spec.dispersion.is_some() {
+                "-dispersive"
+            } else {
+                ""
+            },
+            if self.depth { "-depth" } else { "" }
         )
     }
+}
+
+/// A slope from 1 m deep at the left edge to 0.2 m at the right, with a dry islet.
+fn depth_map(size: GridSize) -> Depth {
+    let w = size.width();
+    let metres: Vec<f32> = (0..size.cells())
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            if (20..24).contains(&x) && (4..8).contains(&y) {
+                0.0
+            } else {
+                1.0 - 0.8 * x as f32 / (w - 1) as f32
+            }
+        })
+        .collect();
+    Depth::from_cells(size, metres).expect("depth")
 }
 
 /// The grids under test: each backend and storage, in each mode (classic: fixed boundary).
@@ -59,6 +87,7 @@ fn cases() -> Vec<Case> {
             cases.push(Case {
                 backend,
                 spec: spec(mode, storage),
+                depth: false,
             });
         };
         push(GpuBackend::Compute, StorageFormat::F32);
@@ -66,6 +95,38 @@ fn cases() -> Vec<Case> {
         if mode != GridMode::Classic {
             push(GpuBackend::Compute, StorageFormat::F16);
         }
+    }
+    cases
+}
+
+/// [`cases`], and grids over a depth map (f32 signed and split, both backends) and of the
+/// dispersive model (compute backend, absorbing edges, over still depth and over the map).
+fn frame_cases() -> Vec<Case> {
+    let mut cases = cases();
+    for mode in [GridMode::Signed, GridMode::Split] {
+        for backend in GPU_BACKENDS {
+            cases.push(Case {
+                backend,
+                spec: spec(mode, StorageFormat::F32),
+                depth: true,
+            });
+        }
+    }
+    let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
+    // Spectral sides are powers of two.
+    let dispersive = GridSpec::new(
+        GridSize::new(64, 32).expect("size"),
+        spec(GridMode::Signed, StorageFormat::F32).params,
+        Boundary::Absorbing,
+        GridMode::Signed,
+    )
+    .with_dispersion(airy);
+    for depth in [false, true] {
+        cases.push(Case {
+            backend: GpuBackend::Compute,
+            spec: dispersive,
+            depth,
+        });
     }
     cases
 }
@@ -96,24 +157,25 @@ fn impulse(mode: GridMode, k: usize) -> Impulse {
 }
 
 /// A hull of a few cells at a position that moves with `k`, speeds 1.0 to 1.4.
-fn hull_mask(k: usize) -> Vec<f32> {
-    let mut mask = vec![0.0; W * H];
+fn hull_mask(size: GridSize, k: usize) -> Vec<f32> {
+    let w = size.width();
+    let mut mask = vec![0.0; size.cells()];
     let x0 = 6 + 3 * k;
     for dx in 0..5 {
-        mask[26 * W + x0 + dx] = 1.0 + 0.1 * dx as f32;
-        mask[27 * W + x0 + dx] = 1.0;
+        mask[26 * w + x0 + dx] = 1.0 + 0.1 * dx as f32;
+        mask[27 * w + x0 + dx] = 1.0;
     }
     mask
 }
 
-fn land() -> LandMask {
-    let mut land = LandMask::empty(GridSize::new(W, H).expect("size"));
+fn land(size: GridSize) -> LandMask {
+    let mut land = LandMask::empty(size);
     land.add_rect(30, 0, 33, 12).expect("rect");
     land
 }
 
 fn grid(gpu: &GpuContext, backend: GpuBackend, spec: GridSpec) -> GpuGrid {
-    gpu_grid_with_land(gpu, backend, spec, land())
+    gpu_grid_with_land(gpu, backend, spec, land(spec.size))
 }
 
 /// The heights' bits and, outside classic mode, the raw channels' bits (split: `p` and `n`
@@ -174,7 +236,7 @@ fn assert_waves_recorded_alike(name: &str, per_call: &GpuGrid, recorded: &GpuGri
 #[test]
 fn a_frame_recorded_into_one_encoder_equals_the_same_calls_submitted_one_by_one() {
     let gpu = gpu_or_return!("one_encoder_frame");
-    for case in cases() {
+    for case in frame_cases() {
         let (mode, name) = (case.spec.mode, case.name());
         let amp = impulse_amplitude(mode);
         let mut per_call = case.grid(&gpu);
@@ -183,8 +245,12 @@ fn a_frame_recorded_into_one_encoder_equals_the_same_calls_submitted_one_by_one(
         let mut masks_b = masks_a.clone();
         for k in 0..FRAMES {
             let impulse = impulse(mode, k);
-            masks_a.advance(&hull_mask(k)).expect("advance");
-            masks_b.advance(&hull_mask(k)).expect("advance");
+            masks_a
+                .advance(&hull_mask(case.spec.size, k))
+                .expect("advance");
+            masks_b
+                .advance(&hull_mask(case.spec.size, k))
+                .expect("advance");
 
             per_call.add_impulse(&impulse).expect("impulse");
             per_call.step_with_contacts(&masks_a).expect("contact step");
@@ -237,10 +303,16 @@ fn two_contact_steps_recorded_into_one_encoder_each_use_their_own_masks() {
         // moves on (bow and stern events), louder.
         let (size, amp) = (case.spec.size, impulse_amplitude(case.spec.mode));
         let mut first = ContactMasks::new(size, 0.2 * amp).expect("masks");
-        first.advance(&hull_mask(0)).expect("advance");
+        first
+            .advance(&hull_mask(case.spec.size, 0))
+            .expect("advance");
         let mut second = ContactMasks::new(size, 0.35 * amp).expect("masks");
-        second.advance(&hull_mask(0)).expect("advance");
-        second.advance(&hull_mask(2)).expect("advance");
+        second
+            .advance(&hull_mask(case.spec.size, 0))
+            .expect("advance");
+        second
+            .advance(&hull_mask(case.spec.size, 2))
+            .expect("advance");
         assert_ne!(first.new_mask(), second.new_mask());
 
         for masks in [&first, &second] {
@@ -295,7 +367,7 @@ fn an_impulse_recorded_between_steps_is_applied_once_at_its_place_in_the_recordi
                 "{name}, displacement {displacement}: recorded and per-call runs differ"
             );
 
-            let mut cpu = cpu_reference(spec, land());
+            let mut cpu = cpu_reference(spec, land(spec.size));
             cpu.step_many(3);
             cpu.add_impulse(&impulse);
             cpu.step_many(6);
