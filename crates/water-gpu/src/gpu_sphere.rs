@@ -91,8 +91,12 @@ impl GpuSphereWater for GpuSphere {
         self.water_mut().step_many(steps)
     }
 
-    fn add_impulse(&mut self, impulse: &SphereImpulse) -> Result<(), GpuError> {
-        self.water_mut().add_impulse(impulse)
+    fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        impulse: &SphereImpulse,
+    ) -> Result<(), GpuError> {
+        self.water_mut().encode_add_impulse(encoder, impulse)
     }
 
     fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {

@@ -32,13 +32,31 @@ pub trait GpuSphereWater: sealed::OnDevice {
     /// [`crate::GpuGridWater::encode_step_many`]).
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64);
 
-    /// Adds an impulse (a click), its heights computed on the host exactly as
-    /// [`water_sphere::SphereWater::add_impulse`] computes them. **Submits** one command
-    /// buffer.
+    /// Records an impulse (a click) into the caller's encoder, its heights computed on the
+    /// host exactly as [`water_sphere::SphereWater::add_impulse`] computes them. **Records
+    /// only**: the amounts travel in buffers made for this click alone (and, on the fragment
+    /// backend, through copies recorded around its pass), so clicks and steps recorded into one
+    /// encoder apply in recording order, each once.
+    ///
+    /// # Errors
+    /// None today for a live device; the `Result` keeps the `encode_` methods alike.
+    fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        impulse: &SphereImpulse,
+    ) -> Result<(), GpuError>;
+
+    /// Adds an impulse (a click). **Submits** one command buffer (what
+    /// [`GpuSphereWater::encode_add_impulse`] records).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`].
-    fn add_impulse(&mut self, impulse: &SphereImpulse) -> Result<(), GpuError>;
+    fn add_impulse(&mut self, impulse: &SphereImpulse) -> Result<(), GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        crate::recording::submit_recorded(&device, &queue, "sphere click", |encoder| {
+            self.encode_add_impulse(encoder, impulse)
+        })
+    }
 
     /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the
     /// mesh's vertex order). Poll the device and take the bytes from the returned

@@ -8,7 +8,7 @@ use water_sphere::{
 
 use crate::carried_correction::{carried_uniform, record_in_runs, take_arrived, Recorded};
 use crate::device_calls::{
-    check_limit, record_compute_pass, storage_buffer, submitted, uniform_buffer, validated,
+    check_limit, record_compute_pass, storage_buffer, uniform_buffer, validated,
 };
 use crate::error::GpuError;
 use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
@@ -356,11 +356,16 @@ impl GpuSphereWater for SphereComputeWater {
         )
     }
 
-    /// Adds a click (its heights computed on the host exactly as the CPU water computes them).
+    /// Records a click (its heights computed on the host exactly as the CPU water computes
+    /// them). **Records only.**
     ///
     /// # Errors
-    /// [`GpuError::DeviceLost`].
-    fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
+    /// None today for a live device.
+    fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        click: &SphereImpulse,
+    ) -> Result<(), GpuError> {
         let cells: Vec<ImpulseCell> = click
             .heights(&self.sphere, &self.click_weights)
             .into_iter()
@@ -385,13 +390,16 @@ impl GpuSphereWater for SphereComputeWater {
                 _pad: 0,
             }),
         );
-        let amounts = storage_buffer(
-            &device,
-            "sphere click cells",
-            size_of_val(cells.as_slice()) as u64,
-        );
-        self.queue
-            .write_buffer(&amounts, 0, bytemuck::cast_slice(&cells));
+        // Made with its contents for this click alone: no queued write, which would land
+        // before every command of the submission.
+        let amounts = {
+            use wgpu::util::DeviceExt;
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("sphere click cells"),
+                contents: bytemuck::cast_slice(&cells),
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        };
         let resources = [
             (0, uniforms.as_entire_binding()),
             (1, amounts.as_entire_binding()),
@@ -407,17 +415,14 @@ impl GpuSphereWater for SphereComputeWater {
             layout: &self.impulse_pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            record_compute_pass(
-                &mut encoder,
-                "water sphere impulse",
-                &self.impulse_pipeline,
-                [&group],
-                [(cells.len() as u32).div_ceil(64), 1, 1],
-            );
-            self.queue.submit([encoder.finish()]);
-        })
+        record_compute_pass(
+            encoder,
+            "water sphere impulse",
+            &self.impulse_pipeline,
+            [&group],
+            [(cells.len() as u32).div_ceil(64), 1, 1],
+        );
+        Ok(())
     }
 
     /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's

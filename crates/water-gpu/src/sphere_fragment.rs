@@ -33,7 +33,7 @@ use water_sphere::{
 };
 
 use crate::carried_correction::{carried_uniform, record_in_runs, take_arrived, Recorded};
-use crate::device_calls::{check_limit, level_texture, submitted, uniform_buffer, validated};
+use crate::device_calls::{check_limit, level_texture, uniform_buffer, validated};
 use crate::error::GpuError;
 use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
@@ -504,13 +504,18 @@ impl GpuSphereWater for SphereFragmentWater {
         );
     }
 
-    /// Adds a click (its heights computed on the host exactly as the CPU water computes them):
-    /// the host writes them into the delta texture (only the rows the click touches), a render
-    /// pass adds them to the current heights, and those rows are cleared again.
+    /// Records a click (its heights computed on the host exactly as the CPU water computes
+    /// them): a copy recorded into the delta texture (only the rows the click touches), a render
+    /// pass adding them to the current heights, and a copy clearing those rows again.
+    /// **Records only.**
     ///
     /// # Errors
-    /// [`GpuError::DeviceLost`].
-    fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), GpuError> {
+    /// None today for a live device.
+    fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        click: &SphereImpulse,
+    ) -> Result<(), GpuError> {
         let heights = click.heights(&self.sphere, &self.click_weights);
         let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
         let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {
@@ -522,20 +527,10 @@ impl GpuSphereWater for SphereFragmentWater {
         let start = row0 * width;
         let end = heights.len().min(row1 * width);
         rows[..end - start].copy_from_slice(&heights[start..end]);
-        let target = wgpu::TexelCopyTextureInfo {
-            texture: &self.delta,
-            mip_level: 0,
-            origin: wgpu::Origin3d {
-                x: 0,
-                y: row0 as u32,
-                z: 0,
-            },
-            aspect: wgpu::TextureAspect::All,
-        };
-        let layout = wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(width as u32 * 4),
-            rows_per_image: None,
+        let origin = wgpu::Origin3d {
+            x: 0,
+            y: row0 as u32,
+            z: 0,
         };
         let extent = wgpu::Extent3d {
             width: width as u32,
@@ -543,27 +538,23 @@ impl GpuSphereWater for SphereFragmentWater {
             depth_or_array_layers: 1,
         };
         let device = self.device.clone();
-        submitted(&device, || {
-            self.queue
-                .write_texture(target, bytemuck::cast_slice(&rows), layout, extent);
-            let (cur, spare) = (self.levels.current(), self.levels.next());
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("sphere fragment click"),
-            });
-            self.record_add_delta(&mut encoder, cur, spare);
-            // Back into the current texture rather than swapping roles: the three step bind
-            // groups assume roles that only rotate, and clicks are rare next to steps.
-            encoder.copy_texture_to_texture(
-                self.fields[spare].as_image_copy(),
-                self.fields[cur].as_image_copy(),
-                self.fields[cur].size(),
-            );
-            self.queue.submit([encoder.finish()]);
-            // Queued after the pass above, so the next click starts from a zero delta.
-            rows.fill(0.0);
-            self.queue
-                .write_texture(target, bytemuck::cast_slice(&rows), layout, extent);
-        })
+        // The delta rows written and cleared by copies recorded around the pass, in order with
+        // whatever else the encoder holds (a queued write would land before all of it).
+        let bytes: &[u8] = bytemuck::cast_slice(&rows);
+        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
+        let (cur, spare) = (self.levels.current(), self.levels.next());
+        self.record_add_delta(encoder, cur, spare);
+        // Back into the current texture rather than swapping roles: the three step bind
+        // groups assume roles that only rotate, and clicks are rare next to steps.
+        encoder.copy_texture_to_texture(
+            self.fields[spare].as_image_copy(),
+            self.fields[cur].as_image_copy(),
+            self.fields[cur].size(),
+        );
+        rows.fill(0.0);
+        let zeros: &[u8] = bytemuck::cast_slice(&rows);
+        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, zeros);
+        Ok(())
     }
 
     /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's

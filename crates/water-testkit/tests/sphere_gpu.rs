@@ -201,3 +201,58 @@ fn keeps_its_mean_level(gpu: &water_gpu::GpuContext, backend: GpuBackend, record
         &water.heights().expect("heights"),
     );
 }
+
+/// A frame of clicks and steps recorded into one encoder (`encode_add_impulse` between
+/// `encode_step_many`s, two clicks back to back) does exactly what the same calls do when each
+/// submits: the heights are equal bit for bit on both sphere backends (damped water, so the
+/// mean-level keeper does not run).
+#[test]
+fn sphere_clicks_recorded_into_one_encoder_equal_the_calls_one_by_one() {
+    let gpu = gpu_or_return!("sphere_clicks_recorded_into_one_encoder_equal_the_calls_one_by_one");
+    let cpu = sphere_water(
+        4,
+        1.0,
+        SphereStepper::Mean { a: 0.6 },
+        Damping::PerStep(0.998),
+    );
+    let clicks = [
+        SphereImpulse::new(Vec3::Z, 0.4, 0.05).expect("click"),
+        SphereImpulse::new(Vec3::new(1.0, -0.5, 0.2), 0.3, -0.03).expect("click"),
+        SphereImpulse::new(Vec3::new(-0.3, 0.9, -0.1), 0.25, 0.02).expect("click"),
+    ];
+    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+        let mut per_call = GpuSphere::new(backend, &gpu.device, &gpu.queue, &cpu).expect("gpu");
+        let mut recorded = GpuSphere::new(backend, &gpu.device, &gpu.queue, &cpu).expect("gpu");
+        for frame in 0..3 {
+            per_call.add_impulse(&clicks[frame]).expect("click");
+            per_call.step_many(7).expect("steps");
+            per_call
+                .add_impulse(&clicks[(frame + 1) % 3])
+                .expect("click");
+            per_call
+                .add_impulse(&clicks[(frame + 2) % 3])
+                .expect("click");
+            per_call.step_many(5).expect("steps");
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            recorded
+                .encode_add_impulse(&mut encoder, &clicks[frame])
+                .expect("click");
+            recorded.encode_step_many(&mut encoder, 7);
+            recorded
+                .encode_add_impulse(&mut encoder, &clicks[(frame + 1) % 3])
+                .expect("click");
+            recorded
+                .encode_add_impulse(&mut encoder, &clicks[(frame + 2) % 3])
+                .expect("click");
+            recorded.encode_step_many(&mut encoder, 5);
+            gpu.queue.submit([encoder.finish()]);
+            let (a, b) = (
+                per_call.heights().expect("heights"),
+                recorded.heights().expect("heights"),
+            );
+            assert!(a.iter().any(|z| z.abs() > 1e-3), "the clicks made waves");
+            let same = a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
+            assert!(same, "{backend:?} frame {frame}: recorded clicks differ");
+        }
+    }
+}
