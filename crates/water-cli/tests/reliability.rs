@@ -212,6 +212,35 @@ fn a_grid_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
     assert!(!dir.join("out").join("height.npy").exists());
 }
 
+/// A sphere scenario whose icosphere does not fit in the memory allowed (level 11: 41.9
+/// million vertices) is refused in one line naming the bytes, not an abort, under a 2 GB
+/// address-space limit; nothing is written.
+#[test]
+fn a_sphere_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
+    let dir = scratch("ulimit-sphere");
+    let file = dir.join("big-sphere.toml");
+    std::fs::write(
+        &file,
+        "steps = 1\n[sphere]\nlevel = 11\nradius = 1.0\nwave_speed = 0.5\ndt = 0.0001\n\
+         damping = 0.999\nstepper = \"mean\"\n",
+    )
+    .expect("write");
+    let script = format!(
+        "ulimit -v 2000000 && exec {} run {} --quiet --out {}",
+        env!("CARGO_BIN_EXE_water"),
+        file.display(),
+        dir.join("out").display()
+    );
+    let res = Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .expect("bash");
+    let e = refused(&res);
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+    assert!(e.contains("41943042 vertices") && e.contains("GiB"), "{e}");
+    assert!(!dir.join("out").join("height.npy").exists());
+}
+
 #[test]
 fn thread_counts_are_capped_and_negative_numbers_reach_their_range_checks() {
     let e = refused(&water(&[

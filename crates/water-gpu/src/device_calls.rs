@@ -48,26 +48,37 @@ pub(crate) fn check_storage_bytes(device: &wgpu::Device, bytes: u64) -> Result<(
     check_limit("buffer size (bytes)", bytes, limits.max_buffer_size)
 }
 
-/// Runs `work` (which submits to the queue) inside a validation error scope. The crate's own
-/// commands are valid for a live device, so an error here means the device is gone.
+/// Runs `work` (which submits to the queue) inside validation and out-of-memory error scopes.
+/// The crate's own commands are valid for a live device, so a validation error here means the
+/// device is gone.
 pub(crate) fn submitted<T>(device: &wgpu::Device, work: impl FnOnce() -> T) -> Result<T, GpuError> {
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let value = work();
-    match pollster::block_on(scope.pop()) {
-        Some(e) => Err(GpuError::DeviceLost(e.to_string())),
-        None => Ok(value),
-    }
+    scoped(device, work, GpuError::DeviceLost)
 }
 
-/// Runs `create` inside a validation error scope and turns an error into a [`GpuError`].
+/// Runs `create` inside validation and out-of-memory error scopes and turns an error into a
+/// [`GpuError`].
 pub(crate) fn validated<T>(
     device: &wgpu::Device,
     create: impl FnOnce() -> T,
 ) -> Result<T, GpuError> {
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let value = create();
-    match pollster::block_on(scope.pop()) {
-        Some(e) => Err(GpuError::Validation(e.to_string())),
+    scoped(device, create, GpuError::Validation)
+}
+
+/// `work` inside an out-of-memory scope holding a validation scope: a device out of memory is
+/// [`GpuError::OutOfMemory`] (never the uncaptured-error handler's panic), a validation error
+/// what `invalid` makes of it.
+fn scoped<T>(
+    device: &wgpu::Device,
+    work: impl FnOnce() -> T,
+    invalid: impl FnOnce(String) -> GpuError,
+) -> Result<T, GpuError> {
+    let memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let value = work();
+    let invalid = pollster::block_on(validation.pop()).map(|e| invalid(e.to_string()));
+    let memory = pollster::block_on(memory.pop()).map(|e| GpuError::OutOfMemory(e.to_string()));
+    match memory.or(invalid) {
+        Some(e) => Err(e),
         None => Ok(value),
     }
 }

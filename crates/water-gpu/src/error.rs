@@ -103,6 +103,10 @@ pub enum GpuError {
     /// wgpu reported a validation error (a bug in this crate, or a device without a feature).
     #[error("GPU validation error: {0}")]
     Validation(String),
+    /// The device could not allocate what was asked (on a software adapter the device's memory
+    /// is the process's: an address-space limit such as `ulimit -v` bounds it too).
+    #[error("the GPU device ran out of memory: {0}")]
+    OutOfMemory(String),
     /// The device was lost (driver reset, device removed, or destroyed).
     #[error("the GPU device was lost: {0}")]
     DeviceLost(String),
