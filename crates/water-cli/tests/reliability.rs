@@ -187,6 +187,20 @@ fn impulses_and_land_outside_the_grid_or_the_run_are_refused() {
     assert!(e.contains("beyond the 20 x 16 grid"), "{e}");
 }
 
+/// `water run SCENARIO --quiet --out OUT` under a 2 GB address-space limit (`ulimit -v`).
+fn run_under_2_gb(scenario: &Path, out: &Path) -> Output {
+    let script = format!(
+        "ulimit -v 2000000 && exec {} run {} --quiet --out {}",
+        env!("CARGO_BIN_EXE_water"),
+        scenario.display(),
+        out.display()
+    );
+    Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .expect("bash")
+}
+
 #[test]
 fn a_grid_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
     let dir = scratch("ulimit");
@@ -197,17 +211,7 @@ fn a_grid_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
             .replace("height = 16", "height = 30000"),
     )
     .expect("write");
-    let script = format!(
-        "ulimit -v 2000000 && exec {} run {} --quiet --out {}",
-        env!("CARGO_BIN_EXE_water"),
-        file.display(),
-        dir.join("out").display()
-    );
-    let res = Command::new("bash")
-        .args(["-c", &script])
-        .output()
-        .expect("bash");
-    let e = refused(&res);
+    let e = refused(&run_under_2_gb(&file, &dir.join("out")));
     assert!(e.contains("30000 x 30000") && e.contains("GiB"), "{e}");
     assert!(!dir.join("out").join("height.npy").exists());
 }
@@ -225,17 +229,7 @@ fn a_sphere_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
          damping = 0.999\nstepper = \"mean\"\n",
     )
     .expect("write");
-    let script = format!(
-        "ulimit -v 2000000 && exec {} run {} --quiet --out {}",
-        env!("CARGO_BIN_EXE_water"),
-        file.display(),
-        dir.join("out").display()
-    );
-    let res = Command::new("bash")
-        .args(["-c", &script])
-        .output()
-        .expect("bash");
-    let e = refused(&res);
+    let e = refused(&run_under_2_gb(&file, &dir.join("out")));
     assert_eq!(e.trim().lines().count(), 1, "{e}");
     assert!(e.contains("41943042 vertices") && e.contains("GiB"), "{e}");
     assert!(!dir.join("out").join("height.npy").exists());
