@@ -1,7 +1,8 @@
 //! [`HeightPatches`]: patches of one grid's heights at one step, each a [`HeightView`] that
 //! samples as the whole grid would inside it. What a floating body or a point query needs from
 //! the water, at a fraction of the field: the GPU backends read back only these
-//! (`water_gpu::PatchReader`), the CPU gathers the same from its own grid.
+//! (`water_gpu::PatchReader`), the CPU gathers the same from its own grid
+//! ([`HeightPatches::gather`]). GPU twin: `shaders/gather_patches.wgsl`.
 
 use crate::cell_rect::CellRect;
 use crate::error::{Result, WaterError};
