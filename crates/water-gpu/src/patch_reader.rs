@@ -197,8 +197,7 @@ impl PendingPatches {
     }
 
     /// The patches, if they have arrived (poll the device first); `None` while on the way.
-    /// Each call after they arrive gives them again only if they are still mapped: take them
-    /// once.
+    /// They are given once: a call after they were taken gives `None` or an error.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] if the map failed.

@@ -119,8 +119,8 @@ fn stepping_water_in_a_frame_loop_never_waits_on_the_device() {
 
 /// Most cells a side of one crate's patch in [`water_scene::benchmark::crate_field`]: the
 /// crate reaches 0.51 m from its centre, its margin for a towed crate's motion over two steps
-/// and one cell add 0.13 m, the patch's halo two cells each side: 0.64 m * 2 / 0.1 m + 4 + 1
-/// for the rounding at each end.
+/// and one cell add 0.13 m, the patch's halo two cells each side: 0.64 m * 2 / 0.1 m + 4 =
+/// 16.9 cells, and up to 2 more where the ends round outward.
 const CRATE_PATCH_SIDE: u64 = 19;
 
 /// 100 crates on 512^2 split water on either GPU backend, stepped as a game does (a step a
