@@ -31,8 +31,7 @@ pub fn scene_drawing(
     colour: impl Fn(usize) -> Vec3,
 ) -> Result<SceneDrawing<'_>, GpuError> {
     let surface = scene
-        .water_mut()
-        .gpu_mut()
+        .gpu_water_to_read()
         .ok_or(GpuError::NotOnGpu {
             operation: "drawing a scene",
         })?

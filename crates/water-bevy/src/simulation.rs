@@ -143,7 +143,7 @@ impl WaterSimulation {
     /// On a GPU backend: takes a readback that arrived and starts the next, and updates the
     /// normal-and-height texture the surface draws. Nothing on the CPU.
     pub(crate) fn refresh_gpu_heights(&mut self) -> Result<(), GpuError> {
-        match (&mut self.gpu_heights, self.scene.water_mut().gpu_mut()) {
+        match (&mut self.gpu_heights, self.scene.gpu_water_to_read()) {
             (Some(heights), Some(grid)) => heights.refresh(grid),
             _ => Ok(()),
         }

@@ -304,8 +304,7 @@ pub fn render_scenario(
 /// The GPU grid of a scene made on a GPU backend.
 fn gpu_grid(scene: &mut Scene) -> &mut GpuGrid {
     scene
-        .water_mut()
-        .gpu_mut()
+        .gpu_water_to_read()
         .expect("render makes its scenes on a GPU backend")
 }
 

@@ -294,6 +294,14 @@ impl Scene {
         &mut self.water
     }
 
+    /// The GPU grid (`None` on the CPU), for work that reads the water without changing it:
+    /// the surface texture's update, drawing, readbacks. Unlike [`Scene::water_mut`] it keeps
+    /// the patches gathered for the bodies' next steps, so a frame that draws the water still
+    /// waits for nothing.
+    pub fn gpu_water_to_read(&mut self) -> Option<&mut water_gpu::GpuGrid> {
+        self.water.gpu_mut()
+    }
+
     /// Steps taken.
     #[must_use]
     pub fn steps_taken(&self) -> u64 {
