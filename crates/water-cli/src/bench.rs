@@ -21,8 +21,12 @@ use water_sphere::SphereLayout;
 /// One benchmark run's result, printed as a JSON line.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
-    /// `"cpu"`.
+    /// `"cpu"`, `"gpu"` or `"gpu-fragment"`.
     pub backend: String,
+    /// `"wave"` (the five-point stencil) or `"dispersive"` (the spectral step).
+    pub model: String,
+    /// The dispersive model's uniform depth, m (`None`: deep water, or the wave model).
+    pub depth: Option<f64>,
     /// Stepper name.
     pub mode: String,
     /// Boundary name.
@@ -53,6 +57,9 @@ pub struct BenchReport {
     pub software_renderer: bool,
     /// Sum of the final heights, to check runs compute the same thing.
     pub checksum: f64,
+    /// Root mean square of the final heights, m: a second check that runs compute the same
+    /// thing, where a step keeps the sum.
+    pub rms: f64,
     /// `"f32"` or `"f16"`: how the GPU grid stored its cells (the CPU stores f32).
     pub storage: String,
     /// Fixed costs of the GPU backend: per dispatch, per submission, per readback (`None` on
@@ -84,6 +91,20 @@ pub struct BenchGrid {
     pub backend: Backend,
     /// How the GPU grid stores its cells ([`StorageFormat::F16`]: compute backend only).
     pub storage: StorageFormat,
+    /// Which water model steps.
+    pub model: BenchModel,
+}
+
+/// The water model a grid bench steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BenchModel {
+    /// The five-point wave stencil, from the C peer's field ([`water_scene::benchmark`]).
+    Wave,
+    /// The dispersive spectral step in the FFTW peer's setting ([`crate::bench_dispersive`]).
+    Dispersive {
+        /// Uniform depth, m; `None` for deep water.
+        depth: Option<f64>,
+    },
 }
 
 /// Errors of the bench command.
@@ -111,21 +132,13 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
     if spec.steps == 0 {
         return Err(BenchError::Invalid("--steps must be at least 1".into()));
     }
+    if let BenchModel::Dispersive { depth } = spec.model {
+        return crate::bench_dispersive::bench_dispersive(spec, depth);
+    }
     if let Some(kind) = spec.backend.gpu() {
         return bench_gpu(spec, kind);
     }
-    if spec.storage != StorageFormat::F32 {
-        return Err(BenchError::Invalid(format!(
-            "--storage {} is a GPU storage format: use it with --backend gpu",
-            spec.storage
-        )));
-    }
-    let threads = spec.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    if threads == 0 {
-        return Err(BenchError::Invalid("--threads must be at least 1".into()));
-    }
+    let threads = cpu_threads(spec)?;
     let (pool, mut water) = c_peer_bench(spec.size, spec.mode, spec.boundary, threads)?;
     water.set_temporal_blocking(spec.blocking);
     let (blocked, seconds) = pool.install(|| {
@@ -141,9 +154,11 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
         (blocked, start.elapsed().as_secs_f64())
     });
     let cells_per_step = cells_per_step(spec.size, spec.boundary);
-    let checksum = water.heights().iter().map(|&v| f64::from(v)).sum();
+    let (checksum, rms) = checksums(&water.heights());
     Ok(BenchReport {
         backend: "cpu".into(),
+        model: "wave".into(),
+        depth: None,
         mode: spec.mode.name().into(),
         boundary: spec.boundary.name().into(),
         size: spec.size,
@@ -163,10 +178,75 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
         adapter: None,
         software_renderer: false,
         checksum,
+        rms,
         storage: StorageFormat::F32.name().into(),
         gpu_costs: None,
         f16_error: None,
     })
+}
+
+/// Times `steps` steps of `grid` from the start `upload` writes: one warm-up step (pipeline
+/// compilation, first-use work in the driver), then the start again, so the timed steps compute
+/// exactly what the CPU bench computes. Compute grids are timed with GPU timestamp queries where
+/// the device offers them, everything else by wall clock from submission to completion.
+/// Returns the seconds and how they were timed.
+pub(crate) fn time_gpu_steps(
+    gpu: &GpuContext,
+    grid: &mut GpuGrid,
+    steps: u64,
+    upload: impl Fn(&mut GpuGrid) -> Result<(), water_gpu::GpuError>,
+) -> Result<(f64, &'static str), water_gpu::GpuError> {
+    let wait = || {
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))
+    };
+    upload(grid)?;
+    grid.step_many(1)?;
+    wait()?;
+    upload(grid)?;
+    Ok(match grid {
+        GpuGrid::Compute(g) => {
+            let start = Instant::now();
+            match g.step_many_timed(steps)? {
+                Some(gpu_seconds) => (gpu_seconds, "gpu-timestamp"),
+                None => (start.elapsed().as_secs_f64(), "wall"),
+            }
+        }
+        GpuGrid::Fragment(g) => {
+            let start = Instant::now();
+            g.step_many(steps)?;
+            wait()?;
+            (start.elapsed().as_secs_f64(), "wall")
+        }
+    })
+}
+
+/// The sum and the root mean square of `heights`.
+#[must_use]
+pub fn checksums(heights: &[f32]) -> (f64, f64) {
+    let sum = heights.iter().map(|&v| f64::from(v)).sum();
+    let squares: f64 = heights.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
+    (sum, (squares / heights.len().max(1) as f64).sqrt())
+}
+
+/// The threads of a CPU bench (`None`: all cores), refusing a GPU storage format and zero
+/// threads by name.
+pub(crate) fn cpu_threads(spec: &BenchGrid) -> Result<usize, BenchError> {
+    if spec.storage != StorageFormat::F32 {
+        return Err(BenchError::Invalid(format!(
+            "--storage {} is a GPU storage format: use it with --backend gpu",
+            spec.storage
+        )));
+    }
+    let threads = spec.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    if threads == 0 {
+        return Err(BenchError::Invalid("--threads must be at least 1".into()));
+    }
+    Ok(threads)
 }
 
 /// Updated cells per step of an `n x n` grid (fixed edges do not update).
@@ -209,33 +289,8 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
             grid.upload_f32(&cur, &old)
         }
     };
-    let wait = |g: &GpuContext| {
-        g.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| water_gpu::GpuError::DeviceLost(e.to_string()))
-    };
-    // A warm-up step (first-use work in the driver), then the field again from the start, so
-    // the timed steps compute exactly what the CPU bench computes.
-    upload(&mut grid)?;
-    grid.step_many(1)?;
-    wait(&gpu)?;
-    upload(&mut grid)?;
-    let (seconds, timing) = match &mut grid {
-        GpuGrid::Compute(g) => {
-            let start = Instant::now();
-            match g.step_many_timed(spec.steps)? {
-                Some(gpu_seconds) => (gpu_seconds, "gpu-timestamp"),
-                None => (start.elapsed().as_secs_f64(), "wall"),
-            }
-        }
-        GpuGrid::Fragment(g) => {
-            let start = Instant::now();
-            g.step_many(spec.steps)?;
-            wait(&gpu)?;
-            (start.elapsed().as_secs_f64(), "wall")
-        }
-    };
-    let checksum = grid.heights()?.iter().map(|&v| f64::from(v)).sum();
+    let (seconds, timing) = time_gpu_steps(&gpu, &mut grid, spec.steps, upload)?;
+    let (checksum, rms) = checksums(&grid.heights()?);
     let cells = cells_per_step(spec.size, spec.boundary);
     let info = gpu.adapter.get_info();
     let gpu_costs = crate::gpu_costs::measure(&gpu, kind, grid_spec, &grid)?;
@@ -252,6 +307,8 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
     };
     Ok(BenchReport {
         backend: kind.name().into(),
+        model: "wave".into(),
+        depth: None,
         mode: spec.mode.name().into(),
         boundary: spec.boundary.name().into(),
         size: spec.size,
@@ -266,6 +323,7 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
         adapter: Some(gpu.describe()),
         software_renderer: info.device_type == wgpu::DeviceType::Cpu,
         checksum,
+        rms,
         storage: spec.storage.name().into(),
         gpu_costs: Some(gpu_costs),
         f16_error,

@@ -4,6 +4,7 @@
 //! and PNG output, the benchmarks and renders. See `water --help`.
 
 pub mod bench;
+pub mod bench_dispersive;
 pub mod bench_scene;
 pub mod compare;
 pub mod gpu_costs;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use water_cli::bench::{bench_grid, BenchGrid};
+use water_cli::bench::{bench_grid, BenchGrid, BenchModel};
 use water_cli::compare::{compare, table};
 use water_cli::limits::threads as checked_threads;
 use water_cli::output::{report, Failure, Stdout, CLOSED_PIPE_STATUS};
@@ -68,6 +68,14 @@ enum BoundaryArg {
     Reflective,
     Periodic,
     Absorbing,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModelArg {
+    /// The five-point wave stencil (the C peer's step).
+    Wave,
+    /// The dispersive spectral step (the FFTW peer's step), deep water unless --depth.
+    Dispersive,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -289,9 +297,16 @@ enum BenchWhat {
         /// Stepper.
         #[arg(long, value_enum, default_value = "signed")]
         mode: ModeArg,
-        /// Boundary (the C peer uses fixed).
-        #[arg(long, value_enum, default_value = "fixed")]
-        boundary: BoundaryArg,
+        /// Boundary (default: fixed for the wave model, as the C peer; periodic for the
+        /// dispersive model, as the FFTW peer).
+        #[arg(long, value_enum)]
+        boundary: Option<BoundaryArg>,
+        /// Water model.
+        #[arg(long, value_enum, default_value = "wave")]
+        model: ModelArg,
+        /// Uniform depth of the dispersive model, m (default: deep water).
+        #[arg(long)]
+        depth: Option<f64>,
         /// Time separate single steps instead of one multi-step run.
         #[arg(long)]
         single_step: bool,
@@ -530,11 +545,26 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     backend,
                     mode,
                     boundary,
+                    model,
+                    depth,
                     single_step,
                     blocking,
                     storage,
                 },
         } => {
+            let model = match (model, depth) {
+                (ModelArg::Wave, Some(d)) => {
+                    return Err(Failure::Message(format!(
+                        "--depth {d}: the wave model takes no depth (use --model dispersive)"
+                    )))
+                }
+                (ModelArg::Wave, None) => BenchModel::Wave,
+                (ModelArg::Dispersive, depth) => BenchModel::Dispersive { depth },
+            };
+            let boundary = boundary.unwrap_or(match model {
+                BenchModel::Wave => BoundaryArg::Fixed,
+                BenchModel::Dispersive { .. } => BoundaryArg::Periodic,
+            });
             let spec = BenchGrid {
                 size,
                 steps,
@@ -561,6 +591,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     StorageArg::F32 => water_gpu::StorageFormat::F32,
                     StorageArg::F16 => water_gpu::StorageFormat::F16,
                 },
+                model,
             };
             let report = bench_grid(&spec)?;
             stdout.line(&serde_json::to_string(&report)?)?;

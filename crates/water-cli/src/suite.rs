@@ -10,7 +10,7 @@ use std::time::Instant;
 use water_core::{Boundary, GridMode, TemporalBlocking};
 use water_gpu::{GpuBackend, StorageFormat};
 
-use crate::bench::{bench_grid, BenchError, BenchGrid};
+use crate::bench::{bench_grid, BenchError, BenchGrid, BenchModel};
 use crate::out_dir::OutputDir;
 use crate::roofline;
 use water_scene::Backend;
@@ -173,6 +173,7 @@ pub fn run(options: &SuiteOptions) -> Result<SuiteResults, BenchError> {
             blocking: TemporalBlocking::Auto,
             backend: Backend::Cpu,
             storage: StorageFormat::F32,
+            model: BenchModel::Wave,
         };
         Ok(bench_grid(&spec)?.gcells_per_s)
     };
@@ -260,6 +261,7 @@ fn gpu_series(sizes: &[usize], cell_updates: f64) -> Result<Vec<Series>, BenchEr
         blocking: TemporalBlocking::Auto,
         backend: backend.into(),
         storage,
+        model: BenchModel::Wave,
     };
     let probe = bench_grid(&spec(sizes[0], 4, GpuBackend::Compute, StorageFormat::F32))?;
     let adapter = probe.adapter.unwrap_or_else(|| "GPU".into());

@@ -239,6 +239,76 @@ fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
     assert!(err.contains("width"), "{err}");
 }
 
+/// `--model dispersive` times the spectral step in the FFTW peer's setting and says so; what the
+/// model does not take is refused by name.
+#[test]
+fn bench_grid_times_the_dispersive_model_and_refuses_what_it_does_not_take() {
+    for depth in [None, Some("2")] {
+        let mut args = vec![
+            "bench",
+            "grid",
+            "--size",
+            "64",
+            "--steps",
+            "20",
+            "--threads",
+            "1",
+            "--model",
+            "dispersive",
+        ];
+        if let Some(d) = depth {
+            args.extend(["--depth", d]);
+        }
+        let v = json_line(&water(&args));
+        assert_eq!(v["model"], "dispersive");
+        assert_eq!(v["boundary"], "periodic", "the peer's edges by default");
+        assert_eq!(
+            v["cells_per_step"],
+            64 * 64,
+            "every cell of a periodic grid"
+        );
+        assert_eq!(
+            v["depth"].as_f64(),
+            depth.map(|d| d.parse().expect("depth"))
+        );
+        assert!(v["gcells_per_s"].as_f64().expect("number") > 0.0);
+        // The step keeps the mean (its multiplier is 0 at k = 0): the ripples' sum, not a
+        // blown-up field.
+        let start: f64 = (0..64 * 64)
+            .map(|i| f64::from(water_cli::bench_dispersive::ripple(i)))
+            .sum();
+        let checksum = v["checksum"].as_f64().expect("number");
+        assert!((checksum - start).abs() < 1e-3, "{checksum} vs {start}");
+    }
+    let wave = json_line(&water(&["bench", "grid", "--size", "64", "--steps", "2"]));
+    assert_eq!(wave["model"], "wave");
+    for (extra, named) in [
+        (&["--depth", "2"][..], "--depth 2"),
+        (
+            &["--model", "dispersive", "--mode", "split"][..],
+            "--mode split",
+        ),
+        (
+            &["--model", "dispersive", "--boundary", "fixed"][..],
+            "--boundary fixed",
+        ),
+        (&["--model", "dispersive", "--depth", "-1"][..], "depth"),
+        (&["--model", "dispersive", "--depth", "20000"][..], "11000"),
+        (
+            &["--model", "dispersive", "--storage", "f16"][..],
+            "--storage f16",
+        ),
+    ] {
+        let args = [
+            &["bench", "grid", "--size", "64", "--steps", "2"][..],
+            extra,
+        ]
+        .concat();
+        let err = failure(&args);
+        assert!(err.contains(named), "{extra:?}: {err}");
+    }
+}
+
 #[test]
 fn bench_roofline_reports_bandwidth_and_the_cells_it_allows() {
     let res = water(&[

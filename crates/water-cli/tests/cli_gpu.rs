@@ -416,3 +416,54 @@ fn bench_scene_on_the_gpu_reports_readback_bytes_and_device_waits() {
         );
     }
 }
+
+/// The dispersive model's bench on the compute backend steps the same spectral step as the CPU's
+/// (the same ripples keep the same mean and reach the same spread); the fragment backend refuses the model by name.
+#[test]
+fn bench_grid_times_the_dispersive_model_on_the_compute_backend() {
+    let Some(gpu) = bench_grid_on_gpu(
+        "bench_grid_times_the_dispersive_model_on_the_compute_backend",
+        "64",
+        "20",
+        &["--model", "dispersive", "--backend", "gpu"],
+    ) else {
+        return;
+    };
+    let cpu = json_line(&water(&[
+        "bench",
+        "grid",
+        "--size",
+        "64",
+        "--steps",
+        "20",
+        "--model",
+        "dispersive",
+    ]));
+    assert_eq!(gpu["model"], "dispersive");
+    assert_eq!(gpu["backend"], "gpu");
+    assert!(gpu["adapter"].is_string());
+    let (g, c) = (
+        gpu["checksum"].as_f64().expect("number"),
+        cpu["checksum"].as_f64().expect("number"),
+    );
+    assert!((g - c).abs() < 1e-3, "gpu {g} vs cpu {c}");
+    // The sum is kept by the step; the spread of heights after 20 steps is not, and must agree.
+    let (g, c) = (
+        gpu["rms"].as_f64().expect("number"),
+        cpu["rms"].as_f64().expect("number"),
+    );
+    assert!((g - c).abs() < 1e-4 * c, "rms: gpu {g} vs cpu {c}");
+    let err = failure(&[
+        "bench",
+        "grid",
+        "--size",
+        "64",
+        "--steps",
+        "2",
+        "--model",
+        "dispersive",
+        "--backend",
+        "gpu-fragment",
+    ]);
+    assert!(err.contains("dispersive"), "{err}");
+}
