@@ -22,11 +22,11 @@ pub(crate) fn bevy_gpu(
     queue: Option<&RenderQueue>,
     adapter: Option<&RenderAdapter>,
 ) -> Option<GpuContext> {
-    Some(GpuContext {
-        adapter: (**adapter?.0).clone(),
-        device: device?.wgpu_device().clone(),
-        queue: (**queue?.0).clone(),
-    })
+    Some(GpuContext::new(
+        (**adapter?.0).clone(),
+        device?.wgpu_device().clone(),
+        (**queue?.0).clone(),
+    ))
 }
 
 /// Heights for gameplay on a GPU backend: the last readback that arrived, and the one on its

@@ -70,6 +70,21 @@ pub fn render_bytes(width: u32, height: u32) -> u64 {
     u64::from(width) * u64::from(height) * 18
 }
 
+/// Room a software adapter's shader compiler needs beside a render, bytes: lavapipe compiles
+/// each pipeline on first use with LLVM, which aborts the process (no error to catch) when it
+/// cannot map its code. Measured: the harbour's 640 x 400 render aborts with about 50 MiB of
+/// address space left after the device is made, and finishes with about 150 MiB.
+pub const SOFTWARE_COMPILER_BYTES: u64 = 128 << 20;
+
+/// Bytes a render's device side holds on a software adapter, whose textures are host memory:
+/// the colour target, its depth buffer and the readback buffer (4 bytes a pixel each), the
+/// driver's copy of the frame as it resolves and maps it (4 more), and
+/// [`SOFTWARE_COMPILER_BYTES`].
+#[must_use]
+pub fn render_device_bytes(width: u32, height: u32) -> u64 {
+    u64::from(width) * u64::from(height) * 16 + SOFTWARE_COMPILER_BYTES
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

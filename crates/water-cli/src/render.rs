@@ -242,8 +242,35 @@ pub fn render_scenario(
         // The sphere was checked, and built, when the scenario was read.
         ScenarioFile::Sphere(_) => limits::check_memory(&what, frame_bytes)?,
     }
-    let mut dir = OutputDir::create(out).map_err(io)?;
+    let dir = OutputDir::create(out).map_err(io)?;
     let gpu = GpuContext::headless()?;
+    if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
+        // A software adapter's textures are this process's memory, and its driver has just
+        // taken its own share of the address space: the frame's device side counted too.
+        limits::check_memory(
+            &what,
+            frame_bytes.saturating_add(limits::render_device_bytes(options.width, options.height)),
+        )?;
+    }
+    let rendered = render_with(&gpu, scenario, options, dir);
+    // An error the device raised outside the crate's scopes (a texture past the memory left)
+    // is the cause of whatever failed after it: name it.
+    gpu.raised_error()?;
+    rendered
+}
+
+/// The frames of `scenario` drawn on `gpu` into `dir`, and the summary.
+fn render_with(
+    gpu: &GpuContext,
+    scenario: &mut ScenarioFile,
+    options: &RenderOptions,
+    mut dir: OutputDir,
+) -> Result<RenderSummary, RunError> {
+    let out = dir.dir().to_path_buf();
+    let io = |source| RunError::Io {
+        dir: out.clone(),
+        source,
+    };
     let start = Instant::now();
     let target = OffscreenTarget::new(
         &gpu.device,
@@ -254,7 +281,7 @@ pub fn render_scenario(
     )?;
     let (gif_temporary, gif) = dir.start("water.gif");
     let mut frames = Frames {
-        gpu: &gpu,
+        gpu,
         options,
         target,
         gif: GifStream::create(&gif_temporary, options.width, options.height, GIF_DELAY_CS)

@@ -322,3 +322,45 @@ fn a_reused_out_folder_holds_only_this_runs_files() {
         assert!(!bad.exists());
     }
 }
+
+/// A render past the memory allowed is refused in one line naming the bytes, not wgpu's
+/// out-of-memory panic or the software driver's abort: under a 800 MB address-space limit the
+/// device's own share (on a software adapter, its textures and its shader compiler's room) is
+/// counted after the device is made. Nothing is written.
+#[test]
+fn a_render_too_big_for_the_memory_allowed_is_one_line_not_a_panic() {
+    let dir = scratch("ulimit-render");
+    let out = dir.join("out");
+    let script = format!(
+        "ulimit -v 800000 && exec {} render --builtin harbour --size 4096x4096 --frames 2 \
+         --out {}",
+        env!("CARGO_BIN_EXE_water"),
+        out.display()
+    );
+    let result = Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .expect("bash");
+    let e = stderr(&result);
+    // The windowing libraries' complaint about a missing XDG_RUNTIME_DIR is theirs, not ours.
+    let ours: Vec<&str> = e
+        .lines()
+        .filter(|l| !l.contains("XDG_RUNTIME_DIR"))
+        .collect();
+    if e.contains("no GPU adapter") {
+        assert!(
+            std::env::var("WATER_REQUIRE_GPU").map_or(true, |v| v != "1"),
+            "WATER_REQUIRE_GPU=1 but {e}"
+        );
+        return;
+    }
+    assert_eq!(result.status.code(), Some(1), "{e}");
+    assert_eq!(ours.len(), 1, "one line: {e}");
+    assert!(!e.contains("panicked"), "{e}");
+    assert!(
+        ours[0].contains("GiB") || ours[0].contains("memory"),
+        "names the memory: {e}"
+    );
+    assert!(!out.join("render.json").exists());
+    assert!(!out.join("frame-0000.png").exists());
+}

@@ -121,7 +121,7 @@ pub mod wgsl_import;
 pub use agreement::{Comparison, F32_TOLERANCE, LOOSEST_TOLERANCE};
 pub use compute_grid::{ComputeGrid, FUSED_STEPS, SPECTRAL_MAX_SIDE};
 pub use contact_mask_renderer::{ContactHull, ContactMaskRenderer, MASK_FORMAT, MAX_CONTACT_HULLS};
-pub use context::GpuContext;
+pub use context::{DeviceErrors, GpuContext};
 pub use device_traffic::DeviceTraffic;
 pub use error::GpuError;
 pub use fragment_grid::FragmentGrid;

@@ -188,3 +188,36 @@ fn dispersive_grids_the_gpu_cannot_step_are_refused_by_name() {
         ComputeGrid::new(device, queue, dispersive_spec(64, 64, 1.0, 0.05)).expect("a grid");
     grid.set_depth(&deep).expect("within the limit");
 }
+
+/// An error outside the crate's error scopes (here a texture wider than the device allows,
+/// made directly on the device) is kept by the headless context's handler, not wgpu's default
+/// panic, and comes back once as a [`GpuError`]; a context of the caller's own device installs
+/// nothing.
+#[test]
+fn an_error_outside_the_crates_scopes_is_kept_not_a_panic() {
+    let gpu = gpu_or_return!("an_error_outside_the_crates_scopes");
+    assert!(gpu.raised_error().is_ok(), "nothing raised yet");
+    let too_wide = gpu.device.limits().max_texture_dimension_2d + 1;
+    let _texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("wider than the device allows"),
+        size: wgpu::Extent3d {
+            width: too_wide,
+            height: 1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::R32Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    });
+    let err = gpu
+        .raised_error()
+        .expect_err("the texture's validation error");
+    assert!(matches!(err, GpuError::Validation(_)), "{err:?}");
+    assert!(gpu.raised_error().is_ok(), "taken once");
+    let theirs =
+        water_gpu::GpuContext::new(gpu.adapter.clone(), gpu.device.clone(), gpu.queue.clone());
+    assert!(theirs.raised_error().is_ok());
+}

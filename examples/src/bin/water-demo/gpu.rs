@@ -39,11 +39,11 @@ impl Gpu {
     /// The device as the library's scenes take it (handles to the same device and queue).
     #[must_use]
     pub fn context(&self) -> water_gpu::GpuContext {
-        water_gpu::GpuContext {
-            adapter: self.adapter.clone(),
-            device: self.device.clone(),
-            queue: self.queue.clone(),
-        }
+        water_gpu::GpuContext::new(
+            self.adapter.clone(),
+            self.device.clone(),
+            self.queue.clone(),
+        )
     }
 
     /// Whether the adapter is a software rasteriser (lavapipe, llvmpipe): its timings say
