@@ -15,6 +15,8 @@
 
 #[path = "support/check_mode.rs"]
 mod check_mode;
+#[path = "support/helm.rs"]
+mod helm;
 
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
@@ -22,6 +24,7 @@ use water_bevy::prelude::*;
 use water_bevy::DragRates;
 
 use check_mode::{CheckFrame, CheckModePlugin, ExampleBackend, Options};
+use helm::{helm_force, keyboard_helm};
 
 /// Half the boat's beam, freeboard-to-keel height and length, metres: a 2.4 m dinghy.
 const HULL_HALF_EXTENTS: Vec3 = Vec3::new(0.45, 0.25, 1.2);
@@ -77,7 +80,11 @@ fn main() -> AppExit {
     .add_systems(Update, steer);
     match (options.frames, options.screenshot.clone()) {
         (Some(frames), Some(screenshot)) => {
-            app.add_plugins(CheckModePlugin { frames, screenshot });
+            app.add_plugins(CheckModePlugin {
+                frames,
+                screenshot,
+                horizon: None,
+            });
         }
         (Some(_), None) => {
             eprintln!("boat: --frames needs --screenshot PATH");
@@ -177,8 +184,7 @@ fn steer(
     check: Option<Res<CheckFrame>>,
     mut boats: Query<(&Transform, &mut FloatingForce), With<Boat>>,
 ) {
-    let pressed = |a: KeyCode, b: KeyCode| keys.pressed(a) || keys.pressed(b);
-    let (throttle, rudder) = match check {
+    let helm = match check {
         Some(frame) => (
             1.0,
             if CHECK_TURN_FRAMES.contains(&frame.0) {
@@ -187,19 +193,9 @@ fn steer(
                 0.0
             },
         ),
-        None => (
-            f32::from(u8::from(pressed(KeyCode::KeyW, KeyCode::ArrowUp)))
-                - f32::from(u8::from(pressed(KeyCode::KeyS, KeyCode::ArrowDown))),
-            f32::from(u8::from(pressed(KeyCode::KeyA, KeyCode::ArrowLeft)))
-                - f32::from(u8::from(pressed(KeyCode::KeyD, KeyCode::ArrowRight))),
-        ),
+        None => keyboard_helm(&keys),
     };
     for (transform, mut force) in &mut boats {
-        // Push along the boat's heading, level: a propeller under a rolling boat still drives it
-        // across the water, not into it.
-        let ahead =
-            Vec3::new(transform.forward().x, 0.0, transform.forward().z).normalize_or_zero();
-        force.force = ahead * THRUST_N * throttle;
-        force.torque = Vec3::Y * TURN_TORQUE_NM * rudder;
+        *force = helm_force(transform, helm, THRUST_N, TURN_TORQUE_NM);
     }
 }

@@ -91,7 +91,11 @@ fn main() -> AppExit {
     .add_systems(Startup, setup)
     .add_systems(Update, (click_and_throw, scripted));
     if let (Some(frames), Some(screenshot)) = (options.frames, options.screenshot.clone()) {
-        app.add_plugins(CheckModePlugin { frames, screenshot });
+        app.add_plugins(CheckModePlugin {
+            frames,
+            screenshot,
+            horizon: None,
+        });
     } else if options.frames.is_some() {
         eprintln!("pond: --frames needs --screenshot PATH");
         return AppExit::from_code(2);

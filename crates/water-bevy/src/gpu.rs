@@ -122,7 +122,7 @@ impl GpuHeights {
 }
 
 /// Keeps each GPU water's normal-and-height texture current and its gameplay heights coming,
-/// once per frame after the fixed steps.
+/// once per frame after the fixed steps, and the gameplay sea at their step.
 pub(crate) fn refresh_gpu_heights(mut water: Query<(Entity, &mut WaterSimulation)>) {
     for (entity, mut simulation) in &mut water {
         if let Err(source) = simulation.refresh_gpu_heights() {
@@ -134,6 +134,7 @@ pub(crate) fn refresh_gpu_heights(mut water: Query<(Entity, &mut WaterSimulation
                 }
             );
         }
+        simulation.refresh_gameplay_sea();
     }
 }
 

@@ -11,6 +11,9 @@
 //!   [`FloatingMotion`] (read it, or insert it to throw a body) and [`FloatingForce`] (a motor).
 //! * [`WaterImpulse`] messages (a click, a rock) and [`WaterQuery`] (heights and normals at
 //!   world positions).
+//! * [`Water::with_ocean`]: an ambient sea without end around the grid, drawn to the horizon
+//!   around the camera ([`OceanSurfaceMaterial`], centred on an [`OceanFocus`] or the first
+//!   `Camera3d`); bodies and [`WaterQuery`] see the sea plus the grid's water.
 //! * GPU backends run on Bevy's own render device and queue: the surface is drawn from a
 //!   GPU-side copy of the water's texture; [`WaterQuery`] heights arrive a frame late.
 //! * y up, world positions throughout: the plugin converts to the water's frame.
@@ -72,6 +75,7 @@ mod error;
 mod floating;
 mod gpu;
 mod impulse;
+mod ocean_surface;
 mod placement;
 mod plugin;
 mod query;
@@ -88,6 +92,11 @@ pub use avian3d;
 pub use error::WaterBevyError;
 pub use floating::{Floating, FloatingForce, FloatingHull, FloatingMotion, IntegratedElsewhere};
 pub use impulse::WaterImpulse;
+pub use ocean_surface::{
+    ocean_layout, ocean_mesh, sea_point, sea_texels, OceanFocus, OceanSurface,
+    OceanSurfaceExtension, OceanSurfaceMaterial, OceanSurfaceUniform, MAX_OCEAN_TILES,
+    OCEAN_HALF_QUADS, OCEAN_REACH, OCEAN_SURFACE_SHADER, RIM_FADE_CELLS,
+};
 pub use placement::WaterPlacement;
 pub use plugin::{WaterPlugin, WaterSystems};
 pub use query::{WaterQuery, WaterSample};
@@ -97,6 +106,11 @@ pub use surface::{
     WaterSurfaceUniform, WATER_SURFACE_SHADER,
 };
 pub use water::{LandRect, Water, STABLE_STEP_FRACTION};
+
+/// The ambient sea's settings, as [`Water::with_ocean`] takes them.
+pub mod ocean {
+    pub use water_scene::water_core::ocean::{AmbientSea, OceanSpec, SeaFrame, WaveSpectrum};
+}
 /// The simulation underneath, with matching versions of every Dynamic Water crate.
 pub use water_scene;
 /// Boundaries and drag rates, as [`Water`] and [`Floating`] take them.
@@ -104,8 +118,9 @@ pub use water_scene::{water_buoyancy::DragRates, water_core::Boundary, Backend, 
 
 /// What a game using the plugin needs in scope.
 pub mod prelude {
+    pub use crate::ocean::{OceanSpec, WaveSpectrum};
     pub use crate::{
-        Floating, FloatingForce, FloatingMotion, Water, WaterImpulse, WaterLook, WaterPlugin,
-        WaterQuery, WaterSystems,
+        Floating, FloatingForce, FloatingMotion, OceanFocus, Water, WaterImpulse, WaterLook,
+        WaterPlugin, WaterQuery, WaterSystems,
     };
 }

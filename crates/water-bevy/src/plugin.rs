@@ -7,6 +7,9 @@ use bevy::prelude::*;
 
 use crate::gpu::refresh_gpu_heights;
 use crate::impulse::{queue_impulses, WaterImpulse};
+use crate::ocean_surface::{
+    make_ocean_surfaces, update_ocean_surfaces, OceanSurfaceMaterial, OCEAN_SURFACE_SHADER,
+};
 use crate::simulation::{
     add_floating_bodies, apply_floating_forces, build_simulations, remove_floating_bodies,
     step_water, write_floating_transforms,
@@ -89,19 +92,41 @@ impl Plugin for WaterPlugin {
         #[cfg(feature = "avian")]
         crate::avian::build(app);
         if self.render {
-            let shader = Shader::from_wgsl(
-                include_str!("water_surface.wgsl"),
-                "water_bevy/water_surface.wgsl",
-            );
-            if let Err(e) = app
-                .world_mut()
-                .resource_mut::<Assets<Shader>>()
-                .insert(WATER_SURFACE_SHADER.id(), shader)
-            {
-                error!("water surface shader: {e}");
+            for (handle, source, path) in [
+                (
+                    WATER_SURFACE_SHADER,
+                    include_str!("water_surface.wgsl"),
+                    "water_bevy/water_surface.wgsl",
+                ),
+                (
+                    OCEAN_SURFACE_SHADER,
+                    include_str!("ocean_surface.wgsl"),
+                    "water_bevy/ocean_surface.wgsl",
+                ),
+            ] {
+                let shader = Shader::from_wgsl(source, path);
+                if let Err(e) = app
+                    .world_mut()
+                    .resource_mut::<Assets<Shader>>()
+                    .insert(handle.id(), shader)
+                {
+                    error!("{path}: {e}");
+                }
             }
-            app.add_plugins(MaterialPlugin::<WaterSurfaceMaterial>::default())
-                .add_systems(PostUpdate, (make_surfaces, upload_heights).chain());
+            app.add_plugins((
+                MaterialPlugin::<WaterSurfaceMaterial>::default(),
+                MaterialPlugin::<OceanSurfaceMaterial>::default(),
+            ))
+            .add_systems(
+                PostUpdate,
+                (
+                    make_surfaces,
+                    upload_heights,
+                    make_ocean_surfaces,
+                    update_ocean_surfaces,
+                )
+                    .chain(),
+            );
             crate::gpu::build_render(app);
         }
     }

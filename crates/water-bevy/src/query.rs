@@ -2,6 +2,7 @@
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use water_scene::water_core::ocean::SeaWithWater;
 use water_scene::water_core::HeightSource;
 
 use crate::simulation::WaterSimulation;
@@ -16,6 +17,10 @@ pub struct WaterSample {
 }
 
 /// The water's surface for gameplay: heights and normals at world positions.
+///
+/// With an ambient sea ([`crate::Water::with_ocean`]) the surface is the sea plus the grid's
+/// water where the grid lies, and the sea alone everywhere else: no point of the world is off
+/// the water. The sea is taken at the step of the grid's heights it is added to.
 ///
 /// On the CPU backend they are the last fixed step's, the heights the bodies just floated on
 /// (no readback, no delay). On a GPU backend they come from an asynchronous readback, started
@@ -41,20 +46,24 @@ pub struct WaterQuery<'w, 's> {
 }
 
 impl WaterQuery<'_, '_> {
-    /// The surface on the vertical through `world`, or `None` off the water (or with no water
-    /// yet, or before a GPU backend's first readback).
+    /// The surface on the vertical through `world`, or `None` off the water (never with an
+    /// ambient sea), with no water yet, or over the grid before a GPU backend's first readback.
     #[must_use]
     pub fn surface_at(&self, world: Vec3) -> Option<WaterSample> {
         let simulation = self.water.iter().next()?;
         let placement = simulation.placement();
-        if !placement.covers(world) {
-            return None;
-        }
-        let scene = placement.to_scene(world);
+        let covered = placement.covers(world);
         // The view is in the water's z-up frame: x along x, y along the rows (-z).
         let up = water_scene::UpAxis::Y;
-        let sample =
-            simulation.with_gameplay_heights(|view| view.surface_at(up.to_water(scene)))??;
+        let at = up.to_water(placement.to_scene(world));
+        let sample = match simulation.gameplay_sea() {
+            // The sea has no edge: off the grid it is the whole surface.
+            Some(sea) if !covered => sea.surface_at(at)?,
+            Some(sea) => simulation
+                .with_gameplay_heights(|view| SeaWithWater::new(sea, view).surface_at(at))??,
+            None if !covered => return None,
+            None => simulation.with_gameplay_heights(|view| view.surface_at(at))??,
+        };
         Some(WaterSample {
             point: placement.to_world(up.from_water(sample.point)),
             normal: up.from_water(sample.normal),

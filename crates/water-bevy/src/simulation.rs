@@ -2,8 +2,11 @@
 //! build it, add and remove floating bodies, push them, step it on the fixed clock and write the
 //! bodies' transforms back.
 
+use std::sync::Arc;
+
 use bevy::prelude::*;
 use water_scene::water_buoyancy::Pose;
+use water_scene::water_core::ocean::{AmbientSea, SeaFrame};
 use water_scene::water_core::HeightView;
 use water_scene::{BodyId, Scene, SceneError, SceneSettings, UpAxis};
 
@@ -27,6 +30,9 @@ pub struct WaterSimulation {
     gpu_heights: Option<GpuHeights>,
     /// Water steps the last fixed tick ran.
     last_tick_steps: u32,
+    /// With an ambient sea: the sea at the step gameplay sees ([`WaterSimulation::gameplay_step`]),
+    /// refreshed after the frame's fixed steps.
+    gameplay_sea: Option<Arc<SeaFrame>>,
 }
 
 impl WaterSimulation {
@@ -61,15 +67,24 @@ impl WaterSimulation {
             body_water: water.body_water,
             ..SceneSettings::default()
         };
-        let scene = Scene::new(spec, land, settings, gpu)
+        let sea = water
+            .ocean
+            .map(|ocean| AmbientSea::new(&ocean, f64::from(water.cell_size)))
+            .transpose()
+            .map_err(settings_error)?;
+        let mut scene = Scene::new(spec, land, settings, gpu)
             .map_err(|source| WaterBevyError::Scene { entity, source })?;
-        Ok(Self {
+        scene.set_ocean(sea);
+        let mut simulation = Self {
             scene,
             placement: WaterPlacement::centred(centre, water.cell_size, water.width, water.height),
             bodies: Default::default(),
             gpu_heights: gpu.map(|gpu| GpuHeights::new(gpu.device.clone(), gpu.queue.clone())),
             last_tick_steps: 0,
-        })
+            gameplay_sea: None,
+        };
+        simulation.refresh_gameplay_sea();
+        Ok(simulation)
     }
 
     /// The scene (y-up, its grid's corner at the origin: see [`WaterPlacement`]).
@@ -127,6 +142,25 @@ impl WaterSimulation {
                 .with_heights(f)
                 .map_err(|e| error!("water heights: {e}"))
                 .ok(),
+        }
+    }
+
+    /// With an ambient sea, the sea gameplay sees: at [`WaterSimulation::gameplay_step`] (the
+    /// step of the grid's heights it is added to), or the current step before a GPU backend's
+    /// first readback. `None` without a sea.
+    #[must_use]
+    pub fn gameplay_sea(&self) -> Option<&SeaFrame> {
+        self.gameplay_sea.as_deref()
+    }
+
+    /// Makes the sea of the gameplay step (once a step; the scene keeps the last few).
+    pub(crate) fn refresh_gameplay_sea(&mut self) {
+        let step = self
+            .gameplay_step()
+            .unwrap_or_else(|| self.scene.steps_taken());
+        let time = step as f64 * self.scene.spec().params.dt();
+        if self.gameplay_sea.as_ref().map(|f| f.time()) != Some(time) {
+            self.gameplay_sea = self.scene.sea_frame_at(step);
         }
     }
 
@@ -299,6 +333,8 @@ pub(crate) fn step_water(time: Res<Time>, mut water: Query<(Entity, &mut WaterSi
                 error!("{}", WaterBevyError::Scene { entity, source });
             }
         }
+        // Gameplay later in the tick sees the sea of the step it sees the grid's water at.
+        simulation.refresh_gameplay_sea();
     }
 }
 

@@ -208,16 +208,21 @@ pub(crate) fn make_surfaces(
                 },
             },
         });
+        let surface = WaterSurface {
+            heights,
+            material: material.clone(),
+            uploaded_step: None,
+        };
+        if water.ocean.is_some() {
+            // The sea's mesh draws the grid's heights (`crate::ocean_surface`): this surface
+            // keeps only its texture.
+            commands.entity(entity).insert(surface);
+            continue;
+        }
         let mesh = meshes.add(grid_mesh(water.width, water.height, water.cell_size));
-        commands.entity(entity).insert((
-            Mesh3d(mesh),
-            MeshMaterial3d(material.clone()),
-            WaterSurface {
-                heights,
-                material,
-                uploaded_step: None,
-            },
-        ));
+        commands
+            .entity(entity)
+            .insert((Mesh3d(mesh), MeshMaterial3d(material), surface));
     }
 }
 
@@ -239,16 +244,19 @@ pub(crate) fn upload_heights(
         let Some(mut image) = images.get_mut(&surface.heights) else {
             continue;
         };
-        let written = simulation.heights_into(|heights| {
-            let bytes: &[u8] = bytemuck::cast_slice(heights);
-            match &mut image.data {
-                Some(data) if data.len() == bytes.len() => data.copy_from_slice(bytes),
-                data => *data = Some(bytes.to_vec()),
-            }
-        });
+        let written = simulation
+            .heights_into(|heights| write_texels(&mut image, bytemuck::cast_slice(heights)));
         match written {
             Ok(()) => surface.uploaded_step = Some(step),
             Err(e) => error!("water heights for the surface: {e}"),
         }
+    }
+}
+
+/// Replaces an image's texels with `bytes` (in place when the size is unchanged).
+pub(crate) fn write_texels(image: &mut Image, bytes: &[u8]) {
+    match &mut image.data {
+        Some(data) if data.len() == bytes.len() => data.copy_from_slice(bytes),
+        data => *data = Some(bytes.to_vec()),
     }
 }

@@ -2,6 +2,7 @@
 //! simulates (grid size, cell size, wave speed, damping, boundary, land, backend).
 
 use bevy::prelude::*;
+use water_scene::water_core::ocean::OceanSpec;
 use water_scene::water_core::{
     max_stable_dt, Boundary, Damping, GridMode, GridSize, GridSpec, LandMask, WaterError,
     WaveParams,
@@ -80,6 +81,9 @@ pub struct Water {
     /// back only their patches of water; with [`BodyWater::OneStepLate`] a frame of two fixed
     /// steps waits for the GPU never, where the default waits for the first step's patches.
     pub body_water: BodyWater,
+    /// The ambient sea around the grid ([`Water::with_ocean`]); `None` (the default): the grid
+    /// is all the water there is.
+    pub ocean: Option<OceanSpec>,
 }
 
 impl Default for Water {
@@ -104,6 +108,7 @@ impl Water {
             backend: Backend::Cpu,
             contact_amplitude: DEFAULT_CONTACT_AMPLITUDE,
             body_water: BodyWater::Current,
+            ocean: None,
         }
     }
 
@@ -160,6 +165,31 @@ impl Water {
     #[must_use]
     pub fn with_body_water(mut self, body_water: BodyWater) -> Self {
         self.body_water = body_water;
+        self
+    }
+
+    /// The same surface inside an ambient sea of `spec` without end: a sea to the horizon
+    /// around the camera (drawn by [`crate::OceanSurfaceMaterial`]), the grid's water added to
+    /// it where the grid lies. Floating bodies and [`crate::WaterQuery`] see the sum, on the
+    /// CPU and GPU backends alike; off the grid they see the sea alone. The spec's directions
+    /// are the water's: 0 degrees toward `+x`, 90 toward `-z` (y up).
+    ///
+    /// ```
+    /// use water_bevy::ocean::{OceanSpec, WaveSpectrum};
+    /// use water_bevy::Water;
+    /// let swell = OceanSpec::new(WaveSpectrum::Jonswap {
+    ///     wind_speed: 8.0,     // m/s
+    ///     fetch: 20_000.0,     // m
+    ///     peak_enhancement: 3.3,
+    /// })
+    /// .with_direction(30.0)
+    /// .with_seed(7);
+    /// let bay = Water::new(256, 256).with_ocean(swell);
+    /// assert!(bay.ocean.is_some());
+    /// ```
+    #[must_use]
+    pub fn with_ocean(mut self, spec: OceanSpec) -> Self {
+        self.ocean = Some(spec);
         self
     }
 

@@ -15,6 +15,8 @@
 //! pitch on the swell, and beyond the grid on the sea alone. The sea at step `s` is the sea at
 //! time `s * dt`; it does not feed the grid, whose water is the interactive part.
 
+use std::sync::Arc;
+
 use glam::{Quat, Vec2, Vec3};
 use rayon::prelude::*;
 use water_buoyancy::{BodyStep, FloatingBody, Gravity, Wrench};
@@ -255,7 +257,17 @@ impl Scene {
     /// The ambient sea at the current step (made once a step), if any.
     pub fn sea_frame(&mut self) -> Option<&SeaFrame> {
         let (step, dt) = (self.step, self.spec.params.dt());
-        self.ocean.as_mut().map(|o| o.frame_at(step, dt))
+        self.ocean.as_mut().map(|o| o.frame_at(step, dt).as_ref())
+    }
+
+    /// The ambient sea at water step `step` (time `step * dt`), shared, if any: for a renderer
+    /// or a game's queries that keep the frame they drew from while the scene steps on. The
+    /// frames of the last few steps asked for are made once and kept.
+    pub fn sea_frame_at(&mut self, step: u64) -> Option<Arc<SeaFrame>> {
+        let dt = self.spec.params.dt();
+        self.ocean
+            .as_mut()
+            .map(|o| Arc::clone(o.frame_at(step, dt)))
     }
 
     /// What the water simulates.

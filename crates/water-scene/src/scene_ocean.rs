@@ -2,6 +2,8 @@
 //! for, each made once and shared by the bodies (which may read the water one step late), the
 //! queries (answered a frame later) and the outputs.
 
+use std::sync::Arc;
+
 use glam::Vec2;
 use water_core::ocean::{AmbientSea, SeaFrame};
 use water_core::GridSize;
@@ -10,8 +12,9 @@ use water_core::GridSize;
 #[derive(Debug, Clone)]
 pub(crate) struct SceneOcean {
     sea: AmbientSea,
-    /// Frames of the steps they were made for, the latest asked for last.
-    frames: Vec<(u64, SeaFrame)>,
+    /// Frames of the steps they were made for, the latest asked for last (shared: a game's
+    /// renderer and queries hold the frame they drew from while the scene steps on).
+    frames: Vec<(u64, Arc<SeaFrame>)>,
 }
 
 /// Frames kept: the current step's, the one before (bodies one step late) and one more (a
@@ -32,14 +35,14 @@ impl SceneOcean {
 
     /// The sea at step `step`, time `step * dt` (synthesised once while it is among the
     /// last few asked for).
-    pub(crate) fn frame_at(&mut self, step: u64, dt: f64) -> &SeaFrame {
+    pub(crate) fn frame_at(&mut self, step: u64, dt: f64) -> &Arc<SeaFrame> {
         let frame = match self.frames.iter().position(|(s, _)| *s == step) {
             Some(i) => self.frames.remove(i),
             None => {
                 if self.frames.len() == FRAMES_KEPT {
                     self.frames.remove(0);
                 }
-                (step, self.sea.frame(step as f64 * dt))
+                (step, Arc::new(self.sea.frame(step as f64 * dt)))
             }
         };
         self.frames.push(frame);

@@ -96,7 +96,15 @@ pub struct CheckModePlugin {
     pub frames: u32,
     /// Where the last picture goes.
     pub screenshot: PathBuf,
+    /// Where the camera's horizontal rays land, as a fraction of the picture's height from the
+    /// top, for a scene at sea: the last picture must then show a smooth sky above that row and
+    /// waves up to it (`picture_check::horizon_reason`). `None`: no horizon in view.
+    pub horizon: Option<f32>,
 }
+
+/// Rows around the horizon the horizon check leaves to either side (the sea's far rim blurs
+/// into it at grazing angles).
+const HORIZON_MARGIN_ROWS: usize = 12;
 
 /// The frame being run, counting from 1.
 #[derive(Resource, Debug, Default, Clone, Copy)]
@@ -109,6 +117,7 @@ struct Verdict {
     still: Option<Vec<u8>>,
     last: Option<(Vec<u8>, u32, u32)>,
     waves: Option<Vec<u8>>,
+    horizon: Option<f32>,
 }
 
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +139,7 @@ impl Plugin for CheckModePlugin {
             still: None,
             last: None,
             waves: None,
+            horizon: self.horizon,
         })
         .add_systems(First, count_frame)
         .add_systems(Last, (capture, judge).chain());
@@ -218,7 +228,16 @@ fn judge(frame: Res<CheckFrame>, verdict: Res<Verdict>, mut exit: MessageWriter<
     );
     let failure = blank_check::blank_reason(&stats)
         .map(|r| format!("blank picture: {r}"))
-        .or_else(|| blank_check::unchanged_reason(still, waves));
+        .or_else(|| blank_check::unchanged_reason(still, waves))
+        .or_else(|| {
+            verdict.horizon.and_then(|fraction| {
+                let row = fraction * *h as f32;
+                println!("check: the horizon at row {row:.0} of {h}");
+                blank_check::horizon_reason(last, *w as usize, row, HORIZON_MARGIN_ROWS)
+                    .or_else(|| sea_like_sky(last, *w as usize, row as usize))
+                    .map(|r| format!("no sea to the horizon: {r}"))
+            })
+        });
     match failure {
         Some(reason) => {
             eprintln!("check failed: {reason}");
@@ -228,6 +247,31 @@ fn judge(frame: Res<CheckFrame>, verdict: Res<Verdict>, mut exit: MessageWriter<
             exit.write(AppExit::Success);
         }
     }
+}
+
+/// Least difference of mean brightness (levels of 255) between the rows below the horizon and
+/// those above: a sea culled or left undrawn shows the sky's clear colour through it, with only
+/// a few streaks of waves.
+const SEA_SKY_CONTRAST: f64 = 20.0;
+
+/// Why the rows below `horizon` are not a sea apart from the sky above it, or `None`.
+fn sea_like_sky(rgb: &[u8], width: usize, horizon: usize) -> Option<String> {
+    let mean = |rows: &[u8]| {
+        let pixels = rows.len() / 3;
+        rows.chunks_exact(3)
+            .map(|p| 0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]))
+            .sum::<f64>()
+            / pixels.max(1) as f64
+    };
+    let split = (horizon * width * 3).min(rgb.len());
+    let (sky, sea) = (mean(&rgb[..split]), mean(&rgb[split..]));
+    println!("check: mean brightness {sky:.1} above the horizon, {sea:.1} below");
+    ((sky - sea).abs() < SEA_SKY_CONTRAST).then(|| {
+        format!(
+            "the rows below the horizon (mean brightness {sea:.1}) look like the sky above it \
+             ({sky:.1}): less than {SEA_SKY_CONTRAST} levels apart"
+        )
+    })
 }
 
 /// Bevy's default plugins with a 1280 x 720 window titled `title`. In check mode every

@@ -1,0 +1,162 @@
+// The sea to the horizon (ocean_surface.rs): camera-centred rings displaced by the ambient sea's
+// tiles and, where the grid lies, by the grid's water faded out over its rim; lit per pixel by
+// Bevy's PBR lighting with the normal of the displaced surface. The sea's frame is the water's:
+// x along world x, y along world -z, heights up (+y), from the grid's north-west corner, where
+// the mesh's entity stands. Seam vertices (uv.x > 0) take the mean of their coarse edge's two
+// ends, as water_gpu's RingVertex::heights_pinned does, so the rings meet without cracks.
+
+#import bevy_pbr::{
+    forward_io::{Vertex, VertexOutput, FragmentOutput},
+    mesh_functions,
+    pbr_fragment::pbr_input_from_standard_material,
+    pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
+    view_transformations::position_world_to_clip,
+}
+
+struct OceanSurface {
+    // Each tile's side, metres, four to a vector.
+    tile_lengths: array<vec4<f32>, 2>,
+    // The grid's north-west corner in the world (x, still level, z), cell size in w.
+    corner: vec4<f32>,
+    // Cells along x and z, rim fade (metres), drawn height scale.
+    grid: vec4<f32>,
+    tiles: u32,
+    // The grid texture's channel holding the height: 0 (CPU r), 3 (GPU w).
+    grid_channel: u32,
+    _padding: vec2<u32>,
+}
+
+@group(#{MATERIAL_BIND_GROUP}) @binding(100) var sea_displacement: texture_2d_array<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(101) var sea_slopes: texture_2d_array<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(102) var grid_heights: texture_2d<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(103) var<uniform> ocean: OceanSurface;
+
+fn tile_length(tile: u32) -> f32 {
+    return ocean.tile_lengths[tile / 4u][tile % 4u];
+}
+
+// Bilinear read of one tile's texels at sea point p (periodic).
+fn tile_read(field: u32, tile: u32, p: vec2<f32>) -> vec4<f32> {
+    let cells = i32(textureDimensions(sea_displacement).x);
+    let u = p / tile_length(tile) * f32(cells);
+    let base = floor(u);
+    let f = u - base;
+    let i = vec2<i32>(base);
+    var corner: array<vec4<f32>, 4>;
+    for (var k = 0; k < 4; k++) {
+        let texel = (i + vec2<i32>(k % 2, k / 2)) % cells;
+        let wrapped = (texel + vec2<i32>(cells)) % cells;
+        if (field == 0u) {
+            corner[k] = textureLoad(sea_displacement, wrapped, i32(tile), 0);
+        } else {
+            corner[k] = textureLoad(sea_slopes, wrapped, i32(tile), 0);
+        }
+    }
+    return mix(mix(corner[0], corner[1], f.x), mix(corner[2], corner[3], f.x), f.y);
+}
+
+// The sea's (Dx, Dy, h, dDx/dy) or (dh/dx, dh/dy, dDx/dx, dDy/dy) at p, summed over the tiles.
+fn sea_read(field: u32, p: vec2<f32>) -> vec4<f32> {
+    var total = vec4<f32>(0.0);
+    for (var tile = 0u; tile < ocean.tiles; tile++) {
+        total += tile_read(field, tile, p);
+    }
+    return total;
+}
+
+// The grid's weight at p: 1 inside, fading to 0 over the rim, 0 beyond the grid.
+fn grid_weight(p: vec2<f32>) -> f32 {
+    let extent = ocean.grid.xy * ocean.corner.w;
+    let inside = min(min(p.x, extent.x - p.x), min(p.y, extent.y - p.y));
+    return clamp(inside / max(ocean.grid.z, 1e-6), 0.0, 1.0);
+}
+
+fn grid_texel(texel: vec2<i32>) -> f32 {
+    let last = vec2<i32>(textureDimensions(grid_heights)) - vec2<i32>(1);
+    return textureLoad(grid_heights, clamp(texel, vec2<i32>(0), last), 0)[ocean.grid_channel];
+}
+
+// The grid's height at sea point p (bilinear between cell centres), weighted by its rim fade.
+fn grid_height(p: vec2<f32>) -> f32 {
+    let w = grid_weight(p);
+    if (w == 0.0) {
+        return 0.0;
+    }
+    let u = p / ocean.corner.w - vec2<f32>(0.5);
+    let base = floor(u);
+    let f = u - base;
+    let i = vec2<i32>(base);
+    let h = mix(
+        mix(grid_texel(i), grid_texel(i + vec2<i32>(1, 0)), f.x),
+        mix(grid_texel(i + vec2<i32>(0, 1)), grid_texel(i + vec2<i32>(1, 1)), f.x),
+        f.y,
+    );
+    return h * w;
+}
+
+// The grid's weighted slope (dh/dx, dh/dy) at p, by central differences over a cell.
+fn grid_slope(p: vec2<f32>) -> vec2<f32> {
+    let h = ocean.corner.w;
+    let gx = grid_height(p + vec2<f32>(h, 0.0)) - grid_height(p - vec2<f32>(h, 0.0));
+    let gy = grid_height(p + vec2<f32>(0.0, h)) - grid_height(p - vec2<f32>(0.0, h));
+    return vec2<f32>(gx, gy) / (2.0 * h);
+}
+
+// Where the surface point over sea point p lies, relative to p: (Dx, Dy, height).
+fn displacement(p: vec2<f32>) -> vec3<f32> {
+    let sea = sea_read(0u, p);
+    return vec3<f32>(sea.x, sea.y, (sea.z + grid_height(p)) * ocean.grid.w);
+}
+
+@vertex
+fn vertex(vertex: Vertex) -> VertexOutput {
+    var out: VertexOutput;
+    // The mesh lies at (x, 0, -y) from the corner.
+    let p = vec2<f32>(vertex.position.x, -vertex.position.z);
+    var d: vec3<f32>;
+    let pin = vertex.uv.x;
+    if (pin > 0.0) {
+        var e = vec2<f32>(pin, 0.0);
+        if (vertex.uv.y > 0.5) {
+            e = vec2<f32>(0.0, pin);
+        }
+        d = 0.5 * (displacement(p - e) + displacement(p + e));
+    } else {
+        d = displacement(p);
+    }
+    let local = vec3<f32>(p.x + d.x, d.z, -(p.y + d.y));
+    let world_from_local = mesh_functions::get_world_from_local(vertex.instance_index);
+    out.world_position = mesh_functions::mesh_position_local_to_world(
+        world_from_local,
+        vec4<f32>(local, 1.0),
+    );
+    out.position = position_world_to_clip(out.world_position.xyz);
+    out.world_normal = vec3<f32>(0.0, 1.0, 0.0);
+    // The undisplaced sea point, for the fragment's normal.
+    out.uv = p;
+#ifdef VERTEX_OUTPUT_INSTANCE_INDEX
+    out.instance_index = vertex.instance_index;
+#endif
+    return out;
+}
+
+@fragment
+fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+    let p = in.uv;
+    let a = sea_read(0u, p);
+    let b = sea_read(1u, p);
+    let slope = (b.xy + grid_slope(p)) * ocean.grid.w;
+    // Tangents of the displaced surface x0 + D(x0), h(x0) in the sea's z-up frame.
+    let tx = vec3<f32>(1.0 + b.z, a.w, slope.x);
+    let ty = vec3<f32>(a.w, 1.0 + b.w, slope.y);
+    let n_sea = normalize(cross(tx, ty));
+    // (x, y, z up) -> world (x, z, -y).
+    let n = vec3<f32>(n_sea.x, n_sea.z, -n_sea.y);
+    var pbr_input = pbr_input_from_standard_material(in, is_front);
+    pbr_input.world_normal = n;
+    pbr_input.N = n;
+    var out: FragmentOutput;
+    out.color = apply_pbr_lighting(pbr_input);
+    out.color = main_pass_post_lighting_processing(pbr_input, out.color);
+    return out;
+}
