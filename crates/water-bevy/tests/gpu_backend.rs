@@ -15,7 +15,7 @@ use water_bevy::prelude::*;
 use water_bevy::water_scene::water_core::HeightSource;
 use water_bevy::water_scene::water_gpu::{Comparison, GpuContext, F32_TOLERANCE};
 use water_bevy::water_scene::UpAxis;
-use water_bevy::{Backend, WaterSimulation};
+use water_bevy::{Backend, BodyWater, WaterSimulation};
 use water_testkit::gpu_or_return;
 
 /// The water step the backends are compared at (about 3 s of water).
@@ -182,4 +182,64 @@ fn gameplay_heights_on_the_gpu_arrive_a_frame_late_without_waiting() {
     }
     assert_eq!(compared, 4);
     assert!(heights.iter().any(|h| h.abs() > 1e-3), "still water");
+}
+
+/// The plugin's frame on the GPU backend with a floating body blocks on the device never, with
+/// either `BodyWater`: each frame's fixed step gathers the body's patch, which arrives while
+/// the frame draws (here a poll of the device between frames), and the readbacks for gameplay
+/// and the surface are taken when they arrive. Run on one thread (single-threaded schedules),
+/// where the crate counts its traffic. A frame that dropped the gathered patches (as drawing
+/// through `Scene::water_mut` once did) regathers with a wait and fails this.
+#[test]
+fn a_frame_with_a_floating_body_on_the_gpu_never_waits() {
+    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+    use water_bevy::water_scene::water_gpu::{wgpu, DeviceTraffic};
+    let gpu = gpu_or_return!("a_frame_with_a_floating_body_on_the_gpu_never_waits");
+    for body_water in [BodyWater::Current, BodyWater::OneStepLate] {
+        let mut app = app(Backend::Gpu, Some(&gpu));
+        for label in [
+            PreUpdate.intern(),
+            FixedUpdate.intern(),
+            PostUpdate.intern(),
+            Update.intern(),
+        ] {
+            app.edit_schedule(label, |s| {
+                s.set_executor(SingleThreadedExecutor::new());
+            });
+        }
+        let water = app
+            .world_mut()
+            .query_filtered::<Entity, With<Water>>()
+            .single(app.world())
+            .expect("one water");
+        app.world_mut().entity_mut(water).insert(
+            Water::new(96, 96)
+                .with_backend(Backend::Gpu)
+                .with_body_water(body_water),
+        );
+        let frame = |app: &mut App| {
+            app.update();
+            gpu.device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .expect("poll");
+        };
+        // The script's crate lands at tick 6; then the water settles into its frame loop.
+        for _ in 0..40 {
+            frame(&mut app);
+        }
+        let start = steps(&mut app);
+        let before = DeviceTraffic::on_this_thread();
+        for _ in 0..60 {
+            frame(&mut app);
+        }
+        let used = DeviceTraffic::on_this_thread().since(before);
+        let stepped = steps(&mut app) - start;
+        eprintln!("{body_water}: {stepped} steps in 60 frames, {used:?}");
+        assert!(stepped >= 20, "{stepped} steps");
+        assert!(
+            used.bytes_read_back > 0,
+            "nothing was read back: counted elsewhere?"
+        );
+        assert_eq!(used.blocking_waits, 0, "{body_water}: waits in 60 frames");
+    }
 }
