@@ -62,11 +62,15 @@ pub enum WaterError {
         /// Airy's omega at the diagonal Nyquist mode, rad/s.
         omega_max: f64,
     },
-    /// A depth map the dispersive model cannot step within its accuracy.
+    /// A depth map the dispersive model cannot step within its accuracy at this step.
     #[error(
-        "a depth map from {shallowest} m to {deepest} m needs more than {nodes} reference \
-         depths to keep the dispersive model within {tolerance_percent}% of Airy's omega on \
-         this grid ({error_percent:.2}% with {nodes}); narrow the depth range"
+        "dt = {dt} s: over a depth map from {shallowest} m to {deepest} m the dispersive model \
+         keeps Airy's omega within {tolerance_percent}% with {nodes} reference depths \
+         ({error_percent:.2}% at this dt) {}",
+        match largest_dt {
+            Some(t) => format!("only up to dt = {t:.6} s: take dt at most that"),
+            None => "at no dt: narrow the depth range".to_owned(),
+        }
     )]
     DepthRangeTooWide {
         /// The shallowest wet face, m.
@@ -79,6 +83,10 @@ pub enum WaterError {
         error_percent: f64,
         /// The error allowed, %.
         tolerance_percent: f64,
+        /// The step asked for, s.
+        dt: f64,
+        /// The largest step at which the reference depths do, s (`None`: none does).
+        largest_dt: Option<f64>,
     },
     /// A grid dimension is too small or too large.
     #[error("grid {axis} = {value} cells is outside the supported range {min}..={max}")]

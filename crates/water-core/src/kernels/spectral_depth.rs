@@ -43,8 +43,9 @@ use crate::size::GridSize;
 pub const NODE_TOLERANCE: f64 = 0.01;
 
 /// The most reference depths a map gets (each costs two transforms a step). Between the
-/// shallow and the deep limits of a grid's modes ([`SpectralDepth::new`]) 32 keep omega within
-/// [`NODE_TOLERANCE`] up to 2048 cells a side.
+/// shallow and the deep limits of a grid's modes ([`SpectralDepth::new`]) they bound the depth
+/// range that needs nodes; near the stability limit (`omega dt` near `pi`) even 32 can fall
+/// short, and [`WaterError::DepthRangeTooWide`] names the step that does.
 pub const MAX_NODES: usize = 32;
 
 /// A grid's faces, nodes and multipliers for [`spectral_depth_step`].
@@ -145,7 +146,30 @@ fn place_nodes(
         return (vec![deepest], 0.0);
     }
     let hi = deepest.min(limits.1);
-    let lo = shallowest.max(limits.0).min(hi);
+    let shallow_limit = shallowest.max(limits.0).min(hi);
+    let (nodes, worst) = place_nodes_from(airy, (shallowest, deepest), (shallow_limit, hi), ks, dt);
+    if worst <= NODE_TOLERANCE || shallowest >= shallow_limit {
+        return (nodes, worst);
+    }
+    // Below the shallow limit `L` grows as `d` only while `omega dt` is small: a long step
+    // bends it, so the nodes go down to the shallowest face instead.
+    let deeper = place_nodes_from(airy, (shallowest, deepest), (shallowest, hi), ks, dt);
+    if deeper.1 < worst {
+        deeper
+    } else {
+        (nodes, worst)
+    }
+}
+
+/// [`place_nodes`] with the nodes spread from `lo` to `hi` (m): as few as keep the error
+/// within [`NODE_TOLERANCE`], at most [`MAX_NODES`].
+fn place_nodes_from(
+    airy: &AiryDispersion,
+    (shallowest, deepest): (f64, f64),
+    (lo, hi): (f64, f64),
+    ks: &[f64],
+    dt: f64,
+) -> (Vec<f64>, f64) {
     let l = |d: f64, k: f64| one_minus_cos(airy, d, k, dt);
     let mut count = if hi <= lo * (1.0 + 1e-9) { 1 } else { 2 };
     loop {
@@ -188,37 +212,49 @@ fn node_weights(nodes: &[f64], d: f64) -> Vec<(usize, f32)> {
     vec![(upper - 1, (1.0 - t) as f32), (upper, t as f32)]
 }
 
-impl SpectralDepth {
-    /// Faces, nodes and multipliers for `depth` on a `depth.size()` grid of `cell_size` m
-    /// cells stepped by `dt` s under `airy` (whose own depth the map replaces).
-    ///
-    /// # Errors
-    /// [`WaterError::DepthRangeTooWide`] when [`MAX_NODES`] reference depths cannot keep the
-    /// interpolation within [`NODE_TOLERANCE`] (not met by maps on grids up to 2048 cells a
-    /// side: the regime limits bound the range that needs nodes).
-    pub fn new(depth: &Depth, cell_size: f64, dt: f64, airy: &AiryDispersion) -> Result<Self> {
+/// Each face's depth (m), east faces then south faces, row-major by the cell west of (north
+/// of) the face: the mean of its two cells', or `None` beside a dry cell.
+fn face_depths(depth: &Depth) -> [Vec<Option<f64>>; 2] {
+    let size = depth.size();
+    let (w, h) = (size.width(), size.height());
+    let metres = depth.cells();
+    let face = |a: usize, b: usize| -> Option<f64> {
+        let (da, db) = (f64::from(metres[a]), f64::from(metres[b]));
+        (da > 0.0 && db > 0.0).then_some(0.5 * (da + db))
+    };
+    [
+        (0..size.cells())
+            .map(|i| face(i, (i / w) * w + (i % w + 1) % w))
+            .collect(),
+        (0..size.cells())
+            .map(|i| face(i, ((i / w + 1) % h) * w + i % w))
+            .collect(),
+    ]
+}
+
+/// What placing a map's reference depths needs: its wet faces' depth range, the wavenumbers
+/// checked and the regime limits. Cheap: no multipliers are built.
+struct NodePlan<'a> {
+    airy: &'a AiryDispersion,
+    range: (f64, f64),
+    ks: Vec<f64>,
+    limits: (f64, f64),
+}
+
+impl<'a> NodePlan<'a> {
+    fn of(
+        depth: &Depth,
+        faces: &[Vec<Option<f64>>; 2],
+        cell_size: f64,
+        airy: &'a AiryDispersion,
+    ) -> Self {
         let size = depth.size();
         let (w, h) = (size.width(), size.height());
-        let wc = w / 2 + 1;
-        let metres = depth.cells();
-        // Each face's depth: the mean of its two cells', or dry (None) beside a dry cell.
-        let face = |a: usize, b: usize| -> Option<f64> {
-            let (da, db) = (f64::from(metres[a]), f64::from(metres[b]));
-            (da > 0.0 && db > 0.0).then_some(0.5 * (da + db))
-        };
-        let faces: [Vec<Option<f64>>; 2] = [
-            (0..size.cells())
-                .map(|i| face(i, (i / w) * w + (i % w + 1) % w))
-                .collect(),
-            (0..size.cells())
-                .map(|i| face(i, ((i / w + 1) % h) * w + i % w))
-                .collect(),
-        ];
         let wet = faces.iter().flatten().flatten().copied();
         let (shallowest, deepest) = wet.fold((f64::INFINITY, 0.0f64), |(lo, hi), d| {
             (lo.min(d), hi.max(d))
         });
-        let (shallowest, deepest) = if deepest > 0.0 {
+        let range = if deepest > 0.0 {
             (shallowest, deepest)
         } else {
             // No wet face: nothing moves; one node keeps the shapes simple.
@@ -227,21 +263,92 @@ impl SpectralDepth {
         };
         // Every resolved wavelength, 4 cells to the grid's longest side.
         let (k_lo, k_hi) = (TAU / (w.max(h) as f64 * cell_size), TAU / (4.0 * cell_size));
-        let ks: Vec<f64> = (0..48)
+        let ks = (0..48)
             .map(|i| k_lo * (k_hi / k_lo).powf(f64::from(i) / 47.0))
             .collect();
-        let limits = regime_limits(k_lo, k_hi);
-        let (nodes, interpolation_error) =
-            place_nodes(airy, (shallowest, deepest), limits, &ks, dt);
-        if interpolation_error > NODE_TOLERANCE {
-            return Err(WaterError::DepthRangeTooWide {
-                shallowest,
-                deepest,
-                nodes: nodes.len(),
-                error_percent: 100.0 * interpolation_error,
-                tolerance_percent: 100.0 * NODE_TOLERANCE,
-            });
+        Self {
+            airy,
+            range,
+            ks,
+            limits: regime_limits(k_lo, k_hi),
         }
+    }
+
+    /// The nodes and their error at step `dt`, or [`WaterError::DepthRangeTooWide`] naming the
+    /// largest step at which [`MAX_NODES`] would do.
+    fn nodes(&self, dt: f64) -> Result<(Vec<f64>, f64)> {
+        let (nodes, error) = place_nodes(self.airy, self.range, self.limits, &self.ks, dt);
+        if error <= NODE_TOLERANCE {
+            return Ok((nodes, error));
+        }
+        Err(WaterError::DepthRangeTooWide {
+            shallowest: self.range.0,
+            deepest: self.range.1,
+            nodes: nodes.len(),
+            error_percent: 100.0 * error,
+            tolerance_percent: 100.0 * NODE_TOLERANCE,
+            dt,
+            largest_dt: self.largest_dt(dt),
+        })
+    }
+
+    /// The largest step below `dt` (to 0.1%) at which the nodes keep omega within tolerance,
+    /// or `None` when not even a step a millionth as long does: the interpolation's error
+    /// grows with `omega dt`, so it is found by bisection.
+    fn largest_dt(&self, dt: f64) -> Option<f64> {
+        let fits = |t: f64| {
+            place_nodes(self.airy, self.range, self.limits, &self.ks, t).1 <= NODE_TOLERANCE
+        };
+        let (mut lo, mut hi) = (dt * 1e-6, dt);
+        if !fits(lo) {
+            return None;
+        }
+        while hi - lo > 1e-3 * hi {
+            let mid = 0.5 * (lo + hi);
+            if fits(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(lo)
+    }
+}
+
+/// Checks that `depth` on a grid of `cell_size` m cells can be stepped by the dispersive model
+/// at `dt` s under `airy` within [`NODE_TOLERANCE`] (what [`SpectralDepth::new`] requires),
+/// without building its tables: for a scenario's reader to refuse the step at its key.
+///
+/// # Errors
+/// [`WaterError::DepthRangeTooWide`] naming the largest step that would do.
+pub fn check_depth_nodes(
+    depth: &Depth,
+    cell_size: f64,
+    dt: f64,
+    airy: &AiryDispersion,
+) -> Result<usize> {
+    let faces = face_depths(depth);
+    let (nodes, _) = NodePlan::of(depth, &faces, cell_size, airy).nodes(dt)?;
+    Ok(nodes.len())
+}
+
+impl SpectralDepth {
+    /// Faces, nodes and multipliers for `depth` on a `depth.size()` grid of `cell_size` m
+    /// cells stepped by `dt` s under `airy` (whose own depth the map replaces).
+    ///
+    /// # Errors
+    /// [`WaterError::DepthRangeTooWide`] when [`MAX_NODES`] reference depths cannot keep the
+    /// interpolation within [`NODE_TOLERANCE`] at this `dt`, naming the largest step at which
+    /// they do ([`check_depth_nodes`] asks the same without building anything). The error
+    /// grows as the fastest mode's `omega dt` nears `pi`, where `omega` changes fastest with
+    /// `L`: a map can need a step below the stability limit.
+    pub fn new(depth: &Depth, cell_size: f64, dt: f64, airy: &AiryDispersion) -> Result<Self> {
+        let size = depth.size();
+        let (w, h) = (size.width(), size.height());
+        let wc = w / 2 + 1;
+        let faces = face_depths(depth);
+        let (nodes, interpolation_error) =
+            NodePlan::of(depth, &faces, cell_size, airy).nodes(dt)?;
         let mut weights =
             vec![[vec![0.0f32; size.cells()], vec![0.0f32; size.cells()]]; nodes.len()];
         for (c, component) in faces.iter().enumerate() {

@@ -3,6 +3,7 @@
 use glam::Vec2;
 use serde::Deserialize;
 use toml::Spanned;
+use water_core::kernels::spectral_depth::check_depth_nodes;
 use water_core::ocean::{AmbientSea, OceanSpec};
 use water_core::{
     check_impulse_amplitude, AiryDispersion, Boundary, ClassicGrid, Damping, Depth, GridMode,
@@ -495,7 +496,27 @@ fn grid_params(
     let dt_span = span_of("dt");
     let damping = damping_keys(&g.damping, &g.damping_per_second, dt_span, at)?;
     if let Some(airy) = &depth.dispersion {
-        return WaveParams::dispersive(h, airy, dt, damping.0).map_err(blame);
+        let params = WaveParams::dispersive(h, airy, dt, damping.0).map_err(blame)?;
+        if let Some(map) = &depth.depth {
+            // Over a varying depth the step must also keep the reference depths' accuracy:
+            // refused here, at `dt` with the largest step that does (or at the map when no
+            // step does), not when the scene is built.
+            check_depth_nodes(map, h, dt, airy).map_err(|e| {
+                let span = match e {
+                    WaterError::DepthRangeTooWide {
+                        largest_dt: None, ..
+                    } => g
+                        .depth_map
+                        .as_ref()
+                        .map(Spanned::span)
+                        .or_else(|| g.depth.as_ref().map(Spanned::span))
+                        .unwrap_or_else(|| grid_span.clone()),
+                    _ => span_of("dt"),
+                };
+                at(span, e.to_string())
+            })?;
+        }
+        return Ok(params);
     }
     if let Some(d) = &depth.depth {
         // The wave model over a depth takes its speed from it.
