@@ -241,13 +241,13 @@ fn recorded_steps_keep_the_mean_level_and_match_the_cpu() {
 
 /// f16 storage keeps its level too, with its own period (`f16_mean_level_period`: 4 steps on
 /// 64 x 64) and shifts carried along each row (`shift_level_f16`): 7,007 undamped steps on
-/// `CASES` (split mode on the reflective grid), through `step_many` in runs of 1,001 (so the
-/// level is read between corrections) and through `encode_step_many` in frames of 7, each
-/// frame waiting for the one before as a paced frame loop does (so the sums come back by the
-/// next frame and the run does not depend on timing). The mean level moves by less than 1e-4
-/// ([`F16_LEVEL_LIMIT`]) of max |z| and max |z| stays within 2x of its value after the first
-/// 1,001 steps (measured: 1.2e-5 submitted, 4.7e-5 recorded, where a correction lands once a
-/// frame and a frame late). f16 water cannot follow the f32 CPU's over such a run, so there
+/// `CASES` (split mode on the reflective grid and the periodic one at a = 1/2), through
+/// `step_many` in runs of 1,001 (so the level is read between corrections) and through
+/// `encode_step_many` in frames of 7, each frame waiting for the one before as a paced frame
+/// loop does (so the sums come back by the next frame and the run does not depend on timing).
+/// The mean level moves by less than 1e-4 ([`F16_LEVEL_LIMIT`]) of max |z| and max |z| stays
+/// within 2x of its value after the first 1,001 steps (measured: 1.2e-5 submitted, 6.4e-5
+/// recorded, where a correction lands once a frame and a frame late). f16 water cannot follow the f32 CPU's over such a run, so there
 /// is no comparison. Without the keeper every case's level moved by 2.9e-2 of max |z| or more.
 #[test]
 fn f16_storage_keeps_the_mean_level() {
@@ -255,7 +255,10 @@ fn f16_storage_keeps_the_mean_level() {
     let size = GridSize::new(W, H).expect("size");
     for (boundary, a) in CASES {
         let params = WaveParams::new(1.0, 1.0, a.sqrt(), Damping::NONE).expect("params");
-        let modes: &[GridMode] = if boundary == Boundary::Reflective {
+        // Split grids on reflective edges and on periodic ones at the stability edge (a
+        // periodic a = 1/4 split case held its level as well: 2.2e-5 recorded; left out for
+        // the test's time).
+        let modes: &[GridMode] = if boundary == Boundary::Reflective || a == 0.5 {
             &[GridMode::Signed, GridMode::Split]
         } else {
             &[GridMode::Signed]
