@@ -12,6 +12,7 @@ use crate::error::{positive, Result, WaterError};
 use crate::field::WaveField;
 use crate::grid_water::{GridMode, GridWater};
 use crate::impulse::Impulse;
+use crate::kernels::mean_level::MeanLevelKeeper;
 use crate::kernels::spectral_depth::{spectral_depth_step, SpectralDepth};
 use crate::kernels::spectral_step::{largest_wavenumber, spectral_step, SpectralStep};
 use crate::kernels::Parallelism;
@@ -65,6 +66,10 @@ pub struct DispersiveGrid {
     dry: LandMask,
     parallelism: Parallelism,
     steps: u64,
+    /// Holds the mean level where the exact recurrence puts it on undamped periodic water
+    /// without land ([`MeanLevelKeeper`]): the spectral step keeps the mean in exact arithmetic
+    /// (its multiplier at `k = 0` is 1), but each step's f32 transforms kick it.
+    keeper: MeanLevelKeeper,
 }
 
 impl DispersiveGrid {
@@ -121,6 +126,7 @@ impl DispersiveGrid {
             dry: LandMask::empty(size),
             parallelism: Parallelism::Auto,
             steps: 0,
+            keeper: MeanLevelKeeper::new(size),
         })
     }
 
@@ -148,9 +154,27 @@ impl DispersiveGrid {
         &self.field
     }
 
-    /// The two time levels, to edit (land is zeroed again at the next step).
+    /// The two time levels, to edit (land is zeroed again at the next step; the mean-level
+    /// keeper takes what it finds at the next step as its reference).
     pub fn field_mut(&mut self) -> &mut WaveField {
+        self.keeper.invalidate();
         &mut self.field
+    }
+
+    /// Whether the mean level is held to the exact recurrence's ([`MeanLevelKeeper`]): on
+    /// undamped periodic water without land or dry cells, where the step conserves volume.
+    #[must_use]
+    pub fn keeps_mean_level(&self) -> bool {
+        self.boundary == Boundary::Periodic && self.damping == 1.0 && self.land.is_none()
+    }
+
+    /// The keeper's anchoring (`before_step`) or its correction when one is due.
+    fn keep_level(&mut self, before_step: bool) {
+        if self.keeps_mean_level() && self.keeper.wanted(self.steps, before_step) {
+            let (cur, old) = self.field.levels_mut();
+            self.keeper
+                .keep_mean_only(self.size, self.steps, (cur, old), self.parallelism);
+        }
     }
 
     /// Samples the current heights.
@@ -197,6 +221,7 @@ impl DispersiveGrid {
     /// The land as stepped made again from the caller's and the dry cells; both levels
     /// zeroed there.
     fn land_changed(&mut self) -> Result<()> {
+        self.keeper.invalidate();
         let land = self.placed.union(&self.dry)?;
         let (cur, old) = self.field.levels_mut();
         land.clear(cur);
@@ -206,6 +231,7 @@ impl DispersiveGrid {
     }
 
     fn step_once(&mut self, contacts: Option<&ContactMasks>) {
+        self.keep_level(true);
         {
             let (cur, old) = self.field.levels_mut();
             match &mut self.depth {
@@ -243,6 +269,11 @@ impl DispersiveGrid {
             land.clear(cur);
         }
         self.steps += 1;
+        if contacts.is_some() {
+            // Contact events take and give water: anchored again before the next step.
+            self.keeper.invalidate();
+        }
+        self.keep_level(false);
     }
 }
 
@@ -334,6 +365,7 @@ impl GridWater for DispersiveGrid {
     }
 
     fn add_impulse(&mut self, impulse: &Impulse) {
+        self.keeper.invalidate();
         let (cur, old) = self.field.levels_mut();
         let displacement = impulse.displacement();
         impulse.for_each_cell(self.size, false, self.land.as_ref(), |i, v| {
@@ -353,6 +385,7 @@ impl GridWater for DispersiveGrid {
     /// Moves the water and the caller's land; a depth map stays where it is (the sea floor
     /// does not move with the window).
     fn shift_window(&mut self, dx: isize, dy: isize) {
+        self.keeper.invalidate();
         self.field.shift(self.size, dx, dy);
         self.placed.shift(dx, dy);
         // The union of lands of one size: cannot fail.

@@ -222,11 +222,10 @@ impl ComputeGrid {
                 fusable.then(|| pipeline(fused_source, "grid_step_fused", "main")),
             )
         })?;
-        let keeper = if spectral.is_some() {
-            None
-        } else {
-            validated(device, || GpuKeeper::new(device, &spec, false))?
-        };
+        // The dispersive model's spectral step keeps the mean only in exact arithmetic, as the
+        // stencil does: the same keeper holds it (its checkerboard is no marginal mode there,
+        // `a < 1/2` below the step's limit).
+        let keeper = validated(device, || GpuKeeper::new(device, &spec, false))?;
         Ok(Self {
             device: device.clone(),
             queue: queue.clone(),

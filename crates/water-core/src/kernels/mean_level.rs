@@ -548,6 +548,30 @@ impl MeanLevelKeeper {
         parallelism: Parallelism,
     ) {
         let checker = checkerboard_is_marginal(size, boundary, k);
+        self.keep_with(size, steps, (cur, old), checker, parallelism);
+    }
+
+    /// [`MeanLevelKeeper::keep`] for a field whose checkerboard is no marginal mode: the
+    /// dispersive model's spectral step turns every mode but the mean by `omega dt < pi` a
+    /// step, so only the mean level's rate is held (`crate::DispersiveGrid`).
+    pub fn keep_mean_only(
+        &mut self,
+        size: GridSize,
+        steps: u64,
+        (cur, old): (&mut [f32], &mut [f32]),
+        parallelism: Parallelism,
+    ) {
+        self.keep_with(size, steps, (cur, old), false, parallelism);
+    }
+
+    fn keep_with(
+        &mut self,
+        size: GridSize,
+        steps: u64,
+        (cur, old): (&mut [f32], &mut [f32]),
+        checker: bool,
+        parallelism: Parallelism,
+    ) {
         let now = (
             level_sums(size, cur, parallelism),
             level_sums(size, old, parallelism),
