@@ -14,7 +14,9 @@ use water_core::{GridWater, WaveParams};
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec};
 use water_scene::benchmark::{bench_pool, parallelism_for};
 
-use crate::bench::{checksums, cpu_threads, time_gpu_steps, BenchError, BenchGrid, BenchReport};
+use crate::bench_report::{
+    checksums, cpu_threads, time_gpu_steps, BenchError, BenchGrid, BenchReport,
+};
 
 /// Cell size of the bench, m (the peer's `CELL`).
 pub const CELL_SIZE: f64 = 0.05;
