@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use water_core::{AiryDispersion, Boundary, Damping, DispersiveGrid, GridMode, GridSize};
-use water_core::{GridWater, WaveParams};
+use water_core::{GridWater, TemporalBlocking, WaveParams};
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec};
 use water_scene::benchmark::{bench_pool, parallelism_for};
 
@@ -60,6 +60,13 @@ fn check(spec: &BenchGrid) -> Result<(), BenchError> {
             "--single-step: the dispersive model steps one step at a time already".into(),
         ));
     }
+    if spec.blocking != TemporalBlocking::Auto {
+        return Err(BenchError::Invalid(
+            "--blocking: temporal blocking is the wave stencil's; the spectral step has none \
+             (leave --blocking out)"
+                .into(),
+        ));
+    }
     Ok(())
 }
 
@@ -76,11 +83,7 @@ pub fn bench_dispersive(spec: &BenchGrid, depth: Option<f64>) -> Result<BenchRep
         Some(kind) => bench_gpu(spec, kind, size, airy, &ripples)?,
         None => bench_cpu(spec, size, airy, &ripples)?,
     };
-    Ok(BenchReport {
-        model: "dispersive".into(),
-        depth,
-        ..report
-    })
+    Ok(BenchReport { depth, ..report })
 }
 
 fn bench_cpu(
