@@ -1,5 +1,5 @@
 //! The ambient sea on the CPU: synthesising a frame of the `swell` built-in's sea (JONSWAP,
-//! four tiles of 256², with and without choppiness) and 10,000 fixed-point heights from a
+//! four tiles of 256², with and without choppiness; fresh, and written into the spent frame) and 10,000 fixed-point heights from a
 //! frame, on 1 and 2 threads. `docs/benchmarks.md` sets them beside the FFTW peer's transforms.
 //!
 //! `cargo bench -p water-benches --bench ocean`
@@ -47,6 +47,17 @@ fn synthesis(c: &mut Criterion) {
                     b.iter(|| {
                         t += 1.0 / 60.0;
                         sea.frame(t)
+                    });
+                });
+            });
+            // What a game (and the scene) does: each frame written into the spent one.
+            let id = BenchmarkId::new(format!("{name}-{threads}-thread-reused"), sea.tiles().len());
+            let mut frame = sea.frame(t);
+            group.bench_function(id, |b| {
+                pool.install(|| {
+                    b.iter(|| {
+                        t += 1.0 / 60.0;
+                        sea.frame_into(t, &mut frame);
                     });
                 });
             });

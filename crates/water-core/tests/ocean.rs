@@ -266,6 +266,47 @@ fn one_seed_is_one_sea_bit_for_bit_on_any_thread_count() {
     );
 }
 
+/// A frame written into an earlier frame's storage is the frame made fresh, bit for bit,
+/// whatever sea the earlier frame showed (plain or choppy, another seed, fewer tiles).
+#[test]
+fn a_frame_made_in_reused_storage_is_the_fresh_frame_bit_for_bit() {
+    let choppy = OceanSpec::new(jonswap()).with_seed(5).with_choppiness(0.8);
+    let plain = OceanSpec::new(WaveSpectrum::PiersonMoskowitz { wind_speed: 4.0 }).with_seed(6);
+    let seas = [
+        AmbientSea::new(&choppy, 0.5).expect("sea"),
+        AmbientSea::new(&plain, 0.5).expect("sea"),
+        AmbientSea::new(&choppy, 0.05).expect("sea"),
+    ];
+    assert_ne!(
+        seas[0].tiles().len(),
+        seas[2].tiles().len(),
+        "tile counts differ"
+    );
+    let points: Vec<Vec2> = (0..500)
+        .map(|i| Vec2::new(i as f32 * 0.77 - 90.0, (i as f32 * 0.3).cos() * 40.0))
+        .collect();
+    let mut reused = seas[0].frame(1.0);
+    for (i, sea) in seas.iter().chain(&seas).enumerate() {
+        let t = 3.0 + i as f64 * 0.7;
+        sea.frame_into(t, &mut reused);
+        let fresh = sea.frame(t);
+        assert!(reused == fresh, "sea {i}: the reused frame differs");
+        assert_eq!(reused.time(), t);
+        assert_eq!(
+            reused
+                .heights(&points)
+                .iter()
+                .map(|h| h.to_bits())
+                .collect::<Vec<_>>(),
+            fresh
+                .heights(&points)
+                .iter()
+                .map(|h| h.to_bits())
+                .collect::<Vec<_>>(),
+        );
+    }
+}
+
 #[test]
 fn the_synthesised_tiles_match_the_direct_sum_between_their_samples() {
     let spec = OceanSpec::new(jonswap()).with_seed(5).with_direction(-60.0);

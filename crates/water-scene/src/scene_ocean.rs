@@ -39,10 +39,19 @@ impl SceneOcean {
         let frame = match self.frames.iter().position(|(s, _)| *s == step) {
             Some(i) => self.frames.remove(i),
             None => {
-                if self.frames.len() == FRAMES_KEPT {
-                    self.frames.remove(0);
-                }
-                (step, Arc::new(self.sea.frame(step as f64 * dt)))
+                let t = step as f64 * dt;
+                // The oldest frame's storage is reused unless a caller still holds it.
+                let spent = (self.frames.len() == FRAMES_KEPT)
+                    .then(|| Arc::try_unwrap(self.frames.remove(0).1).ok())
+                    .flatten();
+                let frame = match spent {
+                    Some(mut frame) => {
+                        self.sea.frame_into(t, &mut frame);
+                        frame
+                    }
+                    None => self.sea.frame(t),
+                };
+                (step, Arc::new(frame))
             }
         };
         self.frames.push(frame);

@@ -56,7 +56,7 @@ fn the_gpu_synthesises_the_cpus_sea_in_every_field_and_tile() {
                 .expect("readback");
             let frame = sea.frame(t);
             for (tile, (cpu, gpu_fields)) in frame.tiles().iter().zip(&got).enumerate() {
-                let worst = worst_relative(&cpu.fields, gpu_fields);
+                let worst = worst_relative(&cpu.fields(), gpu_fields);
                 eprintln!("lambda {choppiness}, t = {t}, tile {tile}: {worst:.2e}");
                 assert!(
                     worst <= OCEAN_TOLERANCE,
@@ -134,7 +134,7 @@ fn the_textures_hold_the_displacement_height_and_normal_and_frames_keep_their_ti
     for (texture, t) in [(&copy, 10.0), (synthesis.displacement(), 25.0)] {
         let [dx, dy, h, det] = channels(&gpu, texture);
         let frame = sea.frame(t);
-        let cpu = &frame.tiles()[0].fields;
+        let cpu = frame.tiles()[0].fields();
         let f = |field: SeaField| cpu[field as usize].clone();
         let jacobian: Vec<f32> = (0..h.len())
             .map(|i| {
@@ -165,7 +165,7 @@ fn the_textures_hold_the_displacement_height_and_normal_and_frames_keep_their_ti
     // The normals: unit, upward where the sheet does not fold, and tilted against the slope.
     let [nx, _, nz, rate] = channels(&gpu, synthesis.normals());
     let frame = sea.frame(25.0);
-    let cpu = &frame.tiles()[0].fields;
+    let cpu = frame.tiles()[0].fields();
     let slope = &cpu[SeaField::SlopeX as usize];
     let rates = &cpu[SeaField::HeightRate as usize];
     let mut agree = 0;

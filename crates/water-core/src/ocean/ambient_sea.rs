@@ -213,6 +213,13 @@ impl AmbientSea {
         SeaFrame::synthesise(self, t)
     }
 
+    /// The sea at time `t` (s) written into `frame`, an earlier frame whose storage is reused
+    /// (what a game that makes a frame every step should call: equal to [`AmbientSea::frame`]
+    /// bit for bit, without a frame's worth of fresh memory).
+    pub fn frame_into(&self, t: f64, frame: &mut SeaFrame) {
+        frame.resynthesise(self, t);
+    }
+
     /// The height of the undisplaced surface `sum_k 2 Re[A e^{i(k.x - omega t)}]` at `x`
     /// (m) and `t` (s) by the direct sum over every mode: `O(modes)` a point, the reference
     /// the FFT synthesis and its interpolation are tested against.

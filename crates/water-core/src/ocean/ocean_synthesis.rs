@@ -68,7 +68,9 @@ type C64 = Complex<f64>;
 #[must_use]
 pub fn field_multiplier(field: SeaField, k: [f64; 2], tau: C64, lambda: f64) -> C64 {
     let i = C64::new(0.0, 1.0);
-    let km = k[0].hypot(k[1]);
+    // (Not `hypot`: this runs for every mode of every field of every frame, and `k` is far
+    // from overflow.)
+    let km = (k[0] * k[0] + k[1] * k[1]).sqrt();
     let (ux, uy) = (k[0] / km, k[1] / km);
     match field {
         SeaField::Height => C64::new(1.0, 0.0),
@@ -85,75 +87,209 @@ pub fn field_multiplier(field: SeaField, k: [f64; 2], tau: C64, lambda: f64) -> 
     }
 }
 
-/// The fields of one tile at one time: `fields[f][y * cells + x]` at world `(x, y) * spacing`.
+/// The fields of one tile at one time, sample `y * cells + x` at world `(x, y) * spacing`.
+///
+/// The fields are kept as synthesised, two to a complex plane (the first field of a pair in
+/// the real part, the second in the imaginary), so no pass copies them apart and a query reads
+/// each pair from one place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TileFields {
     /// Distance between samples, m.
     pub spacing: f64,
     /// Samples along each side.
     pub cells: usize,
-    /// One row-major array per [`SeaField`], in its order ([`PLAIN_FIELDS`] or
-    /// [`CHOPPY_FIELDS`] of them).
-    pub fields: Vec<Vec<f32>>,
+    field_count: usize,
+    planes: Vec<Vec<Complex<f32>>>,
+}
+
+impl TileFields {
+    /// How many fields the tile holds: [`PLAIN_FIELDS`] or [`CHOPPY_FIELDS`], the first that
+    /// many of [`SeaField`]'s order.
+    #[must_use]
+    pub fn field_count(&self) -> usize {
+        self.field_count
+    }
+
+    /// `field` at row-major sample `index`; `None` for a field this sea does not synthesise.
+    ///
+    /// # Panics
+    /// If `index` is not below `cells * cells`.
+    #[must_use]
+    pub fn value(&self, field: SeaField, index: usize) -> Option<f32> {
+        let f = field as usize;
+        (f < self.field_count).then(|| lane(self.planes[f / 2][index], f))
+    }
+
+    /// `field` as a row-major array of `cells * cells` samples (a copy); `None` for a field
+    /// this sea does not synthesise.
+    #[must_use]
+    pub fn field(&self, field: SeaField) -> Option<Vec<f32>> {
+        let f = field as usize;
+        (f < self.field_count).then(|| self.planes[f / 2].iter().map(|&c| lane(c, f)).collect())
+    }
+
+    /// Every field the tile holds, in [`SeaField`]'s order (copies).
+    #[must_use]
+    pub fn fields(&self) -> Vec<Vec<f32>> {
+        ALL_FIELDS[..self.field_count]
+            .iter()
+            .filter_map(|&f| self.field(f))
+            .collect()
+    }
+
+    /// The plane holding `field` (real part for an even [`SeaField`], imaginary for an odd):
+    /// what a query walks.
+    pub(crate) fn plane_of(&self, field: SeaField) -> &[Complex<f32>] {
+        let f = field as usize;
+        assert!(
+            f < self.field_count,
+            "{field:?} is not synthesised for this sea"
+        );
+        &self.planes[f / 2]
+    }
+}
+
+/// The real part of a plane's sample for an even field, the imaginary for an odd one.
+fn lane(c: Complex<f32>, field: usize) -> f32 {
+    if field.is_multiple_of(2) {
+        c.re
+    } else {
+        c.im
+    }
 }
 
 /// Synthesises every tile of `sea` at time `t` (s). Tiles and field pairs run in parallel;
 /// each transform is serial, so the result does not depend on the thread count.
 #[must_use]
 pub fn ocean_synthesis(sea: &AmbientSea, t: f64) -> Vec<TileFields> {
+    ocean_synthesis_reusing(sea, t, Vec::new())
+}
+
+/// As [`ocean_synthesis`], writing into the planes of `spent` (an earlier frame's tiles) where
+/// there are any: a choppy frame of four 256² tiles is 12 MiB, and faulting in that much fresh
+/// memory a frame cost more than the transforms.
+pub(crate) fn ocean_synthesis_reusing(
+    sea: &AmbientSea,
+    t: f64,
+    spent: Vec<TileFields>,
+) -> Vec<TileFields> {
     let count = if sea.choppiness() > 0.0 {
         CHOPPY_FIELDS
     } else {
         PLAIN_FIELDS
     };
     let pairs = count.div_ceil(2);
-    let jobs: Vec<(usize, usize)> = (0..sea.tiles().len())
+    // Each mode's `A e^{-i omega t}`, once a tile (not once a pair: the sine and cosine were a
+    // seventh of a choppy frame).
+    let rotated: Vec<Vec<C64>> = sea
+        .tiles()
+        .par_iter()
+        .map(|tile| {
+            tile.modes
+                .iter()
+                .map(|m| {
+                    let phase = (m.omega * t).rem_euclid(std::f64::consts::TAU);
+                    C64::new(m.amplitude[0], m.amplitude[1]) * C64::from_polar(1.0, -phase)
+                })
+                .collect()
+        })
+        .collect();
+    let mut storage = spent.into_iter().flat_map(|tile| tile.planes);
+    let jobs: Vec<(usize, usize, Vec<Complex<f32>>)> = (0..sea.tiles().len())
         .flat_map(|tile| (0..pairs).map(move |pair| (tile, pair)))
+        .map(|(tile, pair)| (tile, pair, storage.next().unwrap_or_default()))
         .collect();
     let planes: Vec<Vec<Complex<f32>>> = jobs
-        .par_iter()
-        .map(|&(tile, pair)| {
+        .into_par_iter()
+        .map(|(tile, pair, plane)| {
             let fields = &ALL_FIELDS[2 * pair..(2 * pair + 2).min(count)];
-            synthesise_pair(&sea.tiles()[tile], fields, t, sea.choppiness())
+            SCRATCH.with(|scratch| {
+                synthesise_pair(
+                    &sea.tiles()[tile],
+                    &rotated[tile],
+                    fields,
+                    sea.choppiness(),
+                    &mut scratch.borrow_mut(),
+                    plane,
+                )
+            })
         })
         .collect();
     let mut planes = planes.into_iter();
     sea.tiles()
         .iter()
-        .map(|tile| {
-            let mut fields = Vec::with_capacity(count);
-            for pair in 0..pairs {
-                let plane = planes.next().expect("one plane per job");
-                fields.push(plane.iter().map(|c| c.re).collect());
-                if 2 * pair + 1 < count {
-                    fields.push(plane.iter().map(|c| c.im).collect());
-                }
-            }
-            TileFields {
-                spacing: tile.length / tile.cells as f64,
-                cells: tile.cells,
-                fields,
-            }
+        .map(|tile| TileFields {
+            spacing: tile.length / tile.cells as f64,
+            cells: tile.cells,
+            field_count: count,
+            planes: planes.by_ref().take(pairs).collect(),
         })
         .collect()
 }
 
-/// One complex plane: `fields[0]` in the real part, `fields[1]` (if any) in the imaginary.
-fn synthesise_pair(tile: &SeaTile, fields: &[SeaField], t: f64, lambda: f64) -> Vec<Complex<f32>> {
+/// Buffers one thread reuses from pair to pair and frame to frame (a frame of 256² tiles would
+/// otherwise map and fault in fresh pages for each), and its FFT plans.
+struct SynthesisScratch {
+    spectrum: Vec<C64>,
+    rows: Vec<Complex<f32>>,
+    fft: Vec<Complex<f32>>,
+    planner: FftPlanner<f32>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<SynthesisScratch> =
+        std::cell::RefCell::new(SynthesisScratch {
+            spectrum: Vec::new(),
+            rows: Vec::new(),
+            fft: Vec::new(),
+            planner: FftPlanner::new(),
+        });
+}
+
+/// One or two fields of one tile whose modes' `A e^{-i omega t}` are `rotated`, transformed together
+/// in `plane` (any earlier contents and length are replaced) as one complex plane: `fields[0]` in
+/// the real part, `fields[1]` (if any) in the imaginary.
+///
+/// A tile's modes fill only the bins with `|kx|, |ky| <= reach` (a quarter of the Nyquist
+/// band, `tiling.rs`), so the transform skips the empty columns: the spectrum is laid out
+/// transposed, one row per occupied `kx`; each row is transformed along `ky`, the rows are
+/// scattered into the plane's occupied columns (one transpose, not two), and the plane's rows
+/// are transformed along `kx`. The sums are those of the full 2-D transform.
+fn synthesise_pair(
+    tile: &SeaTile,
+    rotated: &[C64],
+    fields: &[SeaField],
+    lambda: f64,
+    scratch: &mut SynthesisScratch,
+    mut plane: Vec<Complex<f32>>,
+) -> Vec<Complex<f32>> {
     let n = tile.cells;
-    let mut spectrum = vec![C64::new(0.0, 0.0); n * n];
+    let columns = occupied_columns(tile);
+    let column_of = |bin: usize| -> usize {
+        if columns.len() == n {
+            bin
+        } else {
+            let reach = columns.len() / 2;
+            if bin <= reach {
+                bin
+            } else {
+                bin + columns.len() - n
+            }
+        }
+    };
+    // `spectrum[c * n + ky]` holds the bin (columns[c], ky).
+    let spectrum = &mut scratch.spectrum;
+    spectrum.clear();
+    spectrum.resize(columns.len() * n, C64::new(0.0, 0.0));
     let i = C64::new(0.0, 1.0);
-    for m in &tile.modes {
-        let a = C64::new(m.amplitude[0], m.amplitude[1]);
-        let phase = (m.omega * t).rem_euclid(std::f64::consts::TAU);
-        let turn = C64::from_polar(1.0, -phase);
+    for (m, &c) in tile.modes.iter().zip(rotated) {
         let (ix, iy) = (m.index.0 as usize, m.index.1 as usize);
         let mirror = ((n - ix) % n, (n - iy) % n);
         let terms = [
-            (iy * n + ix, a * turn, m.k, C64::new(0.0, -m.omega)),
+            (column_of(ix) * n + iy, c, m.k, C64::new(0.0, -m.omega)),
             (
-                mirror.1 * n + mirror.0,
-                a.conj() * turn.conj(),
+                column_of(mirror.0) * n + mirror.1,
+                c.conj(),
                 [-m.k[0], -m.k[1]],
                 C64::new(0.0, m.omega),
             ),
@@ -165,28 +301,45 @@ fn synthesise_pair(tile: &SeaTile, fields: &[SeaField], t: f64, lambda: f64) -> 
             }
         }
     }
-    let mut plane: Vec<Complex<f32>> = spectrum
-        .iter()
-        .map(|c| Complex::new(c.re as f32, c.im as f32))
-        .collect();
-    inverse_fft_2d(&mut plane, n);
+    let rows = &mut scratch.rows;
+    rows.clear();
+    rows.extend(
+        spectrum
+            .iter()
+            .map(|c| Complex::new(c.re as f32, c.im as f32)),
+    );
+    let fft = scratch.planner.plan_fft_inverse(n);
+    let work = &mut scratch.fft;
+    work.resize(fft.get_inplace_scratch_len(), Complex::new(0.0, 0.0));
+    // Along ky: rows[c][y] = sum over ky of X[ky][columns[c]] e^{+2 pi i ky y / n}.
+    fft.process_with_scratch(rows, work);
+    plane.clear();
+    plane.resize(n * n, Complex::new(0.0, 0.0));
+    for (y, line) in plane.chunks_exact_mut(n).enumerate() {
+        for (c, &bin) in columns.iter().enumerate() {
+            line[bin] = rows[c * n + y];
+        }
+    }
+    // Along kx: plane[y][x], unnormalised.
+    fft.process_with_scratch(&mut plane, work);
     plane
 }
 
-/// `x[y][x] = sum over (ky, kx) of X e^{+2 pi i (kx x + ky y) / n}`, unnormalised, in place.
-fn inverse_fft_2d(data: &mut [Complex<f32>], n: usize) {
-    let fft = FftPlanner::<f32>::new().plan_fft_inverse(n);
-    let mut scratch = vec![Complex::new(0.0, 0.0); fft.get_inplace_scratch_len()];
-    fft.process_with_scratch(data, &mut scratch);
-    transpose_square(data, n);
-    fft.process_with_scratch(data, &mut scratch);
-    transpose_square(data, n);
-}
-
-fn transpose_square(data: &mut [Complex<f32>], n: usize) {
-    for y in 0..n {
-        for x in (y + 1)..n {
-            data.swap(y * n + x, x * n + y);
-        }
+/// The `kx` bins that hold a mode or its mirror, in the order `0, 1, .., reach, n - reach, ..,
+/// n - 1` (every bin when the modes reach the Nyquist band).
+fn occupied_columns(tile: &SeaTile) -> Vec<usize> {
+    let n = tile.cells;
+    let reach = tile
+        .modes
+        .iter()
+        .map(|m| {
+            let ix = m.index.0 as usize;
+            ix.min(n - ix)
+        })
+        .max()
+        .unwrap_or(0);
+    if 2 * reach + 1 >= n {
+        return (0..n).collect();
     }
+    (0..=reach).chain(n - reach..n).collect()
 }

@@ -14,7 +14,9 @@ use rayon::prelude::*;
 
 use crate::height_source::{HeightSource, SurfaceLevel, SurfaceSample};
 use crate::ocean::ambient_sea::AmbientSea;
-use crate::ocean::ocean_synthesis::{ocean_synthesis, SeaField, TileFields};
+use crate::ocean::ocean_synthesis::{
+    ocean_synthesis, ocean_synthesis_reusing, SeaField, TileFields,
+};
 
 /// The inversion stops once `|x0 + D(x0) - p|` is below this, m.
 pub const INVERSION_TOLERANCE: f64 = 1e-5;
@@ -59,31 +61,58 @@ fn catmull_rom(f: f64) -> [f64; 4] {
 
 impl TileFields {
     fn taps(&self, p: [f64; 2]) -> Taps {
-        let n = self.cells as i64;
+        let n = self.cells;
         let axis = |coordinate: f64| {
             let u = coordinate / self.spacing;
-            let base = u.floor();
-            let first = base as i64 - 1;
-            let idx = [0, 1, 2, 3].map(|k| (first + k).rem_euclid(n) as usize);
-            (idx, catmull_rom(u - base))
+            // `floor` without the library call (it is one where the target lacks SSE4.1).
+            let truncated = u as i64;
+            let base = truncated - i64::from(truncated as f64 > u);
+            let first = base - 1;
+            // Tiles are powers of two a side (`tiling.rs`): a mask wraps without a division.
+            let start = if n.is_power_of_two() {
+                (first & (n as i64 - 1)) as usize
+            } else {
+                first.rem_euclid(n as i64) as usize
+            };
+            let idx = [0, 1, 2, 3].map(|k| {
+                let i = start + k;
+                if i >= n {
+                    i - n
+                } else {
+                    i
+                }
+            });
+            (idx, catmull_rom(u - base as f64))
         };
         let (xs, wx) = axis(p[0]);
         let (ys, wy) = axis(p[1]);
         Taps { xs, ys, wx, wy }
     }
 
-    fn read(&self, field: SeaField, taps: &Taps) -> f64 {
-        let data = &self.fields[field as usize];
-        let mut total = 0.0;
+    /// The pairs of fields whose planes hold `pairs[i]` (each a field of even index, with the
+    /// next field beside it) at the taps, added to `out[i]` (one walk over the 16 taps).
+    fn add_pairs<const P: usize>(
+        &self,
+        pairs: &[SeaField; P],
+        taps: &Taps,
+        out: &mut [[f64; 2]; P],
+    ) {
+        let planes = pairs.map(|f| self.plane_of(f));
         for (row, wy) in taps.ys.iter().zip(taps.wy) {
-            let line = &data[row * self.cells..(row + 1) * self.cells];
-            let mut across = 0.0;
+            let line = row * self.cells;
+            let mut across = [[0.0; 2]; P];
             for (col, wx) in taps.xs.iter().zip(taps.wx) {
-                across += f64::from(line[*col]) * wx;
+                for (a, plane) in across.iter_mut().zip(&planes) {
+                    let c = plane[line + col];
+                    a[0] += f64::from(c.re) * wx;
+                    a[1] += f64::from(c.im) * wx;
+                }
             }
-            total += across * wy;
+            for (o, a) in out.iter_mut().zip(across) {
+                o[0] += a[0] * wy;
+                o[1] += a[1] * wy;
+            }
         }
-        total
     }
 }
 
@@ -106,6 +135,15 @@ impl SeaFrame {
         }
     }
 
+    /// Makes this frame the sea of `sea` at time `t` (s), reusing its storage: the same
+    /// frame [`SeaFrame::synthesise`] makes, without fresh memory. Prefer
+    /// [`AmbientSea::frame_into`].
+    pub fn resynthesise(&mut self, sea: &AmbientSea, t: f64) {
+        self.time = t;
+        self.choppy = sea.choppiness() > 0.0;
+        self.tiles = ocean_synthesis_reusing(sea, t, std::mem::take(&mut self.tiles));
+    }
+
     /// The time this frame shows, s.
     #[must_use]
     pub fn time(&self) -> f64 {
@@ -118,19 +156,14 @@ impl SeaFrame {
         &self.tiles
     }
 
-    fn sum(&self, field: SeaField, p: [f64; 2]) -> f64 {
-        self.tiles.iter().map(|t| t.read(field, &t.taps(p))).sum()
-    }
-
-    /// Every field summed over the tiles at the undisplaced point `x0`.
-    fn fields_at(&self, x0: [f64; 2], fields: &[SeaField], out: &mut [f64]) {
-        out.iter_mut().for_each(|v| *v = 0.0);
+    /// The pairs of fields starting at each of `pairs` (see `TileFields::add_pairs`), summed
+    /// over the tiles at the undisplaced point `x0`.
+    fn pairs_at<const P: usize>(&self, x0: [f64; 2], pairs: &[SeaField; P]) -> [[f64; 2]; P] {
+        let mut out = [[0.0; 2]; P];
         for tile in &self.tiles {
-            let taps = tile.taps(x0);
-            for (v, &f) in out.iter_mut().zip(fields) {
-                *v += tile.read(f, &taps);
-            }
+            tile.add_pairs(pairs, &tile.taps(x0), &mut out);
         }
+        out
     }
 
     /// The undisplaced point whose surface lies over `p`, and the Jacobian's entries there
@@ -139,20 +172,17 @@ impl SeaFrame {
         if !self.choppy {
             return (p, [1.0, 0.0, 1.0]);
         }
-        const NEEDED: [SeaField; 5] = [
-            SeaField::DisplacementX,
-            SeaField::DisplacementY,
-            SeaField::DxDx,
-            SeaField::DxDy,
-            SeaField::DyDy,
-        ];
+        // (Dx, Dy), (dDx/dx, dDy/dy) and (dDx/dy, dDx/dt): three planes.
+        const NEEDED: [SeaField; 3] = [SeaField::DisplacementX, SeaField::DxDx, SeaField::DxDy];
+        let read = |x0| {
+            let [d, stretch, [shear, _]] = self.pairs_at(x0, &NEEDED);
+            (d, [1.0 + stretch[0], shear, 1.0 + stretch[1]])
+        };
         let mut x0 = p;
-        let mut v = [0.0; 5];
         for _ in 0..MAX_INVERSION_ITERATIONS {
-            self.fields_at(x0, &NEEDED, &mut v);
-            let j = [1.0 + v[2], v[3], 1.0 + v[4]];
-            let r = [x0[0] + v[0] - p[0], x0[1] + v[1] - p[1]];
-            if r[0].hypot(r[1]) < INVERSION_TOLERANCE {
+            let (d, j) = read(x0);
+            let r = [x0[0] + d[0] - p[0], x0[1] + d[1] - p[1]];
+            if r[0] * r[0] + r[1] * r[1] < INVERSION_TOLERANCE * INVERSION_TOLERANCE {
                 return (x0, j);
             }
             let det = j[0] * j[2] - j[1] * j[1];
@@ -160,18 +190,17 @@ impl SeaFrame {
                 x0[0] -= (j[2] * r[0] - j[1] * r[1]) / det;
                 x0[1] -= (j[0] * r[1] - j[1] * r[0]) / det;
             } else {
-                x0 = [p[0] - v[0], p[1] - v[1]];
+                x0 = [p[0] - d[0], p[1] - d[1]];
             }
         }
-        self.fields_at(x0, &NEEDED, &mut v);
-        (x0, [1.0 + v[2], v[3], 1.0 + v[4]])
+        (x0, read(x0).1)
     }
 
     /// The height (m) at the fixed world point `p`.
     #[must_use]
     pub fn height(&self, p: Vec2) -> f32 {
         let (x0, _) = self.invert([f64::from(p.x), f64::from(p.y)]);
-        self.sum(SeaField::Height, x0) as f32
+        self.pairs_at(x0, &[SeaField::Height])[0][0] as f32
     }
 
     /// Height, normal, vertical velocity and Jacobian at the fixed world point `p`.
@@ -179,25 +208,22 @@ impl SeaFrame {
     pub fn sample(&self, p: Vec2) -> SeaSample {
         let p = [f64::from(p.x), f64::from(p.y)];
         let (x0, j) = self.invert(p);
-        let mut v = [0.0; 6];
-        let fields: &[SeaField] = if self.choppy {
-            &[
-                SeaField::Height,
-                SeaField::HeightRate,
-                SeaField::SlopeX,
-                SeaField::SlopeY,
-                SeaField::DxDt,
-                SeaField::DyDt,
-            ]
+        // (h, dh/dt), (dh/dx, dh/dy), and for a choppy sea (dDx/dy, dDx/dt), (dDy/dt, -).
+        let v = if self.choppy {
+            let [[h, h_t], [h_x, h_y], [_, dx_t], [dy_t, _]] = self.pairs_at(
+                x0,
+                &[
+                    SeaField::Height,
+                    SeaField::SlopeX,
+                    SeaField::DxDy,
+                    SeaField::DyDt,
+                ],
+            );
+            [h, h_t, h_x, h_y, dx_t, dy_t]
         } else {
-            &[
-                SeaField::Height,
-                SeaField::HeightRate,
-                SeaField::SlopeX,
-                SeaField::SlopeY,
-            ]
+            let [[h, h_t], [h_x, h_y]] = self.pairs_at(x0, &[SeaField::Height, SeaField::SlopeX]);
+            [h, h_t, h_x, h_y, 0.0, 0.0]
         };
-        self.fields_at(x0, fields, &mut v[..fields.len()]);
         let [h, h_t, h_x, h_y, dx_t, dy_t] = v;
         // x0(p) has dx0/dp = J^-1 (J symmetric): grad_p eta = J^-1 grad h, and at fixed p
         // d eta/dt = h_t - grad h . J^-1 dD/dt.
