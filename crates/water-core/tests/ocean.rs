@@ -307,6 +307,28 @@ fn a_frame_made_in_reused_storage_is_the_fresh_frame_bit_for_bit() {
     }
 }
 
+/// The sea is answered at any finite point, however far: heights, normals and rates stay
+/// finite out to `f32::MAX` (the tiles are periodic), plain and choppy.
+#[test]
+fn the_sea_is_finite_at_every_finite_point() {
+    for choppiness in [0.0, 0.9] {
+        let spec = OceanSpec::new(jonswap())
+            .with_seed(8)
+            .with_choppiness(choppiness);
+        let frame = AmbientSea::new(&spec, 0.5).expect("sea").frame(4.0);
+        for x in [f32::MAX, -f32::MAX, 1e30, -3e20, 9.1e15, 4.6e15, 1e7, -2.5] {
+            for p in [Vec2::new(x, 3.0), Vec2::new(-7.0, x), Vec2::splat(x)] {
+                let s = frame.sample(p);
+                let finite = s.height.is_finite()
+                    && s.normal.is_finite()
+                    && s.vertical_velocity.is_finite()
+                    && frame.height(p).is_finite();
+                assert!(finite, "choppiness {choppiness} at {p}: {s:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn the_synthesised_tiles_match_the_direct_sum_between_their_samples() {
     let spec = OceanSpec::new(jonswap()).with_seed(5).with_direction(-60.0);

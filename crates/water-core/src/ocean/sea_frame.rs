@@ -64,6 +64,13 @@ impl TileFields {
         let n = self.cells;
         let axis = |coordinate: f64| {
             let u = coordinate / self.spacing;
+            // The tile is periodic: a coordinate past 2^52 samples (where an integer no
+            // longer fits the cast below) is folded into one period first.
+            let u = if u.abs() < 4.5e15 {
+                u
+            } else {
+                u.rem_euclid(n as f64)
+            };
             // `floor` without the library call (it is one where the target lacks SSE4.1).
             let truncated = u as i64;
             let base = truncated - i64::from(truncated as f64 > u);
