@@ -1,5 +1,6 @@
 //! The ambient sea on the CPU: synthesising a frame of the `swell` built-in's sea (JONSWAP,
-//! four tiles of 256², with and without choppiness; fresh, and written into the spent frame) and 10,000 fixed-point heights from a
+//! four tiles of 256², with and without choppiness; fresh, and written into the spent
+//! frame) and 10,000 fixed-point heights from a
 //! frame, on 1 and 2 threads. `docs/benchmarks.md` sets them beside the FFTW peer's transforms.
 //!
 //! `cargo bench -p water-benches --bench ocean`

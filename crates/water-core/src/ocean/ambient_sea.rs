@@ -213,9 +213,9 @@ impl AmbientSea {
         SeaFrame::synthesise(self, t)
     }
 
-    /// The sea at time `t` (s) written into `frame`, an earlier frame whose storage is reused
-    /// (what a game that makes a frame every step should call: equal to [`AmbientSea::frame`]
-    /// bit for bit, without a frame's worth of fresh memory).
+    /// The sea at time `t` (s) written into `frame`, an earlier frame whose planes' storage is
+    /// reused (what a game that makes a frame every step should call: equal to
+    /// [`AmbientSea::frame`] bit for bit, without allocating a frame's planes again).
     pub fn frame_into(&self, t: f64, frame: &mut SeaFrame) {
         frame.resynthesise(self, t);
     }

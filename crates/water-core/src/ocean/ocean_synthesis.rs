@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use rustfft::num_complex::Complex;
 use rustfft::FftPlanner;
 
-use crate::ocean::ambient_sea::{AmbientSea, SeaTile};
+use crate::ocean::ambient_sea::{AmbientSea, SeaMode, SeaTile};
 
 /// The fields synthesised for every tile, in storage order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,7 +167,8 @@ pub fn ocean_synthesis(sea: &AmbientSea, t: f64) -> Vec<TileFields> {
 
 /// As [`ocean_synthesis`], writing into the planes of `spent` (an earlier frame's tiles) where
 /// there are any: a choppy frame of four 256² tiles is 12 MiB, and faulting in that much fresh
-/// memory a frame cost more than the transforms.
+/// memory a frame cost as much as the transforms in one measured run (choppy, one thread;
+/// `docs/benchmarks.md`).
 pub(crate) fn ocean_synthesis_reusing(
     sea: &AmbientSea,
     t: f64,
@@ -194,6 +195,7 @@ pub(crate) fn ocean_synthesis_reusing(
                 .collect()
         })
         .collect();
+    let columns: Vec<Vec<usize>> = sea.tiles().iter().map(occupied_columns).collect();
     let mut storage = spent.into_iter().flat_map(|tile| tile.planes);
     let jobs: Vec<(usize, usize, Vec<Complex<f32>>)> = (0..sea.tiles().len())
         .flat_map(|tile| (0..pairs).map(move |pair| (tile, pair)))
@@ -206,6 +208,7 @@ pub(crate) fn ocean_synthesis_reusing(
             SCRATCH.with(|scratch| {
                 synthesise_pair(
                     &sea.tiles()[tile],
+                    &columns[tile],
                     &rotated[tile],
                     fields,
                     sea.choppiness(),
@@ -246,9 +249,10 @@ thread_local! {
         });
 }
 
-/// One or two fields of one tile whose modes' `A e^{-i omega t}` are `rotated`, transformed together
-/// in `plane` (any earlier contents and length are replaced) as one complex plane: `fields[0]` in
-/// the real part, `fields[1]` (if any) in the imaginary.
+/// One or two fields of one tile whose modes' `A e^{-i omega t}` are `rotated` and whose
+/// occupied `kx` bins are `columns` ([`occupied_columns`]), transformed together in `plane` (any
+/// earlier contents and length are replaced) as one complex plane: `fields[0]` in the real
+/// part, `fields[1]` (if any) in the imaginary.
 ///
 /// A tile's modes fill only the bins with `|kx|, |ky| <= reach` (a quarter of the Nyquist
 /// band, `tiling.rs`), so the transform skips the empty columns: the spectrum is laid out
@@ -257,6 +261,7 @@ thread_local! {
 /// are transformed along `kx`. The sums are those of the full 2-D transform.
 fn synthesise_pair(
     tile: &SeaTile,
+    columns: &[usize],
     rotated: &[C64],
     fields: &[SeaField],
     lambda: f64,
@@ -264,7 +269,6 @@ fn synthesise_pair(
     mut plane: Vec<Complex<f32>>,
 ) -> Vec<Complex<f32>> {
     let n = tile.cells;
-    let columns = occupied_columns(tile);
     let column_of = |bin: usize| -> usize {
         if columns.len() == n {
             bin
@@ -281,24 +285,9 @@ fn synthesise_pair(
     let spectrum = &mut scratch.spectrum;
     spectrum.clear();
     spectrum.resize(columns.len() * n, C64::new(0.0, 0.0));
-    let i = C64::new(0.0, 1.0);
     for (m, &c) in tile.modes.iter().zip(rotated) {
-        let (ix, iy) = (m.index.0 as usize, m.index.1 as usize);
-        let mirror = ((n - ix) % n, (n - iy) % n);
-        let terms = [
-            (column_of(ix) * n + iy, c, m.k, C64::new(0.0, -m.omega)),
-            (
-                column_of(mirror.0) * n + mirror.1,
-                c.conj(),
-                [-m.k[0], -m.k[1]],
-                C64::new(0.0, m.omega),
-            ),
-        ];
-        for (bin, c, k, tau) in terms {
-            for (slot, &field) in fields.iter().enumerate() {
-                let value = field_multiplier(field, k, tau, lambda) * c;
-                spectrum[bin] += if slot == 0 { value } else { i * value };
-            }
+        for ((x, y), value) in mode_terms(m, c, n, fields, lambda) {
+            spectrum[column_of(x) * n + y] += value;
         }
     }
     let rows = &mut scratch.rows;
@@ -322,7 +311,51 @@ fn synthesise_pair(
     }
     // Along kx: plane[y][x], unnormalised.
     fft.process_with_scratch(&mut plane, work);
+    // A thread keeps its scratch for the next frame, but not a large tile's (4096² would hold
+    // about 100 MiB a thread for its whole life).
+    if spectrum.capacity() > SCRATCH_KEPT_BINS {
+        *spectrum = Vec::new();
+        *rows = Vec::new();
+    }
     plane
+}
+
+/// The most spectrum bins a thread's scratch keeps between pairs (256² tiles use 63 x 256).
+const SCRATCH_KEPT_BINS: usize = 1 << 17;
+
+/// The two bins `(kx, ky)` a mode whose `A e^{-i omega t}` is `c` adds to, and what it adds
+/// there to the plane of `fields` (the first in the real part, the second in the imaginary):
+/// `c` at `k` (time factor `e^{-i omega t}`) and `conj(c)` at `-k` (`e^{+i omega t}`).
+fn mode_terms(
+    m: &SeaMode,
+    c: C64,
+    n: usize,
+    fields: &[SeaField],
+    lambda: f64,
+) -> [((usize, usize), C64); 2] {
+    let i = C64::new(0.0, 1.0);
+    let (ix, iy) = (m.index.0 as usize, m.index.1 as usize);
+    let term = |c: C64, k: [f64; 2], tau: C64| {
+        fields
+            .iter()
+            .enumerate()
+            .map(|(slot, &field)| {
+                let value = field_multiplier(field, k, tau, lambda) * c;
+                if slot == 0 {
+                    value
+                } else {
+                    i * value
+                }
+            })
+            .fold(C64::new(0.0, 0.0), |sum, v| sum + v)
+    };
+    [
+        ((ix, iy), term(c, m.k, C64::new(0.0, -m.omega))),
+        (
+            ((n - ix) % n, (n - iy) % n),
+            term(c.conj(), [-m.k[0], -m.k[1]], C64::new(0.0, m.omega)),
+        ),
+    ]
 }
 
 /// The `kx` bins that hold a mode or its mirror, in the order `0, 1, .., reach, n - reach, ..,
@@ -342,4 +375,118 @@ fn occupied_columns(tile: &SeaTile) -> Vec<usize> {
         return (0..n).collect();
     }
     (0..=reach).chain(n - reach..n).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The full 2-D inverse transform of the two fields' spectrum, with no pruning: every bin,
+    /// every row and every column.
+    fn full_inverse(tile: &SeaTile, fields: &[SeaField], lambda: f64) -> Vec<Complex<f32>> {
+        let n = tile.cells;
+        let mut spectrum = vec![C64::new(0.0, 0.0); n * n];
+        for m in &tile.modes {
+            let c = C64::new(m.amplitude[0], m.amplitude[1]);
+            for ((x, y), value) in mode_terms(m, c, n, fields, lambda) {
+                spectrum[y * n + x] += value;
+            }
+        }
+        let mut spectrum: Vec<Complex<f32>> = spectrum
+            .iter()
+            .map(|c| Complex::new(c.re as f32, c.im as f32))
+            .collect();
+        let fft = FftPlanner::<f32>::new().plan_fft_inverse(n);
+        let transpose = |data: &mut Vec<Complex<f32>>| {
+            let copy = data.clone();
+            for y in 0..n {
+                for x in 0..n {
+                    data[x * n + y] = copy[y * n + x];
+                }
+            }
+        };
+        fft.process(&mut spectrum);
+        transpose(&mut spectrum);
+        fft.process(&mut spectrum);
+        transpose(&mut spectrum);
+        spectrum
+    }
+
+    /// A tile of 16² whose modes reach `reach` bins from 0 along x (and 2 along y), with
+    /// amplitudes from a fixed sequence.
+    fn tile_reaching(reach: i64) -> SeaTile {
+        let n = 16usize;
+        let dk = std::f64::consts::TAU / 8.0;
+        let mut modes = Vec::new();
+        for my in -2i64..=2 {
+            for mx in -reach..=reach {
+                if (mx, my) == (0, 0) {
+                    continue;
+                }
+                let s = (modes.len() as f64 * 0.7).sin();
+                modes.push(SeaMode {
+                    index: (
+                        mx.rem_euclid(n as i64) as u32,
+                        my.rem_euclid(n as i64) as u32,
+                    ),
+                    k: [mx as f64 * dk, my as f64 * dk],
+                    omega: 1.0 + modes.len() as f64 * 0.1,
+                    amplitude: [0.01 * s, 0.02 * (1.0 - s)],
+                });
+            }
+        }
+        SeaTile {
+            length: 8.0,
+            cells: n,
+            modes,
+        }
+    }
+
+    /// The transform over the occupied columns is the full 2-D inverse transform: pruned
+    /// (reach 0, 3 and 7 of 16 bins: 1, 7 and 15 columns) and unpruned (reach 8: the modes
+    /// reach the Nyquist bin, every column is taken).
+    #[test]
+    fn the_pruned_transform_is_the_full_inverse_transform() {
+        for (reach, expected_columns) in [(0, 1), (3, 7), (7, 15), (8, 16)] {
+            let tile = tile_reaching(reach);
+            let columns = occupied_columns(&tile);
+            assert_eq!(columns.len(), expected_columns, "reach {reach}");
+            let rotated: Vec<C64> = tile
+                .modes
+                .iter()
+                .map(|m| C64::new(m.amplitude[0], m.amplitude[1]))
+                .collect();
+            for fields in [
+                &[SeaField::Height, SeaField::SlopeX][..],
+                &[SeaField::DyDy][..],
+            ] {
+                let mut scratch = SynthesisScratch {
+                    spectrum: Vec::new(),
+                    rows: Vec::new(),
+                    fft: Vec::new(),
+                    planner: FftPlanner::new(),
+                };
+                let got = synthesise_pair(
+                    &tile,
+                    &columns,
+                    &rotated,
+                    fields,
+                    0.7,
+                    &mut scratch,
+                    vec![Complex::new(9.0, 9.0); 3],
+                );
+                let want = full_inverse(&tile, fields, 0.7);
+                let scale = want.iter().fold(0.0f32, |m, c| m.max(c.norm()));
+                assert!(scale > 1e-3, "reach {reach}: a field with waves");
+                let worst = got
+                    .iter()
+                    .zip(&want)
+                    .fold(0.0f32, |m, (a, b)| m.max((a - b).norm()));
+                assert!(
+                    worst <= 1e-5 * scale,
+                    "reach {reach}, {fields:?}: off by {worst} of {scale}"
+                );
+            }
+        }
+    }
 }

@@ -64,8 +64,9 @@ impl TileFields {
         let n = self.cells;
         let axis = |coordinate: f64| {
             let u = coordinate / self.spacing;
-            // The tile is periodic: a coordinate past 2^52 samples (where an integer no
-            // longer fits the cast below) is folded into one period first.
+            // The tile is periodic: a coordinate past 2^52 samples (where an f64 holds no
+            // fraction, and past 2^63 the cast below saturates) is folded into one period
+            // first.
             let u = if u.abs() < 4.5e15 {
                 u
             } else {
@@ -142,13 +143,13 @@ impl SeaFrame {
         }
     }
 
-    /// Makes this frame the sea of `sea` at time `t` (s), reusing its storage: the same
-    /// frame [`SeaFrame::synthesise`] makes, without fresh memory. Prefer
-    /// [`AmbientSea::frame_into`].
+    /// Makes this frame the sea of `sea` at time `t` (s), writing the fields into its planes'
+    /// storage: the same frame [`SeaFrame::synthesise`] makes, without allocating the planes
+    /// again. Prefer [`AmbientSea::frame_into`].
     pub fn resynthesise(&mut self, sea: &AmbientSea, t: f64) {
+        self.tiles = ocean_synthesis_reusing(sea, t, std::mem::take(&mut self.tiles));
         self.time = t;
         self.choppy = sea.choppiness() > 0.0;
-        self.tiles = ocean_synthesis_reusing(sea, t, std::mem::take(&mut self.tiles));
     }
 
     /// The time this frame shows, s.
