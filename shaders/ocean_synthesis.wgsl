@@ -1,6 +1,7 @@
 // ocean_synthesis: the ambient sea's tiles at one time, by inverse FFT of each field's
 // spectrum, into two textures for drawing. CPU twin: crates/water-core/src/ocean/ocean_synthesis.rs
-// (`ocean_synthesis`, `field_multiplier`); host: crates/water-gpu/src/ocean_synthesis.rs.
+// (`ocean_synthesis`, `field_multiplier`) and, for `ocean_spectrum`, its per-bin form
+// crates/water-core/src/ocean/tile_spectrum.rs; host: crates/water-gpu/src/ocean_synthesis.rs.
 //
 // Four dispatches: `ocean_spectrum` (each bin's spectrum of every field, two real fields to a
 // complex plane), `ocean_rows` and `ocean_columns` (each plane's inverse transform, a line per

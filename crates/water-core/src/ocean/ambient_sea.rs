@@ -16,6 +16,7 @@ use crate::error::{Result, WaterError};
 use crate::ocean::ocean_spec::OceanSpec;
 use crate::ocean::sea_frame::SeaFrame;
 use crate::ocean::seeded_normal::mode_normals;
+use crate::ocean::tile_spectrum::TileLayout;
 use crate::ocean::tiling::{OceanTiling, OCEAN_TILE_CELLS};
 
 /// One Fourier mode of one tile.
@@ -60,6 +61,8 @@ pub struct AmbientSea {
     choppiness: f64,
     hs_spectrum: f64,
     tiles: Vec<SeaTile>,
+    /// Where each tile's modes land in its transform, made once.
+    layouts: Vec<TileLayout>,
 }
 
 impl AmbientSea {
@@ -138,11 +141,11 @@ impl AmbientSea {
                 modes,
             });
         }
-        Ok(Self {
-            choppiness: spec.choppiness,
-            hs_spectrum: 4.0 * variance.sqrt(),
+        Ok(Self::of_tiles(
+            spec.choppiness,
+            4.0 * variance.sqrt(),
             tiles,
-        })
+        ))
     }
 
     /// A single regular wave `amplitude cos(k x - omega t)` travelling toward +x, `wavelength`
@@ -171,10 +174,10 @@ impl AmbientSea {
         }
         let airy = AiryDispersion::new(gravity, 0.0, crate::WATER_DENSITY, depth)?;
         let k = std::f64::consts::TAU / wavelength;
-        Ok(Self {
+        Ok(Self::of_tiles(
             choppiness,
-            hs_spectrum: 4.0 * (amplitude * amplitude / 2.0).sqrt(),
-            tiles: vec![SeaTile {
+            4.0 * (amplitude * amplitude / 2.0).sqrt(),
+            vec![SeaTile {
                 length: wavelength,
                 cells: 64,
                 modes: vec![SeaMode {
@@ -184,7 +187,7 @@ impl AmbientSea {
                     amplitude: [amplitude / 2.0, 0.0],
                 }],
             }],
-        })
+        ))
     }
 
     /// `4 sqrt(sum over the synthesised modes of E|h(k)|^2)`, m: the significant wave height
@@ -198,6 +201,20 @@ impl AmbientSea {
     #[must_use]
     pub fn choppiness(&self) -> f64 {
         self.choppiness
+    }
+
+    fn of_tiles(choppiness: f64, hs_spectrum: f64, tiles: Vec<SeaTile>) -> Self {
+        Self {
+            choppiness,
+            hs_spectrum,
+            layouts: tiles.iter().map(TileLayout::new).collect(),
+            tiles,
+        }
+    }
+
+    /// Where each tile's modes land in its transform.
+    pub(crate) fn layouts(&self) -> &[TileLayout] {
+        &self.layouts
     }
 
     /// The tiles and their modes.

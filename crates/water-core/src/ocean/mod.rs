@@ -22,6 +22,7 @@ mod sea_with_water;
 mod seeded_normal;
 mod spectrum;
 mod spreading;
+mod tile_spectrum;
 mod tiling;
 
 pub use ambient_sea::{AmbientSea, SeaMode, SeaTile};
