@@ -1,7 +1,8 @@
 // ocean_synthesis: the ambient sea's tiles at one time, by inverse FFT of each field's
 // spectrum, into two textures for drawing. CPU twin: crates/water-core/src/ocean/ocean_synthesis.rs
-// (`ocean_synthesis`, `field_multiplier`) and, for `ocean_spectrum`, its per-bin form
-// crates/water-core/src/ocean/tile_spectrum.rs; host: crates/water-gpu/src/ocean_synthesis.rs.
+// (`ocean_synthesis`, `field_multiplier`) and, for `ocean_spectrum`, the CPU's per-bin
+// spectra in crates/water-core/src/ocean/tile_spectrum.rs (which sum a bin's terms first; the
+// fields are the same below the Nyquist band); host: crates/water-gpu/src/ocean_synthesis.rs.
 //
 // Four dispatches: `ocean_spectrum` (each bin's spectrum of every field, two real fields to a
 // complex plane), `ocean_rows` and `ocean_columns` (each plane's inverse transform, a line per

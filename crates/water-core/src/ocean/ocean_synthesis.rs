@@ -195,14 +195,15 @@ pub(crate) fn ocean_synthesis_reusing(
         .collect();
     // Each tile's pairs start as soon as its spectrum is made, not once every tile's is: on
     // two threads the wait for the slowest tile was idle time.
+    debug_assert_eq!(sea.tiles().len(), sea.layouts().len(), "a layout a tile");
     sea.tiles()
         .par_iter()
         .zip(sea.layouts())
         .zip(storage)
         .map(|((tile, layout), planes)| {
-            // Each mode's `A e^{-i omega t}` and the tile's spectrum, once a tile (not once a
-            // pair: the sine and cosine were a seventh of a choppy frame, the multipliers a
-            // fifth).
+            // Each mode's `A e^{-i omega t}` and the tile's spectrum, once a tile, not once a
+            // pair of fields (in profiles of a choppy frame made a pair at a time, the sines
+            // and cosines were about a seventh of it and the multipliers a fifth).
             let rotated: Vec<C64> = tile
                 .modes
                 .iter()
@@ -239,18 +240,25 @@ pub(crate) fn ocean_synthesis_reusing(
         .collect()
 }
 
-/// `(sin, cos)` of `phase` (rad). The phase is taken to one turn in f64 (it grows with the
-/// time), and the sine and cosine of that are taken in f32, which holds them to 2e-7 and costs
-/// half what f64's do (with the f64 remainder they were a sixth of a choppy frame).
+/// `(sin, cos)` of `phase` (rad). The phase is taken in f64 to within half a turn of zero (it
+/// grows with the time), and the sine and cosine of that are taken in f32: the angle, at most
+/// pi, is cast within 1.2e-7 rad, and f32's sine and cosine cost about half what f64's do.
 fn turned(phase: f64) -> (f64, f64) {
     let turns = phase / std::f64::consts::TAU;
     // Below 2^52 turns the integer part is exact and subtracting it leaves the fraction;
     // beyond, `rem_euclid` (and the phase has no fraction left to lose).
-    let fraction = if turns.abs() < 4.5e15 {
+    let mut fraction = if turns.abs() < 4.5e15 {
         turns - (turns as i64) as f64
     } else {
         phase.rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU
     };
+    // From (-1, 1) turns to [-1/2, 1/2] (no `round`: it is a library call where the target
+    // lacks SSE4.1).
+    if fraction > 0.5 {
+        fraction -= 1.0;
+    } else if fraction < -0.5 {
+        fraction += 1.0;
+    }
     let (sin, cos) = ((fraction * std::f64::consts::TAU) as f32).sin_cos();
     (f64::from(sin), f64::from(cos))
 }
@@ -259,35 +267,77 @@ fn turned(phase: f64) -> (f64, f64) {
 /// otherwise map and fault in fresh pages for each), and its FFT plans.
 struct SynthesisScratch {
     spectrum: Vec<Complex<f32>>,
-    /// The first pass's input: the occupied columns' bins along `ky`, zero where no mode is.
-    columns_in: Vec<Complex<f32>>,
+    /// The transforms' inputs for each tile layout met so far (a sea's tiles differ in how far
+    /// their modes reach: the swell's last tile reaches 12 bins, the others 31).
+    inputs: Vec<TransformInputs>,
     /// The first pass's output.
     columns_out: Vec<Complex<f32>>,
-    /// The second pass's input: the plane's rows, zero in the empty columns.
-    plane_in: Vec<Complex<f32>>,
-    /// The tile side and the occupied reaches along `kx` and `ky` whose zeros the inputs hold:
-    /// both transforms leave their inputs as they were, so the zeros are written once, not
-    /// once a pair (they were a sixth of a choppy frame on two threads).
-    zeros_for: Option<(usize, usize, usize)>,
     fft: Vec<Complex<f32>>,
     planner: FftPlanner<f32>,
+}
+
+/// The inputs of both passes for one tile layout. Both transforms leave their inputs as they
+/// were and every pair writes the same occupied positions, so the zeros are written once, not
+/// once a pair (they were a sixth of a choppy frame on two threads).
+struct TransformInputs {
+    /// The tile side and the occupied reaches along `kx` and `ky`.
+    layout: (usize, usize, usize),
+    /// The first pass's input: the occupied columns' bins along `ky`, zero where no mode is.
+    columns_in: Vec<Complex<f32>>,
+    /// The second pass's input: the plane's rows, zero in the empty columns.
+    plane_in: Vec<Complex<f32>>,
 }
 
 impl SynthesisScratch {
     fn new() -> Self {
         Self {
             spectrum: Vec::new(),
-            columns_in: Vec::new(),
+            inputs: Vec::new(),
             columns_out: Vec::new(),
-            plane_in: Vec::new(),
-            zeros_for: None,
             fft: Vec::new(),
             planner: FftPlanner::new(),
         }
     }
+
+    /// How many samples the buffers hold.
+    fn samples(&self) -> usize {
+        self.spectrum.capacity()
+            + self.columns_out.capacity()
+            + self
+                .inputs
+                .iter()
+                .map(|i| i.columns_in.capacity() + i.plane_in.capacity())
+                .sum::<usize>()
+    }
+}
+
+impl TransformInputs {
+    /// The inputs for `layout` among `inputs` (`columns` occupied columns of `n = layout.0`
+    /// bins), made zero when first met.
+    fn find(
+        inputs: &mut Vec<TransformInputs>,
+        layout: (usize, usize, usize),
+        columns: usize,
+    ) -> &mut TransformInputs {
+        let at = match inputs.iter().position(|i| i.layout == layout) {
+            Some(at) => at,
+            None => {
+                let n = layout.0;
+                inputs.push(TransformInputs {
+                    layout,
+                    columns_in: vec![Complex::new(0.0, 0.0); columns * n],
+                    plane_in: vec![Complex::new(0.0, 0.0); n * n],
+                });
+                inputs.len() - 1
+            }
+        };
+        &mut inputs[at]
+    }
 }
 
 thread_local! {
+    // Borrowed only across serial code (`synthesise_pair` calls nothing that runs rayon work,
+    // which could start another pair on this thread while the borrow is held).
     static SCRATCH: std::cell::RefCell<SynthesisScratch> =
         std::cell::RefCell::new(SynthesisScratch::new());
 }
@@ -311,21 +361,20 @@ fn synthesise_pair(
 ) -> Vec<Complex<f32>> {
     let (columns, occupied_rows) = (spectrum.columns(), spectrum.rows());
     let zero = Complex::new(0.0, 0.0);
+    let SynthesisScratch {
+        spectrum: compact,
+        inputs,
+        columns_out: rows,
+        fft: work,
+        planner,
+    } = scratch;
     let layout = (n, columns.reach(), occupied_rows.reach());
-    if scratch.zeros_for != Some(layout) {
-        scratch.columns_in.clear();
-        scratch.columns_in.resize(columns.len() * n, zero);
-        scratch.columns_out.resize(columns.len() * n, zero);
-        scratch.plane_in.clear();
-        scratch.plane_in.resize(n * n, zero);
-        scratch.zeros_for = Some(layout);
-    }
-    let compact = &mut scratch.spectrum;
+    let input = TransformInputs::find(inputs, layout, columns.len());
     spectrum.pair_into(fields, lambda, compact);
     // `columns_in[c * n + ky]` holds the bin (columns[c], ky): each occupied column's bins
     // spread over its `n` rows (the others stay zero).
     let (r, taken) = (occupied_rows.reach(), occupied_rows.len());
-    for (line, bins) in scratch
+    for (line, bins) in input
         .columns_in
         .chunks_exact_mut(n)
         .zip(compact.chunks_exact(taken))
@@ -337,18 +386,17 @@ fn synthesise_pair(
             line[n - r..].copy_from_slice(&bins[r + 1..]);
         }
     }
-    let fft = scratch.planner.plan_fft_inverse(n);
-    let work = &mut scratch.fft;
+    let fft = planner.plan_fft_inverse(n);
     work.resize(fft.get_immutable_scratch_len(), zero);
-    // Along ky: columns_out[c][y] = sum over ky of X[ky][columns[c]] e^{+2 pi i ky y / n}.
-    let rows = &mut scratch.columns_out;
-    fft.process_immutable_with_scratch(&scratch.columns_in, rows, work);
+    // Along ky: rows[c][y] = sum over ky of X[ky][columns[c]] e^{+2 pi i ky y / n}.
+    rows.resize(columns.len() * n, zero);
+    fft.process_immutable_with_scratch(&input.columns_in, rows, work);
     // The occupied columns scattered into the plane's rows (the empty ones stay zero). The
     // scatter is a transpose, done a band of `BAND` rows at a time: a column's run of the band
     // is read in order, and the band's rows stay in the L1 cache while every column is
     // written into them.
     const BAND: usize = 16;
-    for (band, lines) in scratch.plane_in.chunks_mut(BAND * n).enumerate() {
+    for (band, lines) in input.plane_in.chunks_mut(BAND * n).enumerate() {
         let y0 = band * BAND;
         let height = lines.len() / n;
         for (c, bin) in columns.bins().enumerate() {
@@ -360,21 +408,22 @@ fn synthesise_pair(
     }
     // Along kx: plane[y][x], unnormalised, every sample written.
     plane.resize(n * n, zero);
-    fft.process_immutable_with_scratch(&scratch.plane_in, &mut plane, work);
+    fft.process_immutable_with_scratch(&input.plane_in, &mut plane, work);
     // A thread keeps its scratch for the next frame, but not a large tile's (4096² would hold
-    // about 100 MiB a thread for its whole life).
-    if scratch.columns_in.capacity() > SCRATCH_KEPT_BINS {
-        scratch.spectrum = Vec::new();
-        scratch.columns_in = Vec::new();
-        scratch.columns_out = Vec::new();
-        scratch.plane_in = Vec::new();
-        scratch.zeros_for = None;
+    // 128 MiB a thread for its whole life in one plane's input).
+    if scratch.samples() > SCRATCH_KEPT_SAMPLES {
+        let planner = std::mem::replace(&mut scratch.planner, FftPlanner::new());
+        *scratch = SynthesisScratch {
+            planner,
+            ..SynthesisScratch::new()
+        };
     }
     plane
 }
 
-/// The most spectrum bins a thread's scratch keeps between pairs (256² tiles use 63 x 256).
-const SCRATCH_KEPT_BINS: usize = 1 << 17;
+/// The most samples a thread's scratch keeps between pairs, 4 MiB: the swell's 256² tiles in
+/// two layouts keep about 160,000; a 1024² tile's input alone is past it.
+const SCRATCH_KEPT_SAMPLES: usize = 1 << 19;
 
 #[cfg(test)]
 mod tests {
@@ -448,18 +497,18 @@ mod tests {
         spectrum
     }
 
-    /// A tile of 16² whose modes reach `reach` bins from 0 along x (and 2 along y), with
-    /// amplitudes from a fixed sequence.
-    fn tile_reaching(reach: i64) -> SeaTile {
+    /// A tile of 16² whose modes reach `reach_x` bins from 0 along x and `reach_y` along y,
+    /// with amplitudes from a fixed sequence started at `start`.
+    fn tile_reaching(reach_x: i64, reach_y: i64, start: f64) -> SeaTile {
         let n = 16usize;
         let dk = std::f64::consts::TAU / 8.0;
         let mut modes = Vec::new();
-        for my in -2i64..=2 {
-            for mx in -reach..=reach {
+        for my in -reach_y..=reach_y {
+            for mx in -reach_x..=reach_x {
                 if (mx, my) == (0, 0) {
                     continue;
                 }
-                let s = (modes.len() as f64 * 0.7).sin();
+                let s = (start + modes.len() as f64 * 0.7).sin();
                 modes.push(SeaMode {
                     index: (
                         mx.rem_euclid(n as i64) as u32,
@@ -478,64 +527,106 @@ mod tests {
         }
     }
 
-    /// The transform over the occupied columns is the full 2-D inverse transform: pruned
-    /// (reach 0, 3 and 7 of 16 bins: 1, 7 and 15 columns) and unpruned (reach 8: the modes
-    /// reach the Nyquist bin, every column is taken).
+    /// Every field of `tile`, in the pairs a choppy sea makes and one alone, synthesised with
+    /// `scratch` and compared with the full 2-D inverse transform.
+    fn check_every_field(tile: &SeaTile, scratch: &mut SynthesisScratch, case: &str) {
+        let rotated: Vec<C64> = tile
+            .modes
+            .iter()
+            .map(|m| C64::new(m.amplitude[0], m.amplitude[1]))
+            .collect();
+        let layout = TileLayout::new(tile);
+        let spectrum = TileSpectrum::new(tile, &layout, &rotated);
+        let along_y_only = tile.modes.iter().all(|m| m.index.0 == 0);
+        for fields in ALL_FIELDS.chunks(2).chain([&[SeaField::DyDy][..]]) {
+            let got = synthesise_pair(
+                &spectrum,
+                tile.cells,
+                fields,
+                0.7,
+                scratch,
+                vec![Complex::new(9.0, 9.0); 3],
+            );
+            let want = full_inverse(tile, fields, 0.7);
+            let scale = want.iter().fold(0.0f32, |m, c| m.max(c.norm()));
+            // With every mode at kx = 0 the fields along x (Dx and its rates and gradients,
+            // all proportional to kx) are still water, and must come out so.
+            let along_x = |f: &SeaField| {
+                matches!(
+                    f,
+                    SeaField::DisplacementX | SeaField::DxDx | SeaField::DxDy | SeaField::DxDt
+                )
+            };
+            let scale = if along_y_only && fields.iter().all(along_x) {
+                assert!(scale < 1e-9, "{case}, {fields:?}: still water, got {scale}");
+                1.0
+            } else {
+                assert!(scale > 1e-3, "{case}, {fields:?}: a field with waves");
+                scale
+            };
+            let worst = got
+                .iter()
+                .zip(&want)
+                .fold(0.0f32, |m, (a, b)| m.max((a - b).norm()));
+            assert!(
+                worst <= 1e-5 * scale,
+                "{case}, {fields:?}: off by {worst} of {scale}"
+            );
+        }
+    }
+
+    /// The transform over the occupied bins is the full 2-D inverse transform for every
+    /// field: pruned (reach 0, 3 and 7 of 16 bins along x: 1, 7 and 15 columns), unpruned
+    /// (reach 8: the modes reach the Nyquist bin, where `+k` and `-k` share a bin), and with
+    /// the rows unpruned too. One scratch serves every case twice over, the second time with
+    /// other amplitudes: inputs kept from a tile of another reach, or of the same reach with
+    /// other modes, leave nothing behind.
     #[test]
     fn the_pruned_transform_is_the_full_inverse_transform() {
-        for (reach, expected_columns) in [(0, 1), (3, 7), (7, 15), (8, 16)] {
-            let tile = tile_reaching(reach);
-            let rotated: Vec<C64> = tile
-                .modes
-                .iter()
-                .map(|m| C64::new(m.amplitude[0], m.amplitude[1]))
-                .collect();
-            let layout = TileLayout::new(&tile);
-            let spectrum = TileSpectrum::new(&tile, &layout, &rotated);
-            assert_eq!(spectrum.columns().len(), expected_columns, "reach {reach}");
-            // Every field, in the pairs a choppy sea makes, and one alone.
-            for fields in ALL_FIELDS.chunks(2).chain([&[SeaField::DyDy][..]]) {
-                let mut scratch = SynthesisScratch::new();
-                let got = synthesise_pair(
-                    &spectrum,
-                    tile.cells,
-                    fields,
-                    0.7,
-                    &mut scratch,
-                    vec![Complex::new(9.0, 9.0); 3],
-                );
-                let want = full_inverse(&tile, fields, 0.7);
-                let scale = want.iter().fold(0.0f32, |m, c| m.max(c.norm()));
-                // With every mode at kx = 0 the fields along x (Dx and its rates and
-                // gradients, all proportional to kx) are still water, and must come out so.
-                let along_x = |f: &SeaField| {
-                    matches!(
-                        f,
-                        SeaField::DisplacementX | SeaField::DxDx | SeaField::DxDy | SeaField::DxDt
-                    )
-                };
-                let scale = if reach == 0 && fields.iter().all(along_x) {
-                    assert!(
-                        scale < 1e-9,
-                        "reach 0, {fields:?}: still water, got {scale}"
-                    );
-                    1.0
-                } else {
-                    assert!(
-                        scale > 1e-3,
-                        "reach {reach}, {fields:?}: a field with waves"
-                    );
-                    scale
-                };
-                let worst = got
-                    .iter()
-                    .zip(&want)
-                    .fold(0.0f32, |m, (a, b)| m.max((a - b).norm()));
-                assert!(
-                    worst <= 1e-5 * scale,
-                    "reach {reach}, {fields:?}: off by {worst} of {scale}"
-                );
+        let mut scratch = SynthesisScratch::new();
+        for start in [0.0, 1.3] {
+            for (reach_x, reach_y, columns) in [
+                (0, 2, 1),
+                (3, 2, 7),
+                (7, 2, 15),
+                (8, 2, 16),
+                (3, 8, 7),
+                (8, 8, 16),
+                (3, 2, 7),
+            ] {
+                let tile = tile_reaching(reach_x, reach_y, start);
+                assert_eq!(TileLayout::new(&tile).columns().len(), columns);
+                let case = format!("reach {reach_x} x {reach_y}, amplitudes from {start}");
+                check_every_field(&tile, &mut scratch, &case);
             }
+        }
+    }
+
+    /// The phase is turned to within half a turn and its sine and cosine taken in f32: within
+    /// 3e-7 of the f64 sine and cosine of the exactly reduced phase, plus the few ulps of the
+    /// phase the reduction by division can lose, for phases of either sign and any size.
+    #[test]
+    fn a_turned_phase_has_the_sine_and_cosine_of_the_phase() {
+        for phase in [
+            -1e9,
+            -3.0,
+            -0.5,
+            0.0,
+            2.0,
+            3.2,
+            6.2,
+            1e6,
+            86_400.5 * 7.3,
+            1e15,
+            1e17,
+        ] {
+            let (sin, cos) = turned(phase);
+            let (want_sin, want_cos) = phase.rem_euclid(std::f64::consts::TAU).sin_cos();
+            let tolerance = 3e-7 + 4.0 * f64::EPSILON * f64::abs(phase);
+            assert!(
+                (sin - want_sin).abs() <= tolerance && (cos - want_cos).abs() <= tolerance,
+                "phase {phase}: ({sin}, {cos}) against ({want_sin}, {want_cos})"
+            );
         }
     }
 }

@@ -1,6 +1,8 @@
 //! [`TileSpectrum`]: one tile's height spectrum at one time over the bins its modes occupy,
 //! from which every field's spectrum is one multiply per bin (`ocean_synthesis.rs` transforms
-//! them). GPU twin: the spectrum pass of `shaders/ocean_synthesis.wgsl`.
+//! them). GPU twin: `ocean_spectrum` in `shaders/ocean_synthesis.wgsl`, which makes each
+//! bin's fields from the bin's mode directly (one mode a bin: its tiles' modes stay below the
+//! Nyquist band, where no two terms share a bin with different `k`).
 //!
 //! A mode with `c = A e^{-i omega t}` puts `c` at its bin `k` (time factor `e^{-i omega t}`)
 //! and `conj(c)` at `-k` (`e^{+i omega t}`). A field whose multiplier does not depend on the
@@ -177,9 +179,16 @@ struct AliasedTerm {
 
 impl<'a> TileSpectrum<'a> {
     /// `tile`'s spectrum (laid out as `layout`, made from `tile`) where its modes'
-    /// `A e^{-i omega t}` are `rotated`. A bin takes at most two terms (a mode's and the
-    /// mirror of the mode at `-k`), each made in f64 and added in f32.
+    /// `A e^{-i omega t}` are `rotated`. A bin takes a mode's term and the mirror of the mode
+    /// at `-k` (a Nyquist bin up to four, two of them kept apart), each made in f64 and added
+    /// in f32.
     pub(crate) fn new(tile: &SeaTile, layout: &'a TileLayout, rotated: &[C64]) -> Self {
+        debug_assert_eq!(
+            tile.modes.len(),
+            layout.places.len(),
+            "the tile's own layout"
+        );
+        debug_assert_eq!(tile.modes.len(), rotated.len(), "a rotation a mode");
         let zero = Complex::new(0.0f32, 0.0);
         let bins = layout.wave.len();
         let (mut height, mut rate) = (vec![zero; bins], vec![zero; bins]);
