@@ -1,0 +1,241 @@
+//! The plugin inside Bevy's own renderer with no window: `RenderPlugin` makes the device (no
+//! device is inserted by hand), the GPU water steps on it, the render world copies the water's
+//! normal-and-height texture into the surface's texture, and a camera's picture of the lit
+//! surface is not blank. Both textures are read back from the render world on its own device.
+
+use std::time::Duration;
+
+use bevy::app::PluginsState;
+use bevy::camera::RenderTarget;
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::prelude::*;
+use bevy::render::render_asset::RenderAssets;
+use bevy::render::render_resource::{TextureFormat, TextureUsages};
+use bevy::render::renderer::{RenderDevice, RenderQueue};
+use bevy::render::settings::{Backends, WgpuSettings};
+use bevy::render::texture::GpuImage;
+use bevy::render::{RenderApp, RenderPlugin};
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::ExitCondition;
+use water_bevy::prelude::*;
+use water_bevy::water_scene::water_gpu::read_texture;
+use water_bevy::water_scene::water_gpu::render::picture_check;
+use water_bevy::{Backend, WaterSimulation, WaterSurface};
+use water_testkit::gpu_or_return;
+
+/// Cells along each side of the water.
+const CELLS: usize = 96;
+
+/// The camera's picture, pixels (a row of 4-byte texels is a multiple of 256 bytes, so the
+/// readback has no row padding).
+const PICTURE: (u32, u32) = (640, 384);
+
+/// Frames with the clock running (60 per second): the click at the 20th fixed step, waves
+/// spreading after.
+const STEPPED_FRAMES: u32 = 60;
+
+/// The fixed step of the click: after the still picture.
+const CLICK_TICK: u32 = 20;
+
+/// The frame of the still picture, before the click.
+const STILL_FRAME: u32 = 10;
+
+/// Most tries (10 ms apart) to wait for the renderer to start.
+const PATIENCE: u32 = 600;
+
+/// The render world's texture of `image`, read back through Bevy's own render device and queue
+/// (the textures the frame just drew or copied into: the render world has no pipelined frame in
+/// flight here).
+fn read_render_image(app: &mut App, image: &Handle<Image>, bytes_per_texel: u32) -> Vec<u8> {
+    let world = app.sub_app_mut(RenderApp).world_mut();
+    let texture = world
+        .resource::<RenderAssets<GpuImage>>()
+        .get(image.id())
+        .expect("the image is on the GPU")
+        .texture
+        .clone();
+    let device = world.resource::<RenderDevice>();
+    let queue = world.resource::<RenderQueue>();
+    read_texture(device.wgpu_device(), queue, &texture, bytes_per_texel).expect("a readback")
+}
+
+fn click(mut tick: Local<u32>, mut impulses: MessageWriter<WaterImpulse>) {
+    *tick += 1;
+    if *tick == CLICK_TICK {
+        impulses.write(WaterImpulse::new(Vec3::new(-0.8, 0.0, 0.6), 0.5, 0.15));
+    }
+}
+
+/// Bevy's default plugins as a game has them, without the window system: the renderer finds
+/// its own adapter on `backends` and makes its own device.
+fn windowless_app(backends: Backends) -> App {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .build()
+            .disable::<bevy::winit::WinitPlugin>()
+            .disable::<bevy::log::LogPlugin>()
+            .disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>()
+            .set(WindowPlugin {
+                primary_window: None,
+                exit_condition: ExitCondition::DontExit,
+                close_when_requested: false,
+                ..default()
+            })
+            .set(RenderPlugin {
+                // The backend `GpuContext::headless` chose (Vulkan first). Left to choose
+                // among all, Bevy took llvmpipe's GL over lavapipe's Vulkan here, and GL lacks
+                // what Bevy's own view textures need.
+                render_creation: WgpuSettings {
+                    backends: Some(backends),
+                    ..default()
+                }
+                .into(),
+                synchronous_pipeline_compilation: true,
+                ..default()
+            }),
+    )
+    .add_plugins(WaterPlugin::default())
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )))
+    .add_systems(FixedUpdate, click.before(WaterSystems::Prepare));
+    for _ in 0..PATIENCE {
+        if app.plugins_state() != PluginsState::Adding {
+            break;
+        }
+        bevy::tasks::tick_global_task_pools_on_main_thread();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_ne!(
+        app.plugins_state(),
+        PluginsState::Adding,
+        "Bevy's renderer did not start"
+    );
+    app.finish();
+    app.cleanup();
+    app
+}
+
+#[test]
+fn the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights() {
+    // The same adapter check as every GPU test: a failure under WATER_REQUIRE_GPU=1, a skip
+    // with the reason elsewhere. Bevy's renderer then finds its own adapter on that backend.
+    let gpu = gpu_or_return!("the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights");
+    let backend = Backends::from(gpu.adapter.get_info().backend);
+    drop(gpu);
+    let mut app = windowless_app(backend);
+    assert!(
+        app.world().get_resource::<RenderDevice>().is_some(),
+        "RenderPlugin made no render device"
+    );
+
+    let mut target =
+        Image::new_target_texture(PICTURE.0, PICTURE.1, TextureFormat::Rgba8UnormSrgb, None);
+    target.texture_descriptor.usage |= TextureUsages::COPY_SRC;
+    let picture = app.world_mut().resource_mut::<Assets<Image>>().add(target);
+    app.world_mut().spawn((
+        Camera3d::default(),
+        // No tonemapping: its lookup tables are a Bevy feature the plugin leaves out.
+        Tonemapping::None,
+        RenderTarget::Image(picture.clone().into()),
+        Transform::from_xyz(0.0, 5.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    app.world_mut().spawn((
+        DirectionalLight {
+            illuminance: 12_000.0,
+            ..default()
+        },
+        // From behind the water: the sun's highlight on the rings faces the camera.
+        Transform::from_xyz(-4.0, 6.0, -8.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    app.insert_resource(GlobalAmbientLight {
+        brightness: 300.0,
+        ..default()
+    });
+    app.world_mut()
+        .spawn(Water::new(CELLS, CELLS).with_backend(Backend::Gpu));
+
+    let mut still = Vec::new();
+    for frame in 1..=STEPPED_FRAMES {
+        app.update();
+        if frame == STILL_FRAME {
+            still = read_render_image(&mut app, &picture, 4);
+        }
+    }
+    // Stop the clock: no more water steps, so the surface's texture and the water's heights
+    // must agree once the render world has copied the last step.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+    for _ in 0..3 {
+        app.update();
+    }
+    let (heights, steps) = {
+        let simulation = app
+            .world_mut()
+            .query::<&WaterSimulation>()
+            .single(app.world())
+            .expect("one simulated water");
+        assert!(
+            simulation.scene().water().gpu().is_some(),
+            "the water is not on the GPU backend"
+        );
+        (
+            simulation
+                .heights_into(<[f32]>::to_vec)
+                .expect("the GPU water's heights"),
+            simulation.scene().steps_taken(),
+        )
+    };
+    assert!(steps > 0, "the water never stepped");
+    let largest = heights.iter().fold(0.0_f32, |m, h| m.max(h.abs()));
+    assert!(
+        largest > 1e-3,
+        "the click made no waves: largest height {largest} m"
+    );
+
+    let surface = app
+        .world_mut()
+        .query::<&WaterSurface>()
+        .single(app.world())
+        .expect("one water surface")
+        .heights
+        .clone();
+    let surface_bytes = read_render_image(&mut app, &surface, 16);
+    let picture_bytes = read_render_image(&mut app, &picture, 4);
+
+    // The surface's Rgba32Float texels hold the height in w: the water's heights, copied on the
+    // GPU by the plugin's render-world system.
+    let texels: Vec<f32> = bytemuck::pod_collect_to_vec(&surface_bytes);
+    assert_eq!(texels.len(), CELLS * CELLS * 4, "surface texture size");
+    let worst = texels
+        .chunks_exact(4)
+        .zip(&heights)
+        .map(|(texel, h)| (texel[3] - h).abs())
+        .fold(0.0_f32, f32::max);
+    assert!(
+        worst <= 1e-6 * largest,
+        "the surface texture's heights differ from the water's by {worst} m (largest {largest} m)"
+    );
+
+    // The lit surface in the camera's picture: many colours and a spread of brightness (a frame
+    // that drew nothing has one colour), and the rings visibly changed it from the still water
+    // before the click (the check the examples' check modes make).
+    let rgb = |rgba: &[u8]| -> Vec<u8> {
+        rgba.chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect()
+    };
+    assert_eq!(picture_bytes.len(), (PICTURE.0 * PICTURE.1 * 4) as usize);
+    let (still, waves) = (rgb(&still), rgb(&picture_bytes));
+    let stats = picture_check::picture_stats(&waves);
+    assert_eq!(
+        picture_check::blank_reason(&stats),
+        None,
+        "the camera's picture of the water is blank ({stats:?})"
+    );
+    assert_eq!(
+        picture_check::unchanged_reason(&still, &waves),
+        None,
+        "the surface does not show the water's waves"
+    );
+}
