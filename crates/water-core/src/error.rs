@@ -245,6 +245,26 @@ pub enum WaterError {
     },
 }
 
+impl WaterError {
+    /// The parameter a value check refused ([`WaterError::NotFinite`],
+    /// [`WaterError::NotPositive`], [`WaterError::OutOfRange`]), by its scenario name: what a
+    /// caller maps back to where the value was written. `None` for every other error.
+    ///
+    /// ```
+    /// let e = water_core::WaterError::NotPositive { name: "dt", value: 0.0 };
+    /// assert_eq!(e.parameter(), Some("dt"));
+    /// ```
+    #[must_use]
+    pub fn parameter(&self) -> Option<&'static str> {
+        match self {
+            Self::NotFinite { name, .. }
+            | Self::NotPositive { name, .. }
+            | Self::OutOfRange { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+}
+
 /// Short alias used throughout the crate.
 pub type Result<T, E = WaterError> = std::result::Result<T, E>;
 

@@ -13,7 +13,7 @@ use crate::device_calls::{
 };
 use crate::error::GpuError;
 use crate::fft_twiddles::twiddles;
-use crate::pipelines::shader_module;
+use crate::pipelines::compute_pipelines_sharing;
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_buffer_write;
 use crate::shaders;
@@ -152,23 +152,13 @@ impl OceanSynthesis {
                     label: Some("water ocean synthesis"),
                     entries: &layout_entries(),
                 });
-                let pipeline_layout =
-                    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                        label: Some("water ocean synthesis"),
-                        bind_group_layouts: &[Some(&layout)],
-                        immediate_size: 0,
-                    });
-                let module = shader_module(device, "ocean_synthesis", shaders::OCEAN_SYNTHESIS);
-                let pipelines = KERNELS.map(|entry| {
-                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(entry),
-                        layout: Some(&pipeline_layout),
-                        module: &module,
-                        entry_point: Some(entry),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    })
-                });
+                let pipelines = compute_pipelines_sharing(
+                    device,
+                    "ocean_synthesis",
+                    shaders::OCEAN_SYNTHESIS,
+                    &layout,
+                    KERNELS,
+                );
                 let rotations =
                     storage_buffer(device, "water ocean phases", (modes.len() * 8) as u64);
                 let planes = storage_buffer(device, "water ocean planes", plane_bytes);

@@ -47,6 +47,34 @@ pub(crate) fn compute_pipeline_with_constants(
     })
 }
 
+/// The compute pipelines of `kernels` (entry points of `source`, labelled by their names) over
+/// one explicit bind group `layout`: for kernels that bind one group between them, where an
+/// automatic layout would give each only the bindings it uses.
+pub(crate) fn compute_pipelines_sharing<const N: usize>(
+    device: &wgpu::Device,
+    label: &str,
+    source: &str,
+    layout: &wgpu::BindGroupLayout,
+    kernels: [&str; N],
+) -> [wgpu::ComputePipeline; N] {
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    let module = shader_module(device, label, source);
+    kernels.map(|kernel| {
+        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(kernel),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some(kernel),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    })
+}
+
 /// A render pipeline drawing one full-screen triangle (`vs_main` of `source`) into one `format`
 /// target with the fragment entry `fragment_entry`.
 pub(crate) fn full_screen_pipeline(

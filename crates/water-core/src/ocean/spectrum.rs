@@ -67,6 +67,17 @@ fn in_open_closed(
     Ok(())
 }
 
+/// A [`WaveSpectrum`]'s parameters by what they shape, so each formula and check is written
+/// once for the spectra that share it.
+struct SpectrumParameters {
+    /// Wind speed, m/s.
+    wind_speed: f64,
+    /// Fetch (m) and peak enhancement of a fetch-limited (JONSWAP-shaped) sea.
+    fetch_limited: Option<(f64, f64)>,
+    /// Water depth, m, of a finite-depth (TMA) sea.
+    depth: Option<f64>,
+}
+
 impl WaveSpectrum {
     /// The spectrum's scenario name (`spectrum = "..."`).
     #[must_use]
@@ -94,8 +105,14 @@ impl WaveSpectrum {
     /// `wind_speed` in (0, 100] m/s, `fetch` in (0, 1e7] m, `peak_enhancement` in [1, 20],
     /// `depth` in (0, 11000] m.
     pub fn validate(&self) -> Result<()> {
-        let check_jonswap = |wind_speed: f64, fetch: f64, gamma: f64| -> Result<()> {
-            in_open_closed("wind_speed", wind_speed, WIND_SPEED_RANGE, "(0, 100] m/s")?;
+        let parameters = self.parameters();
+        in_open_closed(
+            "wind_speed",
+            parameters.wind_speed,
+            WIND_SPEED_RANGE,
+            "(0, 100] m/s",
+        )?;
+        if let Some((fetch, gamma)) = parameters.fetch_limited {
             in_open_closed("fetch", fetch, FETCH_RANGE, "(0, 1e7] m")?;
             crate::error::finite("peak_enhancement", gamma)?;
             if !(PEAK_ENHANCEMENT_RANGE.0..=PEAK_ENHANCEMENT_RANGE.1).contains(&gamma) {
@@ -105,48 +122,26 @@ impl WaveSpectrum {
                     range: "[1, 20]",
                 });
             }
-            Ok(())
-        };
-        match *self {
-            Self::PiersonMoskowitz { wind_speed } => {
-                in_open_closed("wind_speed", wind_speed, WIND_SPEED_RANGE, "(0, 100] m/s")
-            }
-            Self::Jonswap {
-                wind_speed,
-                fetch,
-                peak_enhancement,
-            } => check_jonswap(wind_speed, fetch, peak_enhancement),
-            Self::Tma {
-                wind_speed,
-                fetch,
-                peak_enhancement,
-                depth,
-            } => {
-                check_jonswap(wind_speed, fetch, peak_enhancement)?;
-                in_open_closed(
-                    "depth",
-                    depth,
-                    (0.0, crate::depth::MAX_DEPTH),
-                    "(0, 11000] m",
-                )
-            }
         }
+        if let Some(depth) = parameters.depth {
+            in_open_closed(
+                "depth",
+                depth,
+                (0.0, crate::depth::MAX_DEPTH),
+                "(0, 11000] m",
+            )?;
+        }
+        Ok(())
     }
 
     /// The peak angular frequency `omega_p`, rad/s, for gravity `g` (m/s^2).
     #[must_use]
     pub fn peak_omega(&self, gravity: f64) -> f64 {
-        match *self {
+        let parameters = self.parameters();
+        match parameters.fetch_limited {
             // dS/domega = 0 at omega^4 = (4/5) beta (g/U)^4.
-            Self::PiersonMoskowitz { wind_speed } => {
-                (0.8 * PIERSON_MOSKOWITZ_BETA).powf(0.25) * gravity / wind_speed
-            }
-            Self::Jonswap {
-                wind_speed, fetch, ..
-            }
-            | Self::Tma {
-                wind_speed, fetch, ..
-            } => 22.0 * (gravity * gravity / (wind_speed * fetch)).cbrt(),
+            None => (0.8 * PIERSON_MOSKOWITZ_BETA).powf(0.25) * gravity / parameters.wind_speed,
+            Some((fetch, _)) => 22.0 * (gravity * gravity / (parameters.wind_speed * fetch)).cbrt(),
         }
     }
 
@@ -156,29 +151,52 @@ impl WaveSpectrum {
         if omega <= 0.0 {
             return 0.0;
         }
-        let g2 = gravity * gravity;
-        match *self {
-            Self::PiersonMoskowitz { wind_speed } => {
+        let parameters = self.parameters();
+        let wind_speed = parameters.wind_speed;
+        let deep = match parameters.fetch_limited {
+            None => {
                 let x = gravity / (wind_speed * omega);
                 PIERSON_MOSKOWITZ_ALPHA
-                    * g2
+                    * (gravity * gravity)
                     * omega.powi(-5)
                     * (-PIERSON_MOSKOWITZ_BETA * x.powi(4)).exp()
             }
+            Some((fetch, gamma)) => jonswap(omega, gravity, wind_speed, fetch, gamma),
+        };
+        match parameters.depth {
+            Some(depth) => deep * kitaigorodskii(omega * (depth / gravity).sqrt()),
+            None => deep,
+        }
+    }
+
+    /// The parameters by what they shape: every spectrum's wind, JONSWAP's (and TMA's) fetch
+    /// and peak enhancement, TMA's depth.
+    fn parameters(&self) -> SpectrumParameters {
+        match *self {
+            Self::PiersonMoskowitz { wind_speed } => SpectrumParameters {
+                wind_speed,
+                fetch_limited: None,
+                depth: None,
+            },
             Self::Jonswap {
                 wind_speed,
                 fetch,
                 peak_enhancement,
-            } => jonswap(omega, gravity, wind_speed, fetch, peak_enhancement),
+            } => SpectrumParameters {
+                wind_speed,
+                fetch_limited: Some((fetch, peak_enhancement)),
+                depth: None,
+            },
             Self::Tma {
                 wind_speed,
                 fetch,
                 peak_enhancement,
                 depth,
-            } => {
-                jonswap(omega, gravity, wind_speed, fetch, peak_enhancement)
-                    * kitaigorodskii(omega * (depth / gravity).sqrt())
-            }
+            } => SpectrumParameters {
+                wind_speed,
+                fetch_limited: Some((fetch, peak_enhancement)),
+                depth: Some(depth),
+            },
         }
     }
 

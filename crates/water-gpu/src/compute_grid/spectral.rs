@@ -19,7 +19,7 @@ use crate::device_calls::{
 };
 use crate::error::GpuError;
 use crate::fft_twiddles::twiddles;
-use crate::pipelines::shader_module;
+use crate::pipelines::compute_pipelines_sharing;
 use crate::shaders;
 use crate::spec::GridSpec;
 
@@ -166,22 +166,13 @@ impl SpectralPlan {
                     .map(|(&ty, binding)| entry(binding, ty))
                     .collect::<Vec<_>>(),
             });
-            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("water spectral step"),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
-            let module = shader_module(device, "spectral_step", shaders::SPECTRAL_STEP);
-            let pipelines = KERNELS.map(|kernel| {
-                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(kernel),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(kernel),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-            });
+            let pipelines = compute_pipelines_sharing(
+                device,
+                "spectral_step",
+                shaders::SPECTRAL_STEP,
+                &layout,
+                KERNELS,
+            );
             (layout, pipelines)
         })?;
         let filled = |label: &str, bytes: &[u8]| {

@@ -172,16 +172,12 @@ impl DepthKeys<'_> {
                 .or(self.depth.map(|d| *d.get_ref())),
         )
         .map_err(|e| {
-            let span = match &e {
-                water_core::WaterError::NotFinite { name, .. }
-                | water_core::WaterError::NotPositive { name, .. }
-                | water_core::WaterError::OutOfRange { name, .. } => match *name {
-                    "gravity" => self.gravity.map(Spanned::span),
-                    "surface_tension" => self.surface_tension.map(Spanned::span),
-                    "density" => self.density.map(Spanned::span),
-                    _ => self.depth.map(Spanned::span),
-                },
-                _ => None,
+            let span = match e.parameter() {
+                Some("gravity") => self.gravity.map(Spanned::span),
+                Some("surface_tension") => self.surface_tension.map(Spanned::span),
+                Some("density") => self.density.map(Spanned::span),
+                Some(_) => self.depth.map(Spanned::span),
+                None => None,
             };
             at(span.unwrap_or(model.clone()), e.to_string())
         })?;

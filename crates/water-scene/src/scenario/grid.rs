@@ -430,18 +430,14 @@ fn grid_params(
                 return derived_speed(value);
             }
         }
-        let span = match &e {
-            WaterError::NotFinite { name, .. }
-            | WaterError::NotPositive { name, .. }
-            | WaterError::OutOfRange { name, .. } => match *name {
-                "damping" | "damping_per_second" => g
-                    .damping
-                    .as_ref()
-                    .or(g.damping_per_second.as_ref())
-                    .map_or_else(|| grid_span.clone(), Spanned::span),
-                other => span_of(other),
-            },
-            _ => {
+        let span = match e.parameter() {
+            Some("damping" | "damping_per_second") => g
+                .damping
+                .as_ref()
+                .or(g.damping_per_second.as_ref())
+                .map_or_else(|| grid_span.clone(), Spanned::span),
+            Some(other) => span_of(other),
+            None => {
                 g.dt.as_ref()
                     .map_or_else(|| grid_span.clone(), Spanned::span)
             }

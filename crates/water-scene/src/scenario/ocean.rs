@@ -156,13 +156,7 @@ pub(super) fn parse(
         spec.choppiness = *c.get_ref();
     }
     let blame = |e: WaterError| {
-        let key = match &e {
-            WaterError::NotFinite { name, .. }
-            | WaterError::NotPositive { name, .. }
-            | WaterError::OutOfRange { name, .. } => Some(*name),
-            _ => None,
-        };
-        let span = match key {
+        let span = match e.parameter() {
             Some("wind_speed") => Some(o.wind_speed.span()),
             Some("fetch") => o.fetch.as_ref().map(Spanned::span),
             Some("peak_enhancement") => o.peak_enhancement.as_ref().map(Spanned::span),
