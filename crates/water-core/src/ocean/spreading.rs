@@ -38,14 +38,17 @@ impl DirectionalSpreading {
             });
         }
         Ok(Self {
-            mean_direction: direction_degrees.to_radians(),
+            // Reduced to one turn first (exactly: `rem_euclid` of floats is exact): a direction
+            // whole turns away is the same direction, and radians of 1e300 degrees would leave
+            // no bits for the angle between a wave and the mean, flattening D(theta).
+            mean_direction: direction_degrees.rem_euclid(360.0).to_radians(),
             exponent: s,
             // N(s) = Gamma(s + 1) / (2 sqrt(pi) Gamma(s + 1/2)).
             normalisation: (ln_gamma(s + 1.0) - ln_gamma(s + 0.5)).exp() / (2.0 * PI.sqrt()),
         })
     }
 
-    /// The mean direction, radians from +x toward +y.
+    /// The mean direction, radians from +x toward +y, in [0, 2 pi).
     #[must_use]
     pub fn mean_direction(&self) -> f64 {
         self.mean_direction
@@ -123,6 +126,24 @@ mod tests {
             let m1 = integral(|t| (t - d.mean_direction()).cos() * d.density(t));
             assert!((m1 - s / (s + 1.0)).abs() < 1e-6, "s = {s}: {m1}");
         }
+    }
+
+    #[test]
+    fn a_direction_whole_turns_away_spreads_the_same() {
+        // 30 degrees plus 2^45 turns is an exact f64 (an even number past 2^53); its radians,
+        // unreduced, are off by hundredths of a radian. 1e300 degrees is some direction: its
+        // spread must still integrate to one and peak in one direction.
+        let d = DirectionalSpreading::new(30.0, 10.0).expect("valid");
+        let turned = DirectionalSpreading::new(30.0 + 360.0 * 2f64.powi(45), 10.0).expect("valid");
+        for i in 0..64 {
+            let theta = -PI + f64::from(i) * PI / 32.0;
+            assert_eq!(d.density(theta), turned.density(theta), "theta = {theta}");
+        }
+        let far = DirectionalSpreading::new(1e300, 10.0).expect("valid");
+        let total = integral(|t| far.density(t));
+        assert!((total - 1.0).abs() < 1e-6, "direction 1e300: {total}");
+        let m1 = integral(|t| (t - far.mean_direction()).cos() * far.density(t));
+        assert!((m1 - 10.0 / 11.0).abs() < 1e-6, "direction 1e300: {m1}");
     }
 
     #[test]
