@@ -221,6 +221,21 @@ pub enum WaterError {
         /// The two values.
         detail: String,
     },
+    /// An ambient sea whose peak wave is shorter than 2 cells of the finest grid: almost all
+    /// its energy lies in waves the grid cannot hold, so it would be a sea without waves.
+    #[error(
+        "the sea's peak wavelength, {peak_wavelength_m:?} m, is shorter than 2 cells of \
+         {cell_size} m: its waves are too short to hold; raise wind_speed or fetch, or use cells \
+         of at most {max_cell_size:?} m"
+    )]
+    OceanPeakUnresolved {
+        /// The spectrum's peak wavelength, m.
+        peak_wavelength_m: f64,
+        /// The finest grid's cell size, m.
+        cell_size: f64,
+        /// The largest cell size that holds the peak (half the peak wavelength), m.
+        max_cell_size: f64,
+    },
     /// An ambient sea whose wavelengths span more than its tiles can hold.
     #[error(
         "an ambient sea from {longest_m} m waves (8 peak wavelengths) down to {shortest_m} m          (2 cells of {cell_size} m) needs more than {max_tiles} tiles; use cells of at least          {min_cell_size} m"

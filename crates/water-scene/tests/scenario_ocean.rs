@@ -122,6 +122,20 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
         OCEAN_LINE + 3,
         "seed",
     );
+    // A breeze whose peak wave (0.8 m) is shorter than 2 of the grid's 0.5 m cells: a sea
+    // without waves, refused with the cell size that would hold it.
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 0.05\n"),
+        OCEAN_LINE + 2,
+        "shorter than 2 cells of 0.5 m",
+    );
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 1e-300\n"),
+        OCEAN_LINE + 2,
+        "use cells of at most",
+    );
     refused(
         SPEED,
         "spectrum = \"phillips\"\nwind_speed = 8\n",

@@ -69,13 +69,22 @@ impl AmbientSea {
     /// The sea of `spec`, with waves down to 2 cells of `cell_size` m (the finest grid's).
     ///
     /// # Errors
-    /// As [`OceanSpec::validate`] and [`OceanTiling::new`].
+    /// As [`OceanSpec::validate`] and [`OceanTiling::new`];
+    /// [`WaterError::OceanPeakUnresolved`] when the spectrum's peak wave is shorter than 2 cells.
     pub fn new(spec: &OceanSpec, cell_size: f64) -> Result<Self> {
         spec.validate()?;
         let g = spec.gravity;
         let airy = AiryDispersion::new(g, 0.0, crate::WATER_DENSITY, spec.dispersion_depth())?;
         let peak_wavelength =
             std::f64::consts::TAU / wavenumber_of(&airy, spec.spectrum.peak_omega(g));
+        // NaN-safe: a peak that is not a finite length passes here and is refused by the tiling.
+        if peak_wavelength < 2.0 * cell_size {
+            return Err(WaterError::OceanPeakUnresolved {
+                peak_wavelength_m: peak_wavelength,
+                cell_size,
+                max_cell_size: 0.5 * peak_wavelength,
+            });
+        }
         let tiling = OceanTiling::new(8.0 * peak_wavelength, cell_size, OCEAN_TILE_CELLS)?;
         Self::from_spectrum(spec, &tiling)
     }

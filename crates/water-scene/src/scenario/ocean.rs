@@ -156,7 +156,12 @@ pub(super) fn parse(
         spec.choppiness = *c.get_ref();
     }
     let blame = |e: WaterError| {
-        let span = match e.parameter() {
+        let key = match e {
+            // The wind sets the peak first; the fetch (JONSWAP, TMA) shortens it further.
+            WaterError::OceanPeakUnresolved { .. } => Some("wind_speed"),
+            _ => e.parameter(),
+        };
+        let span = match key {
             Some("wind_speed") => Some(o.wind_speed.span()),
             Some("fetch") => o.fetch.as_ref().map(Spanned::span),
             Some("peak_enhancement") => o.peak_enhancement.as_ref().map(Spanned::span),
