@@ -13,7 +13,7 @@ use water_cli::run::run_scenario;
 use water_cli::sphere_run::run_sphere;
 use water_core::{Boundary, GridMode, StabilityReport, TemporalBlocking};
 use water_gpu::GpuBackend;
-use water_scene::scenario::{Scenario, ScenarioError, ScenarioFile, DEFAULT_BUILTIN};
+use water_scene::scenario::{Scenario, ScenarioError, ScenarioFile, BUILTIN, DEFAULT_BUILTIN};
 use water_scene::{Backend, BodyWater, UnknownBackend, UnknownBodyWater};
 
 #[derive(Parser)]
@@ -25,6 +25,12 @@ use water_scene::{Backend, BodyWater, UnknownBackend, UnknownBodyWater};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--builtin`: the built-in scenarios' names, listed by `--help` and by the refusal of any
+/// other name (from the library's own list, so a new built-in is never missing from either).
+fn builtin_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(BUILTIN.iter().map(|(name, _)| *name))
 }
 
 /// `--backend`: `cpu`, `gpu` or `gpu-fragment`.
@@ -91,9 +97,8 @@ enum Command {
     Run {
         /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
         scenario: Option<PathBuf>,
-        /// Run a built-in scenario by name instead (harbour, rock-pool, open-sea, boat-wake,
-        /// sky-aquarium, beach, kelvin-wake).
-        #[arg(long, conflicts_with = "scenario")]
+        /// Run a built-in scenario by name instead.
+        #[arg(long, conflicts_with = "scenario", value_parser = builtin_names())]
         builtin: Option<String>,
         /// Where the solver runs.
         #[arg(long, default_value = "cpu", value_parser = parse_backend)]
@@ -111,7 +116,7 @@ enum Command {
         /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
         scenario: Option<PathBuf>,
         /// Run a built-in scenario by name instead.
-        #[arg(long, conflicts_with = "scenario")]
+        #[arg(long, conflicts_with = "scenario", value_parser = builtin_names())]
         builtin: Option<String>,
         /// Backends to compare with the CPU reference, comma-separated [default: the GPU
         /// backends that run the scenario: gpu,gpu-fragment, or gpu for model = "dispersive"].
@@ -124,7 +129,7 @@ enum Command {
         /// Scenario file (TOML). Without one, the built-in "harbour" scenario runs.
         scenario: Option<PathBuf>,
         /// Render a built-in scenario by name instead.
-        #[arg(long, conflicts_with = "scenario")]
+        #[arg(long, conflicts_with = "scenario", value_parser = builtin_names())]
         builtin: Option<String>,
         /// Output folder.
         #[arg(long, default_value = "out/render")]

@@ -165,6 +165,22 @@ fn every_scenario_in_the_repository_parses() {
 }
 
 #[test]
+fn every_built_in_is_offered_by_name_and_any_other_name_is_refused_with_the_list() {
+    for command in ["run", "compare", "render"] {
+        let help = water(&[command, "--help"]);
+        assert_success(&help);
+        let text = String::from_utf8_lossy(&help.stdout);
+        for (name, _) in water_scene::scenario::BUILTIN {
+            assert!(text.contains(name), "`water {command} --help` omits {name}: {text}");
+        }
+        let refused = water(&[command, "--builtin", "no-such-sea"]);
+        assert_eq!(refused.status.code(), Some(2), "{command}");
+        let e = String::from_utf8_lossy(&refused.stderr);
+        assert!(e.contains("no-such-sea") && e.contains("swell"), "{command}: {e}");
+    }
+}
+
+#[test]
 fn stability_reports_a_limit_and_substeps() {
     let res = water(&[
         "stability",

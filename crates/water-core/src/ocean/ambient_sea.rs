@@ -234,6 +234,7 @@ impl AmbientSea {
 
     /// The sea at time `t` (s), synthesised into its tiles: what every query at that time
     /// reads. Costs a few inverse FFTs per tile; make one per time and query it many times.
+    /// A NaN or infinite `t` has no phase: every field of its frame is NaN.
     #[must_use]
     pub fn frame(&self, t: f64) -> SeaFrame {
         SeaFrame::synthesise(self, t)

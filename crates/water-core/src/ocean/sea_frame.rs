@@ -204,7 +204,8 @@ impl SeaFrame {
         (x0, read(x0).1)
     }
 
-    /// The height (m) at the fixed world point `p`.
+    /// The height (m) at the fixed world point `p` (NaN where `p` has a NaN or infinite
+    /// coordinate; every finite point is on the periodic tiles).
     #[must_use]
     pub fn height(&self, p: Vec2) -> f32 {
         let (x0, _) = self.invert([f64::from(p.x), f64::from(p.y)]);
