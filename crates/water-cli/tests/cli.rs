@@ -171,12 +171,18 @@ fn every_built_in_is_offered_by_name_and_any_other_name_is_refused_with_the_list
         assert_success(&help);
         let text = String::from_utf8_lossy(&help.stdout);
         for (name, _) in water_scene::scenario::BUILTIN {
-            assert!(text.contains(name), "`water {command} --help` omits {name}: {text}");
+            assert!(
+                text.contains(name),
+                "`water {command} --help` omits {name}: {text}"
+            );
         }
         let refused = water(&[command, "--builtin", "no-such-sea"]);
         assert_eq!(refused.status.code(), Some(2), "{command}");
         let e = String::from_utf8_lossy(&refused.stderr);
-        assert!(e.contains("no-such-sea") && e.contains("swell"), "{command}: {e}");
+        assert!(
+            e.contains("no-such-sea") && e.contains("swell"),
+            "{command}: {e}"
+        );
     }
 }
 
