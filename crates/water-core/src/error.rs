@@ -221,8 +221,8 @@ pub enum WaterError {
         /// The two values.
         detail: String,
     },
-    /// An ambient sea whose peak wave is shorter than 2 cells of the finest grid: almost all
-    /// its energy lies in waves the grid cannot hold, so it would be a sea without waves.
+    /// An ambient sea whose peak wave is shorter than 2 cells of the finest grid: most of its
+    /// energy lies in waves the grid cannot hold (all of it, for a wind far too light).
     #[error(
         "the sea's peak wavelength, {peak_wavelength_m:?} m, is shorter than 2 cells of \
          {cell_size} m: its waves are too short to hold; raise wind_speed or fetch, or use cells \

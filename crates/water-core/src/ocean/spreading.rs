@@ -38,9 +38,11 @@ impl DirectionalSpreading {
             });
         }
         Ok(Self {
-            // Reduced to one turn first (exactly: `rem_euclid` of floats is exact): a direction
-            // whole turns away is the same direction, and radians of 1e300 degrees would leave
-            // no bits for the angle between a wave and the mean, flattening D(theta).
+            // Reduced to one turn first: a direction whole turns away is the same direction,
+            // and radians of 1e300 degrees would leave no bits for the angle between a wave and
+            // the mean, flattening D(theta). `rem_euclid` is exact for directions >= 0; for a
+            // negative one the turn it adds rounds (a tiny negative one lands on 360 itself, the
+            // same direction).
             mean_direction: direction_degrees.rem_euclid(360.0).to_radians(),
             exponent: s,
             // N(s) = Gamma(s + 1) / (2 sqrt(pi) Gamma(s + 1/2)).
@@ -48,7 +50,8 @@ impl DirectionalSpreading {
         })
     }
 
-    /// The mean direction, radians from +x toward +y, in [0, 2 pi).
+    /// The mean direction, radians from +x toward +y, in [0, 2 pi] (2 pi only for a tiny
+    /// negative direction).
     #[must_use]
     pub fn mean_direction(&self) -> f64 {
         self.mean_direction
