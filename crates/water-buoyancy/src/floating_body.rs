@@ -306,8 +306,26 @@ impl FloatingBody {
         (v - up * v.dot(up)).length().max(f32::MIN_POSITIVE)
     }
 
-    /// Marks the grid cells this body's hulls cut (see [`crate::rasterise_grid_mask`]) with its
-    /// speed factor along the grid's plane.
+    /// How deep its hulls press into still water at `z = 0` (z up), metres: the depth of their
+    /// lowest point below that plane, 0 where none reaches it. What its contact mask carries
+    /// for the pressure-patch source ([`water_core::ContactSource::Displacement`]).
+    #[must_use]
+    pub fn draft(&self) -> f32 {
+        let pose = &self.body.state.pose;
+        self.hulls
+            .iter()
+            .map(|hull| {
+                let world = hull.world_pose(pose);
+                let down = world.inverse_transform_vector(-glam::Vec3::Z);
+                // The lowest point's height: the centre's less the shape's reach downwards.
+                -(world.position.z - hull.shape().support(down))
+            })
+            .fold(0.0, f32::max)
+    }
+
+    /// Marks the grid cells this body's hulls cut (see [`crate::rasterise_grid_mask`]) with
+    /// what `source` reads: its speed factor along the grid's plane for the events, its
+    /// [`FloatingBody::draft`] for the pressure patch.
     ///
     /// # Errors
     /// As [`crate::rasterise_grid_mask`].
@@ -315,14 +333,19 @@ impl FloatingBody {
         &self,
         size: water_core::GridSize,
         cell_size: f32,
+        source: water_core::ContactSource,
         mask: &mut [f32],
     ) -> Result<()> {
+        let value = match source {
+            water_core::ContactSource::Events => self.speed_factor(glam::Vec3::Z),
+            water_core::ContactSource::Displacement => self.draft(),
+        };
         crate::rasterise_grid_mask(
             &self.hulls,
             &self.body.state.pose,
             size,
             cell_size,
-            self.speed_factor(glam::Vec3::Z),
+            value,
             mask,
         )
     }

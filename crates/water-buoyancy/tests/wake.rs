@@ -7,7 +7,9 @@ use water_buoyancy::{
     Archimedes, BodyState, BuoyancyModel, FloatingBody, Gravity, Hull, Pose, RigidBody, Shape,
     SphereContacts, Wrench,
 };
-use water_core::{Boundary, ContactMasks, Damping, GridSize, GridWater, SignedGrid, WaveParams};
+use water_core::{
+    Boundary, ContactMasks, ContactSource, Damping, GridSize, GridWater, SignedGrid, WaveParams,
+};
 use water_sphere::{Icosphere, SphereStepper, SphereWater};
 
 const CELL: f32 = 0.05;
@@ -60,7 +62,8 @@ fn pushed_boat_makes_a_bow_wave_ahead_and_a_stern_wave_behind() {
     let mut contacts = ContactMasks::new(size, 0.02).unwrap();
     let mut mask = vec![0.0; size.cells()];
     // The boat has been floating there: its footprint is in both masks before the first step.
-    boat.rasterise_grid_mask(size, CELL, &mut mask).unwrap();
+    boat.rasterise_grid_mask(size, CELL, ContactSource::Events, &mut mask)
+        .unwrap();
     contacts.advance(&mask).unwrap();
     let push = Wrench {
         force: Vec3::new(30.0, 0.0, 0.0),
@@ -70,7 +73,8 @@ fn pushed_boat_makes_a_bow_wave_ahead_and_a_stern_wave_behind() {
     for _ in 0..250 {
         boat.step(&water.view(), &gravity, 0.02, push).unwrap();
         mask.fill(0.0);
-        boat.rasterise_grid_mask(size, CELL, &mut mask).unwrap();
+        boat.rasterise_grid_mask(size, CELL, ContactSource::Events, &mut mask)
+            .unwrap();
         contacts.advance(&mask).unwrap();
         water.step_with_contacts(&contacts).unwrap();
     }

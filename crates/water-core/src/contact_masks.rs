@@ -9,6 +9,12 @@
 //!   sets `p = A * C_new`, signed mode adds `+A * C_new`;
 //! * a cell an object has just left (`C_new == 0`, `C_old > 0`) is a stern event: split mode
 //!   sets `n = A * C_old`, signed mode adds `-A * C_old`.
+//!
+//! Those events are [`ContactSource::Events`], the classic source. Its height is set once a step,
+//! so in the three-level scheme it is a vertical speed of `A * C / dt` that stays: the same hull
+//! makes a larger wake at a smaller step. [`ContactSource::Displacement`] is the physical one,
+//! a moving pressure patch (see its docs and `docs/math.md`), whose wake converges as `dt` and
+//! the cells shrink.
 
 use crate::error::{finite, Result, WaterError};
 use crate::size::GridSize;
@@ -23,12 +29,46 @@ pub const MAX_CONTACT_AMPLITUDE: f32 = 1e5;
 /// scenario takes.
 pub const MAX_MASK_VALUE: f32 = 1e4;
 
-/// The current and previous contact masks and the wave amplitude `A` (metres per unit of speed
-/// factor).
+/// How contact masks make waves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContactSource {
+    /// Bow and stern events (the classic source, every mode): masks carry the body's speed
+    /// factor (m/s) and `A` is metres (classic: units) per m/s. A cell entered gets `+A * C_new`
+    /// on its new level, a cell left `-A * C_old`. The wake depends on the time step.
+    #[default]
+    Events,
+    /// A pressure patch (signed and dispersive water, in metres): masks carry the hull's draft
+    /// `D` (m, how deep it presses the water where it cuts the still surface) and `A` is a
+    /// dimensionless scale (1: the hull's own draft). After each step both levels get
+    /// `A * (D_new - D_old)`, a displacement that keeps the water's velocity, so the stepped
+    /// field is `w = eta + A * D` with `eta_tt = L(eta + A * D)`: the hull's weight as a
+    /// surface pressure `rho * g * A * D` (the term shallow-water and Airy waves take a pressure
+    /// in). Outside the hull `w` is the surface `eta`; under it `w` is the level the water would
+    /// have without the hull's own dent (the dent is hidden by the hull), which is also what its
+    /// buoyancy should read. The wake converges as `dt` and the cells shrink
+    /// (`crates/water-testkit/tests/towed_wake.rs`).
+    Displacement,
+}
+
+impl ContactSource {
+    /// The name scenarios use: `"events"` or `"displacement"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Events => "events",
+            Self::Displacement => "displacement",
+        }
+    }
+}
+
+/// The current and previous contact masks, the wave amplitude `A` (metres per unit of speed
+/// factor for [`ContactSource::Events`], a scale for [`ContactSource::Displacement`]) and the
+/// source they feed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContactMasks {
     size: GridSize,
     amplitude: f32,
+    source: ContactSource,
     old: Vec<f32>,
     new: Vec<f32>,
 }
@@ -51,6 +91,7 @@ impl ContactMasks {
         Ok(Self {
             size,
             amplitude,
+            source: ContactSource::Events,
             old: vec![0.0; size.cells()],
             new: vec![0.0; size.cells()],
         })
@@ -88,6 +129,27 @@ impl ContactMasks {
         Ok(())
     }
 
+    /// The same masks feeding `source` (the masks are kept).
+    ///
+    /// ```
+    /// use water_core::{ContactMasks, ContactSource, GridSize};
+    /// let contacts = ContactMasks::new(GridSize::new(8, 8)?, 1.0)?
+    ///     .with_source(ContactSource::Displacement);
+    /// assert_eq!(contacts.source(), ContactSource::Displacement);
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    #[must_use]
+    pub fn with_source(mut self, source: ContactSource) -> Self {
+        self.source = source;
+        self
+    }
+
+    /// The source the masks feed.
+    #[must_use]
+    pub fn source(&self) -> ContactSource {
+        self.source
+    }
+
     /// Grid the masks belong to.
     #[must_use]
     pub fn size(&self) -> GridSize {
@@ -112,9 +174,36 @@ impl ContactMasks {
         &self.old
     }
 
-    /// Applies bow and stern events to a signed field's new heights.
+    /// Applies bow and stern events to a signed field's new heights (whatever
+    /// [`ContactMasks::source`] says: classic mode's events go through here).
     pub fn apply_signed(&self, z_new: &mut [f32]) {
         apply_signed_events(self.amplitude, &self.new, &self.old, z_new);
+    }
+
+    /// Applies the masks' source to a signed field just stepped: `z_new` the level the step
+    /// wrote, `z_old` the one before it. Events change `z_new` only; a displacement adds
+    /// `A * (C_new - C_old)` to both (see [`ContactSource::Displacement`]).
+    ///
+    /// ```
+    /// use water_core::{ContactMasks, ContactSource, GridSize};
+    /// let mut contacts = ContactMasks::new(GridSize::new(3, 3)?, 1.0)?
+    ///     .with_source(ContactSource::Displacement);
+    /// let mut hull = [0.0; 9];
+    /// hull[4] = 0.05; // a hull 5 cm deep arrives over the middle cell
+    /// contacts.advance(&hull)?;
+    /// let (mut z, mut z_old) = ([0.0_f32; 9], [0.0_f32; 9]);
+    /// contacts.apply_to_levels(&mut z, &mut z_old);
+    /// assert_eq!((z[4], z_old[4]), (0.05, 0.05)); // moved, not set moving
+    /// assert_eq!(z_old[4] - z[4], 0.0);
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    pub fn apply_to_levels(&self, z_new: &mut [f32], z_old: &mut [f32]) {
+        match self.source {
+            ContactSource::Events => self.apply_signed(z_new),
+            ContactSource::Displacement => {
+                apply_displacement(self.amplitude, &self.new, &self.old, z_new, z_old);
+            }
+        }
     }
 
     /// Applies bow and stern events to split mode's new channels.
@@ -147,6 +236,42 @@ pub fn apply_signed_events(amplitude: f32, c_new: &[f32], c_old: &[f32], z_new: 
         } else if c_new == 0.0 && c_old > 0.0 {
             *z -= amplitude * c_old;
         }
+    }
+}
+
+/// The pressure patch's step on any signed field: `amplitude * (d_new - d_old)` added to both
+/// levels, the new (`z_new`) and the one before it (`z_old`), so the displacement keeps the
+/// water's velocity `z_new - z_old`. The four slices have one value per point.
+pub fn apply_displacement(
+    amplitude: f32,
+    d_new: &[f32],
+    d_old: &[f32],
+    z_new: &mut [f32],
+    z_old: &mut [f32],
+) {
+    for (((z, z_old), &d_new), &d_old) in z_new.iter_mut().zip(z_old).zip(d_new).zip(d_old) {
+        // Skipped where nothing changed: the common case, and it keeps those cells bit-exact.
+        if d_new != d_old {
+            let shift = amplitude * (d_new - d_old);
+            *z += shift;
+            *z_old += shift;
+        }
+    }
+}
+
+/// Refuses masks feeding a source that `mode` does not take: a displacement in split or
+/// classic mode (split's channels and classic's integer units have no single height in metres
+/// to press).
+pub(crate) fn check_source_offered(contacts: &ContactMasks, mode: crate::GridMode) -> Result<()> {
+    match (contacts.source, mode) {
+        (ContactSource::Events, _) | (ContactSource::Displacement, crate::GridMode::Signed) => {
+            Ok(())
+        }
+        (source, mode) => Err(WaterError::ContactSourceNotOffered {
+            source_name: source.name(),
+            mode: mode.name(),
+            offered: "events",
+        }),
     }
 }
 

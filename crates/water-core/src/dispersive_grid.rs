@@ -6,7 +6,7 @@ use std::f64::consts::PI;
 use crate::airy::AiryDispersion;
 use crate::allocation_probe::probe_allocation;
 use crate::boundary::Boundary;
-use crate::contact_masks::ContactMasks;
+use crate::contact_masks::{ContactMasks, ContactSource};
 use crate::depth::Depth;
 use crate::error::{positive, Result, WaterError};
 use crate::field::WaveField;
@@ -256,7 +256,7 @@ impl DispersiveGrid {
         self.field.swap();
         let (cur, old) = self.field.levels_mut();
         if let Some(contacts) = contacts {
-            contacts.apply_signed(cur);
+            contacts.apply_to_levels(cur, old);
         }
         if let Some(sponge) = &self.sponge {
             // Both levels, so the sponge takes the wave's speed as well as its height.
@@ -267,6 +267,9 @@ impl DispersiveGrid {
         }
         if let Some(land) = &self.land {
             land.clear(cur);
+            if contacts.is_some_and(|c| c.source() == ContactSource::Displacement) {
+                land.clear(old);
+            }
         }
         self.steps += 1;
         if contacts.is_some() {

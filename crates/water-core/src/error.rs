@@ -205,6 +205,17 @@ pub enum WaterError {
         /// The boundaries it offers.
         offered: &'static str,
     },
+    /// A contact source a grid does not take (a displacement needs heights in metres on one
+    /// signed field: signed mode or the dispersive model).
+    #[error("{mode} mode takes the {offered} contact source, not {source_name}")]
+    ContactSourceNotOffered {
+        /// The source asked for ([`crate::ContactSource::name`]).
+        source_name: &'static str,
+        /// The grid's mode.
+        mode: &'static str,
+        /// The sources it takes.
+        offered: &'static str,
+    },
     /// Something classic mode does not take (its heights are integer units, not metres).
     #[error("classic mode takes no {what}: its heights are integer units, not metres")]
     ClassicTakesNo {

@@ -1,7 +1,7 @@
 //! Signed mode: one f32 height per cell.
 
 use crate::boundary::Boundary;
-use crate::contact_masks::ContactMasks;
+use crate::contact_masks::{ContactMasks, ContactSource};
 use crate::depth::Depth;
 use crate::diagnostics::volume;
 use crate::error::Result;
@@ -159,11 +159,14 @@ impl LevelKeptStepping for SignedGrid {
 
     fn step_once(&mut self, contacts: Option<&ContactMasks>) {
         self.setup.step_field(&mut self.field);
-        let (cur, _) = self.field.levels_mut();
+        let (cur, old) = self.field.levels_mut();
         match contacts {
             Some(contacts) => {
-                contacts.apply_signed(cur);
+                contacts.apply_to_levels(cur, old);
                 self.setup.clear_land_and_rim(cur);
+                if contacts.source() == ContactSource::Displacement {
+                    self.setup.clear_land_and_rim(old);
+                }
             }
             // The stencil never writes a fixed rim, so only land needs clearing.
             None => self.setup.clear_land(cur),

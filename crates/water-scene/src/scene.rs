@@ -22,8 +22,8 @@ use rayon::prelude::*;
 use water_buoyancy::{BodyStep, FloatingBody, Gravity, Wrench};
 use water_core::ocean::{AmbientSea, SeaFrame, SeaWithWater};
 use water_core::{
-    ContactMasks, FixedStepClock, FrameSteps, HeightSource, HeightView, Impulse, ImpulseShape,
-    LandMask, SurfaceSample,
+    ContactMasks, ContactSource, FixedStepClock, FrameSteps, GridMode, HeightSource, HeightView,
+    Impulse, ImpulseShape, LandMask, SurfaceSample,
 };
 use water_gpu::{wgpu, ContactHull, ContactMaskRenderer, GpuContext, GridSpec, HullMesh};
 
@@ -66,8 +66,14 @@ pub struct SceneSettings {
     pub backend: Backend,
     /// The caller's up axis.
     pub up: UpAxis,
-    /// Bow and stern wave amplitude, m per m/s of body speed.
+    /// The contact source's amplitude `A`: for [`ContactSource::Events`] the bow and stern
+    /// wave amplitude, m per m/s of body speed; for [`ContactSource::Displacement`] a scale of
+    /// the hulls' drafts (1: as deep as they press).
     pub contact_amplitude: f32,
+    /// How the bodies' masks make waves: the classic bow and stern events (the default), or
+    /// the pressure patch of each hull's draft, whose wake does not depend on the step (CPU
+    /// backend only for now: [`SceneError::ContactSourceOnGpu`] elsewhere).
+    pub contact_source: ContactSource,
     /// Where contact masks are drawn.
     pub masks: MaskSource,
     /// Gravity, in the water's z-up frame.
@@ -83,6 +89,7 @@ impl Default for SceneSettings {
             backend: Backend::Cpu,
             up: UpAxis::Z,
             contact_amplitude: DEFAULT_CONTACT_AMPLITUDE,
+            contact_source: ContactSource::Events,
             masks: MaskSource::Cpu,
             gravity: Gravity::EARTH,
             body_water: BodyWater::Current,
@@ -191,11 +198,28 @@ impl Scene {
                 name: "(gravity)".into(),
                 source,
             })?;
+        if settings.contact_source != ContactSource::Events {
+            if settings.backend.gpu().is_some() {
+                return Err(SceneError::ContactSourceOnGpu {
+                    source_name: settings.contact_source.name(),
+                    backend: settings.backend.name(),
+                });
+            }
+            if spec.mode != GridMode::Signed {
+                return Err(water_core::WaterError::ContactSourceNotOffered {
+                    source_name: settings.contact_source.name(),
+                    mode: spec.mode.name(),
+                    offered: "events",
+                }
+                .into());
+            }
+        }
         let water = BackendGrid::new(spec, land, settings.backend, gpu)?;
         let cell_size = spec.params.cell_size() as f32;
         let masks = match (settings.masks, settings.backend.gpu()) {
             (MaskSource::Cpu, _) => Masks::Cpu {
-                contacts: ContactMasks::new(spec.size, amplitude)?,
+                contacts: ContactMasks::new(spec.size, amplitude)?
+                    .with_source(settings.contact_source),
                 scratch: vec![0.0; spec.size.cells()],
             },
             (MaskSource::Gpu, Some(kind)) => {
@@ -666,9 +690,10 @@ impl Scene {
         match &mut self.masks {
             Masks::Cpu { contacts, scratch } => {
                 scratch.fill(0.0);
+                let source = contacts.source();
                 for b in self.bodies.as_slice() {
                     b.body
-                        .rasterise_grid_mask(size, cell_size, scratch)
+                        .rasterise_grid_mask(size, cell_size, source, scratch)
                         .map_err(|source| SceneError::Body {
                             name: b.name.clone(),
                             step: self.step,

@@ -2,6 +2,7 @@
 //! of the parser (docs/reliability.md, "Fuzzing and property tests").
 
 use water_scene::scenario::ScenarioFile;
+use water_scene::water_core::ContactSource;
 
 #[test]
 fn a_control_character_in_a_comment_is_refused_with_a_message_and_its_place() {
@@ -99,4 +100,49 @@ fn a_wave_speed_the_scenario_did_not_write_is_blamed_on_what_was_written() {
     assert_eq!(e.line, 5, "{e}");
     assert!(e.message.contains("cell_size / (dt sqrt 2)"), "{e}");
     assert!(!e.message.starts_with("wave_speed"), "{e}");
+}
+
+#[test]
+fn the_displacement_source_is_refused_where_it_cannot_run() {
+    let body =
+        "[[body]]\nshape = \"sphere\"\nradius = 0.15\nmass = 4.0\nposition = [3.0, 2.0, 0.1]\n";
+    let with = |mode: &str, contacts: &str| {
+        format!(
+            "steps = 4\n[grid]\nwidth = 64\nheight = 48\ncell_size = 0.1\nwave_speed = 1.2\n\
+             dt = 0.02\nmode = \"{mode}\"\n[contacts]\n{contacts}\n{body}"
+        )
+    };
+    // An unknown source, at its line, with the two it takes.
+    let e = ScenarioFile::parse("wake.toml", &with("signed", "source = \"pressure\""))
+        .expect_err("unknown");
+    assert_eq!(e.line, 10, "{e}");
+    assert!(
+        e.message.contains("\"pressure\"") && e.message.contains("displacement"),
+        "{e}"
+    );
+    // Split mode has no single height in metres to press: refused at the source's line.
+    let e = ScenarioFile::parse("wake.toml", &with("split", "source = \"displacement\""))
+        .expect_err("split");
+    assert_eq!(e.line, 10, "{e}");
+    assert!(
+        e.message.contains("signed") && e.message.contains("split"),
+        "{e}"
+    );
+    // Signed mode takes it, with the amplitude a scale of the draft (1 unless written); the CPU
+    // scene runs it, a GPU one refuses it by name.
+    let Ok(ScenarioFile::Grid(scenario)) =
+        ScenarioFile::parse("wake.toml", &with("signed", "source = \"displacement\""))
+    else {
+        panic!("signed mode takes the displacement");
+    };
+    assert_eq!(scenario.contact_amplitude, 1.0);
+    assert_eq!(scenario.contact_source, ContactSource::Displacement);
+    let mut scene = scenario
+        .scene(water_scene::Backend::Cpu, None)
+        .expect("the CPU scene");
+    scene.step_many(4).expect("steps");
+    let e = scenario
+        .scene(water_scene::Backend::Gpu, None)
+        .expect_err("a GPU scene refuses it");
+    assert!(e.to_string().contains("displacement"), "{e}");
 }

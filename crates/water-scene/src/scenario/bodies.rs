@@ -2,7 +2,9 @@
 //!
 //! ```toml
 //! [contacts]
-//! amplitude = 0.01            # m of bow/stern wave per m/s of body speed (default 0.01)
+//! source = "events"           # events (bow and stern waves, the default) | displacement
+//! amplitude = 0.01            # events: m of bow/stern wave per m/s of body speed (default 0.01);
+//!                             # displacement: scale of the hull's draft (default 1)
 //!
 //! [[body]]
 //! name = "boat"               # optional; default body-1, body-2, ...
@@ -22,8 +24,10 @@
 //! ```
 //!
 //! Bodies float by Archimedes (fresh water, standard gravity along `-z`), sampled from the
-//! water every step, and cut the water: their contact masks make bow and stern waves. A towed
-//! body's `x` and `y` follow its path; its height and tilt float freely.
+//! water every step, and cut the water: their contact masks make bow and stern waves (or, with
+//! `source = "displacement"`, press the water by their draft: a wake that does not depend on
+//! `dt`; signed mode, on the CPU backend). A towed body's `x` and `y` follow its path; its height
+//! and tilt float freely.
 
 use glam::{EulerRot, Quat, Vec2, Vec3};
 use serde::Deserialize;
@@ -33,6 +37,8 @@ use water_buoyancy::{
     BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY,
 };
 
+use water_core::ContactSource;
+
 use super::{Numbers, ScenarioError};
 use crate::body::BodySpec;
 use crate::scene::DEFAULT_CONTACT_AMPLITUDE;
@@ -41,7 +47,16 @@ use crate::tow_path::TowPath;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawContacts {
-    amplitude: Spanned<f64>,
+    source: Option<Spanned<String>>,
+    amplitude: Option<Spanned<f64>>,
+}
+
+/// The contacts of a scenario: `[contacts]`'s source and amplitude, and where the source was
+/// written (to blame it when the grid's mode cannot take it).
+pub(crate) struct Contacts {
+    pub source: ContactSource,
+    pub amplitude: f32,
+    pub source_span: Option<std::ops::Range<usize>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -67,33 +82,50 @@ pub(crate) fn parse(
     contacts: Option<&RawContacts>,
     raw: &[Spanned<RawBody>],
     at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
-) -> Result<(f32, Vec<BodySpec>), ScenarioError> {
-    let amplitude = match contacts {
-        Some(c) => {
+) -> Result<(Contacts, Vec<BodySpec>), ScenarioError> {
+    let source_written = contacts.and_then(|c| c.source.as_ref());
+    let source = match source_written.map(|s| s.get_ref().as_str()) {
+        None | Some("events") => ContactSource::Events,
+        Some("displacement") => ContactSource::Displacement,
+        Some(other) => {
+            return Err(at(
+                source_written.expect("written").span(),
+                format!("contacts source must be \"events\" or \"displacement\", got {other:?}"),
+            ))
+        }
+    };
+    let (default, unit) = match source {
+        ContactSource::Events => (DEFAULT_CONTACT_AMPLITUDE, "m per m/s of body speed"),
+        ContactSource::Displacement => (1.0, "(a scale of the hull's draft)"),
+    };
+    let amplitude = match contacts.and_then(|c| c.amplitude.as_ref()) {
+        Some(written) => {
             // Checked in f64 against the scene's own limit, so the error names the number
             // written (not the `inf` it becomes in f32) and the scene never refuses what the
             // parser accepted.
-            let a = *c.amplitude.get_ref();
+            let a = *written.get_ref();
             let max = f64::from(water_core::MAX_CONTACT_AMPLITUDE);
             if !(0.0..=max).contains(&a) {
                 return Err(at(
-                    c.amplitude.span(),
-                    format!(
-                        "contacts amplitude must be in [0, {max:e}] m per m/s of body speed, \
-                         got {a}"
-                    ),
+                    written.span(),
+                    format!("contacts amplitude must be in [0, {max:e}] {unit}, got {a}"),
                 ));
             }
             a as f32
         }
-        None => DEFAULT_CONTACT_AMPLITUDE,
+        None => default,
     };
     let bodies = raw
         .iter()
         .enumerate()
         .map(|(i, b)| parse_body(i, b, at))
         .collect::<Result<_, _>>()?;
-    Ok((amplitude, bodies))
+    let contacts = Contacts {
+        source,
+        amplitude,
+        source_span: source_written.map(Spanned::span),
+    };
+    Ok((contacts, bodies))
 }
 
 fn vec3(v: Numbers<3>) -> Vec3 {

@@ -6,9 +6,9 @@ use toml::Spanned;
 use water_core::kernels::spectral_depth::check_depth_nodes;
 use water_core::ocean::{AmbientSea, OceanSpec};
 use water_core::{
-    check_impulse_amplitude, AiryDispersion, Boundary, ClassicGrid, Damping, Depth, GridMode,
-    GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT,
-    GRID_COURANT_LIMIT, MAX_IMPULSE_RADIUS,
+    check_impulse_amplitude, AiryDispersion, Boundary, ClassicGrid, ContactSource, Damping, Depth,
+    GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams,
+    DEFAULT_CLASSIC_SHIFT, GRID_COURANT_LIMIT, MAX_IMPULSE_RADIUS,
 };
 use water_gpu::{GpuContext, GridSpec};
 
@@ -139,8 +139,11 @@ pub struct Scenario {
     pub dispersion: Option<AiryDispersion>,
     /// Floating bodies (`[[body]]`).
     pub bodies: Vec<BodySpec>,
-    /// Bow and stern wave amplitude (`[contacts]`), m per m/s of body speed.
+    /// The contact source's amplitude (`[contacts]`): m per m/s of body speed for the events,
+    /// a scale of the hull's draft for the displacement.
     pub contact_amplitude: f32,
+    /// How the bodies make waves (`[contacts] source`).
+    pub contact_source: ContactSource,
     /// The ambient sea around the grid (`[ocean]`).
     pub ocean: Option<OceanSpec>,
 }
@@ -315,7 +318,20 @@ impl Scenario {
             )?),
             None => None,
         };
-        let (contact_amplitude, bodies) = bodies::parse(raw.contacts.as_ref(), &raw.body, at)?;
+        let (contacts, bodies) = bodies::parse(raw.contacts.as_ref(), &raw.body, at)?;
+        if let (ContactSource::Displacement, Some(span)) = (contacts.source, &contacts.source_span)
+        {
+            if mode != GridMode::Signed {
+                return Err(at(
+                    span.clone(),
+                    format!(
+                        "contacts source \"displacement\" needs signed mode (heights in metres \
+                         on one field), not {}",
+                        mode.name()
+                    ),
+                ));
+            }
+        }
         if ocean.is_none() {
             check_bodies_reach_the_grid(&raw.body, &bodies, size, params.cell_size(), at)?;
         }
@@ -341,7 +357,8 @@ impl Scenario {
             depth: depth.depth,
             dispersion: depth.dispersion,
             bodies,
-            contact_amplitude,
+            contact_amplitude: contacts.amplitude,
+            contact_source: contacts.source,
             ocean,
         })
     }
@@ -703,6 +720,7 @@ impl Scenario {
         let settings = SceneSettings {
             backend,
             contact_amplitude: self.contact_amplitude,
+            contact_source: self.contact_source,
             ..SceneSettings::default()
         };
         let mut scene = Scene::new(self.spec(), self.land.clone(), settings, gpu)?;
