@@ -306,26 +306,43 @@ impl FloatingBody {
         (v - up * v.dot(up)).length().max(f32::MIN_POSITIVE)
     }
 
-    /// How deep its hulls press into still water at `z = 0` (z up), metres: the depth of their
-    /// lowest point below that plane, 0 where none reaches it. What its contact mask carries
-    /// for the pressure-patch source ([`water_core::ContactSource::Displacement`]).
-    #[must_use]
-    pub fn draft(&self) -> f32 {
-        let pose = &self.body.state.pose;
-        self.hulls
-            .iter()
-            .map(|hull| {
-                let world = hull.world_pose(pose);
-                let down = world.inverse_transform_vector(-glam::Vec3::Z);
-                // The lowest point's height: the centre's less the shape's reach downwards.
-                -(world.position.z - hull.shape().support(down))
-            })
-            .fold(0.0, f32::max)
+    /// Its weight as a head of water over its hulls' cut through still water, metres:
+    /// `m / (rho A)` with `A` the [`crate::waterplane_area`] and `rho` the density it floats in
+    /// (its Archimedes density; fresh water for a probe body). What its contact mask carries for
+    /// the pressure patch ([`water_core::ContactSource::Displacement`]): the water under it then
+    /// holds up its weight, as Archimedes says it must at rest (a box floating at its draft
+    /// presses by that draft). Taken from its mass, not from how deep it sits, so its heave does
+    /// not feed the water it reads; `A` is sampled off any grid, so it moves smoothly with the
+    /// pose. `None` where its hulls do not cut the still-water plane.
+    ///
+    /// ```
+    /// use glam::{Quat, Vec3};
+    /// use water_buoyancy::*;
+    /// // A 60 kg box of 1.2 m x 0.5 m floats 10 cm deep in fresh water, and presses by that.
+    /// let shape = Shape::cuboid(Vec3::new(0.6, 0.25, 0.15))?;
+    /// let pose = Pose::new(Vec3::new(2.0, 1.0, 0.05), Quat::IDENTITY)?;
+    /// let body = RigidBody::from_shape(&shape, 60.0, BodyState::at_rest(pose))?;
+    /// let hulls = vec![Hull::new(shape, Pose::IDENTITY)?];
+    /// let boat = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)?;
+    /// let head = boat.weight_head()?.expect("it cuts the water");
+    /// assert!((head - box_draft(60.0, FRESH_WATER_DENSITY, 0.6)).abs() < 1e-5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Pose errors.
+    pub fn weight_head(&self) -> Result<Option<f32>> {
+        let area = crate::waterplane_area(&self.hulls, &self.body.state.pose)?;
+        let density = match &self.model {
+            BuoyancyModel::Archimedes(archimedes) => archimedes.density(),
+            BuoyancyModel::Probes { .. } => crate::FRESH_WATER_DENSITY,
+        };
+        Ok((area > 0.0).then(|| self.body.mass() / (density * area)))
     }
 
     /// Marks the grid cells this body's hulls cut (see [`crate::rasterise_grid_mask`]) with
     /// what `source` reads: its speed factor along the grid's plane for the events, its
-    /// [`FloatingBody::draft`] for the pressure patch.
+    /// [`FloatingBody::weight_head`] for the pressure patch.
     ///
     /// # Errors
     /// As [`crate::rasterise_grid_mask`].
@@ -338,7 +355,10 @@ impl FloatingBody {
     ) -> Result<()> {
         let value = match source {
             water_core::ContactSource::Events => self.speed_factor(glam::Vec3::Z),
-            water_core::ContactSource::Displacement => self.draft(),
+            water_core::ContactSource::Displacement => match self.weight_head()? {
+                Some(head) => head,
+                None => return Ok(()),
+            },
         };
         crate::rasterise_grid_mask(
             &self.hulls,

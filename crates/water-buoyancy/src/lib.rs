@@ -72,7 +72,9 @@ pub use gravity::{Gravity, STANDARD_GRAVITY};
 pub use hull::{Hull, Submersion, DEFAULT_EDGE_FRACTION};
 pub use pose::Pose;
 pub use probe::{ProbeVelocity, Probes};
-pub use rasterise_mask::{rasterise_grid_mask, rasterise_sphere_mask, SphereContacts};
+pub use rasterise_mask::{
+    rasterise_grid_mask, rasterise_sphere_mask, waterplane_area, SphereContacts,
+};
 pub use rigid_body::{BodyState, RigidBody, MAX_BODY_SPEED, MAX_BODY_SPIN};
 pub use shape::{Shape, MAX_SHAPE_LENGTH};
 pub use still_water::StillWaterOutside;

@@ -50,6 +50,75 @@ pub fn rasterise_grid_mask(
     if value == 0.0 {
         return Ok(());
     }
+    for_each_covered_cell(hulls, body, size, cell_size, |i| {
+        mask[i] = mask[i].max(value);
+    })
+}
+
+/// Samples a side of the box around the hulls' cut that [`waterplane_area`] samples.
+const WATERPLANE_SAMPLES: usize = 64;
+
+/// The area of `hulls`' cut through the still-water plane `z = 0` on a body at `body`, m^2
+/// (a point under two hulls once): sampled on a 64 x 64 lattice over the box around the cut,
+/// so it moves smoothly with the pose and does not depend on any grid.
+///
+/// ```
+/// use glam::Vec3;
+/// use water_buoyancy::{waterplane_area, Hull, Pose, Shape};
+/// let hull = Hull::new(Shape::cuboid(Vec3::new(0.6, 0.25, 0.15))?, Pose::IDENTITY)?;
+/// let area = waterplane_area(&[hull], &Pose::IDENTITY)?;
+/// assert!((area - 1.2 * 0.5).abs() < 1e-4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// Pose errors.
+pub fn waterplane_area(hulls: &[Hull], body: &Pose) -> Result<f32> {
+    body.validate()?;
+    let poses: Vec<Pose> = hulls.iter().map(|h| h.world_pose(body)).collect();
+    // The box around every hull's extent along x and y.
+    let (mut lo, mut hi) = (
+        glam::Vec2::splat(f32::INFINITY),
+        glam::Vec2::splat(f32::NEG_INFINITY),
+    );
+    for (hull, pose) in hulls.iter().zip(&poses) {
+        for (k, axis) in [Vec3::X, Vec3::Y].into_iter().enumerate() {
+            let local = pose.inverse_transform_vector(axis);
+            let position = pose.position.dot(axis);
+            lo[k] = lo[k].min(position - hull.shape().support(-local));
+            hi[k] = hi[k].max(position + hull.shape().support(local));
+        }
+    }
+    if hulls.is_empty() {
+        return Ok(0.0);
+    }
+    let step = (hi - lo) / WATERPLANE_SAMPLES as f32;
+    let mut inside = 0_u32;
+    for j in 0..WATERPLANE_SAMPLES {
+        for i in 0..WATERPLANE_SAMPLES {
+            let p = lo + step * glam::Vec2::new(i as f32 + 0.5, j as f32 + 0.5);
+            let p = p.extend(0.0);
+            let covered = hulls
+                .iter()
+                .zip(&poses)
+                .any(|(hull, pose)| hull.shape().contains(pose.inverse_transform_point(p)));
+            inside += u32::from(covered);
+        }
+    }
+    Ok(inside as f32 * step.x * step.y)
+}
+
+/// Calls `visit` with the index of each cell whose centre on the still-water plane lies inside
+/// one of `hulls` (once per hull that covers it).
+fn for_each_covered_cell(
+    hulls: &[Hull],
+    body: &Pose,
+    size: GridSize,
+    cell_size: f32,
+    mut visit: impl FnMut(usize),
+) -> Result<()> {
+    body.validate()?;
+    crate::error::positive("cell size", cell_size)?;
     for hull in hulls {
         let pose = hull.world_pose(body);
         // The hull's extent along a world axis: its support along that axis in its own frame.
@@ -86,8 +155,7 @@ pub fn rasterise_grid_mask(
                     0.0,
                 );
                 if hull.shape().contains(pose.inverse_transform_point(p)) {
-                    let c = &mut mask[size.index(x, y)];
-                    *c = c.max(value);
+                    visit(size.index(x, y));
                 }
             }
         }

@@ -205,7 +205,7 @@ impl GridWater for ClassicGrid {
     fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
         self.size
             .check_len("contact mask", contacts.new_mask().len())?;
-        crate::contact_masks::check_source_offered(contacts, GridMode::Classic)?;
+        contacts.check_offered(GridMode::Classic)?;
         self.step();
         let mut delta = vec![0.0f32; self.size.cells()];
         contacts.apply_signed(&mut delta);

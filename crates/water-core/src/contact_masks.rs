@@ -37,9 +37,10 @@ pub enum ContactSource {
     /// on its new level, a cell left `-A * C_old`. The wake depends on the time step.
     #[default]
     Events,
-    /// A pressure patch (signed and dispersive water, in metres): masks carry the hull's draft
-    /// `D` (m, how deep it presses the water where it cuts the still surface) and `A` is a
-    /// dimensionless scale (1: the hull's own draft). After each step both levels get
+    /// A pressure patch (signed and dispersive water, in metres): masks carry the head `D` a
+    /// hull presses the water with where it cuts the still surface (m: a floating body's
+    /// weight over its waterplane, its draft at rest) and `A` is a dimensionless scale (1: as
+    /// the mask says). After each step both levels get
     /// `A * (D_new - D_old)`, a displacement that keeps the water's velocity, so the stepped
     /// field is `w = eta + A * D` with `eta_tt = L(eta + A * D)`: the hull's weight as a
     /// surface pressure `rho * g * A * D` (the term shallow-water and Airy waves take a pressure
@@ -57,6 +58,23 @@ impl ContactSource {
         match self {
             Self::Events => "events",
             Self::Displacement => "displacement",
+        }
+    }
+
+    /// Refuses a source that a grid in `mode` does not take: the pressure patch in split or
+    /// classic mode (split's two channels and classic's integer units have no single height in
+    /// metres to press).
+    ///
+    /// # Errors
+    /// [`WaterError::ContactSourceNotOffered`] naming the source, the mode and what it takes.
+    pub fn check_offered(self, mode: crate::GridMode) -> Result<()> {
+        match (self, mode) {
+            (Self::Events, _) | (Self::Displacement, crate::GridMode::Signed) => Ok(()),
+            (source, mode) => Err(WaterError::ContactSourceNotOffered {
+                source_name: source.name(),
+                mode: mode.name(),
+                offered: "events",
+            }),
         }
     }
 }
@@ -150,6 +168,15 @@ impl ContactMasks {
         self.source
     }
 
+    /// Refuses the masks' source where a grid in `mode` does not take it
+    /// ([`ContactSource::check_offered`]). Every backend asks this before a step with the masks.
+    ///
+    /// # Errors
+    /// [`WaterError::ContactSourceNotOffered`] naming the source, the mode and what it takes.
+    pub fn check_offered(&self, mode: crate::GridMode) -> Result<()> {
+        self.source.check_offered(mode)
+    }
+
     /// Grid the masks belong to.
     #[must_use]
     pub fn size(&self) -> GridSize {
@@ -178,6 +205,20 @@ impl ContactMasks {
     /// [`ContactMasks::source`] says: classic mode's events go through here).
     pub fn apply_signed(&self, z_new: &mut [f32]) {
         apply_signed_events(self.amplitude, &self.new, &self.old, z_new);
+    }
+
+    /// The cells the pressure patch moves this step and by how much, metres
+    /// ([`displacement_at`]): what a GPU backend adds to both of its levels, as
+    /// [`ContactMasks::apply_to_levels`] does on the CPU.
+    pub fn displacements(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
+        let a = self.amplitude;
+        self.new
+            .iter()
+            .zip(&self.old)
+            .enumerate()
+            .filter_map(move |(i, (&d_new, &d_old))| {
+                displacement_at(a, d_new, d_old).map(|s| (i, s))
+            })
     }
 
     /// Applies the masks' source to a signed field just stepped: `z_new` the level the step
@@ -250,29 +291,19 @@ pub fn apply_displacement(
     z_old: &mut [f32],
 ) {
     for (((z, z_old), &d_new), &d_old) in z_new.iter_mut().zip(z_old).zip(d_new).zip(d_old) {
-        // Skipped where nothing changed: the common case, and it keeps those cells bit-exact.
-        if d_new != d_old {
-            let shift = amplitude * (d_new - d_old);
+        if let Some(shift) = displacement_at(amplitude, d_new, d_old) {
             *z += shift;
             *z_old += shift;
         }
     }
 }
 
-/// Refuses masks feeding a source that `mode` does not take: a displacement in split or
-/// classic mode (split's channels and classic's integer units have no single height in metres
-/// to press).
-pub(crate) fn check_source_offered(contacts: &ContactMasks, mode: crate::GridMode) -> Result<()> {
-    match (contacts.source, mode) {
-        (ContactSource::Events, _) | (ContactSource::Displacement, crate::GridMode::Signed) => {
-            Ok(())
-        }
-        (source, mode) => Err(WaterError::ContactSourceNotOffered {
-            source_name: source.name(),
-            mode: mode.name(),
-            offered: "events",
-        }),
-    }
+/// How far the pressure patch moves a point's water this step, `amplitude * (d_new - d_old)`
+/// metres; `None` where the head did not change (the common case: those points are left
+/// alone, bit for bit). Every backend's displacement is this number.
+#[must_use]
+pub fn displacement_at(amplitude: f32, d_new: f32, d_old: f32) -> Option<f32> {
+    (d_new != d_old).then_some(amplitude * (d_new - d_old))
 }
 
 /// The first value of a contact mask that is negative, not finite or above [`MAX_MASK_VALUE`],

@@ -255,8 +255,9 @@ impl DispersiveGrid {
         }
         self.field.swap();
         let (cur, old) = self.field.levels_mut();
-        if let Some(contacts) = contacts {
-            contacts.apply_to_levels(cur, old);
+        let displacement = contacts.filter(|c| c.source() == ContactSource::Displacement);
+        if let Some(contacts) = contacts.filter(|_| displacement.is_none()) {
+            contacts.apply_signed(cur);
         }
         if let Some(sponge) = &self.sponge {
             // Both levels, so the sponge takes the wave's speed as well as its height.
@@ -265,9 +266,14 @@ impl DispersiveGrid {
                 *z_old *= s;
             }
         }
+        // The pressure patch moves both levels after the whole step, sponge included, as the
+        // GPU backends add it after theirs.
+        if let Some(contacts) = displacement {
+            contacts.apply_to_levels(cur, old);
+        }
         if let Some(land) = &self.land {
             land.clear(cur);
-            if contacts.is_some_and(|c| c.source() == ContactSource::Displacement) {
+            if displacement.is_some() {
                 land.clear(old);
             }
         }

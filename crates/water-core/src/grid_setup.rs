@@ -69,7 +69,7 @@ macro_rules! shared_grid_water_methods {
 
         fn step_with_contacts(&mut self, contacts: &ContactMasks) -> Result<()> {
             self.setup.check_contacts(contacts)?;
-            $crate::contact_masks::check_source_offered(contacts, $mode)?;
+            contacts.check_offered($mode)?;
             $crate::grid_setup::LevelKeptStepping::kept_step(self, Some(contacts));
             Ok(())
         }

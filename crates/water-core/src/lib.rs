@@ -78,8 +78,8 @@ pub use cell_rect::CellRect;
 pub use classic_grid::{ClassicGrid, DEFAULT_CLASSIC_SHIFT, MAX_CLASSIC_SHIFT};
 pub use clock::{FixedStepClock, FrameSteps, DEFAULT_MAX_STEPS_PER_FRAME};
 pub use contact_masks::{
-    apply_displacement, apply_signed_events, first_bad_mask_value, ContactMasks, ContactSource,
-    MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
+    apply_displacement, apply_signed_events, displacement_at, first_bad_mask_value, ContactMasks,
+    ContactSource, MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
 };
 pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, STANDARD_GRAVITY};
 pub use dispersive_grid::{check_dispersive_dt, sponge_factors, DispersiveGrid, SPONGE_CELLS};

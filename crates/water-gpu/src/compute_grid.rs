@@ -6,7 +6,7 @@ mod impulse;
 mod level_io;
 use level_io::clear_land_words;
 
-pub(crate) use impulse::impulse_cells;
+pub(crate) use impulse::{displacement_cells, impulse_cells};
 mod mean_level;
 mod spectral;
 mod step_plan;
@@ -17,7 +17,7 @@ pub use spectral::SPECTRAL_MAX_SIDE;
 use std::collections::HashMap;
 
 use water_core::kernels::mean_level::checkerboard_is_marginal;
-use water_core::{Boundary, ContactMasks, Depth, GridMode, Impulse, LandMask};
+use water_core::{Boundary, ContactMasks, ContactSource, Depth, GridMode, Impulse, LandMask};
 
 use crate::depth_faces::LandParts;
 use crate::device_calls::{
@@ -586,11 +586,14 @@ impl GpuGridWater for ComputeGrid {
     /// Records one step with bow and stern events from `contacts` into the caller's encoder:
     /// copies of both masks and of the amplitude from staging buffers, then the step. **Records
     /// only.** The copies are ordered with the rest of the encoder, so several contact steps
-    /// recorded into one encoder each use their own masks.
+    /// recorded into one encoder each use their own masks. With
+    /// [`ContactSource::Displacement`]: the step, then one pass adding the masks'
+    /// displacement to both levels.
     ///
     /// # Errors
     /// [`water_core::WaterError::SizeMismatch`] (as [`GpuError::Invalid`]) if the masks belong
-    /// to a grid of another size; nothing is recorded then.
+    /// to a grid of another size, [`water_core::WaterError::ContactSourceNotOffered`] for a
+    /// displacement outside signed mode; nothing is recorded then.
     fn encode_step_with_contacts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -602,6 +605,19 @@ impl GpuGridWater for ComputeGrid {
         self.spec
             .size
             .check_len("contact mask", contacts.old_mask().len())?;
+        if contacts.source() == ContactSource::Displacement {
+            // The pressure patch: a plain step, then the masks' displacement on both levels
+            // (the CPU grids' `ContactMasks::apply_to_levels`).
+            contacts.check_offered(self.spec.mode)?;
+            self.encode_steps(encoder, 1, false);
+            let cells = displacement_cells(
+                contacts,
+                self.spec.size,
+                self.spec.boundary,
+                &self.land_mask,
+            );
+            return self.record_cell_amounts(encoder, &cells, true);
+        }
         // Contact events take and give water: the keeper re-anchors before its next step.
         self.invalidate_level();
         self.record_contact_uniforms(encoder, contacts.amplitude());

@@ -3,6 +3,7 @@
 //! texture it writes, so three textures rotate through the roles old, current and new ([`TimeLevels`]).
 //! Its step passes bind `shaders/shared/fragment_step_bindings.wgsl`.
 
+mod cell_amounts;
 mod level_io;
 mod level_keeping;
 mod varying_depth;
@@ -10,10 +11,10 @@ mod varying_depth;
 use level_io::texel_bytes;
 use varying_depth::faces_texture;
 
-use water_core::{ContactMasks, Depth, GridMode, Impulse, LandMask};
+use water_core::{ContactMasks, ContactSource, Depth, GridMode, Impulse, LandMask};
 
 use crate::carried_correction::{record_in_runs, Recorded};
-use crate::compute_grid::impulse_cells;
+use crate::compute_grid::{displacement_cells, impulse_cells};
 use crate::depth_faces::LandParts;
 use crate::device_calls::{check_limit, level_texture, validated};
 use crate::error::GpuError;
@@ -436,61 +437,14 @@ impl GpuGridWater for FragmentGrid {
         encoder: &mut wgpu::CommandEncoder,
         impulse: &Impulse,
     ) -> Result<(), GpuError> {
-        self.invalidate_level();
-        let size = self.spec.size;
         let cells = impulse_cells(
             impulse,
-            size,
+            self.spec.size,
             self.spec.boundary,
             self.spec.mode,
             &self.land_mask,
         );
-        if cells.is_empty() {
-            return Ok(());
-        }
-        let w = size.width() as u32;
-        let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
-        for c in &cells {
-            let (x, y) = (c.index % w, c.index / w);
-            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
-        }
-        let rect_w = x1 - x0;
-        let texel = texel_bytes(self.format);
-        let mut bytes = vec![0u8; (rect_w * (y1 - y0)) as usize * texel as usize];
-        for c in &cells {
-            let (x, y) = (c.index % w - x0, c.index / w - y0);
-            let at = (y * rect_w + x) as usize * texel as usize;
-            let (word, offset) = match self.spec.mode {
-                GridMode::Classic => ((c.amount as i32).to_le_bytes(), 0),
-                // Split: positive amounts go to p (r), negative ones as magnitudes to n (g).
-                GridMode::Split if c.amount < 0.0 => ((-c.amount).to_le_bytes(), 4),
-                _ => (c.amount.to_le_bytes(), 0),
-            };
-            bytes[at + offset..at + offset + 4].copy_from_slice(&word);
-        }
-        let origin = wgpu::Origin3d { x: x0, y: y0, z: 0 };
-        let extent = wgpu::Extent3d {
-            width: rect_w,
-            height: y1 - y0,
-            depth_or_array_layers: 1,
-        };
-        let device = self.device.clone();
-        record_texture_write(&device, encoder, &self.delta, origin, extent, texel, &bytes);
-
-        let l = self.levels;
-        self.record_add_delta(encoder, l.current(), l.next());
-        if impulse.displacement() {
-            // The same amounts on the previous level, so the bump starts at rest (DESIGN.md,
-            // "Impulses"); the old current texture is free to take it.
-            self.record_add_delta(encoder, l.previous(), l.current());
-            self.levels.advance(1);
-        } else {
-            self.levels.replace_current();
-        }
-        // Clear the rectangle for the next impulse, in order after the passes above.
-        bytes.fill(0);
-        record_texture_write(&device, encoder, &self.delta, origin, extent, texel, &bytes);
-        Ok(())
+        self.record_cell_amounts(encoder, &cells, impulse.displacement())
     }
 
     /// Records one step with bow and stern events from `contacts` into the caller's encoder:
@@ -508,6 +462,14 @@ impl GpuGridWater for FragmentGrid {
         let size = self.spec.size;
         size.check_len("contact mask", contacts.new_mask().len())?;
         size.check_len("contact mask", contacts.old_mask().len())?;
+        if contacts.source() == ContactSource::Displacement {
+            // The pressure patch: a plain step, then the masks' displacement on both levels
+            // (the CPU grids' `ContactMasks::apply_to_levels`).
+            contacts.check_offered(self.spec.mode)?;
+            self.encode_steps(encoder, 1, false);
+            let cells = displacement_cells(contacts, size, self.spec.boundary, &self.land_mask);
+            return self.record_cell_amounts(encoder, &cells, true);
+        }
         // Contact events take and give water: the keeper re-anchors before its next step.
         self.invalidate_level();
         self.record_contact_uniforms(encoder, contacts.amplitude());

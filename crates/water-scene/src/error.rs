@@ -73,14 +73,13 @@ pub enum SceneError {
         /// The value given.
         value: glam::Vec3,
     },
-    /// A contact source a backend does not run yet: the pressure-patch source
-    /// ([`water_core::ContactSource::Displacement`]) steps on the CPU backend only.
-    #[error("the {source_name} contact source runs on the cpu backend, not {backend}")]
-    ContactSourceOnGpu {
+    /// A contact source the GPU masks do not feed: the pressure patch
+    /// ([`water_core::ContactSource::Displacement`]) is added from masks drawn on the CPU
+    /// ([`crate::MaskSource::Cpu`]), on every backend.
+    #[error("the {source_name} contact source takes masks drawn on the cpu, not the gpu")]
+    ContactSourceWithGpuMasks {
         /// The source asked for.
         source_name: &'static str,
-        /// The backend asked for.
-        backend: &'static str,
     },
     /// Bodies need heights in metres; classic grids hold integer units.
     #[error("floating bodies need heights in metres; classic mode's are integer units")]

@@ -22,8 +22,8 @@ use rayon::prelude::*;
 use water_buoyancy::{BodyStep, FloatingBody, Gravity, Wrench};
 use water_core::ocean::{AmbientSea, SeaFrame, SeaWithWater};
 use water_core::{
-    ContactMasks, ContactSource, FixedStepClock, FrameSteps, GridMode, HeightSource, HeightView,
-    Impulse, ImpulseShape, LandMask, SurfaceSample,
+    ContactMasks, ContactSource, FixedStepClock, FrameSteps, HeightSource, HeightView, Impulse,
+    ImpulseShape, LandMask, SurfaceSample,
 };
 use water_gpu::{wgpu, ContactHull, ContactMaskRenderer, GpuContext, GridSpec, HullMesh};
 
@@ -68,11 +68,12 @@ pub struct SceneSettings {
     pub up: UpAxis,
     /// The contact source's amplitude `A`: for [`ContactSource::Events`] the bow and stern
     /// wave amplitude, m per m/s of body speed; for [`ContactSource::Displacement`] a scale of
-    /// the hulls' drafts (1: as deep as they press).
+    /// the bodies' weight heads (1: each presses with its weight,
+    /// [`water_buoyancy::FloatingBody::weight_head`]).
     pub contact_amplitude: f32,
     /// How the bodies' masks make waves: the classic bow and stern events (the default), or
-    /// the pressure patch of each hull's draft, whose wake does not depend on the step (CPU
-    /// backend only for now: [`SceneError::ContactSourceOnGpu`] elsewhere).
+    /// the pressure patch of each body's weight, whose wake does not depend on the step (signed
+    /// mode, masks drawn on the CPU: [`SceneError::ContactSourceWithGpuMasks`] otherwise).
     pub contact_source: ContactSource,
     /// Where contact masks are drawn.
     pub masks: MaskSource,
@@ -198,21 +199,11 @@ impl Scene {
                 name: "(gravity)".into(),
                 source,
             })?;
-        if settings.contact_source != ContactSource::Events {
-            if settings.backend.gpu().is_some() {
-                return Err(SceneError::ContactSourceOnGpu {
-                    source_name: settings.contact_source.name(),
-                    backend: settings.backend.name(),
-                });
-            }
-            if spec.mode != GridMode::Signed {
-                return Err(water_core::WaterError::ContactSourceNotOffered {
-                    source_name: settings.contact_source.name(),
-                    mode: spec.mode.name(),
-                    offered: "events",
-                }
-                .into());
-            }
+        settings.contact_source.check_offered(spec.mode)?;
+        if settings.contact_source != ContactSource::Events && settings.masks == MaskSource::Gpu {
+            return Err(SceneError::ContactSourceWithGpuMasks {
+                source_name: settings.contact_source.name(),
+            });
         }
         let water = BackendGrid::new(spec, land, settings.backend, gpu)?;
         let cell_size = spec.params.cell_size() as f32;

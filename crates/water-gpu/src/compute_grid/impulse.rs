@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use water_core::{Boundary, GridMode, GridSize, Impulse, LandMask};
+use water_core::{Boundary, ContactMasks, GridMode, GridSize, Impulse, LandMask};
 
 use super::{ComputeGrid, IMPULSE_GROUP};
 use crate::device_calls::record_compute_pass;
@@ -22,8 +22,6 @@ impl ComputeGrid {
         encoder: &mut wgpu::CommandEncoder,
         impulse: &Impulse,
     ) -> Result<(), GpuError> {
-        use wgpu::util::DeviceExt;
-        self.invalidate_level();
         let cells = impulse_cells(
             impulse,
             self.spec.size,
@@ -31,13 +29,27 @@ impl ComputeGrid {
             self.spec.mode,
             &self.land_mask,
         );
+        self.record_cell_amounts(encoder, &cells, impulse.displacement())
+    }
+
+    /// One pass adding `cells`' amounts to the current level, and to the previous one for a
+    /// `displacement` (the water moved, its velocity kept): impulses, and the pressure patch
+    /// of `ContactSource::Displacement` after a step.
+    pub(super) fn record_cell_amounts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        cells: &[ImpulseCell],
+        displacement: bool,
+    ) -> Result<(), GpuError> {
+        use wgpu::util::DeviceExt;
+        self.invalidate_level();
         if cells.is_empty() {
             return Ok(());
         }
         let (count, entries): (usize, Vec<u8>) = match self.spec.storage {
-            StorageFormat::F32 => (cells.len(), bytemuck::cast_slice(&cells).to_vec()),
+            StorageFormat::F32 => (cells.len(), bytemuck::cast_slice(cells).to_vec()),
             StorageFormat::F16 => {
-                let words = self.impulse_words(&cells);
+                let words = self.impulse_words(cells);
                 if words.is_empty() {
                     return Ok(()); // every covered cell is land
                 }
@@ -69,7 +81,7 @@ impl ComputeGrid {
         // A displacement adds the same amounts to the previous level, so the bump starts at
         // rest (DESIGN.md, "Impulses").
         let mut levels = vec![self.levels.current()];
-        if impulse.displacement() {
+        if displacement {
             levels.push(self.levels.previous());
         }
         let groups: Vec<wgpu::BindGroup> = levels
@@ -153,6 +165,29 @@ impl ComputeGrid {
         }
         words
     }
+}
+
+/// The pressure patch's per-cell amounts after a step, as the CPU grids add them
+/// ([`ContactMasks::displacements`]): on a fixed boundary interior cells only, no land cells.
+pub(crate) fn displacement_cells(
+    contacts: &ContactMasks,
+    size: GridSize,
+    boundary: Boundary,
+    land: &LandMask,
+) -> Vec<ImpulseCell> {
+    let (w, h) = (size.width(), size.height());
+    let on_rim = |i: usize| {
+        let (x, y) = (i % w, i / w);
+        boundary == Boundary::Fixed && (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+    };
+    contacts
+        .displacements()
+        .filter(|&(i, _)| !land.cells()[i] && !on_rim(i))
+        .map(|(i, amount)| ImpulseCell {
+            index: i as u32,
+            amount,
+        })
+        .collect()
 }
 
 /// The impulse's per-cell amounts as the CPU grids would add them: interior cells only on a

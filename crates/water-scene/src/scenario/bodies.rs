@@ -4,7 +4,7 @@
 //! [contacts]
 //! source = "events"           # events (bow and stern waves, the default) | displacement
 //! amplitude = 0.01            # events: m of bow/stern wave per m/s of body speed (default 0.01);
-//!                             # displacement: scale of the hull's draft (default 1)
+//!                             # displacement: scale of the body's weight head (default 1)
 //!
 //! [[body]]
 //! name = "boat"               # optional; default body-1, body-2, ...
@@ -25,8 +25,8 @@
 //!
 //! Bodies float by Archimedes (fresh water, standard gravity along `-z`), sampled from the
 //! water every step, and cut the water: their contact masks make bow and stern waves (or, with
-//! `source = "displacement"`, press the water by their draft: a wake that does not depend on
-//! `dt`; signed mode, on the CPU backend). A towed body's `x` and `y` follow its path; its height
+//! `source = "displacement"`, press the water with their weight: a wake that does not depend on
+//! `dt`; signed mode). A towed body's `x` and `y` follow its path; its height
 //! and tilt float freely.
 
 use glam::{EulerRot, Quat, Vec2, Vec3};
@@ -96,7 +96,7 @@ pub(crate) fn parse(
     };
     let (default, unit) = match source {
         ContactSource::Events => (DEFAULT_CONTACT_AMPLITUDE, "m per m/s of body speed"),
-        ContactSource::Displacement => (1.0, "(a scale of the hull's draft)"),
+        ContactSource::Displacement => (1.0, "(a scale of the body's weight)"),
     };
     let amplitude = match contacts.and_then(|c| c.amplitude.as_ref()) {
         Some(written) => {

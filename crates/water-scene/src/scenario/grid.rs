@@ -140,7 +140,7 @@ pub struct Scenario {
     /// Floating bodies (`[[body]]`).
     pub bodies: Vec<BodySpec>,
     /// The contact source's amplitude (`[contacts]`): m per m/s of body speed for the events,
-    /// a scale of the hull's draft for the displacement.
+    /// a scale of the body's weight head for the displacement.
     pub contact_amplitude: f32,
     /// How the bodies make waves (`[contacts] source`).
     pub contact_source: ContactSource,
