@@ -306,43 +306,60 @@ impl FloatingBody {
         (v - up * v.dot(up)).length().max(f32::MIN_POSITIVE)
     }
 
-    /// Its weight as a head of water over its hulls' cut through still water, metres:
-    /// `m / (rho A)` with `A` the [`crate::waterplane_area`] and `rho` the density it floats in
-    /// (its Archimedes density; fresh water for a probe body). What its contact mask carries for
-    /// the pressure patch ([`water_core::ContactSource::Displacement`]): the water under it then
-    /// holds up its weight, as Archimedes says it must at rest (a box floating at its draft
-    /// presses by that draft). Taken from its mass, not from how deep it sits, so its heave does
-    /// not feed the water it reads; `A` is sampled off any grid, so it moves smoothly with the
-    /// pose. `None` where its hulls do not cut the still-water plane.
+    /// Its weight as a head of water over its hulls' cut through still water, per cell of a
+    /// `size` grid of `cell_size` m cells: `(cell index, metres)`, the head `m f / (rho A)` in
+    /// a cell its cut covers a fraction `f` of ([`crate::waterplane_fractions`]), `A` the
+    /// area of the whole cut and `rho` the density it floats in (its Archimedes density; fresh
+    /// water for a probe body). What its contact mask carries for the pressure patch
+    /// ([`water_core::ContactSource::Displacement`]): the heads times the cells' areas add up
+    /// to `m / rho`, so the water under it holds up its weight as Archimedes says it must at
+    /// rest (a box floating at its draft presses by that draft where it covers whole cells).
+    /// Taken from its mass, not from how deep it sits, so its heave does not feed the water it
+    /// reads. Empty where its hulls do not cut the still-water plane.
     ///
     /// ```
     /// use glam::{Quat, Vec3};
     /// use water_buoyancy::*;
+    /// use water_core::GridSize;
     /// // A 60 kg box of 1.2 m x 0.5 m floats 10 cm deep in fresh water, and presses by that.
     /// let shape = Shape::cuboid(Vec3::new(0.6, 0.25, 0.15))?;
     /// let pose = Pose::new(Vec3::new(2.0, 1.0, 0.05), Quat::IDENTITY)?;
     /// let body = RigidBody::from_shape(&shape, 60.0, BodyState::at_rest(pose))?;
     /// let hulls = vec![Hull::new(shape, Pose::IDENTITY)?];
     /// let boat = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)?;
-    /// let head = boat.weight_head()?.expect("it cuts the water");
-    /// assert!((head - box_draft(60.0, FRESH_WATER_DENSITY, 0.6)).abs() < 1e-5);
+    /// let heads = boat.weight_heads(GridSize::new(64, 32)?, 0.1)?;
+    /// let largest = heads.iter().map(|&(_, d)| d).fold(0.0, f32::max);
+    /// assert!((largest - box_draft(60.0, FRESH_WATER_DENSITY, 0.6)).abs() < 1e-5);
+    /// let weight: f32 = heads.iter().map(|&(_, d)| d * 0.01 * FRESH_WATER_DENSITY).sum();
+    /// assert!((weight - 60.0).abs() < 1e-3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
     /// # Errors
-    /// Pose errors.
-    pub fn weight_head(&self) -> Result<Option<f32>> {
-        let area = crate::waterplane_area(&self.hulls, &self.body.state.pose)?;
+    /// As [`crate::waterplane_fractions`].
+    pub fn weight_heads(
+        &self,
+        size: water_core::GridSize,
+        cell_size: f32,
+    ) -> Result<Vec<(usize, f32)>> {
+        let mut cells =
+            crate::waterplane_fractions(&self.hulls, &self.body.state.pose, size, cell_size)?;
         let density = match &self.model {
             BuoyancyModel::Archimedes(archimedes) => archimedes.density(),
             BuoyancyModel::Probes { .. } => crate::FRESH_WATER_DENSITY,
         };
-        Ok((area > 0.0).then(|| self.body.mass() / (density * area)))
+        let covered: f32 = cells.iter().map(|&(_, f)| f).sum();
+        let head = self.body.mass() / (density * covered * cell_size * cell_size);
+        for (_, f) in &mut cells {
+            *f *= head;
+        }
+        Ok(cells)
     }
 
     /// Marks the grid cells this body's hulls cut (see [`crate::rasterise_grid_mask`]) with
-    /// what `source` reads: its speed factor along the grid's plane for the events, its
-    /// [`FloatingBody::weight_head`] for the pressure patch.
+    /// what `source` reads: its speed factor along the grid's plane for the events (cells whose
+    /// centres it covers), its [`FloatingBody::weight_heads`] for the pressure patch (every cell
+    /// it covers a part of).
     ///
     /// # Errors
     /// As [`crate::rasterise_grid_mask`].
@@ -353,19 +370,19 @@ impl FloatingBody {
         source: water_core::ContactSource,
         mask: &mut [f32],
     ) -> Result<()> {
-        let value = match source {
-            water_core::ContactSource::Events => self.speed_factor(glam::Vec3::Z),
-            water_core::ContactSource::Displacement => match self.weight_head()? {
-                Some(head) => head,
-                None => return Ok(()),
-            },
-        };
+        if source == water_core::ContactSource::Displacement {
+            crate::rasterise_mask::check_len("contact mask", size.cells(), mask.len())?;
+            for (i, head) in self.weight_heads(size, cell_size)? {
+                mask[i] = mask[i].max(head);
+            }
+            return Ok(());
+        }
         crate::rasterise_grid_mask(
             &self.hulls,
             &self.body.state.pose,
             size,
             cell_size,
-            value,
+            self.speed_factor(glam::Vec3::Z),
             mask,
         )
     }

@@ -73,7 +73,7 @@ pub use hull::{Hull, Submersion, DEFAULT_EDGE_FRACTION};
 pub use pose::Pose;
 pub use probe::{ProbeVelocity, Probes};
 pub use rasterise_mask::{
-    rasterise_grid_mask, rasterise_sphere_mask, waterplane_area, SphereContacts,
+    rasterise_grid_mask, rasterise_sphere_mask, waterplane_fractions, SphereContacts,
 };
 pub use rigid_body::{BodyState, RigidBody, MAX_BODY_SPEED, MAX_BODY_SPIN};
 pub use shape::{Shape, MAX_SHAPE_LENGTH};

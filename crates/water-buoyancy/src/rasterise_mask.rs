@@ -55,28 +55,40 @@ pub fn rasterise_grid_mask(
     })
 }
 
-/// Samples a side of the box around the hulls' cut that [`waterplane_area`] samples.
-const WATERPLANE_SAMPLES: usize = 64;
+/// Samples along each side of a cell that [`waterplane_fractions`] tests.
+const FRACTION_SAMPLES: usize = 4;
 
-/// The area of `hulls`' cut through the still-water plane `z = 0` on a body at `body`, m^2
-/// (a point under two hulls once): sampled on a 64 x 64 lattice over the box around the cut,
-/// so it moves smoothly with the pose and does not depend on any grid.
+/// The fraction of each grid cell (`size` cells of `cell_size` metres) that `hulls` on a body
+/// at `body` cover on the still-water plane `z = 0`, in steps of 1/16 (a 4 x 4 lattice of
+/// points a cell, a point under two hulls once): `(cell index, fraction)` for every cell with
+/// a covered point. Unlike the centre test of [`rasterise_grid_mask`], a hull's edge moves
+/// these fractions a sixteenth at a time rather than a whole row of cells at once.
 ///
 /// ```
 /// use glam::Vec3;
-/// use water_buoyancy::{waterplane_area, Hull, Pose, Shape};
-/// let hull = Hull::new(Shape::cuboid(Vec3::new(0.6, 0.25, 0.15))?, Pose::IDENTITY)?;
-/// let area = waterplane_area(&[hull], &Pose::IDENTITY)?;
-/// assert!((area - 1.2 * 0.5).abs() < 1e-4);
+/// use water_buoyancy::{waterplane_fractions, Hull, Pose, Shape};
+/// use water_core::GridSize;
+/// // A 0.4 m x 0.2 m cut centred on a cell corner of 0.1 m cells: 0.08 m^2 in all.
+/// let hull = Hull::new(Shape::cuboid(Vec3::new(0.2, 0.1, 0.1))?, Pose::IDENTITY)?;
+/// let body = Pose::from_position(Vec3::new(0.8, 0.8, 0.0))?;
+/// let cells = waterplane_fractions(&[hull], &body, GridSize::new(16, 16)?, 0.1)?;
+/// let area: f32 = cells.iter().map(|&(_, f)| f * 0.01).sum();
+/// assert!((area - 0.08).abs() < 1e-6);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
-/// Pose errors.
-pub fn waterplane_area(hulls: &[Hull], body: &Pose) -> Result<f32> {
+/// [`BuoyancyError::Negative`] for a bad `cell_size`; pose errors.
+pub fn waterplane_fractions(
+    hulls: &[Hull],
+    body: &Pose,
+    size: GridSize,
+    cell_size: f32,
+) -> Result<Vec<(usize, f32)>> {
     body.validate()?;
+    crate::error::positive("cell size", cell_size)?;
     let poses: Vec<Pose> = hulls.iter().map(|h| h.world_pose(body)).collect();
-    // The box around every hull's extent along x and y.
+    // The cells any hull's extent along x and y touches, clamped to the grid.
     let (mut lo, mut hi) = (
         glam::Vec2::splat(f32::INFINITY),
         glam::Vec2::splat(f32::NEG_INFINITY),
@@ -89,23 +101,44 @@ pub fn waterplane_area(hulls: &[Hull], body: &Pose) -> Result<f32> {
             hi[k] = hi[k].max(position + hull.shape().support(local));
         }
     }
-    if hulls.is_empty() {
-        return Ok(0.0);
-    }
-    let step = (hi - lo) / WATERPLANE_SAMPLES as f32;
-    let mut inside = 0_u32;
-    for j in 0..WATERPLANE_SAMPLES {
-        for i in 0..WATERPLANE_SAMPLES {
-            let p = lo + step * glam::Vec2::new(i as f32 + 0.5, j as f32 + 0.5);
-            let p = p.extend(0.0);
-            let covered = hulls
-                .iter()
-                .zip(&poses)
-                .any(|(hull, pose)| hull.shape().contains(pose.inverse_transform_point(p)));
-            inside += u32::from(covered);
+    let cells = |lo: f32, hi: f32, n: usize| {
+        let first = (lo / cell_size).floor().max(0.0) as usize;
+        let last = (hi / cell_size).floor().min(n as f32 - 1.0);
+        if last < 0.0 || hulls.is_empty() {
+            first..0
+        } else {
+            first..last as usize + 1
+        }
+    };
+    let (xs, ys) = (
+        cells(lo.x, hi.x, size.width()),
+        cells(lo.y, hi.y, size.height()),
+    );
+    let n = FRACTION_SAMPLES;
+    let mut fractions = Vec::new();
+    for y in ys {
+        for x in xs.clone() {
+            let mut covered = 0_u32;
+            for j in 0..n {
+                for i in 0..n {
+                    let p = Vec3::new(
+                        (x as f32 + (i as f32 + 0.5) / n as f32) * cell_size,
+                        (y as f32 + (j as f32 + 0.5) / n as f32) * cell_size,
+                        0.0,
+                    );
+                    let inside = hulls
+                        .iter()
+                        .zip(&poses)
+                        .any(|(hull, pose)| hull.shape().contains(pose.inverse_transform_point(p)));
+                    covered += u32::from(inside);
+                }
+            }
+            if covered > 0 {
+                fractions.push((size.index(x, y), covered as f32 / (n * n) as f32));
+            }
         }
     }
-    Ok(inside as f32 * step.x * step.y)
+    Ok(fractions)
 }
 
 /// Calls `visit` with the index of each cell whose centre on the still-water plane lies inside
@@ -263,7 +296,7 @@ impl SphereContacts {
     }
 }
 
-fn check_len(what: &'static str, expected: usize, actual: usize) -> Result<()> {
+pub(crate) fn check_len(what: &'static str, expected: usize, actual: usize) -> Result<()> {
     if expected == actual {
         Ok(())
     } else {

@@ -69,7 +69,7 @@ pub struct SceneSettings {
     /// The contact source's amplitude `A`: for [`ContactSource::Events`] the bow and stern
     /// wave amplitude, m per m/s of body speed; for [`ContactSource::Displacement`] a scale of
     /// the bodies' weight heads (1: each presses with its weight,
-    /// [`water_buoyancy::FloatingBody::weight_head`]).
+    /// [`water_buoyancy::FloatingBody::weight_heads`]).
     pub contact_amplitude: f32,
     /// How the bodies' masks make waves: the classic bow and stern events (the default), or
     /// the pressure patch of each body's weight, whose wake does not depend on the step (signed
