@@ -1,5 +1,6 @@
 //! [`Floating`]: a hull (box, sphere, capsule or a convex Bevy [`Mesh`]) that floats on the
-//! water by Archimedes and makes bow and stern waves; [`FloatingMotion`] and [`FloatingForce`]:
+//! water by Archimedes and makes waves (its weight pressing the water, or the classic bow and
+//! stern waves: [`crate::Water::contact_source`]); [`FloatingMotion`] and [`FloatingForce`]:
 //! what a game reads from it and pushes it with.
 
 use std::collections::HashMap;
@@ -45,7 +46,7 @@ pub enum FloatingHull {
 
 /// A body floating on the water, held up by the weight of the water its hull displaces
 /// (Archimedes) and damped by drag; as it moves it draws its hull into the water's contact
-/// masks and so leaves bow and stern waves.
+/// masks and so leaves a wake ([`crate::Water::contact_source`]).
 ///
 /// Its pose comes from the entity's [`Transform`] when it joins the water (the next fixed
 /// tick after it is spawned); from then on the plugin writes the transform each fixed tick.

@@ -114,7 +114,9 @@ pub mod ocean {
 /// The simulation underneath, with matching versions of every Dynamic Water crate.
 pub use water_scene;
 /// Boundaries and drag rates, as [`Water`] and [`Floating`] take them.
-pub use water_scene::{water_buoyancy::DragRates, water_core::Boundary, Backend, BodyWater};
+pub use water_scene::{
+    water_buoyancy::DragRates, water_core::Boundary, water_core::ContactSource, Backend, BodyWater,
+};
 
 /// What a game using the plugin needs in scope.
 pub mod prelude {

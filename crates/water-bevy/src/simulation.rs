@@ -64,6 +64,7 @@ impl WaterSimulation {
             backend: water.backend,
             up: UpAxis::Y,
             contact_amplitude: water.contact_amplitude,
+            contact_source: water.contact_source,
             body_water: water.body_water,
             ..SceneSettings::default()
         };

@@ -4,10 +4,10 @@
 use bevy::prelude::*;
 use water_scene::water_core::ocean::OceanSpec;
 use water_scene::water_core::{
-    max_stable_dt, Boundary, Damping, GridMode, GridSize, GridSpec, LandMask, WaterError,
-    WaveParams,
+    max_stable_dt, Boundary, ContactSource, Damping, GridMode, GridSize, GridSpec, LandMask,
+    WaterError, WaveParams,
 };
-use water_scene::{Backend, BodyWater, DEFAULT_CONTACT_AMPLITUDE};
+use water_scene::{Backend, BodyWater};
 
 /// Fraction of the largest stable step ([`max_stable_dt`]) the water steps at when
 /// [`Water::dt`] is left to the plugin: `a = 0.5 * 0.8^2 = 0.32`, clear of the limit so that
@@ -74,7 +74,13 @@ pub struct Water {
     /// is drawn from a GPU-side copy, and gameplay heights ([`crate::WaterQuery`]) arrive by an
     /// asynchronous readback a frame late.
     pub backend: Backend,
-    /// Bow and stern wave amplitude of floating bodies, m per m/s of body speed.
+    /// How floating bodies make waves. Default [`ContactSource::Displacement`]: each body
+    /// presses the water with its weight, a wake that does not grow as the step shrinks (the
+    /// step follows `cell_size`); [`ContactSource::Events`] are the classic bow and stern
+    /// waves, larger at a smaller step ([`Water::with_contacts`]).
+    pub contact_source: ContactSource,
+    /// The contact source's amplitude: for the displacement a scale of each body's weight head
+    /// (default 1), for the events m of wave per m/s of body speed.
     pub contact_amplitude: f32,
     /// Which step's water floating bodies read ([`BodyWater`]). Default
     /// [`BodyWater::Current`], the CPU reference's order. On [`Backend::Gpu`] the bodies read
@@ -106,10 +112,27 @@ impl Water {
             boundary: Boundary::Absorbing,
             land: Vec::new(),
             backend: Backend::Cpu,
-            contact_amplitude: DEFAULT_CONTACT_AMPLITUDE,
+            contact_source: ContactSource::Displacement,
+            contact_amplitude: 1.0,
             body_water: BodyWater::Current,
             ocean: None,
         }
+    }
+
+    /// The same surface with floating bodies making waves by `source` at `amplitude` (see
+    /// [`Water::contact_source`]).
+    ///
+    /// ```
+    /// use water_bevy::{ContactSource, Water};
+    /// // The classic bow and stern waves, 1 cm of wave per m/s of hull speed.
+    /// let pond = Water::new(64, 64).with_contacts(ContactSource::Events, 0.01);
+    /// assert_eq!(pond.contact_source, ContactSource::Events);
+    /// ```
+    #[must_use]
+    pub fn with_contacts(mut self, source: ContactSource, amplitude: f32) -> Self {
+        self.contact_source = source;
+        self.contact_amplitude = amplitude;
+        self
     }
 
     /// The same surface with cells of `metres`.
