@@ -8,8 +8,8 @@
 mod support;
 
 use water_core::{
-    AiryDispersion, Boundary, ContactMasks, Damping, DispersiveGrid, GridSize, GridWater,
-    SignedGrid, WaveParams,
+    AiryDispersion, Boundary, ContactMasks, ContactSource, Damping, DispersiveGrid, GridSize,
+    GridWater, SignedGrid, WaveParams,
 };
 
 const W: usize = 1024;
@@ -19,10 +19,24 @@ const TOW_CELLS: f64 = 800.0;
 const CELL: f64 = 0.05;
 
 /// Tows a disc hull of `radius` cells along the middle row at `speed` m/s for `steps` steps of
-/// `dt` through `water`, from x = 80 cells. Returns the hull's final x, cells.
+/// `dt` through `water`, from x = 80 cells, its masks feeding the bow and stern events. Returns
+/// the hull's final x, cells.
 fn tow(water: &mut dyn GridWater, radius: f64, speed: f64, dt: f64, steps: u32) -> f64 {
     let size = GridSize::new(W, H).expect("size");
-    let mut contacts = ContactMasks::new(size, 0.02).expect("contacts");
+    let contacts = ContactMasks::new(size, 0.02).expect("contacts");
+    tow_with(water, contacts, 1.0, radius, speed, dt, steps)
+}
+
+/// [`tow`] with `contacts` of any source, the hull's cells holding `value`.
+fn tow_with(
+    water: &mut dyn GridWater,
+    mut contacts: ContactMasks,
+    value: f32,
+    radius: f64,
+    speed: f64,
+    dt: f64,
+    steps: u32,
+) -> f64 {
     let y0 = H as f64 / 2.0;
     let mut x0 = 80.0;
     for _ in 0..steps {
@@ -31,7 +45,7 @@ fn tow(water: &mut dyn GridWater, radius: f64, speed: f64, dt: f64, steps: u32) 
             .map(|i| {
                 let (x, y) = ((i % W) as f64 - x0, (i / W) as f64 - y0);
                 if x * x + y * y <= radius * radius {
-                    1.0
+                    value
                 } else {
                     0.0
                 }
@@ -108,6 +122,29 @@ fn a_hull_towed_on_deep_water_leaves_the_kelvin_wedge_at_any_speed() {
             "U = {speed} m/s: {angle:.2} degrees against Kelvin's {KELVIN_DEGREES:.2}"
         );
     }
+}
+
+/// The pressure patch (`ContactSource::Displacement`: the disc pressing 5 cm into the water)
+/// leaves Kelvin's wedge too: at 0.8 m/s, within the same 1.5 degrees.
+#[test]
+fn a_pressure_patch_towed_on_deep_water_leaves_the_kelvin_wedge() {
+    let size = GridSize::new(W, H).expect("size");
+    let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
+    let (speed, radius, dt) = (0.8f64, 5.0f64, 0.02);
+    let mut sea = DispersiveGrid::new(size, CELL, dt, Damping::NONE, airy, Boundary::Absorbing)
+        .expect("stable");
+    let contacts = ContactMasks::new(size, 1.0)
+        .expect("contacts")
+        .with_source(ContactSource::Displacement);
+    let steps = (TOW_CELLS * CELL / (speed * dt)) as u32;
+    let x_hull = tow_with(&mut sea, contacts, 0.05, radius, speed, dt, steps);
+    let window = (std::f64::consts::PI * speed * speed / 9.81 / CELL) as usize;
+    let angle = wake_angle(sea.field().current(), x_hull, 80, 320, window);
+    eprintln!("pressure patch, U = {speed} m/s: wake half-angle {angle:.2} degrees");
+    assert!(
+        (angle - KELVIN_DEGREES).abs() < ANGLE_TOLERANCE,
+        "{angle:.2} degrees against Kelvin's {KELVIN_DEGREES:.2}"
+    );
 }
 
 /// The wave model has one speed `c` for every wavelength: towed at `U = 2c` the hull leaves a
