@@ -54,6 +54,8 @@ pub struct RunSummary {
     pub energy: Option<f64>,
     /// Where each floating body ended, metres.
     pub bodies: Vec<BodySummary>,
+    /// How the bodies made waves (`[contacts]`), when there are bodies.
+    pub contacts: Option<ContactsSummary>,
     /// The ambient sea (`[ocean]`), if any: `height.npy` is then the sea plus the grid's water.
     pub ocean: Option<OceanSummary>,
     /// Files written.
@@ -77,6 +79,16 @@ pub struct OceanSummary {
     pub tile_lengths_m: Vec<f64>,
     /// Largest |height| of the sea alone over the grid at the end, m.
     pub max_abs_height: f32,
+}
+
+/// How a run's bodies made waves.
+#[derive(Debug, Clone, Serialize)]
+pub struct ContactsSummary {
+    /// `"events"` or `"displacement"`.
+    pub source: &'static str,
+    /// Its amplitude: m per m/s of body speed (events), a scale of the bodies' weight heads
+    /// (displacement).
+    pub amplitude: f32,
 }
 
 /// A floating body's end position.
@@ -348,6 +360,10 @@ pub fn run_scenario(
         max_abs_height: max_abs_height(heights),
         volume,
         energy: scene.water().energy(),
+        contacts: (!bodies.is_empty()).then(|| ContactsSummary {
+            source: scenario.contact_source.name(),
+            amplitude: scenario.contact_amplitude,
+        }),
         bodies,
         ocean,
         files,

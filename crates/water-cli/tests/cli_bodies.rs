@@ -83,6 +83,10 @@ speed = 0.5
     );
     let summary = std::fs::read_to_string(out.join("summary.json")).expect("summary");
     assert!(summary.contains("\"bodies\""), "{summary}");
+    // The source the bodies' masks fed (the default: the events, 0.01 m per m/s).
+    let summary: serde_json::Value = serde_json::from_str(&summary).expect("JSON");
+    assert_eq!(summary["contacts"]["source"], "events", "{summary}");
+    assert_eq!(summary["contacts"]["amplitude"], 0.01, "{summary}");
 }
 
 #[test]
