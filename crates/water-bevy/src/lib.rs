@@ -116,6 +116,7 @@ pub use water_scene;
 /// Boundaries and drag rates, as [`Water`] and [`Floating`] take them.
 pub use water_scene::{
     water_buoyancy::DragRates, water_core::Boundary, water_core::ContactSource, Backend, BodyWater,
+    DEFAULT_CONTACT_AMPLITUDE,
 };
 
 /// What a game using the plugin needs in scope.

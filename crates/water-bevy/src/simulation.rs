@@ -63,7 +63,7 @@ impl WaterSimulation {
         let settings = SceneSettings {
             backend: water.backend,
             up: UpAxis::Y,
-            contact_amplitude: water.contact_amplitude,
+            contact_amplitude: water.effective_contact_amplitude(),
             contact_source: water.contact_source,
             body_water: water.body_water,
             ..SceneSettings::default()

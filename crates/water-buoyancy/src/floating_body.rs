@@ -309,13 +309,19 @@ impl FloatingBody {
     /// Its weight as a head of water over its hulls' cut through still water, per cell of a
     /// `size` grid of `cell_size` m cells: `(cell index, metres)`, the head `m f / (rho A)` in
     /// a cell its cut covers a fraction `f` of ([`crate::waterplane_fractions`]), `A` the
-    /// area of the whole cut and `rho` the density it floats in (its Archimedes density; fresh
-    /// water for a probe body). What its contact mask carries for the pressure patch
-    /// ([`water_core::ContactSource::Displacement`]): the heads times the cells' areas add up
-    /// to `m / rho`, so the water under it holds up its weight as Archimedes says it must at
-    /// rest (a box floating at its draft presses by that draft where it covers whole cells).
-    /// Taken from its mass, not from how deep it sits, so its heave does not feed the water it
-    /// reads. Empty where its hulls do not cut the still-water plane.
+    /// area of the whole cut (the part past the grid's edges included: that part's weight is
+    /// not pressed into this grid) and `rho` the density it floats in (its Archimedes density;
+    /// fresh water for a probe body). The head is never deeper than the hulls reach below
+    /// `z = 0`, so a body barely dipping into the water (a small cut under a large weight)
+    /// presses by its immersion, not by its weight over a sliver.
+    ///
+    /// What its contact mask carries for the pressure patch
+    /// ([`water_core::ContactSource::Displacement`]): on the grid, the heads times the cells'
+    /// areas add up to `m / rho`, so the water under a floating body holds up its weight as
+    /// Archimedes says it must at rest (a box floating at its draft presses by that draft
+    /// where it covers whole cells). Taken from its mass rather than from how deep it sits, so
+    /// its heave feeds the water it reads only while it rides higher than its weight would
+    /// put it. Empty where its hulls do not cut the still-water plane.
     ///
     /// ```
     /// use glam::{Quat, Vec3};
@@ -332,24 +338,50 @@ impl FloatingBody {
     /// assert!((largest - box_draft(60.0, FRESH_WATER_DENSITY, 0.6)).abs() < 1e-5);
     /// let weight: f32 = heads.iter().map(|&(_, d)| d * 0.01 * FRESH_WATER_DENSITY).sum();
     /// assert!((weight - 60.0).abs() < 1e-3);
+    /// // Lifted until only 2 cm are under: it presses 2 cm deep, not by its weight.
+    /// let mut lifted = boat.clone();
+    /// lifted.body.state.pose = Pose::new(Vec3::new(2.0, 1.0, 0.13), Quat::IDENTITY)?;
+    /// let heads = lifted.weight_heads(GridSize::new(64, 32)?, 0.1)?;
+    /// let largest = heads.iter().map(|&(_, d)| d).fold(0.0, f32::max);
+    /// assert!((largest - 0.02).abs() < 1e-5);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
     /// # Errors
-    /// As [`crate::waterplane_fractions`].
+    /// As [`crate::waterplane_fractions`]; [`BuoyancyError::OutOfRange`] for a head above
+    /// [`water_core::MAX_MASK_VALUE`] metres (what a contact mask holds).
     pub fn weight_heads(
         &self,
         size: water_core::GridSize,
         cell_size: f32,
     ) -> Result<Vec<(usize, f32)>> {
-        let mut cells =
-            crate::waterplane_fractions(&self.hulls, &self.body.state.pose, size, cell_size)?;
+        let pose = &self.body.state.pose;
+        let (mut cells, area) = crate::waterplane_fractions(&self.hulls, pose, size, cell_size)?;
+        if area <= 0.0 || cells.is_empty() {
+            return Ok(Vec::new());
+        }
         let density = match &self.model {
             BuoyancyModel::Archimedes(archimedes) => archimedes.density(),
             BuoyancyModel::Probes { .. } => crate::FRESH_WATER_DENSITY,
         };
-        let covered: f32 = cells.iter().map(|&(_, f)| f).sum();
-        let head = self.body.mass() / (density * covered * cell_size * cell_size);
+        // How deep the hulls reach below still water: their lowest point.
+        let reach = self
+            .hulls
+            .iter()
+            .map(|hull| {
+                let world = hull.world_pose(pose);
+                let down = world.inverse_transform_vector(-glam::Vec3::Z);
+                hull.shape().support(down) - world.position.z
+            })
+            .fold(0.0, f32::max);
+        let head = (self.body.mass() / (density * area)).min(reach);
+        if !(0.0..=water_core::MAX_MASK_VALUE).contains(&head) {
+            return Err(BuoyancyError::OutOfRange {
+                name: "weight head (m / (rho A), m)",
+                value: f64::from(head),
+                range: "[0, 1e4] m",
+            });
+        }
         for (_, f) in &mut cells {
             *f *= head;
         }
@@ -372,8 +404,9 @@ impl FloatingBody {
     ) -> Result<()> {
         if source == water_core::ContactSource::Displacement {
             crate::rasterise_mask::check_len("contact mask", size.cells(), mask.len())?;
+            // Bodies over the same cell press with their weights together.
             for (i, head) in self.weight_heads(size, cell_size)? {
-                mask[i] = mask[i].max(head);
+                mask[i] += head;
             }
             return Ok(());
         }

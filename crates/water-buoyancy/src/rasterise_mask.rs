@@ -60,20 +60,27 @@ const FRACTION_SAMPLES: usize = 4;
 
 /// The fraction of each grid cell (`size` cells of `cell_size` metres) that `hulls` on a body
 /// at `body` cover on the still-water plane `z = 0`, in steps of 1/16 (a 4 x 4 lattice of
-/// points a cell, a point under two hulls once): `(cell index, fraction)` for every cell with
-/// a covered point. Unlike the centre test of [`rasterise_grid_mask`], a hull's edge moves
-/// these fractions a sixteenth at a time rather than a whole row of cells at once.
+/// points a cell, a point under two hulls once): `(cell index, fraction)` for every cell of the
+/// grid with a covered point, and the whole cut's area, m^2, measured on the same lattice
+/// continued past the grid's edges (so a body half off the grid still has its whole cut).
+/// Unlike the centre test of [`rasterise_grid_mask`], a hull's edge moves these fractions a
+/// sixteenth at a time rather than a whole row of cells at once.
 ///
 /// ```
 /// use glam::Vec3;
 /// use water_buoyancy::{waterplane_fractions, Hull, Pose, Shape};
 /// use water_core::GridSize;
 /// // A 0.4 m x 0.2 m cut centred on a cell corner of 0.1 m cells: 0.08 m^2 in all.
-/// let hull = Hull::new(Shape::cuboid(Vec3::new(0.2, 0.1, 0.1))?, Pose::IDENTITY)?;
+/// let hulls = [Hull::new(Shape::cuboid(Vec3::new(0.2, 0.1, 0.1))?, Pose::IDENTITY)?];
 /// let body = Pose::from_position(Vec3::new(0.8, 0.8, 0.0))?;
-/// let cells = waterplane_fractions(&[hull], &body, GridSize::new(16, 16)?, 0.1)?;
-/// let area: f32 = cells.iter().map(|&(_, f)| f * 0.01).sum();
-/// assert!((area - 0.08).abs() < 1e-6);
+/// let (cells, area) = waterplane_fractions(&hulls, &body, GridSize::new(16, 16)?, 0.1)?;
+/// let on_grid: f32 = cells.iter().map(|&(_, f)| f * 0.01).sum();
+/// assert!((on_grid - 0.08).abs() < 1e-6 && (area - 0.08).abs() < 1e-6);
+/// // Moved half off the grid's left edge: half the cells, the whole area.
+/// let body = Pose::from_position(Vec3::new(0.0, 0.8, 0.0))?;
+/// let (cells, area) = waterplane_fractions(&hulls, &body, GridSize::new(16, 16)?, 0.1)?;
+/// let on_grid: f32 = cells.iter().map(|&(_, f)| f * 0.01).sum();
+/// assert!((on_grid - 0.04).abs() < 1e-6 && (area - 0.08).abs() < 1e-6);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -84,11 +91,14 @@ pub fn waterplane_fractions(
     body: &Pose,
     size: GridSize,
     cell_size: f32,
-) -> Result<Vec<(usize, f32)>> {
+) -> Result<(Vec<(usize, f32)>, f32)> {
     body.validate()?;
     crate::error::positive("cell size", cell_size)?;
     let poses: Vec<Pose> = hulls.iter().map(|h| h.world_pose(body)).collect();
-    // The cells any hull's extent along x and y touches, clamped to the grid.
+    if hulls.is_empty() {
+        return Ok((Vec::new(), 0.0));
+    }
+    // The cells any hull's extent along x and y touches, on the grid or past its edges.
     let (mut lo, mut hi) = (
         glam::Vec2::splat(f32::INFINITY),
         glam::Vec2::splat(f32::NEG_INFINITY),
@@ -101,14 +111,18 @@ pub fn waterplane_fractions(
             hi[k] = hi[k].max(position + hull.shape().support(local));
         }
     }
-    let cells = |lo: f32, hi: f32, n: usize| {
-        let first = (lo / cell_size).floor().max(0.0) as usize;
-        let last = (hi / cell_size).floor().min(n as f32 - 1.0);
-        if last < 0.0 || hulls.is_empty() {
-            first..0
-        } else {
-            first..last as usize + 1
-        }
+    let covered_at = |p: glam::Vec2| {
+        let p = p.extend(0.0);
+        hulls
+            .iter()
+            .zip(&poses)
+            .any(|(hull, pose)| hull.shape().contains(pose.inverse_transform_point(p)))
+    };
+    // The grid's cells the extent touches.
+    let cells = |lo: f32, hi: f32, count: usize| {
+        let first = (lo / cell_size).floor().max(0.0);
+        let last = (hi / cell_size).floor().min(count as f32 - 1.0);
+        first as usize..(last + 1.0).max(first) as usize
     };
     let (xs, ys) = (
         cells(lo.x, hi.x, size.width()),
@@ -116,29 +130,44 @@ pub fn waterplane_fractions(
     );
     let n = FRACTION_SAMPLES;
     let mut fractions = Vec::new();
+    let mut covered_total = 0_u64;
     for y in ys {
         for x in xs.clone() {
             let mut covered = 0_u32;
             for j in 0..n {
                 for i in 0..n {
-                    let p = Vec3::new(
-                        (x as f32 + (i as f32 + 0.5) / n as f32) * cell_size,
-                        (y as f32 + (j as f32 + 0.5) / n as f32) * cell_size,
-                        0.0,
-                    );
-                    let inside = hulls
-                        .iter()
-                        .zip(&poses)
-                        .any(|(hull, pose)| hull.shape().contains(pose.inverse_transform_point(p)));
-                    covered += u32::from(inside);
+                    let offset = glam::Vec2::new(i as f32 + 0.5, j as f32 + 0.5) / n as f32;
+                    let p = (glam::Vec2::new(x as f32, y as f32) + offset) * cell_size;
+                    covered += u32::from(covered_at(p));
                 }
             }
+            covered_total += u64::from(covered);
             if covered > 0 {
                 fractions.push((size.index(x, y), covered as f32 / (n * n) as f32));
             }
         }
     }
-    Ok(fractions)
+    let grid_extent = glam::Vec2::new(size.width() as f32, size.height() as f32) * cell_size;
+    let area = if lo.cmpge(glam::Vec2::ZERO).all() && hi.cmplt(grid_extent).all() {
+        // All of the cut is on the grid: its area is the cells' fractions.
+        covered_total as f32 / (n * n) as f32 * cell_size * cell_size
+    } else {
+        // Some of it lies past the edges: the whole cut on a lattice as fine as the cells' (at
+        // most 512 points a side, so a hull far larger than the grid costs no more).
+        let spacing = (hi - lo).max_element().max(0.0) / 512.0;
+        let spacing = spacing.max(cell_size / n as f32);
+        let counts = ((hi - lo) / spacing).ceil().max(glam::Vec2::ONE);
+        let step = (hi - lo) / counts;
+        let mut inside = 0_u64;
+        for j in 0..counts.y as u32 {
+            for i in 0..counts.x as u32 {
+                let p = lo + step * glam::Vec2::new(i as f32 + 0.5, j as f32 + 0.5);
+                inside += u64::from(covered_at(p));
+            }
+        }
+        inside as f32 * step.x * step.y
+    };
+    Ok((fractions, area))
 }
 
 /// Calls `visit` with the index of each cell whose centre on the still-water plane lies inside

@@ -13,8 +13,8 @@
 //! Those events are [`ContactSource::Events`], the classic source. Its height is set once a step,
 //! so in the three-level scheme it is a vertical speed of `A * C / dt` that stays: the same hull
 //! makes a larger wake at a smaller step. [`ContactSource::Displacement`] is the physical one,
-//! a moving pressure patch (see its docs and `docs/math.md`), whose wake converges as `dt` and
-//! the cells shrink.
+//! a moving pressure patch (see its docs and `docs/math.md`), whose wake on dispersive water is
+//! the same across `dt` and cell sizes (tested: `crates/water-testkit/tests/towed_wake.rs`).
 
 use crate::error::{finite, Result, WaterError};
 use crate::size::GridSize;
@@ -46,8 +46,8 @@ pub enum ContactSource {
     /// surface pressure `rho * g * A * D` (the term shallow-water and Airy waves take a pressure
     /// in). Outside the hull `w` is the surface `eta`; under it `w` is the level the water would
     /// have without the hull's own dent (the dent is hidden by the hull), which is also what its
-    /// buoyancy should read. The wake converges as `dt` and the cells shrink
-    /// (`crates/water-testkit/tests/towed_wake.rs`).
+    /// buoyancy should read. On dispersive water a towed hull's wake is the same across `dt`
+    /// and cell sizes (`crates/water-testkit/tests/towed_wake.rs`).
     Displacement,
 }
 

@@ -161,3 +161,39 @@ fn contact_amplitudes_and_speeds_are_bounded_so_heights_stay_finite() {
     }
     assert!(grid.heights().iter().all(|z| z.is_finite()));
 }
+
+/// The pressure patch needs one signed field of metres: signed water takes it (the cells it
+/// moves get the same shift on both levels, so the water starts moving at rest), split and
+/// classic grids refuse it by name and are left unstepped.
+#[test]
+fn the_pressure_patch_is_taken_by_signed_water_and_refused_by_split_and_classic() {
+    let size = GridSize::new(24, 16).expect("size");
+    let params = support::params_for(0.25, Damping::NONE);
+    let mut contacts = ContactMasks::new(size, 1.0)
+        .expect("masks")
+        .with_source(water_core::ContactSource::Displacement);
+    contacts.advance(&hull_at(size, 5, 0.05)).expect("mask");
+    let mut signed = SignedGrid::new(size, params, Boundary::Reflective);
+    signed
+        .step_with_contacts(&contacts)
+        .expect("signed water takes it");
+    let (z, z_old) = (signed.field().current(), signed.field().previous());
+    let i = size.index(6, 8);
+    assert_eq!(
+        (z[i], z_old[i]),
+        (0.05, 0.05),
+        "moved on both levels, at rest"
+    );
+    let mut split = SplitGrid::new(size, params, Boundary::Reflective);
+    let mut classic = water_core::ClassicGrid::new(size, 1.0, Some(5)).expect("classic");
+    let grids: [&mut dyn GridWater; 2] = [&mut split, &mut classic];
+    for grid in grids {
+        let err = grid.step_with_contacts(&contacts).expect_err("refused");
+        assert!(
+            matches!(err, water_core::WaterError::ContactSourceNotOffered { .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("displacement"), "{err}");
+        assert_eq!(grid.steps_taken(), 0, "nothing stepped");
+    }
+}

@@ -593,7 +593,8 @@ impl GpuGridWater for ComputeGrid {
     /// # Errors
     /// [`water_core::WaterError::SizeMismatch`] (as [`GpuError::Invalid`]) if the masks belong
     /// to a grid of another size, [`water_core::WaterError::ContactSourceNotOffered`] for a
-    /// displacement outside signed mode; nothing is recorded then.
+    /// displacement outside signed mode, [`GpuError::StorageNotOffered`] for a displacement
+    /// with f16 storage; nothing is recorded then.
     fn encode_step_with_contacts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -609,6 +610,15 @@ impl GpuGridWater for ComputeGrid {
             // The pressure patch: a plain step, then the masks' displacement on both levels
             // (the CPU grids' `ContactMasks::apply_to_levels`).
             contacts.check_offered(self.spec.mode)?;
+            if self.spec.storage == StorageFormat::F16 {
+                // Each level would round its shift on its own, so the velocity the patch keeps
+                // would not be kept.
+                return Err(GpuError::StorageNotOffered {
+                    storage: StorageFormat::F16,
+                    reason: "for the displacement contact source, whose shift both levels must \
+                             take exactly",
+                });
+            }
             self.encode_steps(encoder, 1, false);
             let cells = displacement_cells(
                 contacts,

@@ -453,7 +453,8 @@ impl GpuGridWater for FragmentGrid {
     /// recorded into one encoder each use their own masks.
     ///
     /// # Errors
-    /// A size mismatch (as [`GpuError::Invalid`]); nothing is recorded then.
+    /// A size mismatch, or [`water_core::WaterError::ContactSourceNotOffered`] for a displacement
+    /// outside signed mode (as [`GpuError::Invalid`]); nothing is recorded then.
     fn encode_step_with_contacts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,

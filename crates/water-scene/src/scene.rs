@@ -72,7 +72,8 @@ pub struct SceneSettings {
     /// [`water_buoyancy::FloatingBody::weight_heads`]).
     pub contact_amplitude: f32,
     /// How the bodies' masks make waves: the classic bow and stern events (the default), or
-    /// the pressure patch of each body's weight, whose wake does not depend on the step (signed
+    /// the pressure patch of each body's weight, whose wake does not grow as the step shrinks
+    /// (on dispersive water the same across steps within 5%, tested; signed
     /// mode, masks drawn on the CPU: [`SceneError::ContactSourceWithGpuMasks`] otherwise).
     pub contact_source: ContactSource,
     /// Where contact masks are drawn.

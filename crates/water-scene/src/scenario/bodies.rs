@@ -25,8 +25,8 @@
 //!
 //! Bodies float by Archimedes (fresh water, standard gravity along `-z`), sampled from the
 //! water every step, and cut the water: their contact masks make bow and stern waves (or, with
-//! `source = "displacement"`, press the water with their weight: a wake that does not depend on
-//! `dt`; signed mode). A towed body's `x` and `y` follow its path; its height
+//! `source = "displacement"`, press the water with their weight: a wake that does not grow as
+//! `dt` shrinks; signed mode). A towed body's `x` and `y` follow its path; its height
 //! and tilt float freely.
 
 use glam::{EulerRot, Quat, Vec2, Vec3};
