@@ -187,7 +187,18 @@ fn tow_boat(
     gpu: Option<&GpuContext>,
     steps: u64,
 ) -> (Vec<f32>, f64) {
-    let mut scene = Scene::new(spec, LandMask::empty(spec.size), settings, gpu).expect("scene");
+    tow_boat_by_land(spec, LandMask::empty(spec.size), settings, gpu, steps)
+}
+
+/// [`tow_boat`] with `land`.
+fn tow_boat_by_land(
+    spec: GridSpec,
+    land: LandMask,
+    settings: SceneSettings,
+    gpu: Option<&GpuContext>,
+    steps: u64,
+) -> (Vec<f32>, f64) {
+    let mut scene = Scene::new(spec, land, settings, gpu).expect("scene");
     let draft = box_draft(BOAT_MASS, FRESH_WATER_DENSITY, BOAT_SIZE.x * BOAT_SIZE.y);
     let cell = spec.params.cell_size();
     let (start, track) = (
@@ -282,8 +293,9 @@ fn with_the_classic_events_the_same_boats_wake_grows_as_the_step_shrinks() {
 
 /// The pressure patch is the same on every backend: the boat towed for 4 s with masks drawn on
 /// the CPU leaves heights within the project's CPU/GPU tolerance (`F32_TOLERANCE` of the
-/// largest) of the CPU's on the wave model (compute and fragment backends) and on dispersive
-/// water (compute), and the boat ends where it does on the CPU within 1e-5 m. A backend that
+/// largest) of the CPU's on the wave model (compute and fragment backends; absorbing edges,
+/// and fixed edges with land under the track) and on dispersive water (compute; with and
+/// without land), and the boat ends where it does on the CPU within 1e-5 m. A backend that
 /// stepped the events instead, or moved only the new level, would differ by the whole wake.
 #[test]
 fn the_pressure_patch_is_the_same_on_every_backend() {
@@ -293,26 +305,42 @@ fn the_pressure_patch_is_the_same_on_every_backend() {
     let params = WaveParams::new(BOAT_CELL, 1.0, dt, Damping::NONE).expect("params");
     let wave = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
     let dispersive = wave.with_dispersion(airy());
+    let fixed = GridSpec::new(size, params, Boundary::Fixed, GridMode::Signed);
+    // A strip of land across the track from x = 6 to 7 m, which the boat crosses: the patch
+    // must leave its cells dry on every backend.
+    let mut shoal = LandMask::empty(size);
+    shoal.add_rect(60, 30, 70, 33).expect("land");
+    let none = LandMask::empty(size);
+    let both = &[Backend::Gpu, Backend::GpuFragment][..];
     let cases = [
+        ("wave model", wave, none.clone(), both),
         (
-            "wave model",
-            wave,
-            &[Backend::Gpu, Backend::GpuFragment][..],
+            "wave model, fixed edges, land under the track",
+            fixed,
+            shoal.clone(),
+            both,
         ),
-        ("dispersive", dispersive, &[Backend::Gpu][..]),
+        ("dispersive", dispersive, none, &[Backend::Gpu][..]),
+        (
+            "dispersive, land under the track",
+            dispersive,
+            shoal,
+            &[Backend::Gpu][..],
+        ),
     ];
-    for (model, spec, backends) in cases {
+    for (model, spec, land, backends) in cases {
         let settings = |backend| SceneSettings {
             backend,
             ..settings(ContactSource::Displacement, 1.0)
         };
-        let (reference, x_cpu) = tow_boat(spec, settings(Backend::Cpu), None, 240);
+        let tow = |backend, gpu| tow_boat_by_land(spec, land.clone(), settings(backend), gpu, 240);
+        let (reference, x_cpu) = tow(Backend::Cpu, None);
         assert!(
             reference.iter().any(|&v| v.abs() > 1e-3),
             "{model}: a wake to compare"
         );
         for &backend in backends {
-            let (heights, x_gpu) = tow_boat(spec, settings(backend), Some(&gpu), 240);
+            let (heights, x_gpu) = tow(backend, Some(&gpu));
             let name = format!("pressure patch, {model}, {backend}");
             let c = assert_f32_within(&name, size.width(), &reference, &heights, F32_TOLERANCE);
             eprintln!("{name}: max |diff| {:.2e} of {:.2e}", c.max_abs, c.scale);
