@@ -23,6 +23,7 @@ mod seeded_normal;
 mod spectrum;
 mod spreading;
 mod tile_spectrum;
+mod tile_taps;
 mod tiling;
 
 pub use ambient_sea::{AmbientSea, SeaMode, SeaTile};

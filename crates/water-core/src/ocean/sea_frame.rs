@@ -4,10 +4,13 @@
 //! every wave a tile holds has 8 or more samples a wavelength, where the interpolation is
 //! within 1% of the wave). A choppy sea moves each surface point `x0` to `x0 + D(x0)`; the
 //! height at a fixed world point `p` is `h(x0)` for the `x0` with `x0 + D(x0) = p`, found by
-//! Newton's method on that equation (`J = I + grad D`), falling back to the fixed-point step
+//! Newton's method on that equation (`J = I + grad D`, with the interpolated `D`'s own
+//! gradient, read with `D` in one pass), falling back to the fixed-point step
 //! `x0 <- p - D(x0)` where the surface is near folding (`det J` below
 //! [`NEWTON_MIN_DETERMINANT`]). It stops when the residual is under [`INVERSION_TOLERANCE`]
 //! or after [`MAX_INVERSION_ITERATIONS`]; `docs/math.md` section 14 gives the errors measured.
+
+#![allow(unsafe_code, reason = "the AVX2 entry to the batch queries")]
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
@@ -17,6 +20,8 @@ use crate::ocean::ambient_sea::AmbientSea;
 use crate::ocean::ocean_synthesis::{
     ocean_synthesis, ocean_synthesis_reusing, SeaField, TileFields,
 };
+use crate::ocean::tile_taps::{avx2_available, Taps};
+use crate::ocean::tiling::MAX_OCEAN_TILES;
 
 /// The inversion stops once `|x0 + D(x0) - p|` is below this, m.
 pub const INVERSION_TOLERANCE: f64 = 1e-5;
@@ -39,89 +44,6 @@ pub struct SeaSample {
     /// `det(I + grad D)` at the surface point there: 1 without choppiness, below 0 where the
     /// surface folds (breaking crests; foam's source).
     pub jacobian: f32,
-}
-
-/// Catmull-Rom weights and wrapped indices of one tile around one point.
-struct Taps {
-    xs: [usize; 4],
-    ys: [usize; 4],
-    wx: [f64; 4],
-    wy: [f64; 4],
-}
-
-fn catmull_rom(f: f64) -> [f64; 4] {
-    let (f2, f3) = (f * f, f * f * f);
-    [
-        0.5 * (-f3 + 2.0 * f2 - f),
-        0.5 * (3.0 * f3 - 5.0 * f2 + 2.0),
-        0.5 * (-3.0 * f3 + 4.0 * f2 + f),
-        0.5 * (f3 - f2),
-    ]
-}
-
-impl TileFields {
-    fn taps(&self, p: [f64; 2]) -> Taps {
-        let n = self.cells;
-        let axis = |coordinate: f64| {
-            let u = coordinate / self.spacing;
-            // The tile is periodic: a coordinate past 2^52 samples (where an f64 holds no
-            // fraction, and past 2^63 the cast below saturates) is folded into one period
-            // first.
-            let u = if u.abs() < 4.5e15 {
-                u
-            } else {
-                u.rem_euclid(n as f64)
-            };
-            // `floor` without the library call (it is one where the target lacks SSE4.1).
-            let truncated = u as i64;
-            let base = truncated - i64::from(truncated as f64 > u);
-            let first = base - 1;
-            // Tiles are powers of two a side (`tiling.rs`): a mask wraps without a division.
-            let start = if n.is_power_of_two() {
-                (first & (n as i64 - 1)) as usize
-            } else {
-                first.rem_euclid(n as i64) as usize
-            };
-            let idx = [0, 1, 2, 3].map(|k| {
-                let i = start + k;
-                if i >= n {
-                    i - n
-                } else {
-                    i
-                }
-            });
-            (idx, catmull_rom(u - base as f64))
-        };
-        let (xs, wx) = axis(p[0]);
-        let (ys, wy) = axis(p[1]);
-        Taps { xs, ys, wx, wy }
-    }
-
-    /// The pairs of fields whose planes hold `pairs[i]` (each a field of even index, with the
-    /// next field beside it) at the taps, added to `out[i]` (one walk over the 16 taps).
-    fn add_pairs<const P: usize>(
-        &self,
-        pairs: &[SeaField; P],
-        taps: &Taps,
-        out: &mut [[f64; 2]; P],
-    ) {
-        let planes = pairs.map(|f| self.plane_of(f));
-        for (row, wy) in taps.ys.iter().zip(taps.wy) {
-            let line = row * self.cells;
-            let mut across = [[0.0; 2]; P];
-            for (col, wx) in taps.xs.iter().zip(taps.wx) {
-                for (a, plane) in across.iter_mut().zip(&planes) {
-                    let c = plane[line + col];
-                    a[0] += f64::from(c.re) * wx;
-                    a[1] += f64::from(c.im) * wx;
-                }
-            }
-            for (o, a) in out.iter_mut().zip(across) {
-                o[0] += a[0] * wy;
-                o[1] += a[1] * wy;
-            }
-        }
-    }
 }
 
 /// The ambient sea synthesised at one time.
@@ -164,76 +86,151 @@ impl SeaFrame {
         &self.tiles
     }
 
-    /// The pairs of fields starting at each of `pairs` (see `TileFields::add_pairs`), summed
-    /// over the tiles at the undisplaced point `x0`.
-    fn pairs_at<const P: usize>(&self, x0: [f64; 2], pairs: &[SeaField; P]) -> [[f64; 2]; P] {
-        let mut out = [[0.0; 2]; P];
-        for tile in &self.tiles {
-            tile.add_pairs(pairs, &tile.taps(x0), &mut out);
+    /// Every tile's taps around the undisplaced point `x0`, into `taps[..tiles]` (with the
+    /// weights' derivatives where `SLOPES`).
+    #[inline(always)]
+    fn taps_at<const SLOPES: bool>(&self, x0: [f64; 2], taps: &mut [Taps; MAX_OCEAN_TILES]) {
+        for (t, tile) in taps.iter_mut().zip(&self.tiles) {
+            *t = Taps::around::<SLOPES>(tile, x0);
         }
-        out
     }
 
-    /// The undisplaced point whose surface lies over `p`, and the Jacobian's entries there
-    /// (`[1 + dDx/dx, dDx/dy, 1 + dDy/dy]`).
-    fn invert(&self, p: [f64; 2]) -> ([f64; 2], [f64; 3]) {
-        if !self.choppy {
-            return (p, [1.0, 0.0, 1.0]);
+    /// The pairs of fields whose planes hold each of `fields` (each a field of even index,
+    /// with the next field beside it), summed over the tiles through `taps`.
+    #[inline(always)]
+    fn pairs<const AVX2: bool, const P: usize>(
+        &self,
+        taps: &[Taps; MAX_OCEAN_TILES],
+        fields: [SeaField; P],
+    ) -> [[f64; 2]; P] {
+        let mut sums = [[0.0; 2]; P];
+        for (sum, field) in sums.iter_mut().zip(fields) {
+            for (t, tile) in taps.iter().zip(&self.tiles) {
+                let [a, b] = t.read::<AVX2>(tile.plane_of(field));
+                sum[0] += f64::from(a);
+                sum[1] += f64::from(b);
+            }
         }
-        // (Dx, Dy), (dDx/dx, dDy/dy) and (dDx/dy, dDx/dt): three planes.
-        const NEEDED: [SeaField; 3] = [SeaField::DisplacementX, SeaField::DxDx, SeaField::DxDy];
-        let read = |x0| {
-            let [d, stretch, [shear, _]] = self.pairs_at(x0, &NEEDED);
-            (d, [1.0 + stretch[0], shear, 1.0 + stretch[1]])
-        };
+        sums
+    }
+
+    /// The Jacobian's entries (`[1 + dDx/dx, dDx/dy, 1 + dDy/dy]`) through `taps`.
+    #[inline(always)]
+    fn jacobian<const AVX2: bool>(&self, taps: &[Taps; MAX_OCEAN_TILES]) -> [f64; 3] {
+        if !self.choppy {
+            return [1.0, 0.0, 1.0];
+        }
+        let [stretch, [shear, _]] = self.pairs::<AVX2, 2>(taps, [SeaField::DxDx, SeaField::DxDy]);
+        [1.0 + stretch[0], shear, 1.0 + stretch[1]]
+    }
+
+    /// The displacement `(Dx, Dy)` through `taps` and its derivatives along x and y (the
+    /// interpolant's, summed over the tiles): `[D, dD/dx, dD/dy]`.
+    #[inline(always)]
+    fn displacement_with_slopes<const AVX2: bool>(
+        &self,
+        taps: &[Taps; MAX_OCEAN_TILES],
+    ) -> [[f64; 2]; 3] {
+        let mut sums = [[0.0; 2]; 3];
+        for (t, tile) in taps.iter().zip(&self.tiles) {
+            let read = t.read_with_slopes::<AVX2>(tile.plane_of(SeaField::DisplacementX));
+            for (sum, [a, b]) in sums.iter_mut().zip(read) {
+                sum[0] += f64::from(a);
+                sum[1] += f64::from(b);
+            }
+        }
+        sums
+    }
+
+    /// Finds the undisplaced point whose surface lies over `p` and leaves the taps around it in
+    /// `taps`. Each iteration reads the displacement's plane once a tile, for the displacement and
+    /// the interpolant's gradient both.
+    #[inline(always)]
+    fn invert<const AVX2: bool>(&self, p: [f64; 2], taps: &mut [Taps; MAX_OCEAN_TILES]) {
+        if !self.choppy {
+            self.taps_at::<false>(p, taps);
+            return;
+        }
+        self.taps_at::<true>(p, taps);
         let mut x0 = p;
         for _ in 0..MAX_INVERSION_ITERATIONS {
-            let (d, j) = read(x0);
+            let [d, d_x, d_y] = self.displacement_with_slopes::<AVX2>(taps);
             let r = [x0[0] + d[0] - p[0], x0[1] + d[1] - p[1]];
             if r[0] * r[0] + r[1] * r[1] < INVERSION_TOLERANCE * INVERSION_TOLERANCE {
-                return (x0, j);
+                return;
             }
-            let det = j[0] * j[2] - j[1] * j[1];
+            // The Jacobian of the interpolated displacement itself (`[[a, b], [c, e]]`), so the
+            // step is Newton's on the equation being solved.
+            let (a, b, c, e) = (1.0 + d_x[0], d_y[0], d_x[1], 1.0 + d_y[1]);
+            let det = a * e - b * c;
             if det > NEWTON_MIN_DETERMINANT {
-                x0[0] -= (j[2] * r[0] - j[1] * r[1]) / det;
-                x0[1] -= (j[0] * r[1] - j[1] * r[0]) / det;
+                x0[0] -= (e * r[0] - b * r[1]) / det;
+                x0[1] -= (a * r[1] - c * r[0]) / det;
             } else {
                 x0 = [p[0] - d[0], p[1] - d[1]];
             }
+            self.taps_at::<true>(x0, taps);
         }
-        (x0, read(x0).1)
     }
 
     /// The height (m) at the fixed world point `p` (NaN where `p` has a NaN or infinite
     /// coordinate; every finite point is on the periodic tiles).
     #[must_use]
     pub fn height(&self, p: Vec2) -> f32 {
-        let (x0, _) = self.invert([f64::from(p.x), f64::from(p.y)]);
-        self.pairs_at(x0, &[SeaField::Height])[0][0] as f32
+        let mut out = [0.0];
+        self.heights_serial(&[p], &mut out);
+        out[0]
+    }
+
+    /// [`SeaFrame::height`], with `AVX2` as [`Taps::read`] has it.
+    #[inline(always)]
+    fn height_with<const AVX2: bool>(&self, p: Vec2) -> f32 {
+        let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
+        self.invert::<AVX2>([f64::from(p.x), f64::from(p.y)], &mut taps);
+        self.pairs::<AVX2, 1>(&taps, [SeaField::Height])[0][0] as f32
+    }
+
+    /// Heights at `points` on this thread, in AVX2 vectors where the CPU has them.
+    fn heights_serial(&self, points: &[Vec2], out: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2_available() {
+            // SAFETY: the CPU has AVX2.
+            unsafe { self.heights_serial_avx2(points, out) };
+            return;
+        }
+        for (o, p) in out.iter_mut().zip(points) {
+            *o = self.height_with::<false>(*p);
+        }
+    }
+
+    /// [`SeaFrame::heights_serial`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn heights_serial_avx2(&self, points: &[Vec2], out: &mut [f32]) {
+        for (o, p) in out.iter_mut().zip(points) {
+            *o = self.height_with::<true>(*p);
+        }
     }
 
     /// Height, normal, vertical velocity and Jacobian at the fixed world point `p`.
     #[must_use]
     pub fn sample(&self, p: Vec2) -> SeaSample {
-        let p = [f64::from(p.x), f64::from(p.y)];
-        let (x0, j) = self.invert(p);
-        // (h, dh/dt), (dh/dx, dh/dy), and for a choppy sea (dDx/dy, dDx/dt), (dDy/dt, -).
-        let v = if self.choppy {
-            let [[h, h_t], [h_x, h_y], [_, dx_t], [dy_t, _]] = self.pairs_at(
-                x0,
-                &[
-                    SeaField::Height,
-                    SeaField::SlopeX,
-                    SeaField::DxDy,
-                    SeaField::DyDt,
-                ],
-            );
-            [h, h_t, h_x, h_y, dx_t, dy_t]
+        let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
+        self.invert::<false>([f64::from(p.x), f64::from(p.y)], &mut taps);
+        let j = self.jacobian::<false>(&taps);
+        let [[h, h_t], [h_x, h_y]] =
+            self.pairs::<false, 2>(&taps, [SeaField::Height, SeaField::SlopeX]);
+        // The displacement's rate, for a choppy sea: (dDx/dy, dDx/dt) and (dDy/dt, -).
+        let (dx_t, dy_t) = if self.choppy {
+            let [[_, dx_t], [dy_t, _]] =
+                self.pairs::<false, 2>(&taps, [SeaField::DxDy, SeaField::DyDt]);
+            (dx_t, dy_t)
         } else {
-            let [[h, h_t], [h_x, h_y]] = self.pairs_at(x0, &[SeaField::Height, SeaField::SlopeX]);
-            [h, h_t, h_x, h_y, 0.0, 0.0]
+            (0.0, 0.0)
         };
-        let [h, h_t, h_x, h_y, dx_t, dy_t] = v;
         // x0(p) has dx0/dp = J^-1 (J symmetric): grad_p eta = J^-1 grad h, and at fixed p
         // d eta/dt = h_t - grad h . J^-1 dD/dt.
         let det = j[0] * j[2] - j[1] * j[1];
@@ -262,17 +259,11 @@ impl SeaFrame {
     pub fn heights_into(&self, points: &[Vec2], out: &mut [f32]) {
         assert_eq!(points.len(), out.len(), "one output per point");
         if points.len() < PARALLEL_BATCH {
-            for (o, p) in out.iter_mut().zip(points) {
-                *o = self.height(*p);
-            }
+            self.heights_serial(points, out);
         } else {
             out.par_chunks_mut(PARALLEL_BATCH / 4)
                 .zip(points.par_chunks(PARALLEL_BATCH / 4))
-                .for_each(|(o, p)| {
-                    for (o, p) in o.iter_mut().zip(p) {
-                        *o = self.height(*p);
-                    }
-                });
+                .for_each(|(o, p)| self.heights_serial(p, o));
         }
     }
 
@@ -316,5 +307,109 @@ impl HeightSource for SeaFrame {
             point: Vec3::new(position.x, position.y, self.height(position.truncate())),
             up: Vec3::Z,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec2;
+
+    use super::{SeaFrame, Taps, MAX_OCEAN_TILES};
+    use crate::ocean::{AmbientSea, OceanSpec, SeaField, WaveSpectrum};
+
+    /// A steep choppy sea over 0.2 m cells (several tiles).
+    fn choppy_frame() -> SeaFrame {
+        let wind = WaveSpectrum::PiersonMoskowitz { wind_speed: 9.0 };
+        let spec = OceanSpec::new(wind).with_choppiness(0.8).with_seed(3);
+        let frame = AmbientSea::new(&spec, 0.2).expect("the sea").frame(7.5);
+        assert!(frame.tiles().len() >= 3, "a sea of several tiles");
+        frame
+    }
+
+    /// Points scattered over 600 m, and points along each tile's edge (where the four
+    /// columns of a read wrap around the tile).
+    fn points(frame: &SeaFrame) -> Vec<Vec2> {
+        let mut points: Vec<Vec2> = (0..3000)
+            .map(|i| {
+                let i = i as f32;
+                Vec2::new(
+                    (i * 0.618).fract() * 600.0,
+                    (i * 0.414).fract() * 600.0 - 300.0,
+                )
+            })
+            .collect();
+        for tile in frame.tiles() {
+            let side = (tile.spacing * tile.cells as f64) as f32;
+            points.extend((0..200).map(|i| {
+                let across = i as f32 / 200.0 * side;
+                Vec2::new(side - 0.3 * tile.spacing as f32 * (i % 7) as f32, across)
+            }));
+        }
+        points
+    }
+
+    #[test]
+    fn the_vector_path_gives_the_portable_bits() {
+        let frame = choppy_frame();
+        let points = points(&frame);
+        let batch = frame.heights(&points);
+        for (p, h) in points.iter().zip(&batch) {
+            let portable = frame.height_with::<false>(*p);
+            assert_eq!(h.to_bits(), portable.to_bits(), "height at {p}");
+            assert_eq!(
+                frame.height(*p).to_bits(),
+                portable.to_bits(),
+                "height at {p}"
+            );
+            let sampled = frame.sample(*p).height;
+            assert_eq!(
+                sampled.to_bits(),
+                portable.to_bits(),
+                "sample's height at {p}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_newton_steps_slopes_are_the_interpolated_displacements_derivatives() {
+        // The inversion's Jacobian is the interpolant's own gradient: compare it with central
+        // differences of the interpolated displacement (the interpolant is a cubic in each
+        // direction, so a 1 mm difference is within 1e-4 of its derivative's scale).
+        let frame = choppy_frame();
+        let h = 1e-3;
+        let displacement = |p: [f64; 2]| {
+            let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
+            frame.taps_at::<false>(p, &mut taps);
+            frame.pairs::<false, 1>(&taps, [SeaField::DisplacementX])[0]
+        };
+        let mut largest = 0.0f64;
+        for p in points(&frame) {
+            let p = [f64::from(p.x), f64::from(p.y)];
+            let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
+            frame.taps_at::<true>(p, &mut taps);
+            let [d, d_x, d_y] = frame.displacement_with_slopes::<false>(&taps);
+            assert_eq!(
+                d,
+                displacement(p),
+                "the displacement read with its slopes at {p:?}"
+            );
+            for (axis, slope) in [d_x, d_y].iter().enumerate() {
+                let mut ahead = p;
+                let mut behind = p;
+                ahead[axis] += h;
+                behind[axis] -= h;
+                let (a, b) = (displacement(ahead), displacement(behind));
+                for field in 0..2 {
+                    let difference = (a[field] - b[field]) / (2.0 * h);
+                    largest = largest.max(difference.abs());
+                    assert!(
+                        (slope[field] - difference).abs() < 2e-3,
+                        "d D{field} / d x{axis} at {p:?}: {} read, {difference} by differences",
+                        slope[field]
+                    );
+                }
+            }
+        }
+        assert!(largest > 0.1, "the sea is steep enough to test: {largest}");
     }
 }
