@@ -178,7 +178,7 @@ impl SeaFrame {
     #[must_use]
     pub fn height(&self, p: Vec2) -> f32 {
         let mut out = [0.0];
-        self.heights_serial(&[p], &mut out);
+        self.serial::<HeightQuery>(&[p], &mut out);
         out[0]
     }
 
@@ -190,43 +190,69 @@ impl SeaFrame {
         self.pairs::<AVX2, 1>(&taps, [SeaField::Height])[0][0] as f32
     }
 
-    /// Heights at `points` on this thread, in AVX2 vectors where the CPU has them.
-    fn heights_serial(&self, points: &[Vec2], out: &mut [f32]) {
+    /// Height, normal, vertical velocity and Jacobian at the fixed world point `p`.
+    #[must_use]
+    pub fn sample(&self, p: Vec2) -> SeaSample {
+        let mut out = [SeaSample {
+            height: 0.0,
+            normal: Vec3::Z,
+            vertical_velocity: 0.0,
+            jacobian: 1.0,
+        }];
+        self.serial::<SampleQuery>(&[p], &mut out);
+        out[0]
+    }
+
+    /// `Q`'s answers at `points` on this thread, in AVX2 vectors where the CPU has them.
+    fn serial<Q: PointQuery>(&self, points: &[Vec2], out: &mut [Q::Answer]) {
         #[cfg(target_arch = "x86_64")]
         if avx2_available() {
             // SAFETY: the CPU has AVX2.
-            unsafe { self.heights_serial_avx2(points, out) };
+            unsafe { self.serial_avx2::<Q>(points, out) };
             return;
         }
         for (o, p) in out.iter_mut().zip(points) {
-            *o = self.height_with::<false>(*p);
+            *o = Q::at::<false>(self, *p);
         }
     }
 
-    /// [`SeaFrame::heights_serial`] compiled for AVX2.
+    /// [`SeaFrame::serial`] compiled for AVX2.
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn heights_serial_avx2(&self, points: &[Vec2], out: &mut [f32]) {
+    unsafe fn serial_avx2<Q: PointQuery>(&self, points: &[Vec2], out: &mut [Q::Answer]) {
         for (o, p) in out.iter_mut().zip(points) {
-            *o = self.height_with::<true>(*p);
+            *o = Q::at::<true>(self, *p);
         }
     }
 
-    /// Height, normal, vertical velocity and Jacobian at the fixed world point `p`.
-    #[must_use]
-    pub fn sample(&self, p: Vec2) -> SeaSample {
+    /// `Q`'s answers at `points`, in parallel for long batches (each point alone, so the
+    /// answer does not depend on the thread count).
+    fn batch<Q: PointQuery>(&self, points: &[Vec2], out: &mut [Q::Answer]) {
+        assert_eq!(points.len(), out.len(), "one output per point");
+        if points.len() < PARALLEL_BATCH {
+            self.serial::<Q>(points, out);
+        } else {
+            out.par_chunks_mut(PARALLEL_BATCH / 4)
+                .zip(points.par_chunks(PARALLEL_BATCH / 4))
+                .for_each(|(o, p)| self.serial::<Q>(p, o));
+        }
+    }
+
+    /// [`SeaFrame::sample`], with `AVX2` as `Taps::read` has it.
+    #[inline(always)]
+    fn sample_with<const AVX2: bool>(&self, p: Vec2) -> SeaSample {
         let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
-        self.invert::<false>([f64::from(p.x), f64::from(p.y)], &mut taps);
-        let j = self.jacobian::<false>(&taps);
+        self.invert::<AVX2>([f64::from(p.x), f64::from(p.y)], &mut taps);
+        let j = self.jacobian::<AVX2>(&taps);
         let [[h, h_t], [h_x, h_y]] =
-            self.pairs::<false, 2>(&taps, [SeaField::Height, SeaField::SlopeX]);
+            self.pairs::<AVX2, 2>(&taps, [SeaField::Height, SeaField::SlopeX]);
         // The displacement's rate, for a choppy sea: (dDx/dy, dDx/dt) and (dDy/dt, -).
         let (dx_t, dy_t) = if self.choppy {
             let [[_, dx_t], [dy_t, _]] =
-                self.pairs::<false, 2>(&taps, [SeaField::DxDy, SeaField::DyDt]);
+                self.pairs::<AVX2, 2>(&taps, [SeaField::DxDy, SeaField::DyDt]);
             (dx_t, dy_t)
         } else {
             (0.0, 0.0)
@@ -257,14 +283,7 @@ impl SeaFrame {
     /// # Panics
     /// If `out` and `points` differ in length.
     pub fn heights_into(&self, points: &[Vec2], out: &mut [f32]) {
-        assert_eq!(points.len(), out.len(), "one output per point");
-        if points.len() < PARALLEL_BATCH {
-            self.heights_serial(points, out);
-        } else {
-            out.par_chunks_mut(PARALLEL_BATCH / 4)
-                .zip(points.par_chunks(PARALLEL_BATCH / 4))
-                .for_each(|(o, p)| self.heights_serial(p, o));
-        }
+        self.batch::<HeightQuery>(points, out);
     }
 
     /// Heights at many fixed world points, in a new vector (see [`SeaFrame::heights_into`]).
@@ -280,14 +299,37 @@ impl SeaFrame {
     /// # Panics
     /// If `out` and `points` differ in length.
     pub fn samples_into(&self, points: &[Vec2], out: &mut [SeaSample]) {
-        assert_eq!(points.len(), out.len(), "one output per point");
-        out.par_chunks_mut(PARALLEL_BATCH / 4)
-            .zip(points.par_chunks(PARALLEL_BATCH / 4))
-            .for_each(|(o, p)| {
-                for (o, p) in o.iter_mut().zip(p) {
-                    *o = self.sample(*p);
-                }
-            });
+        self.batch::<SampleQuery>(points, out);
+    }
+}
+
+/// What a batch asks of each point.
+trait PointQuery {
+    /// The answer at one point.
+    type Answer: Send;
+    /// The answer at `p`, with `AVX2` as `Taps::read` has it.
+    fn at<const AVX2: bool>(frame: &SeaFrame, p: Vec2) -> Self::Answer;
+}
+
+/// The height at each point ([`SeaFrame::height`]).
+struct HeightQuery;
+
+impl PointQuery for HeightQuery {
+    type Answer = f32;
+    #[inline(always)]
+    fn at<const AVX2: bool>(frame: &SeaFrame, p: Vec2) -> f32 {
+        frame.height_with::<AVX2>(p)
+    }
+}
+
+/// The whole sample at each point ([`SeaFrame::sample`]).
+struct SampleQuery;
+
+impl PointQuery for SampleQuery {
+    type Answer = SeaSample;
+    #[inline(always)]
+    fn at<const AVX2: bool>(frame: &SeaFrame, p: Vec2) -> SeaSample {
+        frame.sample_with::<AVX2>(p)
     }
 }
 
@@ -361,12 +403,18 @@ mod tests {
                 portable.to_bits(),
                 "height at {p}"
             );
-            let sampled = frame.sample(*p).height;
+            let sampled = frame.sample(*p);
             assert_eq!(
-                sampled.to_bits(),
+                sampled.height.to_bits(),
                 portable.to_bits(),
                 "sample's height at {p}"
             );
+            assert_eq!(sampled, frame.sample_with::<false>(*p), "sample at {p}");
+        }
+        let mut samples = vec![frame.sample(Vec2::ZERO); points.len()];
+        frame.samples_into(&points, &mut samples);
+        for (p, s) in points.iter().zip(&samples) {
+            assert_eq!(*s, frame.sample_with::<false>(*p), "batch sample at {p}");
         }
     }
 
