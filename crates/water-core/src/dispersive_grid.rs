@@ -255,8 +255,12 @@ impl DispersiveGrid {
         }
         self.field.swap();
         let (cur, old) = self.field.levels_mut();
-        let displacement = contacts.filter(|c| c.source() == ContactSource::Displacement);
-        if let Some(contacts) = contacts.filter(|_| displacement.is_none()) {
+        // Events set heights on the new level now; the pressure patch moves both levels last.
+        let (events, displacement) = match contacts {
+            Some(c) if c.source() == ContactSource::Displacement => (None, Some(c)),
+            events => (events, None),
+        };
+        if let Some(contacts) = events {
             contacts.apply_signed(cur);
         }
         if let Some(sponge) = &self.sponge {
