@@ -24,6 +24,8 @@ mod spectrum;
 mod spreading;
 mod tile_spectrum;
 mod tile_taps;
+#[cfg(target_arch = "x86_64")]
+mod tile_taps_x86;
 mod tiling;
 
 pub use ambient_sea::{AmbientSea, SeaMode, SeaTile};

@@ -4,9 +4,10 @@
 //! A plane holds two fields a sample (one complex number), so four neighbouring samples of a
 //! row are eight consecutive `f32`s. A read is then four rows of eight lanes, each multiplied
 //! by its row's weights (`wy * wx` of each sample, once per field) and added lane by lane, and
-//! at the end the lanes of each field summed. Written as lane arrays, it compiles to vector
-//! instructions; the order of every operation is fixed (and no multiply-add is fused), so
-//! every CPU and every vector width gives the same bits.
+//! at the end the lanes of each field summed. The reads here go one lane at a time and are the
+//! reference; `tile_taps_x86.rs` makes the same reads in AVX2 vectors. The order of every
+//! operation is fixed and no multiply-add is fused, so on every target with IEEE single
+//! precision (x86-64's SSE, AArch64) both give the same bits.
 
 #![allow(unsafe_code, reason = "a plane's complex samples read as floats")]
 
@@ -18,25 +19,25 @@ use crate::ocean::ocean_synthesis::TileFields;
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Taps {
     /// Where each of the four rows starts in a plane (`row * cells`).
-    lines: [usize; 4],
+    pub(super) lines: [usize; 4],
     /// The four columns, wrapped into the tile.
-    columns: [usize; 4],
+    pub(super) columns: [usize; 4],
     /// Whether the four columns are consecutive (no wrap between them).
-    contiguous: bool,
+    pub(super) contiguous: bool,
     /// The columns' weights, each twice (once for each field of a sample): `wx[2k]` and
     /// `wx[2k + 1]` for column `k`.
-    wx: [f32; 8],
+    pub(super) wx: [f32; 8],
     /// The rows' weights, each twice like `wx`.
-    wy: [f32; 8],
+    pub(super) wy: [f32; 8],
     /// `d wx / dx`, per m, like `wx`.
-    dwx: [f32; 8],
+    pub(super) dwx: [f32; 8],
     /// `d wy / dy`, per m, like `wy`.
-    dwy: [f32; 8],
+    pub(super) dwy: [f32; 8],
 }
 
 /// Catmull-Rom's weights of the four samples around fraction `f` are cubics in `f`; these are
-/// their coefficients (`CUBIC[3]` of `f^3` first, for Horner's rule), each twice like
-/// [`Taps::wx`].
+/// their coefficients, for Horner's rule (`CUBIC[0]`, of `f^3`, first; `CUBIC[3]` the constant),
+/// each column twice like [`Taps::wx`].
 const CUBIC: [[f32; 8]; 4] = [
     [-0.5, -0.5, 1.5, 1.5, -1.5, -1.5, 0.5, 0.5],
     [1.0, 1.0, -2.5, -2.5, 2.0, 2.0, -0.5, -0.5],
@@ -44,7 +45,7 @@ const CUBIC: [[f32; 8]; 4] = [
     [0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
 ];
 
-/// The cubics' derivatives in `f` (`SLOPE[2]` of `f^2` first).
+/// The cubics' derivatives in `f` (`SLOPE[0]`, of `f^2`, first; `SLOPE[2]` the constant).
 const SLOPE: [[f32; 8]; 3] = [
     [-1.5, -1.5, 4.5, 4.5, -4.5, -4.5, 1.5, 1.5],
     [2.0, 2.0, -5.0, -5.0, 4.0, 4.0, -1.0, -1.0],
@@ -146,18 +147,12 @@ impl Taps {
         }
     }
 
-    /// The plane's two fields interpolated at the taps' point; `AVX2` only where the caller
-    /// was compiled for AVX2 ([`avx2_available`] said so), which gives the same bits.
+    /// The plane's two fields interpolated at the taps' point, one lane at a time: the
+    /// reference for the vector reads (tile_taps_x86.rs), which give the same bits.
     #[inline(always)]
-    pub(super) fn read<const AVX2: bool>(&self, plane: &[Complex<f32>]) -> [f32; 2] {
-        #[cfg(target_arch = "x86_64")]
-        if AVX2 && self.contiguous {
-            // SAFETY: `AVX2` is true only in code compiled for AVX2 and entered after
-            // `avx2_available()` (`SeaFrame`'s batch functions).
-            return unsafe { self.read_avx2(as_floats(plane)) };
-        }
-        // The order of `read_avx2`: each row times its weights (`wy * wx`, rounded), the rows
-        // added in turn, the halves added, then the two samples of each field in each half.
+    pub(super) fn read_portable(&self, plane: &[Complex<f32>]) -> [f32; 2] {
+        // Each row times its weights (`wy * wx`, rounded), the rows added in turn, the halves
+        // added, then the two samples of each field in each half.
         let product = |r: usize| -> [f32; 8] {
             let row = self.row(plane, r);
             std::array::from_fn(|i| (self.wy[2 * r] * self.wx[i]) * row[i])
@@ -171,46 +166,11 @@ impl Taps {
         reduce(lanes)
     }
 
-    /// [`Taps::read`] of contiguous taps in AVX2 vectors: a row of four samples is one vector.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn read_avx2(&self, floats: &[f32]) -> [f32; 2] {
-        use std::arch::x86_64::{_mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps};
-        let column = self.columns[0];
-        // SAFETY: `wx` is eight floats; the caller vouches for AVX2.
-        let wx = unsafe { _mm256_loadu_ps(self.wx.as_ptr()) };
-        let product = |r: usize| {
-            let start = 2 * (self.lines[r] + column);
-            let row = &floats[start..start + 8];
-            let weights = _mm256_mul_ps(_mm256_set1_ps(self.wy[2 * r]), wx);
-            // SAFETY: `row` is eight floats; the caller vouches for AVX2.
-            unsafe { _mm256_mul_ps(weights, _mm256_loadu_ps(row.as_ptr())) }
-        };
-        let mut lanes = product(0);
-        for r in 1..4 {
-            lanes = _mm256_add_ps(lanes, product(r));
-        }
-        reduce_avx2(lanes)
-    }
-
     /// The plane's two fields and their derivatives along x and y (per m) of the interpolant
-    /// itself, at the taps' point: `[value, d/dx, d/dy]`, each a pair. One pass over the 16
-    /// samples; `AVX2` as in [`Taps::read`].
+    /// itself, at the taps' point: `[value, d/dx, d/dy]`, each a pair, in one pass over the 16
+    /// samples, one lane at a time (the reference, as [`Taps::read_portable`] is).
     #[inline(always)]
-    pub(super) fn read_with_slopes<const AVX2: bool>(
-        &self,
-        plane: &[Complex<f32>],
-    ) -> [[f32; 2]; 3] {
-        #[cfg(target_arch = "x86_64")]
-        if AVX2 && self.contiguous {
-            // SAFETY: as in `Taps::read`.
-            return unsafe { self.read_with_slopes_avx2(as_floats(plane)) };
-        }
-        // The order of `read_with_slopes_avx2`, as `read`'s is `read_avx2`'s.
+    pub(super) fn read_with_slopes_portable(&self, plane: &[Complex<f32>]) -> [[f32; 2]; 3] {
         let products = |r: usize| -> [[f32; 8]; 3] {
             let row = self.row(plane, r);
             [
@@ -229,95 +189,167 @@ impl Taps {
         }
         lanes.map(reduce)
     }
+}
 
-    /// [`Taps::read_with_slopes`] of contiguous taps in AVX2 vectors.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn read_with_slopes_avx2(&self, floats: &[f32]) -> [[f32; 2]; 3] {
-        use std::arch::x86_64::{_mm256_add_ps, _mm256_loadu_ps, _mm256_mul_ps, _mm256_set1_ps};
-        let column = self.columns[0];
-        // SAFETY: `wx` and `dwx` are eight floats each; the caller vouches for AVX2.
-        let (wx, dwx) = unsafe {
-            (
-                _mm256_loadu_ps(self.wx.as_ptr()),
-                _mm256_loadu_ps(self.dwx.as_ptr()),
-            )
-        };
-        let products = |r: usize| {
-            let start = 2 * (self.lines[r] + column);
-            let row = &floats[start..start + 8];
-            // SAFETY: `row` is eight floats; the caller vouches for AVX2.
-            let row = unsafe { _mm256_loadu_ps(row.as_ptr()) };
-            let (wy, dwy) = (
-                _mm256_set1_ps(self.wy[2 * r]),
-                _mm256_set1_ps(self.dwy[2 * r]),
-            );
-            [
-                _mm256_mul_ps(_mm256_mul_ps(wy, wx), row),
-                _mm256_mul_ps(_mm256_mul_ps(wy, dwx), row),
-                _mm256_mul_ps(_mm256_mul_ps(dwy, wx), row),
-            ]
-        };
-        let [mut v, mut gx, mut gy] = products(0);
-        for r in 1..4 {
-            let [pv, px, py] = products(r);
-            v = _mm256_add_ps(v, pv);
-            gx = _mm256_add_ps(gx, px);
-            gy = _mm256_add_ps(gy, py);
-        }
-        [reduce_avx2(v), reduce_avx2(gx), reduce_avx2(gy)]
+/// How a query reads its taps: [`Portable`] on any CPU, or in vectors where a value of the
+/// vector kind exists (`tile_taps_x86::Avx2`, made only where the CPU has AVX2). Every kind
+/// gives the same bits.
+pub(super) trait Lanes: Copy {
+    /// [`Taps::read_portable`]'s answer.
+    fn read(self, taps: &Taps, plane: &[Complex<f32>]) -> [f32; 2];
+    /// [`Taps::read_with_slopes_portable`]'s answer.
+    fn read_with_slopes(self, taps: &Taps, plane: &[Complex<f32>]) -> [[f32; 2]; 3];
+}
+
+/// Reads one lane at a time, on any CPU.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Portable;
+
+impl Lanes for Portable {
+    #[inline(always)]
+    fn read(self, taps: &Taps, plane: &[Complex<f32>]) -> [f32; 2] {
+        taps.read_portable(plane)
+    }
+
+    #[inline(always)]
+    fn read_with_slopes(self, taps: &Taps, plane: &[Complex<f32>]) -> [[f32; 2]; 3] {
+        taps.read_with_slopes_portable(plane)
     }
 }
 
 /// The eight lanes of two interleaved fields summed to the pair: the halves added, then the
-/// two samples of each field left in each half (the order of [`reduce_avx2`]).
+/// two samples of each field left in each half (the order of `tile_taps_x86::reduce`).
 #[inline(always)]
 fn reduce(lanes: [f32; 8]) -> [f32; 2] {
     let half: [f32; 4] = std::array::from_fn(|i| lanes[i] + lanes[i + 4]);
     [half[0] + half[2], half[1] + half[3]]
 }
 
-/// The eight lanes of two interleaved fields summed to the pair: the halves added, then the
-/// two samples of each field left in each half.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn reduce_avx2(lanes: std::arch::x86_64::__m256) -> [f32; 2] {
-    use std::arch::x86_64::{
-        _mm256_castps256_ps128, _mm256_extractf128_ps, _mm_add_ps, _mm_movehl_ps, _mm_storeu_ps,
-    };
-    let half = _mm_add_ps(
-        _mm256_castps256_ps128(lanes),
-        _mm256_extractf128_ps::<1>(lanes),
-    );
-    let sum = _mm_add_ps(half, _mm_movehl_ps(half, half));
-    let mut out = [0.0; 4];
-    // SAFETY: `out` holds four floats.
-    unsafe { _mm_storeu_ps(out.as_mut_ptr(), sum) };
-    [out[0], out[1]]
-}
-
-/// Whether this CPU runs [`Taps::read`]'s AVX2 path.
-#[inline]
-pub(super) fn avx2_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// A plane's samples as floats: the real and imaginary part of each in turn.
 #[inline(always)]
-fn as_floats(plane: &[Complex<f32>]) -> &[f32] {
+pub(super) fn as_floats(plane: &[Complex<f32>]) -> &[f32] {
     // SAFETY: `Complex<f32>` is `#[repr(C)]` with fields `re` then `im`, two `f32`s with no
     // padding, so `len` of them are `2 * len` `f32`s at the same address, equally aligned.
     unsafe { std::slice::from_raw_parts(plane.as_ptr().cast::<f32>(), plane.len() * 2) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Lanes, Portable, Taps};
+    use crate::ocean::ocean_synthesis::TileFields;
+    use crate::ocean::sea_frame::tests::choppy_frame;
+    use crate::ocean::SeaField;
+
+    /// Periodic Catmull-Rom interpolation of `field` at `p`, in f64 straight from the
+    /// formula and the tile's samples: the reference the reads are held to.
+    fn reference(tile: &TileFields, field: SeaField, p: [f64; 2]) -> f64 {
+        let n = tile.cells as i64;
+        let weights = |f: f64| {
+            let (f2, f3) = (f * f, f * f * f);
+            [
+                0.5 * (-f3 + 2.0 * f2 - f),
+                0.5 * (3.0 * f3 - 5.0 * f2 + 2.0),
+                0.5 * (-3.0 * f3 + 4.0 * f2 + f),
+                0.5 * (f3 - f2),
+            ]
+        };
+        let (u, v) = (p[0] / tile.spacing, p[1] / tile.spacing);
+        let (bx, by) = (u.floor(), v.floor());
+        let (wx, wy) = (weights(u - bx), weights(v - by));
+        let mut sum = 0.0;
+        for (j, wy) in wy.iter().enumerate() {
+            for (i, wx) in wx.iter().enumerate() {
+                let x = (bx as i64 - 1 + i as i64).rem_euclid(n);
+                let y = (by as i64 - 1 + j as i64).rem_euclid(n);
+                let value = tile.value(field, (y * n + x) as usize).expect("a field");
+                sum += wy * wx * f64::from(value);
+            }
+        }
+        sum
+    }
+
+    /// Points over each tile and across its edges: negative coordinates, and the last and first
+    /// samples of a row or column (where the four columns or rows wrap).
+    fn places(tile: &TileFields) -> Vec<[f64; 2]> {
+        let side = tile.spacing * tile.cells as f64;
+        let mut places: Vec<[f64; 2]> = (0..400)
+            .map(|i| {
+                let i = f64::from(i);
+                [
+                    (i * 0.618).fract() * 3.0 * side - side,
+                    (i * 0.414).fract() * side,
+                ]
+            })
+            .collect();
+        for k in 0..40 {
+            let along = f64::from(k) / 40.0 * side;
+            let edge = side - (f64::from(k % 8) - 3.5) * 0.4 * tile.spacing;
+            places.extend([[edge, along], [along, edge], [edge - side, -along]]);
+        }
+        places
+    }
+
+    #[test]
+    fn reads_are_periodic_catmull_rom_across_the_tiles_edges() {
+        let frame = choppy_frame();
+        let mut wrapped = 0;
+        for tile in frame.tiles() {
+            for p in places(tile) {
+                let taps = Taps::around::<false>(tile, p);
+                wrapped += usize::from(!taps.contiguous);
+                for field in [SeaField::Height, SeaField::DxDx] {
+                    let [a, b] = Portable.read(&taps, tile.plane_of(field));
+                    let next = if field == SeaField::Height {
+                        SeaField::HeightRate
+                    } else {
+                        SeaField::DyDy
+                    };
+                    for (got, field) in [(a, field), (b, next)] {
+                        let want = reference(tile, field, p);
+                        let scale = (0..tile.cells * tile.cells)
+                            .map(|i| tile.value(field, i).expect("a field").abs())
+                            .fold(0.0f32, f32::max);
+                        assert!(
+                            (f64::from(got) - want).abs() < 1e-5 * f64::from(scale),
+                            "{field:?} at {p:?}: {got} read, {want} by the formula"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(wrapped > 100, "{wrapped} reads wrapped around a tile");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_reads_give_the_lane_by_lane_bits() {
+        use crate::ocean::tile_taps_x86::Avx2;
+        let Some(avx2) = Avx2::detect() else {
+            eprintln!("this CPU has no AVX2: only the lane-by-lane reads run here");
+            return;
+        };
+        let frame = choppy_frame();
+        let mut contiguous = 0;
+        for tile in frame.tiles() {
+            for p in places(tile) {
+                let taps = Taps::around::<true>(tile, p);
+                contiguous += usize::from(taps.contiguous);
+                for field in [SeaField::Height, SeaField::DisplacementX, SeaField::DxDy] {
+                    let plane = tile.plane_of(field);
+                    let bits = |pair: [f32; 2]| pair.map(f32::to_bits);
+                    assert_eq!(
+                        bits(avx2.read(&taps, plane)),
+                        bits(Portable.read(&taps, plane)),
+                        "{field:?} at {p:?}"
+                    );
+                    let (vector, portable) = (
+                        avx2.read_with_slopes(&taps, plane),
+                        Portable.read_with_slopes(&taps, plane),
+                    );
+                    assert_eq!(vector.map(bits), portable.map(bits), "{field:?} at {p:?}");
+                }
+            }
+        }
+        assert!(contiguous > 1000, "{contiguous} reads in vectors");
+    }
 }
