@@ -92,6 +92,10 @@ impl SeaFrame {
     /// weights' derivatives where `SLOPES`).
     #[inline(always)]
     fn taps_at<const SLOPES: bool>(&self, x0: [f64; 2], taps: &mut [Taps; MAX_OCEAN_TILES]) {
+        debug_assert!(
+            self.tiles.len() <= MAX_OCEAN_TILES,
+            "OceanTiling caps the tiles"
+        );
         for (t, tile) in taps.iter_mut().zip(&self.tiles) {
             *t = Taps::around::<SLOPES>(tile, x0);
         }
