@@ -112,8 +112,8 @@ fn grid_conserving(c: &mut Criterion) {
 /// The cost per cell of each water model's step on the same periodic grid: the five-point
 /// stencil, the variable-coefficient stencil over a depth (a slope from 2 m to 0.5 m), the
 /// dispersive spectral step (deep water) and the dispersive step over the same slope (its
-/// reference depths and flux divergence), at 256^2 and 512^2 on 1 and 2 threads. `docs/benchmarks.md`,
-/// "Water models".
+/// reference depths and flux divergence), at 256^2 and 512^2 on 1 and 2 threads; and the
+/// dispersive step called from outside any thread pool. `docs/benchmarks.md`, "Water models".
 fn grid_models(c: &mut Criterion) {
     let mut group = c.benchmark_group("grid-models");
     group.sample_size(10);
@@ -168,6 +168,13 @@ fn grid_models(c: &mut Criterion) {
                         pool.install(|| b.iter(|| water.step()));
                     },
                 );
+            }
+            if threads == 2 {
+                // Stepped from this thread, outside any pool, as `water run` and the scene step
+                // it (on rayon's global pool: one thread a core, 2 on the machines measured).
+                group.bench_function(BenchmarkId::new("dispersive/outside-the-pool", n), |b| {
+                    b.iter(|| dispersive.step());
+                });
             }
         }
     }

@@ -231,6 +231,19 @@ impl DispersiveGrid {
     }
 
     fn step_once(&mut self, contacts: Option<&ContactMasks>) {
+        // Called from outside any thread pool (as `water run` and the scene call it), each of
+        // the step's parallel phases would hand its work to the pool and wait for it. Moved
+        // onto the pool once, the phases start from one of its workers instead (the
+        // `grid-models/dispersive/outside-the-pool` bench: docs/benchmarks.md).
+        let parallel = self.parallelism.threads(self.size.cells()) > 1;
+        if parallel && rayon::current_thread_index().is_none() {
+            rayon::scope(|_| self.step_on_this_thread(contacts));
+        } else {
+            self.step_on_this_thread(contacts);
+        }
+    }
+
+    fn step_on_this_thread(&mut self, contacts: Option<&ContactMasks>) {
         self.keep_level(true);
         {
             let (cur, old) = self.field.levels_mut();
