@@ -85,6 +85,14 @@ fn queries(c: &mut Criterion) {
                 pool.install(|| b.iter(|| frame.heights_into(&points, &mut out)));
             });
         }
+        // The same points asked one at a time (`SeaFrame::height`), as a body's probes are.
+        group.bench_function(format!("{name}-one-at-a-time"), |b| {
+            b.iter(|| {
+                for (o, p) in out.iter_mut().zip(&points) {
+                    *o = frame.height(*p);
+                }
+            });
+        });
     }
     group.finish();
 }

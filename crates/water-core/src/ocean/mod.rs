@@ -15,8 +15,15 @@
 //! section 14.
 
 mod ambient_sea;
+#[cfg(target_arch = "x86_64")]
+mod inversion_steps_x86;
+mod lane_reads;
+#[cfg(target_arch = "x86_64")]
+mod lane_reads_x86;
 mod ocean_spec;
 mod ocean_synthesis;
+#[cfg(target_arch = "x86_64")]
+mod point_reads_x86;
 mod sea_frame;
 mod sea_with_water;
 mod seeded_normal;

@@ -9,6 +9,10 @@
 //! `x0 <- p - D(x0)` where the surface is near folding (`det J` below
 //! [`NEWTON_MIN_DETERMINANT`]). It stops when the residual is under [`INVERSION_TOLERANCE`]
 //! or after [`MAX_INVERSION_ITERATIONS`]; `docs/math.md` section 14 gives the errors measured.
+//!
+//! Batches of heights go eight points at a time where the CPU has AVX2, one point a lane
+//! (`lane_reads_x86.rs`, `inversion_steps_x86.rs`), the inversions in step; every lane gives the
+//! bits one point alone gives, so an answer never depends on the batch, the CPU or the threads.
 
 #![allow(unsafe_code, reason = "the AVX2 entry to the batch queries")]
 
@@ -17,6 +21,12 @@ use rayon::prelude::*;
 
 use crate::height_source::{HeightSource, SurfaceLevel, SurfaceSample};
 use crate::ocean::ambient_sea::AmbientSea;
+#[cfg(target_arch = "x86_64")]
+use crate::ocean::inversion_steps_x86::inversion_steps;
+#[cfg(target_arch = "x86_64")]
+use crate::ocean::lane_reads_x86::{
+    displacement_and_height_reads, displacement_reads, height_reads, LANES,
+};
 use crate::ocean::ocean_synthesis::{
     ocean_synthesis, ocean_synthesis_reusing, SeaField, TileFields,
 };
@@ -88,16 +98,15 @@ impl SeaFrame {
         &self.tiles
     }
 
-    /// Every tile's taps around the undisplaced point `x0`, into `taps[..tiles]` (with the
-    /// weights' derivatives where `SLOPES`).
+    /// Every tile's taps around the undisplaced point `x0`, into `taps[..tiles]`.
     #[inline(always)]
-    fn taps_at<const SLOPES: bool>(&self, x0: [f64; 2], taps: &mut [Taps; MAX_OCEAN_TILES]) {
+    fn taps_at(&self, x0: [f64; 2], taps: &mut [Taps; MAX_OCEAN_TILES]) {
         debug_assert!(
             self.tiles.len() <= MAX_OCEAN_TILES,
             "OceanTiling caps the tiles"
         );
         for (t, tile) in taps.iter_mut().zip(&self.tiles) {
-            *t = Taps::around::<SLOPES>(tile, x0);
+            *t = Taps::around(tile, x0);
         }
     }
 
@@ -131,62 +140,56 @@ impl SeaFrame {
         [1.0 + stretch[0], shear, 1.0 + stretch[1]]
     }
 
-    /// The displacement `(Dx, Dy)` through `taps` and its derivatives along x and y (the
-    /// interpolant's, summed over the tiles): `[D, dD/dx, dD/dy]`.
+    /// Finds the undisplaced point whose surface lies over `p`: Newton's steps, each from one
+    /// read of the displacement's plane a tile, for the displacement and the interpolant's
+    /// gradient both.
     #[inline(always)]
-    fn displacement_with_slopes<L: Lanes>(
-        &self,
-        lanes: L,
-        taps: &[Taps; MAX_OCEAN_TILES],
-    ) -> [[f64; 2]; 3] {
-        let mut sums = [[0.0; 2]; 3];
-        for (t, tile) in taps.iter().zip(&self.tiles) {
-            let read = lanes.read_with_slopes(t, tile.plane_of(SeaField::DisplacementX));
-            for (sum, [a, b]) in sums.iter_mut().zip(read) {
-                sum[0] += f64::from(a);
-                sum[1] += f64::from(b);
-            }
-        }
-        sums
-    }
-
-    /// Finds the undisplaced point whose surface lies over `p` and leaves the taps around it in
-    /// `taps`. Each iteration reads the displacement's plane once a tile, for the displacement and
-    /// the interpolant's gradient both.
-    #[inline(always)]
-    fn invert<L: Lanes>(
-        &self,
-        lanes: L,
-        p: [f64; 2],
-        taps: &mut [Taps; MAX_OCEAN_TILES],
-    ) -> Inversion {
-        if !self.choppy {
-            self.taps_at::<false>(p, taps);
-            return Inversion { x0: p, reads: 0 };
-        }
-        self.taps_at::<true>(p, taps);
+    fn invert<L: Lanes>(&self, lanes: L, p: [f64; 2]) -> Inversion {
         let mut x0 = p;
         let mut reads = 0;
-        while reads < MAX_INVERSION_ITERATIONS {
-            let [d, d_x, d_y] = self.displacement_with_slopes(lanes, taps);
-            reads += 1;
-            let r = [x0[0] + d[0] - p[0], x0[1] + d[1] - p[1]];
-            if r[0] * r[0] + r[1] * r[1] < INVERSION_TOLERANCE * INVERSION_TOLERANCE {
-                break;
+        if self.choppy {
+            while reads < MAX_INVERSION_ITERATIONS {
+                let read = lanes
+                    .displacement_read(&self.tiles, x0)
+                    .map(|pair| pair.map(f64::from));
+                reads += 1;
+                match inversion_step(p, x0, read) {
+                    Some(next) => x0 = next,
+                    None => break,
+                }
             }
-            // The Jacobian of the interpolated displacement itself (`[[a, b], [c, e]]`), so the
-            // step is Newton's on the equation being solved.
-            let (a, b, c, e) = (1.0 + d_x[0], d_y[0], d_x[1], 1.0 + d_y[1]);
-            let det = a * e - b * c;
-            if det > NEWTON_MIN_DETERMINANT {
-                x0[0] -= (e * r[0] - b * r[1]) / det;
-                x0[1] -= (a * r[1] - c * r[0]) / det;
-            } else {
-                x0 = [p[0] - d[0], p[1] - d[1]];
-            }
-            self.taps_at::<true>(x0, taps);
         }
         Inversion { x0, reads }
+    }
+
+    /// The heights at eight fixed world points `p`, one a lane: the inversions in step (each
+    /// lane's steps are its point's alone: a lane that has converged takes no more). From the
+    /// third read on (where most points converge) the height is read with the displacement:
+    /// once every lane has converged, each lane's last read was at its point found.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn heights_of_lanes(&self, avx2: Avx2, p: &[[f64; 2]; LANES]) -> [f32; LANES] {
+        let mut x0 = *p;
+        if !self.choppy {
+            return height_reads(avx2, &self.tiles, &x0);
+        }
+        let mut live = [true; LANES];
+        for reads in 1..=MAX_INVERSION_ITERATIONS {
+            let ([d, d_x, d_y], heights) = if reads >= 3 {
+                let (read, heights) = displacement_and_height_reads(avx2, &self.tiles, &x0);
+                (read, Some(heights))
+            } else {
+                (displacement_reads(avx2, &self.tiles, &x0), None)
+            };
+            inversion_steps(avx2, p, &mut x0, &mut live, &[d, d_x, d_y]);
+            if !live.contains(&true) {
+                if let Some(heights) = heights {
+                    return heights;
+                }
+                break;
+            }
+        }
+        height_reads(avx2, &self.tiles, &x0)
     }
 
     /// The height (m) at the fixed world point `p` (NaN where `p` has a NaN or infinite
@@ -198,12 +201,12 @@ impl SeaFrame {
         out[0]
     }
 
-    /// [`SeaFrame::height`], read through `lanes`.
+    /// [`SeaFrame::height`], one point at a time (each lane of [`SeaFrame::heights_of_lanes`]
+    /// gives the same bits).
     #[inline(always)]
-    fn height_with<L: Lanes>(&self, lanes: L, p: Vec2) -> f32 {
-        let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
-        self.invert(lanes, [f64::from(p.x), f64::from(p.y)], &mut taps);
-        self.pairs(lanes, &taps, [SeaField::Height])[0][0] as f32
+    fn height_alone<L: Lanes>(&self, lanes: L, p: Vec2) -> f32 {
+        let x0 = self.invert(lanes, [f64::from(p.x), f64::from(p.y)]).x0;
+        lanes.height_read(&self.tiles, x0)
     }
 
     /// Height, normal, vertical velocity and Jacobian at the fixed world point `p`.
@@ -223,8 +226,7 @@ impl SeaFrame {
     fn serial<Q: PointQuery>(&self, points: &[Vec2], out: &mut [Q::Answer]) {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = Avx2::detect() {
-            // SAFETY: `avx2` exists, so the CPU has AVX2.
-            unsafe { self.serial_avx2::<Q>(avx2, points, out) };
+            Q::serial_avx2(self, avx2, points, out);
             return;
         }
         for (o, p) in out.iter_mut().zip(points) {
@@ -232,13 +234,13 @@ impl SeaFrame {
         }
     }
 
-    /// [`SeaFrame::serial`] compiled for AVX2.
+    /// [`SeaFrame::serial`] one point at a time, compiled for AVX2.
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn serial_avx2<Q: PointQuery>(
+    unsafe fn each_point_avx2<Q: PointQuery>(
         &self,
         avx2: Avx2,
         points: &[Vec2],
@@ -246,6 +248,22 @@ impl SeaFrame {
     ) {
         for (o, p) in out.iter_mut().zip(points) {
             *o = Q::at(self, avx2, *p);
+        }
+    }
+
+    /// The heights at `points`, eight at a time in AVX2 vectors (the last few one at a time).
+    #[cfg(target_arch = "x86_64")]
+    fn heights_avx2(&self, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
+        let whole = points.len() / LANES * LANES;
+        for (o, group) in out[..whole]
+            .chunks_exact_mut(LANES)
+            .zip(points[..whole].chunks_exact(LANES))
+        {
+            let p = std::array::from_fn(|i| [f64::from(group[i].x), f64::from(group[i].y)]);
+            o.copy_from_slice(&self.heights_of_lanes(avx2, &p));
+        }
+        for (o, p) in out[whole..].iter_mut().zip(&points[whole..]) {
+            *o = self.height_alone(avx2, *p);
         }
     }
 
@@ -265,10 +283,13 @@ impl SeaFrame {
     /// [`SeaFrame::sample`], read through `lanes`.
     #[inline(always)]
     fn sample_with<L: Lanes>(&self, lanes: L, p: Vec2) -> SeaSample {
+        let x0 = self.invert(lanes, [f64::from(p.x), f64::from(p.y)]).x0;
         let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
-        self.invert(lanes, [f64::from(p.x), f64::from(p.y)], &mut taps);
+        self.taps_at(x0, &mut taps);
         let j = self.jacobian(lanes, &taps);
-        let [[h, h_t], [h_x, h_y]] = self.pairs(lanes, &taps, [SeaField::Height, SeaField::SlopeX]);
+        let [[_, h_t], [h_x, h_y]] = self.pairs(lanes, &taps, [SeaField::Height, SeaField::SlopeX]);
+        // The height as `SeaFrame::height` reads it, to the bit.
+        let h = f64::from(lanes.height_read(&self.tiles, x0));
         // The displacement's rate, for a choppy sea: (dDx/dy, dDx/dt) and (dDy/dt, -).
         let (dx_t, dy_t) = if self.choppy {
             let [[_, dx_t], [dy_t, _]] = self.pairs(lanes, &taps, [SeaField::DxDy, SeaField::DyDt]);
@@ -322,6 +343,29 @@ impl SeaFrame {
     }
 }
 
+/// One step of the inversion toward the undisplaced point under `p`, from `x0` where the reads
+/// found `[D, dD/dx, dD/dy]`: `None` once `x0`'s surface is within [`INVERSION_TOLERANCE`] of
+/// `p`, else the next `x0`.
+#[inline(always)]
+fn inversion_step(p: [f64; 2], x0: [f64; 2], [d, d_x, d_y]: [[f64; 2]; 3]) -> Option<[f64; 2]> {
+    let r = [x0[0] + d[0] - p[0], x0[1] + d[1] - p[1]];
+    if r[0] * r[0] + r[1] * r[1] < INVERSION_TOLERANCE * INVERSION_TOLERANCE {
+        return None;
+    }
+    // The Jacobian of the interpolated displacement itself (`[[a, b], [c, e]]`), so the step is
+    // Newton's on the equation being solved.
+    let (a, b, c, e) = (1.0 + d_x[0], d_y[0], d_x[1], 1.0 + d_y[1]);
+    let det = a * e - b * c;
+    Some(if det > NEWTON_MIN_DETERMINANT {
+        [
+            x0[0] - (e * r[0] - b * r[1]) / det,
+            x0[1] - (a * r[1] - c * r[0]) / det,
+        ]
+    } else {
+        [p[0] - d[0], p[1] - d[1]]
+    })
+}
+
 /// Where [`SeaFrame::invert`] ended (what the tests check of it).
 #[derive(Debug, Clone, Copy)]
 #[cfg_attr(
@@ -344,6 +388,9 @@ trait PointQuery {
     type Answer: Send;
     /// The answer at `p`, read through `lanes`.
     fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> Self::Answer;
+    /// The answers at `points` on this thread, in AVX2 vectors.
+    #[cfg(target_arch = "x86_64")]
+    fn serial_avx2(frame: &SeaFrame, avx2: Avx2, points: &[Vec2], out: &mut [Self::Answer]);
 }
 
 /// The height at each point ([`SeaFrame::height`]).
@@ -353,7 +400,12 @@ impl PointQuery for HeightQuery {
     type Answer = f32;
     #[inline(always)]
     fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> f32 {
-        frame.height_with(lanes, p)
+        frame.height_alone(lanes, p)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn serial_avx2(frame: &SeaFrame, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
+        frame.heights_avx2(avx2, points, out);
     }
 }
 
@@ -365,6 +417,12 @@ impl PointQuery for SampleQuery {
     #[inline(always)]
     fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> SeaSample {
         frame.sample_with(lanes, p)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn serial_avx2(frame: &SeaFrame, avx2: Avx2, points: &[Vec2], out: &mut [SeaSample]) {
+        // SAFETY: `avx2` exists, so the CPU has AVX2.
+        unsafe { frame.each_point_avx2::<Self>(avx2, points, out) };
     }
 }
 
@@ -392,6 +450,7 @@ pub(super) mod tests {
     use glam::Vec2;
 
     use super::{SeaFrame, Taps, INVERSION_TOLERANCE, MAX_OCEAN_TILES, NEWTON_MIN_DETERMINANT};
+    use crate::ocean::lane_reads::displacement_read;
     use crate::ocean::tile_taps::Portable;
     use crate::ocean::{AmbientSea, OceanSpec, SeaField, WaveSpectrum};
 
@@ -429,7 +488,7 @@ pub(super) mod tests {
     /// The interpolated displacement at `p`, read one lane at a time.
     fn displacement(frame: &SeaFrame, p: [f64; 2]) -> [f64; 2] {
         let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
-        frame.taps_at::<false>(p, &mut taps);
+        frame.taps_at(p, &mut taps);
         frame.pairs(Portable, &taps, [SeaField::DisplacementX])[0]
     }
 
@@ -441,7 +500,7 @@ pub(super) mod tests {
         let mut samples = vec![frame.sample(Vec2::ZERO); points.len()];
         frame.samples_into(&points, &mut samples);
         for ((p, h), s) in points.iter().zip(&batch).zip(&samples) {
-            let portable = frame.height_with(Portable, *p);
+            let portable = frame.height_alone(Portable, *p);
             assert_eq!(h.to_bits(), portable.to_bits(), "height at {p}");
             assert_eq!(
                 frame.height(*p).to_bits(),
@@ -466,13 +525,14 @@ pub(super) mod tests {
         let mut counted = 0;
         for p in points(&frame) {
             let p = [f64::from(p.x), f64::from(p.y)];
+            let found = frame.invert(Portable, p);
             let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
-            let found = frame.invert(Portable, p, &mut taps);
+            frame.taps_at(found.x0, &mut taps);
             let j = frame.jacobian(Portable, &taps);
             if j[0] * j[2] - j[1] * j[1] < 2.0 * NEWTON_MIN_DETERMINANT {
                 continue;
             }
-            let d = displacement(&frame, found.x0);
+            let d = displacement_read(frame.tiles(), found.x0)[0].map(f64::from);
             let miss = (found.x0[0] + d[0] - p[0]).hypot(found.x0[1] + d[1] - p[1]);
             assert!(miss < INVERSION_TOLERANCE, "{miss} m off at {p:?}");
             assert!(found.reads <= 5, "{} reads at {p:?}", found.reads);
@@ -497,20 +557,19 @@ pub(super) mod tests {
         let mut largest = 0.0f64;
         for p in points(&frame) {
             let p = [f64::from(p.x), f64::from(p.y)];
-            let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
-            frame.taps_at::<true>(p, &mut taps);
-            let [d, d_x, d_y] = frame.displacement_with_slopes(Portable, &taps);
-            assert_eq!(
-                d,
-                displacement(&frame, p),
-                "the displacement read with its slopes"
+            let [d, d_x, d_y] = displacement_read(frame.tiles(), p).map(|v| v.map(f64::from));
+            let plain = displacement(&frame, p);
+            assert!(
+                (d[0] - plain[0]).hypot(d[1] - plain[1]) < 1e-5,
+                "the displacement read with its slopes, {d:?}, and alone, {plain:?}"
             );
             for (axis, slope) in [d_x, d_y].iter().enumerate() {
                 let mut ahead = p;
                 let mut behind = p;
                 ahead[axis] += h;
                 behind[axis] -= h;
-                let (a, b) = (displacement(&frame, ahead), displacement(&frame, behind));
+                let read = |p: [f64; 2]| displacement_read(frame.tiles(), p)[0].map(f64::from);
+                let (a, b) = (read(ahead), read(behind));
                 for field in 0..2 {
                     let difference = (a[field] - b[field]) / (2.0 * h);
                     largest = largest.max(difference.abs());

@@ -1,5 +1,7 @@
-//! [`Taps`]: the 16 Catmull-Rom samples of one tile around one point, and the reads a query
-//! makes through them (periodic bicubic interpolation of a plane).
+//! [`Taps`]: the 16 Catmull-Rom samples of one tile around one point, and the reads a
+//! [`SeaSample`](crate::ocean::SeaSample) makes through them of every plane it needs (periodic
+//! bicubic interpolation of a plane). The heights and the inversion read through
+//! `lane_reads.rs` instead, which reads one field at many points at once.
 //!
 //! A plane holds two fields a sample (one complex number), so four neighbouring samples of a
 //! row are eight consecutive `f32`s. A read is then four rows of eight lanes, each multiplied
@@ -13,6 +15,7 @@
 
 use rustfft::num_complex::Complex;
 
+use crate::ocean::lane_reads::{self, Corner};
 use crate::ocean::ocean_synthesis::TileFields;
 
 /// The weights and wrapped places of one tile's 16 samples around one point.
@@ -29,10 +32,6 @@ pub(super) struct Taps {
     pub(super) wx: [f32; 8],
     /// The rows' weights, each twice like `wx`.
     pub(super) wy: [f32; 8],
-    /// `d wx / dx`, per m, like `wx`.
-    pub(super) dwx: [f32; 8],
-    /// `d wy / dy`, per m, like `wy`.
-    pub(super) dwy: [f32; 8],
 }
 
 /// Catmull-Rom's weights of the four samples around fraction `f` are cubics in `f`; these are
@@ -45,47 +44,10 @@ const CUBIC: [[f32; 8]; 4] = [
     [0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
 ];
 
-/// The cubics' derivatives in `f` (`SLOPE[0]`, of `f^2`, first; `SLOPE[2]` the constant).
-const SLOPE: [[f32; 8]; 3] = [
-    [-1.5, -1.5, 4.5, 4.5, -4.5, -4.5, 1.5, 1.5],
-    [2.0, 2.0, -5.0, -5.0, 4.0, 4.0, -1.0, -1.0],
-    [-0.5, -0.5, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0],
-];
-
 /// Catmull-Rom weights at fraction `f` in `[0, 1)`, laid out like [`Taps::wx`].
 #[inline(always)]
 fn catmull_rom(f: f32) -> [f32; 8] {
     std::array::from_fn(|i| ((CUBIC[0][i] * f + CUBIC[1][i]) * f + CUBIC[2][i]) * f + CUBIC[3][i])
-}
-
-/// The weights' derivatives along the axis at fraction `f`, per m (`per_sample` = 1 / spacing).
-#[inline(always)]
-fn catmull_rom_slopes(f: f32, per_sample: f32) -> [f32; 8] {
-    std::array::from_fn(|i| ((SLOPE[0][i] * f + SLOPE[1][i]) * f + SLOPE[2][i]) * per_sample)
-}
-
-/// The four wrapped sample indices along one axis of a tile of `n` samples (a power of two,
-/// `tiling.rs`) at `coordinate * per_sample` (`per_sample` = 1 / spacing), and the fraction
-/// past the second of them.
-#[inline(always)]
-fn axis(coordinate: f64, per_sample: f64, n: usize) -> ([usize; 4], f32) {
-    let u = coordinate * per_sample;
-    // The tile is periodic: a coordinate past 2^52 samples (where an f64 holds no fraction, and
-    // past 2^63 the cast below saturates) is folded into one period first.
-    let u = if u.abs() < 4.5e15 {
-        u
-    } else {
-        u.rem_euclid(n as f64)
-    };
-    // `floor` without the library call (it is one where the target lacks SSE4.1).
-    let truncated = u as i64;
-    let base = truncated - i64::from(truncated as f64 > u);
-    // Tiles are powers of two a side: a mask wraps without a division.
-    let mask = n as i64 - 1;
-    let idx = [0, 1, 2, 3].map(|k| ((base - 1 + k) & mask) as usize);
-    // The fraction is in [0, 1) from an f64 position: as an f32 it is within 6e-8 of a sample
-    // spacing, far below the interpolation's own error.
-    (idx, (u - base as f64) as f32)
 }
 
 impl Taps {
@@ -96,39 +58,22 @@ impl Taps {
         contiguous: true,
         wx: [0.0; 8],
         wy: [0.0; 8],
-        dwx: [0.0; 8],
-        dwy: [0.0; 8],
     };
 
-    /// The taps of `tile` around world point `p` (m), with the weights' derivatives where
-    /// `SLOPES` (for [`Taps::read_with_slopes`]; zeros otherwise).
+    /// The taps of `tile` around world point `p` (m).
     #[inline(always)]
-    pub(super) fn around<const SLOPES: bool>(tile: &TileFields, p: [f64; 2]) -> Self {
+    pub(super) fn around(tile: &TileFields, p: [f64; 2]) -> Self {
         let n = tile.cells;
-        debug_assert!(
-            n.is_power_of_two() && n >= 4,
-            "tiles are powers of two a side"
-        );
-        let per_sample = 1.0 / tile.spacing;
-        let (columns, fx) = axis(p[0], per_sample, n);
-        let (rows, fy) = axis(p[1], per_sample, n);
-        let (dwx, dwy) = if SLOPES {
-            let per_sample = per_sample as f32;
-            (
-                catmull_rom_slopes(fx, per_sample),
-                catmull_rom_slopes(fy, per_sample),
-            )
-        } else {
-            ([0.0; 8], [0.0; 8])
-        };
+        // The places and fractions the height and displacement reads take (`lane_reads.rs`).
+        let corner = Corner::of(tile, p);
+        let wrap = |first: u32| [0, 1, 2, 3].map(|k| (first as usize + k) & (n - 1));
+        let (columns, rows) = (wrap(corner.column), wrap(corner.row));
         Self {
             lines: rows.map(|r| r * n),
             columns,
             contiguous: columns[0] + 3 == columns[3],
-            wx: catmull_rom(fx),
-            wy: catmull_rom(fy),
-            dwx,
-            dwy,
+            wx: catmull_rom(corner.fx),
+            wy: catmull_rom(corner.fy),
         }
     }
 
@@ -165,30 +110,6 @@ impl Taps {
         }
         reduce(lanes)
     }
-
-    /// The plane's two fields and their derivatives along x and y (per m) of the interpolant
-    /// itself, at the taps' point: `[value, d/dx, d/dy]`, each a pair, in one pass over the 16
-    /// samples, one lane at a time (the reference, as [`Taps::read_portable`] is).
-    #[inline(always)]
-    pub(super) fn read_with_slopes_portable(&self, plane: &[Complex<f32>]) -> [[f32; 2]; 3] {
-        let products = |r: usize| -> [[f32; 8]; 3] {
-            let row = self.row(plane, r);
-            [
-                std::array::from_fn(|i| (self.wy[2 * r] * self.wx[i]) * row[i]),
-                std::array::from_fn(|i| (self.wy[2 * r] * self.dwx[i]) * row[i]),
-                std::array::from_fn(|i| (self.dwy[2 * r] * self.wx[i]) * row[i]),
-            ]
-        };
-        let mut lanes = products(0);
-        for r in 1..4 {
-            for (lane, product) in lanes.iter_mut().zip(products(r)) {
-                for (l, p) in lane.iter_mut().zip(product) {
-                    *l += p;
-                }
-            }
-        }
-        lanes.map(reduce)
-    }
 }
 
 /// How a query reads its taps: [`Portable`] on any CPU, or in vectors where a value of the
@@ -197,8 +118,10 @@ impl Taps {
 pub(super) trait Lanes: Copy {
     /// [`Taps::read_portable`]'s answer.
     fn read(self, taps: &Taps, plane: &[Complex<f32>]) -> [f32; 2];
-    /// [`Taps::read_with_slopes_portable`]'s answer.
-    fn read_with_slopes(self, taps: &Taps, plane: &[Complex<f32>]) -> [[f32; 2]; 3];
+    /// `lane_reads::height_read`'s answer.
+    fn height_read(self, tiles: &[TileFields], p: [f64; 2]) -> f32;
+    /// `lane_reads::displacement_read`'s answer.
+    fn displacement_read(self, tiles: &[TileFields], p: [f64; 2]) -> [[f32; 2]; 3];
 }
 
 /// Reads one lane at a time, on any CPU.
@@ -212,8 +135,13 @@ impl Lanes for Portable {
     }
 
     #[inline(always)]
-    fn read_with_slopes(self, taps: &Taps, plane: &[Complex<f32>]) -> [[f32; 2]; 3] {
-        taps.read_with_slopes_portable(plane)
+    fn height_read(self, tiles: &[TileFields], p: [f64; 2]) -> f32 {
+        lane_reads::height_read(tiles, p)
+    }
+
+    #[inline(always)]
+    fn displacement_read(self, tiles: &[TileFields], p: [f64; 2]) -> [[f32; 2]; 3] {
+        lane_reads::displacement_read(tiles, p)
     }
 }
 
@@ -234,7 +162,7 @@ pub(super) fn as_floats(plane: &[Complex<f32>]) -> &[f32] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::{Lanes, Portable, Taps};
     use crate::ocean::ocean_synthesis::TileFields;
     use crate::ocean::sea_frame::tests::choppy_frame;
@@ -242,7 +170,7 @@ mod tests {
 
     /// Periodic Catmull-Rom interpolation of `field` at `p`, in f64 straight from the
     /// formula and the tile's samples: the reference the reads are held to.
-    fn reference(tile: &TileFields, field: SeaField, p: [f64; 2]) -> f64 {
+    pub(in crate::ocean) fn reference(tile: &TileFields, field: SeaField, p: [f64; 2]) -> f64 {
         let n = tile.cells as i64;
         let weights = |f: f64| {
             let (f2, f3) = (f * f, f * f * f);
@@ -295,7 +223,7 @@ mod tests {
         let mut wrapped = 0;
         for tile in frame.tiles() {
             for p in places(tile) {
-                let taps = Taps::around::<false>(tile, p);
+                let taps = Taps::around(tile, p);
                 wrapped += usize::from(!taps.contiguous);
                 for field in [SeaField::Height, SeaField::DxDx] {
                     let [a, b] = Portable.read(&taps, tile.plane_of(field));
@@ -332,7 +260,7 @@ mod tests {
         let mut contiguous = 0;
         for tile in frame.tiles() {
             for p in places(tile) {
-                let taps = Taps::around::<true>(tile, p);
+                let taps = Taps::around(tile, p);
                 contiguous += usize::from(taps.contiguous);
                 for field in [SeaField::Height, SeaField::DisplacementX, SeaField::DxDy] {
                     let plane = tile.plane_of(field);
@@ -342,11 +270,6 @@ mod tests {
                         bits(Portable.read(&taps, plane)),
                         "{field:?} at {p:?}"
                     );
-                    let (vector, portable) = (
-                        avx2.read_with_slopes(&taps, plane),
-                        Portable.read_with_slopes(&taps, plane),
-                    );
-                    assert_eq!(vector.map(bits), portable.map(bits), "{field:?} at {p:?}");
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! The reads of [`Taps`] in AVX2 vectors: a row of four samples (eight floats) is one vector.
-//! They make exactly the operations of `Taps::read_portable` and
-//! `Taps::read_with_slopes_portable`, in the same order and with no fused multiply-add, so they
-//! give the same bits (tested in `sea_frame.rs`).
+//! They make exactly the operations of `Taps::read_portable`, in the same order and with no
+//! fused multiply-add, so they give the same bits (tested in `tile_taps.rs`). And [`Avx2`], the
+//! proof that the CPU has AVX2 that every vector read here and in `lane_reads_x86.rs` takes.
 #![allow(unsafe_code, reason = "SIMD intrinsics and target_feature functions")]
 
 use std::arch::x86_64::{
@@ -11,6 +11,8 @@ use std::arch::x86_64::{
 
 use rustfft::num_complex::Complex;
 
+use crate::ocean::ocean_synthesis::TileFields;
+use crate::ocean::point_reads_x86;
 use crate::ocean::tile_taps::{as_floats, Lanes, Taps};
 
 /// Proof that this CPU has AVX2: a value exists only where [`Avx2::detect`] found it, so a
@@ -28,22 +30,22 @@ impl Avx2 {
 
 impl Lanes for Avx2 {
     #[inline(always)]
+    fn height_read(self, tiles: &[TileFields], p: [f64; 2]) -> f32 {
+        point_reads_x86::height_read(self, tiles, p)
+    }
+
+    #[inline(always)]
+    fn displacement_read(self, tiles: &[TileFields], p: [f64; 2]) -> [[f32; 2]; 3] {
+        point_reads_x86::displacement_read(self, tiles, p)
+    }
+
+    #[inline(always)]
     fn read(self, taps: &Taps, plane: &[Complex<f32>]) -> [f32; 2] {
         if taps.contiguous {
             // SAFETY: `self` exists, so the CPU has AVX2.
             unsafe { read(taps, as_floats(plane)) }
         } else {
             taps.read_portable(plane)
-        }
-    }
-
-    #[inline(always)]
-    fn read_with_slopes(self, taps: &Taps, plane: &[Complex<f32>]) -> [[f32; 2]; 3] {
-        if taps.contiguous {
-            // SAFETY: `self` exists, so the CPU has AVX2.
-            unsafe { read_with_slopes(taps, as_floats(plane)) }
-        } else {
-            taps.read_with_slopes_portable(plane)
         }
     }
 }
@@ -70,46 +72,6 @@ unsafe fn read(taps: &Taps, floats: &[f32]) -> [f32; 2] {
         lanes = _mm256_add_ps(lanes, product(r));
     }
     reduce(lanes)
-}
-
-/// `Taps::read_with_slopes_portable` of contiguous taps.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn read_with_slopes(taps: &Taps, floats: &[f32]) -> [[f32; 2]; 3] {
-    let column = taps.columns[0];
-    // SAFETY: `wx` and `dwx` are eight floats each; the caller vouches for AVX2.
-    let (wx, dwx) = unsafe {
-        (
-            _mm256_loadu_ps(taps.wx.as_ptr()),
-            _mm256_loadu_ps(taps.dwx.as_ptr()),
-        )
-    };
-    let products = |r: usize| {
-        let start = 2 * (taps.lines[r] + column);
-        let row = &floats[start..start + 8];
-        // SAFETY: `row` is eight floats; the caller vouches for AVX2.
-        let row = unsafe { _mm256_loadu_ps(row.as_ptr()) };
-        let (wy, dwy) = (
-            _mm256_set1_ps(taps.wy[2 * r]),
-            _mm256_set1_ps(taps.dwy[2 * r]),
-        );
-        [
-            _mm256_mul_ps(_mm256_mul_ps(wy, wx), row),
-            _mm256_mul_ps(_mm256_mul_ps(wy, dwx), row),
-            _mm256_mul_ps(_mm256_mul_ps(dwy, wx), row),
-        ]
-    };
-    let [mut v, mut gx, mut gy] = products(0);
-    for r in 1..4 {
-        let [pv, px, py] = products(r);
-        v = _mm256_add_ps(v, pv);
-        gx = _mm256_add_ps(gx, px);
-        gy = _mm256_add_ps(gy, py);
-    }
-    [reduce(v), reduce(gx), reduce(gy)]
 }
 
 /// The eight lanes of two interleaved fields summed to the pair: the halves added, then the
