@@ -37,7 +37,8 @@ pub(super) struct Corner {
     pub(super) column: u32,
     /// The row before the point's, wrapped into the tile.
     pub(super) row: u32,
-    /// The fraction along x past the point's column, in `[0, 1)`.
+    /// The fraction along x past the point's column, in `[0, 1]` (1 only where a coordinate
+    /// just below a sample rounds up to it).
     pub(super) fx: f32,
     /// The fraction along y past the point's row.
     pub(super) fy: f32,
@@ -49,7 +50,7 @@ impl Corner {
     pub(super) fn of(tile: &TileFields, p: [f64; 2]) -> Self {
         let n = tile.cells;
         debug_assert!(
-            n.is_power_of_two() && (4..=1 << 16).contains(&n),
+            n.is_power_of_two() && (4..=1 << 15).contains(&n),
             "tiles are powers of two a side"
         );
         let per_sample = 1.0 / tile.spacing;
@@ -80,9 +81,10 @@ fn axis(coordinate: f64, per_sample: f64, n: usize) -> (u32, f32) {
     // `floor` without the library call (it is one where the target lacks SSE4.1).
     let truncated = u as i64;
     let base = truncated - i64::from(truncated as f64 > u);
-    // Tiles are powers of two a side (at most 2^16, so the index fits a u32): a mask wraps
-    // without a division. The fraction is in [0, 1) from an f64 position: as an f32 it is
-    // within 6e-8 of a sample spacing, far below the interpolation's own error.
+    // Tiles are powers of two a side (at most 2^15, so twice a sample's index fits a u32): a
+    // mask wraps without a division. The fraction is in [0, 1] from an f64 position (1 where a
+    // coordinate a hair below a sample rounds up): as an f32 it is within 6e-8 of a sample
+    // spacing, far below the interpolation's own error.
     (
         ((base - 1) & (n as i64 - 1)) as u32,
         (u - base as f64) as f32,

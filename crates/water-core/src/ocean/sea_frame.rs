@@ -495,7 +495,16 @@ pub(super) mod tests {
     #[test]
     fn one_point_and_batches_give_the_same_bits_as_the_lane_by_lane_reads() {
         let frame = choppy_frame();
-        let points = points(&frame);
+        let mut points = points(&frame);
+        // Points whose fractions round to a whole sample or carry a sign, and points so far
+        // out that the inversion runs to its most reads (in the batch's lockstep too).
+        points.extend([
+            Vec2::new(-0.0, 5.0),
+            Vec2::new(-1e-30, -1e-30),
+            Vec2::new(1e15, 2e14),
+            Vec2::new(3e38, -3e38),
+            Vec2::new(-7.3e14, 1e9),
+        ]);
         let batch = frame.heights(&points);
         let mut samples = vec![frame.sample(Vec2::ZERO); points.len()];
         frame.samples_into(&points, &mut samples);
@@ -511,6 +520,30 @@ pub(super) mod tests {
             assert_eq!(sample.height.to_bits(), portable.to_bits(), "height at {p}");
             assert_eq!(frame.sample(*p), sample, "sample at {p}");
             assert_eq!(*s, sample, "batch sample at {p}");
+        }
+    }
+
+    #[test]
+    fn a_batch_answers_nan_where_one_point_does() {
+        // Not-a-number and infinite coordinates in a batch (in every place of a group of
+        // eight) give NaN as the point alone does, and leave the other points' heights alone.
+        let frame = choppy_frame();
+        let odd = [Vec2::new(f32::NAN, 1.0), Vec2::new(2.0, f32::INFINITY)];
+        for (k, bad) in (0..8).zip(odd.iter().cycle()) {
+            let mut points: Vec<Vec2> = (0..8).map(|i| Vec2::new(i as f32 * 1.7, 3.0)).collect();
+            points[k] = *bad;
+            let batch = frame.heights(&points);
+            for (i, (p, h)) in points.iter().zip(&batch).enumerate() {
+                let one = frame.height(*p);
+                if i == k {
+                    assert!(
+                        h.is_nan() && one.is_nan(),
+                        "{p}: {h} in a batch, {one} alone"
+                    );
+                } else {
+                    assert_eq!(h.to_bits(), one.to_bits(), "{p} beside {bad}");
+                }
+            }
         }
     }
 
