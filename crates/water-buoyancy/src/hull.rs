@@ -23,7 +23,7 @@
 
 use glam::{DVec3, Vec3};
 
-use water_core::HeightSource;
+use water_core::{HeightSource, SurfaceLevel};
 
 use crate::error::Result;
 use crate::pose::Pose;
@@ -171,9 +171,15 @@ impl Hull {
             .iter()
             .map(|&v| pose.transform_vector(v))
             .collect();
-        let depths: Vec<f32> = relative
+        // Every vertex's first question at once (a source may answer a batch faster).
+        let vertices: Vec<Vec3> = relative.iter().map(|&r| origin + r).collect();
+        let firsts: Vec<Vec3> = vertices.iter().map(|&v| v + up * 0.0).collect();
+        let mut levels = vec![None; vertices.len()];
+        water.levels_at(&firsts, &mut levels);
+        let depths: Vec<f32> = vertices
             .iter()
-            .map(|&r| depth_along(water, origin + r, up).unwrap_or(f32::NEG_INFINITY))
+            .zip(levels)
+            .map(|(&v, first)| depth_along(water, v, up, first).unwrap_or(f32::NEG_INFINITY))
             .collect();
         let (mut volume, mut moment) = (0.0_f64, DVec3::ZERO);
         for tri in &self.surface.triangles {
@@ -261,15 +267,21 @@ fn wet_triangle(corners: [(Vec3, f32); 3], up: Vec3) -> (f64, DVec3) {
     (volume, moment)
 }
 
-/// How far below the surface `point` lies along `up` (negative above), if there is water.
-fn depth_along(water: &(impl HeightSource + ?Sized), point: Vec3, up: Vec3) -> Option<f32> {
+/// How far below the surface `point` lies along `up` (negative above), if there is water;
+/// `first` is the source's level at `point + up * 0` (asked with the other vertices').
+fn depth_along(
+    water: &(impl HeightSource + ?Sized),
+    point: Vec3,
+    up: Vec3,
+    first: Option<SurfaceLevel>,
+) -> Option<f32> {
     let mut t = 0.0;
     // Where the line `point + t up` crosses the surface: flat water (the source's up is ours)
     // is exact at once; on a sphere each correction reprojects the source's radial answer onto
     // the line.
-    for _ in 0..3 {
+    for i in 0..3 {
         let p = point + up * t;
-        let level = water.level_at(p)?;
+        let level = if i == 0 { first? } else { water.level_at(p)? };
         let along = level.up.dot(up);
         if along <= 1e-3 {
             return None;

@@ -139,8 +139,10 @@ impl Probes {
         };
         let share = 1.0 / self.offsets.len() as f32;
         let mut total = Wrench::ZERO;
-        for (&p, &v) in positions.iter().zip(&velocities) {
-            let Some(level) = water.level_at(p) else {
+        let mut levels = vec![None; positions.len()];
+        water.levels_at(&positions, &mut levels);
+        for ((&p, &v), level) in positions.iter().zip(&velocities).zip(levels) {
+            let Some(level) = level else {
                 continue;
             };
             let depth = -level.depth_of(p);

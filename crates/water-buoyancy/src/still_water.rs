@@ -81,4 +81,13 @@ impl<S: HeightSource + ?Sized> HeightSource for StillWaterOutside<'_, S> {
                 .map(|(point, up)| SurfaceLevel { point, up })
         })
     }
+
+    fn levels_at(&self, positions: &[Vec3], out: &mut [Option<SurfaceLevel>]) {
+        self.water.levels_at(positions, out);
+        for (o, p) in out.iter_mut().zip(positions) {
+            if o.is_none() {
+                *o = self.rest(*p).map(|(point, up)| SurfaceLevel { point, up });
+            }
+        }
+    }
 }

@@ -69,6 +69,20 @@ pub trait HeightSource {
             up: s.up,
         })
     }
+
+    /// [`HeightSource::level_at`] at each of `positions`: `out[i]` for `positions[i]`, each
+    /// what `level_at` answers there, to the bit. Sources that answer many points at once
+    /// faster override it (the ambient sea reads eight points a vector); a hull asks for all
+    /// its vertices at once through it.
+    ///
+    /// # Panics
+    /// If `out` and `positions` differ in length.
+    fn levels_at(&self, positions: &[Vec3], out: &mut [Option<SurfaceLevel>]) {
+        assert_eq!(positions.len(), out.len(), "one answer per position");
+        for (o, p) in out.iter_mut().zip(positions) {
+            *o = self.level_at(*p);
+        }
+    }
 }
 
 impl<T: HeightSource + ?Sized> HeightSource for &T {
@@ -78,6 +92,10 @@ impl<T: HeightSource + ?Sized> HeightSource for &T {
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
         (**self).level_at(position)
+    }
+
+    fn levels_at(&self, positions: &[Vec3], out: &mut [Option<SurfaceLevel>]) {
+        (**self).levels_at(positions, out);
     }
 }
 

@@ -1,7 +1,8 @@
 //! The reads of `lane_reads.rs` for eight points at once: each AVX2 vector holds one number of
-//! each of eight points, the samples come row by row, a load a point turned into one vector a sample, and every lane makes the reference's
-//! `f32` operations in the reference's order with no fused multiply-add, so it gives the bits
-//! `height_read` and `displacement_read` give for its point (tested below).
+//! each of eight points, the samples come row by row, a load a point turned into one vector a
+//! sample, and every lane makes the reference's `f32` operations in the reference's order with
+//! no fused multiply-add, so it gives the bits `height_read` and `displacement_read` give for
+//! its point (tested below).
 //!
 //! The two reads are the AVX2 functions; their helpers are `inline(always)` into them (a helper
 //! with a `target_feature` of its own would be left a call, its vectors passed through memory).
@@ -100,35 +101,64 @@ unsafe fn displacement_reads_avx2<const HEIGHT: bool>(
             weight_slopes!(fx, per_sample),
             weight_slopes!(fy, per_sample),
         );
-        // Each quantity's and field's four rows, each times its row weight.
-        let mut rows = [[[_mm256_setzero_ps(); 4]; 2]; 3];
-        let mut height_rows = [_mm256_setzero_ps(); 4];
-        for j in 0..4 {
-            let s = row_samples!(floats, corners, tile.cells, j);
-            for k in 0..2 {
-                let row = [s[k], s[2 + k], s[4 + k], s[6 + k]];
-                let (along, slope) = (dot!(wx, row), dot!(dwx, row));
-                rows[0][k][j] = _mm256_mul_ps(wy[j], along);
-                rows[1][k][j] = _mm256_mul_ps(wy[j], slope);
-                rows[2][k][j] = _mm256_mul_ps(dwy[j], along);
-            }
-            if HEIGHT {
-                let s = row_samples!(
-                    as_floats(tile.plane_of(SeaField::Height)),
-                    corners,
-                    tile.cells,
-                    j
-                );
-                height_rows[j] = _mm256_mul_ps(wy[j], dot!(wx, [s[0], s[2], s[4], s[6]]));
-            }
+        // Row `j` of each quantity and field (`[D, dD/dx, dD/dy]`, each `[x, y]`), times its
+        // row weight, and of the height where `HEIGHT`.
+        macro_rules! row {
+            ($j:expr) => {{
+                let j: usize = $j;
+                let s = row_samples!(floats, corners, tile.cells, j);
+                let [x, y] = [0, 1].map(|k| [s[k], s[2 + k], s[4 + k], s[6 + k]]);
+                let (along, slope) = ([dot!(wx, x), dot!(wx, y)], [dot!(dwx, x), dot!(dwx, y)]);
+                let quantities = [
+                    [
+                        _mm256_mul_ps(wy[j], along[0]),
+                        _mm256_mul_ps(wy[j], along[1]),
+                    ],
+                    [
+                        _mm256_mul_ps(wy[j], slope[0]),
+                        _mm256_mul_ps(wy[j], slope[1]),
+                    ],
+                    [
+                        _mm256_mul_ps(dwy[j], along[0]),
+                        _mm256_mul_ps(dwy[j], along[1]),
+                    ],
+                ];
+                let height = if HEIGHT {
+                    let s = row_samples!(
+                        as_floats(tile.plane_of(SeaField::Height)),
+                        corners,
+                        tile.cells,
+                        j
+                    );
+                    _mm256_mul_ps(wy[j], dot!(wx, [s[0], s[2], s[4], s[6]]))
+                } else {
+                    _mm256_setzero_ps()
+                };
+                (quantities, height)
+            }};
         }
-        for (sums, rows) in sums.iter_mut().zip(&rows) {
-            for (sum, rows) in sums.iter_mut().zip(rows) {
-                *sum = _mm256_add_ps(*sum, pairwise!(*rows));
+        // `pairwise`, `(r0 + r1) + (r2 + r3)`, each pair added as soon as it is read (an array
+        // of all the rows would be zeroed through memory first).
+        macro_rules! pair {
+            ($a:expr, $b:expr) => {{
+                let ((mut a, ha), (b, hb)) = ($a, $b);
+                for q in 0..3 {
+                    for k in 0..2 {
+                        a[q][k] = _mm256_add_ps(a[q][k], b[q][k]);
+                    }
+                }
+                (a, _mm256_add_ps(ha, hb))
+            }};
+        }
+        let (low, low_height) = pair!(row!(0), row!(1));
+        let (high, high_height) = pair!(row!(2), row!(3));
+        for q in 0..3 {
+            for k in 0..2 {
+                sums[q][k] = _mm256_add_ps(sums[q][k], _mm256_add_ps(low[q][k], high[q][k]));
             }
         }
         if HEIGHT {
-            height = _mm256_add_ps(height, pairwise!(height_rows));
+            height = _mm256_add_ps(height, _mm256_add_ps(low_height, high_height));
         }
     }
     let mut out = [[[0.0; LANES]; 2]; 3];

@@ -43,6 +43,25 @@ pub const MAX_INVERSION_ITERATIONS: usize = 12;
 pub const NEWTON_MIN_DETERMINANT: f64 = 0.2;
 /// Batches shorter than this are answered on the calling thread.
 const PARALLEL_BATCH: usize = 512;
+/// How many reads a group of eight points takes in step before its unconverged points are
+/// gathered with other groups' (most points converge by the third, the first to take the height
+/// with the displacement).
+#[cfg(target_arch = "x86_64")]
+const LOCKSTEP_READS: usize = 3;
+/// How many points' unconverged inversions are gathered at once (a multiple of eight, on the
+/// stack).
+#[cfg(target_arch = "x86_64")]
+const LATE_BLOCK: usize = 128;
+
+/// A point whose inversion had not converged after [`LOCKSTEP_READS`]: where its height goes,
+/// the point, and its undisplaced point so far.
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy, Default)]
+struct Late {
+    at: usize,
+    p: [f64; 2],
+    x0: [f64; 2],
+}
 
 /// The sea at one world point.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -163,9 +182,7 @@ impl SeaFrame {
     }
 
     /// The heights at eight fixed world points `p`, one a lane: the inversions in step (each
-    /// lane's steps are its point's alone: a lane that has converged takes no more). From the
-    /// third read on (where most points converge) the height is read with the displacement:
-    /// once every lane has converged, each lane's last read was at its point found.
+    /// lane's steps are its point's alone: a lane that has converged takes no more).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn heights_of_lanes(&self, avx2: Avx2, p: &[[f64; 2]; LANES]) -> [f32; LANES] {
@@ -174,22 +191,43 @@ impl SeaFrame {
             return height_reads(avx2, &self.tiles, &x0);
         }
         let mut live = [true; LANES];
-        for reads in 1..=MAX_INVERSION_ITERATIONS {
-            let ([d, d_x, d_y], heights) = if reads >= 3 {
-                let (read, heights) = displacement_and_height_reads(avx2, &self.tiles, &x0);
-                (read, Some(heights))
+        match self.lockstep(avx2, p, &mut x0, &mut live, 1..=MAX_INVERSION_ITERATIONS) {
+            Some(heights) if !live.contains(&true) => heights,
+            _ => height_reads(avx2, &self.tiles, &x0),
+        }
+    }
+
+    /// Reads `reads` (numbered from 1) of eight points' inversions in step, from `x0`, each
+    /// followed by the steps of the lanes still `live`; stops once none is. From the third read
+    /// on (where most points converge) the height is read with the displacement, and these are
+    /// the last read's heights: each lane's at its point found where the lane is no longer live
+    /// (its `x0` has not moved since). `None` where the last read took no heights.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn lockstep(
+        &self,
+        avx2: Avx2,
+        p: &[[f64; 2]; LANES],
+        x0: &mut [[f64; 2]; LANES],
+        live: &mut [bool; LANES],
+        reads: std::ops::RangeInclusive<usize>,
+    ) -> Option<[f32; LANES]> {
+        let mut last = None;
+        for read in reads {
+            let [d, d_x, d_y] = if read >= 3 {
+                let (displacement, heights) = displacement_and_height_reads(avx2, &self.tiles, x0);
+                last = Some(heights);
+                displacement
             } else {
-                (displacement_reads(avx2, &self.tiles, &x0), None)
+                last = None;
+                displacement_reads(avx2, &self.tiles, x0)
             };
-            inversion_steps(avx2, p, &mut x0, &mut live, &[d, d_x, d_y]);
+            inversion_steps(avx2, p, x0, live, &[d, d_x, d_y]);
             if !live.contains(&true) {
-                if let Some(heights) = heights {
-                    return heights;
-                }
                 break;
             }
         }
-        height_reads(avx2, &self.tiles, &x0)
+        last
     }
 
     /// The height (m) at the fixed world point `p` (NaN where `p` has a NaN or infinite
@@ -252,15 +290,65 @@ impl SeaFrame {
     }
 
     /// The heights at `points`, eight at a time in AVX2 vectors (the last few one at a time).
+    /// On a choppy sea each group of eight takes its first [`LOCKSTEP_READS`] reads in step,
+    /// and the points still unconverged then are gathered into groups of their own: a group
+    /// held in step until its slowest point converged would read most points once more than
+    /// they need. Each point's steps are its own, so the grouping changes no bit.
     #[cfg(target_arch = "x86_64")]
     fn heights_avx2(&self, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
         let whole = points.len() / LANES * LANES;
-        for (o, group) in out[..whole]
-            .chunks_exact_mut(LANES)
-            .zip(points[..whole].chunks_exact(LANES))
+        let as_f64 = |p: Vec2| [f64::from(p.x), f64::from(p.y)];
+        for (out, points) in out[..whole]
+            .chunks_mut(LATE_BLOCK)
+            .zip(points[..whole].chunks(LATE_BLOCK))
         {
-            let p = std::array::from_fn(|i| [f64::from(group[i].x), f64::from(group[i].y)]);
-            o.copy_from_slice(&self.heights_of_lanes(avx2, &p));
+            if !self.choppy {
+                for (o, group) in out.chunks_exact_mut(LANES).zip(points.chunks_exact(LANES)) {
+                    let p = std::array::from_fn(|i| as_f64(group[i]));
+                    o.copy_from_slice(&self.heights_of_lanes(avx2, &p));
+                }
+                continue;
+            }
+            let mut late = [Late::default(); LATE_BLOCK];
+            let mut lates = 0;
+            for (g, (o, group)) in out
+                .chunks_exact_mut(LANES)
+                .zip(points.chunks_exact(LANES))
+                .enumerate()
+            {
+                let p: [[f64; 2]; LANES] = std::array::from_fn(|i| as_f64(group[i]));
+                let (mut x0, mut live) = (p, [true; LANES]);
+                let heights = self
+                    .lockstep(avx2, &p, &mut x0, &mut live, 1..=LOCKSTEP_READS)
+                    .unwrap_or_else(|| height_reads(avx2, &self.tiles, &x0));
+                for lane in 0..LANES {
+                    if live[lane] {
+                        late[lates] = Late {
+                            at: g * LANES + lane,
+                            p: p[lane],
+                            x0: x0[lane],
+                        };
+                        lates += 1;
+                    } else {
+                        o[lane] = heights[lane];
+                    }
+                }
+            }
+            for group in late[..lates].chunks(LANES) {
+                // A short last group is filled with its first point again.
+                let lane = |i: usize| group.get(i).unwrap_or(&group[0]);
+                let p = std::array::from_fn(|i| lane(i).p);
+                let mut x0 = std::array::from_fn(|i| lane(i).x0);
+                let mut live = [true; LANES];
+                let reads = LOCKSTEP_READS + 1..=MAX_INVERSION_ITERATIONS;
+                let heights = match self.lockstep(avx2, &p, &mut x0, &mut live, reads) {
+                    Some(heights) if !live.contains(&true) => heights,
+                    _ => height_reads(avx2, &self.tiles, &x0),
+                };
+                for (l, h) in group.iter().zip(heights) {
+                    out[l.at] = h;
+                }
+            }
         }
         for (o, p) in out[whole..].iter_mut().zip(&points[whole..]) {
             *o = self.height_alone(avx2, *p);
@@ -443,6 +531,20 @@ impl HeightSource for SeaFrame {
             up: Vec3::Z,
         })
     }
+
+    /// The heights as one batch ([`SeaFrame::heights_into`]: the same bits as one at a time).
+    fn levels_at(&self, positions: &[Vec3], out: &mut [Option<SurfaceLevel>]) {
+        assert_eq!(positions.len(), out.len(), "one answer per position");
+        let points: Vec<Vec2> = positions.iter().map(|p| p.truncate()).collect();
+        let mut heights = vec![0.0; points.len()];
+        self.heights_into(&points, &mut heights);
+        for ((o, p), h) in out.iter_mut().zip(positions).zip(heights) {
+            *o = Some(SurfaceLevel {
+                point: Vec3::new(p.x, p.y, h),
+                up: Vec3::Z,
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -506,6 +608,18 @@ pub(super) mod tests {
             Vec2::new(-7.3e14, 1e9),
         ]);
         let batch = frame.heights(&points);
+        // A batch short enough for one thread, over several blocks of late points.
+        let short = 413;
+        #[cfg(target_arch = "x86_64")]
+        assert!(short > 3 * super::LATE_BLOCK && short % super::LANES != 0);
+        assert!(short < super::PARALLEL_BATCH && points.len() > short);
+        let one_thread = frame.heights(&points[..short]);
+        let bits = |h: &[f32]| h.iter().map(|h| h.to_bits()).collect::<Vec<_>>();
+        assert_eq!(
+            bits(&one_thread),
+            bits(&batch[..short]),
+            "a one-thread batch"
+        );
         let mut samples = vec![frame.sample(Vec2::ZERO); points.len()];
         frame.samples_into(&points, &mut samples);
         for ((p, h), s) in points.iter().zip(&batch).zip(&samples) {
