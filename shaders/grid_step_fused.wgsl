@@ -17,6 +17,12 @@
 // A storage word of the levels holds an f32 cell.
 alias Word = f32;
 
+// Cell (x, y)'s current and previous levels in channel `channel` (for `load_tile`).
+fn stored_levels(channel: u32, x: u32, y: u32) -> vec2<f32> {
+    let i = channel * u.width * u.height + y * u.width + x;
+    return vec2<f32>(cur[i], old[i]);
+}
+
 @compute @workgroup_size(16, 16)
 fn main(
     @builtin(workgroup_id) group: vec3<u32>,
@@ -27,44 +33,8 @@ fn main(
     let base = channel * cells;
     let origin = vec2<i32>(i32(group.x * TILE) - i32(FUSED_STEPS), i32(group.y * TILE) - i32(FUSED_STEPS));
 
-    // Load both levels and the land of the tile and its halo.
-    for (var i = thread; i < SPAN_CELLS; i += 256u) {
-        let g = global_of(origin, i % SPAN, i / SPAN);
-        if (g.valid) {
-            let gi = u32(g.y) * u.width + u32(g.x);
-            level[0][i] = cur[base + gi];
-            level[1][i] = old[base + gi];
-            dry[i] = land[gi];
-        } else {
-            level[0][i] = 0.0;
-            level[1][i] = 0.0;
-            dry[i] = 1u;
-        }
-    }
-    workgroupBarrier();
-
-    for (var s = 0u; s < FUSED_STEPS; s++) {
-        let c = s & 1u;        // current level this step
-        let o = 1u - c;        // previous level, overwritten with the new one
-        for (var i = thread; i < SPAN_CELLS; i += 256u) {
-            let lx = i % SPAN;
-            let ly = i / SPAN;
-            let g = global_of(origin, lx, ly);
-            let on_rim = g.x == 0 || g.y == 0 || g.x == i32(u.width) - 1 || g.y == i32(u.height) - 1;
-            var v = 0.0;
-            if (g.valid && !(u.boundary == FIXED && on_rim) && dry[i] == 0u) {
-                let north = level[c][tile_neighbour(origin, lx, ly, 0, -1)];
-                let south = level[c][tile_neighbour(origin, lx, ly, 0, 1)];
-                let east = level[c][tile_neighbour(origin, lx, ly, 1, 0)];
-                let west = level[c][tile_neighbour(origin, lx, ly, -1, 0)];
-                v = u.d * (u.a * (north + south + east + west) + u.b * level[c][i] - level[o][i]);
-            }
-            // Read all of this step's inputs before any thread writes: the barrier below
-            // separates the reads of level[c] from the next step's writes into it.
-            level[o][i] = v;
-        }
-        workgroupBarrier();
-    }
+    load_tile(origin, thread, channel);
+    step_tile(origin, thread);
 
     // Write the tile's two newest levels.
     let newest = FUSED_STEPS & 1u;

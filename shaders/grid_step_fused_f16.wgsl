@@ -21,6 +21,13 @@ fn row_words() -> u32 {
     return (u.width + 1u) / 2u;
 }
 
+// Cell (x, y)'s current and previous levels in channel `channel`, widened to f32 (for
+// `load_tile`).
+fn stored_levels(channel: u32, x: u32, y: u32) -> vec2<f32> {
+    let wi = (channel * u.height + y) * row_words() + x / 2u;
+    return vec2<f32>(half_of(cur[wi], x), half_of(old[wi], x));
+}
+
 @compute @workgroup_size(16, 16)
 fn main(
     @builtin(workgroup_id) group: vec3<u32>,
@@ -30,46 +37,8 @@ fn main(
     let plane = channel * u.height;
     let origin = vec2<i32>(i32(group.x * TILE) - i32(FUSED_STEPS), i32(group.y * TILE) - i32(FUSED_STEPS));
 
-    // Load both levels (widened to f32) and the land of the tile and its halo.
-    for (var i = thread; i < SPAN_CELLS; i += 256u) {
-        let g = global_of(origin, i % SPAN, i / SPAN);
-        if (g.valid) {
-            let gx = u32(g.x);
-            let gy = u32(g.y);
-            let wi = (plane + gy) * row_words() + gx / 2u;
-            level[0][i] = half_of(cur[wi], gx);
-            level[1][i] = half_of(old[wi], gx);
-            dry[i] = land[gy * u.width + gx];
-        } else {
-            level[0][i] = 0.0;
-            level[1][i] = 0.0;
-            dry[i] = 1u;
-        }
-    }
-    workgroupBarrier();
-
-    for (var s = 0u; s < FUSED_STEPS; s++) {
-        let c = s & 1u;        // current level this step
-        let o = 1u - c;        // previous level, overwritten with the new one
-        for (var i = thread; i < SPAN_CELLS; i += 256u) {
-            let lx = i % SPAN;
-            let ly = i / SPAN;
-            let g = global_of(origin, lx, ly);
-            let on_rim = g.x == 0 || g.y == 0 || g.x == i32(u.width) - 1 || g.y == i32(u.height) - 1;
-            var v = 0.0;
-            if (g.valid && !(u.boundary == FIXED && on_rim) && dry[i] == 0u) {
-                let north = level[c][tile_neighbour(origin, lx, ly, 0, -1)];
-                let south = level[c][tile_neighbour(origin, lx, ly, 0, 1)];
-                let east = level[c][tile_neighbour(origin, lx, ly, 1, 0)];
-                let west = level[c][tile_neighbour(origin, lx, ly, -1, 0)];
-                v = u.d * (u.a * (north + south + east + west) + u.b * level[c][i] - level[o][i]);
-            }
-            // Read all of this step's inputs before any thread writes: the barrier below
-            // separates the reads of level[c] from the next step's writes into it.
-            level[o][i] = v;
-        }
-        workgroupBarrier();
-    }
+    load_tile(origin, thread, channel);
+    step_tile(origin, thread);
 
     // Write the tile's two newest levels, one word (two cells) per invocation. The padding half
     // of an odd row's last word is written as 0 (on a periodic grid the cell past the edge holds

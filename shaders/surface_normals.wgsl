@@ -3,10 +3,11 @@
 // (`HeightView::cell_normal`), with
 // cell_gradient's central differences over two cells, one-sided at the rim, in world units.
 //
-// Entry points: `main` / `main_classic` / `main_f16` read the compute backend's buffers (f32
-// fields, i32 classic field, f16 fields packed two to a word as in grid_step_f16.wgsl) and write
-// a storage texture; `fs_main` / `fs_classic` are full-screen fragment passes over the fragment
-// backend's textures.
+// Entry points: `main` reads the compute backend's field buffer (f32 fields, the i32 classic
+// field, or f16 fields packed two to a word as in grid_step_f16.wgsl: the same buffer is bound
+// at bindings 1, 2 and 6, and the uniforms say which view to read) and writes a storage
+// texture; `fs_main` / `fs_classic` are full-screen fragment passes over the fragment backend's
+// textures.
 
 #import full_screen
 #import f16_packing
@@ -15,6 +16,10 @@ struct SurfaceUniforms {
     height: u32,
     mode: u32,          // 0 signed, 1 split (height = p - n), 2 classic
     cell_size: f32,     // h, metres
+    f16_words: u32,     // 1 where the compute backend's fields are f16, two to a word
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> u: SurfaceUniforms;
@@ -48,6 +53,17 @@ fn packed_height(x: u32, y: u32) -> f32 {
 
 fn classic_height(x: u32, y: u32) -> f32 {
     return f32(classic_heights[y * u.width + x]);
+}
+
+// The compute backend's height at cell (x, y), from the field buffer's view its storage takes.
+fn stored_height(x: u32, y: u32) -> f32 {
+    if (u.mode == 2u) {
+        return classic_height(x, y);
+    }
+    if (u.f16_words == 1u) {
+        return packed_height(x, y);
+    }
+    return buffer_height(x, y);
 }
 
 fn texture_height(x: u32, y: u32) -> f32 {
@@ -93,45 +109,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let s = stencil(id.x, id.y);
     let texel = surface_texel(
         s,
-        buffer_height(s.xl, id.y),
-        buffer_height(s.xr, id.y),
-        buffer_height(id.x, s.yl),
-        buffer_height(id.x, s.yr),
-        buffer_height(id.x, id.y),
-    );
-    textureStore(surface, id.xy, texel);
-}
-
-@compute @workgroup_size(16, 16)
-fn main_classic(@builtin(global_invocation_id) id: vec3<u32>) {
-    if (id.x >= u.width || id.y >= u.height) {
-        return;
-    }
-    let s = stencil(id.x, id.y);
-    let texel = surface_texel(
-        s,
-        classic_height(s.xl, id.y),
-        classic_height(s.xr, id.y),
-        classic_height(id.x, s.yl),
-        classic_height(id.x, s.yr),
-        classic_height(id.x, id.y),
-    );
-    textureStore(surface, id.xy, texel);
-}
-
-@compute @workgroup_size(16, 16)
-fn main_f16(@builtin(global_invocation_id) id: vec3<u32>) {
-    if (id.x >= u.width || id.y >= u.height) {
-        return;
-    }
-    let s = stencil(id.x, id.y);
-    let texel = surface_texel(
-        s,
-        packed_height(s.xl, id.y),
-        packed_height(s.xr, id.y),
-        packed_height(id.x, s.yl),
-        packed_height(id.x, s.yr),
-        packed_height(id.x, id.y),
+        stored_height(s.xl, id.y),
+        stored_height(s.xr, id.y),
+        stored_height(id.x, s.yl),
+        stored_height(id.x, s.yr),
+        stored_height(id.x, id.y),
     );
     textureStore(surface, id.xy, texel);
 }

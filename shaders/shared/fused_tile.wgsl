@@ -1,6 +1,6 @@
 // shared/fused_tile: the tile of the fused multi-step kernels (grid_step_fused.wgsl and its f16
-// twin): its size, the two levels and the land flags in workgroup memory, and how a tile-local
-// cell maps to the grid. CPU twin of the idea: crates/water-core/src/kernels/temporal_blocking.rs
+// twin): its size, the two levels and the land flags in workgroup memory, how a tile-local
+// cell maps to the grid, the tile's load (`load_tile`) and its steps (`step_tile`). CPU twin of the idea: crates/water-core/src/kernels/temporal_blocking.rs
 // (several steps per pass over memory). The FUSED_STEPS here is the host's `FUSED_STEPS` in
 // crates/water-gpu/src/compute_grid.rs. Imports grid_uniforms' `u` from the kernel.
 
@@ -58,4 +58,55 @@ fn tile_neighbour(origin: vec2<i32>, lx: u32, ly: u32, dx: i32, dy: i32) -> u32 
         ny = gy - origin.y;
     }
     return u32(clamp(ny, 0, i32(SPAN) - 1)) * SPAN + u32(clamp(nx, 0, i32(SPAN) - 1));
+}
+
+// Loads both levels and the land of the tile and its halo into workgroup memory (zero water,
+// and land, outside a non-periodic grid); each kernel reads a cell's two levels from its own
+// storage (`stored_levels(channel, x, y)`). Holds a barrier: call it from uniform control flow.
+fn load_tile(origin: vec2<i32>, thread: u32, channel: u32) {
+    for (var i = thread; i < SPAN_CELLS; i += 256u) {
+        let g = global_of(origin, i % SPAN, i / SPAN);
+        if (g.valid) {
+            let x = u32(g.x);
+            let y = u32(g.y);
+            let levels = stored_levels(channel, x, y);
+            level[0][i] = levels.x;
+            level[1][i] = levels.y;
+            dry[i] = land[y * u.width + x];
+        } else {
+            level[0][i] = 0.0;
+            level[1][i] = 0.0;
+            dry[i] = 1u;
+        }
+    }
+    workgroupBarrier();
+}
+
+// FUSED_STEPS steps of the signed stencil (each as in grid_step.wgsl) on the tile loaded into
+// workgroup memory: level[0] the current level, level[1] the previous; the newest ends in
+// level[FUSED_STEPS & 1], the one before it in the other. `thread` is the invocation's index in
+// its workgroup of 256. Holds barriers: call it from uniform control flow.
+fn step_tile(origin: vec2<i32>, thread: u32) {
+    for (var s = 0u; s < FUSED_STEPS; s++) {
+        let c = s & 1u;        // current level this step
+        let o = 1u - c;        // previous level, overwritten with the new one
+        for (var i = thread; i < SPAN_CELLS; i += 256u) {
+            let lx = i % SPAN;
+            let ly = i / SPAN;
+            let g = global_of(origin, lx, ly);
+            let on_rim = g.x == 0 || g.y == 0 || g.x == i32(u.width) - 1 || g.y == i32(u.height) - 1;
+            var v = 0.0;
+            if (g.valid && !(u.boundary == FIXED && on_rim) && dry[i] == 0u) {
+                let north = level[c][tile_neighbour(origin, lx, ly, 0, -1)];
+                let south = level[c][tile_neighbour(origin, lx, ly, 0, 1)];
+                let east = level[c][tile_neighbour(origin, lx, ly, 1, 0)];
+                let west = level[c][tile_neighbour(origin, lx, ly, -1, 0)];
+                v = u.d * (u.a * (north + south + east + west) + u.b * level[c][i] - level[o][i]);
+            }
+            // Read all of this step's inputs before any thread writes: the barrier below
+            // separates the reads of level[c] from the next step's writes into it.
+            level[o][i] = v;
+        }
+        workgroupBarrier();
+    }
 }

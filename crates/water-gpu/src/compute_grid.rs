@@ -814,29 +814,19 @@ impl GpuGridWater for ComputeGrid {
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
         let device = self.device.clone();
-        let f16 = self.spec.storage == StorageFormat::F16;
         if self.surface.is_none() {
             let surface = NormalHeightTexture::new(&device, &self.spec, true);
-            let entry = if f16 {
-                "main_f16"
-            } else {
-                NormalHeightTexture::entries(self.spec.mode).0
-            };
             let pipeline = validated(&device, || {
-                compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", entry)
+                compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", "main")
             })?;
             self.surface = Some((surface, pipeline));
         }
         let Some((surface, pipeline)) = &self.surface else {
             unreachable!("made above");
         };
-        let field_binding = if self.spec.mode == GridMode::Classic {
-            2
-        } else if f16 {
-            6
-        } else {
-            1
-        };
+        // One field buffer, seen as f32 (1), i32 (2) and packed f16 (6) words: the uniforms say
+        // which view the pass reads.
+        let field = self.fields[self.levels.current()].as_entire_binding();
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water surface"),
             layout: &pipeline.get_bind_group_layout(0),
@@ -846,8 +836,16 @@ impl GpuGridWater for ComputeGrid {
                     resource: surface.uniforms.as_entire_binding(),
                 },
                 wgpu::BindGroupEntry {
-                    binding: field_binding,
-                    resource: self.fields[self.levels.current()].as_entire_binding(),
+                    binding: 1,
+                    resource: field.clone(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: field.clone(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 6,
+                    resource: field,
                 },
                 wgpu::BindGroupEntry {
                     binding: 3,

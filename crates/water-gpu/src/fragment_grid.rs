@@ -703,7 +703,7 @@ impl GpuGridWater for FragmentGrid {
                     &device,
                     shaders::SURFACE_NORMALS,
                     "surface_normals",
-                    NormalHeightTexture::entries(self.spec.mode).1,
+                    NormalHeightTexture::fragment_entry(self.spec.mode),
                     NORMAL_HEIGHT_FORMAT,
                 )
             })?;

@@ -18,7 +18,7 @@ use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, read_texture, PendingReadback};
 use crate::shaders;
 use crate::spec::GridSpec;
-use crate::storage::f16_to_f32;
+use crate::storage::{f16_to_f32, StorageFormat};
 use crate::uniforms::{mode_code, SurfaceUniforms};
 
 /// Texel format of the surface texture: exact, not filterable by a linear sampler.
@@ -75,6 +75,10 @@ impl NormalHeightTexture {
                 height: spec.size.height() as u32,
                 mode: mode_code(spec.mode),
                 cell_size: spec.params.cell_size() as f32,
+                f16_words: u32::from(spec.storage == StorageFormat::F16),
+                _pad0: 0,
+                _pad1: 0,
+                _pad2: 0,
             }),
             usage: wgpu::BufferUsages::UNIFORM,
         });
@@ -172,12 +176,13 @@ impl NormalHeightTexture {
         self.filterable.as_ref().map(|copy| &copy.texture)
     }
 
-    /// Entry point for a mode: `(compute, fragment)`.
-    pub fn entries(mode: GridMode) -> (&'static str, &'static str) {
+    /// The fragment pass's entry point for a mode (the compute pass has one, `main`, for
+    /// every mode and storage).
+    pub fn fragment_entry(mode: GridMode) -> &'static str {
         if mode == GridMode::Classic {
-            ("main_classic", "fs_classic")
+            "fs_classic"
         } else {
-            ("main", "fs_main")
+            "fs_main"
         }
     }
 

@@ -37,8 +37,8 @@ pub const CLASSIC_STEP_FRAGMENT: &str = include_str!("../../../shaders/classic_s
 /// `add_impulse` as a full-screen render pass adding a delta texture (fragment backend).
 pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impulse_fragment.wgsl");
 
-/// `surface_normals`: normals and heights for rendering (compute entry points for f32, f16 and
-/// classic fields; fragment entry points).
+/// `surface_normals`: normals and heights for rendering (one compute entry point for f32, f16
+/// and classic fields; fragment entry points).
 pub const SURFACE_NORMALS: &str = include_str!("../../../shaders/surface_normals.wgsl");
 /// `gather_patches`: rectangles of the surface texture's heights packed into one buffer, for
 /// reading back only the water bodies and queries need (compute).

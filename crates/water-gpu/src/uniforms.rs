@@ -137,6 +137,14 @@ pub struct SurfaceUniforms {
     pub mode: u32,
     /// Cell size `h`, metres.
     pub cell_size: f32,
+    /// 1 where the compute backend's fields are f16, two to a word (else 0).
+    pub f16_words: u32,
+    /// Padding to 32 bytes.
+    pub _pad0: u32,
+    /// Padding.
+    pub _pad1: u32,
+    /// Padding.
+    pub _pad2: u32,
 }
 
 /// `SphereUniforms` of `shaders/sphere_step.wgsl`.

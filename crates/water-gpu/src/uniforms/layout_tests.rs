@@ -28,7 +28,8 @@ const CELL: Fields = fields!(ImpulseCell: index, amount);
 
 const WORD: Fields = fields!(ImpulseWord: word, low, high, _pad);
 
-const SURFACE: Fields = fields!(SurfaceUniforms: width, height, mode, cell_size);
+const SURFACE: Fields =
+    fields!(SurfaceUniforms: width, height, mode, cell_size, f16_words, _pad0, _pad1, _pad2);
 
 const SPHERE: Fields = fields!(SphereUniforms: vertices, k, d, _pad);
 
