@@ -63,6 +63,7 @@ fn tile_sample(field: texture_2d_array<f32>, t: u32, p: vec2<f32>) -> vec4<f32> 
 // tile holds waves from `length / 8` (its shortest, 8 samples) up to `length`, so it stays
 // whole while `size` is under `length / lo` and is gone once `size` passes `length / hi`,
 // where even its longest waves are lost (a swell is never dropped while the mesh can show it).
+// Twin: `tile_weight` in crates/water-bevy/src/ocean_surface.wgsl (the Bevy sea's normals).
 fn tile_weight(t: u32, size: f32, lo: f32, hi: f32) -> f32 {
     let length = tile_length(t);
     return 1.0 - smoothstep(length / lo, length / hi, size);

@@ -1,6 +1,7 @@
 // The sea to the horizon (ocean_surface.rs): camera-centred rings displaced by the ambient sea's
 // tiles and, where the grid lies, by the grid's water faded out over its rim; lit per pixel by
-// Bevy's PBR lighting with the normal of the displaced surface. The sea's frame is the water's:
+// Bevy's PBR lighting with the normal of the displaced surface, each tile's part of the normal
+// faded out where a pixel covers too much sea to show its waves. The sea's frame is the water's:
 // x along world x, y along world -z, heights up (+y), from the grid's north-west corner, where
 // the mesh's entity stands. Seam vertices (uv.x > 0) take the mean of their coarse edge's two
 // ends, as water_gpu's RingVertex::heights_pinned does, so the rings meet without cracks.
@@ -60,6 +61,26 @@ fn sea_read(field: u32, p: vec2<f32>) -> vec4<f32> {
     var total = vec4<f32>(0.0);
     for (var tile = 0u; tile < ocean.tiles; tile++) {
         total += tile_read(field, tile, p);
+    }
+    return total;
+}
+
+// A tile's weight in the normal of a pixel whose footprint on the sea is `footprint` metres:
+// a tile holds waves from `length / 8` (its shortest, 8 samples) up to `length`; it counts
+// whole while the footprint is under `length / 16` and not at all once it passes `length / 4`,
+// where even its longest waves span under four pixels and could only alias into speckle. The
+// twin of `tile_weight` in shaders/render_ocean_surface.wgsl (the `water render` sea), with its
+// constants for normals.
+fn tile_weight(tile: u32, footprint: f32) -> f32 {
+    let length = tile_length(tile);
+    return 1.0 - smoothstep(length / 16.0, length / 4.0, footprint);
+}
+
+// `sea_read`, each tile weighted by `tile_weight` for a pixel of `footprint` metres.
+fn sea_read_faded(field: u32, p: vec2<f32>, footprint: f32) -> vec4<f32> {
+    var total = vec4<f32>(0.0);
+    for (var tile = 0u; tile < ocean.tiles; tile++) {
+        total += tile_weight(tile, footprint) * tile_read(field, tile, p);
     }
     return total;
 }
@@ -143,8 +164,11 @@ fn vertex(vertex: Vertex) -> VertexOutput {
 @fragment
 fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
     let p = in.uv;
-    let a = sea_read(0u, p);
-    let b = sea_read(1u, p);
+    // The pixel's footprint on the sea, metres: how far the sea point under it moves from one
+    // pixel to the next (far off and at grazing angles, many of the finer tiles' waves).
+    let footprint = max(length(dpdx(p)), length(dpdy(p)));
+    let a = sea_read_faded(0u, p, footprint);
+    let b = sea_read_faded(1u, p, footprint);
     let slope = (b.xy + grid_slope(p)) * ocean.grid.w;
     // Tangents of the displaced surface x0 + D(x0), h(x0) in the sea's z-up frame.
     let tx = vec3<f32>(1.0 + b.z, a.w, slope.x);
