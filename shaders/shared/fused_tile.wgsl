@@ -1,7 +1,8 @@
 // shared/fused_tile: the tile of the fused multi-step kernels (grid_step_fused.wgsl and its f16
 // twin): its size, the two levels and the land flags in workgroup memory, how a tile-local
-// cell maps to the grid, the tile's load (`load_tile`) and its steps (`step_tile`). CPU twin of the idea: crates/water-core/src/kernels/temporal_blocking.rs
-// (several steps per pass over memory). The FUSED_STEPS here is the host's `FUSED_STEPS` in
+// cell maps to the grid, the tile's load (`load_tile`) and its steps (`step_tile`). CPU twin
+// of the idea: crates/water-core/src/kernels/temporal_blocking.rs (several steps per pass over
+// memory). The FUSED_STEPS here is the host's `FUSED_STEPS` in
 // crates/water-gpu/src/compute_grid.rs. Imports grid_uniforms' `u` from the kernel.
 
 const TILE: u32 = 16u;

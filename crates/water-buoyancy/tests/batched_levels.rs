@@ -5,7 +5,9 @@
 //! reads take different code) with and without grid water on part of the hull.
 
 use glam::{Quat, Vec3};
-use water_buoyancy::{BodyState, Gravity, Hull, Pose, ProbeVelocity, Probes, Shape};
+use water_buoyancy::{
+    BodyState, Gravity, Hull, Pose, ProbeVelocity, Probes, Shape, StillWaterOutside,
+};
 use water_core::ocean::{AmbientSea, OceanSpec, SeaFrame, SeaWithWater, WaveSpectrum};
 use water_core::{HeightSource, SurfaceLevel, SurfaceSample};
 
@@ -97,4 +99,26 @@ fn a_hull_and_probes_on_a_choppy_sea_batched_as_one_at_a_time() {
     let sea = choppy_sea();
     check(&sea);
     check(&SeaWithWater::new(&sea, &HalfPond));
+}
+
+#[test]
+fn still_water_outside_answers_a_batch_as_one_point_at_a_time() {
+    // Beyond the pond (x >= 0) the still level stands in, in a batch as alone, and the flag
+    // that says a query fell outside is raised by the batch only where one point would be.
+    let positions: Vec<Vec3> = (0..40)
+        .map(|i| Vec3::new(i as f32 * 0.5 - 10.0, 1.0, -0.2))
+        .collect();
+    for range in [0..20, 0..40] {
+        let batch_water = StillWaterOutside::new(&HalfPond, &Gravity::EARTH);
+        let mut batch = vec![None; range.len()];
+        batch_water.levels_at(&positions[range.clone()], &mut batch);
+        let one_water = StillWaterOutside::new(&HalfPond, &Gravity::EARTH);
+        let one: Vec<_> = positions[range.clone()]
+            .iter()
+            .map(|p| one_water.level_at(*p))
+            .collect();
+        assert_eq!(batch, one, "{range:?}");
+        assert_eq!(batch_water.off_water(), one_water.off_water(), "{range:?}");
+        assert_eq!(batch_water.off_water(), range.end > 20, "{range:?}");
+    }
 }

@@ -72,7 +72,7 @@ pub trait HeightSource {
 
     /// [`HeightSource::level_at`] at each of `positions`: `out[i]` for `positions[i]`, each
     /// what `level_at` answers there, to the bit. Sources that answer many points at once
-    /// faster override it (the ambient sea reads eight points a vector); a hull asks for all
+    /// faster override it (the ambient sea reads eight points a vector where the CPU has AVX2); a hull asks for all
     /// its vertices at once through it.
     ///
     /// # Panics

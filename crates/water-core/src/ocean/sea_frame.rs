@@ -11,8 +11,9 @@
 //! or after [`MAX_INVERSION_ITERATIONS`]; `docs/math.md` section 14 gives the errors measured.
 //!
 //! Batches of heights go eight points at a time where the CPU has AVX2, one point a lane
-//! (`lane_reads_x86.rs`, `inversion_steps_x86.rs`), the inversions in step; every lane gives the
-//! bits one point alone gives, so an answer never depends on the batch, the CPU or the threads.
+//! (`lane_reads_x86.rs`, `inversion_steps_x86.rs`), the inversions in step for their first
+//! reads and the points still unconverged then regrouped; every lane gives the bits one point
+//! alone gives, so an answer never depends on the batch, the CPU or the threads.
 
 #![allow(unsafe_code, reason = "the AVX2 entry to the batch queries")]
 
@@ -48,6 +49,9 @@ const PARALLEL_BATCH: usize = 512;
 /// with the displacement).
 #[cfg(target_arch = "x86_64")]
 const LOCKSTEP_READS: usize = 3;
+// A point regrouped never reads more often than it would alone.
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(LOCKSTEP_READS <= MAX_INVERSION_ITERATIONS);
 /// How many points' unconverged inversions are gathered at once (a multiple of eight, on the
 /// stack).
 #[cfg(target_arch = "x86_64")]
@@ -181,27 +185,12 @@ impl SeaFrame {
         Inversion { x0, reads }
     }
 
-    /// The heights at eight fixed world points `p`, one a lane: the inversions in step (each
-    /// lane's steps are its point's alone: a lane that has converged takes no more).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn heights_of_lanes(&self, avx2: Avx2, p: &[[f64; 2]; LANES]) -> [f32; LANES] {
-        let mut x0 = *p;
-        if !self.choppy {
-            return height_reads(avx2, &self.tiles, &x0);
-        }
-        let mut live = [true; LANES];
-        match self.lockstep(avx2, p, &mut x0, &mut live, 1..=MAX_INVERSION_ITERATIONS) {
-            Some(heights) if !live.contains(&true) => heights,
-            _ => height_reads(avx2, &self.tiles, &x0),
-        }
-    }
-
     /// Reads `reads` (numbered from 1) of eight points' inversions in step, from `x0`, each
-    /// followed by the steps of the lanes still `live`; stops once none is. From the third read
-    /// on (where most points converge) the height is read with the displacement, and these are
-    /// the last read's heights: each lane's at its point found where the lane is no longer live
-    /// (its `x0` has not moved since). `None` where the last read took no heights.
+    /// followed by the steps of the lanes still `live`; stops once none is. From read
+    /// [`LOCKSTEP_READS`] on (where most points converge) the height is read with the
+    /// displacement, and these are the last read's heights: each lane's at its point found
+    /// where the lane is no longer live (its `x0` has not moved since). `None` where the last
+    /// read took no heights.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn lockstep(
@@ -214,7 +203,7 @@ impl SeaFrame {
     ) -> Option<[f32; LANES]> {
         let mut last = None;
         for read in reads {
-            let [d, d_x, d_y] = if read >= 3 {
+            let [d, d_x, d_y] = if read >= LOCKSTEP_READS {
                 let (displacement, heights) = displacement_and_height_reads(avx2, &self.tiles, x0);
                 last = Some(heights);
                 displacement
@@ -239,8 +228,8 @@ impl SeaFrame {
         out[0]
     }
 
-    /// [`SeaFrame::height`], one point at a time (each lane of [`SeaFrame::heights_of_lanes`]
-    /// gives the same bits).
+    /// [`SeaFrame::height`], one point at a time (each lane of [`SeaFrame::heights_avx2`] gives
+    /// the same bits).
     #[inline(always)]
     fn height_alone<L: Lanes>(&self, lanes: L, p: Vec2) -> f32 {
         let x0 = self.invert(lanes, [f64::from(p.x), f64::from(p.y)]).x0;
@@ -305,7 +294,7 @@ impl SeaFrame {
             if !self.choppy {
                 for (o, group) in out.chunks_exact_mut(LANES).zip(points.chunks_exact(LANES)) {
                     let p = std::array::from_fn(|i| as_f64(group[i]));
-                    o.copy_from_slice(&self.heights_of_lanes(avx2, &p));
+                    o.copy_from_slice(&height_reads(avx2, &self.tiles, &p));
                 }
                 continue;
             }
