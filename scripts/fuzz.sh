@@ -26,7 +26,21 @@ for target in scenario core buoyancy sphere; do
   [[ -d fuzz/seeds/$target ]] && extra+=("fuzz/seeds/$target")
   [[ $target == scenario ]] && extra+=(scenarios)
   echo "== fuzz $target (${seconds} s)"
+  marker=$(mktemp)
+  status=0
   cargo +nightly fuzz run -s none "$target" "fuzz/corpus/$target" "${extra[@]}" -- \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
-    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done|SUMMARY)|panicked|ERROR'
+    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done|SUMMARY)|panicked|ERROR|Test unit written' ||
+    status=${PIPESTATUS[0]}
+  if ((status != 0)); then
+    # The finding itself, so that a CI log alone reproduces it (`base64 -d > input`).
+    find "fuzz/artifacts/$target" -type f -newer "$marker" 2>/dev/null | while read -r finding; do
+      echo "== $finding, base64:"
+      base64 -w 0 "$finding"
+      echo
+    done
+    rm -f "$marker"
+    exit "$status"
+  fi
+  rm -f "$marker"
 done
