@@ -152,17 +152,34 @@ impl FollowingWindow {
         water: &mut (impl GridWater + ?Sized),
         focus: DVec2,
     ) -> Result<I64Vec2> {
-        let shift = self.shift_for(focus)?;
-        if shift != I64Vec2::ZERO {
-            // A shift of a whole side or more brings in only still water: clamped there, so the
-            // count fits the grid's `isize` on any target.
+        self.follow_with(focus, |dx, dy| {
+            water.shift_window(dx, dy);
+            Ok(())
+        })
+    }
+
+    /// [`FollowingWindow::follow`] for water that moves by other means (GPU water, a scene's
+    /// backend): `shift(dx, dy)` moves it as [`GridWater::shift_window`] does, called only when
+    /// the window moves, with each count clamped to the grid's side (a shift of a whole side or
+    /// more brings in only still water). The window moves only if `shift` succeeds.
+    ///
+    /// # Errors
+    /// As [`FollowingWindow::shift_for`], or what `shift` returns.
+    pub fn follow_with<E: From<WaterError>>(
+        &mut self,
+        focus: DVec2,
+        shift: impl FnOnce(isize, isize) -> std::result::Result<(), E>,
+    ) -> std::result::Result<I64Vec2, E> {
+        let by = self.shift_for(focus)?;
+        if by != I64Vec2::ZERO {
+            // Clamped so the count fits `isize` on any target.
             let clamp = |d: i64, side: usize| d.clamp(-(side as i64), side as i64) as isize;
-            water.shift_window(
-                clamp(shift.x, self.size.width()),
-                clamp(shift.y, self.size.height()),
-            );
-            self.origin += shift;
+            shift(
+                clamp(by.x, self.size.width()),
+                clamp(by.y, self.size.height()),
+            )?;
+            self.origin += by;
         }
-        Ok(shift)
+        Ok(by)
     }
 }

@@ -133,8 +133,9 @@ impl LandMask {
     }
 
     /// Moves the mask with a window shift: new cell (x, y) takes old cell (x + dx, y + dy);
-    /// cells from outside the old window are water.
-    pub(crate) fn shift(&mut self, dx: isize, dy: isize) {
+    /// cells from outside the old window are water (as [`crate::GridWater::shift_window`] moves
+    /// a grid's land).
+    pub fn shift(&mut self, dx: isize, dy: isize) {
         crate::window::shift_cells(&mut self.is_land, self.size, dx, dy, false);
         self.rebuild_runs();
     }

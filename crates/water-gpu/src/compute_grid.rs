@@ -11,6 +11,7 @@ mod mean_level;
 mod spectral;
 mod step_plan;
 mod varying_depth;
+mod window_shift;
 
 pub use spectral::SPECTRAL_MAX_SIDE;
 
@@ -111,6 +112,8 @@ pub struct ComputeGrid {
     uniforms_contacts: wgpu::Buffer,
     base_uniforms: GridUniforms,
     impulse_pipeline: wgpu::ComputePipeline,
+    /// `shaders/shift_window.wgsl`, made by the first window shift.
+    shift_pipeline: Option<wgpu::ComputePipeline>,
     /// The surface texture and its pipeline, made on first use.
     surface: Option<(NormalHeightTexture, wgpu::ComputePipeline)>,
     steps: u64,
@@ -248,6 +251,7 @@ impl ComputeGrid {
             uniforms_contacts,
             base_uniforms,
             impulse_pipeline,
+            shift_pipeline: None,
             surface: None,
             steps: 0,
             dispatches: 0,
@@ -567,6 +571,15 @@ impl GpuGridWater for ComputeGrid {
         }
         self.land_mask = land;
         Ok(())
+    }
+
+    fn encode_shift_window(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        dx: isize,
+        dy: isize,
+    ) -> Result<(), GpuError> {
+        self.record_shift_window(encoder, dx, dy)
     }
 
     /// Records [`ComputeGrid::add_impulse`](crate::GpuGridWater::add_impulse) into the caller's encoder. **Records only.** The

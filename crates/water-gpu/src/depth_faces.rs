@@ -67,6 +67,16 @@ impl LandParts {
         }
     }
 
+    /// Both moved with a window shift (new cell `(x, y)` takes old cell `(x + dx, y + dy)`),
+    /// as the CPU grids move their land; the union after the move.
+    pub(crate) fn shift(&mut self, dx: isize, dy: isize) -> Result<LandMask, GpuError> {
+        self.placed.shift(dx, dy);
+        if let Some(dry) = &mut self.dry {
+            dry.shift(dx, dy);
+        }
+        self.combined()
+    }
+
     /// The union of both.
     pub(crate) fn combined(&self) -> Result<LandMask, GpuError> {
         Ok(match &self.dry {

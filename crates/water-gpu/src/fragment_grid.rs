@@ -7,6 +7,7 @@ mod cell_amounts;
 mod level_io;
 mod level_keeping;
 mod varying_depth;
+mod window_shift;
 
 use level_io::texel_bytes;
 use varying_depth::faces_texture;
@@ -424,6 +425,15 @@ impl GpuGridWater for FragmentGrid {
         }
         self.land_mask = land;
         Ok(())
+    }
+
+    fn encode_shift_window(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        dx: isize,
+        dy: isize,
+    ) -> Result<(), GpuError> {
+        self.record_shift_window(encoder, dx, dy)
     }
 
     /// Records [`FragmentGrid::add_impulse`](crate::GpuGridWater::add_impulse) into the caller's encoder. **Records only.** The

@@ -115,6 +115,15 @@ impl GpuGridWater for GpuGrid {
         self.water_mut().encode_add_impulse(encoder, impulse)
     }
 
+    fn encode_shift_window(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        dx: isize,
+        dy: isize,
+    ) -> Result<(), GpuError> {
+        self.water_mut().encode_shift_window(encoder, dx, dy)
+    }
+
     fn encode_step_with_contacts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,

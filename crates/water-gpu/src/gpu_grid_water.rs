@@ -80,6 +80,35 @@ pub trait GpuGridWater: sealed::GridTargets {
     /// storage; a depth of another grid size; readback failures.
     fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError>;
 
+    /// Records moving the window by whole cells into the caller's encoder, as
+    /// [`water_core::GridWater::shift_window`] moves a CPU grid: new cell `(x, y)` takes old
+    /// cell `(x + dx, y + dy)` in both levels, cells that come in are still water, the land
+    /// moves with the water (a varying depth stays where it is, as on the CPU), and a fixed rim
+    /// stays 0. A shift of a whole side or more leaves still water. **Records only**; in
+    /// recording order with the steps around it. With [`water_core::FollowingWindow`] it keeps a
+    /// focus in the grid's centre cell.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the shift's kernel cannot be built on this device.
+    fn encode_shift_window(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        dx: isize,
+        dy: isize,
+    ) -> Result<(), GpuError>;
+
+    /// [`GpuGridWater::encode_shift_window`] in a command buffer of its own. **Submits.**
+    ///
+    /// # Errors
+    /// As [`GpuGridWater::encode_shift_window`]; [`GpuError::DeviceLost`] when the device no
+    /// longer accepts work.
+    fn shift_window(&mut self, dx: isize, dy: isize) -> Result<(), GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        submit_recorded(&device, &queue, "water window shift", |encoder| {
+            self.encode_shift_window(encoder, dx, dy)
+        })
+    }
+
     /// Records an impulse into the caller's encoder: added to the current heights (and, for a
     /// displacement, to the previous level too: [`Impulse::displacement`]), with the per-cell
     /// amounts the CPU grids add ([`Impulse::for_each_cell`]). **Records only**; impulses and

@@ -117,6 +117,7 @@ mod storage;
 mod time_levels;
 mod uniforms;
 pub mod wgsl_import;
+mod window_shift;
 
 pub use agreement::{Comparison, F32_TOLERANCE, LOOSEST_TOLERANCE};
 pub use compute_grid::{ComputeGrid, FUSED_STEPS, SPECTRAL_MAX_SIDE};

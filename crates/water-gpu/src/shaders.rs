@@ -34,6 +34,9 @@ pub const ADD_IMPULSE_F16: &str = include_str!("../../../shaders/add_impulse_f16
 pub const GRID_STEP_FRAGMENT: &str = include_str!("../../../shaders/grid_step_fragment.wgsl");
 /// `classic_step` as a full-screen render pass (fragment backend).
 pub const CLASSIC_STEP_FRAGMENT: &str = include_str!("../../../shaders/classic_step_fragment.wgsl");
+/// `shift_window`: moves a level by whole cells into another buffer, a fixed rim held at 0
+/// (compute; every storage format's words).
+pub const SHIFT_WINDOW: &str = include_str!("../../../shaders/shift_window.wgsl");
 /// `add_impulse` as a full-screen render pass adding a delta texture (fragment backend).
 pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impulse_fragment.wgsl");
 
@@ -87,6 +90,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("grid_step_fragment.wgsl", GRID_STEP_FRAGMENT),
     ("classic_step_fragment.wgsl", CLASSIC_STEP_FRAGMENT),
     ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),
+    ("shift_window.wgsl", SHIFT_WINDOW),
     ("surface_normals.wgsl", SURFACE_NORMALS),
     ("surface_filterable.wgsl", SURFACE_FILTERABLE),
     ("gather_patches.wgsl", GATHER_PATCHES),

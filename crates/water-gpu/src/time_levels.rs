@@ -54,6 +54,17 @@ impl<const N: usize> TimeLevels<N> {
         self.order.rotate_left(steps);
     }
 
+    /// After a window shift that wrote the moved previous level into [`TimeLevels::next`] and
+    /// then the moved current level over the old previous slot (read by then): those two are
+    /// previous and current, the old current slot a spare. Needs one spare only, so every
+    /// ring shifts alike (`crate::window_shift`).
+    pub fn after_shift(&mut self) {
+        let (previous, current, next) = (self.order[0], self.order[1], self.order[2]);
+        self.order[0] = next;
+        self.order[1] = previous;
+        self.order[2] = current;
+    }
+
     /// After a pass that wrote a changed copy of the current level into
     /// [`TimeLevels::next`]: the copy is current, the previous level stays.
     pub fn replace_current(&mut self) {
@@ -84,6 +95,31 @@ mod tests {
         let (next, after_next) = (levels.next(), levels.after_next());
         levels.advance(2);
         assert_eq!((levels.previous(), levels.current()), (next, after_next));
+    }
+
+    #[test]
+    fn a_shift_makes_its_two_written_slots_the_levels_and_frees_the_current() {
+        let mut three = TimeLevels::<3>::new();
+        let (p, c, n) = (three.previous(), three.current(), three.next());
+        three.after_shift();
+        assert_eq!((three.previous(), three.current(), three.next()), (n, p, c));
+        let mut four = TimeLevels::<4>::new();
+        let (p, c, n, a) = (
+            four.previous(),
+            four.current(),
+            four.next(),
+            four.after_next(),
+        );
+        four.after_shift();
+        assert_eq!(
+            (
+                four.previous(),
+                four.current(),
+                four.next(),
+                four.after_next()
+            ),
+            (n, p, c, a)
+        );
     }
 
     #[test]

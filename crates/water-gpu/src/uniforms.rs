@@ -86,6 +86,28 @@ impl GridUniforms {
     }
 }
 
+/// `ShiftUniforms` of `shaders/shift_window.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct ShiftUniforms {
+    /// Cells per row.
+    pub width: u32,
+    /// Rows per channel.
+    pub height: u32,
+    /// Stored words per row: `width`, or `ceil(width / 2)` with f16 cells.
+    pub row_words: u32,
+    /// 1: two binary16 cells a word.
+    pub f16_cells: u32,
+    /// New cell `(x, y)` takes old cell `(x + dx, y + dy)`.
+    pub dx: i32,
+    /// See `dx`.
+    pub dy: i32,
+    /// 1: the rim is held at 0 (a fixed boundary, classic mode).
+    pub zero_rim: u32,
+    /// Planes of `height` rows: 2 in split mode, else 1.
+    pub channels: u32,
+}
+
 /// `ImpulseUniforms` of `shaders/add_impulse.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]

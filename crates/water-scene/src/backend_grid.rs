@@ -224,6 +224,22 @@ impl BackendGrid {
         )
     }
 
+    /// Moves the window by whole cells: new cell `(x, y)` takes old cell `(x + dx, y + dy)` in
+    /// both levels, cells that come in are still water, the land moves with the water
+    /// ([`GridWater::shift_window`]; on the GPU `GpuGridWater::shift_window`, one submission).
+    ///
+    /// # Errors
+    /// A lost GPU device.
+    pub fn shift_window(&mut self, dx: isize, dy: isize) -> Result<(), SceneError> {
+        self.on_either(
+            |g| g.shift_window(dx, dy),
+            |w| {
+                w.shift_window(dx, dy);
+                Ok(())
+            },
+        )
+    }
+
     /// `steps` steps without contact events (one submission on the GPU).
     ///
     /// # Errors

@@ -5,7 +5,7 @@ use std::mem::{offset_of, size_of};
 
 use super::{
     ClassicShadingUniforms, ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms,
-    ImpulseWord, OceanRenderUniforms, SphereFragmentUniforms, SphereSurfaceUniforms,
+    ImpulseWord, OceanRenderUniforms, ShiftUniforms, SphereFragmentUniforms, SphereSurfaceUniforms,
     SphereUniforms, SurfaceRenderUniforms, SurfaceUniforms, ViewUniforms,
 };
 use naga::proc::Layouter;
@@ -23,6 +23,9 @@ macro_rules! fields {
 const GRID: Fields = fields!(GridUniforms: width, height, boundary, mode, a, b, d, mur_k, contact_amplitude, has_contacts, classic_shift, _pad);
 
 const IMPULSE: Fields = fields!(ImpulseUniforms: cells, mode, count, _pad);
+
+const SHIFT: Fields =
+    fields!(ShiftUniforms: width, height, row_words, f16_cells, dx, dy, zero_rim, channels);
 
 const CELL: Fields = fields!(ImpulseCell: index, amount);
 
@@ -77,7 +80,7 @@ fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) ->
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 13] = [
+    let structs: [(&str, usize, Fields); 14] = [
         ("ViewUniforms", size_of::<ViewUniforms>(), VIEW),
         (
             "OceanRenderUniforms",
@@ -108,6 +111,7 @@ fn rust_uniform_structs_match_the_wgsl_layout() {
         ("SurfaceUniforms", size_of::<SurfaceUniforms>(), SURFACE),
         ("GridUniforms", size_of::<GridUniforms>(), GRID),
         ("ImpulseUniforms", size_of::<ImpulseUniforms>(), IMPULSE),
+        ("ShiftUniforms", size_of::<ShiftUniforms>(), SHIFT),
         ("ImpulseCell", size_of::<ImpulseCell>(), CELL),
         ("ImpulseWord", size_of::<ImpulseWord>(), WORD),
         (

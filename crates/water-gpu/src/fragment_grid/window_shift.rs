@@ -1,0 +1,76 @@
+//! Window shifts on [`FragmentGrid`]: each level's target texture cleared by a render pass and
+//! the cells that stay copied into place (see `crate::window_shift`, which the compute backend
+//! shares).
+
+use super::level_io::texel_bytes;
+use super::FragmentGrid;
+use crate::error::GpuError;
+use crate::recording::record_texture_write;
+use crate::window_shift::ShiftPlan;
+
+impl FragmentGrid {
+    /// What [`crate::GpuGridWater::encode_shift_window`] records on this backend.
+    pub(super) fn record_shift_window(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        dx: isize,
+        dy: isize,
+    ) -> Result<(), GpuError> {
+        let plan = ShiftPlan::new(&self.spec, &self.levels, &mut self.land_parts, (dx, dy))?;
+        self.invalidate_level();
+        let kept = plan.shift.kept(self.spec.size);
+        for (from, to) in plan.moves {
+            // A pass that only clears: every cell still water, the kept ones copied over it.
+            drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("water window shift: clear"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.views[to],
+                    resolve_target: None,
+                    depth_slice: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            }));
+            if let Some(rect) = kept {
+                let at = |texture, [x, y]: [u32; 2]| wgpu::TexelCopyTextureInfo {
+                    texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d { x, y, z: 0 },
+                    aspect: wgpu::TextureAspect::All,
+                };
+                encoder.copy_texture_to_texture(
+                    at(&self.textures[from], rect.from),
+                    at(&self.textures[to], rect.to),
+                    wgpu::Extent3d {
+                        width: rect.extent[0],
+                        height: rect.extent[1],
+                        depth_or_array_layers: 1,
+                    },
+                );
+            }
+        }
+        self.levels.after_shift();
+        let size = self.spec.size;
+        record_texture_write(
+            &self.device,
+            encoder,
+            &self.land,
+            wgpu::Origin3d::ZERO,
+            wgpu::Extent3d {
+                width: size.width() as u32,
+                height: size.height() as u32,
+                depth_or_array_layers: 1,
+            },
+            texel_bytes(wgpu::TextureFormat::R32Uint),
+            bytemuck::cast_slice(&plan.land_flags),
+        );
+        self.land_mask = plan.land;
+        Ok(())
+    }
+}
