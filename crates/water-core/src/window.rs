@@ -1,4 +1,6 @@
-//! Moving window: the simulated area follows a camera in whole cells.
+//! Moving window: the simulated area follows a camera in whole cells. GPU twin:
+//! `shaders/shift_window.wgsl` (the compute backend's levels; the fragment backend copies the
+//! same cells).
 
 use crate::size::GridSize;
 
