@@ -280,6 +280,11 @@ impl GridSetup {
         if let Some(placed) = &mut self.placed_land {
             placed.shift(dx, dy);
         }
+        // The depth's dry cells are part of the land that moved: kept with it (as the GPU
+        // backends keep their parts), until the caller sets the new place's depth.
+        if let Some(dry) = &mut self.dry {
+            dry.shift(dx, dy);
+        }
     }
 }
 

@@ -88,8 +88,8 @@ pub trait GridWater: Send {
     /// [`crate::WaterError::SizeMismatch`] if the mask belongs to a grid of another size.
     fn set_land(&mut self, land: LandMask) -> Result<()>;
     /// Moves the window: new cell `(x, y)` takes old cell `(x + dx, y + dy)`; entering cells are
-    /// still water at rest. Land moves with the water; a varying depth (`set_depth`) does not:
-    /// set the depth of the new place after a shift. [`crate::FollowingWindow`] says how far to
+    /// still water at rest. Land moves with the water (a varying depth's dry cells with it); the
+    /// depth's wave speeds do not: set the depth of the new place after a shift. [`crate::FollowingWindow`] says how far to
     /// move.
     fn shift_window(&mut self, dx: isize, dy: isize);
     /// Current heights as f32 metres (classic mode: its integer units), row-major.
