@@ -408,12 +408,14 @@ impl GridWater for DispersiveGrid {
         self.land_changed()
     }
 
-    /// Moves the water and the caller's land; a depth map stays where it is (the sea floor
-    /// does not move with the window).
+    /// Moves the water and the land, a depth map's dry cells with it (as the signed grid and
+    /// the GPU backends do); the depth map's wave speeds stay where they are: set the new
+    /// place's depth after a shift.
     fn shift_window(&mut self, dx: isize, dy: isize) {
         self.keeper.invalidate();
         self.field.shift(self.size, dx, dy);
         self.placed.shift(dx, dy);
+        self.dry.shift(dx, dy);
         // The union of lands of one size: cannot fail.
         let _ = self.land_changed();
     }

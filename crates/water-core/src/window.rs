@@ -11,7 +11,8 @@ use crate::size::GridSize;
 /// a new right column.
 pub fn shift_cells<T: Copy>(buf: &mut [T], size: GridSize, dx: isize, dy: isize, fill: T) {
     let (w, h) = (size.width() as isize, size.height() as isize);
-    if dx.abs() >= w || dy.abs() >= h {
+    // `unsigned_abs`: any count, `isize::MIN` included.
+    if dx.unsigned_abs() >= w as usize || dy.unsigned_abs() >= h as usize {
         buf.fill(fill);
         return;
     }
@@ -51,13 +52,23 @@ mod tests {
     #[test]
     fn shifted_cells_come_from_the_offset_source_and_new_cells_are_filled() {
         let size = GridSize::new(5, 4).expect("valid size");
-        for (dx, dy) in [(1, 0), (-2, 1), (0, -3), (3, 2), (-1, -1), (0, 0)] {
+        // The last two: counts past any grid, at the ends of `isize`.
+        for (dx, dy) in [
+            (1, 0),
+            (-2, 1),
+            (0, -3),
+            (3, 2),
+            (-1, -1),
+            (0, 0),
+            (isize::MIN, 0),
+            (1, isize::MAX),
+        ] {
             let orig: Vec<i32> = (0..20).collect();
             let mut buf = orig.clone();
             shift_cells(&mut buf, size, dx, dy, -1);
             for y in 0..4isize {
                 for x in 0..5isize {
-                    let (sx, sy) = (x + dx, y + dy);
+                    let (sx, sy) = (x.saturating_add(dx), y.saturating_add(dy));
                     let expect = if (0..5).contains(&sx) && (0..4).contains(&sy) {
                         orig[(sy * 5 + sx) as usize]
                     } else {

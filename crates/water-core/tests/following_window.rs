@@ -222,6 +222,7 @@ fn a_focus_that_jumps_is_followed_as_by_single_cells() {
     // A jump past the whole window leaves only still water, and is no error.
     at_once.follow(&mut jumped, focus(1e6)).expect("follow");
     assert!(jumped.field().current().iter().all(|&z| z == 0.0));
+    assert!(jumped.field().previous().iter().all(|&z| z == 0.0));
     assert_eq!(at_once.origin_cells().x, 1_000_000 - 24);
 }
 
@@ -242,4 +243,13 @@ fn a_focus_that_is_not_a_place_is_refused_and_nothing_moves() {
     }
     assert_eq!(window.origin_cells(), I64Vec2::ZERO);
     assert_eq!(support::bits(grid.field().current()), before);
+    // Water that could not move (a GPU that failed): the window stays where the water is.
+    let failed = window.follow_with(DVec2::new(40.0, 3.0), |_, _| {
+        Err(water_core::WaterError::NotFinite {
+            name: "a shift that failed",
+            value: 0.0,
+        })
+    });
+    assert!(failed.is_err());
+    assert_eq!(window.origin_cells(), I64Vec2::ZERO);
 }

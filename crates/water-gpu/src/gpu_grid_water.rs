@@ -83,8 +83,8 @@ pub trait GpuGridWater: sealed::GridTargets {
     /// Records moving the window by whole cells into the caller's encoder, as
     /// [`water_core::GridWater::shift_window`] moves a CPU grid: new cell `(x, y)` takes old
     /// cell `(x + dx, y + dy)` in both levels, cells that come in are still water, the land
-    /// moves with the water (a varying depth stays where it is, as on the CPU), and a fixed rim
-    /// stays 0. A shift of a whole side or more leaves still water. **Records only**; in
+    /// moves with the water (a varying depth's dry cells with it, its wave speeds staying put,
+    /// as on the CPU: set the depth of the new place after a shift), and a fixed rim stays 0. A shift of a whole side or more leaves still water. **Records only**; in
     /// recording order with the steps around it. With [`water_core::FollowingWindow`] it keeps a
     /// focus in the grid's centre cell.
     ///

@@ -1,7 +1,7 @@
 //! Moving GPU grid water by whole cells ([`GpuGridWater::encode_shift_window`]) as
 //! [`water_core::GridWater::shift_window`] moves a CPU grid: new cell `(x, y)` takes old cell
 //! `(x + dx, y + dy)` in both levels, cells that come in are still water, the land moves with
-//! the water, and a fixed rim (classic mode's too) is held at 0.
+//! the water (a depth's dry cells with it), and a fixed rim (classic mode's too) is held at 0.
 //!
 //! Both rings move alike, with one spare slot: the previous level is written moved into the
 //! spare, then the current level moved over the old previous slot (read by then), and the slots

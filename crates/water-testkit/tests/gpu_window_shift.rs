@@ -147,7 +147,8 @@ fn gpu_window_shifts_move_the_water_as_the_cpu_does() {
 
 /// A window that follows a moving focus over the scene's backends
 /// ([`FollowingWindow::follow_with`] shifting a [`BackendGrid`]): the wave model on the CPU and
-/// both GPU backends, and the dispersive model on the CPU and the compute backend, each
+/// both GPU backends (also over a beach with dry land, whose dry cells move with the water),
+/// and the dispersive model on the CPU and the compute backend, each
 /// following a boat that sails 0.7 cells a step along a diagonal from a splash. Each GPU
 /// backend moves its window as the CPU does, and ends within the project's f32 tolerance of
 /// it.
@@ -160,9 +161,14 @@ fn a_following_window_over_each_backend_matches_the_cpu() {
         GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed)
     };
     let dispersive = water_testkit::CrossCheck::dispersive(Boundary::Absorbing).spec;
-    for (spec, gpu_backends) in [
-        (wave, &[Backend::Gpu, Backend::GpuFragment][..]),
-        (dispersive, &[Backend::Gpu][..]),
+    // A beach shoaling to dry land along the right edge, with a trench: the dry cells move
+    // with the water, the wave speeds stay (on every backend alike).
+    let beach = water_testkit::CrossCheck::new(GridMode::Signed, Boundary::Absorbing);
+    let both = &[Backend::Gpu, Backend::GpuFragment][..];
+    for (spec, depth, gpu_backends) in [
+        (wave, None, both),
+        (beach.spec, Some(beach.depth()), both),
+        (dispersive, None, &[Backend::Gpu][..]),
     ] {
         let cell = spec.params.cell_size();
         let run = |backend: Backend| {
@@ -170,6 +176,9 @@ fn a_following_window_over_each_backend_matches_the_cpu() {
             let mut pier = LandMask::empty(size);
             pier.add_rect(40, 4, 44, 20).expect("pier");
             let mut water = BackendGrid::new(spec, pier, backend, Some(&gpu)).expect("water");
+            if let Some(depth) = &depth {
+                water.set_depth(depth).expect("depth");
+            }
             let mut window = FollowingWindow::new(size, cell).expect("window");
             water
                 .add_impulse(&cosine_impulse(30.0, 24.0, 5.0, 0.3))

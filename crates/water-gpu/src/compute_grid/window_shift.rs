@@ -24,15 +24,16 @@ impl ComputeGrid {
         dx: isize,
         dy: isize,
     ) -> Result<(), GpuError> {
-        let plan = ShiftPlan::new(&self.spec, &self.levels, &mut self.land_parts, (dx, dy))?;
-        let shift = plan.shift;
-        self.invalidate_level();
+        // The kernel first: if it cannot be built, nothing has moved.
         if self.shift_pipeline.is_none() {
             let device = &self.device;
             self.shift_pipeline = Some(validated(device, || {
                 compute_pipeline(device, shaders::SHIFT_WINDOW, "shift_window", "main")
             })?);
         }
+        let plan = ShiftPlan::new(&self.spec, &self.levels, &mut self.land_parts, (dx, dy))?;
+        let shift = plan.shift;
+        self.invalidate_level();
         let size = self.spec.size;
         let row_words = self.spec.storage.words_per_row(size.width()) as u32;
         let uniforms = ShiftUniforms {
