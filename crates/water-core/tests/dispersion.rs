@@ -135,19 +135,8 @@ fn sponge_reflection(wavelength_cells: f64) -> f64 {
     // (the sponge at the top and bottom edges is away from the measured middle rows).
     let k = TAU / (wavelength_cells * cell);
     let omega = airy.omega(k);
-    let (centre, sigma) = (200.0, 24.0);
-    let packet = |t: f64| -> Vec<f32> {
-        (0..w * h)
-            .map(|i| {
-                let x = (i % w) as f64;
-                let envelope = (-(x - centre).powi(2) / (2.0 * sigma * sigma)).exp();
-                (envelope * (k * x * cell - omega * t).cos()) as f32
-            })
-            .collect()
-    };
-    let (cur, old) = water.field_mut().levels_mut();
-    cur.copy_from_slice(&packet(0.0));
-    old.copy_from_slice(&packet(-dt));
+    let centre = 200.0;
+    support::set_travelling_packet(&mut water, (k, omega), (centre, 24.0), cell, dt);
     let middle = |z: &[f32]| -> f64 {
         (h / 2 - 8..h / 2 + 8)
             .flat_map(|y| (40..w - 40).map(move |x| y * w + x))

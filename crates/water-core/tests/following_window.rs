@@ -133,23 +133,10 @@ fn a_dispersive_window_following_a_packet_matches_a_still_grid_within_the_sponge
     // Cells a step the packet's envelope moves: deep water's group speed is half the phase's.
     let group_cells = 0.5 * omega / k * dt / cell;
     let (start, sigma) = (96.0, 16.0);
-    let set_packet = |water: &mut DispersiveGrid, w: usize| {
-        let at = |t: f64| -> Vec<f32> {
-            (0..w * h)
-                .map(|i| {
-                    let x = (i % w) as f64;
-                    let envelope = (-(x - start).powi(2) / (2.0 * sigma * sigma)).exp();
-                    (envelope * (k * x * cell - omega * t).cos()) as f32
-                })
-                .collect()
-        };
-        let (cur, old) = water.field_mut().levels_mut();
-        cur.copy_from_slice(&at(0.0));
-        old.copy_from_slice(&at(-dt));
-    };
     let (mut window, mut large) = (grid(ww, dt), grid(bw, dt));
-    set_packet(&mut window, ww);
-    set_packet(&mut large, bw);
+    for water in [&mut window, &mut large] {
+        support::set_travelling_packet(water, (k, omega), (start, sigma), cell, dt);
+    }
     // World positions are the large grid's; the window's centre cell (96, 64) starts on the
     // packet's centre and follows it at the group speed.
     let mut follower =

@@ -91,3 +91,30 @@ pub fn crossing_omega(
     std::f64::consts::PI * (crossings.len() - 1) as f64
         / (crossings[crossings.len() - 1] - crossings[0])
 }
+
+/// A packet travelling in +x on dispersive water, uniform across y: `z = A(x) cos(k x h - omega
+/// t)` with a Gaussian envelope `A` of `sigma` cells around cell `centre`, set at `t = 0` (the
+/// current level) and `t = -dt` (the previous), on a grid of cells `cell` metres wide.
+pub fn set_travelling_packet(
+    water: &mut water_core::DispersiveGrid,
+    (k, omega): (f64, f64),
+    (centre, sigma): (f64, f64),
+    cell: f64,
+    dt: f64,
+) {
+    use water_core::GridWater;
+    let size = water.size();
+    let (w, h) = (size.width(), size.height());
+    let at = |t: f64| -> Vec<f32> {
+        (0..w * h)
+            .map(|i| {
+                let x = (i % w) as f64;
+                let envelope = (-(x - centre).powi(2) / (2.0 * sigma * sigma)).exp();
+                (envelope * (k * x * cell - omega * t).cos()) as f32
+            })
+            .collect()
+    };
+    let (cur, old) = water.field_mut().levels_mut();
+    cur.copy_from_slice(&at(0.0));
+    old.copy_from_slice(&at(-dt));
+}
