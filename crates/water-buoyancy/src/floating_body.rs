@@ -8,6 +8,7 @@ use crate::drag_rates::DragRates;
 use crate::error::{BuoyancyError, Result};
 use crate::gravity::Gravity;
 use crate::hull::{Hull, Submersion};
+use crate::pose::Pose;
 use crate::probe::{ProbeVelocity, Probes};
 use crate::rigid_body::RigidBody;
 use crate::still_water::StillWaterOutside;
@@ -355,7 +356,36 @@ impl FloatingBody {
         size: water_core::GridSize,
         cell_size: f32,
     ) -> Result<Vec<(usize, f32)>> {
-        let pose = &self.body.state.pose;
+        self.weight_heads_in(&self.body.state.pose, size, cell_size)
+    }
+
+    /// [`FloatingBody::weight_heads`] on a grid whose corner is at `grid_origin` (world
+    /// metres, horizontal: a [`water_core::FollowingWindow`]'s origin).
+    ///
+    /// # Errors
+    /// As [`FloatingBody::weight_heads`].
+    pub fn weight_heads_at(
+        &self,
+        grid_origin: glam::Vec2,
+        size: water_core::GridSize,
+        cell_size: f32,
+    ) -> Result<Vec<(usize, f32)>> {
+        self.weight_heads_in(&self.pose_in_grid(grid_origin), size, cell_size)
+    }
+
+    /// Its pose in the frame of a grid whose corner is at `grid_origin` (world metres).
+    fn pose_in_grid(&self, grid_origin: glam::Vec2) -> Pose {
+        let mut pose = self.body.state.pose;
+        pose.position -= grid_origin.extend(0.0);
+        pose
+    }
+
+    fn weight_heads_in(
+        &self,
+        pose: &Pose,
+        size: water_core::GridSize,
+        cell_size: f32,
+    ) -> Result<Vec<(usize, f32)>> {
         let (mut cells, area) = crate::waterplane_fractions(&self.hulls, pose, size, cell_size)?;
         if area <= 0.0 || cells.is_empty() {
             return Ok(Vec::new());
@@ -402,17 +432,34 @@ impl FloatingBody {
         source: water_core::ContactSource,
         mask: &mut [f32],
     ) -> Result<()> {
+        self.rasterise_grid_mask_at(glam::Vec2::ZERO, size, cell_size, source, mask)
+    }
+
+    /// [`FloatingBody::rasterise_grid_mask`] on a grid whose corner is at `grid_origin` (world
+    /// metres, horizontal: a [`water_core::FollowingWindow`]'s origin), the body in the world.
+    ///
+    /// # Errors
+    /// As [`crate::rasterise_grid_mask`].
+    pub fn rasterise_grid_mask_at(
+        &self,
+        grid_origin: glam::Vec2,
+        size: water_core::GridSize,
+        cell_size: f32,
+        source: water_core::ContactSource,
+        mask: &mut [f32],
+    ) -> Result<()> {
+        let pose = self.pose_in_grid(grid_origin);
         if source == water_core::ContactSource::Displacement {
             crate::rasterise_mask::check_len("contact mask", size.cells(), mask.len())?;
             // Bodies over the same cell press with their weights together.
-            for (i, head) in self.weight_heads(size, cell_size)? {
+            for (i, head) in self.weight_heads_in(&pose, size, cell_size)? {
                 mask[i] += head;
             }
             return Ok(());
         }
         crate::rasterise_grid_mask(
             &self.hulls,
-            &self.body.state.pose,
+            &pose,
             size,
             cell_size,
             self.speed_factor(glam::Vec3::Z),

@@ -58,6 +58,9 @@ pub struct RunSummary {
     pub contacts: Option<ContactsSummary>,
     /// The ambient sea (`[ocean]`), if any: `height.npy` is then the sea plus the grid's water.
     pub ocean: Option<OceanSummary>,
+    /// Where the grid's corner ended in the world, m (`[focus]` moves it; `[0, 0]` without
+    /// one): `height.npy`'s cell `(x, y)` is centred at `origin + ((x + 1/2) h, (y + 1/2) h)`.
+    pub origin: [f64; 2],
     /// Files written.
     pub files: Vec<PathBuf>,
 }
@@ -281,8 +284,11 @@ pub fn run_scenario(
     if let Some(spec) = &scenario.ocean {
         // height.npy is the surface a user sees: the sea plus the grid's water, at the cell
         // centres, the sea's time that of the last step.
-        let centres =
-            water_scene::cell_centres(size, scenario.params.cell_size() as f32, glam::Vec2::ZERO);
+        let centres = water_scene::cell_centres(
+            size,
+            scenario.params.cell_size() as f32,
+            scene.window_origin().as_vec2(),
+        );
         let sea_heights = scene
             .sea_frame()
             .map(|f| f.heights(&centres))
@@ -309,7 +315,12 @@ pub fn run_scenario(
     }
     let heights = &outputs.heights;
     npy::write_grid_arrays(&outputs, &mut dir, size.width(), size.height()).map_err(io)?;
-    let land = scenario.all_land();
+    // A following grid carries its land with it (and has no depth map to dry cells).
+    let land = if scenario.focus.is_some() {
+        scene.window_land().clone()
+    } else {
+        scenario.all_land()
+    };
     let rgb = picture::colour_map(
         heights,
         (!land.is_empty()).then(|| land.cells()),
@@ -366,6 +377,7 @@ pub fn run_scenario(
         }),
         bodies,
         ocean,
+        origin: scene.window_origin().to_array(),
         files,
     };
     write_json(dir, "summary.json", &summary, is_run_output).map_err(io)?;
@@ -403,6 +415,12 @@ impl RunSummary {
                 o.spectrum, o.wind_height_m, o.hs_spectrum, o.seed, o.choppiness
             )
         });
+        let window = if self.origin == [0.0, 0.0] {
+            String::new()
+        } else {
+            let [x, y] = self.origin;
+            format!("window     corner ends at ({x:.3}, {y:.3}) m\n")
+        };
         let bodies: String = self
             .bodies
             .iter()
@@ -411,6 +429,10 @@ impl RunSummary {
                 format!("body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m\n", b.name)
             })
             .collect();
-        s + &sea + &adapter_line(self.adapter.as_deref()) + &bodies + &wrote_lines(&self.files)
+        s + &sea
+            + &window
+            + &adapter_line(self.adapter.as_deref())
+            + &bodies
+            + &wrote_lines(&self.files)
     }
 }

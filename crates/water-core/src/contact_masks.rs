@@ -201,6 +201,27 @@ impl ContactMasks {
         &self.old
     }
 
+    /// Moves both masks with a window that moved by `(dx, dy)` cells
+    /// ([`crate::GridWater::shift_window`]: new cell `(x, y)` holds old cell `(x + dx, y + dy)`),
+    /// cells coming in empty. Without it a body at rest would seem to jump by the shift and
+    /// make bow and stern waves at the next step.
+    ///
+    /// ```
+    /// use water_core::{ContactMasks, GridSize};
+    /// let mut contacts = ContactMasks::new(GridSize::new(8, 8)?, 0.1)?;
+    /// let mut hull = vec![0.0; 64];
+    /// hull[3 * 8 + 3] = 1.0;
+    /// contacts.advance(&hull)?;
+    /// contacts.shift(1, 0); // the window moved one cell along +x
+    /// assert_eq!(contacts.new_mask()[3 * 8 + 2], 1.0);
+    /// assert_eq!(contacts.new_mask()[3 * 8 + 3], 0.0);
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    pub fn shift(&mut self, dx: isize, dy: isize) {
+        crate::window::shift_cells(&mut self.new, self.size, dx, dy, 0.0);
+        crate::window::shift_cells(&mut self.old, self.size, dx, dy, 0.0);
+    }
+
     /// Applies bow and stern events to a signed field's new heights (whatever
     /// [`ContactMasks::source`] says: classic mode's events go through here).
     pub fn apply_signed(&self, z_new: &mut [f32]) {

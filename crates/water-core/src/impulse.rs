@@ -194,6 +194,28 @@ impl Impulse {
         self.displacement
     }
 
+    /// The same impulse with its centre moved by `by` cells: from world cells into a
+    /// [`crate::FollowingWindow`]'s cells, say (`by = -origin`).
+    ///
+    /// # Errors
+    /// [`WaterError::NotFinite`] if the moved centre is not finite.
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use water_core::{Impulse, ImpulseShape};
+    /// let drop = Impulse::new(Vec2::new(130.0, 70.0), 6.0, 0.5, ImpulseShape::Cosine)?;
+    /// let in_window = drop.moved_by(Vec2::new(-100.0, -50.0))?;
+    /// assert_eq!(in_window.centre(), Vec2::new(30.0, 20.0));
+    /// assert_eq!((in_window.radius(), in_window.amplitude()), (6.0, 0.5));
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    pub fn moved_by(self, by: Vec2) -> Result<Self> {
+        let centre = self.centre + by;
+        finite("impulse x", f64::from(centre.x))?;
+        finite("impulse y", f64::from(centre.y))?;
+        Ok(Self { centre, ..self })
+    }
+
     /// Centre, in cells.
     #[must_use]
     pub fn centre(&self) -> Vec2 {

@@ -63,6 +63,7 @@ mod land;
 mod named;
 pub mod ocean;
 mod params;
+mod placed_water;
 mod sample;
 mod signed_grid;
 mod size;
@@ -102,6 +103,7 @@ pub use params::{
     courant, max_stable_dt, Damping, StencilCoefficients, WaveParams, CELL_SIZE_RANGE, DT_RANGE,
     GRID_COURANT_LIMIT, WAVE_SPEED_RANGE,
 };
+pub use placed_water::PlacedWater;
 pub use sample::HeightView;
 pub use signed_grid::SignedGrid;
 pub use size::{GridSize, MAX_GRID_CELLS, MAX_GRID_DIM, MIN_GRID_DIM};

@@ -38,6 +38,13 @@ pub enum SceneError {
         /// The backend asked for.
         backend: crate::Backend,
     },
+    /// A following window with contact masks drawn on the GPU, whose masks cannot move with
+    /// the grid yet.
+    #[error(
+        "a focus needs contact masks drawn on the CPU (MaskSource::Cpu): masks drawn on the GPU \
+         do not move with the grid"
+    )]
+    FocusWithGpuMasks,
     /// A body id that this scene never handed out.
     #[error("no body with id {id} in this scene (it has {bodies})")]
     UnknownBody {

@@ -66,7 +66,9 @@ pub use body::{BodyId, BodySpec, BodyView};
 pub use body_water::{BodyWater, UnknownBodyWater};
 pub use error::SceneError;
 pub use event::SceneEvent;
-pub use scene::{MaskSource, Scene, SceneSettings, SurfaceQuery, DEFAULT_CONTACT_AMPLITUDE};
+pub use scene::{
+    MaskSource, Scene, SceneFocus, SceneSettings, SurfaceQuery, DEFAULT_CONTACT_AMPLITUDE,
+};
 pub use scene_ocean::cell_centres;
 pub use step_times::StepTimes;
 pub use tow_path::TowPath;

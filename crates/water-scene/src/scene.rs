@@ -14,18 +14,22 @@
 //! everywhere a body or a query looks ([`water_core::ocean::SeaWithWater`]): bodies float and
 //! pitch on the swell, and beyond the grid on the sea alone. The sea at step `s` is the sea at
 //! time `s * dt`; it does not feed the grid, whose water is the interactive part.
+//!
+//! With a focus ([`Scene::set_focus`]) the grid follows a body, a point or a path through the
+//! world by whole cells, at the start of each step; bodies, impulses, queries and land stay in
+//! the world.
 
 use std::sync::Arc;
 
 use glam::{Quat, Vec2, Vec3};
 use rayon::prelude::*;
-use water_buoyancy::{BodyStep, FloatingBody, Gravity, Wrench};
+use water_buoyancy::{BodyStep, Gravity, Wrench};
 use water_core::ocean::{AmbientSea, SeaFrame, SeaWithWater};
 use water_core::{
-    ContactMasks, ContactSource, FixedStepClock, FrameSteps, HeightSource, HeightView, Impulse,
-    ImpulseShape, LandMask, SurfaceSample,
+    ContactMasks, ContactSource, FixedStepClock, FollowingWindow, FrameSteps, HeightSource,
+    HeightView, Impulse, ImpulseShape, LandMask, PlacedWater, SurfaceSample,
 };
-use water_gpu::{wgpu, ContactHull, ContactMaskRenderer, GpuContext, GridSpec, HullMesh};
+use water_gpu::{ContactMaskRenderer, GpuContext, GridSpec};
 
 use crate::backend::Backend;
 use crate::backend_grid::BackendGrid;
@@ -40,8 +44,12 @@ use crate::up_axis::UpAxis;
 
 mod bodies;
 mod body_patches;
+mod focus;
+mod masks;
 mod surface_queries;
 
+pub use focus::SceneFocus;
+use masks::Masks;
 pub use surface_queries::SurfaceQuery;
 
 /// Bow and stern wave amplitude unless set otherwise, m per m/s of body speed.
@@ -99,23 +107,6 @@ impl Default for SceneSettings {
     }
 }
 
-/// The contact masks and where they are drawn.
-#[derive(Debug)]
-enum Masks {
-    Cpu {
-        contacts: ContactMasks,
-        /// The mask being drawn, reused every step.
-        scratch: Vec<f32>,
-    },
-    Gpu {
-        renderer: Box<ContactMaskRenderer>,
-        /// Each body's hull meshes, in the bodies' order.
-        meshes: Vec<Vec<HullMesh>>,
-        /// The device the meshes are uploaded to.
-        device: wgpu::Device,
-    },
-}
-
 /// Grid water and the bodies floating on it.
 ///
 /// ```
@@ -169,6 +160,8 @@ pub struct Scene {
     ocean: Option<SceneOcean>,
     /// The patches of water the bodies read on a GPU backend or one step late.
     patches: body_patches::BodyPatches,
+    /// Where the grid is in the world and what it follows.
+    following: focus::Following,
 }
 
 impl Scene {
@@ -206,6 +199,8 @@ impl Scene {
                 source_name: settings.contact_source.name(),
             });
         }
+        let window = FollowingWindow::new(spec.size, spec.params.cell_size())?;
+        let following = focus::Following::new(window, land.clone());
         let water = BackendGrid::new(spec, land, settings.backend, gpu)?;
         let cell_size = spec.params.cell_size() as f32;
         let masks = match (settings.masks, settings.backend.gpu()) {
@@ -253,6 +248,7 @@ impl Scene {
             patches: body_patches::BodyPatches::new(
                 gpu.filter(|_| settings.backend.gpu().is_some()),
             ),
+            following,
         })
     }
 
@@ -391,7 +387,9 @@ impl Scene {
         Ok(Impulse::new(centre, radius / h, amplitude, shape)?)
     }
 
-    /// Queues an impulse: it lands on the water just before the next step.
+    /// Queues an impulse: it lands on the water just before the next step. Its centre is in
+    /// world cells (the grid's own while its corner is at the world's origin): where the grid
+    /// has moved ([`Scene::set_focus`]), it lands on the cells of the grid it covers then.
     pub fn add_impulse(&mut self, impulse: Impulse) {
         self.pending.push(impulse);
     }
@@ -420,11 +418,13 @@ impl Scene {
         let cell_size = self.cell_size();
         let (step, dt) = (self.step, self.spec.params.dt());
         let sea = self.ocean.as_mut().map(|o| o.frame_at(step, dt));
+        let origin = self.following.window.origin().as_vec2();
         self.water
             .with_heights(cell_size, &mut self.heights, |view| {
+                let placed = PlacedWater::new(view, origin);
                 let found = match sea {
-                    Some(sea) => SeaWithWater::new(sea, view).surface_at(water_point),
-                    None => view.surface_at(water_point),
+                    Some(sea) => SeaWithWater::new(sea, &placed).surface_at(water_point),
+                    None => placed.surface_at(water_point),
                 };
                 found.map(|s| SurfaceSample {
                     point: up.from_water(s.point),
@@ -471,10 +471,12 @@ impl Scene {
         if steps == 0 {
             return Ok(());
         }
+        self.follow_focus()?;
         let mut landed = self.land_impulses()?;
         let mut left = steps;
         while left > 0 && (!self.bodies.is_empty() || self.masks_hold_removed) {
             let start = std::time::Instant::now();
+            self.follow_focus()?;
             landed |= self.land_impulses()?;
             self.move_bodies(landed)?;
             landed = false;
@@ -491,6 +493,17 @@ impl Scene {
             self.step += 1;
             left -= 1;
             self.gather_body_patches()?;
+        }
+        // A focus that moves by itself (a path) is followed step by step.
+        while left > 0 && self.focus_moves() {
+            let start = std::time::Instant::now();
+            self.follow_focus()?;
+            self.water.step_many(1)?;
+            self.times.water += start.elapsed();
+            self.times.steps += 1;
+            self.step += 1;
+            left -= 1;
+            self.patches.clear();
         }
         if left > 0 {
             let start = std::time::Instant::now();
@@ -548,8 +561,10 @@ impl Scene {
     /// Lands the queued impulses on the water; whether there were any.
     fn land_impulses(&mut self) -> Result<bool, SceneError> {
         let pending = std::mem::take(&mut self.pending);
+        // Queued in world cells; the grid's cells are offset by its origin.
+        let origin = -self.following.window.origin_cells().as_vec2();
         for impulse in &pending {
-            self.water.add_impulse(impulse)?;
+            self.water.add_impulse(&impulse.moved_by(origin)?)?;
         }
         Ok(!pending.is_empty())
     }
@@ -603,6 +618,7 @@ impl Scene {
         }
         let patches = self.patches_for_bodies(!kinematic_only, impulses_landed)?;
         let water_step = patches.as_ref().map_or(self.step, |p| p.patches.step());
+        let origin = self.grid_origin();
         let dt = self.spec.params.dt() as f32;
         let step = self.step;
         let gravity = self.settings.gravity;
@@ -611,7 +627,7 @@ impl Scene {
         let sea_dt = self.spec.params.dt();
         // The sea at the step of the water the bodies read, so both parts are of one moment.
         let sea = self.ocean.as_mut().map(|o| o.frame_at(water_step, sea_dt));
-        let one = |b: &mut crate::body::SceneBody, view: &HeightView<'_>| {
+        let one = |b: &mut crate::body::SceneBody, view: &PlacedWater<'_, HeightView<'_>>| {
             let extra = Wrench {
                 force: b.force,
                 torque: b.torque,
@@ -639,12 +655,13 @@ impl Scene {
             Some(p) => bodies
                 .par_iter_mut()
                 .enumerate()
-                .map(|(i, b)| one(b, &p.patches.view(i)))
+                .map(|(i, b)| one(b, &PlacedWater::new(&p.patches.view(i), p.origin)))
                 .collect(),
             None => {
                 self.water
                     .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {
-                        bodies.par_iter_mut().map(|b| one(b, view)).collect()
+                        let placed = PlacedWater::new(view, origin);
+                        bodies.par_iter_mut().map(|b| one(b, &placed)).collect()
                     })?
             }
         };
@@ -673,106 +690,6 @@ impl Scene {
             }
         }
         Ok(())
-    }
-
-    /// Draws every body's hulls into a new `C_new` (the last one becoming `C_old`).
-    fn redraw_masks(&mut self) -> Result<(), SceneError> {
-        let size = self.spec.size;
-        let cell_size = self.cell_size();
-        match &mut self.masks {
-            Masks::Cpu { contacts, scratch } => {
-                scratch.fill(0.0);
-                let source = contacts.source();
-                for b in self.bodies.as_slice() {
-                    b.body
-                        .rasterise_grid_mask(size, cell_size, source, scratch)
-                        .map_err(|source| SceneError::Body {
-                            name: b.name.clone(),
-                            step: self.step,
-                            source,
-                        })?;
-                }
-                contacts.advance(scratch)?;
-            }
-            Masks::Gpu {
-                renderer, meshes, ..
-            } => {
-                let hulls: Vec<ContactHull<'_>> = self
-                    .bodies
-                    .as_slice()
-                    .iter()
-                    .zip(meshes.iter())
-                    .flat_map(|(b, meshes)| {
-                        let speed = b.body.speed_factor(Vec3::Z);
-                        let body_pose = b.body.body.state.pose;
-                        b.body.hulls.iter().zip(meshes).map(move |(hull, mesh)| {
-                            let pose = hull.world_pose(&body_pose);
-                            ContactHull {
-                                mesh,
-                                transform: glam::Affine3A::from_rotation_translation(
-                                    pose.orientation,
-                                    pose.position,
-                                ),
-                                speed,
-                            }
-                        })
-                    })
-                    .collect();
-                renderer.render(&hulls)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn step_water_with_contacts(&mut self) -> Result<(), SceneError> {
-        match &self.masks {
-            Masks::Cpu { contacts, .. } => self.water.step_with_contacts(contacts),
-            Masks::Gpu { renderer, .. } => {
-                let grid = self
-                    .water
-                    .gpu_mut()
-                    .expect("GPU masks are only made for GPU backends");
-                renderer.step(grid, self.settings.contact_amplitude)?;
-                Ok(())
-            }
-        }
-    }
-
-    /// The contact masks `(C_new, C_old)` of the last redraw (GPU masks are read back).
-    ///
-    /// # Errors
-    /// A failed GPU readback.
-    pub fn contact_masks(&self) -> Result<(Vec<f32>, Vec<f32>), SceneError> {
-        Ok(match &self.masks {
-            Masks::Cpu { contacts, .. } => {
-                (contacts.new_mask().to_vec(), contacts.old_mask().to_vec())
-            }
-            Masks::Gpu { renderer, .. } => (renderer.read_new_mask()?, renderer.read_old_mask()?),
-        })
-    }
-
-    /// The GPU contact mask renderer, with [`MaskSource::Gpu`] (its `new_view` hides the waves
-    /// inside hulls when the surface is drawn).
-    #[must_use]
-    pub fn gpu_masks(&self) -> Option<&ContactMaskRenderer> {
-        match &self.masks {
-            Masks::Gpu { renderer, .. } => Some(renderer),
-            Masks::Cpu { .. } => None,
-        }
-    }
-
-    /// Every body's pose in the water's frame with its hull meshes on the GPU (with
-    /// [`MaskSource::Gpu`]), for drawing them.
-    pub fn gpu_hull_meshes(&self) -> impl Iterator<Item = (&FloatingBody, &[HullMesh])> {
-        let meshes: &[Vec<HullMesh>] = match &self.masks {
-            Masks::Gpu { meshes, .. } => meshes,
-            Masks::Cpu { .. } => &[],
-        };
-        self.bodies
-            .as_slice()
-            .iter()
-            .zip(meshes)
-            .map(|(b, m)| (&b.body, m.as_slice()))
     }
 
     /// The water's horizontal extent in its own frame, metres: `(W h, H h)`.

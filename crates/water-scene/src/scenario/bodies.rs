@@ -44,6 +44,9 @@ use crate::body::BodySpec;
 use crate::scene::DEFAULT_CONTACT_AMPLITUDE;
 use crate::tow_path::TowPath;
 
+/// A route's points as written: `[[x, y], ...]`, metres.
+pub(super) type RawPath = Spanned<Vec<Numbers<2>>>;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawContacts {
@@ -71,7 +74,7 @@ pub(crate) struct RawBody {
     position: Spanned<Numbers<3>>,
     rotation: Option<Spanned<Numbers<3>>>,
     velocity: Option<Spanned<Numbers<3>>>,
-    path: Option<Spanned<Vec<Numbers<2>>>>,
+    path: Option<RawPath>,
     speed: Option<Spanned<f64>>,
     drag: Option<Spanned<Numbers<3>>>,
     force: Option<Spanned<Numbers<3>>>,
@@ -357,43 +360,7 @@ fn parse_body(
     given_within(at, b.force.as_ref(), "force", (-MAX_FORCE, MAX_FORCE), "N")?;
     let force = b.force.as_ref().map_or(Vec3::ZERO, |f| vec3(*f.get_ref()));
     let path = match (&b.path, &b.speed) {
-        (Some(p), Some(s)) => {
-            for q in p.get_ref() {
-                within(
-                    at,
-                    p.span(),
-                    "path point",
-                    &q.0,
-                    (-MAX_COORDINATE, MAX_COORDINATE),
-                    "m",
-                )?;
-            }
-            let points: Vec<Vec2> = p
-                .get_ref()
-                .iter()
-                .map(|q| Vec2::new(q.0[0] as f32, q.0[1] as f32))
-                .collect();
-            if points.len() < 2 {
-                return Err(at(
-                    p.span(),
-                    format!(
-                        "a path needs two or more finite points, got {}",
-                        points.len()
-                    ),
-                ));
-            }
-            let speed = *s.get_ref();
-            if !(speed > 0.0 && speed <= MAX_BODY_SPEED) {
-                return Err(at(
-                    s.span(),
-                    format!(
-                        "speed must be greater than 0 and at most {MAX_BODY_SPEED:e} m/s, \
-                         got {speed}"
-                    ),
-                ));
-            }
-            Some(TowPath::new(points, speed as f32).map_err(|e| at(s.span(), e.to_string()))?)
-        }
+        (Some(p), Some(s)) => Some(tow_path(p, s, at)?),
         (Some(p), None) => return Err(at(p.span(), "a path needs a `speed` (m/s)".into())),
         (None, Some(s)) => return Err(at(s.span(), "`speed` applies only with a `path`".into())),
         (None, None) => None,
@@ -408,4 +375,48 @@ fn parse_body(
         force,
         torque: Vec3::ZERO,
     })
+}
+
+/// A route (`path`, at least two points, metres) travelled at `speed` (m/s): a towed body's,
+/// or a `[focus]`'s.
+pub(super) fn tow_path(
+    p: &RawPath,
+    s: &Spanned<f64>,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<TowPath, ScenarioError> {
+    for q in p.get_ref() {
+        within(
+            at,
+            p.span(),
+            "path point",
+            &q.0,
+            (-MAX_COORDINATE, MAX_COORDINATE),
+            "m",
+        )?;
+    }
+    let points: Vec<Vec2> = p
+        .get_ref()
+        .iter()
+        .map(|q| Vec2::new(q.0[0] as f32, q.0[1] as f32))
+        .collect();
+    if points.len() < 2 {
+        return Err(at(
+            p.span(),
+            format!(
+                "a path needs two or more finite points, got {}",
+                points.len()
+            ),
+        ));
+    }
+    let speed = *s.get_ref();
+    if !(speed > 0.0 && speed <= MAX_BODY_SPEED) {
+        return Err(at(
+            s.span(),
+            format!(
+                "speed must be greater than 0 and at most {MAX_BODY_SPEED:e} m/s, \
+                 got {speed}"
+            ),
+        ));
+    }
+    TowPath::new(points, speed as f32).map_err(|e| at(s.span(), e.to_string()))
 }

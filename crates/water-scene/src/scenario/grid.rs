@@ -28,7 +28,7 @@ pub const CLASSIC_DEFAULT_CELL_SIZE: f64 = 1.0;
 const CLASSIC_COURANT_TOLERANCE: f64 = 1e-6;
 use crate::body::BodySpec;
 use crate::error::SceneError;
-use crate::scene::{Scene, SceneSettings};
+use crate::scene::{Scene, SceneFocus, SceneSettings};
 use crate::Backend;
 
 #[derive(Debug, Deserialize)]
@@ -44,6 +44,7 @@ struct RawScenario {
     #[serde(default)]
     body: Vec<Spanned<bodies::RawBody>>,
     ocean: Option<Spanned<super::ocean::RawOcean>>,
+    focus: Option<Spanned<super::focus::RawFocus>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -146,6 +147,8 @@ pub struct Scenario {
     pub contact_source: ContactSource,
     /// The ambient sea around the grid (`[ocean]`).
     pub ocean: Option<OceanSpec>,
+    /// What the grid follows through the world (`[focus]`); `None`: it stays at the origin.
+    pub focus: Option<super::ScenarioFocus>,
 }
 
 impl Scenario {
@@ -332,7 +335,12 @@ impl Scenario {
                 ));
             }
         }
-        if ocean.is_none() {
+        let focus = match &raw.focus {
+            Some(f) => Some(super::focus::parse(f, &bodies, g.depth_map.is_some(), at)?),
+            None => None,
+        };
+        // A following grid may come to a body that starts far from it.
+        if ocean.is_none() && focus.is_none() {
             check_bodies_reach_the_grid(&raw.body, &bodies, size, params.cell_size(), at)?;
         }
         if mode == GridMode::Classic {
@@ -360,6 +368,7 @@ impl Scenario {
             contact_amplitude: contacts.amplitude,
             contact_source: contacts.source,
             ocean,
+            focus,
         })
     }
 }
@@ -730,9 +739,20 @@ impl Scenario {
         if let Some(spec) = &self.ocean {
             scene.set_ocean(Some(AmbientSea::new(spec, self.params.cell_size())?));
         }
+        let mut ids = Vec::with_capacity(self.bodies.len());
         for body in &self.bodies {
-            scene.add_body(body.clone())?;
+            ids.push(scene.add_body(body.clone())?);
         }
+        let focus = match &self.focus {
+            Some(super::ScenarioFocus::Body(name)) => self
+                .bodies
+                .iter()
+                .position(|b| b.name == *name)
+                .map(|i| SceneFocus::Body(ids[i])),
+            Some(super::ScenarioFocus::Path(path)) => Some(SceneFocus::Path(path.clone())),
+            None => None,
+        };
+        scene.set_focus(focus)?;
         Ok(scene)
     }
 }

@@ -13,6 +13,7 @@ use water_core::Damping;
 
 mod bodies;
 mod depth_keys;
+mod focus;
 mod grid;
 pub mod memory;
 mod ocean;
@@ -20,6 +21,7 @@ mod run;
 mod sphere;
 
 pub use depth_keys::BUILTIN_FILES;
+pub use focus::ScenarioFocus;
 pub use grid::{Scenario, TimedImpulse};
 pub use run::{ScenarioRun, RUN_CHUNK_STEPS};
 pub use sphere::SphereScenario;

@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 
+use glam::Vec2;
 use water_core::{CellRect, HeightPatches};
 use water_gpu::{wgpu, PatchReader, PendingPatches};
 
@@ -26,6 +27,9 @@ pub(super) struct BodyPatches {
 #[derive(Debug)]
 struct Gathered {
     ids: Vec<BodyId>,
+    /// Where the grid's corner was in the world when they were gathered (metres): the grid
+    /// may have moved since ([`Scene::set_focus`]), its cells not.
+    origin: Vec2,
     water: GatheredWater,
 }
 
@@ -38,6 +42,8 @@ pub(super) enum GatheredWater {
 /// The patches the bodies read at a step, and whether they came off the queue.
 pub(super) struct StepPatches {
     pub(super) patches: HeightPatches,
+    /// Where the grid's corner was in the world when they were gathered, metres.
+    pub(super) origin: Vec2,
     consumed: bool,
 }
 
@@ -71,6 +77,7 @@ impl Scene {
         let cell = self.cell_size();
         let dt = self.spec.params.dt() as f32;
         let steps = (self.settings.body_water.lag() + 1) as f32;
+        let origin = self.grid_origin();
         self.bodies
             .as_slice()
             .iter()
@@ -78,7 +85,8 @@ impl Scene {
                 let s = &b.body.body.state;
                 let travel = 2.0 * s.linear_velocity.length() * dt * steps;
                 let radius = b.body.reach() + travel + cell;
-                CellRect::around(self.spec.size, cell, s.pose.position.truncate(), radius)
+                let position = s.pose.position.truncate() - origin;
+                CellRect::around(self.spec.size, cell, position, radius)
             })
             .collect()
     }
@@ -93,7 +101,10 @@ impl Scene {
         let ids: Vec<BodyId> = self.bodies.as_slice().iter().map(|b| b.id).collect();
         let rects = self.body_rects();
         let water = self.gather_now(rects, false)?;
-        self.patches.queue.push_back(Gathered { ids, water });
+        let origin = self.grid_origin();
+        self.patches
+            .queue
+            .push_back(Gathered { ids, origin, water });
         let keep = self.settings.body_water.lag() + 1;
         while self.patches.queue.len() > keep {
             self.patches.queue.pop_front();
@@ -158,20 +169,23 @@ impl Scene {
         }
         let consumed = consume && self.patches.queue.len() > lag;
         let oldest = match self.patches.queue.pop_front() {
-            Some(g) => Some(self.arrived(g.water)?),
+            Some(g) => Some((self.arrived(g.water)?, g.origin)),
             None => None,
         };
         // Every body must still lie inside its patch (a body its engine moved far, or one
         // that outran its margin, reads the water it starts from instead).
-        let needed = self.body_rects_tight();
-        let fits = |p: &HeightPatches| {
+        let fits = |p: &HeightPatches, origin: Vec2| {
             p.rects()
                 .iter()
-                .zip(&needed)
+                .zip(&self.body_rects_tight(origin))
                 .all(|(have, need)| have.holds(need))
         };
         match oldest {
-            Some(patches) if fits(&patches) => Ok(Some(StepPatches { patches, consumed })),
+            Some((patches, origin)) if fits(&patches, origin) => Ok(Some(StepPatches {
+                patches,
+                origin,
+                consumed,
+            })),
             _ => {
                 self.patches.clear();
                 let water = self.gather_now(self.body_rects(), true)?;
@@ -182,6 +196,7 @@ impl Scene {
                 // regathering is one step late again.
                 Ok(Some(StepPatches {
                     patches,
+                    origin: self.grid_origin(),
                     consumed: consume && lag == 0,
                 }))
             }
@@ -194,19 +209,21 @@ impl Scene {
             let ids = self.bodies.as_slice().iter().map(|b| b.id).collect();
             self.patches.queue.push_front(Gathered {
                 ids,
+                origin: used.origin,
                 water: GatheredWater::Ready(used.patches),
             });
         }
     }
 
-    /// The rectangles each body's step reads now, without margins.
-    fn body_rects_tight(&self) -> Vec<CellRect> {
+    /// The rectangles each body's step reads now, without margins, in the cells of a grid
+    /// whose corner is at `origin` (world metres).
+    fn body_rects_tight(&self, origin: Vec2) -> Vec<CellRect> {
         let cell = self.cell_size();
         self.bodies
             .as_slice()
             .iter()
             .map(|b| {
-                let position = b.body.body.state.pose.position.truncate();
+                let position = b.body.body.state.pose.position.truncate() - origin;
                 CellRect::around(self.spec.size, cell, position, b.body.reach())
             })
             .collect()

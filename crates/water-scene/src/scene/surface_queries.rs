@@ -2,9 +2,9 @@
 //! each a frame later on a GPU backend (at once on the CPU), from patches of five by five cells
 //! around each point gathered on the device.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use water_core::ocean::SeaWithWater;
-use water_core::{CellRect, HeightSource, SurfaceSample};
+use water_core::{CellRect, HeightSource, PlacedWater, SurfaceSample};
 
 use super::body_patches::GatheredWater;
 use super::Scene;
@@ -18,6 +18,8 @@ pub struct SurfaceQuery {
     points: Vec<Vec3>,
     /// Steps the water had taken when asked.
     step: u64,
+    /// Where the grid's corner was in the world when asked, metres.
+    origin: Vec2,
     water: GatheredWater,
 }
 
@@ -81,14 +83,16 @@ impl Scene {
         let up = self.settings.up;
         let cell = self.cell_size();
         let points: Vec<Vec3> = points.iter().map(|&p| up.to_water(p)).collect();
+        let origin = self.grid_origin();
         let rects = points
             .iter()
-            .map(|p| CellRect::around(self.spec.size, cell, p.truncate(), 0.0))
+            .map(|p| CellRect::around(self.spec.size, cell, p.truncate() - origin, 0.0))
             .collect();
         let water = self.gather_now(rects, wait)?;
         Ok(SurfaceQuery {
             points,
             step: self.step,
+            origin,
             water,
         })
     }
@@ -119,9 +123,10 @@ impl Scene {
             .enumerate()
             .map(|(i, &p)| {
                 let view = patches.view(i);
+                let placed = PlacedWater::new(&view, query.origin);
                 let found = match sea {
-                    Some(sea) => SeaWithWater::new(sea, &view).surface_at(p),
-                    None => view.surface_at(p),
+                    Some(sea) => SeaWithWater::new(sea, &placed).surface_at(p),
+                    None => placed.surface_at(p),
                 };
                 found.map(|s| SurfaceSample {
                     point: up.from_water(s.point),

@@ -1,0 +1,88 @@
+//! `[focus]`: what the grid follows through the world (DESIGN.md, "Open water"). Keys: `follow`
+//! (a body's name) or `path` (`[[x, y], ...]`, metres, two or more points) with `speed` (m/s).
+//!
+//! ```toml
+//! [focus]
+//! follow = "boat"
+//! ```
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::bodies::{tow_path, RawPath};
+use super::ScenarioError;
+use crate::body::BodySpec;
+use crate::tow_path::TowPath;
+
+type Span = std::ops::Range<usize>;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFocus {
+    follow: Option<Spanned<String>>,
+    path: Option<RawPath>,
+    speed: Option<Spanned<f64>>,
+}
+
+/// What a scenario's grid follows ([`crate::SceneFocus`] once its bodies are in a scene).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScenarioFocus {
+    /// The body of this name (`follow`).
+    Body(String),
+    /// A route travelled from time 0 (`path`, `speed`), metres and m/s.
+    Path(TowPath),
+}
+
+/// The focus of `[focus]`, checked against the scenario's bodies and depth.
+pub(super) fn parse(
+    raw: &Spanned<RawFocus>,
+    bodies: &[BodySpec],
+    depth_map: bool,
+    at: &dyn Fn(Span, String) -> ScenarioError,
+) -> Result<ScenarioFocus, ScenarioError> {
+    let f = raw.get_ref();
+    if depth_map {
+        return Err(at(
+            raw.span(),
+            "[focus] moves the grid through the world, off the cells a depth_map describes; \
+             give a uniform `depth` instead"
+                .into(),
+        ));
+    }
+    match (&f.follow, &f.path, &f.speed) {
+        (Some(name), None, None) => {
+            if bodies.iter().any(|b| b.name == *name.get_ref()) {
+                return Ok(ScenarioFocus::Body(name.get_ref().clone()));
+            }
+            let names: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
+            Err(at(
+                name.span(),
+                format!(
+                    "focus follows {:?}, which is no body of this scenario (its bodies: {})",
+                    name.get_ref(),
+                    if names.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            ))
+        }
+        (Some(name), _, _) => Err(at(
+            name.span(),
+            "give either `follow` (a body) or `path` with `speed`, not both".into(),
+        )),
+        (None, Some(path), Some(speed)) => Ok(ScenarioFocus::Path(tow_path(path, speed, at)?)),
+        (None, Some(path), None) => {
+            Err(at(path.span(), "a focus path needs a `speed` (m/s)".into()))
+        }
+        (None, None, Some(speed)) => Err(at(
+            speed.span(),
+            "`speed` applies only with a `path`".into(),
+        )),
+        (None, None, None) => Err(at(
+            raw.span(),
+            "[focus] needs `follow` (a body's name) or `path` with `speed`".into(),
+        )),
+    }
+}
