@@ -1,0 +1,141 @@
+//! `[focus]`: a scenario's grid follows a body or a path through the world, and every mistake
+//! is refused at its own line with what is needed.
+
+use glam::{I64Vec2, Vec2};
+use water_scene::npy;
+use water_scene::scenario::{Scenario, ScenarioFile, ScenarioFocus, ScenarioRun};
+use water_scene::{Backend, TowPath};
+
+/// 64 x 32 cells of 0.5 m, waves at 2 m/s, 20 steps a second.
+const GRID: &str = "steps = 40\n[grid]\nwidth = 64\nheight = 32\ncell_size = 0.5\nwave_speed = 2.0\ndt = 0.05\nboundary = \"absorbing\"\n";
+const BOAT: &str = "[[body]]\nname = \"boat\"\nshape = \"box\"\nsize = [2.0, 1.0, 0.5]\nmass = 200.0\nposition = [16.0, 8.0, 0.0]\npath = [[16.0, 8.0], [200.0, 8.0]]\nspeed = 5.0\n";
+/// The line `[focus]` stands at after [`GRID`] and [`BOAT`].
+const FOCUS_LINE: usize = 17;
+
+fn parse(focus: &str) -> Result<Scenario, String> {
+    Scenario::parse("sail.toml", &format!("{GRID}{BOAT}[focus]\n{focus}"))
+        .map_err(|e| e.to_string())
+}
+
+/// Refused at `line` (1-based, of the whole file) with `needle` in the message.
+fn refused(focus: &str, line: usize, needle: &str) {
+    let e = parse(focus).expect_err(focus);
+    assert!(
+        e.starts_with(&format!("sail.toml:{line}:")),
+        "{focus}: line {line}? {e}"
+    );
+    assert!(e.contains(needle), "{focus}: {e}");
+    assert!(!e.contains('\n'), "one line: {e}");
+}
+
+#[test]
+fn every_mistake_is_refused_at_its_line() {
+    let key = FOCUS_LINE + 1;
+    refused(
+        "follow = \"dinghy\"\n",
+        key,
+        "focus follows \"dinghy\", which is no body of this scenario (its bodies: boat)",
+    );
+    refused(
+        "follow = \"boat\"\npath = [[0.0, 0.0], [1.0, 0.0]]\nspeed = 1.0\n",
+        key,
+        "either `follow` (a body) or `path` with `speed`, not both",
+    );
+    refused(
+        "path = [[0.0, 0.0]]\nspeed = 1.0\n",
+        key,
+        "a path needs two or more finite points, got 1",
+    );
+    refused(
+        "path = [[0.0, 0.0], [1.0, 0.0]]\nspeed = 0.0\n",
+        key + 1,
+        "speed must be greater than 0",
+    );
+    refused(
+        "path = [[0.0, 0.0], [1.0, 0.0]]\nspeed = -2.0\n",
+        key + 1,
+        "speed must be greater than 0",
+    );
+    refused(
+        "path = [[0.0, 0.0], [1.0, 0.0]]\n",
+        key,
+        "a focus path needs a `speed` (m/s)",
+    );
+    refused("speed = 1.0\n", key, "`speed` applies only with a `path`");
+    refused(
+        "",
+        FOCUS_LINE,
+        "[focus] needs `follow` (a body's name) or `path` with `speed`",
+    );
+    refused("camera = 1\n", key, "unknown field `camera`");
+}
+
+#[test]
+fn a_depth_map_and_a_focus_are_refused_together() {
+    let dir = std::env::temp_dir().join(format!("water-focus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("bay.npy"),
+        npy::encode(&vec![2.0f32; 64 * 32], &[32, 64]),
+    )
+    .expect("write");
+    let file = dir.join("bay.toml");
+    let text = format!(
+        "{}depth_map = \"bay.npy\"\n[focus]\npath = [[0.0, 0.0], [9.0, 0.0]]\nspeed = 1.0\n",
+        GRID.replace("wave_speed = 2.0\n", "")
+    );
+    std::fs::write(&file, text).expect("write");
+    let e = ScenarioFile::load(&file).expect_err("refused").to_string();
+    assert!(e.contains("bay.toml:9:"), "at [focus]: {e}");
+    assert!(e.contains("give a uniform `depth` instead"), "{e}");
+}
+
+/// A path focus: after each run the grid's corner is where the path put the focus at the start
+/// of the last step, less half the grid (the centre cell), in whole cells.
+#[test]
+fn the_grid_follows_a_path_focus() {
+    let s = Scenario::parse(
+        "sail.toml",
+        &format!("{GRID}[focus]\npath = [[16.0, 8.0], [116.0, 8.0]]\nspeed = 4.0\n"),
+    )
+    .expect("parses");
+    let path = TowPath::new(vec![Vec2::new(16.0, 8.0), Vec2::new(116.0, 8.0)], 4.0).expect("path");
+    assert_eq!(s.focus, Some(ScenarioFocus::Path(path.clone())));
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    assert_eq!(
+        scene.window_origin_cells(),
+        I64Vec2::ZERO,
+        "cell (32, 16) at the start"
+    );
+    ScenarioRun::new(&s)
+        .advance_to(&mut scene, s.steps, None, |_| {})
+        .expect("run");
+    // The last step started at t = 39 * 0.05 s, the focus 7.8 m on: cell 47.
+    let (at, _) = path.at(39.0 * 0.05);
+    assert_eq!(at.x, 23.8);
+    assert_eq!(scene.window_origin_cells(), I64Vec2::new(47 - 32, 0));
+    assert_eq!(scene.window_origin().x, 7.5, "15 cells of 0.5 m");
+}
+
+/// A body focus: the towed boat stays within a cell of the grid's centre however far it goes.
+#[test]
+fn the_grid_follows_a_towed_boat() {
+    let s = parse("follow = \"boat\"\n").expect("parses");
+    assert_eq!(s.focus, Some(ScenarioFocus::Body("boat".into())));
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    let boat = scene.body_ids().next().expect("the boat");
+    let mut run = ScenarioRun::new(&s);
+    for until in 1..=s.steps {
+        run.advance_to(&mut scene, until, None, |_| {})
+            .expect("step");
+        let x = scene.body(boat).expect("boat").position.x;
+        let centre = scene.window_origin().x as f32 + 32.0 * 0.5;
+        // Followed at the start of each step: at most one step's travel (0.25 m) and half a
+        // cell off the centre cell's middle.
+        assert!(
+            (x - (centre + 0.25)).abs() <= 0.25 + 0.25 + 1e-4,
+            "step {until}: the boat at {x} m, the centre cell from {centre} m"
+        );
+    }
+    assert!(scene.window_origin().x > 5.0, "moved with the boat");
+}
