@@ -406,8 +406,10 @@ impl Frames<'_> {
         };
         let mut renderer = GridSurfaceRenderer::new(device, queue, format, size, cell, style)?;
         let camera = Camera::orbit(extent * 0.5, 1.2 * longest, 0.35, 0.75, options.aspect());
-        let land = scenario.all_land();
-        let meshes = BodyMeshes::new(device, bodies_of(&sim), &land, cell)?;
+        // Drawn in the grid's frame: a grid that follows a [focus] carries the camera, and the
+        // bodies and land come under it from the world.
+        let mut land = scenario.land_now(&sim);
+        let mut meshes = BodyMeshes::new(device, bodies_of(&sim), &land, cell)?;
         let mask = HullMaskTexture::new(device, size);
         let mut cells = vec![0.0_f32; size.cells()];
         let mut scale = options.height_scale;
@@ -417,23 +419,23 @@ impl Frames<'_> {
             if let Some(style) = rescaled(renderer.style(), drawn, |s| &mut s.height_scale) {
                 renderer.set_style(style)?;
             }
+            if scenario.focus.is_some() && sim.window_land() != &land {
+                land = sim.window_land().clone();
+                meshes.set_land(device, &land, cell)?;
+            }
+            let origin = sim.window_origin().as_vec2();
             // Flat water where hulls and land are.
             for (c, land) in cells.iter_mut().zip(land.cells()) {
                 *c = if *land { 1.0 } else { 0.0 };
             }
             for body in bodies_of(&sim) {
-                rasterise_grid_mask(
-                    &body.hulls,
-                    &body.body.state.pose,
-                    size,
-                    cell,
-                    1.0,
-                    &mut cells,
-                )?;
+                let mut pose = body.body.state.pose;
+                pose.position -= origin.extend(0.0);
+                rasterise_grid_mask(&body.hulls, &pose, size, cell, 1.0, &mut cells)?;
             }
             mask.write(queue, &cells)?;
             let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
-            let draws = meshes.draws(bodies_of(&sim), drawn);
+            let draws = meshes.draws(bodies_of(&sim), drawn, origin);
             self.draw(|encoder, target| {
                 renderer.encode(
                     encoder,
@@ -482,30 +484,33 @@ impl Frames<'_> {
             ..defaults
         };
         let mut renderer = OceanSurfaceRenderer::new(device, queue, format, style)?;
-        // Low over the grid's near corner, looking across it toward the horizon (which sits
-        // a fifth of the picture below its top edge).
-        let centre = (extent * 0.5).extend(0.0);
-        let eye = Vec3::new(-0.15 * extent.x, -0.25 * extent.y, 0.2 * longest);
-        let camera = Camera::look_at(
-            eye,
-            centre,
-            Vec3::Z,
-            0.8,
-            options.aspect(),
-            0.01 * longest,
-            4e6,
-        );
+        // Drawn in the world: the land where the scenario put it, the grid where its [focus]
+        // took it.
         let meshes = BodyMeshes::new(device, bodies_of(&sim), &scenario.all_land(), cell)?;
         for &step in steps {
             run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
             let t = sim.time();
             let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
-            let draws = meshes.draws(bodies_of(&sim), scale);
+            let draws = meshes.draws(bodies_of(&sim), scale, Vec2::ZERO);
+            let origin = sim.window_origin().as_vec2();
+            // Low over the grid's near corner, looking across it toward the horizon (which
+            // sits a fifth of the picture below its top edge), travelling with the grid.
+            let centre = (origin + extent * 0.5).extend(0.0);
+            let eye = Vec3::new(-0.15 * extent.x, -0.25 * extent.y, 0.2 * longest);
+            let camera = Camera::look_at(
+                origin.extend(0.0) + eye,
+                centre,
+                Vec3::Z,
+                0.8,
+                options.aspect(),
+                0.01 * longest,
+                4e6,
+            );
             let grid = InteractiveGrid {
                 surface: &surface,
                 size,
                 cell_size: cell,
-                origin: Vec2::ZERO,
+                origin,
             };
             self.draw(|encoder, target| {
                 sea.encode(device, encoder, t);
@@ -553,25 +558,40 @@ impl BodyMeshes {
                     .collect::<Result<Vec<_>, _>>()
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let mut meshes = Self { hulls, land: None };
+        meshes.set_land(device, land, cell)?;
+        Ok(meshes)
+    }
+
+    /// Builds the land's mesh anew (a grid that follows a focus brings land in and out).
+    fn set_land(
+        &mut self,
+        device: &wgpu::Device,
+        land: &LandMask,
+        cell: f32,
+    ) -> Result<(), GpuError> {
         let (vertices, triangles) = land_blocks(land, cell);
-        let land = if triangles.is_empty() {
+        self.land = if triangles.is_empty() {
             None
         } else {
             Some(HullMesh::new(device, &vertices, &triangles)?)
         };
-        Ok(Self { hulls, land })
+        Ok(())
     }
 
     /// This frame's draws: bodies where they float (their height drawn at the waves' scale, so
-    /// they ride the drawn waves), land as it is.
+    /// they ride the drawn waves) in a frame whose origin is at `origin` in the world, land as
+    /// it is.
     fn draws<'a>(
         &'a self,
         bodies: impl Iterator<Item = &'a FloatingBody>,
         height_scale: f32,
+        origin: Vec2,
     ) -> Vec<BodyDraw<'a>> {
         let mut draws = Vec::new();
         for (body, meshes) in bodies.zip(&self.hulls) {
             let mut pose = body.body.state.pose;
+            pose.position -= origin.extend(0.0);
             pose.position.z *= height_scale.min(1.0);
             for (hull, mesh) in body.hulls.iter().zip(meshes) {
                 let world = hull.world_pose(&pose);

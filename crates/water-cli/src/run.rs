@@ -315,12 +315,7 @@ pub fn run_scenario(
     }
     let heights = &outputs.heights;
     npy::write_grid_arrays(&outputs, &mut dir, size.width(), size.height()).map_err(io)?;
-    // A following grid carries its land with it (and has no depth map to dry cells).
-    let land = if scenario.focus.is_some() {
-        scene.window_land().clone()
-    } else {
-        scenario.all_land()
-    };
+    let land = scenario.land_now(&scene);
     let rgb = picture::colour_map(
         heights,
         (!land.is_empty()).then(|| land.cells()),

@@ -1,13 +1,13 @@
 //! `water render`: PNG frames, an animated GIF with the same frames and `render.json`, for grid
 //! water (3-D, with bodies), classic water (2-D), sphere water and a grid inside an `[ocean]`
-//! (the sea to the horizon under a sky); bad options are refused by
-//! name. Skipped with a reason without a GPU adapter, unless WATER_REQUIRE_GPU=1.
+//! (the sea to the horizon under a sky); a grid that follows a `[focus]` carries the camera
+//! with it; bad options are refused by name. Skipped with a reason without a GPU adapter, unless WATER_REQUIRE_GPU=1.
 
 use std::path::Path;
 
 mod common;
 
-use common::{failure, stderr, water_on_gpu};
+use common::{failure, scratch, stderr, water_on_gpu, write_scenario};
 
 /// Frames in a GIF, and its size.
 fn gif_frames(path: &Path) -> (usize, (u16, u16)) {
@@ -109,4 +109,100 @@ fn render_refuses_bad_options_by_name() {
         "/tmp/x",
     ]);
     assert!(err.contains("--frames is 0"), "{err}");
+}
+
+/// A boat towed 12 m along a 24 m grid, with and without a `[focus]` following it.
+const TOWED: &str = r#"steps = 60
+[grid]
+width = 96
+height = 48
+cell_size = 0.25
+wave_speed = 2.0
+dt = 0.05
+boundary = "absorbing"
+[[body]]
+name = "boat"
+shape = "box"
+size = [2.0, 1.0, 0.5]
+mass = 300.0
+position = [12.0, 6.0, 0.0]
+path = [[12.0, 6.0], [200.0, 6.0]]
+speed = 4.0
+"#;
+
+/// Where the boat is drawn in each frame: the mean column of its orange pixels (red well
+/// above green and blue, unlike the water and the sky), and how many there are.
+fn boat_columns(out: &Path, frames: usize) -> Vec<(f64, usize)> {
+    (0..frames)
+        .map(|k| {
+            let frame = water_gpu::render::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
+                .expect("a PNG frame");
+            let columns: Vec<u32> = (0..frame.height())
+                .flat_map(|y| (0..frame.width()).map(move |x| (x, y)))
+                .filter(|&(x, y)| {
+                    let [r, g, b, _] = frame.pixel(x, y).map(i32::from);
+                    r - b > 30 && r - g > 10
+                })
+                .map(|(x, _)| x)
+                .collect();
+            let mean =
+                columns.iter().map(|&x| f64::from(x)).sum::<f64>() / columns.len().max(1) as f64;
+            (mean, columns.len())
+        })
+        .collect()
+}
+
+/// The render of a followed boat keeps the boat in the middle of the picture while the grid
+/// sails on (the camera travels with the grid, the bodies drawn where they are in it), in a
+/// tank and at sea; the same scenarios without the focus show the boat crossing the picture.
+#[test]
+fn a_followed_boat_stays_in_the_middle_of_its_render() {
+    let dir = scratch("render-focus");
+    let mut spread = Vec::new();
+    let sea = "[ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 4.0\n";
+    let focus = "[focus]\nfollow = \"boat\"\n";
+    for (name, text) in [
+        ("followed", format!("{TOWED}{focus}")),
+        ("still", TOWED.to_owned()),
+        ("followed at sea", format!("{TOWED}{sea}{focus}")),
+        ("still at sea", format!("{TOWED}{sea}")),
+    ] {
+        let file = write_scenario(&dir, &format!("{}.toml", name.replace(' ', "-")), &text);
+        let out = dir.join(name.replace(' ', "-"));
+        let Some(result) = water_on_gpu(
+            "render-focus",
+            &[
+                "render",
+                file.to_str().expect("utf-8 path"),
+                "--out",
+                out.to_str().expect("utf-8 path"),
+                "--frames",
+                "4",
+                "--size",
+                "192x128",
+                "--quiet",
+            ],
+        ) else {
+            return;
+        };
+        assert!(result.status.success(), "{name}: {}", stderr(&result));
+        let columns = boat_columns(&out, 4);
+        assert!(
+            columns.iter().all(|&(_, n)| n >= 8),
+            "{name}: the boat is drawn in every frame: {columns:?}"
+        );
+        let xs = columns.iter().map(|&(x, _)| x);
+        spread.push(xs.clone().fold(f64::MIN, f64::max) - xs.fold(f64::MAX, f64::min));
+        eprintln!("{name}: boat columns {columns:?}");
+    }
+    // Measured: 0.4 and 0.5 px followed, 39 and 21 px still (the sea's camera looks across
+    // the water, so the same trip crosses fewer columns).
+    assert!(
+        spread[0] < 8.0 && spread[2] < 8.0,
+        "followed: the boat stays put: {spread:?}"
+    );
+    assert!(
+        spread[1] > 30.0 && spread[3] > 15.0,
+        "still: the boat crosses: {spread:?}"
+    );
 }

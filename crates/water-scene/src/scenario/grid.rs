@@ -720,6 +720,18 @@ impl Scenario {
         }
     }
 
+    /// The land under the grid of `scene` (made from this scenario) as it is now: where a
+    /// `[focus]` has moved the grid, the `[[land]]` rectangles as they lie under it; else
+    /// [`Scenario::all_land`].
+    #[must_use]
+    pub fn land_now(&self, scene: &Scene) -> LandMask {
+        if self.focus.is_some() {
+            scene.window_land().clone()
+        } else {
+            self.all_land()
+        }
+    }
+
     /// The scene at step 0 on `backend` (GPU backends run on `gpu`): the grid with its land and
     /// its bodies at their start, z up. Play the impulses with [`super::ScenarioRun`].
     ///
