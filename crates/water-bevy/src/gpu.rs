@@ -38,11 +38,13 @@ pub(crate) struct GpuHeights {
     queue: wgpu::Queue,
     /// The gather, made on the first readback.
     reader: Option<PatchReader>,
-    /// Heights (metres, row-major) of water step `step`.
+    /// Heights (metres, row-major) of water step `step`, the grid's corner at `origin` (the
+    /// water's z-up frame, metres).
     heights: Vec<f32>,
     step: Option<u64>,
-    /// The readback started after step `.1`.
-    pending: Option<(PendingPatches, u64)>,
+    origin: Vec2,
+    /// The readback started after step `.1`, the grid's corner at `.2`.
+    pending: Option<(PendingPatches, u64, Vec2)>,
 }
 
 impl GpuHeights {
@@ -54,6 +56,7 @@ impl GpuHeights {
             reader: None,
             heights: Vec::new(),
             step: None,
+            origin: Vec2::ZERO,
             pending: None,
         }
     }
@@ -76,18 +79,29 @@ impl GpuHeights {
         self.step
     }
 
+    /// Where the grid's corner was when the heights were taken.
+    pub(crate) fn origin(&self) -> Option<Vec2> {
+        self.step.map(|_| self.origin)
+    }
+
     /// Takes a readback that has arrived; then, when the water has stepped past the heights
     /// held or on their way, updates the normal-and-height texture and starts the next
     /// readback. Without a readback to start, it still updates the texture for drawing.
-    pub(crate) fn refresh(&mut self, grid: &mut dyn GpuGridWater) -> Result<(), GpuError> {
+    /// `origin`: where the grid's corner is now.
+    pub(crate) fn refresh(
+        &mut self,
+        grid: &mut dyn GpuGridWater,
+        origin: Vec2,
+    ) -> Result<(), GpuError> {
         self.device
             .poll(wgpu::PollType::Poll)
             .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
-        if let Some((pending, step)) = &self.pending {
+        if let Some((pending, step, taken_at)) = &self.pending {
             if let Some(patches) = pending.try_take() {
                 self.heights.clear();
                 self.heights.extend_from_slice(patches?.heights());
                 self.step = Some(*step);
+                self.origin = *taken_at;
                 self.pending = None;
             }
         }
@@ -113,7 +127,7 @@ impl GpuHeights {
                 });
             let pending = reader.encode_read(grid, &mut encoder, vec![whole])?;
             self.queue.submit([encoder.finish()]);
-            self.pending = Some((pending, now));
+            self.pending = Some((pending, now, origin));
         } else {
             grid.update_normal_height()?;
         }

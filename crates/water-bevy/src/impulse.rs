@@ -51,17 +51,19 @@ pub(crate) fn queue_impulses(
         let Some(simulation) = simulation.as_mut() else {
             continue;
         };
-        let placement = simulation.placement();
-        if !placement.covers(i.position) {
+        let (placement, now) = (simulation.placement(), simulation.window_placement());
+        if !now.covers(i.position) {
             warn!(
                 "water impulse at {} is off the water ({} x {} m from {})",
                 i.position,
-                placement.width as f32 * placement.cell_size,
-                placement.height as f32 * placement.cell_size,
-                placement.corner
+                now.width as f32 * now.cell_size,
+                now.height as f32 * now.cell_size,
+                now.corner
             );
             continue;
         }
+        // In the cells of the frame the water was made in: the scene lands it where its grid's
+        // cells are now.
         let centre = placement.to_cells(i.position);
         match Impulse::new(
             centre,

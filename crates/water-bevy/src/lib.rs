@@ -73,6 +73,7 @@
 
 mod error;
 mod floating;
+mod focus;
 mod gpu;
 mod impulse;
 mod ocean_surface;
@@ -91,6 +92,7 @@ pub mod avian;
 pub use avian3d;
 pub use error::WaterBevyError;
 pub use floating::{Floating, FloatingForce, FloatingHull, FloatingMotion, IntegratedElsewhere};
+pub use focus::WaterFocus;
 pub use impulse::WaterImpulse;
 pub use ocean_surface::{
     ocean_layout, ocean_mesh, sea_point, sea_texels, OceanFocus, OceanSurface,
@@ -123,7 +125,7 @@ pub use water_scene::{
 pub mod prelude {
     pub use crate::ocean::{OceanSpec, WaveSpectrum};
     pub use crate::{
-        Floating, FloatingForce, FloatingMotion, OceanFocus, Water, WaterImpulse, WaterLook,
-        WaterPlugin, WaterQuery, WaterSystems,
+        Floating, FloatingForce, FloatingMotion, OceanFocus, Water, WaterFocus, WaterImpulse,
+        WaterLook, WaterPlugin, WaterQuery, WaterSystems,
     };
 }

@@ -99,7 +99,9 @@ pub struct OceanSurfaceUniform {
     /// The grid texture's channel holding the height (0 on the CPU, 3 on a GPU backend).
     pub grid_channel: u32,
     /// Keeps the block a multiple of 16 bytes.
-    pub padding: UVec2,
+    /// Where the grid's corner is in the sea's frame, metres (a [`crate::WaterFocus`] moves
+    /// it; the sea's frame is the water's as it was made).
+    pub grid_origin: Vec2,
 }
 
 /// The drawn sea of a [`Water`] entity: spawned by the plugin on an entity of its own.
@@ -309,7 +311,7 @@ pub(crate) fn make_ocean_surfaces(
                     tiles: tiles.len() as u32,
                     // As the grid's own surface reads it: r on the CPU, w of the GPU's texels.
                     grid_channel: if water.backend.gpu().is_some() { 3 } else { 0 },
-                    padding: UVec2::ZERO,
+                    grid_origin: Vec2::ZERO,
                 },
             },
         });
@@ -346,6 +348,7 @@ pub(crate) fn update_ocean_surfaces(
     cameras: Query<&GlobalTransform, With<Camera3d>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<OceanSurfaceMaterial>>,
 ) {
     let eye = focus
         .iter()
@@ -357,6 +360,16 @@ pub(crate) fn update_ocean_surfaces(
             continue;
         };
         let placement = simulation.placement();
+        // The grid's corner in the sea's frame, where a focus took it.
+        let origin = simulation.scene().window_origin().as_vec2();
+        let moved = materials
+            .get(&ocean.material)
+            .is_some_and(|m| m.extension.ocean.grid_origin != origin);
+        if moved {
+            if let Some(mut material) = materials.get_mut(&ocean.material) {
+                material.extension.ocean.grid_origin = origin;
+            }
+        }
         if let Some(eye) = eye {
             let camera = sea_point(&placement, eye);
             let units = camera.abs().max_element() / ocean.layout.finest_spacing;

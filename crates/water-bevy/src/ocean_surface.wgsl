@@ -24,7 +24,8 @@ struct OceanSurface {
     tiles: u32,
     // The grid texture's channel holding the height: 0 (CPU r), 3 (GPU w).
     grid_channel: u32,
-    _padding: vec2<u32>,
+    // Where the grid's corner is in the sea's frame, metres (it follows a focus).
+    grid_origin: vec2<f32>,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var sea_displacement: texture_2d_array<f32>;
@@ -85,7 +86,8 @@ fn sea_read_faded(field: u32, p: vec2<f32>, footprint: f32) -> vec4<f32> {
     return total;
 }
 
-// The grid's weight at p: 1 inside, fading to 0 over the rim, 0 beyond the grid.
+// The grid's weight at p (from the grid's corner): 1 inside, fading to 0 over the rim, 0
+// beyond the grid.
 fn grid_weight(p: vec2<f32>) -> f32 {
     let extent = ocean.grid.xy * ocean.corner.w;
     let inside = min(min(p.x, extent.x - p.x), min(p.y, extent.y - p.y));
@@ -99,11 +101,12 @@ fn grid_texel(texel: vec2<i32>) -> f32 {
 
 // The grid's height at sea point p (bilinear between cell centres), weighted by its rim fade.
 fn grid_height(p: vec2<f32>) -> f32 {
-    let w = grid_weight(p);
+    let q = p - ocean.grid_origin;
+    let w = grid_weight(q);
     if (w == 0.0) {
         return 0.0;
     }
-    let u = p / ocean.corner.w - vec2<f32>(0.5);
+    let u = q / ocean.corner.w - vec2<f32>(0.5);
     let base = floor(u);
     let f = u - base;
     let i = vec2<i32>(base);

@@ -5,6 +5,7 @@ use bevy::asset::Assets;
 use bevy::pbr::MaterialPlugin;
 use bevy::prelude::*;
 
+use crate::focus::{follow_water_focus, place_followed_water};
 use crate::gpu::refresh_gpu_heights;
 use crate::impulse::{queue_impulses, WaterImpulse};
 use crate::ocean_surface::{
@@ -79,6 +80,7 @@ impl Plugin for WaterPlugin {
                         add_floating_bodies,
                         queue_impulses,
                         apply_floating_forces,
+                        follow_water_focus,
                     )
                         .chain()
                         .in_set(WaterSystems::Prepare),
@@ -88,7 +90,7 @@ impl Plugin for WaterPlugin {
             );
         // GPU backends: the surface texture and the gameplay heights' readback, after the
         // frame's fixed steps.
-        app.add_systems(PostUpdate, refresh_gpu_heights);
+        app.add_systems(PostUpdate, (refresh_gpu_heights, place_followed_water));
         #[cfg(feature = "avian")]
         crate::avian::build(app);
         if self.render {

@@ -3,7 +3,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use water_scene::water_core::ocean::SeaWithWater;
-use water_scene::water_core::HeightSource;
+use water_scene::water_core::{HeightSource, PlacedWater};
 
 use crate::simulation::WaterSimulation;
 
@@ -52,17 +52,22 @@ impl WaterQuery<'_, '_> {
     pub fn surface_at(&self, world: Vec3) -> Option<WaterSample> {
         let simulation = self.water.iter().next()?;
         let placement = simulation.placement();
-        let covered = placement.covers(world);
-        // The view is in the water's z-up frame: x along x, y along the rows (-z).
+        let covered = simulation.window_placement().covers(world);
+        // The scene's frame is the water's z-up one: x along x, y along the rows (-z); the
+        // heights' grid had its corner at `origin` in it.
         let up = water_scene::UpAxis::Y;
         let at = up.to_water(placement.to_scene(world));
-        let sample = match simulation.gameplay_sea() {
+        let origin = simulation.gameplay_origin();
+        let sample = match (simulation.gameplay_sea(), origin) {
             // The sea has no edge: off the grid it is the whole surface.
-            Some(sea) if !covered => sea.surface_at(at)?,
-            Some(sea) => simulation
-                .with_gameplay_heights(|view| SeaWithWater::new(sea, view).surface_at(at))??,
-            None if !covered => return None,
-            None => simulation.with_gameplay_heights(|view| view.surface_at(at))??,
+            (Some(sea), _) if !covered => sea.surface_at(at)?,
+            (_, None) => return None,
+            (Some(sea), Some(origin)) => simulation.with_gameplay_heights(|view| {
+                SeaWithWater::new(sea, &PlacedWater::new(view, origin)).surface_at(at)
+            })??,
+            (None, _) if !covered => return None,
+            (None, Some(origin)) => simulation
+                .with_gameplay_heights(|view| PlacedWater::new(view, origin).surface_at(at))??,
         };
         Some(WaterSample {
             point: placement.to_world(up.from_water(sample.point)),

@@ -99,10 +99,39 @@ impl WaterSimulation {
         &mut self.scene
     }
 
-    /// Where the water lies in the world.
+    /// Where the water lay in the world when it was made: the frame of its scene (world points
+    /// go in and out of the scene through it), and of its land.
     #[must_use]
     pub fn placement(&self) -> WaterPlacement {
         self.placement
+    }
+
+    /// Where the grid lies in the world now: [`WaterSimulation::placement`] moved by the grid's
+    /// whole-cell shifts ([`crate::WaterFocus`]).
+    #[must_use]
+    pub fn window_placement(&self) -> WaterPlacement {
+        WaterPlacement {
+            corner: self.placement.corner + self.window_offset(self.scene.window_origin()),
+            ..self.placement
+        }
+    }
+
+    /// The world offset of a grid whose corner is at `origin` (the water's z-up frame, m):
+    /// along x, and along -z for the rows.
+    fn window_offset(&self, origin: bevy::math::DVec2) -> Vec3 {
+        let o = origin.as_vec2();
+        Vec3::new(o.x, 0.0, -o.y)
+    }
+
+    /// Where the grid's corner was (the water's z-up frame, metres: x, and y along the rows)
+    /// in the heights [`WaterSimulation::with_gameplay_heights`] shows, or `None` before a GPU
+    /// backend's first readback.
+    #[must_use]
+    pub fn gameplay_origin(&self) -> Option<Vec2> {
+        match &self.gpu_heights {
+            Some(gpu) => gpu.origin(),
+            None => Some(self.scene.window_origin().as_vec2()),
+        }
     }
 
     /// Water steps the last fixed tick ran (0 when the water's step is longer than the tick
@@ -178,8 +207,9 @@ impl WaterSimulation {
     /// On a GPU backend: takes a readback that arrived and starts the next, and updates the
     /// normal-and-height texture the surface draws. Nothing on the CPU.
     pub(crate) fn refresh_gpu_heights(&mut self) -> Result<(), GpuError> {
+        let origin = self.scene.window_origin().as_vec2();
         match (&mut self.gpu_heights, self.scene.gpu_water_to_read()) {
-            (Some(heights), Some(grid)) => heights.refresh(grid),
+            (Some(heights), Some(grid)) => heights.refresh(grid, origin),
             _ => Ok(()),
         }
     }

@@ -182,7 +182,9 @@ fn a_body_beyond_the_grid_floats_on_the_sea_alone() {
 fn a_body_a_kilometre_from_the_focus_floats_at_its_archimedes_draft() {
     let mut scene = scene_on(AmbientSea::regular_wave(0.05, 60.0, G, None, 0.0).expect("sea"));
     scene
-        .set_focus(Some(water_scene::SceneFocus::Point(Vec3::new(1000.0, 16.0, 0.0))))
+        .set_focus(Some(water_scene::SceneFocus::Point(Vec3::new(
+            1000.0, 16.0, 0.0,
+        ))))
         .expect("focus");
     assert!(scene.window_origin().x > 960.0, "the grid is 1 km away");
     let (mass, half) = (200.0, Vec3::new(0.5, 0.5, 0.25));
