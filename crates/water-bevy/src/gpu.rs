@@ -105,8 +105,12 @@ impl GpuHeights {
                 self.pending = None;
             }
         }
-        let now = grid.steps_taken();
-        let asked = self.pending.as_ref().map(|p| p.1).or(self.step);
+        // A shift moves the heights without a step (a focus that moved between steps).
+        let now = (grid.steps_taken(), origin);
+        let asked = match &self.pending {
+            Some((_, step, at)) => Some((*step, *at)),
+            None => self.step.map(|step| (step, self.origin)),
+        };
         if asked == Some(now) {
             return Ok(());
         }
@@ -127,7 +131,7 @@ impl GpuHeights {
                 });
             let pending = reader.encode_read(grid, &mut encoder, vec![whole])?;
             self.queue.submit([encoder.finish()]);
-            self.pending = Some((pending, now, origin));
+            self.pending = Some((pending, now.0, origin));
         } else {
             grid.update_normal_height()?;
         }

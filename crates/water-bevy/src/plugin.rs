@@ -90,7 +90,12 @@ impl Plugin for WaterPlugin {
             );
         // GPU backends: the surface texture and the gameplay heights' readback, after the
         // frame's fixed steps.
-        app.add_systems(PostUpdate, (refresh_gpu_heights, place_followed_water));
+        app.add_systems(PostUpdate, refresh_gpu_heights)
+            .add_systems(
+                PostUpdate,
+                // Before the transforms propagate, so the surface is drawn where its texture is.
+                place_followed_water.before(TransformSystems::Propagate),
+            );
         #[cfg(feature = "avian")]
         crate::avian::build(app);
         if self.render {

@@ -106,9 +106,10 @@ pub struct WaterSurface {
     pub heights: Handle<Image>,
     /// The material.
     pub material: Handle<WaterSurfaceMaterial>,
-    /// The water step whose heights the texture holds (`None` before the first upload): frames
-    /// without a new step upload nothing.
-    pub uploaded_step: Option<u64>,
+    /// The water step whose heights the texture holds and where the grid's corner was then
+    /// (world cells; `None` before the first upload): frames without a new step or a move of
+    /// the grid upload nothing.
+    pub uploaded_step: Option<(u64, bevy::math::I64Vec2)>,
 }
 
 /// A `width` x `height` grid mesh of `cell_size` centred on the origin: one vertex per cell
@@ -237,7 +238,11 @@ pub(crate) fn upload_heights(
             // Copied on the GPU instead (`crate::gpu`).
             continue;
         }
-        let step = simulation.scene().steps_taken();
+        // A shift moves the heights without a step (a focus that moved between steps).
+        let step = (
+            simulation.scene().steps_taken(),
+            simulation.scene().window_origin_cells(),
+        );
         if surface.uploaded_step == Some(step) {
             continue;
         }

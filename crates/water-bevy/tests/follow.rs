@@ -1,6 +1,6 @@
 //! `WaterFocus`: the grid follows an entity through the Bevy world by whole cells. The water's
-//! transform moves with the grid, clicks land where the grid is now and stay put in the world,
-//! `WaterQuery` answers where the grid is now, and a floating crate left behind keeps its place.
+//! transform moves with the grid, clicks land where the grid is now, and `WaterQuery` answers
+//! where the grid is now (the place it left is off the water).
 
 use std::time::Duration;
 

@@ -437,7 +437,8 @@ impl Scene {
     /// Runs as many fixed steps as `frame_seconds` of real time hold (the clock carries the
     /// remainder to the next frame, at most [`water_core::DEFAULT_MAX_STEPS_PER_FRAME`]
     /// steps a frame). On a GPU backend a frame without bodies is one submission that never
-    /// waits, also where the mean-level keeper holds the level (its correction lands a frame
+    /// waits (one a step, none waiting, where the grid follows a path), also where the
+    /// mean-level keeper holds the level (its correction lands a frame
     /// later: [`water_gpu::GpuGridWater::step_frame`]); [`Scene::step_many`] keeps the CPU's
     /// schedule of corrections instead, waiting for the keeper's sums.
     ///
@@ -458,7 +459,9 @@ impl Scene {
     }
 
     /// `steps` steps. Without bodies they run as one multi-step run (fused and temporally
-    /// blocked where the backend can), after one step with the masks if a body was just removed.
+    /// blocked where the backend can), after one step with the masks if a body was just removed;
+    /// a grid that follows a path ([`SceneFocus::Path`]) steps one at a time, moving between
+    /// them.
     ///
     /// # Errors
     /// As [`Scene::step`].
@@ -498,7 +501,11 @@ impl Scene {
         while left > 0 && self.focus_moves() {
             let start = std::time::Instant::now();
             self.follow_focus()?;
-            self.water.step_many(1)?;
+            if frame {
+                self.water.step_frame(1)?;
+            } else {
+                self.water.step_many(1)?;
+            }
             self.times.water += start.elapsed();
             self.times.steps += 1;
             self.step += 1;

@@ -70,6 +70,21 @@ fn every_mistake_is_refused_at_its_line() {
     refused("camera = 1\n", key, "unknown field `camera`");
 }
 
+/// The grid's corner is kept in whole cells, at most 1e12 from the origin: a route past that
+/// is refused at its line, not at the step that would reach it.
+#[test]
+fn a_path_the_grid_cannot_follow_is_refused() {
+    let text = "steps = 4\n[grid]\nwidth = 16\nheight = 16\ncell_size = 0.0005\nwave_speed = 0.1\ndt = 0.001\n[focus]\npath = [[0.0, 0.0], [9e8, 0.0]]\nspeed = 1.0\n";
+    let e = Scenario::parse("far.toml", text)
+        .expect_err("too far")
+        .to_string();
+    assert!(e.starts_with("far.toml:9:"), "{e}");
+    assert!(
+        e.contains("lies more than 1e12 cells of 0.0005 m from the origin"),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_depth_map_and_a_focus_are_refused_together() {
     let dir = std::env::temp_dir().join(format!("water-focus-{}", std::process::id()));

@@ -291,7 +291,25 @@ fn a_bad_focus_is_refused_and_a_removed_focus_leaves_the_grid_in_place() {
         followed,
         "a refused focus moves nothing"
     );
-    scene.step().expect("the old focus still holds");
+    let err = scene
+        .set_focus(Some(SceneFocus::Point(Vec3::new(0.0, f32::INFINITY, 0.0))))
+        .expect_err("infinite");
+    assert!(
+        matches!(
+            err,
+            SceneError::Water(WaterError::NotFinite {
+                name: "focus y",
+                ..
+            })
+        ),
+        "{err}"
+    );
+    scene.step_many(10).expect("the old focus still holds");
+    assert!(
+        scene.window_origin_cells().x > followed.x,
+        "still following the boat: {}",
+        scene.window_origin_cells()
+    );
     scene.remove_body(boat).expect("remove");
     let err = scene
         .set_focus(Some(SceneFocus::Body(boat)))

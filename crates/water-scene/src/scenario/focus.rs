@@ -8,6 +8,7 @@
 
 use serde::Deserialize;
 use toml::Spanned;
+use water_core::MAX_WINDOW_ORIGIN_CELLS;
 
 use super::bodies::{tow_path, RawPath};
 use super::ScenarioError;
@@ -33,11 +34,12 @@ pub enum ScenarioFocus {
     Path(TowPath),
 }
 
-/// The focus of `[focus]`, checked against the scenario's bodies and depth.
+/// The focus of `[focus]`, checked against the scenario's bodies, depth and cell size (m).
 pub(super) fn parse(
     raw: &Spanned<RawFocus>,
     bodies: &[BodySpec],
     depth_map: bool,
+    cell_size: f64,
     at: &dyn Fn(Span, String) -> ScenarioError,
 ) -> Result<ScenarioFocus, ScenarioError> {
     let f = raw.get_ref();
@@ -72,7 +74,25 @@ pub(super) fn parse(
             name.span(),
             "give either `follow` (a body) or `path` with `speed`, not both".into(),
         )),
-        (None, Some(path), Some(speed)) => Ok(ScenarioFocus::Path(tow_path(path, speed, at)?)),
+        (None, Some(path), Some(speed)) => {
+            let route = tow_path(path, speed, at)?;
+            // The grid's corner is kept in whole cells: a route it could not follow is refused
+            // here rather than at the step that reaches it.
+            if let Some(far) = route
+                .points()
+                .iter()
+                .find(|p| f64::from(p.abs().max_element()) / cell_size > MAX_WINDOW_ORIGIN_CELLS)
+            {
+                return Err(at(
+                    path.span(),
+                    format!(
+                        "focus path point {far} m lies more than {MAX_WINDOW_ORIGIN_CELLS:e} \
+                         cells of {cell_size} m from the origin: the grid cannot follow it there"
+                    ),
+                ));
+            }
+            Ok(ScenarioFocus::Path(route))
+        }
         (None, Some(path), None) => {
             Err(at(path.span(), "a focus path needs a `speed` (m/s)".into()))
         }

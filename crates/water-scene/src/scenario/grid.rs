@@ -336,7 +336,13 @@ impl Scenario {
             }
         }
         let focus = match &raw.focus {
-            Some(f) => Some(super::focus::parse(f, &bodies, g.depth_map.is_some(), at)?),
+            Some(f) => Some(super::focus::parse(
+                f,
+                &bodies,
+                g.depth_map.is_some(),
+                params.cell_size(),
+                at,
+            )?),
             None => None,
         };
         // A following grid may come to a body that starts far from it.

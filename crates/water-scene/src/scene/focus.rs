@@ -98,10 +98,15 @@ impl Scene {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
+    /// A focus that goes past [`water_core::MAX_WINDOW_ORIGIN_CELLS`] cells from the world's
+    /// origin (a body pushed that far) makes the steps that would follow it fail, by name,
+    /// until the focus changes.
+    ///
     /// # Errors
     /// [`SceneError::FocusWithGpuMasks`] with masks drawn on the GPU; an unknown or removed
     /// body; a point that is not finite or lies too far ([`water_core::MAX_WINDOW_ORIGIN_CELLS`]);
-    /// a failed GPU shift. The focus is left unchanged then.
+    /// a failed GPU shift. The focus is left unchanged then, and the grid too, except where the
+    /// upload of the land that came in failed after the grid moved (a lost GPU device).
     pub fn set_focus(&mut self, focus: Option<SceneFocus>) -> Result<(), SceneError> {
         if focus.is_some() && matches!(self.masks, Masks::Gpu { .. }) {
             return Err(SceneError::FocusWithGpuMasks);
@@ -154,10 +159,12 @@ impl Scene {
     /// Whether the focus can move between steps without the caller (so the grid must follow
     /// it step by step).
     pub(super) fn focus_moves(&self) -> bool {
-        matches!(
-            self.following.target,
-            Some(Target::Body(_) | Target::Path(_))
-        )
+        match &self.following.target {
+            Some(Target::Path(_)) => true,
+            // A removed body's focus leaves the grid where it was.
+            Some(Target::Body(id)) => self.bodies.get(*id).is_ok(),
+            Some(Target::Point(_)) | None => false,
+        }
     }
 
     /// Moves the grid (and its masks and land) to keep the focus in its centre cell.
