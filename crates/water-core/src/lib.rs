@@ -51,6 +51,7 @@ pub mod diagnostics;
 mod dispersive_grid;
 mod error;
 mod field;
+mod foam;
 mod following_window;
 mod grid_setup;
 mod grid_spec;
@@ -87,6 +88,7 @@ pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, STANDARD_GRAVITY
 pub use dispersive_grid::{check_dispersive_dt, sponge_factors, DispersiveGrid, SPONGE_CELLS};
 pub use error::{Result, WaterError};
 pub use field::WaveField;
+pub use foam::FoamField;
 pub use following_window::{FollowingWindow, MAX_WINDOW_ORIGIN_CELLS};
 pub use grid_spec::GridSpec;
 pub use grid_water::{GridMode, GridWater};
