@@ -155,6 +155,7 @@ pub fn is_run_output(name: &str) -> bool {
         name,
         "height.npy"
             | "ocean.npy"
+            | "foam.npy"
             | "positive.npy"
             | "negative.npy"
             | "positions.npy"
@@ -312,6 +313,12 @@ pub fn run_scenario(
             tile_lengths_m: sea.tiles().iter().map(|t| t.length).collect(),
             max_abs_height: max_abs_height(&sea_heights),
         });
+    }
+    if let Some(foam) = scene.foam_coverage() {
+        dir.write("foam.npy", |path| {
+            npy::write(path, &foam, &[size.height(), size.width()])
+        })
+        .map_err(io)?;
     }
     let heights = &outputs.heights;
     npy::write_grid_arrays(&outputs, &mut dir, size.width(), size.height()).map_err(io)?;

@@ -1,6 +1,7 @@
-//! `water run` of a scenario whose grid follows a `[focus]` through an `[ocean]`: the summary
-//! gives where the grid's corner ended, and `ocean.npy` is the sea at the cells' world
-//! positions there, as the library answers for the same run.
+//! `water run` of a scenario whose grid follows a `[focus]` through a choppy `[ocean]` with
+//! `[foam]`: the summary gives where the grid's corner ended, `ocean.npy` is the sea at the
+//! cells' world positions there and `foam.npy` the breaking crests' foam, as the library answers
+//! for the same run.
 
 use water_cli::npy;
 use water_scene::scenario::{Scenario, ScenarioRun};
@@ -22,6 +23,10 @@ boundary = "absorbing"
 spectrum = "pierson-moskowitz"
 wind_speed = 6.0
 seed = 3
+choppiness = 1.5
+[foam]
+half_life = 2.0
+jacobian_threshold = 0.6
 [focus]
 path = [[12.0, 8.0], [112.0, 38.0]]
 speed = 6.0
@@ -82,4 +87,18 @@ fn a_followed_run_writes_where_the_grid_ended_and_the_sea_there() {
         glam::Vec2::ZERO,
     ));
     assert_ne!(written, at_home, "not the sea where the grid started");
+
+    let (_, shape, _) =
+        npy::read_raw(&std::fs::read(out.join("foam.npy")).expect("foam.npy")).expect("valid npy");
+    assert_eq!(shape, vec![32, 48]);
+    let foam = f32s(&std::fs::read(out.join("foam.npy")).expect("foam.npy"));
+    let expected = scene.foam_coverage().expect("foam");
+    assert!(
+        foam.iter()
+            .zip(&expected)
+            .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "foam.npy is the scene's foam"
+    );
+    assert!(foam.iter().any(|&f| f > 0.0), "crests broke");
+    assert!(foam.iter().all(|f| (0.0..=1.0).contains(f)));
 }

@@ -86,13 +86,15 @@ impl FoamField {
     /// Every cell's coverage at time `t` (s), row-major.
     #[must_use]
     pub fn coverage(&self, t: f64) -> Vec<f32> {
-        (0..self.size.cells()).map(|i| self.coverage_at(i, t)).collect()
+        (0..self.size.cells())
+            .map(|i| self.coverage_at(i, t))
+            .collect()
     }
 
     /// Adds `amount` of coverage to cell `i` at time `t` (s), capped at 1; the cell's decay
     /// starts again from `t`. A NaN or negative amount adds nothing.
     pub fn raise(&mut self, i: usize, amount: f32, t: f64) {
-        if !(amount > 0.0) {
+        if amount.is_nan() || amount <= 0.0 {
             return;
         }
         let now = self.coverage_at(i, t);

@@ -34,13 +34,21 @@ fn foam_decays_by_its_half_life_exactly() {
     foam.raise(6, 3.0, 0.0);
     foam.raise(7, f32::NAN, 0.0);
     foam.raise(7, -1.0, 0.0);
-    assert_eq!((foam.coverage_at(6, 0.0), foam.coverage_at(7, 0.0)), (1.0, 0.0));
+    assert_eq!(
+        (foam.coverage_at(6, 0.0), foam.coverage_at(7, 0.0)),
+        (1.0, 0.0)
+    );
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let err = FoamField::new(GridSize::new(4, 4).expect("size"), bad).expect_err("refused");
         let named = matches!(
             err,
-            WaterError::NotPositive { name: "foam half_life", .. }
-                | WaterError::NotFinite { name: "foam half_life", .. }
+            WaterError::NotPositive {
+                name: "foam half_life",
+                ..
+            } | WaterError::NotFinite {
+                name: "foam half_life",
+                ..
+            }
         );
         assert!(named, "{bad}: {err}");
     }
@@ -62,7 +70,12 @@ fn breaking_covers_the_fraction_a_gerstner_waves_jacobian_gives() {
     // 41 wavelengths of 0.1 m cells along x, 4 rows.
     let size = GridSize::new(4000, 4).expect("size");
     let points: Vec<Vec2> = (0..size.cells())
-        .map(|i| Vec2::new((i % 4000) as f32 * 0.1 + 0.05, (i / 4000) as f32 * 0.1 + 0.05))
+        .map(|i| {
+            Vec2::new(
+                (i % 4000) as f32 * 0.1 + 0.05,
+                (i / 4000) as f32 * 0.1 + 0.05,
+            )
+        })
         .collect();
     let mut samples = vec![
         SeaSample {
@@ -76,7 +89,9 @@ fn breaking_covers_the_fraction_a_gerstner_waves_jacobian_gives() {
     frame.samples_into(&points, &mut samples);
     let jacobians: Vec<f32> = samples.iter().map(|s| s.jacobian).collect();
     let mut foam = FoamField::new(size, 2.0).expect("foam");
-    let broke = foam.add_breaking(&jacobians, threshold, 0.0).expect("sources");
+    let broke = foam
+        .add_breaking(&jacobians, threshold, 0.0)
+        .expect("sources");
     let covered = foam.coverage(0.0).iter().filter(|&&f| f == 1.0).count();
     assert_eq!(covered, broke);
     let fraction = covered as f64 / size.cells() as f64;
@@ -88,7 +103,10 @@ fn breaking_covers_the_fraction_a_gerstner_waves_jacobian_gives() {
         (fraction / of_cells - 1.0).abs() < 0.02,
         "covered {fraction} of the cells, the trochoid says {of_cells} ({of_phase} of its phase)"
     );
-    assert!(fraction < 0.6 * of_phase, "folds are squeezed: {fraction} vs {of_phase}");
+    assert!(
+        fraction < 0.6 * of_phase,
+        "folds are squeezed: {fraction} vs {of_phase}"
+    );
 }
 
 /// A hull that moved one cell along +x makes a bow event ahead and a stern event behind: those
@@ -109,7 +127,10 @@ fn a_moving_hull_leaves_foam_at_its_bow_and_stern() {
     let row: Vec<f32> = (8..16).map(|i| foam.coverage_at(i, 0.0)).collect();
     assert_eq!(row, [0.0, 0.0, 0.4, 0.0, 0.0, 0.4, 0.0, 0.0]);
     let other = ContactMasks::new(GridSize::new(4, 4).expect("size"), 0.01).expect("masks");
-    assert!(foam.add_wake(&other, 0.4, 0.0).is_err(), "masks of another grid");
+    assert!(
+        foam.add_wake(&other, 0.4, 0.0).is_err(),
+        "masks of another grid"
+    );
 }
 
 /// Foam moves with a grid that follows a focus: after a shift its coverage is the coverage
@@ -128,10 +149,16 @@ fn foam_stays_put_in_the_world_when_the_grid_moves() {
         shift_cells(&mut world, size, dx, dy, 0.0);
         let moved = foam.coverage(1.0);
         assert!(
-            moved.iter().zip(&world).all(|(a, b)| a.to_bits() == b.to_bits()),
+            moved
+                .iter()
+                .zip(&world)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
             "after ({dx}, {dy})"
         );
     }
     let later = foam.coverage(2.5);
-    assert!(later.iter().zip(&world).all(|(l, w)| *l <= *w), "still decaying");
+    assert!(
+        later.iter().zip(&world).all(|(l, w)| *l <= *w),
+        "still decaying"
+    );
 }

@@ -45,6 +45,12 @@ pub enum SceneError {
          do not move with the grid"
     )]
     FocusWithGpuMasks,
+    /// Foam with contact masks drawn on the GPU, whose events the foam does not read yet.
+    #[error(
+        "foam needs contact masks drawn on the CPU (MaskSource::Cpu): it reads their bow and \
+         stern events"
+    )]
+    FoamWithGpuMasks,
     /// A body id that this scene never handed out.
     #[error("no body with id {id} in this scene (it has {bodies})")]
     UnknownBody {

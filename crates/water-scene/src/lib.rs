@@ -67,7 +67,8 @@ pub use body_water::{BodyWater, UnknownBodyWater};
 pub use error::SceneError;
 pub use event::SceneEvent;
 pub use scene::{
-    MaskSource, Scene, SceneFocus, SceneSettings, SurfaceQuery, DEFAULT_CONTACT_AMPLITUDE,
+    FoamSettings, MaskSource, Scene, SceneFocus, SceneSettings, SurfaceQuery,
+    DEFAULT_CONTACT_AMPLITUDE,
 };
 pub use scene_ocean::cell_centres;
 pub use step_times::StepTimes;

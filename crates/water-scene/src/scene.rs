@@ -44,10 +44,12 @@ use crate::up_axis::UpAxis;
 
 mod bodies;
 mod body_patches;
+mod foam;
 mod focus;
 mod masks;
 mod surface_queries;
 
+pub use foam::FoamSettings;
 pub use focus::SceneFocus;
 use masks::Masks;
 pub use surface_queries::SurfaceQuery;
@@ -162,6 +164,8 @@ pub struct Scene {
     patches: body_patches::BodyPatches,
     /// Where the grid is in the world and what it follows.
     following: focus::Following,
+    /// Foam on the grid, if any.
+    foam: Option<foam::SceneFoam>,
 }
 
 impl Scene {
@@ -249,6 +253,7 @@ impl Scene {
                 gpu.filter(|_| settings.backend.gpu().is_some()),
             ),
             following,
+            foam: None,
         })
     }
 
@@ -496,9 +501,10 @@ impl Scene {
             self.step += 1;
             left -= 1;
             self.gather_body_patches()?;
+            self.raise_foam()?;
         }
-        // A focus that moves by itself (a path) is followed step by step.
-        while left > 0 && self.focus_moves() {
+        // A focus that moves by itself (a path), and foam, are followed step by step.
+        while left > 0 && (self.focus_moves() || self.foam.is_some()) {
             let start = std::time::Instant::now();
             self.follow_focus()?;
             if frame {
@@ -511,6 +517,7 @@ impl Scene {
             self.step += 1;
             left -= 1;
             self.patches.clear();
+            self.raise_foam()?;
         }
         if left > 0 {
             let start = std::time::Instant::now();

@@ -13,8 +13,8 @@ use water_core::{
     Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams,
 };
 use water_scene::{
-    Backend, BodyId, BodySpec, BodyWater, GridSpec, MaskSource, Scene, SceneError, SceneFocus,
-    SceneSettings, TowPath,
+    Backend, BodyId, BodySpec, BodyWater, FoamSettings, GridSpec, MaskSource, Scene, SceneError,
+    SceneFocus, SceneSettings, TowPath,
 };
 use water_testkit::{assert_f32_within, gpu_or_return, F32_TOLERANCE};
 
@@ -159,7 +159,30 @@ fn a_followed_boat_makes_the_wake_of_a_still_grid_holding_its_trip() {
         };
         let mut still = scene_of_width(STILL_WIDTH, settings, None).expect("still");
         let mut window = scene_of_width(WINDOW, settings, None).expect("window");
+        // Foam from the bow and stern events, carried with the window.
+        let foam = FoamSettings {
+            half_life: 2.0,
+            wake: 0.5,
+            jacobian_threshold: None,
+        };
+        still.set_foam(Some(foam)).expect("foam");
+        window.set_foam(Some(foam)).expect("foam");
         let origin = sail_both(&mut still, &mut window, &format!("{body_water:?}"));
+        let (part, whole) = compared_cells(
+            &window.foam_coverage().expect("foam"),
+            &still.foam_coverage().expect("foam"),
+            origin,
+        );
+        assert!(
+            part.iter()
+                .zip(&whole)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{body_water:?}: the foam trail is the still grid's, to the bit"
+        );
+        assert!(
+            part.iter().any(|&f| f > 0.1),
+            "{body_water:?}: a foam trail to compare"
+        );
         let (part, whole) = compared_cells(
             &window.water().heights().expect("heights"),
             &still.water().heights().expect("heights"),

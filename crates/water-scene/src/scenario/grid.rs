@@ -45,6 +45,7 @@ struct RawScenario {
     body: Vec<Spanned<bodies::RawBody>>,
     ocean: Option<Spanned<super::ocean::RawOcean>>,
     focus: Option<Spanned<super::focus::RawFocus>>,
+    foam: Option<Spanned<super::foam::RawFoam>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -149,6 +150,8 @@ pub struct Scenario {
     pub ocean: Option<OceanSpec>,
     /// What the grid follows through the world (`[focus]`); `None`: it stays at the origin.
     pub focus: Option<super::ScenarioFocus>,
+    /// White water on the grid (`[foam]`).
+    pub foam: Option<crate::FoamSettings>,
 }
 
 impl Scenario {
@@ -345,6 +348,10 @@ impl Scenario {
             )?),
             None => None,
         };
+        let foam = match &raw.foam {
+            Some(f) => Some(super::foam::parse(f, ocean.is_some(), at)?),
+            None => None,
+        };
         // A following grid may come to a body that starts far from it.
         if ocean.is_none() && focus.is_none() {
             check_bodies_reach_the_grid(&raw.body, &bodies, size, params.cell_size(), at)?;
@@ -375,6 +382,7 @@ impl Scenario {
             contact_source: contacts.source,
             ocean,
             focus,
+            foam,
         })
     }
 }
@@ -771,6 +779,7 @@ impl Scenario {
             None => None,
         };
         scene.set_focus(focus)?;
+        scene.set_foam(self.foam)?;
         Ok(scene)
     }
 }

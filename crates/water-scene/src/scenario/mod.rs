@@ -13,6 +13,7 @@ use water_core::Damping;
 
 mod bodies;
 mod depth_keys;
+mod foam;
 mod focus;
 mod grid;
 pub mod memory;
@@ -21,6 +22,7 @@ mod run;
 mod sphere;
 
 pub use depth_keys::BUILTIN_FILES;
+pub use foam::{DEFAULT_FOAM_WAKE, DEFAULT_JACOBIAN_THRESHOLD};
 pub use focus::ScenarioFocus;
 pub use grid::{Scenario, TimedImpulse};
 pub use run::{ScenarioRun, RUN_CHUNK_STEPS};

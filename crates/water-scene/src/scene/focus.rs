@@ -182,6 +182,7 @@ impl Scene {
             following,
             water,
             masks,
+            foam,
             ..
         } = self;
         let by =
@@ -191,6 +192,9 @@ impl Scene {
                     water.shift_window(dx, dy)?;
                     if let Masks::Cpu { contacts, .. } = masks {
                         contacts.shift(dx, dy);
+                    }
+                    if let Some(foam) = foam {
+                        foam.field.shift(dx, dy);
                     }
                     following.window_land.shift(dx, dy);
                     Ok(())

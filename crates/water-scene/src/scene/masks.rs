@@ -104,7 +104,7 @@ impl Scene {
         })
     }
 
-    /// The GPU contact mask renderer, with [`MaskSource::Gpu`] (its `new_view` hides the waves
+    /// The GPU contact mask renderer, with [`crate::MaskSource::Gpu`] (its `new_view` hides the waves
     /// inside hulls when the surface is drawn).
     #[must_use]
     pub fn gpu_masks(&self) -> Option<&ContactMaskRenderer> {
@@ -115,7 +115,7 @@ impl Scene {
     }
 
     /// Every body's pose in the water's frame with its hull meshes on the GPU (with
-    /// [`MaskSource::Gpu`]), for drawing them.
+    /// [`crate::MaskSource::Gpu`]), for drawing them.
     pub fn gpu_hull_meshes(&self) -> impl Iterator<Item = (&FloatingBody, &[HullMesh])> {
         let meshes: &[Vec<HullMesh>] = match &self.masks {
             Masks::Gpu { meshes, .. } => meshes,

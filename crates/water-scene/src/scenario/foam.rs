@@ -1,0 +1,78 @@
+//! `[foam]`: white water on the grid (DESIGN.md, "Open water"). Keys: `half_life` (s, > 0),
+//! `wake` (coverage a bow or stern event adds, 0 to 1, default 0.5) and `jacobian_threshold`
+//! (cells where the `[ocean]`'s Jacobian falls below it turn white, -1 to 1; default 0.3 with
+//! an `[ocean]`, none without one).
+//!
+//! ```toml
+//! [foam]
+//! half_life = 4.0
+//! ```
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::ScenarioError;
+use crate::scene::FoamSettings;
+
+type Span = std::ops::Range<usize>;
+
+/// The breaking threshold at sea when none is given.
+pub const DEFAULT_JACOBIAN_THRESHOLD: f32 = 0.3;
+/// The coverage a bow or stern event adds when none is given.
+pub const DEFAULT_FOAM_WAKE: f32 = 0.5;
+/// The longest half-life, s: a day.
+const MAX_HALF_LIFE: f64 = 86_400.0;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFoam {
+    half_life: Spanned<f64>,
+    wake: Option<Spanned<f64>>,
+    jacobian_threshold: Option<Spanned<f64>>,
+}
+
+/// The foam of `[foam]`, every value checked at its line; `ocean`: the scenario has a sea.
+pub(super) fn parse(
+    raw: &Spanned<RawFoam>,
+    ocean: bool,
+    at: &dyn Fn(Span, String) -> ScenarioError,
+) -> Result<FoamSettings, ScenarioError> {
+    let f = raw.get_ref();
+    let within = |v: &Spanned<f64>, name: &str, lo: f64, hi: f64, unit: &str| {
+        let x = *v.get_ref();
+        if (lo..=hi).contains(&x) && (name != "half_life" || x > 0.0) {
+            Ok(x)
+        } else {
+            let low = if name == "half_life" {
+                "above 0".to_owned()
+            } else {
+                format!("from {lo}")
+            };
+            Err(at(
+                v.span(),
+                format!("foam {name} must be {low} to {hi}{unit}, got {x}"),
+            ))
+        }
+    };
+    let half_life = within(&f.half_life, "half_life", 0.0, MAX_HALF_LIFE, " s")?;
+    let wake = match &f.wake {
+        Some(w) => within(w, "wake", 0.0, 1.0, "")? as f32,
+        None => DEFAULT_FOAM_WAKE,
+    };
+    let jacobian_threshold = match (&f.jacobian_threshold, ocean) {
+        (Some(t), true) => Some(within(t, "jacobian_threshold", -1.0, 1.0, "")? as f32),
+        (Some(t), false) => {
+            return Err(at(
+                t.span(),
+                "foam jacobian_threshold needs an [ocean] (breaking crests are the sea's)".into(),
+            ))
+        }
+        (None, true) => Some(DEFAULT_JACOBIAN_THRESHOLD),
+        (None, false) => None,
+    };
+    Ok(FoamSettings {
+        half_life,
+        wake,
+        jacobian_threshold,
+    })
+}
