@@ -1,8 +1,10 @@
 // shift_window: moves one level of grid water by whole cells into another buffer: new cell
 // (x, y) takes old cell (x + dx, y + dy); a cell whose source lies outside the grid comes in
-// still (0), and a fixed rim is held at 0.
-// CPU twin: crates/water-core/src/window.rs (`shift_cells`), which the CPU grids'
-// `shift_window` run on both levels before zeroing a fixed rim. The fragment backend moves its
+// still (0), a fixed rim is held at 0, and behind Mur's absorbing edges an old edge cell that
+// lands inside comes in still too.
+// CPU twin: crates/water-core/src/window.rs (`shift_cells`, then `clear_rim_moved_inside`
+// behind absorbing edges), which the CPU grids' `shift_window` run on both levels before
+// zeroing a fixed rim. The fragment backend moves its
 // textures with copies of the same rectangle (crates/water-gpu/src/window_shift.rs).
 //
 // It moves the stored 32-bit words, whatever they hold: f32 or i32 cells one to a word, or
@@ -16,9 +18,17 @@ struct ShiftUniforms {
     f16_cells: u32,   // 1: two binary16 cells a word
     dx: i32,
     dy: i32,
-    zero_rim: u32,    // 1: the rim is fixed at 0 (a fixed boundary, classic mode)
+    rim: u32,         // RIM_MOVES, RIM_FIXED or RIM_ABSORBING
     channels: u32,    // planes of `height` rows each: 2 in split mode, else 1
 }
+
+// The rim moves with the water, like every other cell.
+const RIM_MOVES: u32 = 0u;
+// The rim is held at 0 (a fixed boundary, classic mode).
+const RIM_FIXED: u32 = 1u;
+// Mur's absorbing edges: an old edge cell that lands inside comes in still. It held Mur's
+// one-way extrapolation, not water; carried in, it pumps a wave trapped at the leading edge.
+const RIM_ABSORBING: u32 = 2u;
 
 @group(0) @binding(0) var<uniform> u: ShiftUniforms;
 @group(0) @binding(1) var<storage, read> source: array<u32>;
@@ -30,12 +40,16 @@ fn shifted_cell(plane: u32, x: u32, y: u32) -> u32 {
         return 0u; // the padding half of an odd row's last word
     }
     let on_rim = x == 0u || y == 0u || x == u.width - 1u || y == u.height - 1u;
-    if (u.zero_rim == 1u && on_rim) {
+    if (u.rim == RIM_FIXED && on_rim) {
         return 0u;
     }
     let sx = i32(x) + u.dx;
     let sy = i32(y) + u.dy;
     if (sx < 0 || sy < 0 || sx >= i32(u.width) || sy >= i32(u.height)) {
+        return 0u;
+    }
+    let source_on_rim = sx == 0 || sy == 0 || sx == i32(u.width) - 1 || sy == i32(u.height) - 1;
+    if (u.rim == RIM_ABSORBING && source_on_rim && !on_rim) {
         return 0u;
     }
     let row = plane + u32(sy) * u.row_words;

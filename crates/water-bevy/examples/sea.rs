@@ -133,7 +133,7 @@ fn setup(
         ..default()
     });
     // A wind sea of 7 m/s over 15 km of fetch (its significant height about 0.5 m), running
-    // 30 degrees off +x; the boat's wake on 64 m x 64 m of 0.25 m cells around the origin.
+    // 30 degrees off +x; the boat's wake on 64 m x 64 m of 0.25 m cells that follow the boat.
     let swell = OceanSpec::new(WaveSpectrum::Jonswap {
         wind_speed: 7.0,
         fetch: 15_000.0,
@@ -142,22 +142,12 @@ fn setup(
     .with_direction(30.0)
     .with_choppiness(0.5)
     .with_seed(11);
-    commands.spawn((
-        Water::new(256, 256)
-            .with_cell_size(0.25)
-            .with_backend(backend.0)
-            .with_ocean(swell),
-        WaterLook {
-            colour: Color::srgb(0.03, 0.16, 0.26),
-            ..default()
-        },
-    ));
     let speed = if check.is_some() {
         CHECK_START_SPEED
     } else {
         0.0
     };
-    commands
+    let boat = commands
         .spawn((
             Boat,
             Floating::cuboid(HULL_HALF_EXTENTS, BOAT_MASS_KG).with_drag(BOAT_DRAG),
@@ -183,7 +173,20 @@ fn setup(
                 })),
                 Transform::from_xyz(0.0, 0.7, 0.6),
             ));
-        });
+        })
+        .id();
+    commands.spawn((
+        Water::new(256, 256)
+            .with_cell_size(0.25)
+            .with_backend(backend.0)
+            .with_ocean(swell),
+        WaterLook {
+            colour: Color::srgb(0.03, 0.16, 0.26),
+            ..default()
+        },
+        // The interactive square travels with the launch, its wake behind it.
+        WaterFocus(boat),
+    ));
     let crate_material = materials.add(StandardMaterial {
         base_color: Color::srgb(0.55, 0.32, 0.12),
         ..default()

@@ -12,9 +12,7 @@ use crate::simulation::WaterSimulation;
 /// camera, a boat) so that the entity stays over the grid's centre cell. The water entity's
 /// [`Transform`] is moved with the grid (its translation stays the grid's centre), so its
 /// surface is drawn where the grid is; [`crate::WaterSimulation::placement`] keeps the frame the
-/// water was made in. Known bug: with the default absorbing edge a grid that keeps moving grows
-/// unstable over long runs (see `water_scene::Scene::set_focus`); give the water a reflective
-/// or fixed boundary for long sessions.
+/// water was made in.
 ///
 /// ```
 /// use bevy::prelude::*;

@@ -145,6 +145,36 @@ pub enum RunError {
     /// The run would not fit in memory.
     #[error(transparent)]
     Memory(#[from] MemoryError),
+    /// The water's heights stopped being numbers: nothing is written.
+    #[error("the water diverged within its {steps} steps: {at} holds {value}; no heights written")]
+    Diverged {
+        /// Steps run.
+        steps: u64,
+        /// The first place that is not finite: `cell (x, y)` or `vertex i`.
+        at: String,
+        /// What it holds: NaN or an infinity.
+        value: f32,
+    },
+}
+
+/// [`RunError::Diverged`] for the first height that is not finite: of a grid `width` cells
+/// wide, or of a sphere's vertices (`None`).
+pub(crate) fn check_finite(
+    heights: &[f32],
+    width: Option<usize>,
+    steps: u64,
+) -> Result<(), RunError> {
+    let Some(i) = heights.iter().position(|z| !z.is_finite()) else {
+        return Ok(());
+    };
+    Err(RunError::Diverged {
+        steps,
+        at: width.map_or_else(
+            || format!("vertex {i}"),
+            |w| format!("cell ({}, {})", i % w, i / w),
+        ),
+        value: heights[i],
+    })
 }
 
 /// Names of the files `water run` writes, grid and sphere runs alike: on success, files of these
@@ -203,8 +233,15 @@ pub(crate) fn write_json(
 
 /// The largest |height|.
 #[must_use]
+/// The largest |z|; NaN if any height is NaN (`f32::max` would skip it and report the rest).
 pub(crate) fn max_abs_height(heights: &[f32]) -> f32 {
-    heights.iter().fold(0.0f32, |m, z| m.max(z.abs()))
+    heights.iter().fold(0.0f32, |m, z| {
+        if z.is_nan() || m.is_nan() {
+            f32::NAN
+        } else {
+            m.max(z.abs())
+        }
+    })
 }
 
 /// The summary line naming the GPU adapter, where there is one.
@@ -278,6 +315,11 @@ pub fn run_scenario(
     let mut outputs = scene.water().outputs()?;
     let wall_seconds = start.elapsed().as_secs_f64();
     progress.finish();
+    check_finite(
+        &outputs.heights,
+        Some(scenario.size.width()),
+        scenario.steps,
+    )?;
 
     let size = scenario.size;
     let volume = water_core::diagnostics::volume(&outputs.heights, scenario.params.cell_size());
@@ -436,5 +478,31 @@ impl RunSummary {
             + &adapter_line(self.adapter.as_deref())
             + &bodies
             + &wrote_lines(&self.files)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nan_height_is_reported_not_skipped() {
+        assert_eq!(max_abs_height(&[0.5, -2.0, 1.0]), 2.0);
+        assert!(max_abs_height(&[0.5, f32::NAN, 3.0]).is_nan());
+        assert!(max_abs_height(&[f32::NAN, 3.0]).is_nan());
+        assert_eq!(max_abs_height(&[0.5, f32::NEG_INFINITY]), f32::INFINITY);
+    }
+
+    #[test]
+    fn divergence_names_the_first_cell_that_is_not_finite() {
+        assert!(check_finite(&[0.0, 1.0, -1.0], Some(3), 10).is_ok());
+        let heights = [0.0, 1.0, 2.0, 3.0, f32::INFINITY, f32::NAN];
+        let err = check_finite(&heights, Some(3), 7).expect_err("an infinity");
+        assert_eq!(
+            err.to_string(),
+            "the water diverged within its 7 steps: cell (1, 1) holds inf; no heights written"
+        );
+        let err = check_finite(&heights, None, 7).expect_err("an infinity");
+        assert!(err.to_string().contains("vertex 4 holds inf"), "{err}");
     }
 }

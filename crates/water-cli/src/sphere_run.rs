@@ -14,8 +14,8 @@ use crate::progress::Progress;
 use water_gpu::GpuContext;
 
 use crate::run::{
-    adapter_line, files_with_summary, gpu_for, is_run_output, max_abs_height, write_json,
-    wrote_lines, RunError,
+    adapter_line, check_finite, files_with_summary, gpu_for, is_run_output, max_abs_height,
+    write_json, wrote_lines, RunError,
 };
 use water_scene::scenario::SphereScenario;
 use water_scene::{Backend, BackendSphere};
@@ -107,6 +107,7 @@ pub fn run_sphere(
     let adapter = gpu.as_ref().map(GpuContext::describe);
     let wall_seconds = start.elapsed().as_secs_f64();
     progress.finish();
+    check_finite(&heights, None, scenario.steps)?;
 
     let water = &scenario.water;
     let heights = heights.as_slice();

@@ -413,7 +413,8 @@ impl GridWater for DispersiveGrid {
     /// place's depth after a shift.
     fn shift_window(&mut self, dx: isize, dy: isize) {
         self.keeper.invalidate();
-        self.field.shift(self.size, dx, dy);
+        // An absorbing dispersive grid's edge is a sponge of water, not Mur's extrapolation.
+        self.field.shift(self.size, dx, dy, false);
         self.placed.shift(dx, dy);
         self.dry.shift(dx, dy);
         // The union of lands of one size: cannot fail.

@@ -140,9 +140,17 @@ impl WaveField {
         std::mem::swap(&mut self.cur, &mut self.old);
     }
 
-    pub(crate) fn shift(&mut self, size: GridSize, dx: isize, dy: isize) {
-        crate::window::shift_cells(&mut self.cur, size, dx, dy, 0.0);
-        crate::window::shift_cells(&mut self.old, size, dx, dy, 0.0);
+    /// Both levels moved by whole cells (`window::shift_cells`); behind Mur's absorbing edges
+    /// (`mur_edges`), the old edge cells that land inside come in still
+    /// (`window::clear_rim_moved_inside`).
+    pub(crate) fn shift(&mut self, size: GridSize, dx: isize, dy: isize, mur_edges: bool) {
+        for level in [&mut self.cur, &mut self.old] {
+            let level: &mut [f32] = level;
+            crate::window::shift_cells(level, size, dx, dy, 0.0);
+            if mur_edges {
+                crate::window::clear_rim_moved_inside(level, size, dx, dy, 0.0);
+            }
+        }
     }
 }
 

@@ -112,4 +112,4 @@ pub use size::{GridSize, MAX_GRID_CELLS, MAX_GRID_DIM, MIN_GRID_DIM};
 pub use split_grid::SplitGrid;
 pub use stability::{substeps_for, StabilityReport};
 pub use storage_format::StorageFormat;
-pub use window::shift_cells;
+pub use window::{clear_rim_moved_inside, shift_cells};

@@ -205,7 +205,8 @@ impl GridWater for SignedGrid {
     }
 
     fn shift_window(&mut self, dx: isize, dy: isize) {
-        self.field.shift(self.setup.size, dx, dy);
+        let mur_edges = self.setup.boundary == Boundary::Absorbing;
+        self.field.shift(self.setup.size, dx, dy, mur_edges);
         self.setup.shift_land(dx, dy);
         self.land_changed();
     }

@@ -209,8 +209,9 @@ impl GridWater for SplitGrid {
     }
 
     fn shift_window(&mut self, dx: isize, dy: isize) {
-        self.positive.shift(self.setup.size, dx, dy);
-        self.negative.shift(self.setup.size, dx, dy);
+        let mur_edges = self.setup.boundary == Boundary::Absorbing;
+        self.positive.shift(self.setup.size, dx, dy, mur_edges);
+        self.negative.shift(self.setup.size, dx, dy, mur_edges);
         self.setup.shift_land(dx, dy);
         self.land_changed();
     }

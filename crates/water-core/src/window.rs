@@ -45,24 +45,65 @@ pub fn shift_cells<T: Copy>(buf: &mut [T], size: GridSize, dx: isize, dy: isize,
     }
 }
 
+/// After [`shift_cells`] moved an absorbing grid by `(dx, dy)`: sets to `fill` the cells inside
+/// the grid (not on its rim) whose source was on the old rim. GPU twin: the `rim` mode
+/// `RIM_ABSORBING` of `shaders/shift_window.wgsl`, and the fragment backend's cleared strips
+/// (`crates/water-gpu/src/window_shift.rs`).
+///
+/// Why: an absorbing edge cell holds Mur's one-way extrapolation of its inner neighbour
+/// (`kernels::absorbing_edges`), not water that obeys the wave equation. Carried inside as an
+/// interior cell, its two time levels kick the stencil on every shift, and a grid that keeps
+/// moving pumps a short wave trapped at its leading edge until it overflows (`docs/math.md`,
+/// section 15). Coming in still, like the cells past the old edge, it lets the edge take the
+/// waves as it does on a grid at rest.
+///
+/// At most one column and one row change: the old leading edges, where they land inside.
+pub fn clear_rim_moved_inside<T: Copy>(
+    buf: &mut [T],
+    size: GridSize,
+    dx: isize,
+    dy: isize,
+    fill: T,
+) {
+    let (w, h) = (size.width(), size.height());
+    // Where the old rim column (row) `x + dx = 0` or `W - 1` lands, when that is inside.
+    let landed = |d: isize, side: usize| -> Option<usize> {
+        let side = side as isize;
+        let at = if d > 0 { side - 1 - d } else { -d };
+        (d != 0 && (1..side - 1).contains(&at)).then_some(at as usize)
+    };
+    if let Some(x) = landed(dx, w) {
+        for y in 1..h - 1 {
+            buf[y * w + x] = fill;
+        }
+    }
+    if let Some(y) = landed(dy, h) {
+        buf[y * w + 1..y * w + w - 1].fill(fill);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Shifts of every kind: each direction, a whole side and more, the ends of `isize`.
+    const SHIFTS: [(isize, isize); 10] = [
+        (1, 0),
+        (-2, 1),
+        (0, -3),
+        (3, 2),
+        (-1, -1),
+        (0, 0),
+        (4, 0),
+        (5, 1),
+        (isize::MIN, 0),
+        (1, isize::MAX),
+    ];
+
     #[test]
     fn shifted_cells_come_from_the_offset_source_and_new_cells_are_filled() {
         let size = GridSize::new(5, 4).expect("valid size");
-        // The last two: counts past any grid, at the ends of `isize`.
-        for (dx, dy) in [
-            (1, 0),
-            (-2, 1),
-            (0, -3),
-            (3, 2),
-            (-1, -1),
-            (0, 0),
-            (isize::MIN, 0),
-            (1, isize::MAX),
-        ] {
+        for (dx, dy) in SHIFTS {
             let orig: Vec<i32> = (0..20).collect();
             let mut buf = orig.clone();
             shift_cells(&mut buf, size, dx, dy, -1);
@@ -79,6 +120,28 @@ mod tests {
                         expect,
                         "dx={dx} dy={dy} x={x} y={y}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_old_rim_cells_that_land_inside_are_cleared() {
+        let size = GridSize::new(6, 5).expect("valid size");
+        let on_rim = |x: isize, y: isize| x == 0 || y == 0 || x == 5 || y == 4;
+        for (dx, dy) in SHIFTS {
+            let mut buf: Vec<i32> = (0..30).collect();
+            shift_cells(&mut buf, size, dx, dy, -1);
+            let shifted = buf.clone();
+            clear_rim_moved_inside(&mut buf, size, dx, dy, -1);
+            for y in 0..5isize {
+                for x in 0..6isize {
+                    let (sx, sy) = (x.saturating_add(dx), y.saturating_add(dy));
+                    let source_inside = (0..6).contains(&sx) && (0..5).contains(&sy);
+                    let cleared = source_inside && on_rim(sx, sy) && !on_rim(x, y);
+                    let i = (y * 6 + x) as usize;
+                    let expect = if cleared { -1 } else { shifted[i] };
+                    assert_eq!(buf[i], expect, "dx={dx} dy={dy} x={x} y={y}");
                 }
             }
         }

@@ -102,8 +102,8 @@ pub struct ShiftUniforms {
     pub dx: i32,
     /// See `dx`.
     pub dy: i32,
-    /// 1: the rim is held at 0 (a fixed boundary, classic mode).
-    pub zero_rim: u32,
+    /// What happens to the rim: [`crate::window_shift::RimRule`] as a number.
+    pub rim: u32,
     /// Planes of `height` rows: 2 in split mode, else 1.
     pub channels: u32,
 }

@@ -1,14 +1,16 @@
 //! Moving GPU grid water by whole cells ([`GpuGridWater::encode_shift_window`]) as
 //! [`water_core::GridWater::shift_window`] moves a CPU grid: new cell `(x, y)` takes old cell
 //! `(x + dx, y + dy)` in both levels, cells that come in are still water, the land moves with
-//! the water (a depth's dry cells with it), and a fixed rim (classic mode's too) is held at 0.
+//! the water (a depth's dry cells with it), a fixed rim (classic mode's too) is held at 0, and
+//! behind Mur's absorbing edges the old edge cells that land inside come in still
+//! ([`water_core::clear_rim_moved_inside`]).
 //!
 //! Both rings move alike, with one spare slot: the previous level is written moved into the
 //! spare, then the current level moved over the old previous slot (read by then), and the slots
 //! change roles ([`crate::time_levels::TimeLevels::after_shift`]). The compute backend moves
 //! its stored words with `shaders/shift_window.wgsl` (f16 cells re-paired for odd shifts); the
-//! fragment backend clears the target texture and copies the rectangle of cells that stay,
-//! [`WindowShift::kept`]. Both are recorded into the caller's encoder, the new land through a
+//! fragment backend clears the target texture, copies the rectangle of cells that stay,
+//! [`WindowShift::kept`], and writes still water over [`WindowShift::cleared`]. Both are recorded into the caller's encoder, the new land through a
 //! staging copy, so a shift lands in order with the steps around it.
 
 use water_core::{Boundary, GridMode, GridSize, LandMask};
@@ -28,9 +30,22 @@ pub(crate) struct WindowShift {
     pub dx: i32,
     /// Cells, clamped to the grid's height.
     pub dy: i32,
+    /// What happens to the rim.
+    pub rim: RimRule,
+}
+
+/// What a shift does to the grid's rim; the numbers are `shaders/shift_window.wgsl`'s `rim`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub(crate) enum RimRule {
+    /// The rim moves with the water, like every other cell (reflective, periodic edges).
+    Moves = 0,
     /// The rim is held at 0: a fixed boundary, or classic mode (whose CPU grid zeroes its rim
     /// after a shift, `water_core::ClassicGrid`).
-    pub zero_rim: bool,
+    Fixed = 1,
+    /// Mur's absorbing edges (the wave model's): an old edge cell that lands inside comes in
+    /// still.
+    Absorbing = 2,
 }
 
 /// What a backend does for one shift, in the order it records it.
@@ -88,8 +103,39 @@ impl WindowShift {
         Self {
             dx: clamp(dx, spec.size.width()),
             dy: clamp(dy, spec.size.height()),
-            zero_rim: spec.boundary == Boundary::Fixed || spec.mode == GridMode::Classic,
+            rim: if spec.boundary == Boundary::Fixed || spec.mode == GridMode::Classic {
+                RimRule::Fixed
+            } else if spec.boundary == Boundary::Absorbing && spec.dispersion.is_none() {
+                // (A dispersive grid's absorbing edge is a sponge of water, not Mur's.)
+                RimRule::Absorbing
+            } else {
+                RimRule::Moves
+            },
         }
+    }
+
+    /// The rectangles of still water written after the kept cells are copied: behind
+    /// absorbing edges, the old edge column and row where they land inside (at most one of
+    /// each, rim excluded), as `water_core::clear_rim_moved_inside` clears them; none
+    /// otherwise. Each is `(lowest cell, cells across and down)`.
+    pub(crate) fn cleared(&self, size: GridSize) -> Vec<([u32; 2], [u32; 2])> {
+        if self.rim != RimRule::Absorbing {
+            return Vec::new();
+        }
+        let (w, h) = (size.width() as i64, size.height() as i64);
+        let landed = |d: i32, side: i64| -> Option<u32> {
+            let d = i64::from(d);
+            let at = if d > 0 { side - 1 - d } else { -d };
+            (d != 0 && (1..side - 1).contains(&at)).then_some(at as u32)
+        };
+        let mut strips = Vec::new();
+        if let Some(x) = landed(self.dx, w) {
+            strips.push(([x, 1], [1, (h - 2) as u32]));
+        }
+        if let Some(y) = landed(self.dy, h) {
+            strips.push(([1, y], [(w - 2) as u32, 1]));
+        }
+        strips
     }
 
     /// The cells of a `size` grid that hold moved water after the shift (the rest are 0);
@@ -98,7 +144,7 @@ impl WindowShift {
         let axis = |d: i32, side: usize| -> Option<(u32, u32, u32)> {
             let side = side as i64;
             let d = i64::from(d);
-            let inner = i64::from(self.zero_rim);
+            let inner = i64::from(self.rim == RimRule::Fixed);
             // Destination cells whose source `x + d` lies in [0, side), within the kept part.
             let start = (-d).max(0).max(inner);
             let end = (side - d).min(side).min(side - inner);
@@ -116,22 +162,26 @@ impl WindowShift {
 
 #[cfg(test)]
 mod tests {
-    use water_core::{shift_cells, Damping, WaveParams};
+    use water_core::{clear_rim_moved_inside, shift_cells, Damping, WaveParams};
 
     use super::*;
 
-    /// The kept rectangle, cleared around and copied, is what `shift_cells` and a zeroed rim
-    /// make: every cell, for shifts in every direction, past the edge, with and without the rim.
+    /// The kept rectangle, cleared around and copied, then the cleared strips, is what
+    /// `shift_cells` and a zeroed rim or `clear_rim_moved_inside` make: every cell, for shifts
+    /// in every direction, past the edge, with a fixed, moving and absorbing rim.
     #[test]
     fn the_kept_rectangle_is_the_cpu_shift() {
         let size = GridSize::new(7, 5).expect("size");
         let params = WaveParams::new(0.1, 1.0, 0.01, Damping::NONE).expect("params");
-        for boundary in [Boundary::Reflective, Boundary::Fixed] {
+        for boundary in [Boundary::Reflective, Boundary::Fixed, Boundary::Absorbing] {
             let spec = GridSpec::new(size, params, boundary, GridMode::Signed);
             for (dx, dy) in [(0, 0), (2, -1), (-3, 4), (6, 0), (7, 2), (-40, 1), (1, 5)] {
                 let old: Vec<i32> = (1..=35).collect();
                 let mut expected = old.clone();
                 shift_cells(&mut expected, size, dx, dy, 0);
+                if boundary == Boundary::Absorbing {
+                    clear_rim_moved_inside(&mut expected, size, dx, dy, 0);
+                }
                 if boundary == Boundary::Fixed {
                     // The rim, as the CPU grid zeroes it after the shift.
                     for (i, v) in expected.iter_mut().enumerate() {
@@ -142,12 +192,20 @@ mod tests {
                     }
                 }
                 let mut copied = vec![0; 35];
-                if let Some(r) = WindowShift::new(&spec, dx, dy).kept(size) {
+                let shift = WindowShift::new(&spec, dx, dy);
+                if let Some(r) = shift.kept(size) {
                     for y in 0..r.extent[1] as usize {
                         for x in 0..r.extent[0] as usize {
                             let to = (r.to[1] as usize + y) * 7 + r.to[0] as usize + x;
                             let from = (r.from[1] as usize + y) * 7 + r.from[0] as usize + x;
                             copied[to] = old[from];
+                        }
+                    }
+                }
+                for ([x0, y0], [cx, cy]) in shift.cleared(size) {
+                    for y in y0..y0 + cy {
+                        for x in x0..x0 + cx {
+                            copied[y as usize * 7 + x as usize] = 0;
                         }
                     }
                 }

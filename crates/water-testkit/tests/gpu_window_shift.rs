@@ -4,7 +4,8 @@
 
 use water_core::glam::{DVec2, I64Vec2};
 use water_core::{
-    shift_cells, Boundary, Damping, FollowingWindow, GridMode, GridSize, LandMask, WaveParams,
+    clear_rim_moved_inside, shift_cells, Boundary, Damping, FollowingWindow, GridMode, GridSize,
+    LandMask, WaveParams,
 };
 use water_gpu::{GpuBackend, GpuGridWater, GridSpec, StorageFormat};
 use water_scene::{Backend, BackendGrid};
@@ -16,9 +17,17 @@ use water_testkit::{assert_f32_within, gpu_or_return, submit_once, F32_TOLERANCE
 const SHIFTS: [(isize, isize); 4] = [(3, -2), (-5, 1), (1, 4), (-60, 0)];
 
 /// `heights` moved as the CPU moves a level: `shift_cells`, then a fixed rim zeroed.
-fn moved(heights: &[f32], size: GridSize, (dx, dy): (isize, isize), zero_rim: bool) -> Vec<f32> {
+fn moved(
+    heights: &[f32],
+    size: GridSize,
+    (dx, dy): (isize, isize),
+    (zero_rim, mur_edges): (bool, bool),
+) -> Vec<f32> {
     let mut out = heights.to_vec();
     shift_cells(&mut out, size, dx, dy, 0.0);
+    if mur_edges {
+        clear_rim_moved_inside(&mut out, size, dx, dy, 0.0);
+    }
     if zero_rim {
         let (w, h) = (size.width(), size.height());
         for (i, v) in out.iter_mut().enumerate() {
@@ -70,11 +79,13 @@ fn gpu_window_shifts_move_the_water_as_the_cpu_does() {
         (GridMode::Classic, Boundary::Fixed, StorageFormat::F32),
         (GridMode::Signed, Boundary::Reflective, StorageFormat::F16),
         (GridMode::Split, Boundary::Fixed, StorageFormat::F16),
+        (GridMode::Split, Boundary::Absorbing, StorageFormat::F16),
     ];
     let mut checked = 0;
     for (mode, boundary, storage) in cases {
         let spec = GridSpec::new(size, params, boundary, mode).with_storage(storage);
         let zero_rim = boundary == Boundary::Fixed || mode == GridMode::Classic;
+        let mur_edges = boundary == Boundary::Absorbing && mode != GridMode::Classic;
         let amplitude = impulse_amplitude(mode);
         // A crest and a trough, so split mode fills both channels.
         let impulses = [
@@ -105,7 +116,7 @@ fn gpu_window_shifts_move_the_water_as_the_cpu_does() {
                 assert_same_bits(
                     &format!("{name}: shift ({dx}, {dy})"),
                     &after,
-                    &moved(&before, size, (dx, dy), zero_rim),
+                    &moved(&before, size, (dx, dy), (zero_rim, mur_edges)),
                 );
                 assert_eq!(grid.land(), &land, "{name}: the land after ({dx}, {dy})");
                 if dx.unsigned_abs() >= size.width() {
@@ -142,7 +153,7 @@ fn gpu_window_shifts_move_the_water_as_the_cpu_does() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 10, "cases run");
+    assert_eq!(checked, 11, "cases run");
 }
 
 /// A window that follows a moving focus over the scene's backends
@@ -207,7 +218,15 @@ fn a_following_window_over_each_backend_matches_the_cpu() {
         for &backend in gpu_backends {
             let (heights, gpu_origin, _) = run(backend);
             assert_eq!(gpu_origin, origin, "{backend:?}");
-            let name = format!("{backend:?}, window at {origin}");
+            let name = format!(
+                "{backend:?}, {} model{}, window at {origin}",
+                if spec.dispersion.is_some() {
+                    "dispersive"
+                } else {
+                    "wave"
+                },
+                if depth.is_some() { " over a beach" } else { "" }
+            );
             assert_f32_within(
                 &name,
                 spec.size.width(),

@@ -43,7 +43,7 @@ impl ComputeGrid {
             f16_cells: u32::from(self.spec.storage == StorageFormat::F16),
             dx: shift.dx,
             dy: shift.dy,
-            zero_rim: u32::from(shift.zero_rim),
+            rim: shift.rim as u32,
             channels: self.channels,
         };
         let uniform = self

@@ -1,5 +1,6 @@
-//! Window shifts on [`FragmentGrid`]: each level's target texture cleared by a render pass and
-//! the cells that stay copied into place (see `crate::window_shift`, which the compute backend
+//! Window shifts on [`FragmentGrid`]: each level's target texture cleared by a render pass, the
+//! cells that stay copied into place, and behind absorbing edges still water written over the
+//! old edge cells that land inside (see `crate::window_shift`, which the compute backend
 //! shares).
 
 use super::level_io::texel_bytes;
@@ -55,8 +56,33 @@ impl FragmentGrid {
                 );
             }
         }
-        self.levels.after_shift();
+        // Behind absorbing edges: still water over the old edge cells that landed inside, in
+        // both moved levels (`WindowShift::cleared`).
         let size = self.spec.size;
+        let texel = texel_bytes(self.format);
+        for (at, extent) in plan.shift.cleared(size) {
+            let still = vec![0u8; (extent[0] * extent[1] * texel) as usize];
+            for (_, to) in plan.moves {
+                record_texture_write(
+                    &self.device,
+                    encoder,
+                    &self.textures[to],
+                    wgpu::Origin3d {
+                        x: at[0],
+                        y: at[1],
+                        z: 0,
+                    },
+                    wgpu::Extent3d {
+                        width: extent[0],
+                        height: extent[1],
+                        depth_or_array_layers: 1,
+                    },
+                    texel,
+                    &still,
+                );
+            }
+        }
+        self.levels.after_shift();
         record_texture_write(
             &self.device,
             encoder,

@@ -25,7 +25,7 @@ const GRID: Fields = fields!(GridUniforms: width, height, boundary, mode, a, b, 
 const IMPULSE: Fields = fields!(ImpulseUniforms: cells, mode, count, _pad);
 
 const SHIFT: Fields =
-    fields!(ShiftUniforms: width, height, row_words, f16_cells, dx, dy, zero_rim, channels);
+    fields!(ShiftUniforms: width, height, row_words, f16_cells, dx, dy, rim, channels);
 
 const CELL: Fields = fields!(ImpulseCell: index, amount);
 

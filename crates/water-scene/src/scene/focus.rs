@@ -85,10 +85,9 @@ impl Scene {
     /// A depth set on the grid keeps its wave speeds where the grid moves (set the new place's
     /// depth, as [`water_core::FollowingWindow`] says); a uniform depth is the same anywhere.
     ///
-    /// Known bug: with the wave model's absorbing edge ([`water_core::Boundary::Absorbing`],
-    /// Mur's) a grid that keeps moving grows unstable over long runs (a 64 x 64 grid following
-    /// at 0.2 cells a step grew from about step 1,100 on): waves meeting the leading edge are
-    /// amplified as still cells come in beside them. Fixed and reflective edges stay bounded.
+    /// Behind the wave model's absorbing edges ([`water_core::Boundary::Absorbing`], Mur's) each
+    /// shift brings the old edge cells inside as still water
+    /// ([`water_core::clear_rim_moved_inside`]), which keeps a grid that moves for good bounded.
     ///
     /// ```
     /// use glam::{DVec2, Vec3};
