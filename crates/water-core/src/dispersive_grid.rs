@@ -421,6 +421,14 @@ impl GridWater for DispersiveGrid {
         let _ = self.land_changed();
     }
 
+    fn signed_field(&self) -> Option<&WaveField> {
+        Some(self.field())
+    }
+
+    fn signed_field_mut(&mut self) -> Option<&mut WaveField> {
+        Some(self.field_mut())
+    }
+
     fn heights(&self) -> Vec<f32> {
         self.field.current().to_vec()
     }

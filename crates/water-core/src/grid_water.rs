@@ -4,6 +4,7 @@
 use crate::boundary::Boundary;
 use crate::contact_masks::ContactMasks;
 use crate::error::Result;
+use crate::field::WaveField;
 use crate::impulse::Impulse;
 use crate::kernels::temporal_blocking::TemporalBlocking;
 use crate::kernels::Parallelism;
@@ -92,6 +93,17 @@ pub trait GridWater: Send {
     /// depth's wave speeds do not: set the depth of the new place after a shift. [`crate::FollowingWindow`] says how far to
     /// move.
     fn shift_window(&mut self, dx: isize, dy: isize);
+    /// Both time levels of a grid that stores signed heights (the wave model's signed mode,
+    /// the dispersive model): what a cascade restricts to the next coarser one. `None` for
+    /// split and classic grids.
+    fn signed_field(&self) -> Option<&WaveField> {
+        None
+    }
+    /// The same, to edit (as `field_mut` of [`crate::SignedGrid`] and
+    /// [`crate::DispersiveGrid`]: the mean-level keeper starts again from what it finds).
+    fn signed_field_mut(&mut self) -> Option<&mut WaveField> {
+        None
+    }
     /// Current heights as f32 metres (classic mode: its integer units), row-major.
     fn heights(&self) -> Vec<f32>;
     /// Total volume above rest, m^3 (`h^2 * sum z`).

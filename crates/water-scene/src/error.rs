@@ -51,6 +51,14 @@ pub enum SceneError {
          stern events"
     )]
     FoamWithGpuMasks,
+    /// Cascades where they are not offered yet: what was asked and what they take.
+    #[error("cascades = {count}: {reason}")]
+    Cascades {
+        /// The cascades asked for.
+        count: usize,
+        /// Why not, with the limit or what they take instead.
+        reason: String,
+    },
     /// A body id that this scene never handed out.
     #[error("no body with id {id} in this scene (it has {bodies})")]
     UnknownBody {

@@ -67,8 +67,8 @@ pub use body_water::{BodyWater, UnknownBodyWater};
 pub use error::SceneError;
 pub use event::SceneEvent;
 pub use scene::{
-    FoamSettings, MaskSource, Scene, SceneFocus, SceneSettings, SurfaceQuery,
-    DEFAULT_CONTACT_AMPLITUDE,
+    cascade_weight, FoamSettings, MaskSource, Scene, SceneFocus, SceneSettings, SurfaceQuery,
+    CASCADE_BLEND_CELLS, CASCADE_IMPULSE_MIN_CELLS, DEFAULT_CONTACT_AMPLITUDE, MAX_CASCADES,
 };
 pub use scene_ocean::cell_centres;
 pub use step_times::StepTimes;

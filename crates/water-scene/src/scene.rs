@@ -44,11 +44,13 @@ use crate::up_axis::UpAxis;
 
 mod bodies;
 mod body_patches;
+mod cascades;
 mod foam;
 mod focus;
 mod masks;
 mod surface_queries;
 
+pub use cascades::{cascade_weight, CASCADE_BLEND_CELLS, CASCADE_IMPULSE_MIN_CELLS, MAX_CASCADES};
 pub use foam::FoamSettings;
 pub use focus::SceneFocus;
 use masks::Masks;
@@ -166,6 +168,8 @@ pub struct Scene {
     following: focus::Following,
     /// Foam on the grid, if any.
     foam: Option<foam::SceneFoam>,
+    /// Coarser grids around the grid ([`Scene::set_cascades`]), if any.
+    cascades: Option<cascades::SceneCascades>,
 }
 
 impl Scene {
@@ -254,6 +258,7 @@ impl Scene {
             ),
             following,
             foam: None,
+            cascades: None,
         })
     }
 
@@ -502,9 +507,10 @@ impl Scene {
             left -= 1;
             self.gather_body_patches()?;
             self.raise_foam()?;
+            self.step_cascades()?;
         }
-        // A focus that moves by itself (a path), and foam, are followed step by step.
-        while left > 0 && (self.focus_moves() || self.foam.is_some()) {
+        // A focus that moves by itself (a path), foam and cascades are followed step by step.
+        while left > 0 && (self.focus_moves() || self.foam.is_some() || self.cascades.is_some()) {
             let start = std::time::Instant::now();
             self.follow_focus()?;
             if frame {
@@ -518,6 +524,7 @@ impl Scene {
             left -= 1;
             self.patches.clear();
             self.raise_foam()?;
+            self.step_cascades()?;
         }
         if left > 0 {
             let start = std::time::Instant::now();
@@ -579,6 +586,9 @@ impl Scene {
         let origin = -self.following.window.origin_cells().as_vec2();
         for impulse in &pending {
             self.water.add_impulse(&impulse.moved_by(origin)?)?;
+        }
+        if let Some(cascades) = &mut self.cascades {
+            cascades.pending.extend_from_slice(&pending);
         }
         Ok(!pending.is_empty())
     }

@@ -40,7 +40,7 @@ pub(super) struct Following {
     pub(super) target: Option<Target>,
     /// The land the scene was made with, in world cells: `[0, W) x [0, H)` from the world's
     /// origin. Cells beyond it are water.
-    world_land: LandMask,
+    pub(super) world_land: LandMask,
     /// The land the grid holds now (kept here so a shift that brings in no land costs no
     /// upload).
     window_land: LandMask,

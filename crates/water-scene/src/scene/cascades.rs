@@ -1,0 +1,425 @@
+//! Cascades ([`Scene::set_cascades`]): coarser grids around the scene's grid, each of the same
+//! cell count with twice the cell size of the one inside it, centred on the same point, each
+//! stepping the grid's model at its own cell size and the scene's `dt`. `docs/math.md`, section
+//! 17, derives the method and what it loses.
+//!
+//! - **Handoff.** After each step every cascade is relaxed toward the one inside it: where the
+//!   finer grid covers a coarse cell (away from its absorbing edge), both time levels of that
+//!   cell move toward the mean of the 2 x 2 finer cells over it, by a weight that rises from 0
+//!   at the finer grid's absorbing band to 1 over [`CASCADE_BLEND_CELLS`] of its cells. Inside,
+//!   the coarse water is the finer water; the waves that leave the finer grid's interior go on
+//!   in the coarser one, which carries them as the finer grid's edge takes them away.
+//! - **Sources.** An impulse lands in every cascade whose cells its radius spans at least
+//!   [`CASCADE_IMPULSE_MIN_CELLS`] of; every body's hulls are drawn into every cascade's own
+//!   contact masks, so a wake is made wherever a body is, also beyond the finest grid.
+//! - **Surface.** [`Scene::cascade_height_at`] takes each point from the finest cascade covering
+//!   it, blended into the next coarser one across the same band, so no seam shows.
+
+use glam::{DVec2, I64Vec2, Vec2};
+use water_core::{ContactMasks, FollowingWindow, GridMode, Impulse, LandMask, WaveParams};
+use water_gpu::GridSpec;
+
+use super::masks::Masks;
+use super::Scene;
+use crate::backend::Backend;
+use crate::backend_grid::BackendGrid;
+use crate::error::SceneError;
+
+/// The most cascades a scene takes (the scene's grid counted): the coarsest's cells are
+/// `2^7 = 128` times the finest's.
+pub const MAX_CASCADES: usize = 8;
+
+/// A cascade's cells, inside its absorbing band, over which it hands over to the next coarser
+/// one: the relaxation's weight and the surface's blend rise from 0 to 1 across them.
+pub const CASCADE_BLEND_CELLS: f32 = 16.0;
+
+/// An impulse lands in a cascade whose cells its radius spans at least this many of (a
+/// narrower one would be a spike of one or two cells there).
+pub const CASCADE_IMPULSE_MIN_CELLS: f32 = 2.0;
+
+/// One coarser grid: cascade `k >= 1`.
+#[derive(Debug)]
+pub(super) struct Cascade {
+    /// Its grid: the scene's, at `2^k` times the cell size.
+    pub(super) spec: GridSpec,
+    pub(super) water: BackendGrid,
+    pub(super) window: FollowingWindow,
+    contacts: ContactMasks,
+    /// The mask being drawn, reused every step.
+    scratch: Vec<f32>,
+    /// Heights of a split or classic grid, reused (cascades are signed: unused).
+    heights: Vec<f32>,
+}
+
+/// The cascades beyond the scene's grid, finest first.
+#[derive(Debug, Default)]
+pub(super) struct SceneCascades {
+    pub(super) levels: Vec<Cascade>,
+    /// Impulses landed on the scene's grid this step (world cells of the finest grid), for the
+    /// cascades to land too.
+    pub(super) pending: Vec<Impulse>,
+}
+
+/// The cells along a grid's edges that its absorbing treatment owns: the dispersive model's
+/// sponge, or the wave model's Mur rim (and its neighbour, which the rim's reflection reaches
+/// first). No blend or relaxation reads them.
+pub(super) fn edge_cells(spec: &GridSpec) -> f32 {
+    let (w, h) = (spec.size.width(), spec.size.height());
+    if spec.dispersion.is_some() && spec.boundary == water_core::Boundary::Absorbing {
+        water_core::SPONGE_CELLS.min(w.min(h) / 8).max(1) as f32
+    } else {
+        2.0
+    }
+}
+
+/// The hand-over weight at `distance` cells (from a point to a grid's nearest edge, in that
+/// grid's cells): 0 within the edge band, a smoothstep up to 1 over [`CASCADE_BLEND_CELLS`].
+#[must_use]
+pub fn cascade_weight(distance: f32, edge: f32) -> f32 {
+    let t = ((distance - edge) / CASCADE_BLEND_CELLS).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+impl Scene {
+    /// Puts `count - 1` coarser grids around the scene's grid (`count = 1`: the grid alone,
+    /// the default): cascade `k` has the grid's cell count, `2^k` times its cell size, and
+    /// follows the grid's centre. They start still; see the module docs for how they step.
+    ///
+    /// # Errors
+    /// [`SceneError::Cascades`] for `count` of 0 or past [`MAX_CASCADES`], for edges that do
+    /// not absorb, and where cascades are not offered yet: GPU backends, split and classic
+    /// modes, land, masks drawn on the GPU; a cell size past the model's range (named by the
+    /// grid's check); memory the allocator refuses. A depth map set on the scene's grid stays
+    /// its own: the cascades step at the spec's uniform depth.
+    pub fn set_cascades(&mut self, count: usize) -> Result<(), SceneError> {
+        let refuse = |reason: &str| SceneError::Cascades {
+            count,
+            reason: reason.into(),
+        };
+        if count == 0 || count > MAX_CASCADES {
+            return Err(refuse(&format!("must be 1 to {MAX_CASCADES}")));
+        }
+        if count == 1 {
+            self.cascades = None;
+            return Ok(());
+        }
+        if self.settings.backend != Backend::Cpu {
+            return Err(refuse("cascades run on the CPU backend for now"));
+        }
+        if self.spec.mode != GridMode::Signed {
+            return Err(refuse(
+                "cascades take signed mode (the wave or dispersive model)",
+            ));
+        }
+        if !self.following.world_land.is_empty() {
+            return Err(refuse("cascades take open water: no land yet"));
+        }
+        if self.spec.boundary != water_core::Boundary::Absorbing {
+            return Err(refuse(
+                "cascades take absorbing edges, which let waves go on outward",
+            ));
+        }
+        if matches!(self.masks, Masks::Gpu { .. }) {
+            return Err(refuse("cascades need contact masks drawn on the CPU"));
+        }
+        let amplitude = self.settings.contact_amplitude;
+        let mut levels = Vec::with_capacity(count - 1);
+        for k in 1..count {
+            let spec = self.cascade_spec(k)?;
+            let water = BackendGrid::new(spec, LandMask::empty(spec.size), Backend::Cpu, None)?;
+            let window = FollowingWindow::new(spec.size, spec.params.cell_size())?;
+            let contacts =
+                ContactMasks::new(spec.size, amplitude)?.with_source(self.settings.contact_source);
+            levels.push(Cascade {
+                spec,
+                water,
+                window,
+                contacts,
+                scratch: vec![0.0; spec.size.cells()],
+                heights: Vec::new(),
+            });
+        }
+        let mut cascades = SceneCascades {
+            levels,
+            pending: Vec::new(),
+        };
+        let anchor = self.cascade_anchor();
+        for level in &mut cascades.levels {
+            follow(level, anchor)?;
+        }
+        self.cascades = Some(cascades);
+        Ok(())
+    }
+
+    /// Cascades, the scene's grid counted (1 without coarser ones).
+    #[must_use]
+    pub fn cascade_count(&self) -> usize {
+        1 + self.cascades.as_ref().map_or(0, |c| c.levels.len())
+    }
+
+    /// Cascade `k`'s grid (`k = 0`: the scene's).
+    ///
+    /// # Errors
+    /// [`SceneError::Cascades`] for a `k` past the last cascade.
+    pub fn cascade_spec(&self, k: usize) -> Result<GridSpec, SceneError> {
+        if k == 0 {
+            return Ok(self.spec);
+        }
+        if k >= MAX_CASCADES {
+            return Err(SceneError::Cascades {
+                count: k + 1,
+                reason: format!("no cascade {k}: at most {MAX_CASCADES}"),
+            });
+        }
+        let p = self.spec.params;
+        let scale = f64::from(1u32 << k);
+        let params = WaveParams::new(p.cell_size() * scale, p.wave_speed(), p.dt(), p.damping())?;
+        Ok(GridSpec {
+            params,
+            ..self.spec
+        })
+    }
+
+    /// Where cascade `k`'s corner is in the world (m): the scene's grid's for `k = 0`.
+    ///
+    /// # Errors
+    /// [`SceneError::Cascades`] for a `k` past the last cascade.
+    pub fn cascade_origin(&self, k: usize) -> Result<DVec2, SceneError> {
+        Ok(self.cascade_window(k)?.origin())
+    }
+
+    /// Cascade `k`'s heights, row-major (m; `k = 0`: the scene's grid).
+    ///
+    /// # Errors
+    /// [`SceneError::Cascades`] for a `k` past the last cascade; a failed GPU readback.
+    pub fn cascade_heights(&self, k: usize) -> Result<Vec<f32>, SceneError> {
+        if k == 0 {
+            return self.water.heights();
+        }
+        self.cascade_level(k)?.water.heights()
+    }
+
+    /// The interactive water's height (m, without the ambient sea) at world point `xy` (the
+    /// water's frame, m): from the finest cascade covering it, blended into the next coarser
+    /// one across the finer one's hand-over band ([`cascade_weight`]); `None` beyond the
+    /// coarsest cascade's edge. Reads every cascade's heights (a readback on a GPU backend).
+    ///
+    /// # Errors
+    /// A failed GPU readback.
+    pub fn cascade_height_at(&mut self, xy: Vec2) -> Result<Option<f32>, SceneError> {
+        let mut blended: Option<f32> = None;
+        for k in (0..self.cascade_count()).rev() {
+            let spec = self.cascade_spec(k)?;
+            let window = *self.cascade_window(k)?;
+            let cell = spec.params.cell_size() as f32;
+            let local = xy - window.origin().as_vec2();
+            let extent = Vec2::new(spec.size.width() as f32, spec.size.height() as f32) * cell;
+            let distance = local.min(extent - local).min_element() / cell;
+            if distance <= 0.0 {
+                continue;
+            }
+            let weight = cascade_weight(distance, edge_cells(&spec));
+            let (water, scratch) = match k {
+                0 => (&self.water, &mut self.heights),
+                _ => {
+                    let level =
+                        &mut self.cascades.as_mut().expect("k < cascade_count").levels[k - 1];
+                    (&level.water, &mut level.heights)
+                }
+            };
+            let z = water
+                .with_heights(cell, scratch, |view| view.bilinear(local))?
+                .unwrap_or(0.0);
+            let outer = blended.unwrap_or(0.0);
+            blended = Some(weight * z + (1.0 - weight) * outer);
+        }
+        Ok(blended)
+    }
+
+    fn cascade_window(&self, k: usize) -> Result<&FollowingWindow, SceneError> {
+        if k == 0 {
+            return Ok(&self.following.window);
+        }
+        Ok(&self.cascade_level(k)?.window)
+    }
+
+    fn cascade_level(&self, k: usize) -> Result<&Cascade, SceneError> {
+        self.cascades
+            .as_ref()
+            .and_then(|c| c.levels.get(k.wrapping_sub(1)))
+            .ok_or_else(|| SceneError::Cascades {
+                count: k + 1,
+                reason: format!("no cascade {k}: the scene has {}", self.cascade_count()),
+            })
+    }
+
+    /// The world point (m) every cascade keeps in its centre cell: the centre of the scene's
+    /// grid's centre cell, so that the cascades nest around it wherever the grid goes.
+    fn cascade_anchor(&self) -> DVec2 {
+        let window = &self.following.window;
+        let size = self.spec.size;
+        let centre = I64Vec2::new((size.width() / 2) as i64, (size.height() / 2) as i64);
+        (window.origin_cells() + centre).as_dvec2() * window.cell_size()
+            + DVec2::splat(0.5 * window.cell_size())
+    }
+
+    /// One step of every cascade, after the scene's grid stepped: each follows the grid, lands
+    /// the step's impulses it resolves, draws the bodies' hulls into its masks, steps, and is
+    /// relaxed toward the cascade inside it.
+    pub(super) fn step_cascades(&mut self) -> Result<(), SceneError> {
+        let Some(mut cascades) = self.cascades.take() else {
+            return Ok(());
+        };
+        let result = self.step_cascade_levels(&mut cascades);
+        cascades.pending.clear();
+        self.cascades = Some(cascades);
+        result
+    }
+
+    fn step_cascade_levels(&mut self, cascades: &mut SceneCascades) -> Result<(), SceneError> {
+        let anchor = self.cascade_anchor();
+        let step = self.step;
+        for k in 1..=cascades.levels.len() {
+            let level = &mut cascades.levels[k - 1];
+            follow(level, anchor)?;
+            let scale = (1u32 << k) as f32;
+            let origin = level.window.origin_cells().as_vec2();
+            for impulse in &cascades.pending {
+                let radius = impulse.radius() / scale;
+                if radius < CASCADE_IMPULSE_MIN_CELLS {
+                    continue;
+                }
+                // World cell centres of the finest grid, `(c + 1/2) h`, in this cascade's cells.
+                let centre = (impulse.centre() + Vec2::splat(0.5)) / scale - Vec2::splat(0.5);
+                let moved = Impulse::new(
+                    centre - origin,
+                    radius,
+                    impulse.amplitude(),
+                    impulse.shape(),
+                )?
+                .with_displacement(impulse.displacement());
+                level.water.add_impulse(&moved)?;
+            }
+            if self.bodies.is_empty() {
+                level.water.step_many(1)?;
+            } else {
+                let corner = level.window.origin().as_vec2();
+                let cell = level.spec.params.cell_size() as f32;
+                level.scratch.fill(0.0);
+                let source = level.contacts.source();
+                for b in self.bodies.as_slice() {
+                    b.body
+                        .rasterise_grid_mask_at(
+                            corner,
+                            level.spec.size,
+                            cell,
+                            source,
+                            &mut level.scratch,
+                        )
+                        .map_err(|source| SceneError::Body {
+                            name: b.name.clone(),
+                            step,
+                            source,
+                        })?;
+                }
+                level.contacts.advance(&level.scratch)?;
+                level.water.step_with_contacts(&level.contacts)?;
+            }
+            let (inner, outer) = if k == 1 {
+                (
+                    (
+                        &self.water,
+                        &self.spec,
+                        self.following.window.origin_cells(),
+                    ),
+                    &mut cascades.levels[0],
+                )
+            } else {
+                let (finer, coarser) = cascades.levels.split_at_mut(k - 1);
+                let finer = &finer[k - 2];
+                (
+                    (&finer.water, &finer.spec, finer.window.origin_cells()),
+                    &mut coarser[0],
+                )
+            };
+            relax_toward(inner, outer)?;
+        }
+        Ok(())
+    }
+}
+
+/// Moves a cascade so that `anchor` (world, m) lies in its centre cell.
+fn follow(level: &mut Cascade, anchor: DVec2) -> Result<(), SceneError> {
+    let Cascade {
+        water,
+        window,
+        contacts,
+        ..
+    } = level;
+    window.follow_with(anchor, |dx, dy| -> Result<(), SceneError> {
+        water.shift_window(dx, dy)?;
+        contacts.shift(dx, dy);
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// Relaxes `outer` (twice the cell size) toward `inner` where `inner` covers it: both time
+/// levels of each coarse cell move toward the mean of the 2 x 2 inner cells over it by
+/// [`cascade_weight`] of the coarse cell's centre's distance to the inner grid's edge.
+fn relax_toward(
+    (inner, inner_spec, inner_origin): (&BackendGrid, &GridSpec, I64Vec2),
+    outer: &mut Cascade,
+) -> Result<(), SceneError> {
+    let not_signed = || SceneError::Cascades {
+        count: 2,
+        reason: "cascades take signed CPU grids".into(),
+    };
+    let inner_field = inner
+        .cpu()
+        .and_then(|g| g.signed_field())
+        .ok_or_else(not_signed)?;
+    let (iw, ih) = (
+        inner_spec.size.width() as i64,
+        inner_spec.size.height() as i64,
+    );
+    let edge = edge_cells(inner_spec);
+    let (ow, oh) = (outer.spec.size.width(), outer.spec.size.height());
+    // Inner cell of the coarse cell (0, 0)'s lower corner: the corners are whole cells of each
+    // grid, the coarse one's twice the size.
+    let base = outer.window.origin_cells() * 2 - inner_origin;
+    let outer_field = outer
+        .water
+        .cpu_mut()
+        .and_then(|g| g.signed_field_mut())
+        .ok_or_else(not_signed)?;
+    let (cur, old) = outer_field.levels_mut();
+    let (inner_cur, inner_old) = (inner_field.current(), inner_field.previous());
+    let mean = |level: &[f32], i: usize, w: usize| {
+        0.25 * ((level[i] + level[i + 1]) + (level[i + w] + level[i + w + 1]))
+    };
+    for cy in 0..oh {
+        let fy = base.y + 2 * cy as i64;
+        if fy < 0 || fy + 1 >= ih {
+            continue;
+        }
+        for cx in 0..ow {
+            let fx = base.x + 2 * cx as i64;
+            if fx < 0 || fx + 1 >= iw {
+                continue;
+            }
+            // The coarse cell's centre is the inner point (fx + 1, fy + 1).
+            let distance = (fx + 1).min(iw - 1 - fx).min(fy + 1).min(ih - 1 - fy) as f32;
+            let weight = cascade_weight(distance, edge);
+            if weight == 0.0 {
+                continue;
+            }
+            let i = (fy * iw + fx) as usize;
+            let o = cy * ow + cx;
+            let w = iw as usize;
+            cur[o] += weight * (mean(inner_cur, i, w) - cur[o]);
+            old[o] += weight * (mean(inner_old, i, w) - old[o]);
+        }
+    }
+    Ok(())
+}
