@@ -61,8 +61,24 @@ pub struct RunSummary {
     /// Where the grid's corner ended in the world, m (`[focus]` moves it; `[0, 0]` without
     /// one): `height.npy`'s cell `(x, y)` is centred at `origin + ((x + 1/2) h, (y + 1/2) h)`.
     pub origin: [f64; 2],
+    /// Every cascade, the grid first (`[grid] cascades`): `cascade-K.npy` holds cascade K's
+    /// heights for K >= 1.
+    pub cascades: Vec<CascadeSummary>,
     /// Files written.
     pub files: Vec<PathBuf>,
+}
+
+/// Where a cascade ended and what its cells are.
+#[derive(Debug, Clone, Serialize)]
+pub struct CascadeSummary {
+    /// Its corner in the world at the end, m.
+    pub origin: [f64; 2],
+    /// Its cells' side, m.
+    pub cell_size: f64,
+    /// Cells across.
+    pub width: usize,
+    /// Cells down.
+    pub height: usize,
 }
 
 /// The ambient sea of a run.
@@ -192,7 +208,17 @@ pub fn is_run_output(name: &str) -> bool {
             | "height.png"
             | "bodies.csv"
             | "summary.json"
-    )
+    ) || cascade_index(name).is_some()
+}
+
+/// `K` of a `cascade-K.npy` (K = 1 to [`water_scene::MAX_CASCADES`] - 1).
+fn cascade_index(name: &str) -> Option<usize> {
+    let k: usize = name
+        .strip_prefix("cascade-")?
+        .strip_suffix(".npy")?
+        .parse()
+        .ok()?;
+    (1..water_scene::MAX_CASCADES).contains(&k).then_some(k)
 }
 
 /// The GPU a run on `backend` needs: none for the CPU.
@@ -264,14 +290,18 @@ pub(crate) fn wrote_lines<'a>(files: impl IntoIterator<Item = &'a PathBuf>) -> S
 /// [`MemoryError`] with the estimate and the memory available.
 pub fn check_grid_memory(scenario: &Scenario) -> Result<(), MemoryError> {
     let size = scenario.size;
+    let cascades = match scenario.cascades {
+        1 => String::new(),
+        k => format!(", {k} cascades of it"),
+    };
     limits::check_memory(
         &format!(
-            "a {} x {} grid in {} mode",
+            "a {} x {} grid in {} mode{cascades}",
             size.width(),
             size.height(),
             scenario.mode.name()
         ),
-        limits::grid_bytes(size, scenario.mode),
+        limits::grid_bytes(size, scenario.mode).saturating_mul(scenario.cascades as u64),
     )
 }
 
@@ -362,6 +392,25 @@ pub fn run_scenario(
         })
         .map_err(io)?;
     }
+    let mut cascades = Vec::with_capacity(scene.cascade_count());
+    for k in 0..scene.cascade_count() {
+        let spec = scene.cascade_spec(k)?;
+        let (w, h) = (spec.size.width(), spec.size.height());
+        if k > 0 {
+            let heights = scene.cascade_heights(k)?;
+            check_finite(&heights, Some(w), scenario.steps)?;
+            dir.write(&format!("cascade-{k}.npy"), |path| {
+                npy::write(path, &heights, &[h, w])
+            })
+            .map_err(io)?;
+        }
+        cascades.push(CascadeSummary {
+            origin: scene.cascade_origin(k)?.to_array(),
+            cell_size: spec.params.cell_size(),
+            width: w,
+            height: h,
+        });
+    }
     let heights = &outputs.heights;
     npy::write_grid_arrays(&outputs, &mut dir, size.width(), size.height()).map_err(io)?;
     let land = scenario.land_now(&scene);
@@ -422,6 +471,7 @@ pub fn run_scenario(
         bodies,
         ocean,
         origin: scene.window_origin().to_array(),
+        cascades,
         files,
     };
     write_json(dir, "summary.json", &summary, is_run_output).map_err(io)?;
@@ -473,8 +523,25 @@ impl RunSummary {
                 format!("body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m\n", b.name)
             })
             .collect();
+        let cascades = if self.cascades.len() > 1 {
+            let cells: Vec<String> = self
+                .cascades
+                .iter()
+                .map(|c| format!("{:.3}", c.cell_size))
+                .collect();
+            format!(
+                "cascades   {} of {} x {} cells of {} m\n",
+                self.cascades.len(),
+                self.width,
+                self.height,
+                cells.join(", ")
+            )
+        } else {
+            String::new()
+        };
         s + &sea
             + &window
+            + &cascades
             + &adapter_line(self.adapter.as_deref())
             + &bodies
             + &wrote_lines(&self.files)

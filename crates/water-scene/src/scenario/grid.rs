@@ -4,13 +4,13 @@ use glam::Vec2;
 use serde::Deserialize;
 use toml::Spanned;
 use water_core::kernels::spectral_depth::check_depth_nodes;
-use water_core::ocean::{AmbientSea, OceanSpec};
+use water_core::ocean::OceanSpec;
 use water_core::{
     check_impulse_amplitude, AiryDispersion, Boundary, ClassicGrid, ContactSource, Damping, Depth,
     GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams,
     DEFAULT_CLASSIC_SHIFT, GRID_COURANT_LIMIT, MAX_IMPULSE_RADIUS,
 };
-use water_gpu::{GpuContext, GridSpec};
+use water_gpu::GridSpec;
 
 use super::depth_keys::{DepthKeys, DepthSetting};
 use super::{bodies, damping_keys, locator, one_line, ScenarioError};
@@ -27,9 +27,7 @@ pub const CLASSIC_DEFAULT_CELL_SIZE: f64 = 1.0;
 /// `h / (c sqrt 2)`, agree; anything else describes another simulation than the one run.
 const CLASSIC_COURANT_TOLERANCE: f64 = 1e-6;
 use crate::body::BodySpec;
-use crate::error::SceneError;
-use crate::scene::{Scene, SceneFocus, SceneSettings};
-use crate::Backend;
+use crate::scene::Scene;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -77,6 +75,8 @@ struct RawGrid {
     surface_tension: Option<Spanned<f64>>,
     /// kg/m^3, dispersive model.
     density: Option<Spanned<f64>>,
+    /// Grids around the focus, cell size doubling (1: the grid alone).
+    cascades: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -152,6 +152,8 @@ pub struct Scenario {
     pub focus: Option<super::ScenarioFocus>,
     /// White water on the grid (`[foam]`).
     pub foam: Option<crate::FoamSettings>,
+    /// Cascades, the grid counted (`[grid] cascades`, default 1).
+    pub cascades: usize,
 }
 
 impl Scenario {
@@ -352,6 +354,17 @@ impl Scenario {
             Some(f) => Some(super::foam::parse(f, ocean.is_some(), at)?),
             None => None,
         };
+        let cascades = super::cascades::parse(
+            g.cascades.as_ref(),
+            &super::cascades::GridForCascades {
+                mode,
+                boundary,
+                land: !raw.land.is_empty(),
+                depth_map: g.depth_map.is_some(),
+                params,
+            },
+            at,
+        )?;
         // A following grid may come to a body that starts far from it.
         if ocean.is_none() && focus.is_none() {
             check_bodies_reach_the_grid(&raw.body, &bodies, size, params.cell_size(), at)?;
@@ -383,6 +396,7 @@ impl Scenario {
             ocean,
             focus,
             foam,
+            cascades,
         })
     }
 }
@@ -744,42 +758,5 @@ impl Scenario {
         } else {
             self.all_land()
         }
-    }
-
-    /// The scene at step 0 on `backend` (GPU backends run on `gpu`): the grid with its land and
-    /// its bodies at their start, z up. Play the impulses with [`super::ScenarioRun`].
-    ///
-    /// # Errors
-    /// What [`Scene::new`] and [`Scene::add_body`] report.
-    pub fn scene(&self, backend: Backend, gpu: Option<&GpuContext>) -> Result<Scene, SceneError> {
-        let settings = SceneSettings {
-            backend,
-            contact_amplitude: self.contact_amplitude,
-            contact_source: self.contact_source,
-            ..SceneSettings::default()
-        };
-        let mut scene = Scene::new(self.spec(), self.land.clone(), settings, gpu)?;
-        if let Some(depth) = &self.depth {
-            scene.water_mut().set_depth(depth)?;
-        }
-        if let Some(spec) = &self.ocean {
-            scene.set_ocean(Some(AmbientSea::new(spec, self.params.cell_size())?));
-        }
-        let mut ids = Vec::with_capacity(self.bodies.len());
-        for body in &self.bodies {
-            ids.push(scene.add_body(body.clone())?);
-        }
-        let focus = match &self.focus {
-            Some(super::ScenarioFocus::Body(name)) => self
-                .bodies
-                .iter()
-                .position(|b| b.name == *name)
-                .map(|i| SceneFocus::Body(ids[i])),
-            Some(super::ScenarioFocus::Path(path)) => Some(SceneFocus::Path(path.clone())),
-            None => None,
-        };
-        scene.set_focus(focus)?;
-        scene.set_foam(self.foam)?;
-        Ok(scene)
     }
 }

@@ -12,6 +12,7 @@ use toml::Spanned;
 use water_core::Damping;
 
 mod bodies;
+mod cascades;
 mod depth_keys;
 mod foam;
 mod focus;

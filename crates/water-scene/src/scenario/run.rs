@@ -1,9 +1,13 @@
 //! [`ScenarioRun`]: a grid scenario played into a scene, its impulses landing before their steps.
 
+use water_core::ocean::AmbientSea;
+use water_gpu::GpuContext;
+
 use super::Scenario;
 use crate::error::SceneError;
-use crate::scene::Scene;
+use crate::scene::{Scene, SceneFocus, SceneSettings};
 use crate::trajectory::TrajectorySink;
+use crate::Backend;
 
 /// Most steps [`ScenarioRun::advance_to`] takes between progress reports.
 pub const RUN_CHUNK_STEPS: u64 = 64;
@@ -86,5 +90,45 @@ impl<'a> ScenarioRun<'a> {
             on_step(step);
         }
         Ok(())
+    }
+}
+
+impl Scenario {
+    /// The scene at step 0 on `backend` (GPU backends run on `gpu`): the grid with its land and
+    /// its bodies at their start, z up. Play the impulses with [`super::ScenarioRun`].
+    ///
+    /// # Errors
+    /// What [`Scene::new`] and [`Scene::add_body`] report.
+    pub fn scene(&self, backend: Backend, gpu: Option<&GpuContext>) -> Result<Scene, SceneError> {
+        let settings = SceneSettings {
+            backend,
+            contact_amplitude: self.contact_amplitude,
+            contact_source: self.contact_source,
+            ..SceneSettings::default()
+        };
+        let mut scene = Scene::new(self.spec(), self.land.clone(), settings, gpu)?;
+        if let Some(depth) = &self.depth {
+            scene.water_mut().set_depth(depth)?;
+        }
+        if let Some(spec) = &self.ocean {
+            scene.set_ocean(Some(AmbientSea::new(spec, self.params.cell_size())?));
+        }
+        let mut ids = Vec::with_capacity(self.bodies.len());
+        for body in &self.bodies {
+            ids.push(scene.add_body(body.clone())?);
+        }
+        let focus = match &self.focus {
+            Some(super::ScenarioFocus::Body(name)) => self
+                .bodies
+                .iter()
+                .position(|b| b.name == *name)
+                .map(|i| SceneFocus::Body(ids[i])),
+            Some(super::ScenarioFocus::Path(path)) => Some(SceneFocus::Path(path.clone())),
+            None => None,
+        };
+        scene.set_focus(focus)?;
+        scene.set_foam(self.foam)?;
+        scene.set_cascades(self.cascades)?;
+        Ok(scene)
     }
 }

@@ -1,0 +1,77 @@
+//! `[grid] cascades`: builds the scene's cascades, and every value or set-up they do not take
+//! is refused at its line with the limit or what they take.
+
+use water_scene::scenario::{Scenario, ScenarioRun};
+use water_scene::Backend;
+
+/// `[grid]` with `cascades` on line 9; `extra` inside `[grid]` after it.
+fn grid(cascades: &str, extra: &str) -> String {
+    format!(
+        "steps = 40\n[grid]\nwidth = 64\nheight = 48\ncell_size = 0.25\nwave_speed = 2.0\n\
+         dt = 0.05\nboundary = \"absorbing\"\ncascades = {cascades}\n{extra}"
+    )
+}
+
+#[test]
+fn cascades_build_the_scenes_coarser_grids_and_take_the_impulses() {
+    let text = grid(
+        "3",
+        "[[impulse]]\nx = 32.0\ny = 24.0\nradius = 8.0\namplitude = 0.1\n",
+    );
+    let scenario = Scenario::parse("c.toml", &text).expect("parses");
+    assert_eq!(scenario.cascades, 3);
+    let mut scene = scenario.scene(Backend::Cpu, None).expect("scene");
+    assert_eq!(scene.cascade_count(), 3);
+    ScenarioRun::new(&scenario)
+        .advance_to(&mut scene, scenario.steps, None, |_| {})
+        .expect("run");
+    for k in 0..3 {
+        let spec = scene.cascade_spec(k).expect("spec");
+        assert_eq!(spec.params.cell_size(), 0.25 * f64::from(1u32 << k));
+        let peak = scene
+            .cascade_heights(k)
+            .expect("heights")
+            .iter()
+            .fold(0.0f32, |m, z| m.max(z.abs()));
+        assert!(peak > 1e-3 && peak.is_finite(), "cascade {k}: {peak}");
+    }
+    let absent = Scenario::parse("c.toml", &grid("1", "")).expect("parses");
+    assert_eq!(absent.cascades, 1);
+}
+
+#[test]
+fn every_mistake_is_refused_at_its_line() {
+    for (cascades, extra, needle) in [
+        ("0", "", "cascades = 0: must be 1 to 8"),
+        ("9", "", "cascades = 9: must be 1 to 8"),
+        ("-3", "", "must be 1 to 8"),
+        ("2", "mode = \"split\"\n", "cascades take signed mode"),
+        (
+            "2",
+            "[[land]]\nx0 = 0\ny0 = 0\nx1 = 4\ny1 = 4\n",
+            "no [[land]] yet",
+        ),
+    ] {
+        let err = Scenario::parse("c.toml", &grid(cascades, extra))
+            .expect_err("refused")
+            .to_string();
+        assert!(err.starts_with("c.toml:9:"), "{err}");
+        assert!(err.contains(needle), "{err}");
+    }
+    let huge = grid("8", "").replace("cell_size = 0.25", "cell_size = 20000.0");
+    let err = Scenario::parse("c.toml", &huge)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.starts_with("c.toml:9:") && err.contains("cascade 7's cells of 2560000 m"),
+        "{err}"
+    );
+    let reflective = grid("2", "").replace("\"absorbing\"", "\"reflective\"");
+    let err = Scenario::parse("c.toml", &reflective)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.starts_with("c.toml:9:") && err.contains("boundary = \"absorbing\""),
+        "{err}"
+    );
+}
