@@ -429,18 +429,24 @@ impl Scene {
         let (step, dt) = (self.step, self.spec.params.dt());
         let sea = self.ocean.as_mut().map(|o| o.frame_at(step, dt));
         let origin = self.following.window.origin().as_vec2();
+        let answer = |water: &dyn HeightSource| {
+            let found = match sea {
+                Some(sea) => SeaWithWater::new(sea, water).surface_at(water_point),
+                None => water.surface_at(water_point),
+            };
+            found.map(|s| SurfaceSample {
+                point: up.from_water(s.point),
+                normal: up.from_water(s.normal),
+                up: up.from_water(s.up),
+            })
+        };
+        if let Some(cascades) = &self.cascades {
+            let nested = cascades::NestedWater::new((&self.water, &self.spec, origin), cascades)?;
+            return Ok(answer(&nested));
+        }
         self.water
             .with_heights(cell_size, &mut self.heights, |view| {
-                let placed = PlacedWater::new(view, origin);
-                let found = match sea {
-                    Some(sea) => SeaWithWater::new(sea, &placed).surface_at(water_point),
-                    None => placed.surface_at(water_point),
-                };
-                found.map(|s| SurfaceSample {
-                    point: up.from_water(s.point),
-                    normal: up.from_water(s.normal),
-                    up: up.from_water(s.up),
-                })
+                answer(&PlacedWater::new(view, origin))
             })
     }
 
@@ -651,7 +657,7 @@ impl Scene {
         let sea_dt = self.spec.params.dt();
         // The sea at the step of the water the bodies read, so both parts are of one moment.
         let sea = self.ocean.as_mut().map(|o| o.frame_at(water_step, sea_dt));
-        let one = |b: &mut crate::body::SceneBody, view: &PlacedWater<'_, HeightView<'_>>| {
+        let one = |b: &mut crate::body::SceneBody, view: &(dyn HeightSource + Sync)| {
             let extra = Wrench {
                 force: b.force,
                 torque: b.torque,
@@ -681,6 +687,13 @@ impl Scene {
                 .enumerate()
                 .map(|(i, b)| one(b, &PlacedWater::new(&p.patches.view(i), p.origin)))
                 .collect(),
+            // With cascades, the bodies read them all (CPU signed grids, read in place).
+            None if self.cascades.is_some() => {
+                let cascades = self.cascades.as_ref().expect("matched");
+                let nested =
+                    cascades::NestedWater::new((&self.water, &self.spec, origin), cascades)?;
+                bodies.par_iter_mut().map(|b| one(b, &nested)).collect()
+            }
             None => {
                 self.water
                     .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {

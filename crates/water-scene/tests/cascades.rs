@@ -269,3 +269,82 @@ fn impulses_reach_the_cascades_that_resolve_them_and_bad_cascades_are_refused() 
     let err = island.set_cascades(2).expect_err("land");
     assert!(err.to_string().contains("land"), "{err}");
 }
+
+/// A body beyond the finest grid and cascade 1, inside cascade 2, floats on cascade 2: a
+/// wide swell landing there lifts it by most of the water's rise at its place (and
+/// `Scene::surface_at` answers the blended surface there); with the grid alone the same body
+/// is off the water and stays where still water holds it.
+#[test]
+fn a_body_in_a_coarser_cascade_rides_its_water() {
+    use water_buoyancy::{
+        box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
+        FRESH_WATER_DENSITY,
+    };
+    use water_scene::BodySpec;
+    // The wave model: 96 x 64 cells of 0.25 m. Cascade 1 (0.5 m cells) spans x from -12 to
+    // 36 m, cascade 2 (1 m) from -36 to 60 m, its water whole (its band past) from -18 m.
+    let params = WaveParams::new(0.25, 2.0, 0.05, Damping::PerSecond(0.9)).expect("params");
+    let spec = GridSpec::new(
+        GridSize::new(96, 64).expect("size"),
+        params,
+        Boundary::Absorbing,
+        GridMode::Signed,
+    );
+    let heave = |cascades: usize| {
+        let mut scene = cpu_scene(spec, LandMask::empty(spec.size));
+        scene.set_cascades(cascades).expect("cascades");
+        // A 1 m x 1 m x 0.4 m, 100 kg box at its draft at (-16, 8) m.
+        let size = glam::Vec3::new(1.0, 1.0, 0.4);
+        let mass = 100.0;
+        let draft = box_draft(mass, FRESH_WATER_DENSITY, size.x * size.y);
+        let shape = Shape::cuboid(size * 0.5).expect("shape");
+        let rest = size.z / 2.0 - draft;
+        let pose = Pose::from_position(glam::Vec3::new(-16.0, 8.0, rest)).expect("pose");
+        let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose)).expect("body");
+        let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
+        let float = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
+            .expect("float");
+        let id = scene.add_body(BodySpec::new("box", float)).expect("add");
+        // A swell 6 m across, 0.2 m high, raised under it (world cells of the finest grid).
+        let centre = Vec2::new(-16.0, 8.0) / 0.25 - Vec2::splat(0.5);
+        let swell = Impulse::new(centre, 24.0, 0.2, ImpulseShape::Cosine)
+            .expect("swell")
+            .with_displacement(true);
+        scene.add_impulse(swell);
+        let mut highest_body = f32::MIN;
+        let mut highest_water = f32::MIN;
+        for _ in 0..40 {
+            scene.step().expect("step");
+            highest_body = highest_body.max(scene.body(id).expect("box").position.z - rest);
+            if cascades > 2 {
+                let water = scene
+                    .cascade_height_at(Vec2::new(-16.0, 8.0))
+                    .expect("height")
+                    .expect("covered");
+                highest_water = highest_water.max(water);
+                // Queries read the same blended surface.
+                let query = scene
+                    .surface_at(glam::Vec3::new(-16.0, 8.0, 0.0))
+                    .expect("query")
+                    .expect("water");
+                assert!(
+                    (query.point.z - water).abs() < 1e-6,
+                    "{query:?} against {water}"
+                );
+            }
+        }
+        (highest_body, highest_water)
+    };
+    let (lifted, water) = heave(3);
+    assert!(water > 0.1, "the swell rose {water} m at the box");
+    assert!(
+        lifted > 0.5 * water,
+        "the box rose {lifted} m on cascade 2's {water} m"
+    );
+    eprintln!("box rose {lifted} m on {water} m of water");
+    let (alone, _) = heave(1);
+    assert!(
+        alone.abs() < 1e-3,
+        "off the grid alone the box moved {alone} m"
+    );
+}

@@ -13,10 +13,16 @@
 //!   [`CASCADE_IMPULSE_MIN_CELLS`] of; every body's hulls are drawn into every cascade's own
 //!   contact masks, so a wake is made wherever a body is, also beyond the finest grid.
 //! - **Surface.** [`Scene::cascade_height_at`] takes each point from the finest cascade covering
-//!   it, blended into the next coarser one across the same band, so no seam shows.
+//!   it, blended into the next coarser one across the same band, so no seam shows; bodies and
+//!   [`Scene::surface_at`] read the same blended surface (bodies with the default
+//!   [`crate::BodyWater::Current`]).
 
+use glam::Vec3;
 use glam::{DVec2, I64Vec2, Vec2};
-use water_core::{ContactMasks, FollowingWindow, GridMode, Impulse, LandMask, WaveParams};
+use water_core::{
+    ContactMasks, FollowingWindow, GridMode, HeightSource, HeightView, Impulse, LandMask,
+    PlacedWater, SurfaceLevel, SurfaceSample, WaveParams,
+};
 use water_gpu::GridSpec;
 
 use super::masks::Masks;
@@ -422,4 +428,116 @@ fn relax_toward(
         }
     }
     Ok(())
+}
+
+/// The cascades as one surface for the bodies ([`Scene::set_cascades`]): each point from the
+/// finest cascade covering it, blended into the coarser ones and, across the coarsest's own
+/// band, into still water, as [`Scene::cascade_height_at`] blends them; no water beyond the
+/// coarsest.
+pub(super) struct NestedWater<'a> {
+    /// Coarsest first.
+    levels: Vec<NestedLevel<'a>>,
+}
+
+struct NestedLevel<'a> {
+    view: HeightView<'a>,
+    /// The grid's corner (world, m), extent (m), cell (m) and absorbing band (cells).
+    corner: Vec2,
+    extent: Vec2,
+    cell: f32,
+    edge: f32,
+}
+
+impl<'a> NestedWater<'a> {
+    /// The scene's grid `finest` (heights of `spec` at `corner`) inside `cascades`.
+    ///
+    /// # Errors
+    /// [`SceneError::Cascades`] for grids that do not hold signed CPU heights (cascades never
+    /// run on others).
+    pub(super) fn new(
+        (finest, spec, corner): (&'a BackendGrid, &GridSpec, Vec2),
+        cascades: &'a SceneCascades,
+    ) -> Result<Self, SceneError> {
+        let level = |water: &'a BackendGrid, spec: &GridSpec, corner: Vec2| {
+            let heights = water
+                .cpu()
+                .and_then(|g| g.signed_field())
+                .ok_or_else(|| SceneError::Cascades {
+                    count: 2,
+                    reason: "cascades take signed CPU grids".into(),
+                })?
+                .current();
+            let cell = spec.params.cell_size() as f32;
+            let view = HeightView::new(spec.size, cell, heights)?;
+            Ok::<_, SceneError>(NestedLevel {
+                view,
+                corner,
+                extent: Vec2::new(spec.size.width() as f32, spec.size.height() as f32) * cell,
+                cell,
+                edge: edge_cells(spec),
+            })
+        };
+        let mut levels = Vec::with_capacity(cascades.levels.len() + 1);
+        for c in cascades.levels.iter().rev() {
+            levels.push(level(&c.water, &c.spec, c.window.origin().as_vec2())?);
+        }
+        levels.push(level(finest, spec, corner)?);
+        Ok(Self { levels })
+    }
+}
+
+impl NestedLevel<'_> {
+    /// The hand-over weight at world point `xy`; `None` outside the grid.
+    fn weight(&self, xy: Vec2) -> Option<f32> {
+        let local = xy - self.corner;
+        let distance = local.min(self.extent - local).min_element() / self.cell;
+        (distance > 0.0).then(|| cascade_weight(distance, self.edge))
+    }
+}
+
+impl HeightSource for NestedWater<'_> {
+    fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
+        let mut found: Option<SurfaceSample> = None;
+        for level in &self.levels {
+            let Some(w) = level.weight(position.truncate()) else {
+                continue;
+            };
+            let Some(s) = PlacedWater::new(&level.view, level.corner).surface_at(position) else {
+                continue;
+            };
+            // Inside the coarsest's band the water fades to still water, as the surface does.
+            let outer = found.unwrap_or(SurfaceSample {
+                point: position.truncate().extend(0.0),
+                normal: Vec3::Z,
+                up: Vec3::Z,
+            });
+            found = Some(SurfaceSample {
+                point: outer.point.lerp(s.point, w),
+                normal: outer.normal.lerp(s.normal, w).normalize_or(s.normal),
+                up: s.up,
+            });
+        }
+        found
+    }
+
+    fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
+        let mut found: Option<SurfaceLevel> = None;
+        for level in &self.levels {
+            let Some(w) = level.weight(position.truncate()) else {
+                continue;
+            };
+            let Some(l) = PlacedWater::new(&level.view, level.corner).level_at(position) else {
+                continue;
+            };
+            let outer = found.unwrap_or(SurfaceLevel {
+                point: position.truncate().extend(0.0),
+                up: Vec3::Z,
+            });
+            found = Some(SurfaceLevel {
+                point: outer.point.lerp(l.point, w),
+                up: l.up,
+            });
+        }
+        found
+    }
 }
