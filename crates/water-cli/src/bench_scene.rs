@@ -114,6 +114,9 @@ pub enum SceneBenchError {
     /// No GPU for a GPU backend.
     #[error(transparent)]
     Gpu(#[from] water_gpu::GpuError),
+    /// Options that do not go together, or a value out of range that is not a count.
+    #[error("{0}")]
+    Options(String),
 }
 
 impl SceneBench {
@@ -129,18 +132,27 @@ impl SceneBench {
             ("warmup", self.warmup, 0, MAX_STEPS),
             ("threads", self.threads as u64, 1, MAX_THREADS as u64),
         ];
-        for (name, value, min, max) in checks {
-            if !(min..=max).contains(&value) {
-                return Err(SceneBenchError::OutOfRange {
-                    name,
-                    value,
-                    min,
-                    max,
-                });
-            }
-        }
-        Ok(())
+        check_ranges(&checks)
     }
+}
+
+/// [`SceneBenchError::OutOfRange`] for the first `(option, value, min, max)` whose value lies
+/// outside `min..=max`.
+///
+/// # Errors
+/// That option, its value and its range.
+pub fn check_ranges(checks: &[(&'static str, u64, u64, u64)]) -> Result<(), SceneBenchError> {
+    for &(name, value, min, max) in checks {
+        if !(min..=max).contains(&value) {
+            return Err(SceneBenchError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Sets up the crate field, runs the warm-up and times the steps, all on a pool of

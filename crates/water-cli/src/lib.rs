@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod bench_dispersive;
+pub mod bench_ocean;
 pub mod bench_report;
 pub mod bench_scene;
 pub mod compare;

@@ -258,6 +258,37 @@ enum BenchWhat {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Steps the open sea a game at sea steps: N x N cells of deep dispersive water in K
+    /// cascades inside a wind sea with foam, following a point at --speed, with B crates; one
+    /// JSON line (ms per step, and its share for the sea, the water, the cascades, the foam and
+    /// the bodies).
+    #[command(allow_negative_numbers = true)]
+    Ocean {
+        /// Grid edge, cells (0.25 m each), every cascade alike.
+        #[arg(long)]
+        size: usize,
+        /// Cascades, the grid counted (each twice the cell size of the one inside).
+        #[arg(long, default_value_t = 1)]
+        cascades: usize,
+        /// Floating crates (0.8 x 0.5 x 0.4 m, 60 kg; every other one towed with the focus).
+        #[arg(long, default_value_t = 0)]
+        bodies: usize,
+        /// How fast the focus travels, m/s (0: the grid stays).
+        #[arg(long, default_value_t = 0.0)]
+        speed: f32,
+        /// Steps to time.
+        #[arg(long, default_value_t = 100)]
+        steps: u64,
+        /// Steps before the timed ones.
+        #[arg(long, default_value_t = water_cli::bench_scene::DEFAULT_WARMUP)]
+        warmup: u64,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Where the water steps.
+        #[arg(long, default_value = "cpu", value_parser = parse_backend)]
+        backend: Backend,
+    },
     /// Steps N x N cells of water with B floating crates coupled both ways, one step at a time,
     /// and prints one JSON line (ms per step, and its share for bodies, masks and water).
     #[command(allow_negative_numbers = true)]
@@ -513,6 +544,34 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let threads = checked_threads(threads)?;
             let r = water_cli::roofline::measure(size, passes, threads)?;
             stdout.line(&serde_json::to_string(&r)?)?;
+            Ok(())
+        }
+        Command::Bench {
+            what:
+                BenchWhat::Ocean {
+                    size,
+                    cascades,
+                    bodies,
+                    speed,
+                    steps,
+                    warmup,
+                    threads,
+                    backend,
+                },
+        } => {
+            let threads = checked_threads(threads)?;
+            let report =
+                water_cli::bench_ocean::bench_ocean(&water_cli::bench_ocean::OceanBench {
+                    size,
+                    cascades,
+                    bodies,
+                    speed,
+                    steps,
+                    warmup,
+                    threads,
+                    backend,
+                })?;
+            stdout.line(&serde_json::to_string(&report)?)?;
             Ok(())
         }
         Command::Bench {

@@ -6,6 +6,8 @@
 //!   `a = 0.25`, `d = 0.999`.
 //! * [`crate_field`]: a scene of `n x n` grid water with floating boxes spread over it, the
 //!   setup of `water bench scene`.
+//! * [`open_sea`]: dispersive water in cascades inside a wind sea with foam, following a point,
+//!   with floating crates: the setup of `water bench ocean`.
 
 use glam::{Quat, Vec2, Vec3};
 use water_buoyancy::{
@@ -212,6 +214,94 @@ pub fn crate_field(
         let mut spec = BodySpec::new(format!("crate-{k}"), floating);
         if k % 2 == 0 {
             spec = spec.towed(TowPath::new(vec![at, at + Vec2::new(extent, 0.0)], 0.5)?);
+        }
+        scene.add_body(spec)?;
+    }
+    Ok(scene)
+}
+
+/// Cell side of [`open_sea`]'s finest grid, m.
+pub const OPEN_SEA_CELL_SIZE: f64 = 0.25;
+/// Its step, s.
+pub const OPEN_SEA_DT: f64 = 1.0 / 30.0;
+
+/// The open sea of `water bench ocean`: deep dispersive water of `n x n` cells of
+/// [`OPEN_SEA_CELL_SIZE`] in `cascades` cascades, inside a JONSWAP wind sea (7 m/s over 15 km
+/// of fetch, choppiness 0.5) with foam (half-life 4 s, breaking below a Jacobian of 0.3), the
+/// grid following a point that travels along +x at `speed` m/s, and `bodies` floating crates
+/// (0.8 x 0.5 x 0.4 m, 60 kg) in a row across the grid's middle, every other one towed along
+/// with the focus.
+///
+/// # Errors
+/// What the scene refuses (a size past the limits, cascades past the cell-size range).
+pub fn open_sea(
+    n: usize,
+    cascades: usize,
+    bodies: usize,
+    speed: f32,
+) -> Result<Scene, BenchSetupError> {
+    use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
+    use water_core::AiryDispersion;
+
+    let size = GridSize::new(n, n)?;
+    let params = WaveParams::new(OPEN_SEA_CELL_SIZE, 1.0, OPEN_SEA_DT, Damping::NONE)?;
+    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed)
+        .with_dispersion(AiryDispersion::gravity_waves(9.81)?);
+    let mut scene = Scene::new(
+        spec,
+        water_core::LandMask::empty(size),
+        SceneSettings::default(),
+        None,
+    )?;
+    let sea = OceanSpec::new(WaveSpectrum::Jonswap {
+        wind_speed: 7.0,
+        fetch: 15_000.0,
+        peak_enhancement: 3.3,
+    })
+    .with_direction(30.0)
+    .with_choppiness(0.5)
+    .with_seed(11);
+    scene.set_ocean(Some(AmbientSea::new(&sea, OPEN_SEA_CELL_SIZE)?));
+    scene.set_foam(Some(crate::FoamSettings {
+        half_life: 4.0,
+        wake: 0.5,
+        jacobian_threshold: Some(0.3),
+    }))?;
+    scene.set_cascades(cascades)?;
+    let extent = n as f32 * OPEN_SEA_CELL_SIZE as f32;
+    let centre = Vec2::splat(extent / 2.0);
+    let travel = |from: Vec2| -> Result<TowPath, BenchSetupError> {
+        // Far enough for any run: a day of travel, or a point that stays.
+        let to = from + Vec2::new((speed * 86_400.0).max(1.0), 0.0);
+        Ok(TowPath::new(vec![from, to], speed.max(1e-3))?)
+    };
+    if speed > 0.0 {
+        scene.set_focus(Some(crate::SceneFocus::Path(travel(centre)?)))?;
+    }
+    let half = Vec3::new(0.4, 0.25, 0.2);
+    let mass = 60.0;
+    let draft = mass / (FRESH_WATER_DENSITY * 4.0 * half.x * half.y);
+    let spacing = 0.6 * extent / bodies.max(1) as f32;
+    for k in 0..bodies {
+        let name = format!("crate-{k}");
+        let setup = |source| SceneError::BodySetup {
+            name: name.clone(),
+            source,
+        };
+        let at = Vec2::new(centre.x, 0.2 * extent + (k as f32 + 0.5) * spacing);
+        let shape = Shape::cuboid(half).map_err(setup)?;
+        let pose = Pose::new(at.extend(half.z - draft), Quat::IDENTITY).map_err(setup)?;
+        let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose)).map_err(setup)?;
+        let hulls = vec![
+            Hull::matched_to_cells(shape, Pose::IDENTITY, OPEN_SEA_CELL_SIZE as f32)
+                .map_err(setup)?,
+        ];
+        let floating =
+            FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
+                .map_err(setup)?;
+        let mut spec = BodySpec::new(name.clone(), floating);
+        if k % 2 == 0 && speed > 0.0 {
+            spec = spec.towed(travel(at)?);
         }
         scene.add_body(spec)?;
     }

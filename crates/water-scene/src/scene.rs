@@ -512,8 +512,7 @@ impl Scene {
             self.step += 1;
             left -= 1;
             self.gather_body_patches()?;
-            self.raise_foam()?;
-            self.step_cascades()?;
+            self.foam_and_cascades()?;
         }
         // A focus that moves by itself (a path), foam and cascades are followed step by step.
         while left > 0 && (self.focus_moves() || self.foam.is_some() || self.cascades.is_some()) {
@@ -529,8 +528,7 @@ impl Scene {
             self.step += 1;
             left -= 1;
             self.patches.clear();
-            self.raise_foam()?;
-            self.step_cascades()?;
+            self.foam_and_cascades()?;
         }
         if left > 0 {
             let start = std::time::Instant::now();
@@ -544,6 +542,18 @@ impl Scene {
             self.step += left;
             self.patches.clear();
         }
+        Ok(())
+    }
+
+    /// After the grid's step: the foam's sources and decay, then the cascades' steps, each
+    /// timed.
+    fn foam_and_cascades(&mut self) -> Result<(), SceneError> {
+        let start = std::time::Instant::now();
+        self.raise_foam()?;
+        let foamed = std::time::Instant::now();
+        self.step_cascades()?;
+        self.times.foam += foamed - start;
+        self.times.cascades += foamed.elapsed();
         Ok(())
     }
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 /// Wall time a [`crate::Scene`]'s steps spent in each phase, summed since the scene was made or
-/// [`crate::Scene::reset_step_times`] was last called. Four clock reads a step (about 0.1 us in
+/// [`crate::Scene::reset_step_times`] was last called. A few clock reads a step (about 0.1 us in
 /// all), so the scene always keeps them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StepTimes {
@@ -18,13 +18,17 @@ pub struct StepTimes {
     /// The water's step with the contacts' bow and stern waves (the whole multi-step run for a
     /// scene without bodies).
     pub water: Duration,
+    /// The coarser cascades' steps and hand-over ([`crate::Scene::set_cascades`]).
+    pub cascades: Duration,
+    /// The foam's sources and decay ([`crate::Scene::set_foam`]; the sea's Jacobian with it).
+    pub foam: Duration,
 }
 
 impl StepTimes {
     /// The sum of the phases.
     #[must_use]
     pub fn total(&self) -> Duration {
-        self.bodies + self.masks + self.water
+        self.bodies + self.masks + self.water + self.cascades + self.foam
     }
 
     /// Milliseconds per step of a phase's `time` (0 before any step).
@@ -49,10 +53,12 @@ mod tests {
             bodies: Duration::from_millis(8),
             masks: Duration::from_millis(2),
             water: Duration::from_millis(6),
+            cascades: Duration::from_millis(3),
+            foam: Duration::from_millis(1),
         };
-        assert_eq!(times.total(), Duration::from_millis(16));
+        assert_eq!(times.total(), Duration::from_millis(20));
         assert!((times.ms_per_step(times.bodies) - 2.0).abs() < 1e-12);
-        assert!((times.ms_per_step(times.total()) - 4.0).abs() < 1e-12);
+        assert!((times.ms_per_step(times.total()) - 5.0).abs() < 1e-12);
         assert_eq!(
             StepTimes::default().ms_per_step(Duration::from_secs(1)),
             0.0

@@ -36,6 +36,8 @@ use crate::ocean::tile_taps::{Lanes, Portable, Taps};
 use crate::ocean::tile_taps_x86::Avx2;
 use crate::ocean::tiling::MAX_OCEAN_TILES;
 
+mod jacobians;
+
 /// The inversion stops once `|x0 + D(x0) - p|` is below this, m.
 pub const INVERSION_TOLERANCE: f64 = 1e-5;
 /// The most Newton (or fixed-point) iterations of the inversion.
@@ -279,25 +281,49 @@ impl SeaFrame {
     }
 
     /// The heights at `points`, eight at a time in AVX2 vectors (the last few one at a time).
-    /// On a choppy sea each group of eight takes its first [`LOCKSTEP_READS`] reads in step,
-    /// and the points still unconverged then are gathered into groups of their own: a group
-    /// held in step until its slowest point converged would read most points once more than
-    /// they need. Each point's steps are its own, so the grouping changes no bit.
     #[cfg(target_arch = "x86_64")]
     fn heights_avx2(&self, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
         let whole = points.len() / LANES * LANES;
-        let as_f64 = |p: Vec2| [f64::from(p.x), f64::from(p.y)];
-        for (out, points) in out[..whole]
-            .chunks_mut(LATE_BLOCK)
-            .zip(points[..whole].chunks(LATE_BLOCK))
-        {
-            if !self.choppy {
-                for (o, group) in out.chunks_exact_mut(LANES).zip(points.chunks_exact(LANES)) {
-                    let p = std::array::from_fn(|i| as_f64(group[i]));
-                    o.copy_from_slice(&height_reads(avx2, &self.tiles, &p));
-                }
-                continue;
+        if self.choppy {
+            self.inverted_groups_avx2(
+                avx2,
+                &points[..whole],
+                &mut out[..whole],
+                |x0, heights, _| heights.unwrap_or_else(|| height_reads(avx2, &self.tiles, x0)),
+            );
+        } else {
+            let as_f64 = |p: Vec2| [f64::from(p.x), f64::from(p.y)];
+            for (o, group) in out[..whole]
+                .chunks_exact_mut(LANES)
+                .zip(points[..whole].chunks_exact(LANES))
+            {
+                let p = std::array::from_fn(|i| as_f64(group[i]));
+                o.copy_from_slice(&height_reads(avx2, &self.tiles, &p));
             }
+        }
+        for (o, p) in out[whole..].iter_mut().zip(&points[whole..]) {
+            *o = self.height_alone(avx2, *p);
+        }
+    }
+
+    /// Inverts the choppy displacement at `points` (a whole number of groups of [`LANES`])
+    /// eight at a time in AVX2 vectors, and writes `answer(x0, heights, live)` of each group
+    /// for its points: `x0` each lane's undisplaced point, `heights` the heights at them when
+    /// the last read took them too, `live` the lanes not yet converged (whose answers are
+    /// not used). Each group takes its first [`LOCKSTEP_READS`] reads in step, and the points
+    /// still unconverged then are gathered into groups of their own: a group held in step
+    /// until its slowest point converged would read most points once more than they need.
+    /// Each point's steps are its own, so the grouping changes no bit.
+    #[cfg(target_arch = "x86_64")]
+    fn inverted_groups_avx2<T: Copy>(
+        &self,
+        avx2: Avx2,
+        points: &[Vec2],
+        out: &mut [T],
+        answer: impl Fn(&[[f64; 2]; LANES], Option<[f32; LANES]>, &[bool; LANES]) -> [T; LANES],
+    ) {
+        let as_f64 = |p: Vec2| [f64::from(p.x), f64::from(p.y)];
+        for (out, points) in out.chunks_mut(LATE_BLOCK).zip(points.chunks(LATE_BLOCK)) {
             let mut late = [Late::default(); LATE_BLOCK];
             let mut lates = 0;
             for (g, (o, group)) in out
@@ -307,9 +333,8 @@ impl SeaFrame {
             {
                 let p: [[f64; 2]; LANES] = std::array::from_fn(|i| as_f64(group[i]));
                 let (mut x0, mut live) = (p, [true; LANES]);
-                let heights = self
-                    .lockstep(avx2, &p, &mut x0, &mut live, 1..=LOCKSTEP_READS)
-                    .unwrap_or_else(|| height_reads(avx2, &self.tiles, &x0));
+                let heights = self.lockstep(avx2, &p, &mut x0, &mut live, 1..=LOCKSTEP_READS);
+                let answers = answer(&x0, heights, &live);
                 for lane in 0..LANES {
                     if live[lane] {
                         late[lates] = Late {
@@ -319,7 +344,7 @@ impl SeaFrame {
                         };
                         lates += 1;
                     } else {
-                        o[lane] = heights[lane];
+                        o[lane] = answers[lane];
                     }
                 }
             }
@@ -330,17 +355,14 @@ impl SeaFrame {
                 let mut x0 = std::array::from_fn(|i| lane(i).x0);
                 let mut live = [true; LANES];
                 let reads = LOCKSTEP_READS + 1..=MAX_INVERSION_ITERATIONS;
-                let heights = match self.lockstep(avx2, &p, &mut x0, &mut live, reads) {
-                    Some(heights) if !live.contains(&true) => heights,
-                    _ => height_reads(avx2, &self.tiles, &x0),
-                };
-                for (l, h) in group.iter().zip(heights) {
-                    out[l.at] = h;
+                let heights = self
+                    .lockstep(avx2, &p, &mut x0, &mut live, reads)
+                    .filter(|_| !live.contains(&true));
+                let answers = answer(&x0, heights, &[false; LANES]);
+                for (l, a) in group.iter().zip(answers) {
+                    out[l.at] = a;
                 }
             }
-        }
-        for (o, p) in out[whole..].iter_mut().zip(&points[whole..]) {
-            *o = self.height_alone(avx2, *p);
         }
     }
 
@@ -611,6 +633,15 @@ pub(super) mod tests {
         );
         let mut samples = vec![frame.sample(Vec2::ZERO); points.len()];
         frame.samples_into(&points, &mut samples);
+        let mut jacobians = vec![0.0; points.len()];
+        frame.jacobians_into(&points, &mut jacobians);
+        for (s, j) in samples.iter().zip(&jacobians) {
+            assert_eq!(s.jacobian.to_bits(), j.to_bits(), "the Jacobian alone");
+        }
+        assert!(
+            jacobians.iter().any(|&j| j < 0.9),
+            "a choppy sea's Jacobians"
+        );
         for ((p, h), s) in points.iter().zip(&batch).zip(&samples) {
             let portable = frame.height_alone(Portable, *p);
             assert_eq!(h.to_bits(), portable.to_bits(), "height at {p}");

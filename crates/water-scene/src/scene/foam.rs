@@ -3,7 +3,6 @@
 //! half-life and moves with the grid when it follows a focus.
 
 use glam::Vec2;
-use water_core::ocean::SeaSample;
 use water_core::FoamField;
 
 use super::{Masks, Scene};
@@ -27,7 +26,11 @@ pub struct FoamSettings {
 pub(super) struct SceneFoam {
     pub(super) field: FoamField,
     settings: FoamSettings,
-    samples: Vec<SeaSample>,
+    /// The grid's cell centres (world, m) where the grid's corner was `centres_origin`.
+    centres: Vec<Vec2>,
+    centres_origin: Option<Vec2>,
+    /// The sea's Jacobian at each centre, reused every step.
+    jacobians: Vec<f32>,
 }
 
 impl Scene {
@@ -78,7 +81,9 @@ impl Scene {
         self.foam = Some(SceneFoam {
             field,
             settings,
-            samples: Vec::new(),
+            centres: Vec::new(),
+            centres_origin: None,
+            jacobians: Vec::new(),
         });
         Ok(())
     }
@@ -110,19 +115,15 @@ impl Scene {
             return Ok(());
         };
         let frame = ocean.frame_at(step, dt);
-        let centres: Vec<Vec2> = cell_centres(size, cell, origin);
-        foam.samples.resize(
-            centres.len(),
-            SeaSample {
-                height: 0.0,
-                normal: glam::Vec3::Z,
-                vertical_velocity: 0.0,
-                jacobian: 1.0,
-            },
-        );
-        frame.samples_into(&centres, &mut foam.samples);
-        let jacobians: Vec<f32> = foam.samples.iter().map(|s| s.jacobian).collect();
-        foam.field.add_breaking(&jacobians, threshold, t)?;
+        // The cells' centres, made again only where the grid has moved.
+        if foam.centres_origin != Some(origin) || foam.centres.len() != size.cells() {
+            foam.centres = cell_centres(size, cell, origin);
+            foam.centres_origin = Some(origin);
+        }
+        foam.jacobians.resize(size.cells(), 1.0);
+        frame.jacobians_into(&foam.centres, &mut foam.jacobians);
+        let jacobians = &foam.jacobians;
+        foam.field.add_breaking(jacobians, threshold, t)?;
         Ok(())
     }
 }
