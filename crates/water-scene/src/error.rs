@@ -51,6 +51,14 @@ pub enum SceneError {
          stern events"
     )]
     FoamWithGpuMasks,
+    /// A cascade the scene does not have.
+    #[error("no cascade {k}: the scene has {count} (0 to {last})", last = count - 1)]
+    NoCascade {
+        /// The cascade asked for.
+        k: usize,
+        /// Cascades the scene has, its grid counted.
+        count: usize,
+    },
     /// Cascades where they are not offered yet: what was asked and what they take.
     #[error("cascades = {count}: {reason}")]
     Cascades {

@@ -249,6 +249,32 @@ fn impulses_reach_the_cascades_that_resolve_them_and_bad_cascades_are_refused() 
     let at = heights[cell.y as usize * 320 + cell.x as usize];
     assert!(at > 0.02, "cascade 2 holds {at} m at the drop's centre");
 
+    // Lookups past the cascades, and points that are not finite.
+    let err = scene.cascade_heights(7).expect_err("no cascade 7");
+    assert_eq!(err.to_string(), "no cascade 7: the scene has 3 (0 to 2)");
+    let err = scene.cascade_origin(usize::MAX).expect_err("none");
+    assert!(
+        matches!(
+            err,
+            SceneError::NoCascade {
+                k: usize::MAX,
+                count: 3
+            }
+        ),
+        "{err}"
+    );
+    for p in [Vec2::new(f32::NAN, 1.0), Vec2::new(1.0, f32::INFINITY)] {
+        assert_eq!(
+            scene.cascade_height_at(p).expect("no readback"),
+            None,
+            "{p}"
+        );
+    }
+    assert_eq!(
+        scene.cascade_height_at(Vec2::splat(1e30)).expect("ok"),
+        None
+    );
+
     for (count, needle) in [(0, "1 to 8"), (9, "1 to 8")] {
         let err = scene.set_cascades(count).expect_err("refused");
         assert!(

@@ -163,18 +163,19 @@ impl Scene {
         1 + self.cascades.as_ref().map_or(0, |c| c.levels.len())
     }
 
-    /// Cascade `k`'s grid (`k = 0`: the scene's).
+    /// Cascade `k`'s grid (`k = 0`: the scene's): for `k` up to [`MAX_CASCADES`] - 1 what it
+    /// is or would be, so a caller can check cell sizes before [`Scene::set_cascades`].
     ///
     /// # Errors
-    /// [`SceneError::Cascades`] for a `k` past the last cascade.
+    /// [`SceneError::NoCascade`] for `k` of [`MAX_CASCADES`] or more; the cell size's range.
     pub fn cascade_spec(&self, k: usize) -> Result<GridSpec, SceneError> {
         if k == 0 {
             return Ok(self.spec);
         }
         if k >= MAX_CASCADES {
-            return Err(SceneError::Cascades {
-                count: k + 1,
-                reason: format!("no cascade {k}: at most {MAX_CASCADES}"),
+            return Err(SceneError::NoCascade {
+                k,
+                count: self.cascade_count(),
             });
         }
         let p = self.spec.params;
@@ -189,7 +190,7 @@ impl Scene {
     /// Where cascade `k`'s corner is in the world (m): the scene's grid's for `k = 0`.
     ///
     /// # Errors
-    /// [`SceneError::Cascades`] for a `k` past the last cascade.
+    /// [`SceneError::NoCascade`] for a `k` past the last cascade.
     pub fn cascade_origin(&self, k: usize) -> Result<DVec2, SceneError> {
         Ok(self.cascade_window(k)?.origin())
     }
@@ -197,7 +198,7 @@ impl Scene {
     /// Cascade `k`'s heights, row-major (m; `k = 0`: the scene's grid).
     ///
     /// # Errors
-    /// [`SceneError::Cascades`] for a `k` past the last cascade; a failed GPU readback.
+    /// [`SceneError::NoCascade`] for a `k` past the last cascade; a failed GPU readback.
     pub fn cascade_heights(&self, k: usize) -> Result<Vec<f32>, SceneError> {
         if k == 0 {
             return self.water.heights();
@@ -208,11 +209,15 @@ impl Scene {
     /// The interactive water's height (m, without the ambient sea) at world point `xy` (the
     /// water's frame, m): from the finest cascade covering it, blended into the next coarser
     /// one across the finer one's hand-over band ([`cascade_weight`]); `None` beyond the
-    /// coarsest cascade's edge. Reads every cascade's heights (a readback on a GPU backend).
+    /// coarsest cascade's edge or at a point that is not finite. Reads every cascade's heights
+    /// (a readback on a GPU backend).
     ///
     /// # Errors
     /// A failed GPU readback.
     pub fn cascade_height_at(&mut self, xy: Vec2) -> Result<Option<f32>, SceneError> {
+        if !xy.is_finite() {
+            return Ok(None);
+        }
         let mut blended: Option<f32> = None;
         for k in (0..self.cascade_count()).rev() {
             let spec = self.cascade_spec(k)?;
@@ -253,9 +258,9 @@ impl Scene {
         self.cascades
             .as_ref()
             .and_then(|c| c.levels.get(k.wrapping_sub(1)))
-            .ok_or_else(|| SceneError::Cascades {
-                count: k + 1,
-                reason: format!("no cascade {k}: the scene has {}", self.cascade_count()),
+            .ok_or_else(|| SceneError::NoCascade {
+                k,
+                count: self.cascade_count(),
             })
     }
 
