@@ -11,7 +11,8 @@ use water_scene::{Backend, SceneError, MAX_CASCADES};
 
 use crate::bench_scene::{check_ranges, SceneBenchError, MAX_BODIES, MAX_STEPS, MAX_THREADS};
 
-/// Smallest grid edge, cells: the sponge of 24 cells each side leaves water between.
+/// Smallest grid edge, cells: the sponge (an eighth of the side, 8 cells here, up to 24) leaves
+/// three quarters of the grid between.
 pub const MIN_SIZE: usize = 64;
 /// Largest grid edge, cells (each cascade as many again).
 pub const MAX_SIZE: usize = 4096;
@@ -56,7 +57,7 @@ pub struct OceanBenchReport {
     pub bodies: usize,
     /// How fast the focus travelled, m/s.
     pub speed: f32,
-    /// Steps timed, and run before them.
+    /// Steps timed.
     pub steps: u64,
     /// Steps run before the timed ones.
     pub warmup_steps: u64,
@@ -66,7 +67,8 @@ pub struct OceanBenchReport {
     pub ms_per_step: f64,
     /// Of that, the sea synthesised for the step's end (its tiles' inverse FFTs), ms.
     pub sea_ms_per_step: f64,
-    /// The finest grid's step (and the grid following its focus), ms.
+    /// The finest grid's step, ms (with the grid following its focus when there are no
+    /// bodies; with bodies the following counts in theirs).
     pub water_ms_per_step: f64,
     /// The coarser cascades' steps and hand-over, ms.
     pub cascades_ms_per_step: f64,

@@ -257,9 +257,9 @@ pub(crate) fn write_json(
     Ok(())
 }
 
-/// The largest |height|.
+/// The largest |height|; NaN if any height is NaN (`f32::max` would skip it and report the
+/// rest).
 #[must_use]
-/// The largest |z|; NaN if any height is NaN (`f32::max` would skip it and report the rest).
 pub(crate) fn max_abs_height(heights: &[f32]) -> f32 {
     heights.iter().fold(0.0f32, |m, z| {
         if z.is_nan() || m.is_nan() {

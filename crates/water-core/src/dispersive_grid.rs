@@ -331,13 +331,20 @@ fn max_stable_dt(omega_max: f64) -> f64 {
     PI / omega_max
 }
 
+/// Cells of the absorbing sponge along each edge of a `size` grid: [`SPONGE_CELLS`], or an
+/// eighth of the shorter side where that is less (at least 1).
+#[must_use]
+pub fn sponge_width(size: GridSize) -> usize {
+    SPONGE_CELLS.min(size.width().min(size.height()) / 8).max(1)
+}
+
 /// The absorbing sponge's per-step factor of each cell of a `size` grid, row-major:
 /// `1 - s (1 - r / B)^2` at `r` cells from the nearest edge (`r < B`, `B` = [`SPONGE_CELLS`]
 /// or less on a small grid), 1 inside. The GPU backend uploads the same factors.
 #[must_use]
 pub fn sponge_factors(size: GridSize) -> Vec<f32> {
     let (w, h) = (size.width(), size.height());
-    let width = SPONGE_CELLS.min(w.min(h) / 8).max(1);
+    let width = sponge_width(size);
     (0..size.cells())
         .map(|i| {
             let (x, y) = (i % w, i / w);

@@ -85,7 +85,9 @@ pub use contact_masks::{
     ContactSource, MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
 };
 pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, STANDARD_GRAVITY};
-pub use dispersive_grid::{check_dispersive_dt, sponge_factors, DispersiveGrid, SPONGE_CELLS};
+pub use dispersive_grid::{
+    check_dispersive_dt, sponge_factors, sponge_width, DispersiveGrid, SPONGE_CELLS,
+};
 pub use error::{Result, WaterError};
 pub use field::WaveField;
 pub use foam::FoamField;
@@ -112,4 +114,4 @@ pub use size::{GridSize, MAX_GRID_CELLS, MAX_GRID_DIM, MIN_GRID_DIM};
 pub use split_grid::SplitGrid;
 pub use stability::{substeps_for, StabilityReport};
 pub use storage_format::StorageFormat;
-pub use window::{clear_rim_moved_inside, shift_cells};
+pub use window::{clear_rim_moved_inside, rim_moved_inside, shift_cells};

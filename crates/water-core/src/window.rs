@@ -66,20 +66,34 @@ pub fn clear_rim_moved_inside<T: Copy>(
     fill: T,
 ) {
     let (w, h) = (size.width(), size.height());
-    // Where the old rim column (row) `x + dx = 0` or `W - 1` lands, when that is inside.
-    let landed = |d: isize, side: usize| -> Option<usize> {
-        let side = side as isize;
-        let at = if d > 0 { side - 1 - d } else { -d };
-        (d != 0 && (1..side - 1).contains(&at)).then_some(at as usize)
-    };
-    if let Some(x) = landed(dx, w) {
+    let [column, row] = rim_moved_inside(size, dx, dy);
+    if let Some(x) = column {
         for y in 1..h - 1 {
             buf[y * w + x] = fill;
         }
     }
-    if let Some(y) = landed(dy, h) {
+    if let Some(y) = row {
         buf[y * w + 1..y * w + w - 1].fill(fill);
     }
+}
+
+/// The column and the row where a shift by `(dx, dy)` lands the old grid's leading edge
+/// column (`x + dx = 0` or `W - 1`) and row, each where it lands inside the rim (`1..W-1`,
+/// `1..H-1`); `None` for no shift along that axis or one that carries it past the rim.
+/// [`clear_rim_moved_inside`] clears those cells; the GPU backends clear the same.
+#[must_use]
+pub fn rim_moved_inside(size: GridSize, dx: isize, dy: isize) -> [Option<usize>; 2] {
+    let landed = |d: isize, side: usize| -> Option<usize> {
+        let side = side as isize;
+        // `checked_neg`: any count, `isize::MIN` included.
+        let at = if d > 0 {
+            side - 1 - d
+        } else {
+            d.checked_neg()?
+        };
+        (d != 0 && (1..side - 1).contains(&at)).then_some(at as usize)
+    };
+    [landed(dx, size.width()), landed(dy, size.height())]
 }
 
 #[cfg(test)]

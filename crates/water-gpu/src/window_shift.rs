@@ -122,18 +122,14 @@ impl WindowShift {
         if self.rim != RimRule::Absorbing {
             return Vec::new();
         }
-        let (w, h) = (size.width() as i64, size.height() as i64);
-        let landed = |d: i32, side: i64| -> Option<u32> {
-            let d = i64::from(d);
-            let at = if d > 0 { side - 1 - d } else { -d };
-            (d != 0 && (1..side - 1).contains(&at)).then_some(at as u32)
-        };
+        let (w, h) = (size.width() as u32, size.height() as u32);
+        let [column, row] = water_core::rim_moved_inside(size, self.dx as isize, self.dy as isize);
         let mut strips = Vec::new();
-        if let Some(x) = landed(self.dx, w) {
-            strips.push(([x, 1], [1, (h - 2) as u32]));
+        if let Some(x) = column {
+            strips.push(([x as u32, 1], [1, h - 2]));
         }
-        if let Some(y) = landed(self.dy, h) {
-            strips.push(([1, y], [(w - 2) as u32, 1]));
+        if let Some(y) = row {
+            strips.push(([1, y as u32], [w - 2, 1]));
         }
         strips
     }

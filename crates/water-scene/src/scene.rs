@@ -8,7 +8,10 @@
 //!    across the water; a kinematic body ([`Scene::set_kinematic`]) is only measured;
 //! 3. the bodies' hulls are drawn into the contact masks (on the CPU, or on the GPU with
 //!    [`MaskSource::Gpu`]);
-//! 4. the water steps, the masks' bow and stern events making the bodies' wakes.
+//! 4. the water steps, the masks' bow and stern events making the bodies' wakes;
+//! 5. the foam takes the step's sources ([`Scene::set_foam`]), and the cascades step
+//!    ([`Scene::set_cascades`]), each drawing the hulls into its own masks and relaxing
+//!    toward the grid inside it.
 //!
 //! With an ambient sea ([`Scene::set_ocean`]) the surface is the sea plus the grid's water
 //! everywhere a body or a query looks ([`water_core::ocean::SeaWithWater`]): bodies float and
@@ -411,9 +414,10 @@ impl Scene {
 
     /// The surface on the vertical through `position` (caller's frame) on the water as it is
     /// now (after [`Scene::steps_taken`] steps): its point, normal and up vector in the
-    /// caller's frame, or `None` beyond the water's edge. On a GPU backend this reads back the
-    /// 5 x 5 cells around the point and waits for them: a game asks
-    /// [`Scene::query_surfaces`] instead, which waits for nothing.
+    /// caller's frame, or `None` beyond the water's edge (with cascades, the coarsest's, the
+    /// cascades blended as the bodies read them). On a GPU backend this reads back the 5 x 5
+    /// cells around the point and waits for them: a game asks [`Scene::query_surfaces`]
+    /// instead, which waits for nothing.
     ///
     /// # Errors
     /// A failed GPU readback.
@@ -429,24 +433,14 @@ impl Scene {
         let (step, dt) = (self.step, self.spec.params.dt());
         let sea = self.ocean.as_mut().map(|o| o.frame_at(step, dt));
         let origin = self.following.window.origin().as_vec2();
-        let answer = |water: &dyn HeightSource| {
-            let found = match sea {
-                Some(sea) => SeaWithWater::new(sea, water).surface_at(water_point),
-                None => water.surface_at(water_point),
-            };
-            found.map(|s| SurfaceSample {
-                point: up.from_water(s.point),
-                normal: up.from_water(s.normal),
-                up: up.from_water(s.up),
-            })
-        };
+        let sea = sea.map(|s| s.as_ref());
         if let Some(cascades) = &self.cascades {
             let nested = cascades::NestedWater::new((&self.water, &self.spec, origin), cascades)?;
-            return Ok(answer(&nested));
+            return Ok(surface_queries::answer(up, sea, &nested, water_point));
         }
         self.water
             .with_heights(cell_size, &mut self.heights, |view| {
-                answer(&PlacedWater::new(view, origin))
+                surface_queries::answer(up, sea, &PlacedWater::new(view, origin), water_point)
             })
     }
 
@@ -604,7 +598,7 @@ impl Scene {
             self.water.add_impulse(&impulse.moved_by(origin)?)?;
         }
         if let Some(cascades) = &mut self.cascades {
-            cascades.pending.extend_from_slice(&pending);
+            cascades.land(&pending)?;
         }
         Ok(!pending.is_empty())
     }

@@ -131,6 +131,15 @@ fn a_packet_leaving_the_finest_grid_goes_on_in_the_next_at_airys_group_velocity(
         kept_first >= 0.9 && kept_last >= 0.9,
         "rms amplitude kept in cascade 1: {kept_first:.4} at step {first}, {kept_last:.4} at {last}"
     );
+    // And no less than the 2 x 2 mean keeps of a wave along x, cos(k h / 2): the hand-over
+    // loses nothing else.
+    let mean_keeps = (k * CELL / 2.0).cos();
+    for kept in [kept_first, kept_last] {
+        assert!(
+            (kept - mean_keeps).abs() < 0.01,
+            "kept {kept:.4} against the 2 x 2 mean's {mean_keeps:.4}"
+        );
+    }
     let measured = (x_last - x_first) / ((last - first) as f64 * DT);
     let error = measured / airy_group - 1.0;
     assert!(
@@ -141,6 +150,49 @@ fn a_packet_leaving_the_finest_grid_goes_on_in_the_next_at_airys_group_velocity(
     eprintln!(
         "centroid {x_first:.3} -> {x_last:.3} m; kept {kept_first:.4} / {kept_last:.4}; group velocity {measured:.4} m/s, Airy {airy_group:.4} ({:+.3}%)",
         100.0 * error
+    );
+}
+
+/// Deep inside the finest grid (past its sponge and the 16-cell band), cascade 1's water is
+/// the finest grid's 2 x 2 means, to the bit, at its place in the world: a coarse cell mapped
+/// one finer cell off, or a level left out, fails it.
+#[test]
+fn deep_inside_the_finer_grid_the_coarser_holds_its_means_exactly() {
+    let mut scene = scene_with_packet(2);
+    scene.step_many(3).expect("steps");
+    let fine = scene.cascade_heights(0).expect("fine");
+    let coarse = scene.cascade_heights(1).expect("coarse");
+    let (o0, o1) = (
+        scene.cascade_origin(0).expect("origin"),
+        scene.cascade_origin(1).expect("origin"),
+    );
+    let (w, h) = (320usize, 192usize);
+    // The finest grid's cells that lie deep inside: 24 sponge + 16 band cells from each edge.
+    let inside: i64 = 24 + 16;
+    let mut compared = 0;
+    for cy in 0..h {
+        for cx in 0..w {
+            // The coarse cell's lower corner in finest cells.
+            let fx = ((o1.x + cx as f64 * 2.0 * CELL - o0.x) / CELL).round() as i64;
+            let fy = ((o1.y + cy as f64 * 2.0 * CELL - o0.y) / CELL).round() as i64;
+            let deep = |f: i64, side: usize| f >= inside && f + 2 <= side as i64 - inside;
+            if !(deep(fx, w) && deep(fy, h)) {
+                continue;
+            }
+            let i = fy as usize * w + fx as usize;
+            let mean = 0.25 * ((fine[i] + fine[i + 1]) + (fine[i + w] + fine[i + w + 1]));
+            assert_eq!(
+                coarse[cy * w + cx].to_bits(),
+                mean.to_bits(),
+                "coarse cell ({cx}, {cy})"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 5000, "{compared} cells compared");
+    assert!(
+        coarse.iter().any(|&z| z.abs() > 0.01),
+        "the packet is there"
     );
 }
 
@@ -220,9 +272,9 @@ fn impulses_reach_the_cascades_that_resolve_them_and_bad_cascades_are_refused() 
     let mut scene = cpu_scene(spec, LandMask::empty(spec.size));
     scene.set_cascades(3).expect("cascades");
     assert_eq!(scene.cascade_count(), 3);
-    // At world x = 130 m: beyond cascade 1 (to 120 m), inside cascade 2 (to 224 m). A drop of
+    // At world (130.5, 24.5) m, a cell centre of cascade 2: beyond cascade 1 (to 120 m), inside cascade 2 (to 200 m). A drop of
     // radius 6 finest cells spans 1.5 cells of cascade 2, too few; one of radius 10 spans 2.5.
-    let centre = Vec2::new(130.0, 24.0) / CELL as f32 - Vec2::splat(0.5);
+    let centre = Vec2::new(130.5, 24.5) / CELL as f32 - Vec2::splat(0.5);
     let narrow = Impulse::new(centre, 6.0, 0.05, ImpulseShape::Cosine).expect("drop");
     scene.add_impulse(narrow);
     scene.step().expect("step");
@@ -242,12 +294,23 @@ fn impulses_reach_the_cascades_that_resolve_them_and_bad_cascades_are_refused() 
     scene.add_impulse(wide);
     scene.step().expect("step");
     assert_eq!((peak(&scene, 0), peak(&scene, 1)), (0.0, 0.0));
-    // Where it is in the world: cascade 2's cell over (130, 24) m.
+    // Where it is in the world: its crest in cascade 2's cell over (130.5, 24.5) m, the cell the
+    // drop's centre falls in.
     let origin = scene.cascade_origin(2).expect("origin").as_vec2();
-    let cell = (Vec2::new(130.0, 24.0) - origin).floor();
+    let cell = (Vec2::new(130.5, 24.5) - origin).floor();
     let heights = scene.cascade_heights(2).expect("heights");
-    let at = heights[cell.y as usize * 320 + cell.x as usize];
-    assert!(at > 0.02, "cascade 2 holds {at} m at the drop's centre");
+    let crest =
+        heights.iter().enumerate().fold(
+            (0, 0.0f32),
+            |best, (i, &z)| if z > best.1 { (i, z) } else { best },
+        );
+    assert_eq!(
+        (crest.0 % 320, crest.0 / 320),
+        (cell.x as usize, cell.y as usize),
+        "the crest of {} m",
+        crest.1
+    );
+    assert!(crest.1 > 0.02, "cascade 2's crest is {} m", crest.1);
 
     // Lookups past the cascades, and points that are not finite.
     let err = scene.cascade_heights(7).expect_err("no cascade 7");
@@ -298,8 +361,8 @@ fn impulses_reach_the_cascades_that_resolve_them_and_bad_cascades_are_refused() 
 
 /// A body beyond the finest grid and cascade 1, inside cascade 2, floats on cascade 2: a
 /// wide swell landing there lifts it by most of the water's rise at its place (and
-/// `Scene::surface_at` answers the blended surface there); with the grid alone the same body
-/// is off the water and stays where still water holds it.
+/// `Scene::surface_at` and `Scene::query_surfaces` answer the blended surface there); with the
+/// grid alone the same body is off the water and stays where still water holds it.
 #[test]
 fn a_body_in_a_coarser_cascade_rides_its_water() {
     use water_buoyancy::{
@@ -357,6 +420,14 @@ fn a_body_in_a_coarser_cascade_rides_its_water() {
                     (query.point.z - water).abs() < 1e-6,
                     "{query:?} against {water}"
                 );
+                let mut batch = scene
+                    .query_surfaces(&[glam::Vec3::new(-16.0, 8.0, 0.0)])
+                    .expect("query");
+                let answers = scene
+                    .surfaces(&mut batch)
+                    .expect("answers")
+                    .expect("at once");
+                assert_eq!(answers[0], Some(query), "the batch query answers the same");
             }
         }
         (highest_body, highest_water)

@@ -1,7 +1,9 @@
 //! Kelvin across cascades: a hull towed on deep dispersive water inside three cascades that
 //! follow it leaves a wake whose half-angle, measured in cascade 1 beyond the finest grid's
-//! trailing edge (where only cascade 1 carries it), is Kelvin's 19.47 degrees within 1.5. The
-//! wake there was made in the finest grid and handed on (docs/math.md section 17).
+//! trailing edge (where only cascade 1 carries it), is Kelvin's 19.47 degrees within 1.5.
+//! Cascade 1 draws the hull too, so this shows the angle the cascade carries, not that the
+//! finest grid's wake was handed on (`tests/cascades.rs` in water-scene tests the hand-over;
+//! docs/math.md section 17).
 
 use glam::{Quat, Vec2, Vec3};
 use water_buoyancy::{

@@ -53,26 +53,23 @@ pub(super) struct Cascade {
     contacts: ContactMasks,
     /// The mask being drawn, reused every step.
     scratch: Vec<f32>,
-    /// Heights of a split or classic grid, reused (cascades are signed: unused).
-    heights: Vec<f32>,
+    /// The last step drew hulls into the masks: a step without bodies must draw them empty
+    /// once, so the hulls' cut leaves the water as stern events and no stale mask is left.
+    drawn: bool,
 }
 
 /// The cascades beyond the scene's grid, finest first.
 #[derive(Debug, Default)]
 pub(super) struct SceneCascades {
     pub(super) levels: Vec<Cascade>,
-    /// Impulses landed on the scene's grid this step (world cells of the finest grid), for the
-    /// cascades to land too.
-    pub(super) pending: Vec<Impulse>,
 }
 
 /// The cells along a grid's edges that its absorbing treatment owns: the dispersive model's
 /// sponge, or the wave model's Mur rim (and its neighbour, which the rim's reflection reaches
 /// first). No blend or relaxation reads them.
 pub(super) fn edge_cells(spec: &GridSpec) -> f32 {
-    let (w, h) = (spec.size.width(), spec.size.height());
     if spec.dispersion.is_some() && spec.boundary == water_core::Boundary::Absorbing {
-        water_core::SPONGE_CELLS.min(w.min(h) / 8).max(1) as f32
+        water_core::sponge_width(spec.size) as f32
     } else {
         2.0
     }
@@ -110,20 +107,25 @@ impl Scene {
             return Ok(());
         }
         if self.settings.backend != Backend::Cpu {
-            return Err(refuse("cascades run on the CPU backend for now"));
+            return Err(refuse(&format!(
+                "cascades run on the CPU backend for now, not {}",
+                self.settings.backend
+            )));
         }
         if self.spec.mode != GridMode::Signed {
-            return Err(refuse(
-                "cascades take signed mode (the wave or dispersive model)",
-            ));
+            return Err(refuse(&format!(
+                "cascades take signed mode (the wave or dispersive model), not {}",
+                self.spec.mode.name()
+            )));
         }
         if !self.following.world_land.is_empty() {
             return Err(refuse("cascades take open water: no land yet"));
         }
         if self.spec.boundary != water_core::Boundary::Absorbing {
-            return Err(refuse(
-                "cascades take absorbing edges, which let waves go on outward",
-            ));
+            return Err(refuse(&format!(
+                "cascades take absorbing edges, which let waves go on outward, not {}",
+                self.spec.boundary.name()
+            )));
         }
         if matches!(self.masks, Masks::Gpu { .. }) {
             return Err(refuse("cascades need contact masks drawn on the CPU"));
@@ -141,14 +143,11 @@ impl Scene {
                 water,
                 window,
                 contacts,
-                scratch: vec![0.0; spec.size.cells()],
-                heights: Vec::new(),
+                scratch: still_mask(spec.size.cells())?,
+                drawn: false,
             });
         }
-        let mut cascades = SceneCascades {
-            levels,
-            pending: Vec::new(),
-        };
+        let mut cascades = SceneCascades { levels };
         let anchor = self.cascade_anchor();
         for level in &mut cascades.levels {
             follow(level, anchor)?;
@@ -218,33 +217,20 @@ impl Scene {
         if !xy.is_finite() {
             return Ok(None);
         }
-        let mut blended: Option<f32> = None;
-        for k in (0..self.cascade_count()).rev() {
-            let spec = self.cascade_spec(k)?;
-            let window = *self.cascade_window(k)?;
-            let cell = spec.params.cell_size() as f32;
-            let local = xy - window.origin().as_vec2();
-            let extent = Vec2::new(spec.size.width() as f32, spec.size.height() as f32) * cell;
-            let distance = local.min(extent - local).min_element() / cell;
-            if distance <= 0.0 {
-                continue;
-            }
-            let weight = cascade_weight(distance, edge_cells(&spec));
-            let (water, scratch) = match k {
-                0 => (&self.water, &mut self.heights),
-                _ => {
-                    let level =
-                        &mut self.cascades.as_mut().expect("k < cascade_count").levels[k - 1];
-                    (&level.water, &mut level.heights)
-                }
-            };
-            let z = water
-                .with_heights(cell, scratch, |view| view.bilinear(local))?
-                .unwrap_or(0.0);
-            let outer = blended.unwrap_or(0.0);
-            blended = Some(weight * z + (1.0 - weight) * outer);
+        let point = xy.extend(0.0);
+        let corner = self.grid_origin();
+        if let Some(cascades) = &self.cascades {
+            let nested = NestedWater::new((&self.water, &self.spec, corner), cascades)?;
+            return Ok(nested.level_at(point).map(|l| l.point.z));
         }
-        Ok(blended)
+        let (spec, cell) = (self.spec, self.cell_size());
+        self.water.with_heights(cell, &mut self.heights, |view| {
+            NestedWater {
+                levels: vec![NestedLevel::new(*view, &spec, corner)],
+            }
+            .level_at(point)
+            .map(|l| l.point.z)
+        })
     }
 
     fn cascade_window(&self, k: usize) -> Result<&FollowingWindow, SceneError> {
@@ -282,7 +268,6 @@ impl Scene {
             return Ok(());
         };
         let result = self.step_cascade_levels(&mut cascades);
-        cascades.pending.clear();
         self.cascades = Some(cascades);
         result
     }
@@ -290,28 +275,11 @@ impl Scene {
     fn step_cascade_levels(&mut self, cascades: &mut SceneCascades) -> Result<(), SceneError> {
         let anchor = self.cascade_anchor();
         let step = self.step;
+        let count = cascades.levels.len() + 1;
         for k in 1..=cascades.levels.len() {
             let level = &mut cascades.levels[k - 1];
             follow(level, anchor)?;
-            let scale = (1u32 << k) as f32;
-            let origin = level.window.origin_cells().as_vec2();
-            for impulse in &cascades.pending {
-                let radius = impulse.radius() / scale;
-                if radius < CASCADE_IMPULSE_MIN_CELLS {
-                    continue;
-                }
-                // World cell centres of the finest grid, `(c + 1/2) h`, in this cascade's cells.
-                let centre = (impulse.centre() + Vec2::splat(0.5)) / scale - Vec2::splat(0.5);
-                let moved = Impulse::new(
-                    centre - origin,
-                    radius,
-                    impulse.amplitude(),
-                    impulse.shape(),
-                )?
-                .with_displacement(impulse.displacement());
-                level.water.add_impulse(&moved)?;
-            }
-            if self.bodies.is_empty() {
+            if self.bodies.is_empty() && !level.drawn {
                 level.water.step_many(1)?;
             } else {
                 let corner = level.window.origin().as_vec2();
@@ -335,6 +303,7 @@ impl Scene {
                 }
                 level.contacts.advance(&level.scratch)?;
                 level.water.step_with_contacts(&level.contacts)?;
+                level.drawn = !self.bodies.is_empty();
             }
             let (inner, outer) = if k == 1 {
                 (
@@ -353,10 +322,51 @@ impl Scene {
                     &mut coarser[0],
                 )
             };
-            relax_toward(inner, outer)?;
+            relax_toward(inner, outer, count)?;
         }
         Ok(())
     }
+}
+
+impl SceneCascades {
+    /// Lands `impulses` (world cells of the finest grid) in every cascade whose cells their
+    /// radius spans at least [`CASCADE_IMPULSE_MIN_CELLS`] of, where each cascade is now: as
+    /// they land on the scene's grid, before the bodies read the water.
+    pub(super) fn land(&mut self, impulses: &[Impulse]) -> Result<(), SceneError> {
+        for (k, level) in (1..).zip(self.levels.iter_mut()) {
+            let scale = (1u32 << k) as f32;
+            let origin = level.window.origin_cells().as_vec2();
+            for impulse in impulses {
+                let radius = impulse.radius() / scale;
+                if radius < CASCADE_IMPULSE_MIN_CELLS {
+                    continue;
+                }
+                // World cell centres of the finest grid, `(c + 1/2) h`, in this cascade's cells.
+                let centre = (impulse.centre() + Vec2::splat(0.5)) / scale - Vec2::splat(0.5);
+                let moved = Impulse::new(
+                    centre - origin,
+                    radius,
+                    impulse.amplitude(),
+                    impulse.shape(),
+                )?
+                .with_displacement(impulse.displacement());
+                level.water.add_impulse(&moved)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A mask of `cells` zeros, allocated fallibly.
+fn still_mask(cells: usize) -> Result<Vec<f32>, SceneError> {
+    let mut mask = Vec::new();
+    mask.try_reserve_exact(cells)
+        .map_err(|_| water_core::WaterError::OutOfMemory {
+            what: "a cascade's contact mask",
+            bytes: cells as u64 * 4,
+        })?;
+    mask.resize(cells, 0.0);
+    Ok(mask)
 }
 
 /// Moves a cascade so that `anchor` (world, m) lies in its centre cell.
@@ -381,15 +391,9 @@ fn follow(level: &mut Cascade, anchor: DVec2) -> Result<(), SceneError> {
 fn relax_toward(
     (inner, inner_spec, inner_origin): (&BackendGrid, &GridSpec, I64Vec2),
     outer: &mut Cascade,
+    count: usize,
 ) -> Result<(), SceneError> {
-    let not_signed = || SceneError::Cascades {
-        count: 2,
-        reason: "cascades take signed CPU grids".into(),
-    };
-    let inner_field = inner
-        .cpu()
-        .and_then(|g| g.signed_field())
-        .ok_or_else(not_signed)?;
+    let inner_field = signed_field(inner, count)?;
     let (iw, ih) = (
         inner_spec.size.width() as i64,
         inner_spec.size.height() as i64,
@@ -403,7 +407,7 @@ fn relax_toward(
         .water
         .cpu_mut()
         .and_then(|g| g.signed_field_mut())
-        .ok_or_else(not_signed)?;
+        .ok_or_else(|| not_signed(count))?;
     let (cur, old) = outer_field.levels_mut();
     let (inner_cur, inner_old) = (inner_field.current(), inner_field.previous());
     let mean = |level: &[f32], i: usize, w: usize| {
@@ -428,8 +432,14 @@ fn relax_toward(
             let i = (fy * iw + fx) as usize;
             let o = cy * ow + cx;
             let w = iw as usize;
-            cur[o] += weight * (mean(inner_cur, i, w) - cur[o]);
-            old[o] += weight * (mean(inner_old, i, w) - old[o]);
+            let (to_cur, to_old) = (mean(inner_cur, i, w), mean(inner_old, i, w));
+            if weight == 1.0 {
+                // Deep inside, the coarse water is the finer water's mean, exactly.
+                (cur[o], old[o]) = (to_cur, to_old);
+            } else {
+                cur[o] += weight * (to_cur - cur[o]);
+                old[o] += weight * (to_old - old[o]);
+            }
         }
     }
     Ok(())
@@ -463,35 +473,56 @@ impl<'a> NestedWater<'a> {
         (finest, spec, corner): (&'a BackendGrid, &GridSpec, Vec2),
         cascades: &'a SceneCascades,
     ) -> Result<Self, SceneError> {
+        let count = cascades.levels.len() + 1;
         let level = |water: &'a BackendGrid, spec: &GridSpec, corner: Vec2| {
-            let heights = water
-                .cpu()
-                .and_then(|g| g.signed_field())
-                .ok_or_else(|| SceneError::Cascades {
-                    count: 2,
-                    reason: "cascades take signed CPU grids".into(),
-                })?
-                .current();
             let cell = spec.params.cell_size() as f32;
-            let view = HeightView::new(spec.size, cell, heights)?;
-            Ok::<_, SceneError>(NestedLevel {
-                view,
-                corner,
-                extent: Vec2::new(spec.size.width() as f32, spec.size.height() as f32) * cell,
-                cell,
-                edge: edge_cells(spec),
-            })
+            let view = HeightView::new(spec.size, cell, signed_field(water, count)?.current())?;
+            Ok::<_, SceneError>(NestedLevel::new(view, spec, corner))
         };
-        let mut levels = Vec::with_capacity(cascades.levels.len() + 1);
+        let mut levels = Vec::with_capacity(count);
         for c in cascades.levels.iter().rev() {
             levels.push(level(&c.water, &c.spec, c.window.origin().as_vec2())?);
         }
         levels.push(level(finest, spec, corner)?);
         Ok(Self { levels })
     }
+
+    /// `read` of each level covering `position`, folded from the coarsest in: each finer
+    /// answer blended over the coarser by its level's weight, the coarsest's over `still`.
+    fn blend<T: Copy>(
+        &self,
+        position: Vec3,
+        read: impl Fn(&PlacedWater<'_, HeightView<'a>>) -> Option<T>,
+        still: T,
+        mix: impl Fn(T, T, f32) -> T,
+    ) -> Option<T> {
+        let mut found = None;
+        for level in &self.levels {
+            let Some(w) = level.weight(position.truncate()) else {
+                continue;
+            };
+            let Some(answer) = read(&PlacedWater::new(&level.view, level.corner)) else {
+                continue;
+            };
+            found = Some(mix(found.unwrap_or(still), answer, w));
+        }
+        found
+    }
 }
 
-impl NestedLevel<'_> {
+impl<'a> NestedLevel<'a> {
+    /// `view`, the heights of a grid `spec` whose corner is at `corner` (world, m).
+    fn new(view: HeightView<'a>, spec: &GridSpec, corner: Vec2) -> Self {
+        let cell = spec.params.cell_size() as f32;
+        Self {
+            view,
+            corner,
+            extent: Vec2::new(spec.size.width() as f32, spec.size.height() as f32) * cell,
+            cell,
+            edge: edge_cells(spec),
+        }
+    }
+
     /// The hand-over weight at world point `xy`; `None` outside the grid.
     fn weight(&self, xy: Vec2) -> Option<f32> {
         let local = xy - self.corner;
@@ -502,47 +533,53 @@ impl NestedLevel<'_> {
 
 impl HeightSource for NestedWater<'_> {
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
-        let mut found: Option<SurfaceSample> = None;
-        for level in &self.levels {
-            let Some(w) = level.weight(position.truncate()) else {
-                continue;
-            };
-            let Some(s) = PlacedWater::new(&level.view, level.corner).surface_at(position) else {
-                continue;
-            };
-            // Inside the coarsest's band the water fades to still water, as the surface does.
-            let outer = found.unwrap_or(SurfaceSample {
-                point: position.truncate().extend(0.0),
-                normal: Vec3::Z,
-                up: Vec3::Z,
-            });
-            found = Some(SurfaceSample {
+        // Inside the coarsest's band the water fades to still water.
+        let still = SurfaceSample {
+            point: position.truncate().extend(0.0),
+            normal: Vec3::Z,
+            up: Vec3::Z,
+        };
+        self.blend(
+            position,
+            |water| water.surface_at(position),
+            still,
+            |outer, s, w| SurfaceSample {
                 point: outer.point.lerp(s.point, w),
                 normal: outer.normal.lerp(s.normal, w).normalize_or(s.normal),
                 up: s.up,
-            });
-        }
-        found
+            },
+        )
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
-        let mut found: Option<SurfaceLevel> = None;
-        for level in &self.levels {
-            let Some(w) = level.weight(position.truncate()) else {
-                continue;
-            };
-            let Some(l) = PlacedWater::new(&level.view, level.corner).level_at(position) else {
-                continue;
-            };
-            let outer = found.unwrap_or(SurfaceLevel {
-                point: position.truncate().extend(0.0),
-                up: Vec3::Z,
-            });
-            found = Some(SurfaceLevel {
+        let still = SurfaceLevel {
+            point: position.truncate().extend(0.0),
+            up: Vec3::Z,
+        };
+        self.blend(
+            position,
+            |water| water.level_at(position),
+            still,
+            |outer, l, w| SurfaceLevel {
                 point: outer.point.lerp(l.point, w),
                 up: l.up,
-            });
-        }
-        found
+            },
+        )
     }
+}
+
+/// The error for a grid that holds no signed CPU heights (cascades never run on one).
+fn not_signed(count: usize) -> SceneError {
+    SceneError::Cascades {
+        count,
+        reason: "cascades take signed CPU grids".into(),
+    }
+}
+
+/// The signed CPU heights of one of `count` cascades' grids.
+fn signed_field(water: &BackendGrid, count: usize) -> Result<&water_core::WaveField, SceneError> {
+    water
+        .cpu()
+        .and_then(|g| g.signed_field())
+        .ok_or_else(|| not_signed(count))
 }

@@ -21,6 +21,8 @@ pub struct SurfaceQuery {
     /// Where the grid's corner was in the world when asked, metres.
     origin: Vec2,
     water: GatheredWater,
+    /// With cascades (CPU only), the answers made when asked, from every cascade.
+    answered: Option<Vec<Option<SurfaceSample>>>,
 }
 
 impl SurfaceQuery {
@@ -84,6 +86,25 @@ impl Scene {
         let cell = self.cell_size();
         let points: Vec<Vec3> = points.iter().map(|&p| up.to_water(p)).collect();
         let origin = self.grid_origin();
+        if let Some(cascades) = &self.cascades {
+            // The cascades run on the CPU: answered at once, from all of them, as
+            // `Scene::surface_at` answers.
+            let nested =
+                super::cascades::NestedWater::new((&self.water, &self.spec, origin), cascades)?;
+            let (step, dt) = (self.step, self.spec.params.dt());
+            let sea = self.ocean.as_mut().map(|o| o.frame_at(step, dt).as_ref());
+            let answered = points
+                .iter()
+                .map(|&p| answer(self.settings.up, sea, &nested, p))
+                .collect();
+            return Ok(SurfaceQuery {
+                points,
+                step: self.step,
+                origin,
+                water: self.gather_now(Vec::new(), wait)?,
+                answered: Some(answered),
+            });
+        }
         let rects = points
             .iter()
             .map(|p| CellRect::around(self.spec.size, cell, p.truncate() - origin, 0.0))
@@ -94,6 +115,7 @@ impl Scene {
             step: self.step,
             origin,
             water,
+            answered: None,
         })
     }
 
@@ -108,6 +130,9 @@ impl Scene {
         &mut self,
         query: &mut SurfaceQuery,
     ) -> Result<Option<Vec<Option<SurfaceSample>>>, SceneError> {
+        if let Some(answered) = &query.answered {
+            return Ok(Some(answered.clone()));
+        }
         if !self.poll_arrived(&mut query.water)? {
             return Ok(None);
         }
@@ -116,25 +141,38 @@ impl Scene {
         };
         let up = self.settings.up;
         let dt = self.spec.params.dt();
-        let sea = self.ocean.as_mut().map(|o| o.frame_at(query.step, dt));
+        let sea = self
+            .ocean
+            .as_mut()
+            .map(|o| o.frame_at(query.step, dt).as_ref());
         let answers = query
             .points
             .iter()
             .enumerate()
             .map(|(i, &p)| {
                 let view = patches.view(i);
-                let placed = PlacedWater::new(&view, query.origin);
-                let found = match sea {
-                    Some(sea) => SeaWithWater::new(sea, &placed).surface_at(p),
-                    None => placed.surface_at(p),
-                };
-                found.map(|s| SurfaceSample {
-                    point: up.from_water(s.point),
-                    normal: up.from_water(s.normal),
-                    up: up.from_water(s.up),
-                })
+                answer(up, sea, &PlacedWater::new(&view, query.origin), p)
             })
             .collect();
         Ok(Some(answers))
     }
+}
+
+/// The surface over `p` (the water's frame) on `water` plus the `sea`, in the caller's frame
+/// (`up`): what [`Scene::surface_at`] and the queries answer.
+pub(super) fn answer(
+    up: crate::UpAxis,
+    sea: Option<&water_core::ocean::SeaFrame>,
+    water: &dyn HeightSource,
+    p: Vec3,
+) -> Option<SurfaceSample> {
+    let found = match sea {
+        Some(sea) => SeaWithWater::new(sea, water).surface_at(p),
+        None => water.surface_at(p),
+    };
+    found.map(|s| SurfaceSample {
+        point: up.from_water(s.point),
+        normal: up.from_water(s.normal),
+        up: up.from_water(s.up),
+    })
 }
