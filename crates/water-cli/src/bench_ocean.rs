@@ -121,6 +121,20 @@ impl OceanBench {
 /// [`SceneBenchError`] for a request out of range or a failed step.
 pub fn bench_ocean(bench: &OceanBench) -> Result<OceanBenchReport, SceneBenchError> {
     bench.validate()?;
+    // Every cascade's grid, dispersive, before any is made.
+    let size = water_core::GridSize::new(bench.size, bench.size)
+        .map_err(|e| SceneBenchError::Options(e.to_string()))?;
+    let one = crate::limits::grid_bytes(size, water_core::GridMode::Signed).saturating_add(
+        water_core::DispersiveGrid::bytes(size, water_core::Boundary::Absorbing),
+    );
+    crate::limits::check_memory(
+        &format!(
+            "{} cascades of {} x {} cells",
+            bench.cascades, bench.size, bench.size
+        ),
+        one.saturating_mul(bench.cascades as u64),
+    )
+    .map_err(|e| SceneBenchError::Options(e.to_string()))?;
     let pool = bench_pool(bench.threads)?;
     let (scene, seconds, sea) = pool.install(|| -> Result<_, SceneBenchError> {
         let mut scene = open_sea(bench.size, bench.cascades, bench.bodies, bench.speed).map_err(

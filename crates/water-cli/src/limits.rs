@@ -63,6 +63,21 @@ pub fn grid_bytes(size: GridSize, mode: GridMode) -> u64 {
     size.cells() as u64 * (state + masks + outputs)
 }
 
+/// Bytes a scenario's grid holds while it runs: [`grid_bytes`], and for the dispersive model
+/// its spectral tables and sponge too ([`water_core::DispersiveGrid::bytes`]).
+#[must_use]
+pub fn scenario_grid_bytes(scenario: &water_scene::scenario::Scenario) -> u64 {
+    let size = scenario.size;
+    let spectral = if scenario.dispersion.is_some() {
+        // Its levels are in `grid_bytes` already.
+        water_core::DispersiveGrid::bytes(size, scenario.boundary)
+            .saturating_sub(size.cells() as u64 * 8)
+    } else {
+        0
+    };
+    grid_bytes(size, scenario.mode).saturating_add(spectral)
+}
+
 /// Bytes a render holds at once: one RGBA frame read back, its PNG encoding and the GIF
 /// encoder's indexed copy (4 + 4 + 1 per pixel, twice for the encoders' working copies).
 #[must_use]
@@ -100,6 +115,35 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    /// A dispersive grid counts its spectral tables and sponge besides what a wave-model grid
+    /// of its size holds.
+    #[test]
+    fn a_dispersive_scenario_counts_its_spectral_tables() {
+        let text = |model: &str| {
+            format!(
+                "steps = 1\n[grid]\nwidth = 128\nheight = 64\ncell_size = 0.25\n\
+                 dt = 0.05\nboundary = \"absorbing\"\n{model}"
+            )
+        };
+        let parse = |t: &str| water_scene::scenario::Scenario::parse("m.toml", t).expect("parses");
+        let wave = parse(&text("wave_speed = 1.0\n"));
+        let dispersive = parse(&text("model = \"dispersive\"\n"));
+        let size = dispersive.size;
+        assert_eq!(
+            scenario_grid_bytes(&wave),
+            grid_bytes(size, GridMode::Signed)
+        );
+        assert_eq!(
+            scenario_grid_bytes(&dispersive),
+            grid_bytes(size, GridMode::Signed)
+                + water_core::DispersiveGrid::bytes(size, water_core::Boundary::Absorbing)
+                - size.cells() as u64 * 8
+        );
+        assert!(
+            scenario_grid_bytes(&dispersive) > scenario_grid_bytes(&wave) + size.cells() as u64 * 6
+        );
     }
 
     /// The grid estimate against a budget the test sets (32 GiB, whatever the host has): a

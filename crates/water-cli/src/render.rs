@@ -236,7 +236,7 @@ pub fn render_scenario(
     match scenario {
         ScenarioFile::Grid(s) => {
             check_grid_memory(s)?;
-            let grid = limits::grid_bytes(s.size, s.mode);
+            let grid = limits::scenario_grid_bytes(s).saturating_mul(s.cascades as u64);
             limits::check_memory(&what, frame_bytes.saturating_add(grid))?;
         }
         // The sphere was checked, and built, when the scenario was read.

@@ -301,7 +301,7 @@ pub fn check_grid_memory(scenario: &Scenario) -> Result<(), MemoryError> {
             size.height(),
             scenario.mode.name()
         ),
-        limits::grid_bytes(size, scenario.mode).saturating_mul(scenario.cascades as u64),
+        limits::scenario_grid_bytes(scenario).saturating_mul(scenario.cascades as u64),
     )
 }
 

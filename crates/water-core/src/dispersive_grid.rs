@@ -101,13 +101,10 @@ impl DispersiveGrid {
         // The tables are built in many places: the allocator is asked for the whole build
         // (both levels, two land masks of a byte a cell, the tables, the sponge) once, so a grid that does not fit is an error
         // naming the bytes rather than an abort half-way.
-        let sponge_bytes = if boundary == Boundary::Absorbing {
-            size.cells() as u64 * 4
-        } else {
-            0
-        };
-        let build = size.cells() as u64 * (8 + 2) + SpectralStep::table_bytes(size) + sponge_bytes;
-        probe_allocation("a dispersive grid's levels and spectral tables", build)?;
+        probe_allocation(
+            "a dispersive grid's levels and spectral tables",
+            Self::bytes(size, boundary),
+        )?;
         let spectral = SpectralStep::new(size, cell_size, dt, &airy);
         let sponge = (boundary == Boundary::Absorbing).then(|| sponge_factors(size));
         Ok(Self {
@@ -357,6 +354,20 @@ pub fn sponge_factors(size: GridSize) -> Vec<f32> {
             }
         })
         .collect()
+}
+
+impl DispersiveGrid {
+    /// Bytes a `size` grid with `boundary` edges holds: both levels, two land masks of a byte
+    /// a cell, the spectral step's tables, and an absorbing grid's sponge factors.
+    #[must_use]
+    pub fn bytes(size: GridSize, boundary: Boundary) -> u64 {
+        let sponge_bytes = if boundary == Boundary::Absorbing {
+            size.cells() as u64 * 4
+        } else {
+            0
+        };
+        size.cells() as u64 * (8 + 2) + SpectralStep::table_bytes(size) + sponge_bytes
+    }
 }
 
 impl GridWater for DispersiveGrid {
