@@ -1,6 +1,6 @@
 //! [`FoamField`]: white water on a grid. Each cell holds a coverage `f` in `[0, 1]`, raised by
 //! sources (breaking crests where the sea's Jacobian falls below a threshold, hulls' bow and
-//! stern events) and decaying by a half-life exactly: `f(t) = f(t0) 2^(-(t - t0) / half_life)`
+//! stern events, surf on shallow shores) and decaying by a half-life exactly: `f(t) = f(t0) 2^(-(t - t0) / half_life)`
 //! from the cell's last source at `t0`. The decay is evaluated from that time each read rather
 //! than multiplied in step by step, so it carries no rounding from one step to the next.
 //!
@@ -10,6 +10,10 @@
 use crate::contact_masks::ContactMasks;
 use crate::error::{Result, WaterError};
 use crate::size::GridSize;
+
+/// The crest height above still water, as a share of the still depth, at which surf breaks
+/// (McCowan 1894: a solitary wave on depth `d` breaks at height `0.78 d`).
+pub const SURF_BREAKING_RATIO: f32 = 0.78;
 
 /// Foam coverage on a grid of `size` cells.
 ///
@@ -116,6 +120,37 @@ impl FoamField {
         let mut broke = 0;
         for (i, &j) in jacobians.iter().enumerate() {
             if j < threshold {
+                self.raise(i, 1.0, t);
+                broke += 1;
+            }
+        }
+        Ok(broke)
+    }
+
+    /// Surf at time `t` (s): every wet cell whose still-water depth `d` (m, row-major) is below
+    /// `shore_depth` (m) turns fully white where the surface stands higher above its still level
+    /// than [`SURF_BREAKING_RATIO`] times `d` (McCowan's limit: a solitary wave breaks when its
+    /// crest reaches 0.78 of the depth). Dry cells (`d <= 0`) never foam. Gives how many cells
+    /// broke.
+    ///
+    /// # Errors
+    /// [`WaterError::SizeMismatch`] for heights or depths of another grid;
+    /// [`WaterError::NotPositive`] / [`WaterError::NotFinite`] for a `shore_depth` that is not
+    /// a finite number above 0, named `foam shore_depth`.
+    pub fn add_shore(
+        &mut self,
+        heights: &[f32],
+        depths: &[f32],
+        shore_depth: f32,
+        t: f64,
+    ) -> Result<usize> {
+        crate::error::positive("foam shore_depth", f64::from(shore_depth))?;
+        self.size
+            .check_len("heights for shore foam", heights.len())?;
+        self.size.check_len("depths for shore foam", depths.len())?;
+        let mut broke = 0;
+        for (i, (&z, &d)) in heights.iter().zip(depths).enumerate() {
+            if d > 0.0 && d < shore_depth && z > SURF_BREAKING_RATIO * d {
                 self.raise(i, 1.0, t);
                 broke += 1;
             }

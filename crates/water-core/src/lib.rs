@@ -90,7 +90,7 @@ pub use dispersive_grid::{
 };
 pub use error::{Result, WaterError};
 pub use field::WaveField;
-pub use foam::FoamField;
+pub use foam::{FoamField, SURF_BREAKING_RATIO};
 pub use following_window::{FollowingWindow, MAX_WINDOW_ORIGIN_CELLS};
 pub use grid_spec::GridSpec;
 pub use grid_water::{GridMode, GridWater};

@@ -162,3 +162,47 @@ fn foam_stays_put_in_the_world_when_the_grid_moves() {
         "still decaying"
     );
 }
+
+/// Surf: a wet cell shallower than `shore_depth` turns white when the surface there stands above
+/// McCowan's limit, 0.78 of its still depth, and not below it; deeper water, dry land and a NaN
+/// height never foam.
+#[test]
+fn surf_breaks_at_mccowans_limit_on_shallow_cells_only() {
+    use water_core::SURF_BREAKING_RATIO;
+    // One row of interest in a 8 x 3 grid: rows 1 and 2 are deep and still.
+    let size = GridSize::new(8, 3).expect("size");
+    let mut foam = FoamField::new(size, 3.0).expect("foam");
+    // Depths (m): dry, three shallow cells, one at the shore depth, deep water.
+    let mut depths = vec![0.0, 0.5, 1.0, 1.5, 2.0, 2.0, 4.0, 1.0];
+    depths.resize(24, 10.0);
+    let limit = |d: f32| SURF_BREAKING_RATIO * d;
+    let mut heights = vec![
+        1.0,                                      // dry: never
+        f32::from_bits(limit(0.5).to_bits() + 1), // just past the limit: breaks
+        limit(1.0),                               // at the limit: holds
+        limit(1.5) + 0.1,                         // past it: breaks
+        limit(2.0) + 1.0,                         // at the shore depth itself: not a shore cell
+        -3.0,                                     // a trough: never
+        10.0,                                     // deep water: never
+        f32::NAN,                                 // no height: never
+    ];
+    heights.resize(24, 0.0);
+    let broke = foam.add_shore(&heights, &depths, 2.0, 0.5).expect("surf");
+    let white: Vec<f32> = (0..24).map(|i| foam.coverage_at(i, 0.5)).collect();
+    let mut expected = vec![0.0; 24];
+    (expected[1], expected[3]) = (1.0, 1.0);
+    assert_eq!(white, expected);
+    assert_eq!(broke, 2);
+    // It decays from the surf's time like every source.
+    assert_eq!(foam.coverage_at(1, 3.5), 0.5);
+    for bad in [0.0, -1.0, f32::NAN] {
+        let err = foam
+            .add_shore(&heights, &depths, bad, 0.0)
+            .expect_err("refused");
+        assert!(err.to_string().contains("foam shore_depth"), "{err}");
+    }
+    let err = foam
+        .add_shore(&heights[..23], &depths, 2.0, 0.0)
+        .expect_err("short heights");
+    assert!(matches!(err, WaterError::SizeMismatch { .. }), "{err}");
+}

@@ -266,6 +266,7 @@ pub fn open_sea(
         half_life: 4.0,
         wake: 0.5,
         jacobian_threshold: Some(0.3),
+        shore_depth: None,
     }))?;
     scene.set_cascades(cascades)?;
     let extent = n as f32 * OPEN_SEA_CELL_SIZE as f32;

@@ -51,6 +51,15 @@ pub enum SceneError {
          stern events"
     )]
     FoamWithGpuMasks,
+    /// Surf asked for on a grid with no depth to find its shores in.
+    #[error(
+        "foam shore_depth {shore_depth} m needs the grid's still-water depth \
+         (Scene::set_depth first): shores are where the water grows shallow"
+    )]
+    ShoreWithoutDepth {
+        /// The shore depth asked for, m.
+        shore_depth: f32,
+    },
     /// A cascade the scene does not have.
     #[error("no cascade {k}: the scene has {count} (0 to {last})", last = count - 1)]
     NoCascade {

@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use water_buoyancy::{BodyStep, Gravity, Wrench};
 use water_core::ocean::{AmbientSea, SeaFrame, SeaWithWater};
 use water_core::{
-    ContactMasks, ContactSource, FixedStepClock, FollowingWindow, FrameSteps, HeightSource,
+    ContactMasks, ContactSource, Depth, FixedStepClock, FollowingWindow, FrameSteps, HeightSource,
     HeightView, Impulse, ImpulseShape, LandMask, PlacedWater, SurfaceSample,
 };
 use water_gpu::{ContactMaskRenderer, GpuContext, GridSpec};
@@ -173,6 +173,8 @@ pub struct Scene {
     foam: Option<foam::SceneFoam>,
     /// Coarser grids around the grid ([`Scene::set_cascades`]), if any.
     cascades: Option<cascades::SceneCascades>,
+    /// The grid's still-water depth ([`Scene::set_depth`]), if given: the surf reads it.
+    depth: Option<Depth>,
 }
 
 impl Scene {
@@ -262,6 +264,7 @@ impl Scene {
             following,
             foam: None,
             cascades: None,
+            depth: None,
         })
     }
 
@@ -329,6 +332,19 @@ impl Scene {
     pub fn water_mut(&mut self) -> &mut BackendGrid {
         self.patches.clear();
         &mut self.water
+    }
+
+    /// Sets the grid's still-water depth ([`BackendGrid::set_depth`]): the waves' speeds, and
+    /// the shores the foam's surf reads ([`FoamSettings::shore_depth`]). A grid that follows a
+    /// focus keeps the depth per cell of the grid, not of the world.
+    ///
+    /// # Errors
+    /// What [`BackendGrid::set_depth`] refuses.
+    pub fn set_depth(&mut self, depth: &Depth) -> Result<(), SceneError> {
+        self.patches.clear();
+        self.water.set_depth(depth)?;
+        self.depth = Some(depth.clone());
+        Ok(())
     }
 
     /// The GPU grid (`None` on the CPU), for work that reads the water without changing it:

@@ -9,7 +9,12 @@ const SEA: &str = "[ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 5.0\n
 const BOAT: &str = "[[body]]\nname = \"boat\"\nshape = \"box\"\nsize = [1.0, 0.5, 0.4]\nmass = 40.0\nposition = [2.0, 4.0, 0.0]\npath = [[2.0, 4.0], [22.0, 4.0]]\nspeed = 1.5\n";
 
 fn parse(extra: &str, foam: &str) -> Result<Scenario, String> {
-    Scenario::parse("foam.toml", &format!("{GRID}{extra}[foam]\n{foam}")).map_err(|e| e.to_string())
+    // "DEPTH" puts the grid over 0.4 m of water (the waves' speed then follows from it).
+    let grid = match extra {
+        "DEPTH" => GRID.replace("wave_speed = 2.0", "depth = 0.4"),
+        _ => format!("{GRID}{extra}"),
+    };
+    Scenario::parse("foam.toml", &format!("{grid}[foam]\n{foam}")).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -20,7 +25,8 @@ fn the_keys_build_the_foam_with_their_defaults() {
         Some(FoamSettings {
             half_life: 3.0,
             wake: DEFAULT_FOAM_WAKE,
-            jacobian_threshold: None
+            jacobian_threshold: None,
+            shore_depth: None,
         })
     );
     let s = parse(SEA, "half_life = 3.0\nwake = 0.2\n").expect("parses");
@@ -31,6 +37,11 @@ fn the_keys_build_the_foam_with_their_defaults() {
     );
     let s = parse(SEA, "half_life = 3.0\njacobian_threshold = -0.2\n").expect("parses");
     assert_eq!(s.foam.and_then(|f| f.jacobian_threshold), Some(-0.2));
+    let s = parse("DEPTH", "half_life = 3.0\nshore_depth = 0.8\n").expect("parses");
+    assert_eq!(s.foam.and_then(|f| f.shore_depth), Some(0.8));
+    // The scene takes the scenario's depth before its foam, so the surf has its shores.
+    let scene = s.scene(Backend::Cpu, None).expect("scene with surf");
+    assert!(scene.foam_coverage().is_some());
 }
 
 #[test]
@@ -68,7 +79,25 @@ fn every_mistake_is_refused_at_its_line() {
             "",
             "half_life = 2.0\nshore_depth = 0.5\n",
             11,
-            "unknown field `shore_depth`",
+            "foam shore_depth needs the grid's `depth` or `depth_map`",
+        ),
+        (
+            "DEPTH",
+            "half_life = 2.0\nshore_depth = 0.0\n",
+            11,
+            "foam shore_depth must be above 0 to 1000 m, got 0",
+        ),
+        (
+            "DEPTH",
+            "half_life = 2.0\nshore_depth = 2e3\n",
+            11,
+            "got 2000",
+        ),
+        (
+            "DEPTH",
+            "half_life = 2.0\nsurf = 0.5\n",
+            11,
+            "unknown field `surf`",
         ),
     ] {
         let e = parse(extra, foam).expect_err(foam);
@@ -119,6 +148,7 @@ fn the_scene_refuses_bad_foam_by_name() {
         half_life: 1.0,
         wake: 0.5,
         jacobian_threshold: None,
+        shore_depth: None,
     };
     for (bad, name) in [
         (

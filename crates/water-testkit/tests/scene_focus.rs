@@ -164,6 +164,7 @@ fn a_followed_boat_makes_the_wake_of_a_still_grid_holding_its_trip() {
             half_life: 2.0,
             wake: 0.5,
             jacobian_threshold: None,
+            shore_depth: None,
         };
         still.set_foam(Some(foam)).expect("foam");
         window.set_foam(Some(foam)).expect("foam");

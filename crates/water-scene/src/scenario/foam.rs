@@ -1,7 +1,9 @@
 //! `[foam]`: white water on the grid (DESIGN.md, "Open water"). Keys: `half_life` (s, > 0),
 //! `wake` (coverage a bow or stern event adds, 0 to 1, default 0.5) and `jacobian_threshold`
 //! (cells where the `[ocean]`'s Jacobian falls below it turn white, -1 to 1; default 0.3 with
-//! an `[ocean]`, none without one).
+//! an `[ocean]`, none without one) and `shore_depth` (m: wet cells shallower than it foam where
+//! the surf breaks, the surface above 0.78 of their depth; needs the grid's `depth` or
+//! `depth_map`; none by default).
 //!
 //! ```toml
 //! [foam]
@@ -29,21 +31,27 @@ pub(super) struct RawFoam {
     half_life: Spanned<f64>,
     wake: Option<Spanned<f64>>,
     jacobian_threshold: Option<Spanned<f64>>,
+    shore_depth: Option<Spanned<f64>>,
 }
 
-/// The foam of `[foam]`, every value checked at its line; `ocean`: the scenario has a sea.
+/// The deepest shore, m.
+const MAX_SHORE_DEPTH: f64 = 1000.0;
+
+/// The foam of `[foam]`, every value checked at its line; `ocean`: the scenario has a sea;
+/// `depth`: its grid has a depth.
 pub(super) fn parse(
     raw: &Spanned<RawFoam>,
-    ocean: bool,
+    (ocean, depth): (bool, bool),
     at: &dyn Fn(Span, String) -> ScenarioError,
 ) -> Result<FoamSettings, ScenarioError> {
     let f = raw.get_ref();
     let within = |v: &Spanned<f64>, name: &str, lo: f64, hi: f64, unit: &str| {
         let x = *v.get_ref();
-        if (lo..=hi).contains(&x) && (name != "half_life" || x > 0.0) {
+        let above_zero = matches!(name, "half_life" | "shore_depth");
+        if (lo..=hi).contains(&x) && (!above_zero || x > 0.0) {
             Ok(x)
         } else {
-            let low = if name == "half_life" {
+            let low = if above_zero {
                 "above 0".to_owned()
             } else {
                 format!("from {lo}")
@@ -70,9 +78,22 @@ pub(super) fn parse(
         (None, true) => Some(DEFAULT_JACOBIAN_THRESHOLD),
         (None, false) => None,
     };
+    let shore_depth = match (&f.shore_depth, depth) {
+        (Some(d), true) => Some(within(d, "shore_depth", 0.0, MAX_SHORE_DEPTH, " m")? as f32),
+        (Some(d), false) => {
+            return Err(at(
+                d.span(),
+                "foam shore_depth needs the grid's `depth` or `depth_map` (shores are where \
+                 the water grows shallow)"
+                    .into(),
+            ))
+        }
+        (None, _) => None,
+    };
     Ok(FoamSettings {
         half_life,
         wake,
         jacobian_threshold,
+        shore_depth,
     })
 }

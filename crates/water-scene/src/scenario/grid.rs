@@ -351,7 +351,11 @@ impl Scenario {
             None => None,
         };
         let foam = match &raw.foam {
-            Some(f) => Some(super::foam::parse(f, ocean.is_some(), at)?),
+            Some(f) => Some(super::foam::parse(
+                f,
+                (ocean.is_some(), g.depth.is_some() || g.depth_map.is_some()),
+                at,
+            )?),
             None => None,
         };
         let cascades = super::cascades::parse(

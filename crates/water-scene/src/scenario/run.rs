@@ -108,7 +108,7 @@ impl Scenario {
         };
         let mut scene = Scene::new(self.spec(), self.land.clone(), settings, gpu)?;
         if let Some(depth) = &self.depth {
-            scene.water_mut().set_depth(depth)?;
+            scene.set_depth(depth)?;
         }
         if let Some(spec) = &self.ocean {
             scene.set_ocean(Some(AmbientSea::new(spec, self.params.cell_size())?));

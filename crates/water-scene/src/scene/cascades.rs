@@ -25,6 +25,7 @@ use water_core::{
 };
 use water_gpu::GridSpec;
 
+use super::foam::{raise_cascade_foam, FoamLayer};
 use super::masks::Masks;
 use super::Scene;
 use crate::backend::Backend;
@@ -56,6 +57,8 @@ pub(super) struct Cascade {
     /// The last step drew hulls into the masks: a step without bodies must draw them empty
     /// once, so the hulls' cut leaves the water as stern events and no stale mask is left.
     drawn: bool,
+    /// Its foam, with the scene's ([`Scene::set_foam`]).
+    pub(super) foam: Option<FoamLayer>,
 }
 
 /// The cascades beyond the scene's grid, finest first.
@@ -145,6 +148,11 @@ impl Scene {
                 contacts,
                 scratch: still_mask(spec.size.cells())?,
                 drawn: false,
+                foam: self
+                    .foam
+                    .as_ref()
+                    .map(|f| FoamLayer::new(spec.size, f.settings.half_life))
+                    .transpose()?,
             });
         }
         let mut cascades = SceneCascades { levels };
@@ -240,7 +248,7 @@ impl Scene {
         Ok(&self.cascade_level(k)?.window)
     }
 
-    fn cascade_level(&self, k: usize) -> Result<&Cascade, SceneError> {
+    pub(super) fn cascade_level(&self, k: usize) -> Result<&Cascade, SceneError> {
         self.cascades
             .as_ref()
             .and_then(|c| c.levels.get(k.wrapping_sub(1)))
@@ -274,7 +282,7 @@ impl Scene {
 
     fn step_cascade_levels(&mut self, cascades: &mut SceneCascades) -> Result<(), SceneError> {
         let anchor = self.cascade_anchor();
-        let step = self.step;
+        let (step, dt, t) = (self.step, self.spec.params.dt(), self.time());
         let count = cascades.levels.len() + 1;
         for k in 1..=cascades.levels.len() {
             let level = &mut cascades.levels[k - 1];
@@ -304,6 +312,25 @@ impl Scene {
                 level.contacts.advance(&level.scratch)?;
                 level.water.step_with_contacts(&level.contacts)?;
                 level.drawn = !self.bodies.is_empty();
+            }
+            if let (Some(layer), Some(foam)) = (&mut level.foam, &self.foam) {
+                let sea = match (&mut self.ocean, foam.settings.jacobian_threshold) {
+                    (Some(ocean), Some(_)) => Some(ocean.frame_at(step, dt).clone()),
+                    _ => None,
+                };
+                let place = (
+                    level.spec.params.cell_size() as f32,
+                    level.window.origin().as_vec2(),
+                );
+                raise_cascade_foam(
+                    layer,
+                    &foam.settings,
+                    (k, step),
+                    &level.contacts,
+                    sea.as_deref(),
+                    place,
+                    t,
+                )?;
             }
             let (inner, outer) = if k == 1 {
                 (
@@ -375,11 +402,15 @@ fn follow(level: &mut Cascade, anchor: DVec2) -> Result<(), SceneError> {
         water,
         window,
         contacts,
+        foam,
         ..
     } = level;
     window.follow_with(anchor, |dx, dy| -> Result<(), SceneError> {
         water.shift_window(dx, dy)?;
         contacts.shift(dx, dy);
+        if let Some(foam) = foam {
+            foam.field.shift(dx, dy);
+        }
         Ok(())
     })?;
     Ok(())

@@ -1,9 +1,15 @@
-//! Foam on a scene's grid ([`Scene::set_foam`]): each step, hulls' bow and stern events and
-//! (with a choppy ambient sea) breaking crests raise a [`FoamField`], which decays by its
-//! half-life and moves with the grid when it follows a focus.
+//! Foam on a scene's grid and on each of its cascades ([`Scene::set_foam`]): each step, hulls'
+//! bow and stern events, breaking crests of a choppy ambient sea and surf on shallow shores raise
+//! a [`FoamField`], which decays by its half-life and moves with the grid when it follows a
+//! focus.
+//!
+//! A cascade `k` samples the sea's breaking every `2^k` steps: its cells are `2^k` times the
+//! finest grid's, so a crest takes that many steps longer to cross one, and the samples the
+//! finest grid takes every step would cost each cascade as much again.
 
 use glam::Vec2;
-use water_core::FoamField;
+use water_core::ocean::SeaFrame;
+use water_core::{ContactMasks, FoamField, GridSize};
 
 use super::{Masks, Scene};
 use crate::error::SceneError;
@@ -19,13 +25,18 @@ pub struct FoamSettings {
     /// Cells where the ambient sea's Jacobian `det(I + grad D)` is below this turn white
     /// (`None`: no breaking foam); in `[-1, 1]` (1 on a flat sea, below 0 where it folds).
     pub jacobian_threshold: Option<f32>,
+    /// Wet cells shallower than this, m, foam where the surface stands above McCowan's limit
+    /// ([`water_core::SURF_BREAKING_RATIO`] times their still depth: surf); `None`: no surf.
+    /// Reads the depth given to [`Scene::set_depth`]; the finest grid only (the cascades are
+    /// open water).
+    pub shore_depth: Option<f32>,
 }
 
-/// The foam and the scratch its breaking source samples the sea with.
+/// One grid's foam (the scene's or a cascade's) and the scratch its breaking source samples the
+/// sea with.
 #[derive(Debug)]
-pub(super) struct SceneFoam {
+pub(super) struct FoamLayer {
     pub(super) field: FoamField,
-    settings: FoamSettings,
     /// The grid's cell centres (world, m) where the grid's corner was `centres_origin`.
     centres: Vec<Vec2>,
     centres_origin: Option<Vec2>,
@@ -33,26 +44,92 @@ pub(super) struct SceneFoam {
     jacobians: Vec<f32>,
 }
 
+impl FoamLayer {
+    pub(super) fn new(size: GridSize, half_life: f64) -> Result<Self, SceneError> {
+        Ok(Self {
+            field: FoamField::new(size, half_life)?,
+            centres: Vec::new(),
+            centres_origin: None,
+            jacobians: Vec::new(),
+        })
+    }
+
+    /// The step's wake and (with a threshold and a sea) breaking sources at time `t`, on a grid
+    /// of `cell` metres whose corner is at `origin` (world, m).
+    pub(super) fn raise(
+        &mut self,
+        settings: &FoamSettings,
+        contacts: Option<&ContactMasks>,
+        sea: Option<&SeaFrame>,
+        (cell, origin): (f32, Vec2),
+        t: f64,
+    ) -> Result<(), SceneError> {
+        if let Some(contacts) = contacts {
+            if settings.wake > 0.0 {
+                self.field.add_wake(contacts, settings.wake, t)?;
+            }
+        }
+        let (Some(threshold), Some(frame)) = (settings.jacobian_threshold, sea) else {
+            return Ok(());
+        };
+        let size = self.field.size();
+        // The cells' centres, made again only where the grid has moved.
+        if self.centres_origin != Some(origin) || self.centres.len() != size.cells() {
+            self.centres = cell_centres(size, cell, origin);
+            self.centres_origin = Some(origin);
+        }
+        self.jacobians.resize(size.cells(), 1.0);
+        frame.jacobians_into(&self.centres, &mut self.jacobians);
+        self.field.add_breaking(&self.jacobians, threshold, t)?;
+        Ok(())
+    }
+}
+
+/// The scene's foam: its grid's layer (each cascade holds its own), and the scratch the surf
+/// reads the surface with.
+#[derive(Debug)]
+pub(super) struct SceneFoam {
+    pub(super) layer: FoamLayer,
+    pub(super) settings: FoamSettings,
+    /// The surface (interactive + ambient, m) at each cell, for the surf.
+    surface: Vec<f32>,
+    /// The shore cells (shallower than the shore depth, wet) and their centres (world, m)
+    /// where the grid's corner was `shore_origin`, and the sea's height at each.
+    shore_cells: Vec<usize>,
+    shore_centres: Vec<Vec2>,
+    shore_origin: Option<Vec2>,
+    shore_sea: Vec<f32>,
+}
+
 impl Scene {
-    /// Puts foam on the grid (`None`: no foam). From the next step on, every step's bow and
-    /// stern events add [`FoamSettings::wake`] to their cells and, with an ambient sea
-    /// ([`Scene::set_ocean`]), cells where the sea's Jacobian falls below the threshold turn
-    /// white; the coverage decays by the half-life and moves with the grid. The steps then run
+    /// Puts foam on the grid and its cascades (`None`: no foam). From the next step on, every
+    /// step's bow and stern events add [`FoamSettings::wake`] to their cells; with an ambient
+    /// sea ([`Scene::set_ocean`]), cells where the sea's Jacobian falls below the threshold turn
+    /// white; with a [`FoamSettings::shore_depth`] and a depth ([`Scene::set_depth`]), so do
+    /// shallow cells where the surf breaks. The coverage decays by the half-life and moves with
+    /// the grid. The steps then run
     /// one at a time.
     ///
     /// # Errors
     /// A `half_life` that is not a finite number above 0, a `wake` outside `[0, 1]`, a
-    /// threshold outside `[-1, 1]`, each by name; [`SceneError::FoamWithGpuMasks`] with masks
+    /// threshold outside `[-1, 1]`, a `shore_depth` that is not a finite number above 0, each
+    /// by name; [`SceneError::ShoreWithoutDepth`] for a shore depth before
+    /// [`Scene::set_depth`]; [`SceneError::FoamWithGpuMasks`] with masks
     /// drawn on the GPU.
     pub fn set_foam(&mut self, settings: Option<FoamSettings>) -> Result<(), SceneError> {
         let Some(settings) = settings else {
             self.foam = None;
+            if let Some(cascades) = &mut self.cascades {
+                for level in &mut cascades.levels {
+                    level.foam = None;
+                }
+            }
             return Ok(());
         };
         if matches!(self.masks, Masks::Gpu { .. }) {
             return Err(SceneError::FoamWithGpuMasks);
         }
-        let field = FoamField::new(self.spec.size, settings.half_life)?;
+        let layer = FoamLayer::new(self.spec.size, settings.half_life)?;
         let check = |name, value: f32, range: &'static str, ok: bool| {
             if ok {
                 Ok(())
@@ -78,12 +155,31 @@ impl Scene {
                 (-1.0..=1.0).contains(&t),
             )?;
         }
+        if let Some(d) = settings.shore_depth {
+            check(
+                "foam shore_depth",
+                d,
+                "above 0, m",
+                d.is_finite() && d > 0.0,
+            )?;
+            if self.depth.is_none() {
+                return Err(SceneError::ShoreWithoutDepth { shore_depth: d });
+            }
+        }
+        let half_life = settings.half_life;
+        if let Some(cascades) = &mut self.cascades {
+            for level in &mut cascades.levels {
+                level.foam = Some(FoamLayer::new(level.spec.size, half_life)?);
+            }
+        }
         self.foam = Some(SceneFoam {
-            field,
+            layer,
             settings,
-            centres: Vec::new(),
-            centres_origin: None,
-            jacobians: Vec::new(),
+            surface: Vec::new(),
+            shore_cells: Vec::new(),
+            shore_centres: Vec::new(),
+            shore_origin: None,
+            shore_sea: Vec::new(),
         });
         Ok(())
     }
@@ -92,38 +188,107 @@ impl Scene {
     /// it is now, row-major; `None` without foam.
     #[must_use]
     pub fn foam_coverage(&self) -> Option<Vec<f32>> {
-        self.foam.as_ref().map(|f| f.field.coverage(self.time()))
+        self.foam
+            .as_ref()
+            .map(|f| f.layer.field.coverage(self.time()))
     }
 
-    /// After a step: the step's sources raise the foam at the step's end.
+    /// Cascade `k`'s foam coverage now, per cell where the cascade is now, row-major (`k = 0`:
+    /// [`Scene::foam_coverage`]); `None` without foam.
+    ///
+    /// # Errors
+    /// [`SceneError::NoCascade`] for a `k` past the last cascade.
+    pub fn cascade_foam(&self, k: usize) -> Result<Option<Vec<f32>>, SceneError> {
+        if k == 0 {
+            return Ok(self.foam_coverage());
+        }
+        let t = self.time();
+        Ok(self
+            .cascade_level(k)?
+            .foam
+            .as_ref()
+            .map(|f| f.field.coverage(t)))
+    }
+
+    /// After a step: the step's sources raise the grid's foam at the step's end.
     pub(super) fn raise_foam(&mut self) -> Result<(), SceneError> {
         let t = self.time();
         let (step, dt) = (self.step, self.spec.params.dt());
         let cell = self.cell_size();
         let origin = self.grid_origin();
-        let size = self.spec.size;
         let Some(foam) = self.foam.as_mut() else {
             return Ok(());
         };
-        if let Masks::Cpu { contacts, .. } = &self.masks {
-            if foam.settings.wake > 0.0 {
-                foam.field.add_wake(contacts, foam.settings.wake, t)?;
-            }
-        }
-        let (Some(threshold), Some(ocean)) = (foam.settings.jacobian_threshold, &mut self.ocean)
-        else {
+        let contacts = match &self.masks {
+            Masks::Cpu { contacts, .. } => Some(contacts),
+            Masks::Gpu { .. } => None,
+        };
+        let breaking = foam.settings.jacobian_threshold.is_some();
+        let sea = match (
+            &mut self.ocean,
+            breaking || foam.settings.shore_depth.is_some(),
+        ) {
+            (Some(ocean), true) => Some(ocean.frame_at(step, dt).clone()),
+            _ => None,
+        };
+        foam.layer
+            .raise(&foam.settings, contacts, sea.as_deref(), (cell, origin), t)?;
+        let (Some(shore_depth), Some(depth)) = (foam.settings.shore_depth, &self.depth) else {
             return Ok(());
         };
-        let frame = ocean.frame_at(step, dt);
-        // The cells' centres, made again only where the grid has moved.
-        if foam.centres_origin != Some(origin) || foam.centres.len() != size.cells() {
-            foam.centres = cell_centres(size, cell, origin);
-            foam.centres_origin = Some(origin);
+        // The surf: the surface at each shore cell, the sea's height added where there is one.
+        let size = self.spec.size;
+        if foam.shore_origin != Some(origin) || foam.surface.len() != size.cells() {
+            foam.shore_cells = (0..size.cells())
+                .filter(|&i| depth.cells()[i] > 0.0 && depth.cells()[i] < shore_depth)
+                .collect();
+            let centres = cell_centres(size, cell, origin);
+            foam.shore_centres = foam.shore_cells.iter().map(|&i| centres[i]).collect();
+            foam.shore_sea.resize(foam.shore_cells.len(), 0.0);
+            foam.surface.resize(size.cells(), 0.0);
+            foam.shore_origin = Some(origin);
         }
-        foam.jacobians.resize(size.cells(), 1.0);
-        frame.jacobians_into(&foam.centres, &mut foam.jacobians);
-        let jacobians = &foam.jacobians;
-        foam.field.add_breaking(jacobians, threshold, t)?;
+        let SceneFoam {
+            surface,
+            shore_cells,
+            shore_centres,
+            shore_sea,
+            ..
+        } = foam;
+        self.water.with_heights(cell, &mut self.heights, |view| {
+            for &i in shore_cells.iter() {
+                surface[i] = view.cell(i % size.width(), i / size.width());
+            }
+        })?;
+        if let Some(frame) = &sea {
+            frame.heights_into(shore_centres, shore_sea);
+            for (&i, &z) in shore_cells.iter().zip(shore_sea.iter()) {
+                surface[i] += z;
+            }
+        }
+        foam.layer
+            .field
+            .add_shore(&foam.surface, depth.cells(), shore_depth, t)?;
         Ok(())
     }
+}
+
+/// After cascade `level`'s step at `step`: its wake and, every `2^k` steps, its breaking.
+pub(super) fn raise_cascade_foam(
+    layer: &mut FoamLayer,
+    settings: &FoamSettings,
+    (k, step): (usize, u64),
+    contacts: &ContactMasks,
+    sea: Option<&SeaFrame>,
+    (cell, origin): (f32, Vec2),
+    t: f64,
+) -> Result<(), SceneError> {
+    let breaking_now = step % (1u64 << k) == 0;
+    layer.raise(
+        settings,
+        Some(contacts),
+        sea.filter(|_| breaking_now),
+        (cell, origin),
+        t,
+    )
 }

@@ -198,7 +198,7 @@ impl Scene {
                         contacts.shift(dx, dy);
                     }
                     if let Some(foam) = foam {
-                        foam.field.shift(dx, dy);
+                        foam.layer.field.shift(dx, dy);
                     }
                     following.window_land.shift(dx, dy);
                     Ok(())
