@@ -6,7 +6,7 @@
 # compares the GPU results with the CPU reference, and runs the kelvin-wake scenario (dispersive
 # water: on the CPU and the compute backend, which the fragment backend does not offer) into
 # out/kelvin-wake/{cpu,gpu} and compares them, and the swell scenario (bodies on a JONSWAP sea
-# around the grid) into out/swell/{cpu,gpu}.
+# around the grid, with foam) into out/swell/{cpu,gpu}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -27,12 +27,14 @@ struct OceanRenderUniforms {
     grid: vec4<f32>,            // xy: cells along x and y; z: cell size (m)
     grid_origin: vec4<f32>,     // xy: the grid's corner in the world (m)
     flags: vec4<u32>,           // x: view (0 lit, 1 normals, 2 heights); y: 1 with a grid; z: tiles; w: samples a tile side
+    foam: vec4<f32>,            // x: the sea's Jacobian below which it is white; y: 1 to draw the sea's foam; z: 1 with the grid's foam
 }
 
 @group(0) @binding(0) var<uniform> u: OceanRenderUniforms;
 @group(0) @binding(1) var sea_displacement: texture_2d_array<f32>;
 @group(0) @binding(2) var sea_normals: texture_2d_array<f32>;
 @group(0) @binding(3) var grid_surface: texture_2d<f32>;
+@group(0) @binding(4) var grid_foam: texture_2d<f32>;
 
 const VIEW_NORMALS: u32 = 1u;
 const VIEW_HEIGHTS: u32 = 2u;
@@ -88,32 +90,77 @@ fn ambient(p: vec2<f32>, spacing: f32) -> vec3<f32> {
     return sum;
 }
 
-// The interactive grid's height at world point x (m), faded to zero toward its rim; 0 off
-// the grid.
-fn grid_height(x: vec2<f32>) -> f32 {
-    if (u.flags.y == 0u) {
-        return 0.0;
-    }
+// How far world point x lies inside the interactive grid, past half a cell of its rim (m); not
+// above 0 off the grid.
+fn grid_inside(x: vec2<f32>) -> f32 {
     let h = u.grid.z;
     let local = x - u.grid_origin.xy;
     let extent = u.grid.xy * h;
-    let inside = min(min(local.x, extent.x - local.x), min(local.y, extent.y - local.y)) - 0.5 * h;
-    if (inside <= 0.0) {
-        return 0.0;
-    }
-    let c = local / h - vec2<f32>(0.5);
+    return min(min(local.x, extent.x - local.x), min(local.y, extent.y - local.y)) - 0.5 * h;
+}
+
+// `field` (one texel a grid cell) at world point x inside the grid, bilinear between cell
+// centres.
+fn grid_bilinear(field: texture_2d<f32>, x: vec2<f32>) -> vec4<f32> {
+    let c = (x - u.grid_origin.xy) / u.grid.z - vec2<f32>(0.5);
     let base = floor(c);
     let f = c - base;
     let i = vec2<i32>(base);
     let last = vec2<i32>(u.grid.xy) - vec2<i32>(1);
     let at = clamp(i, vec2<i32>(0), last);
     let next = clamp(i + vec2<i32>(1), vec2<i32>(0), last);
-    let h00 = textureLoad(grid_surface, at, 0).w;
-    let h10 = textureLoad(grid_surface, vec2<i32>(next.x, at.y), 0).w;
-    let h01 = textureLoad(grid_surface, vec2<i32>(at.x, next.y), 0).w;
-    let h11 = textureLoad(grid_surface, next, 0).w;
+    let s00 = textureLoad(field, at, 0);
+    let s10 = textureLoad(field, vec2<i32>(next.x, at.y), 0);
+    let s01 = textureLoad(field, vec2<i32>(at.x, next.y), 0);
+    let s11 = textureLoad(field, next, 0);
+    return mix(mix(s00, s10, f.x), mix(s01, s11, f.x), f.y);
+}
+
+// The interactive grid's height at world point x (m), faded to zero toward its rim; 0 off
+// the grid.
+fn grid_height(x: vec2<f32>) -> f32 {
+    if (u.flags.y == 0u) {
+        return 0.0;
+    }
+    let inside = grid_inside(x);
+    if (inside <= 0.0) {
+        return 0.0;
+    }
     let fade = select(1.0, smoothstep(0.0, u.lod.w, inside), u.lod.w > 0.0);
-    return mix(mix(h00, h10, f.x), mix(h01, h11, f.x), f.y) * u.lod.z * fade;
+    return grid_bilinear(grid_surface, x).w * u.lod.z * fade;
+}
+
+// The grid's foam coverage at world point x (0 to 1); 0 off the grid or without its foam.
+fn grid_foam_at(x: vec2<f32>) -> f32 {
+    if (u.flags.y == 0u || u.foam.z == 0.0 || grid_inside(x) <= 0.0) {
+        return 0.0;
+    }
+    return clamp(grid_bilinear(grid_foam, x).x, 0.0, 1.0);
+}
+
+// The open sea's breaking foam at the undisplaced point p (0 to 1): where its Jacobian
+// det(I + grad D) falls below the threshold (the CPU's `SeaFrame::jacobians_into` and
+// `FoamField::add_breaking`), fading in over 0.15 below it. The displacement's gradient by
+// central differences over each tile's samples, the tiles weighted as the normals are.
+fn sea_foam_at(p: vec2<f32>, footprint: f32) -> f32 {
+    if (u.foam.y == 0.0) {
+        return 0.0;
+    }
+    var grad = vec4<f32>(0.0); // dDx/dx, dDx/dy, dDy/dx, dDy/dy
+    for (var t = 0u; t < u.flags.z; t = t + 1u) {
+        let w = tile_weight(t, footprint, 16.0, 4.0);
+        if (w <= 0.0) {
+            continue;
+        }
+        let d = tile_length(t) / f32(u.flags.w);
+        let ex = vec2<f32>(d, 0.0);
+        let ey = vec2<f32>(0.0, d);
+        let along_x = tile_sample(sea_displacement, t, p + ex).xy - tile_sample(sea_displacement, t, p - ex).xy;
+        let along_y = tile_sample(sea_displacement, t, p + ey).xy - tile_sample(sea_displacement, t, p - ey).xy;
+        grad = grad + w * vec4<f32>(along_x.x, along_y.x, along_x.y, along_y.y) / (2.0 * d);
+    }
+    let jacobian = (1.0 + grad.x) * (1.0 + grad.w) - grad.y * grad.z;
+    return 1.0 - smoothstep(u.foam.x - 0.15, u.foam.x, jacobian);
 }
 
 // Where the mesh point p lands: displaced by the sea, raised by the sea and the grid.
@@ -194,7 +241,11 @@ fn fs_sea(v: SeaVertex) -> @location(0) vec4<f32> {
     let seen_sky = sky_gradient(u.sky_colour.rgb, normalize(vec3<f32>(reflected.xy, max(reflected.z, 1e-4))));
     let lit_body = u.water_colour.rgb * (0.4 + 0.6 * max(u.sun.z, 0.0));
     let specular = pow(max(dot(reflected, u.sun.xyz), 0.0), u.sun.w);
-    let colour = mix(lit_body, seen_sky, fresnel(dot(n, to_eye))) + vec3<f32>(specular);
+    let water = mix(lit_body, seen_sky, fresnel(dot(n, to_eye))) + vec3<f32>(specular);
+    // Foam: white, lit by the sun and the sky, over the water it covers.
+    let coverage = max(grid_foam_at(v.world.xy), sea_foam_at(v.undisplaced, footprint));
+    let foam = vec3<f32>(0.85) * (0.55 + 0.45 * max(dot(n, u.sun.xyz), 0.0));
+    let colour = mix(water, foam, coverage);
     return vec4<f32>(mix(colour, u.sky_colour.rgb, haze(distance)), 1.0);
 }
 

@@ -1,7 +1,8 @@
 //! `water render`: a scenario run on a GPU backend and drawn every so many steps into PNG frames
 //! and an animated GIF. Grid water is drawn in 3-D with its floating bodies and land, classic
 //! mode in Hugo Elias's 2-D look, sphere water as the displaced icosphere, and a grid inside an
-//! `[ocean]` as the sea to the horizon with the grid's waves added.
+//! `[ocean]` as the sea to the horizon with the grid's waves added and its `[foam]` drawn white
+//! (the grid's coverage, and the sea's crests where its Jacobian falls below the threshold).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -13,9 +14,9 @@ use water_buoyancy::{rasterise_grid_mask, FloatingBody};
 use water_core::{GridMode, GridSize, LandMask};
 use water_gpu::box_meshes;
 use water_gpu::render::{
-    BodyDraw, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
-    HullMaskTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, OffscreenTarget,
-    RgbaImage, RingLayout, SphereSurfaceRenderer, SphereSurfaceStyle,
+    BodyDraw, Camera, ClassicRenderer, ClassicShading, FoamTexture, GridSurfaceRenderer,
+    GridSurfaceStyle, HullMaskTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle,
+    OffscreenTarget, RgbaImage, RingLayout, SphereSurfaceRenderer, SphereSurfaceStyle,
 };
 use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, HullMesh, OceanSynthesis};
 
@@ -481,9 +482,12 @@ impl Frames<'_> {
                 finest_spacing: cell,
                 ..defaults.layout
             },
+            // The sea's breaking crests drawn white where the scenario's foam says they break.
+            foam_jacobian: scenario.foam.and_then(|f| f.jacobian_threshold),
             ..defaults
         };
         let mut renderer = OceanSurfaceRenderer::new(device, queue, format, style)?;
+        let mut foam = scenario.foam.map(|_| FoamTexture::new(device, size));
         // Drawn in the world: the land where the scenario put it, the grid where its [focus]
         // took it.
         let meshes = BodyMeshes::new(device, bodies_of(&sim), &scenario.all_land(), cell)?;
@@ -491,6 +495,9 @@ impl Frames<'_> {
             run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
             let t = sim.time();
             let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
+            if let (Some(texture), Some(coverage)) = (&mut foam, sim.foam_coverage()) {
+                texture.write(queue, &coverage)?;
+            }
             let draws = meshes.draws(bodies_of(&sim), scale, Vec2::ZERO);
             let origin = sim.window_origin().as_vec2();
             // Low over the grid's near corner, looking across it toward the horizon (which
@@ -511,6 +518,7 @@ impl Frames<'_> {
                 size,
                 cell_size: cell,
                 origin,
+                foam: foam.as_ref().map(FoamTexture::view),
             };
             self.draw(|encoder, target| {
                 sea.encode(device, encoder, t);

@@ -251,6 +251,9 @@ pub struct OceanRenderUniforms {
     pub grid_origin: [f32; 4],
     /// x: view (0 lit, 1 normals, 2 heights); y: 1 with a grid; z: tiles; w: samples a side.
     pub flags: [u32; 4],
+    /// x: the sea's Jacobian below which it is drawn white; y: 1 to draw the sea's breaking
+    /// foam; z: 1 to draw the grid's foam texture; w: unused.
+    pub foam: [f32; 4],
 }
 
 /// `SurfaceRenderUniforms` of `shaders/render_grid_surface.wgsl`.

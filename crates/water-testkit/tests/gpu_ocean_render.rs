@@ -1,13 +1,15 @@
 //! The sea drawn to the horizon (`OceanSurfaceRenderer`, shaders/render_ocean_surface.wgsl):
 //! sky above the camera's horizon and sea up to it, a later frame unlike the first, and the
-//! interactive grid's waves added inside it with nothing where its water is still.
+//! interactive grid's waves added inside it with nothing where its water is still, and foam
+//! drawn white: the grid's coverage where it lies, the sea's crests where its Jacobian breaks.
 
 use glam::{Vec2, Vec3};
 use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::render::picture_check::{horizon_reason, mean_change, unchanged_reason};
 use water_gpu::render::{
-    Camera, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, OffscreenTarget, RgbaImage,
+    Camera, FoamTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, OffscreenTarget,
+    RgbaImage,
 };
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, OceanSynthesis};
 use water_testkit::setup::{cosine_impulse, rippled_gpu_grid};
@@ -148,6 +150,7 @@ fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
         size,
         cell_size: 0.5,
         origin: Vec2::new(-24.0, 20.0),
+        foam: None,
     };
     let open = rgb(&draw(&gpu, &sea, 4.0, style(), None));
     let still_surface = still.update_normal_height().expect("surface").clone();
@@ -226,4 +229,134 @@ fn bad_styles_and_cameras_are_refused_by_name() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("camera position") && e.contains("8e6"), "{e}");
+}
+
+/// Pixels that differ between `a` and `b`, and how many of them are brighter (sum of RGB) in
+/// `b`.
+fn brighter_where_changed(a: &[u8], b: &[u8]) -> (usize, usize) {
+    let (mut changed, mut brighter) = (0, 0);
+    for (pa, pb) in a.chunks_exact(3).zip(b.chunks_exact(3)) {
+        if pa != pb {
+            changed += 1;
+            let sum = |p: &[u8]| p.iter().map(|&c| u32::from(c)).sum::<u32>();
+            if sum(pb) > sum(pa) {
+                brighter += 1;
+            }
+        }
+    }
+    (changed, brighter)
+}
+
+/// Foam draws white: a grid whose coverage is 0 draws the same bytes as one with no foam, a
+/// fully covered grid turns its pixels brighter (95% of those that change, at least 2,000);
+/// the sea's own foam at a threshold of 1 (every crest where the surface is compressed)
+/// brightens the sea alike, and at -1
+/// (where nothing folds) draws the same bytes as none. A foam texture of another size and a
+/// threshold past 1 are refused by name.
+#[test]
+fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
+    let gpu = gpu_or_return!("foam_draws_white_where_the_grid_and_the_sea_have_it");
+    let sea = sea(&gpu);
+    let size = GridSize::new(96, 96).expect("size");
+    let params = WaveParams::new(0.5, 1.0, 0.1, Damping::NONE).expect("params");
+    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
+    let mut still = rippled_gpu_grid(&gpu, GpuBackend::Compute, spec, &[], 1);
+    let surface = still.update_normal_height().expect("surface").clone();
+    fn placed<'a>(
+        surface: &'a wgpu::TextureView,
+        foam: Option<&'a FoamTexture>,
+    ) -> InteractiveGrid<'a> {
+        InteractiveGrid {
+            surface,
+            size: GridSize::new(96, 96).expect("size"),
+            cell_size: 0.5,
+            origin: Vec2::new(-24.0, 20.0),
+            foam: foam.map(FoamTexture::view),
+        }
+    }
+    let mut foam = FoamTexture::new(&gpu.device, size);
+    let no_foam = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&surface, None)),
+    ));
+    foam.write(&gpu.queue, &vec![0.0; size.cells()])
+        .expect("write");
+    let clear = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&surface, Some(&foam))),
+    ));
+    assert!(
+        clear == no_foam,
+        "no coverage changed the picture by {:.3} levels on average",
+        mean_change(&no_foam, &clear)
+    );
+    // NaN and values past 1 are drawn as none and as full cover.
+    let mut coverage = vec![1.0; size.cells()];
+    coverage[0] = f32::NAN;
+    coverage[1] = 7.0;
+    foam.write(&gpu.queue, &coverage).expect("write");
+    let white = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&surface, Some(&foam))),
+    ));
+    let (changed, brighter) = brighter_where_changed(&no_foam, &white);
+    assert!(changed > 2000, "the covered grid changed {changed} pixels");
+    assert!(
+        brighter * 100 >= changed * 95,
+        "{brighter} of the {changed} pixels the grid's foam changed are brighter"
+    );
+
+    let breaking = |threshold| OceanSurfaceStyle {
+        foam_jacobian: threshold,
+        ..style()
+    };
+    let open = rgb(&draw(&gpu, &sea, 4.0, breaking(None), None));
+    let none_fold = rgb(&draw(&gpu, &sea, 4.0, breaking(Some(-1.0)), None));
+    assert!(
+        none_fold == open,
+        "foam at -1 changed the picture by {:.3} levels on average",
+        mean_change(&open, &none_fold)
+    );
+    let crests = rgb(&draw(&gpu, &sea, 4.0, breaking(Some(1.0)), None));
+    let (changed, brighter) = brighter_where_changed(&open, &crests);
+    assert!(changed > 2000, "the sea's foam changed {changed} pixels");
+    // Foam over the sun's glint may be darker than the glint.
+    assert!(
+        brighter * 100 >= changed * 95,
+        "{brighter} of the {changed} pixels the sea's foam changed are brighter"
+    );
+
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let e = OceanSurfaceRenderer::new(&gpu.device, &gpu.queue, format, breaking(Some(1.5)))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("foam_jacobian") && e.contains("1.5"), "{e}");
+    let small = FoamTexture::new(&gpu.device, GridSize::new(8, 8).expect("size"));
+    let mut renderer =
+        OceanSurfaceRenderer::new(&gpu.device, &gpu.queue, format, style()).expect("renderer");
+    let e = renderer
+        .prepare(
+            &camera(),
+            (WIDTH, HEIGHT),
+            &sea,
+            Some(placed(&surface, Some(&small))),
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("grid foam texture size") && e.contains("8x8"),
+        "{e}"
+    );
+    let e = foam.write(&gpu.queue, &[0.5; 10]).unwrap_err().to_string();
+    assert!(e.contains("foam coverage cells"), "{e}");
 }

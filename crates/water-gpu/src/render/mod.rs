@@ -12,7 +12,9 @@
 
 mod body_renderer;
 mod camera;
+mod cell_texture;
 mod classic_shading;
+mod foam_texture;
 mod frame_target;
 mod grid_surface;
 mod hull_mask;
@@ -31,6 +33,7 @@ use glam::Vec3;
 pub use body_renderer::BodyDraw;
 pub use camera::Camera;
 pub use classic_shading::{shade_classic, ClassicRenderer, ClassicShading};
+pub use foam_texture::FoamTexture;
 pub use frame_target::FrameTarget;
 pub use grid_surface::{GridSurfaceRenderer, GridSurfaceStyle, MAX_MESH_QUADS};
 pub use hull_mask::HullMaskTexture;

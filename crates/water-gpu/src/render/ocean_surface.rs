@@ -1,6 +1,7 @@
 //! The sea drawn to the horizon on the caller's device: the ambient sea of an
 //! [`OceanSynthesis`] on a camera-centred [`RingMesh`], the interactive grid's heights added
-//! where it lies, the sky behind and reflected, a haze with distance, and the floating bodies.
+//! where it lies, the sky behind and reflected, a haze with distance, foam drawn white (the
+//! grid's coverage, and the open sea's breaking crests), and the floating bodies.
 //! The shader is `shaders/render_ocean_surface.wgsl`.
 
 use glam::{Vec2, Vec3, Vec4Swizzles};
@@ -11,6 +12,7 @@ use crate::error::GpuError;
 use crate::ocean_synthesis::OceanSynthesis;
 use crate::render::body_renderer::{BodyDraw, BodyRenderer};
 use crate::render::camera::Camera;
+use crate::render::foam_texture::FoamTexture;
 use crate::render::frame_target::FrameTarget;
 use crate::render::render_pipeline::{
     layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
@@ -55,6 +57,11 @@ pub struct OceanSurfaceStyle {
     pub shininess: f32,
     /// What the pixels of the sea show.
     pub view: SurfaceView,
+    /// The open sea is drawn white where its Jacobian `det(I + grad D)` falls below this (in
+    /// `[-1, 1]`: the breaking crests of a choppy sea, as they break, with no decay), fading in
+    /// over 0.15 below it; `None`: the sea draws no foam of its own. The grid's foam
+    /// ([`InteractiveGrid::foam`]) is drawn either way.
+    pub foam_jacobian: Option<f32>,
 }
 
 impl Default for OceanSurfaceStyle {
@@ -75,6 +82,7 @@ impl Default for OceanSurfaceStyle {
             sun_direction: Vec3::new(0.4, 0.6, 0.45),
             shininess: 600.0,
             view: SurfaceView::Lit,
+            foam_jacobian: None,
         }
     }
 }
@@ -126,6 +134,14 @@ impl OceanSurfaceStyle {
         check_colour("water_colour", self.water_colour)?;
         check_colour("sky_colour", self.sky_colour)?;
         check_direction("sun_direction", self.sun_direction)?;
+        if let Some(j) = self.foam_jacobian {
+            setting(
+                (-1.0..=1.0).contains(&j),
+                "foam_jacobian",
+                j,
+                "from -1 to 1",
+            )?;
+        }
         Ok(())
     }
 }
@@ -143,6 +159,9 @@ pub struct InteractiveGrid<'a> {
     pub cell_size: f32,
     /// Its corner (cell (0, 0)'s outer corner) in the world, metres.
     pub origin: Vec2,
+    /// Its foam's coverage ([`super::FoamTexture`], the grid's size), drawn white; `None`:
+    /// no foam on the grid.
+    pub foam: Option<&'a wgpu::TextureView>,
 }
 
 /// Draws the sea to the horizon into the caller's colour and depth targets.
@@ -156,6 +175,7 @@ pub struct OceanSurfaceRenderer {
     bodies: BodyRenderer,
     uniforms: wgpu::Buffer,
     no_grid: wgpu::TextureView,
+    no_foam: FoamTexture,
     /// The mesh's buffers and the level centres they were made around.
     mesh: Option<MeshBuffers>,
     prepared: Option<wgpu::BindGroup>,
@@ -215,6 +235,7 @@ impl OceanSurfaceRenderer {
             bodies: BodyRenderer::new(device, queue, target_format)?,
             uniforms,
             no_grid,
+            no_foam: FoamTexture::new(device, GridSize::new(3, 3)?),
             mesh: None,
             prepared: None,
         })
@@ -291,6 +312,15 @@ impl OceanSurfaceRenderer {
                 "the grid's size in cells",
             )?;
             check_positive("grid cell_size", grid.cell_size)?;
+            if let Some(foam) = grid.foam {
+                let t = foam.texture();
+                setting(
+                    (t.width(), t.height()) == (w, h),
+                    "grid foam texture size",
+                    format!("{}x{}", t.width(), t.height()),
+                    "the grid's size in cells",
+                )?;
+            }
             setting(
                 grid.origin.is_finite(),
                 "grid origin",
@@ -315,6 +345,9 @@ impl OceanSurfaceRenderer {
             &displacement,
             &normals,
             grid.as_ref().map_or(&self.no_grid, |g| g.surface),
+            grid.as_ref()
+                .and_then(|g| g.foam)
+                .unwrap_or(self.no_foam.view()),
         ];
         let mut entries = vec![wgpu::BindGroupEntry {
             binding: 0,
@@ -460,6 +493,12 @@ impl OceanSurfaceRenderer {
                 sea.tile_lengths().len() as u32,
                 sea.cells(),
             ],
+            foam: [
+                s.foam_jacobian.unwrap_or(0.0),
+                f32::from(u8::from(s.foam_jacobian.is_some())),
+                f32::from(u8::from(grid.is_some_and(|g| g.foam.is_some()))),
+                0.0,
+            ],
         }
     }
 }
@@ -486,6 +525,7 @@ fn pipelines(
             layout_entry(1, array),
             layout_entry(2, array),
             layout_entry(3, unfilterable_texture()),
+            layout_entry(4, unfilterable_texture()),
         ],
     });
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
