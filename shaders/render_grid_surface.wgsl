@@ -24,7 +24,7 @@ struct SurfaceRenderUniforms {
     sky_colour: vec4<f32>,    // rgb: sky at the horizon (linear); w: floor texture tile (m)
     grid: vec4<f32>,          // x: cells along x, y: cells along y, z: cell size h (m), w: height scale
     mesh: vec4<f32>,          // x: quads along x, y: quads along y, z: rim fade (m), w: floor depth (m)
-    flags: vec4<u32>,         // x: view (0 lit, 1 normals, 2 heights), y: 1 with a hull mask
+    flags: vec4<u32>,         // x: view (0 lit, 1 normals, 2 heights), y: 1 with a hull mask, z: 1 with foam
 }
 
 @group(0) @binding(0) var<uniform> u: SurfaceRenderUniforms;
@@ -32,6 +32,7 @@ struct SurfaceRenderUniforms {
 @group(0) @binding(2) var hull_mask: texture_2d<f32>;
 @group(0) @binding(3) var floor_texture: texture_2d<f32>;
 @group(0) @binding(4) var floor_sampler: sampler;
+@group(0) @binding(5) var foam_texture: texture_2d<f32>;
 
 const VIEW_LIT: u32 = 0u;
 const VIEW_NORMALS: u32 = 1u;
@@ -48,18 +49,31 @@ fn texel(t: texture_2d<f32>, cell: vec2<i32>) -> vec4<f32> {
     return textureLoad(t, clamp(cell, vec2<i32>(0, 0), last), 0);
 }
 
-// Cell height at world position p, bilinear between cell centres (the surface texture is
-// Rgba32Float, which not every device can filter, so the filter is written out).
-fn cell_height(p: vec2<f32>) -> f32 {
+// `t` (one texel a cell) at world position p, bilinear between cell centres (the surface
+// texture is Rgba32Float, which not every device can filter, so the filter is written out).
+fn cell_bilinear(t: texture_2d<f32>, p: vec2<f32>) -> vec4<f32> {
     let c = p / u.grid.z - vec2<f32>(0.5, 0.5);
     let base = floor(c);
     let f = c - base;
     let i = vec2<i32>(base);
-    let h00 = texel(surface, i).w;
-    let h10 = texel(surface, i + vec2<i32>(1, 0)).w;
-    let h01 = texel(surface, i + vec2<i32>(0, 1)).w;
-    let h11 = texel(surface, i + vec2<i32>(1, 1)).w;
-    return mix(mix(h00, h10, f.x), mix(h01, h11, f.x), f.y);
+    let s00 = texel(t, i);
+    let s10 = texel(t, i + vec2<i32>(1, 0));
+    let s01 = texel(t, i + vec2<i32>(0, 1));
+    let s11 = texel(t, i + vec2<i32>(1, 1));
+    return mix(mix(s00, s10, f.x), mix(s01, s11, f.x), f.y);
+}
+
+// Cell height at world position p (m).
+fn cell_height(p: vec2<f32>) -> f32 {
+    return cell_bilinear(surface, p).w;
+}
+
+// The foam's coverage at p (0 to 1); 0 without foam.
+fn foam_at(p: vec2<f32>) -> f32 {
+    if (u.flags.z == 0u) {
+        return 0.0;
+    }
+    return clamp(cell_bilinear(foam_texture, p).x, 0.0, 1.0);
 }
 
 // 1 away from the rim, falling smoothly over the rim fade width to 0 at the centres of the rim
@@ -146,6 +160,6 @@ fn fs_main(v: WaterVertex) -> @location(0) vec4<f32> {
         below = mix(u.water_colour.rgb, floor_colour, seen);
     }
     let specular = pow(max(dot(reflected, u.sun.xyz), 0.0), u.sun.w);
-    let colour = mix(below, sky_gradient(u.sky_colour.rgb, reflected), reflectance) + vec3<f32>(specular);
-    return vec4<f32>(colour, 1.0);
+    let water = mix(below, sky_gradient(u.sky_colour.rgb, reflected), reflectance) + vec3<f32>(specular);
+    return vec4<f32>(with_foam(water, n, u.sun.xyz, foam_at(v.world.xy)), 1.0);
 }

@@ -242,10 +242,8 @@ fn fs_sea(v: SeaVertex) -> @location(0) vec4<f32> {
     let lit_body = u.water_colour.rgb * (0.4 + 0.6 * max(u.sun.z, 0.0));
     let specular = pow(max(dot(reflected, u.sun.xyz), 0.0), u.sun.w);
     let water = mix(lit_body, seen_sky, fresnel(dot(n, to_eye))) + vec3<f32>(specular);
-    // Foam: white, lit by the sun and the sky, over the water it covers.
     let coverage = max(grid_foam_at(v.world.xy), sea_foam_at(v.undisplaced, footprint));
-    let foam = vec3<f32>(0.85) * (0.55 + 0.45 * max(dot(n, u.sun.xyz), 0.0));
-    let colour = mix(water, foam, coverage);
+    let colour = with_foam(water, n, u.sun.xyz, coverage);
     return vec4<f32>(mix(colour, u.sky_colour.rgb, haze(distance)), 1.0);
 }
 

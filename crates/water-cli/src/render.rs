@@ -1,5 +1,5 @@
 //! `water render`: a scenario run on a GPU backend and drawn every so many steps into PNG frames
-//! and an animated GIF. Grid water is drawn in 3-D with its floating bodies and land, classic
+//! and an animated GIF. Grid water is drawn in 3-D with its floating bodies, land and foam, classic
 //! mode in Hugo Elias's 2-D look, sphere water as the displaced icosphere, and a grid inside an
 //! `[ocean]` as the sea to the horizon with the grid's waves added and its `[foam]` drawn white
 //! (the grid's coverage, and the sea's crests where its Jacobian falls below the threshold).
@@ -412,6 +412,8 @@ impl Frames<'_> {
         let mut land = scenario.land_now(&sim);
         let mut meshes = BodyMeshes::new(device, bodies_of(&sim), &land, cell)?;
         let mask = HullMaskTexture::new(device, size);
+        let mut foam = scenario.foam.map(|_| FoamTexture::new(device, size));
+        renderer.set_foam(foam.as_ref().map(FoamTexture::view))?;
         let mut cells = vec![0.0_f32; size.cells()];
         let mut scale = options.height_scale;
         for &step in steps {
@@ -435,6 +437,9 @@ impl Frames<'_> {
                 rasterise_grid_mask(&body.hulls, &pose, size, cell, 1.0, &mut cells)?;
             }
             mask.write(queue, &cells)?;
+            if let (Some(texture), Some(coverage)) = (&mut foam, sim.foam_coverage()) {
+                texture.write(queue, &coverage)?;
+            }
             let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
             let draws = meshes.draws(bodies_of(&sim), drawn, origin);
             self.draw(|encoder, target| {

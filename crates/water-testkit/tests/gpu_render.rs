@@ -1,14 +1,14 @@
 //! The renderers of `water_gpu::render` draw what the water holds: per-pixel normals from the x
-//! and the y slopes, heights faded at the rim and flat inside hulls, the classic look byte for
+//! and the y slopes, heights faded at the rim and flat inside hulls, foam white where it lies, the classic look byte for
 //! byte as its CPU twin, and sphere vertices with the CPU's area-weighted normals, on both
 //! backends.
 
 use glam::{Vec2, Vec3};
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::render::{
-    shade_classic, Camera, ClassicRenderer, ClassicShading, GridSurfaceRenderer, GridSurfaceStyle,
-    HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle,
-    SurfaceView,
+    shade_classic, Camera, ClassicRenderer, ClassicShading, FoamTexture, GridSurfaceRenderer,
+    GridSurfaceStyle, HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer,
+    SphereSurfaceStyle, SurfaceView,
 };
 use water_gpu::{
     GpuBackend, GpuContext, GpuGrid, GpuGridWater, GpuSphere, GpuSphereWater, GridSpec,
@@ -260,6 +260,86 @@ fn waves_are_hidden_inside_hulls() {
         "there are waves under the hull to hide ({waves_under_hull})"
     );
     assert_eq!(outside_changed, 0, "the mask leaves open water alone");
+}
+
+/// Foam draws white over the cells it covers: a patch of full coverage brightens 95% or more of
+/// its cells' pixels (top-down, one pixel a cell; over the sun's glint foam may be darker), and
+/// leaves every pixel a cell or more away from it as it was; no coverage draws the same bytes
+/// as no foam; a foam texture of another size is refused by name.
+#[test]
+fn foam_draws_white_over_the_cells_it_covers() {
+    let gpu = gpu_or_return!("foam_draws_white_over_the_cells_it_covers");
+    let mut grid = rippled_grid(&gpu, GpuBackend::Compute, 30);
+    let size = grid.spec().size;
+    let patch = |x: usize, y: usize| (10..22).contains(&x) && (8..20).contains(&y);
+    let near_patch = |x: usize, y: usize| (9..23).contains(&x) && (7..21).contains(&y);
+    let target = offscreen(&gpu, W as u32, H as u32, wgpu::TextureFormat::Rgba8Unorm);
+    let mut renderer = GridSurfaceRenderer::new(
+        &gpu.device,
+        &gpu.queue,
+        target.format(),
+        size,
+        CELL,
+        GridSurfaceStyle::default(),
+    )
+    .expect("renderer");
+    let surface = grid.update_normal_height().expect("surface").clone();
+    let draw = |renderer: &mut GridSurfaceRenderer| {
+        submit_once(&gpu, |encoder| {
+            renderer
+                .encode(
+                    encoder,
+                    target.frame(Vec3::ZERO),
+                    &top_down(),
+                    &surface,
+                    None,
+                    &[],
+                )
+                .expect("encode");
+        });
+        target.read().expect("readback")
+    };
+    let plain = draw(&mut renderer);
+    let mut foam = FoamTexture::new(&gpu.device, size);
+    foam.write(&gpu.queue, &vec![0.0; size.cells()])
+        .expect("write");
+    renderer.set_foam(Some(foam.view())).expect("foam");
+    assert!(
+        draw(&mut renderer) == plain,
+        "no coverage changed the picture"
+    );
+    let coverage: Vec<f32> = (0..size.cells())
+        .map(|i| if patch(i % W, i / W) { 1.0 } else { 0.0 })
+        .collect();
+    foam.write(&gpu.queue, &coverage).expect("write");
+    let white = draw(&mut renderer);
+    let (mut inside, mut brighter) = (0, 0);
+    for row in 0..H {
+        for px in 0..W {
+            let (x, y) = cell_of(px, row);
+            let (f, p) = (
+                white.pixel(px as u32, row as u32),
+                plain.pixel(px as u32, row as u32),
+            );
+            let sum = |c: [u8; 4]| c[..3].iter().map(|&v| u32::from(v)).sum::<u32>();
+            if patch(x, y) {
+                inside += 1;
+                brighter += usize::from(sum(f) > sum(p));
+            } else if !near_patch(x, y) {
+                assert_eq!(f, p, "cell ({x}, {y}) away from the foam changed");
+            }
+        }
+    }
+    assert!(
+        brighter * 100 >= inside * 95,
+        "{brighter} of the patch's {inside} pixels are brighter"
+    );
+    let small = FoamTexture::new(&gpu.device, GridSize::new(8, 8).expect("size"));
+    let e = renderer
+        .set_foam(Some(small.view()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("foam texture size") && e.contains("8x8"), "{e}");
 }
 
 /// Lit water has many shades, changes as its waves move, and shows its floor: a red floor in

@@ -10,6 +10,7 @@ use crate::device_calls::validated;
 use crate::error::GpuError;
 use crate::render::body_renderer::{BodyDraw, BodyRenderer};
 use crate::render::camera::Camera;
+use crate::render::foam_texture::FoamTexture;
 use crate::render::frame_target::FrameTarget;
 use crate::render::hull_mask::HullMaskTexture;
 use crate::render::render_pipeline::{
@@ -117,6 +118,9 @@ pub struct GridSurfaceRenderer {
     floor: wgpu::TextureView,
     sampler: wgpu::Sampler,
     no_mask: HullMaskTexture,
+    /// The grid's foam ([`GridSurfaceRenderer::set_foam`]), or none (`no_foam` bound).
+    foam: Option<wgpu::TextureView>,
+    no_foam: FoamTexture,
     /// The bind group [`GridSurfaceRenderer::prepare`] set up for
     /// [`GridSurfaceRenderer::draw`].
     prepared: Option<wgpu::BindGroup>,
@@ -182,6 +186,8 @@ impl GridSurfaceRenderer {
             floor,
             sampler,
             no_mask,
+            foam: None,
+            no_foam: FoamTexture::new(device, GridSize::new(3, 3)?),
             prepared: None,
         })
     }
@@ -223,6 +229,27 @@ impl GridSurfaceRenderer {
                 "water floor",
             )
             .create_view(&Default::default());
+    }
+
+    /// Draws `foam` white from the next [`GridSurfaceRenderer::prepare`] on: a grid's foam
+    /// coverage ([`FoamTexture::view`], the grid's size); `None`: no foam.
+    ///
+    /// # Errors
+    /// [`GpuError::BadRenderSetting`] for a texture of another size; the foam drawn stays.
+    pub fn set_foam(&mut self, foam: Option<&wgpu::TextureView>) -> Result<(), GpuError> {
+        if let Some(view) = foam {
+            let t = view.texture();
+            let (w, h) = (self.size.width() as u32, self.size.height() as u32);
+            if (t.width(), t.height()) != (w, h) {
+                return Err(GpuError::BadRenderSetting {
+                    what: "foam texture size",
+                    value: format!("{}x{}", t.width(), t.height()),
+                    requirement: "the grid's size in cells",
+                });
+            }
+        }
+        self.foam = foam.cloned();
+        Ok(())
     }
 
     /// Sets up the next [`GridSurfaceRenderer::draw`]: the camera, the surface texture of the
@@ -289,6 +316,12 @@ impl GridSurfaceRenderer {
                     binding: 4,
                     resource: wgpu::BindingResource::Sampler(&self.sampler),
                 },
+                wgpu::BindGroupEntry {
+                    binding: 5,
+                    resource: wgpu::BindingResource::TextureView(
+                        self.foam.as_ref().unwrap_or(self.no_foam.view()),
+                    ),
+                },
             ],
         });
         self.prepared = Some(group);
@@ -354,7 +387,12 @@ impl GridSurfaceRenderer {
                 s.rim_fade,
                 s.floor_depth,
             ],
-            flags: [s.view.code(), u32::from(has_mask), 0, 0],
+            flags: [
+                s.view.code(),
+                u32::from(has_mask),
+                u32::from(self.foam.is_some()),
+                0,
+            ],
         }
     }
 }
@@ -411,6 +449,7 @@ fn pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderP
                 4,
                 wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             ),
+            layout_entry(5, unfilterable_texture()),
         ],
     });
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
