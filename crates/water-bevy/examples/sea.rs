@@ -1,6 +1,7 @@
 //! `sea`: a boat at sea. A JONSWAP swell without end reaches the horizon around the camera
 //! (`Water::with_ocean`); the boat and two crates float and pitch on it, and the boat's wake is
-//! the interactive grid's water, added to the sea where the grid lies. W / up arrow: throttle;
+//! the interactive grid's water, added to the sea where the grid lies; foam whitens the wake and
+//! the crests that break (`Water::with_foam`). W / up arrow: throttle;
 //! S / down arrow: reverse; A and D / left and right arrows: turn. The camera follows the boat.
 //!
 //! ```text
@@ -23,7 +24,7 @@ mod helm;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use water_bevy::prelude::*;
-use water_bevy::{DragRates, WaterSystems};
+use water_bevy::{DragRates, FoamSettings, WaterSystems};
 
 use check_mode::{CheckFrame, CheckModePlugin, ExampleBackend, Options};
 use helm::{helm_force, keyboard_helm};
@@ -179,7 +180,14 @@ fn setup(
         Water::new(256, 256)
             .with_cell_size(0.25)
             .with_backend(backend.0)
-            .with_ocean(swell),
+            .with_ocean(swell)
+            // White water: the boat's bow and stern, and the swell's crests where they break.
+            .with_foam(FoamSettings {
+                half_life: 0.8,
+                wake: 0.3,
+                jacobian_threshold: Some(0.6),
+                shore_depth: None,
+            }),
         WaterLook {
             colour: Color::srgb(0.03, 0.16, 0.26),
             ..default()

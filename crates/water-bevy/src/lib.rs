@@ -105,7 +105,7 @@ pub use query::{WaterQuery, WaterSample};
 pub use simulation::{OnWater, WaterRefused, WaterSimulation};
 pub use surface::{
     grid_mesh, WaterLook, WaterSurface, WaterSurfaceExtension, WaterSurfaceMaterial,
-    WaterSurfaceUniform, WATER_SURFACE_SHADER,
+    WaterSurfaceUniform, FOAM_LOOK_SHADER, WATER_SURFACE_SHADER,
 };
 pub use water::{LandRect, Water, STABLE_STEP_FRACTION};
 
@@ -118,7 +118,7 @@ pub use water_scene;
 /// Boundaries and drag rates, as [`Water`] and [`Floating`] take them.
 pub use water_scene::{
     water_buoyancy::DragRates, water_core::Boundary, water_core::ContactSource, Backend, BodyWater,
-    DEFAULT_CONTACT_AMPLITUDE,
+    FoamSettings, DEFAULT_CONTACT_AMPLITUDE,
 };
 
 /// What a game using the plugin needs in scope.

@@ -83,6 +83,9 @@ pub struct OceanSurfaceExtension {
     /// Where the tiles and the grid lie.
     #[uniform(103)]
     pub ocean: OceanSurfaceUniform,
+    /// The grid's foam: its surface's foam texture ([`WaterSurface::foam`]).
+    #[texture(104, sample_type = "float", filterable = false, visibility(fragment))]
+    pub grid_foam: Handle<Image>,
 }
 
 /// The sea's uniform block (`OceanSurface` in `ocean_surface.wgsl`).
@@ -102,6 +105,10 @@ pub struct OceanSurfaceUniform {
     /// Where the grid's corner is in the sea's frame, metres (a [`crate::WaterFocus`] moves
     /// it; the sea's frame is the water's as it was made).
     pub grid_origin: Vec2,
+    /// Foam: the sea's Jacobian below which it is drawn white (x; the water's
+    /// [`water_scene::FoamSettings::jacobian_threshold`]), 1 to draw the sea's breaking crests
+    /// (y), 1 to draw the grid's foam (z); w unused.
+    pub foam: Vec4,
 }
 
 /// The drawn sea of a [`Water`] entity: spawned by the plugin on an entity of its own.
@@ -312,7 +319,17 @@ pub(crate) fn make_ocean_surfaces(
                     // As the grid's own surface reads it: r on the CPU, w of the GPU's texels.
                     grid_channel: if water.backend.gpu().is_some() { 3 } else { 0 },
                     grid_origin: Vec2::ZERO,
+                    foam: water.foam.map_or(Vec4::ZERO, |f| {
+                        let sea = f.jacobian_threshold;
+                        Vec4::new(
+                            sea.unwrap_or(0.0),
+                            f32::from(u8::from(sea.is_some())),
+                            1.0,
+                            0.0,
+                        )
+                    }),
                 },
+                grid_foam: surface.foam.clone(),
             },
         });
         let layout = ocean_layout(placement.cell_size);

@@ -13,6 +13,7 @@
     pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
     view_transformations::position_world_to_clip,
 }
+#import water_bevy::foam_look::foam_material
 
 struct OceanSurface {
     // Each tile's side, metres, four to a vector.
@@ -26,12 +27,16 @@ struct OceanSurface {
     grid_channel: u32,
     // Where the grid's corner is in the sea's frame, metres (it follows a focus).
     grid_origin: vec2<f32>,
+    // x: the sea's Jacobian below which it is white; y: 1 to draw the sea's foam; z: 1 to draw
+    // the grid's.
+    foam: vec4<f32>,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var sea_displacement: texture_2d_array<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var sea_slopes: texture_2d_array<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(102) var grid_heights: texture_2d<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(103) var<uniform> ocean: OceanSurface;
+@group(#{MATERIAL_BIND_GROUP}) @binding(104) var grid_foam: texture_2d<f32>;
 
 fn tile_length(tile: u32) -> f32 {
     return ocean.tile_lengths[tile / 4u][tile % 4u];
@@ -126,6 +131,35 @@ fn grid_slope(p: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(gx, gy) / (2.0 * h);
 }
 
+// The grid's foam at sea point p (0 to 1, bilinear between cell centres); 0 off the grid.
+fn grid_foam_at(p: vec2<f32>) -> f32 {
+    let q = p - ocean.grid_origin;
+    if (ocean.foam.z == 0.0 || grid_weight(q) == 0.0) {
+        return 0.0;
+    }
+    let last = vec2<i32>(textureDimensions(grid_foam)) - vec2<i32>(1);
+    let u = q / ocean.corner.w - vec2<f32>(0.5);
+    let base = floor(u);
+    let f = u - base;
+    let i = vec2<i32>(base);
+    let c00 = textureLoad(grid_foam, clamp(i, vec2<i32>(0), last), 0).x;
+    let c10 = textureLoad(grid_foam, clamp(i + vec2<i32>(1, 0), vec2<i32>(0), last), 0).x;
+    let c01 = textureLoad(grid_foam, clamp(i + vec2<i32>(0, 1), vec2<i32>(0), last), 0).x;
+    let c11 = textureLoad(grid_foam, clamp(i + vec2<i32>(1, 1), vec2<i32>(0), last), 0).x;
+    return mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);
+}
+
+// The sea's breaking foam from its fields `a` = (Dx, Dy, h, dDx/dy) and `b` = (dh/dx, dh/dy,
+// dDx/dx, dDy/dy): white where the Jacobian det(I + grad D) falls below the threshold, fading
+// in over 0.15 below it (water_gpu's render_ocean_surface.wgsl draws its sea alike).
+fn sea_foam_at(a: vec4<f32>, b: vec4<f32>) -> f32 {
+    if (ocean.foam.y == 0.0) {
+        return 0.0;
+    }
+    let jacobian = (1.0 + b.z) * (1.0 + b.w) - a.w * a.w;
+    return 1.0 - smoothstep(ocean.foam.x - 0.15, ocean.foam.x, jacobian);
+}
+
 // Where the surface point over sea point p lies, relative to p: (Dx, Dy, height).
 fn displacement(p: vec2<f32>) -> vec3<f32> {
     let sea = sea_read(0u, p);
@@ -182,6 +216,7 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
     var pbr_input = pbr_input_from_standard_material(in, is_front);
     pbr_input.world_normal = n;
     pbr_input.N = n;
+    foam_material(&pbr_input, max(grid_foam_at(p), sea_foam_at(a, b)));
     var out: FragmentOutput;
     out.color = apply_pbr_lighting(pbr_input);
     out.color = main_pass_post_lighting_processing(pbr_input, out.color);

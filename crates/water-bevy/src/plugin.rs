@@ -15,7 +15,10 @@ use crate::simulation::{
     add_floating_bodies, apply_floating_forces, build_simulations, remove_floating_bodies,
     step_water, write_floating_transforms,
 };
-use crate::surface::{make_surfaces, upload_heights, WaterSurfaceMaterial, WATER_SURFACE_SHADER};
+use crate::surface::{
+    make_surfaces, upload_foam, upload_heights, WaterSurfaceMaterial, FOAM_LOOK_SHADER,
+    WATER_SURFACE_SHADER,
+};
 
 /// Simulated, rendered water in a Bevy app: add it, then spawn a [`crate::Water`] and
 /// [`crate::Floating`] bodies.
@@ -101,6 +104,11 @@ impl Plugin for WaterPlugin {
         if self.render {
             for (handle, source, path) in [
                 (
+                    FOAM_LOOK_SHADER,
+                    include_str!("foam_look.wgsl"),
+                    "water_bevy/foam_look.wgsl",
+                ),
+                (
                     WATER_SURFACE_SHADER,
                     include_str!("water_surface.wgsl"),
                     "water_bevy/water_surface.wgsl",
@@ -129,6 +137,7 @@ impl Plugin for WaterPlugin {
                 (
                     make_surfaces,
                     upload_heights,
+                    upload_foam,
                     make_ocean_surfaces,
                     update_ocean_surfaces,
                 )

@@ -76,6 +76,9 @@ impl WaterSimulation {
         let mut scene = Scene::new(spec, land, settings, gpu)
             .map_err(|source| WaterBevyError::Scene { entity, source })?;
         scene.set_ocean(sea);
+        scene
+            .set_foam(water.foam)
+            .map_err(|source| WaterBevyError::Scene { entity, source })?;
         let mut simulation = Self {
             scene,
             placement: WaterPlacement::centred(centre, water.cell_size, water.width, water.height),

@@ -1,6 +1,7 @@
 //! The rendered water surface: a grid mesh displaced by the heights, lit per pixel by Bevy's
 //! lights through [`WaterSurfaceMaterial`] (Bevy's `StandardMaterial` extended with the height
-//! texture, `water_surface.wgsl`), and the system that uploads the CPU heights each frame.
+//! texture, `water_surface.wgsl`), and the systems that upload the CPU heights and the foam each
+//! frame.
 
 use bevy::asset::{uuid_handle, RenderAssetUsages};
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -17,6 +18,10 @@ use crate::water::Water;
 /// The surface shader, registered by the plugin under this handle.
 pub const WATER_SURFACE_SHADER: Handle<Shader> =
     uuid_handle!("6c3f1c4e-2b7d-4a55-9d0e-5f1a7c2e9b31");
+
+/// The foam's look (`foam_look.wgsl`, imported by the surface and the sea), registered by the
+/// plugin under this handle.
+pub const FOAM_LOOK_SHADER: Handle<Shader> = uuid_handle!("0b8e5d1a-7f3c-4e21-b6a9-3d4c2e1f8a57");
 
 /// The water's material: Bevy's `StandardMaterial` (colour, roughness, reflectance: the look)
 /// with the heights added ([`WaterSurfaceExtension`]).
@@ -38,6 +43,10 @@ pub struct WaterSurfaceExtension {
     /// Cell size and height scale.
     #[uniform(101)]
     pub surface: WaterSurfaceUniform,
+    /// The foam's coverage, 0 to 1, one `R32Float` texel per cell, row 0 first
+    /// ([`WaterSurface::foam`]): drawn as white, rough water.
+    #[texture(102, sample_type = "float", filterable = false, visibility(fragment))]
+    pub foam: Handle<Image>,
 }
 
 /// The surface's uniform block (`WaterSurface` in `water_surface.wgsl`).
@@ -50,8 +59,8 @@ pub struct WaterSurfaceUniform {
     /// The texel channel holding the height: 0 (r) for the CPU's `R32Float` texture, 3 (w)
     /// for the GPU's normal-and-height texels.
     pub height_channel: u32,
-    /// Keeps the block 16 bytes (uniform layout).
-    pub padding: u32,
+    /// 1 where the water has foam to draw ([`Water::foam`]), else 0.
+    pub has_foam: u32,
 }
 
 impl MaterialExtension for WaterSurfaceExtension {
@@ -110,6 +119,12 @@ pub struct WaterSurface {
     /// (world cells; `None` before the first upload): frames without a new step or a move of
     /// the grid upload nothing.
     pub uploaded_step: Option<(u64, bevy::math::I64Vec2)>,
+    /// The foam's coverage ([`water_scene::Scene::foam_coverage`]), one `R32Float` texel per
+    /// cell, uploaded from the CPU (the foam is the CPU's on every backend); all zero without
+    /// foam.
+    pub foam: Handle<Image>,
+    /// The step and corner whose foam [`WaterSurface::foam`] holds.
+    pub uploaded_foam: Option<(u64, bevy::math::I64Vec2)>,
 }
 
 /// A `width` x `height` grid mesh of `cell_size` centred on the origin: one vertex per cell
@@ -192,6 +207,13 @@ pub(crate) fn make_surfaces(
             format,
             usage,
         ));
+        let foam = images.add(Image::new_fill(
+            size,
+            TextureDimension::D2,
+            &0.0f32.to_ne_bytes(),
+            TextureFormat::R32Float,
+            RenderAssetUsages::default(),
+        ));
         let material = materials.add(WaterSurfaceMaterial {
             base: StandardMaterial {
                 base_color: look.colour,
@@ -205,14 +227,17 @@ pub(crate) fn make_surfaces(
                     cell_size: water.cell_size,
                     height_scale: look.height_scale,
                     height_channel,
-                    padding: 0,
+                    has_foam: u32::from(water.foam.is_some()),
                 },
+                foam: foam.clone(),
             },
         });
         let surface = WaterSurface {
             heights,
             material: material.clone(),
             uploaded_step: None,
+            foam,
+            uploaded_foam: None,
         };
         if water.ocean.is_some() {
             // The sea's mesh draws the grid's heights (`crate::ocean_surface`): this surface
@@ -255,6 +280,29 @@ pub(crate) fn upload_heights(
             Ok(()) => surface.uploaded_step = Some(step),
             Err(e) => error!("water heights for the surface: {e}"),
         }
+    }
+}
+
+/// Copies each water's foam coverage into its surface's foam texture, once per frame after the
+/// fixed steps and only when the water stepped or moved since the last upload.
+pub(crate) fn upload_foam(
+    mut water: Query<(&WaterSimulation, &mut WaterSurface)>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    for (simulation, mut surface) in &mut water {
+        let scene = simulation.scene();
+        let step = (scene.steps_taken(), scene.window_origin_cells());
+        if surface.uploaded_foam == Some(step) {
+            continue;
+        }
+        let Some(coverage) = scene.foam_coverage() else {
+            continue;
+        };
+        let Some(mut image) = images.get_mut(&surface.foam) else {
+            continue;
+        };
+        write_texels(&mut image, bytemuck::cast_slice(&coverage));
+        surface.uploaded_foam = Some(step);
     }
 }
 

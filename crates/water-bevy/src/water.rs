@@ -7,7 +7,7 @@ use water_scene::water_core::{
     max_stable_dt, Boundary, ContactSource, Damping, GridMode, GridSize, GridSpec, LandMask,
     WaterError, WaveParams,
 };
-use water_scene::{Backend, BodyWater, DEFAULT_CONTACT_AMPLITUDE};
+use water_scene::{Backend, BodyWater, FoamSettings, DEFAULT_CONTACT_AMPLITUDE};
 
 /// Fraction of the largest stable step ([`max_stable_dt`]) the water steps at when
 /// [`Water::dt`] is left to the plugin: `a = 0.5 * 0.8^2 = 0.32`, clear of the limit so that
@@ -92,6 +92,8 @@ pub struct Water {
     /// The ambient sea around the grid ([`Water::with_ocean`]); `None` (the default): the grid
     /// is all the water there is.
     pub ocean: Option<OceanSpec>,
+    /// Foam on the grid ([`Water::with_foam`]), drawn white; `None` (the default): none.
+    pub foam: Option<FoamSettings>,
 }
 
 impl Default for Water {
@@ -118,6 +120,7 @@ impl Water {
             contact_amplitude: None,
             body_water: BodyWater::Current,
             ocean: None,
+            foam: None,
         }
     }
 
@@ -232,6 +235,25 @@ impl Water {
     #[must_use]
     pub fn with_ocean(mut self, spec: OceanSpec) -> Self {
         self.ocean = Some(spec);
+        self
+    }
+
+    /// The same surface with foam ([`water_scene::Scene::set_foam`]): bodies' bow and stern
+    /// events and, inside an ambient sea, its breaking crests turn the water white, fading by
+    /// the half-life; the surface draws it, and the sea to the horizon draws its own breaking
+    /// crests where its Jacobian falls below the same threshold. A shore depth is refused (the
+    /// plugin's water has no depth map). [`crate::WaterSimulation`] reports bad settings when
+    /// it builds the water.
+    ///
+    /// ```
+    /// use water_bevy::{FoamSettings, Water};
+    /// let wake = FoamSettings { half_life: 3.0, wake: 0.8, jacobian_threshold: None, shore_depth: None };
+    /// let pond = Water::new(64, 64).with_foam(wake);
+    /// assert_eq!(pond.foam.map(|f| f.half_life), Some(3.0));
+    /// ```
+    #[must_use]
+    pub fn with_foam(mut self, settings: FoamSettings) -> Self {
+        self.foam = Some(settings);
         self
     }
 

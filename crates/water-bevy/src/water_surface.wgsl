@@ -10,6 +10,7 @@
     pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
     view_transformations::position_world_to_clip,
 }
+#import water_bevy::foam_look::foam_material
 
 struct WaterSurface {
     // Cell size, metres.
@@ -19,11 +20,31 @@ struct WaterSurface {
     // The texel channel holding the height: 0 (r) for the CPU's R32Float texture, 3 (w) for
     // the GPU's normal-and-height texels.
     height_channel: u32,
-    _padding: u32,
+    // 1 with foam to draw.
+    has_foam: u32,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var heights: texture_2d<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var<uniform> surface: WaterSurface;
+@group(#{MATERIAL_BIND_GROUP}) @binding(102) var foam: texture_2d<f32>;
+
+// The foam's coverage at uv (0 to 1), bilinear between cell centres; 0 without foam.
+fn foam_at(uv: vec2<f32>) -> f32 {
+    if (surface.has_foam == 0u) {
+        return 0.0;
+    }
+    let size = vec2<f32>(textureDimensions(foam));
+    let last = vec2<i32>(size) - vec2<i32>(1);
+    let p = uv * size - vec2<f32>(0.5);
+    let base = vec2<i32>(floor(p));
+    let f = p - floor(p);
+    let c00 = textureLoad(foam, clamp(base, vec2<i32>(0), last), 0).x;
+    let c10 = textureLoad(foam, clamp(base + vec2<i32>(1, 0), vec2<i32>(0), last), 0).x;
+    let c01 = textureLoad(foam, clamp(base + vec2<i32>(0, 1), vec2<i32>(0), last), 0).x;
+    let c11 = textureLoad(foam, clamp(base + vec2<i32>(1, 1), vec2<i32>(0), last), 0).x;
+    return clamp(mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y), 0.0, 1.0);
+}
+
 
 fn height_at(texel: vec2<i32>) -> f32 {
     let last = vec2<i32>(textureDimensions(heights)) - vec2<i32>(1);
@@ -76,6 +97,7 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
     var pbr_input = pbr_input_from_standard_material(in, is_front);
     pbr_input.world_normal = n;
     pbr_input.N = n;
+    foam_material(&pbr_input, foam_at(in.uv));
     var out: FragmentOutput;
     out.color = apply_pbr_lighting(pbr_input);
     out.color = main_pass_post_lighting_processing(pbr_input, out.color);

@@ -2,6 +2,8 @@
 //! device is inserted by hand), the GPU water steps on it, the render world copies the water's
 //! normal-and-height texture into the surface's texture, and a camera's picture of the lit
 //! surface is not blank. Both textures are read back from the render world on its own device.
+//! Foam: the render world's foam texture holds the scene's coverage, and the sea with foam
+//! draws brighter than without.
 
 use std::time::Duration;
 
@@ -22,7 +24,6 @@ use water_bevy::water_scene::water_gpu::read_texture;
 use water_bevy::water_scene::water_gpu::render::picture_check;
 use water_bevy::{Backend, WaterSimulation, WaterSurface};
 use water_testkit::gpu::REQUIRE_GPU_VAR;
-use water_testkit::gpu_or_return;
 
 /// Cells along each side of the water.
 const CELLS: usize = 96;
@@ -118,12 +119,10 @@ fn windowless_app(backends: Backends) -> App {
     app
 }
 
-#[test]
-fn the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights() {
-    // The same adapter check as every GPU test: a failure under WATER_REQUIRE_GPU=1, a skip
-    // with the reason elsewhere. Bevy's renderer then finds its own adapter on that backend.
-    const NAME: &str = "the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights";
-    let gpu = gpu_or_return!(NAME);
+/// The backend Bevy's renderer may use here: the one `GpuContext::headless` chose, or `None`
+/// (a skip, with the reason; a failure under `WATER_REQUIRE_GPU=1`) where that is GL only.
+fn renderer_backend(name: &str) -> Option<Backends> {
+    let gpu = water_testkit::gpu_or_skip(name)?;
     let backend = Backends::from(gpu.adapter.get_info().backend);
     drop(gpu);
     if backend == Backends::GL {
@@ -132,17 +131,16 @@ fn the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights() {
                    (scripts/setup.sh installs Mesa's Vulkan driver)";
         assert!(
             std::env::var(REQUIRE_GPU_VAR).as_deref() != Ok("1"),
-            "{NAME}: {REQUIRE_GPU_VAR}=1 but {why}"
+            "{name}: {REQUIRE_GPU_VAR}=1 but {why}"
         );
-        eprintln!("{NAME}: skipped, {why}");
-        return;
+        eprintln!("{name}: skipped, {why}");
+        return None;
     }
-    let mut app = windowless_app(backend);
-    assert!(
-        app.world().get_resource::<RenderDevice>().is_some(),
-        "RenderPlugin made no render device"
-    );
+    Some(backend)
+}
 
+/// A camera drawing into an image (returned), a sun and some sky light.
+fn camera_and_light(app: &mut App, eye: Vec3) -> Handle<Image> {
     let mut target =
         Image::new_target_texture(PICTURE.0, PICTURE.1, TextureFormat::Rgba8UnormSrgb, None);
     target.texture_descriptor.usage |= TextureUsages::COPY_SRC;
@@ -152,7 +150,7 @@ fn the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights() {
         // No tonemapping: its lookup tables are a Bevy feature the plugin leaves out.
         Tonemapping::None,
         RenderTarget::Image(picture.clone().into()),
-        Transform::from_xyz(0.0, 5.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_translation(eye).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     app.world_mut().spawn((
         DirectionalLight {
@@ -166,6 +164,23 @@ fn the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights() {
         brightness: 300.0,
         ..default()
     });
+    picture
+}
+
+#[test]
+fn the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights() {
+    // The same adapter check as every GPU test: a failure under WATER_REQUIRE_GPU=1, a skip
+    // with the reason elsewhere. Bevy's renderer then finds its own adapter on that backend.
+    const NAME: &str = "the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights";
+    let Some(backend) = renderer_backend(NAME) else {
+        return;
+    };
+    let mut app = windowless_app(backend);
+    assert!(
+        app.world().get_resource::<RenderDevice>().is_some(),
+        "RenderPlugin made no render device"
+    );
+    let picture = camera_and_light(&mut app, Vec3::new(0.0, 5.0, 6.0));
     app.world_mut()
         .spawn(Water::new(CELLS, CELLS).with_backend(Backend::Gpu));
 
@@ -258,5 +273,93 @@ fn the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights() {
         picture_check::unchanged_reason(&still, &waves),
         None,
         "the surface does not show the water's waves"
+    );
+}
+
+/// A choppy sea's crests break where its Jacobian falls below the threshold: the render world's
+/// foam texture holds the scene's coverage to the bit (some of it white), and the sea drawn with
+/// foam is brighter than the same sea without in 95% or more of the pixels that differ (over
+/// the sun's glint foam may be darker), at least 1,000 of them.
+#[test]
+fn foam_is_drawn_white_in_bevys_own_renderer() {
+    const NAME: &str = "foam_is_drawn_white_in_bevys_own_renderer";
+    let Some(backend) = renderer_backend(NAME) else {
+        return;
+    };
+    use water_bevy::ocean::{OceanSpec, WaveSpectrum};
+    use water_bevy::FoamSettings;
+    let sea = OceanSpec::new(WaveSpectrum::Jonswap {
+        wind_speed: 12.0,
+        fetch: 40_000.0,
+        peak_enhancement: 3.3,
+    })
+    .with_choppiness(1.2)
+    .with_seed(3);
+    let draw = |foam: Option<FoamSettings>| {
+        let mut app = windowless_app(backend);
+        let picture = camera_and_light(&mut app, Vec3::new(0.0, 8.0, 14.0));
+        let mut water = Water::new(CELLS, CELLS)
+            .with_cell_size(0.25)
+            .with_ocean(sea);
+        if let Some(foam) = foam {
+            water = water.with_foam(foam);
+        }
+        app.world_mut().spawn(water);
+        for _ in 0..30 {
+            app.update();
+        }
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+        for _ in 0..3 {
+            app.update();
+        }
+        assert_eq!(
+            app.should_exit(),
+            None,
+            "Bevy's renderer stopped on an error"
+        );
+        let coverage = app
+            .world_mut()
+            .query::<&WaterSimulation>()
+            .single(app.world())
+            .expect("one simulated water")
+            .scene()
+            .foam_coverage();
+        let foam_image = app
+            .world_mut()
+            .query::<&WaterSurface>()
+            .single(app.world())
+            .expect("one water surface")
+            .foam
+            .clone();
+        let texels: Vec<f32> =
+            bytemuck::pod_collect_to_vec(&read_render_image(&mut app, &foam_image, 4));
+        let pixels = read_render_image(&mut app, &picture, 4);
+        (coverage, texels, pixels)
+    };
+    let settings = FoamSettings {
+        half_life: 2.0,
+        wake: 0.5,
+        jacobian_threshold: Some(0.7),
+        shore_depth: None,
+    };
+    let (coverage, texels, white) = draw(Some(settings));
+    let coverage = coverage.expect("the scene has foam");
+    assert_eq!(texels, coverage, "the render world's foam texture");
+    let covered = coverage.iter().filter(|&&c| c > 0.0).count();
+    assert!(covered > 50, "{covered} cells of foam");
+    let (none, _, plain) = draw(None);
+    assert_eq!(none, None);
+    let (mut changed, mut brighter) = (0, 0);
+    for (f, p) in white.chunks_exact(4).zip(plain.chunks_exact(4)) {
+        if f[..3] != p[..3] {
+            changed += 1;
+            let sum = |c: &[u8]| c[..3].iter().map(|&v| u32::from(v)).sum::<u32>();
+            brighter += usize::from(sum(f) > sum(p));
+        }
+    }
+    assert!(changed >= 1000, "foam changed {changed} pixels");
+    assert!(
+        brighter * 100 >= changed * 95,
+        "{brighter} of the {changed} pixels foam changed are brighter"
     );
 }

@@ -158,8 +158,8 @@ impl FoamField {
         Ok(broke)
     }
 
-    /// Wakes at time `t` (s): every cell where a hull's contact mask changed this step (a bow
-    /// or stern event, `C_new != C_old`) gains `amount` of coverage.
+    /// Wakes at time `t` (s): every cell a hull arrived at or left this step (a bow or stern
+    /// event: one of `C_new`, `C_old` zero and the other not) gains `amount` of coverage.
     ///
     /// # Errors
     /// [`WaterError::SizeMismatch`] for masks of another grid.
@@ -173,8 +173,11 @@ impl FoamField {
                 actual: masks.size().cells(),
             });
         }
+        // A hull arriving or leaving: with the displacement source the masks hold each cell's
+        // depth under the hull, which changes every step the hull heaves; only the edges of its
+        // path are the bow's and the stern's.
         for (i, (new, old)) in masks.new_mask().iter().zip(masks.old_mask()).enumerate() {
-            if new != old {
+            if (*new != 0.0) != (*old != 0.0) {
                 self.raise(i, amount, t);
             }
         }

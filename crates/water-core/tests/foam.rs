@@ -110,7 +110,8 @@ fn breaking_covers_the_fraction_a_gerstner_waves_jacobian_gives() {
 }
 
 /// A hull that moved one cell along +x makes a bow event ahead and a stern event behind: those
-/// cells gain the wake's coverage, the cells it still covers do not.
+/// cells gain the wake's coverage, the cells it still covers do not, nor does a hull heaving in
+/// place.
 #[test]
 fn a_moving_hull_leaves_foam_at_its_bow_and_stern() {
     let size = GridSize::new(8, 4).expect("size");
@@ -126,6 +127,16 @@ fn a_moving_hull_leaves_foam_at_its_bow_and_stern() {
     foam.add_wake(&masks, 0.4, 0.0).expect("wake");
     let row: Vec<f32> = (8..16).map(|i| foam.coverage_at(i, 0.0)).collect();
     assert_eq!(row, [0.0, 0.0, 0.4, 0.0, 0.0, 0.4, 0.0, 0.0]);
+    // The displacement source's masks hold each cell's depth under the hull: a hull heaving in
+    // place changes them every step, and makes no bow or stern.
+    let heaved: Vec<f32> = hull(3).iter().map(|c| c * 0.7).collect();
+    masks.advance(&heaved).expect("mask");
+    let mut still = FoamField::new(size, 1.0).expect("foam");
+    still.add_wake(&masks, 0.4, 0.0).expect("wake");
+    assert!(
+        (0..32).all(|i| still.coverage_at(i, 0.0) == 0.0),
+        "a heaving hull made foam"
+    );
     let other = ContactMasks::new(GridSize::new(4, 4).expect("size"), 0.01).expect("masks");
     assert!(
         foam.add_wake(&other, 0.4, 0.0).is_err(),
