@@ -25,7 +25,7 @@ use water_core::{
 };
 use water_gpu::GridSpec;
 
-use super::foam::{raise_cascade_foam, FoamLayer};
+use super::foam::{raise_cascade_foam, FinerGrid, FoamLayer};
 use super::masks::Masks;
 use super::Scene;
 use crate::backend::Backend;
@@ -313,6 +313,23 @@ impl Scene {
                 level.water.step_with_contacts(&level.contacts)?;
                 level.drawn = !self.bodies.is_empty();
             }
+            // The finer grid inside this cascade, where its foam shows instead.
+            let (finer_spec, finer_origin) = if k == 1 {
+                (self.spec, self.following.window.origin())
+            } else {
+                let finer = &cascades.levels[k - 2];
+                (finer.spec, finer.window.origin())
+            };
+            let finer = FinerGrid {
+                corner: finer_origin.as_vec2(),
+                extent: Vec2::new(
+                    finer_spec.size.width() as f32,
+                    finer_spec.size.height() as f32,
+                ) * finer_spec.params.cell_size() as f32,
+                cell: finer_spec.params.cell_size() as f32,
+                edge: edge_cells(&finer_spec),
+            };
+            let level = &mut cascades.levels[k - 1];
             if let (Some(layer), Some(foam)) = (&mut level.foam, &self.foam) {
                 let sea = match (&mut self.ocean, foam.settings.jacobian_threshold) {
                     (Some(ocean), Some(_)) => Some(ocean.frame_at(step, dt).clone()),
@@ -321,6 +338,7 @@ impl Scene {
                 let place = (
                     level.spec.params.cell_size() as f32,
                     level.window.origin().as_vec2(),
+                    Some(finer),
                 );
                 raise_cascade_foam(
                     layer,

@@ -3,9 +3,11 @@
 //! a [`FoamField`], which decays by its half-life and moves with the grid when it follows a
 //! focus.
 //!
-//! A cascade `k` samples the sea's breaking every `2^k` steps: its cells are `2^k` times the
-//! finest grid's, so a crest takes that many steps longer to cross one, and the samples the
-//! finest grid takes every step would cost each cascade as much again.
+//! A cascade `k` samples the sea's breaking every `2^k` steps (its cells are `2^k` times the
+//! finest grid's, so a crest takes that many steps longer to cross one) and only outside the
+//! finer grid where that one shows alone (there the surface drawn and its foam are the finer
+//! grid's): sampled every step at every cell, the Jacobians would cost each cascade as much as
+//! the finest grid's, the largest share of a step at sea.
 
 use glam::Vec2;
 use water_core::ocean::SeaFrame;
@@ -37,31 +39,58 @@ pub struct FoamSettings {
 #[derive(Debug)]
 pub(super) struct FoamLayer {
     pub(super) field: FoamField,
-    /// The grid's cell centres (world, m) where the grid's corner was `centres_origin`.
+    /// The cells whose breaking is sampled (all, or a cascade's outside the finer grid that
+    /// shows alone), and their centres (world, m), made for `key`: the grid's corner and the
+    /// finer grid's.
+    cells: Vec<usize>,
     centres: Vec<Vec2>,
-    centres_origin: Option<Vec2>,
-    /// The sea's Jacobian at each centre, reused every step.
+    key: Option<(Vec2, Option<Vec2>)>,
+    /// The sea's Jacobian at the sampled centres, and at every cell (1, never breaking, where
+    /// not sampled), reused every step.
+    sampled: Vec<f32>,
     jacobians: Vec<f32>,
+}
+
+/// The finer grid inside a cascade, where it shows alone (its hand-over weight is 1: the drawn
+/// surface and its foam are the finer grid's): the cascade samples no breaking there.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FinerGrid {
+    /// Its corner (world, m), extent (m), cell size (m) and edge band (cells).
+    pub(super) corner: Vec2,
+    pub(super) extent: Vec2,
+    pub(super) cell: f32,
+    pub(super) edge: f32,
+}
+
+impl FinerGrid {
+    fn shows_alone(&self, p: Vec2) -> bool {
+        let local = p - self.corner;
+        let distance = local.min(self.extent - local).min_element() / self.cell;
+        super::cascades::cascade_weight(distance, self.edge) >= 1.0
+    }
 }
 
 impl FoamLayer {
     pub(super) fn new(size: GridSize, half_life: f64) -> Result<Self, SceneError> {
         Ok(Self {
             field: FoamField::new(size, half_life)?,
+            cells: Vec::new(),
             centres: Vec::new(),
-            centres_origin: None,
+            key: None,
+            sampled: Vec::new(),
             jacobians: Vec::new(),
         })
     }
 
     /// The step's wake and (with a threshold and a sea) breaking sources at time `t`, on a grid
-    /// of `cell` metres whose corner is at `origin` (world, m).
+    /// of `cell` metres whose corner is at `origin` (world, m); breaking is not sampled where
+    /// `finer` shows alone.
     pub(super) fn raise(
         &mut self,
         settings: &FoamSettings,
         contacts: Option<&ContactMasks>,
         sea: Option<&SeaFrame>,
-        (cell, origin): (f32, Vec2),
+        (cell, origin, finer): (f32, Vec2, Option<FinerGrid>),
         t: f64,
     ) -> Result<(), SceneError> {
         if let Some(contacts) = contacts {
@@ -73,13 +102,27 @@ impl FoamLayer {
             return Ok(());
         };
         let size = self.field.size();
-        // The cells' centres, made again only where the grid has moved.
-        if self.centres_origin != Some(origin) || self.centres.len() != size.cells() {
-            self.centres = cell_centres(size, cell, origin);
-            self.centres_origin = Some(origin);
+        // The sampled cells and their centres, made again only where a grid has moved.
+        let key = (origin, finer.map(|f| f.corner));
+        if self.key != Some(key) || self.jacobians.len() != size.cells() {
+            let all = cell_centres(size, cell, origin);
+            self.cells = (0..size.cells())
+                .filter(|&i| !finer.is_some_and(|f| f.shows_alone(all[i])))
+                .collect();
+            self.centres = self.cells.iter().map(|&i| all[i]).collect();
+            self.sampled.resize(self.cells.len(), 1.0);
+            self.jacobians.clear();
+            self.jacobians.resize(size.cells(), 1.0);
+            self.key = Some(key);
         }
-        self.jacobians.resize(size.cells(), 1.0);
-        frame.jacobians_into(&self.centres, &mut self.jacobians);
+        if self.cells.len() == size.cells() {
+            frame.jacobians_into(&self.centres, &mut self.jacobians);
+        } else {
+            frame.jacobians_into(&self.centres, &mut self.sampled);
+            for (&i, &j) in self.cells.iter().zip(&self.sampled) {
+                self.jacobians[i] = j;
+            }
+        }
         self.field.add_breaking(&self.jacobians, threshold, t)?;
         Ok(())
     }
@@ -231,8 +274,13 @@ impl Scene {
             (Some(ocean), true) => Some(ocean.frame_at(step, dt).clone()),
             _ => None,
         };
-        foam.layer
-            .raise(&foam.settings, contacts, sea.as_deref(), (cell, origin), t)?;
+        foam.layer.raise(
+            &foam.settings,
+            contacts,
+            sea.as_deref(),
+            (cell, origin, None),
+            t,
+        )?;
         let (Some(shore_depth), Some(depth)) = (foam.settings.shore_depth, &self.depth) else {
             return Ok(());
         };
@@ -273,14 +321,15 @@ impl Scene {
     }
 }
 
-/// After cascade `level`'s step at `step`: its wake and, every `2^k` steps, its breaking.
+/// After cascade `k`'s step at `step`: its wake and, every `2^k` steps, its breaking outside
+/// where the finer grid shows alone.
 pub(super) fn raise_cascade_foam(
     layer: &mut FoamLayer,
     settings: &FoamSettings,
     (k, step): (usize, u64),
     contacts: &ContactMasks,
     sea: Option<&SeaFrame>,
-    (cell, origin): (f32, Vec2),
+    place: (f32, Vec2, Option<FinerGrid>),
     t: f64,
 ) -> Result<(), SceneError> {
     let breaking_now = step % (1u64 << k) == 0;
@@ -288,7 +337,7 @@ pub(super) fn raise_cascade_foam(
         settings,
         Some(contacts),
         sea.filter(|_| breaking_now),
-        (cell, origin),
+        place,
         t,
     )
 }
