@@ -326,7 +326,8 @@ impl Scene {
     }
 
     /// The water, mutable: for what the scene does not wrap (uploads, the GPU surface texture,
-    /// recording into the caller's encoder). The bodies' next step reads the water as it is
+    /// recording into the caller's encoder). A depth set here is the waves' alone: the foam's
+    /// surf reads the depth given to [`Scene::set_depth`]. The bodies' next step reads the water as it is
     /// then, whatever [`SceneSettings::body_water`] says: what was gathered before may no longer
     /// be what the water holds.
     pub fn water_mut(&mut self) -> &mut BackendGrid {
@@ -344,6 +345,10 @@ impl Scene {
         self.patches.clear();
         self.water.set_depth(depth)?;
         self.depth = Some(depth.clone());
+        // The surf's shore cells are found again from the new depth.
+        if let Some(foam) = &mut self.foam {
+            foam.forget_shores();
+        }
         Ok(())
     }
 
@@ -522,7 +527,7 @@ impl Scene {
             self.step += 1;
             left -= 1;
             self.gather_body_patches()?;
-            self.foam_and_cascades()?;
+            self.foam_and_cascades(true)?;
         }
         // A focus that moves by itself (a path), foam and cascades are followed step by step.
         while left > 0 && (self.focus_moves() || self.foam.is_some() || self.cascades.is_some()) {
@@ -538,7 +543,7 @@ impl Scene {
             self.step += 1;
             left -= 1;
             self.patches.clear();
-            self.foam_and_cascades()?;
+            self.foam_and_cascades(false)?;
         }
         if left > 0 {
             let start = std::time::Instant::now();
@@ -556,10 +561,11 @@ impl Scene {
     }
 
     /// After the grid's step: the foam's sources and decay, then the cascades' steps, each
-    /// timed.
-    fn foam_and_cascades(&mut self) -> Result<(), SceneError> {
+    /// timed. `masks_advanced`: the step drew the bodies into the masks (else the masks hold an
+    /// older step's edges, which are no wake now).
+    fn foam_and_cascades(&mut self, masks_advanced: bool) -> Result<(), SceneError> {
         let start = std::time::Instant::now();
-        self.raise_foam()?;
+        self.raise_foam(masks_advanced)?;
         let foamed = std::time::Instant::now();
         self.step_cascades()?;
         self.times.foam += foamed - start;

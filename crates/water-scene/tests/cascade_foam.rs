@@ -1,6 +1,8 @@
 //! Foam in the cascades: a boat towed beyond the finest grid leaves its foam trail in the
 //! cascade whose water it sails on; each cascade's foam decays by the half-life and stays where
-//! it is in the world while the cascades follow a moving focus.
+//! it is in the world while the cascades follow a moving focus; a body added makes no foam
+//! where it lies still and a body removed leaves one stern's worth, which fades; cascade k
+//! samples the sea's breaking every 2^k steps, never where the finer grid shows alone.
 
 use glam::{Vec2, Vec3};
 use water_buoyancy::{
@@ -159,4 +161,88 @@ fn cascade_foam_decays_by_its_half_life_and_stays_put_while_the_cascades_move() 
             "cell {i}: {a} after the move, {expected} expected"
         );
     }
+}
+
+/// A box added in cascade 1's water lying still makes no foam (no entry patch over its hull);
+/// removed, it leaves one stern event's worth, which fades by the half-life to nothing (its
+/// old mask is no wake step after step).
+#[test]
+fn a_body_added_makes_no_foam_and_one_removed_leaves_foam_that_fades() {
+    let mut scene = scene();
+    // A path of one point, repeated: the box stays at (-8, 8.5) m.
+    let id = scene
+        .add_body(boat(vec![Vec2::new(-8.0, 8.5), Vec2::new(-8.0, 8.5)]))
+        .expect("box");
+    let largest = |scene: &Scene| {
+        (0..3)
+            .flat_map(|k| scene.cascade_foam(k).expect("cascade").expect("foam"))
+            .fold(0.0f32, f32::max)
+    };
+    for _ in 0..10 {
+        scene.step().expect("step");
+    }
+    assert_eq!(largest(&scene), 0.0, "a box lying still made foam");
+    scene.remove_body(id).expect("removed");
+    scene.step().expect("step");
+    let stern = largest(&scene);
+    assert!(stern > 0.1, "the box's leaving made {stern}");
+    // Twenty half-lives on: 2^-20 of it, had nothing raised it again.
+    let steps = (20.0 * HALF_LIFE / 0.05).round() as u64;
+    scene.step_many(steps).expect("steps");
+    let left = largest(&scene);
+    assert!(left <= stern * 2e-6, "{left} left of {stern}");
+}
+
+/// On a choppy sea with a threshold of 1 (every compressed cell breaks), cascade k samples the
+/// breaking every 2^k steps: after a step count that is a multiple of 2^k some of its cells
+/// are fully white, after one that is not none is (they decay from the last sample); and a
+/// cascade-1 cell wholly where the finest grid shows alone never foams, while its cells beyond
+/// the finest grid do.
+#[test]
+fn cascades_sample_breaking_every_2_to_the_k_steps_outside_where_the_finer_grid_shows() {
+    use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
+    let mut scene = scene();
+    let sea = OceanSpec::new(WaveSpectrum::Jonswap {
+        wind_speed: 10.0,
+        fetch: 30_000.0,
+        peak_enhancement: 3.3,
+    })
+    .with_choppiness(1.0)
+    .with_seed(4);
+    scene.set_ocean(Some(AmbientSea::new(&sea, 0.25).expect("sea")));
+    scene
+        .set_foam(Some(FoamSettings {
+            half_life: HALF_LIFE,
+            wake: 0.5,
+            jacobian_threshold: Some(1.0),
+            shore_depth: None,
+        }))
+        .expect("foam");
+    let white = |scene: &Scene, k: usize| {
+        let foam = scene.cascade_foam(k).expect("cascade").expect("foam");
+        foam.iter().filter(|&&f| f == 1.0).count()
+    };
+    for n in 1..=8u64 {
+        scene.step().expect("step");
+        for k in 1..3 {
+            let sampled = n % (1 << k) == 0;
+            let w = white(&scene, k);
+            assert_eq!(
+                w > 0,
+                sampled,
+                "after {n} steps cascade {k} has {w} white cells"
+            );
+        }
+    }
+    // The finest grid spans x 0 to 24 m, y 0 to 16 m; it shows alone 2 + 16 of its cells inside
+    // its rim (the wave model's edge band, then the blend): x 4.5 to 19.5 m, y 4.5 to 11.5 m.
+    assert_eq!(
+        foam_at(&scene, 1, Vec2::new(12.1, 8.1)),
+        0.0,
+        "inside the finest grid"
+    );
+    let beyond = (0..40)
+        .map(|i| foam_at(&scene, 1, Vec2::new(-10.0 + 0.5 * i as f32, -5.0)))
+        .fold(0.0f32, f32::max);
+    assert!(beyond > 0.0, "cascade 1 beyond the finest grid never broke");
 }

@@ -79,7 +79,7 @@ fn every_mistake_is_refused_at_its_line() {
             "",
             "half_life = 2.0\nshore_depth = 0.5\n",
             11,
-            "foam shore_depth needs the grid's `depth` or `depth_map`",
+            "foam shore_depth = 0.5 m needs the grid's `depth` or `depth_map`",
         ),
         (
             "DEPTH",
@@ -92,6 +92,12 @@ fn every_mistake_is_refused_at_its_line() {
             "half_life = 2.0\nshore_depth = 2e3\n",
             11,
             "got 2000",
+        ),
+        (
+            "DEPTH",
+            "half_life = 2.0\nshore_depth = 1e-50\n",
+            11,
+            "(0 in single precision)",
         ),
         (
             "DEPTH",

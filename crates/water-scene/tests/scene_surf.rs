@@ -132,3 +132,41 @@ fn surf_without_a_depth_is_refused_by_name() {
         assert!(err.to_string().contains("foam shore_depth"), "{err}");
     }
 }
+
+/// The shores are found again when the depth changes: over deep water (2 m everywhere) the
+/// pulse breaks nowhere; given the slope after a few steps, it breaks on the shallow cells.
+#[test]
+fn surf_follows_a_depth_set_after_the_start() {
+    let size = GridSize::new(WIDTH, 4).expect("size");
+    let mut scene = beach(0.12);
+    let deep = Depth::uniform(size, 2.0).expect("deep");
+    scene.set_depth(&deep).expect("deep");
+    for _ in 0..5 {
+        scene.step().expect("step");
+    }
+    assert!(
+        scene
+            .foam_coverage()
+            .expect("foam")
+            .iter()
+            .all(|&f| f == 0.0),
+        "deep water made surf"
+    );
+    let slope = Depth::from_cells(
+        size,
+        (0..size.cells()).map(|i| depth_at(i % WIDTH)).collect(),
+    )
+    .expect("slope");
+    scene.set_depth(&slope).expect("slope");
+    let mut foamed = 0;
+    for _ in 0..400 {
+        scene.step().expect("step");
+        foamed += scene
+            .foam_coverage()
+            .expect("foam")
+            .iter()
+            .filter(|&&f| f == 1.0)
+            .count();
+    }
+    assert!(foamed > 0, "the slope set later made no surf");
+}

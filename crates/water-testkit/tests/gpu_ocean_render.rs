@@ -296,7 +296,8 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
         "no coverage changed the picture by {:.3} levels on average",
         mean_change(&no_foam, &clear)
     );
-    // NaN and values past 1 are drawn as none and as full cover.
+    // A NaN and a value past 1 among the cells are written as none and as full cover (no NaN
+    // reaches the shader).
     let mut coverage = vec![1.0; size.cells()];
     coverage[0] = f32::NAN;
     coverage[1] = 7.0;

@@ -79,13 +79,28 @@ pub(super) fn parse(
         (None, false) => None,
     };
     let shore_depth = match (&f.shore_depth, depth) {
-        (Some(d), true) => Some(within(d, "shore_depth", 0.0, MAX_SHORE_DEPTH, " m")? as f32),
+        (Some(d), true) => {
+            let metres = within(d, "shore_depth", 0.0, MAX_SHORE_DEPTH, " m")?;
+            // The scene keeps depths in f32: one that rounds to 0 there is no shore.
+            if metres as f32 <= 0.0 {
+                return Err(at(
+                    d.span(),
+                    format!(
+                        "foam shore_depth must be above 0 to {MAX_SHORE_DEPTH} m, got {metres} \
+                         (0 in single precision)"
+                    ),
+                ));
+            }
+            Some(metres as f32)
+        }
         (Some(d), false) => {
             return Err(at(
                 d.span(),
-                "foam shore_depth needs the grid's `depth` or `depth_map` (shores are where \
-                 the water grows shallow)"
-                    .into(),
+                format!(
+                    "foam shore_depth = {} m needs the grid's `depth` or `depth_map` (shores \
+                     are where the water grows shallow)",
+                    d.get_ref()
+                ),
             ))
         }
         (None, _) => None,

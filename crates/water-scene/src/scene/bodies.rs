@@ -58,9 +58,15 @@ impl Scene {
             water_step: None,
             kinematic: false,
         })?;
-        // Twice: the new body is in C_new and C_old alike, so no entry event fires.
+        // Twice: the new body is in C_new and C_old alike, so no entry event fires; the
+        // cascades do the same when they next draw.
         self.redraw_masks()?;
         self.redraw_masks()?;
+        if let Some(cascades) = &mut self.cascades {
+            for level in &mut cascades.levels {
+                level.settle = true;
+            }
+        }
         Ok(id)
     }
 

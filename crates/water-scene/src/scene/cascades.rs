@@ -57,6 +57,8 @@ pub(super) struct Cascade {
     /// The last step drew hulls into the masks: a step without bodies must draw them empty
     /// once, so the hulls' cut leaves the water as stern events and no stale mask is left.
     drawn: bool,
+    /// A body was added since the masks were last drawn: the next drawing goes into both.
+    pub(super) settle: bool,
     /// Its foam, with the scene's ([`Scene::set_foam`]).
     pub(super) foam: Option<FoamLayer>,
 }
@@ -148,6 +150,7 @@ impl Scene {
                 contacts,
                 scratch: still_mask(spec.size.cells())?,
                 drawn: false,
+                settle: false,
                 foam: self
                     .foam
                     .as_ref()
@@ -287,7 +290,8 @@ impl Scene {
         for k in 1..=cascades.levels.len() {
             let level = &mut cascades.levels[k - 1];
             follow(level, anchor)?;
-            if self.bodies.is_empty() && !level.drawn {
+            let masks_advanced = !self.bodies.is_empty() || level.drawn;
+            if !masks_advanced {
                 level.water.step_many(1)?;
             } else {
                 let corner = level.window.origin().as_vec2();
@@ -308,6 +312,12 @@ impl Scene {
                             step,
                             source,
                         })?;
+                }
+                if level.settle {
+                    // A body just added: in C_old and C_new alike, so no entry event fires
+                    // (as the scene's grid draws it twice).
+                    level.contacts.advance(&level.scratch)?;
+                    level.settle = false;
                 }
                 level.contacts.advance(&level.scratch)?;
                 level.water.step_with_contacts(&level.contacts)?;
@@ -344,7 +354,7 @@ impl Scene {
                     layer,
                     &foam.settings,
                     (k, step),
-                    &level.contacts,
+                    masks_advanced.then_some(&level.contacts),
                     sea.as_deref(),
                     place,
                     t,

@@ -63,9 +63,11 @@ pub(super) struct FinerGrid {
 }
 
 impl FinerGrid {
-    fn shows_alone(&self, p: Vec2) -> bool {
+    /// The finer grid shows alone over the whole coarse cell of `size` metres centred at `p`
+    /// (its edge nearest the finer grid's rim included: bilinear reads reach that far).
+    fn shows_alone(&self, p: Vec2, size: f32) -> bool {
         let local = p - self.corner;
-        let distance = local.min(self.extent - local).min_element() / self.cell;
+        let distance = (local.min(self.extent - local).min_element() - 0.5 * size) / self.cell;
         super::cascades::cascade_weight(distance, self.edge) >= 1.0
     }
 }
@@ -107,7 +109,7 @@ impl FoamLayer {
         if self.key != Some(key) || self.jacobians.len() != size.cells() {
             let all = cell_centres(size, cell, origin);
             self.cells = (0..size.cells())
-                .filter(|&i| !finer.is_some_and(|f| f.shows_alone(all[i])))
+                .filter(|&i| !finer.is_some_and(|f| f.shows_alone(all[i], cell)))
                 .collect();
             self.centres = self.cells.iter().map(|&i| all[i]).collect();
             self.sampled.resize(self.cells.len(), 1.0);
@@ -142,6 +144,13 @@ pub(super) struct SceneFoam {
     shore_centres: Vec<Vec2>,
     shore_origin: Option<Vec2>,
     shore_sea: Vec<f32>,
+}
+
+impl SceneFoam {
+    /// Finds the shore cells again at the next step (the depth changed).
+    pub(super) fn forget_shores(&mut self) {
+        self.shore_origin = None;
+    }
 }
 
 impl Scene {
@@ -202,7 +211,7 @@ impl Scene {
             check(
                 "foam shore_depth",
                 d,
-                "above 0, m",
+                "(0, +inf) m",
                 d.is_finite() && d > 0.0,
             )?;
             if self.depth.is_none() {
@@ -253,8 +262,9 @@ impl Scene {
             .map(|f| f.field.coverage(t)))
     }
 
-    /// After a step: the step's sources raise the grid's foam at the step's end.
-    pub(super) fn raise_foam(&mut self) -> Result<(), SceneError> {
+    /// After a step: the step's sources raise the grid's foam at the step's end; the masks'
+    /// edges are a wake only when `masks_advanced` (the step drew them).
+    pub(super) fn raise_foam(&mut self, masks_advanced: bool) -> Result<(), SceneError> {
         let t = self.time();
         let (step, dt) = (self.step, self.spec.params.dt());
         let cell = self.cell_size();
@@ -263,8 +273,8 @@ impl Scene {
             return Ok(());
         };
         let contacts = match &self.masks {
-            Masks::Cpu { contacts, .. } => Some(contacts),
-            Masks::Gpu { .. } => None,
+            Masks::Cpu { contacts, .. } if masks_advanced => Some(contacts),
+            _ => None,
         };
         let breaking = foam.settings.jacobian_threshold.is_some();
         let sea = match (
@@ -321,23 +331,17 @@ impl Scene {
     }
 }
 
-/// After cascade `k`'s step at `step`: its wake and, every `2^k` steps, its breaking outside
-/// where the finer grid shows alone.
+/// After cascade `k`'s step at `step`: its wake (from `contacts` when the step drew them) and,
+/// every `2^k` steps, its breaking outside where the finer grid shows alone.
 pub(super) fn raise_cascade_foam(
     layer: &mut FoamLayer,
     settings: &FoamSettings,
     (k, step): (usize, u64),
-    contacts: &ContactMasks,
+    contacts: Option<&ContactMasks>,
     sea: Option<&SeaFrame>,
     place: (f32, Vec2, Option<FinerGrid>),
     t: f64,
 ) -> Result<(), SceneError> {
     let breaking_now = step % (1u64 << k) == 0;
-    layer.raise(
-        settings,
-        Some(contacts),
-        sea.filter(|_| breaking_now),
-        place,
-        t,
-    )
+    layer.raise(settings, contacts, sea.filter(|_| breaking_now), place, t)
 }
