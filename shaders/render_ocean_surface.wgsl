@@ -130,18 +130,23 @@ fn grid_height(x: vec2<f32>) -> f32 {
     return grid_bilinear(grid_surface, x).w * u.lod.z * fade;
 }
 
-// The grid's foam coverage at world point x (0 to 1); 0 off the grid or without its foam.
+// The grid's foam coverage at world point x (0 to 1), faded to none toward its rim as its
+// heights are (no hard edge where the grid ends); 0 off the grid or without its foam.
 fn grid_foam_at(x: vec2<f32>) -> f32 {
-    if (u.flags.y == 0u || u.foam.z == 0.0 || grid_inside(x) <= 0.0) {
+    let inside = grid_inside(x);
+    if (u.flags.y == 0u || u.foam.z == 0.0 || inside <= 0.0) {
         return 0.0;
     }
-    return clamp(grid_bilinear(grid_foam, x).x, 0.0, 1.0);
+    let fade = select(1.0, smoothstep(0.0, u.lod.w, inside), u.lod.w > 0.0);
+    return clamp(grid_bilinear(grid_foam, x).x, 0.0, 1.0) * fade;
 }
 
 // The open sea's breaking foam at the undisplaced point p (0 to 1): where its Jacobian
 // det(I + grad D) falls below the threshold (the CPU's `SeaFrame::jacobians_into` and
 // `FoamField::add_breaking`), fading in over 0.15 below it. The displacement's gradient by
-// central differences over each tile's samples, the tiles weighted as the normals are.
+// central differences over each tile's samples, the tiles weighted as the normals are. Twin:
+// `sea_foam_at` in crates/water-bevy/src/ocean_surface.wgsl, which reads the same gradient from
+// the Bevy sea's slope textures.
 fn sea_foam_at(p: vec2<f32>, footprint: f32) -> f32 {
     if (u.foam.y == 0.0) {
         return 0.0;

@@ -24,7 +24,9 @@ fn diverging(t: f32) -> vec3<f32> {
 }
 
 // Foam over `water`: white, lit by the sun (toward it: `sun`) on a surface of normal `n`, by
-// `coverage` (0 to 1). Used by render_grid_surface.wgsl and render_ocean_surface.wgsl.
+// `coverage` (0 to 1). Used by render_grid_surface.wgsl and render_ocean_surface.wgsl. Twin:
+// `foam_material` in crates/water-bevy/src/foam_look.wgsl (the same white, as a material that
+// Bevy's lights then light).
 fn with_foam(water: vec3<f32>, n: vec3<f32>, sun: vec3<f32>, coverage: f32) -> vec3<f32> {
     let foam = vec3<f32>(0.85) * (0.55 + 0.45 * max(dot(n, sun), 0.0));
     return mix(water, foam, coverage);

@@ -131,10 +131,12 @@ fn grid_slope(p: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(gx, gy) / (2.0 * h);
 }
 
-// The grid's foam at sea point p (0 to 1, bilinear between cell centres); 0 off the grid.
+// The grid's foam at sea point p (0 to 1, bilinear between cell centres), faded over the rim
+// as its heights are; 0 off the grid.
 fn grid_foam_at(p: vec2<f32>) -> f32 {
     let q = p - ocean.grid_origin;
-    if (ocean.foam.z == 0.0 || grid_weight(q) == 0.0) {
+    let w = grid_weight(q);
+    if (ocean.foam.z == 0.0 || w == 0.0) {
         return 0.0;
     }
     let last = vec2<i32>(textureDimensions(grid_foam)) - vec2<i32>(1);
@@ -146,7 +148,7 @@ fn grid_foam_at(p: vec2<f32>) -> f32 {
     let c10 = textureLoad(grid_foam, clamp(i + vec2<i32>(1, 0), vec2<i32>(0), last), 0).x;
     let c01 = textureLoad(grid_foam, clamp(i + vec2<i32>(0, 1), vec2<i32>(0), last), 0).x;
     let c11 = textureLoad(grid_foam, clamp(i + vec2<i32>(1, 1), vec2<i32>(0), last), 0).x;
-    return mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y);
+    return mix(mix(c00, c10, f.x), mix(c01, c11, f.x), f.y) * w;
 }
 
 // The sea's breaking foam from its fields `a` = (Dx, Dy, h, dDx/dy) and `b` = (dh/dx, dh/dy,
