@@ -12,6 +12,7 @@ use crate::pose::Pose;
 use crate::probe::{ProbeVelocity, Probes};
 use crate::rigid_body::RigidBody;
 use crate::still_water::StillWaterOutside;
+use crate::tow::Tow;
 use crate::wrench::Wrench;
 
 /// How the water holds a body up.
@@ -52,6 +53,10 @@ pub struct BodyStep {
     /// Substeps the step was cut into (see [`FloatingBody::substeps`]); 1 for a game's step and
     /// an ordinary body.
     pub substeps: u32,
+    /// The force and torque a [`Tow`] applied to hold what it holds (N and N m about the centre
+    /// of mass; zero in the vertical force and the roll and pitch torques, which it leaves
+    /// free), averaged over the substeps; zero for a step without a tow.
+    pub tow: Wrench,
     /// Whether some point of the body's hulls or probes was outside the water source this step
     /// (off a grid's edge). There it floated on still water at rest level (see
     /// [`StillWaterOutside`]); a scene reports it.
@@ -147,6 +152,7 @@ impl FloatingBody {
             wrench,
             submerged_volume: submersions.iter().map(|s| s.volume).sum(),
             substeps: 0,
+            tow: Wrench::ZERO,
             off_water: water.off_water(),
         })
     }
@@ -173,13 +179,43 @@ impl FloatingBody {
         dt: f32,
         extra: Wrench,
     ) -> Result<BodyStep> {
+        self.step_held(water, gravity, dt, extra, None)
+    }
+
+    /// [`FloatingBody::step`] with the body on a [`Tow`]: its horizontal velocity and turning
+    /// rate held at the tow's through every substep, the rest of its motion free; the force the
+    /// tow took is [`BodyStep::tow`].
+    ///
+    /// # Errors
+    /// As [`FloatingBody::step`].
+    pub fn step_towed(
+        &mut self,
+        water: &(impl HeightSource + ?Sized),
+        gravity: &Gravity,
+        dt: f32,
+        extra: Wrench,
+        tow: Tow,
+    ) -> Result<BodyStep> {
+        self.step_held(water, gravity, dt, extra, Some(tow))
+    }
+
+    fn step_held(
+        &mut self,
+        water: &(impl HeightSource + ?Sized),
+        gravity: &Gravity,
+        dt: f32,
+        extra: Wrench,
+        tow: Option<Tow>,
+    ) -> Result<BodyStep> {
         crate::error::positive("dt", dt)?;
         gravity.validate()?;
         self.body.state.validate()?;
         let substeps = self.substeps(dt, gravity)?;
         let h = dt / substeps as f32;
         let water = StillWaterOutside::new(water, gravity);
-        let (mut sum, mut volume) = (Wrench::ZERO, 0.0_f32);
+        let (mut sum, mut towed, mut volume) = (Wrench::ZERO, Wrench::ZERO, 0.0_f32);
+        // Seconds of the step done, for a tow that reaches a heading by its end.
+        let mut elapsed = 0.0_f32;
         // The bound above holds the spin at the step's start. A spin gained within the step
         // (torques act within it) splits a substep further, so no piece turns the body
         // by more than MAX_PHASE_PER_SUBSTEP; a normal body's substeps are never split.
@@ -207,9 +243,15 @@ impl FloatingBody {
                     });
                 }
                 let (buoyancy, damping, submerged) = self.loads(&water, gravity, piece)?;
-                let drag = self
+                let (drag, pull) = self
                     .body
-                    .integrate_damped(buoyancy + extra, &damping, gravity, piece)
+                    .integrate_damped(
+                        buoyancy + extra,
+                        &damping,
+                        tow.as_ref().map(|t| (t, dt - elapsed)),
+                        gravity,
+                        piece,
+                    )
                     .map_err(|cause| BuoyancyError::Diverged {
                         cause,
                         substep,
@@ -220,8 +262,13 @@ impl FloatingBody {
                     force: (buoyancy.force + drag.force) * weight,
                     torque: (buoyancy.torque + drag.torque) * weight,
                 };
+                towed += Wrench {
+                    force: pull.force * weight,
+                    torque: pull.torque * weight,
+                };
                 volume += submerged * weight;
                 left -= piece;
+                elapsed += piece;
             }
         }
         let share = 1.0 / substeps as f32;
@@ -232,6 +279,10 @@ impl FloatingBody {
             },
             submerged_volume: volume * share,
             substeps,
+            tow: Wrench {
+                force: towed.force * share,
+                torque: towed.torque * share,
+            },
             off_water: water.off_water(),
         })
     }

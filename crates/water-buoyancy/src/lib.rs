@@ -59,6 +59,7 @@ mod shape;
 mod still_water;
 mod substeps;
 mod tessellation;
+mod tow;
 mod wrench;
 
 pub use archimedes::{
@@ -80,4 +81,5 @@ pub use shape::{Shape, MAX_SHAPE_LENGTH};
 pub use still_water::StillWaterOutside;
 pub use substeps::{MAX_PHASE_PER_SUBSTEP, MAX_SUBSTEPS};
 pub use tessellation::{SurfaceMesh, MAX_TRIANGLES};
+pub use tow::Tow;
 pub use wrench::Wrench;

@@ -11,6 +11,7 @@ use crate::error::{finite_vec, positive, BuoyancyError, Divergence, Result};
 use crate::gravity::Gravity;
 use crate::pose::Pose;
 use crate::shape::Shape;
+use crate::tow::Tow;
 use crate::wrench::Wrench;
 
 /// Where a body is and how it moves: what force models read.
@@ -170,7 +171,7 @@ impl RigidBody {
     /// non-finite wrench (the state is left unchanged) or a state that stops being finite.
     pub fn integrate(&mut self, wrench: Wrench, gravity: &Gravity, dt: f32) -> Result<()> {
         positive("dt", dt)?;
-        self.integrate_damped(wrench, &Damping::default(), gravity, dt)
+        self.integrate_damped(wrench, &Damping::default(), None, gravity, dt)
             .map(|_| ())
             .map_err(|cause| BuoyancyError::Diverged {
                 cause,
@@ -183,15 +184,19 @@ impl RigidBody {
     /// torque-free turning (Euler's `I dOmega/dt + Omega x I Omega = 0` in body axes) comes first,
     /// by the implicit midpoint rule ([`free_rotation`]); then
     /// `(M + h D) q1 = M q0' + h (F + m g, tau)` with `q0'` holding that turned spin; then the
-    /// pose from `q1`, the body-axes spin carried into the turned body.
-    /// Returns the drag wrench `-D q1` that acted. On error the state is unchanged.
+    /// pose from `q1`, the body-axes spin carried into the turned body. With a `tow`, the
+    /// velocities it holds are constraints of that solve ([`Damping::solve_constrained`]), with
+    /// the seconds left to the step's end (a tow to a heading gets there by then).
+    /// Returns the drag wrench `-D q1` that acted and the tow's reaction (zero without one).
+    /// On error the state is unchanged.
     pub(crate) fn integrate_damped(
         &mut self,
         applied: Wrench,
         damping: &Damping,
+        tow: Option<(&Tow, f32)>,
         gravity: &Gravity,
         h: f32,
-    ) -> std::result::Result<Wrench, Divergence> {
+    ) -> std::result::Result<(Wrench, Wrench), Divergence> {
         if !applied.force.is_finite() {
             return Err(Divergence::Force(applied.force));
         }
@@ -219,7 +224,10 @@ impl RigidBody {
         let rhs = [
             momentum.x, momentum.y, momentum.z, angular.x, angular.y, angular.z,
         ];
-        let q = damping.solve(mass, hd, rhs).unwrap_or([f64::NAN; 6]);
+        let held = tow.map(|(t, time_left)| t.constraints(s.pose.orientation, time_left));
+        let (q, reaction) = damping
+            .solve_constrained(mass, hd, rhs, held.as_ref().map_or(&[], |c| &c[..]))
+            .unwrap_or(([f64::NAN; 6], [0.0; 6]));
         let v1 = Vec3::new(q[0] as f32, q[1] as f32, q[2] as f32);
         let w1 = Vec3::new(q[3] as f32, q[4] as f32, q[5] as f32);
         if !v1.is_finite() {
@@ -256,10 +264,18 @@ impl RigidBody {
             linear_velocity: v1,
             angular_velocity: spin,
         };
-        Ok(Wrench {
-            force: -Vec3::new(drag[0] as f32, drag[1] as f32, drag[2] as f32),
-            torque: -Vec3::new(drag[3] as f32, drag[4] as f32, drag[5] as f32),
-        })
+        let as_wrench = |w: [f64; 6]| Wrench {
+            force: Vec3::new(w[0] as f32, w[1] as f32, w[2] as f32),
+            torque: Vec3::new(w[3] as f32, w[4] as f32, w[5] as f32),
+        };
+        let drag = as_wrench(drag);
+        Ok((
+            Wrench {
+                force: -drag.force,
+                torque: -drag.torque,
+            },
+            as_wrench(reaction),
+        ))
     }
 }
 

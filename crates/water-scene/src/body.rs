@@ -123,6 +123,9 @@ pub(crate) struct SceneBody {
     pub(crate) name: String,
     pub(crate) body: FloatingBody,
     pub(crate) path: Option<TowPath>,
+    /// How its heading was turned against its path's when it was put on it, rad: the tow keeps
+    /// it so.
+    pub(crate) heading_offset: f32,
     /// Force the caller applies every step, N, water frame.
     pub(crate) force: Vec3,
     /// Torque about the centre of mass the caller applies every step, N m, water frame.

@@ -173,6 +173,7 @@ mod tests {
             body: FloatingBody::archimedes(rigid, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
                 .expect("floating"),
             path: None,
+            heading_offset: 0.0,
             force: Vec3::ZERO,
             torque: Vec3::ZERO,
             last: None,

@@ -625,14 +625,11 @@ impl Scene {
         Ok(!pending.is_empty())
     }
 
-    /// Moves every body one step on the current water (in parallel), then puts towed bodies
-    /// on their paths and raises the edge events.
+    /// Moves every body one step on the current water (in parallel), towed bodies held to
+    /// their paths inside the step, and raises the edge events.
     fn move_bodies(&mut self, impulses_landed: bool) -> Result<(), SceneError> {
-        let dt = self.spec.params.dt() as f32;
         let step = self.step;
         let outcomes = self.body_outcomes(false, impulses_landed)?;
-        // The path's time is the end of this step.
-        let time = (step + 1) as f32 * dt;
         for (b, outcome) in self.bodies.as_mut_slice().iter_mut().zip(outcomes) {
             let Some((outcome, water_step)) = outcome? else {
                 continue;
@@ -647,14 +644,6 @@ impl Scene {
                 });
             }
             b.last = Some(outcome);
-            if let (Some(path), false) = (&b.path, b.kinematic) {
-                let (xy, v) = path.at(time);
-                let s = &mut b.body.body.state;
-                s.pose.position.x = xy.x;
-                s.pose.position.y = xy.y;
-                s.linear_velocity.x = v.x;
-                s.linear_velocity.y = v.y;
-            }
         }
         Ok(())
     }
@@ -688,13 +677,30 @@ impl Scene {
                 force: b.force,
                 torque: b.torque,
             };
+            // A towed body's path holds its horizontal motion inside the step (a constraint
+            // of the step, so the drag's coupling to pitch and roll balances), landing it where
+            // the path is at the step's end.
+            let tow = match (&b.path, b.kinematic) {
+                (Some(path), false) => {
+                    let at = b.body.body.state.pose.position;
+                    let (start, end) = (step as f32 * dt, (step + 1) as f32 * dt);
+                    Some(path.tow(Vec2::new(at.x, at.y), b.heading_offset, start, end)?)
+                }
+                _ => None,
+            };
             let moved = match (sea, b.kinematic) {
                 _ if kinematic_only && !b.kinematic => return Ok(None),
                 (Some(sea), false) => {
-                    b.body
-                        .step(&SeaWithWater::new(sea, view), &gravity, dt, extra)
+                    let water = SeaWithWater::new(sea, view);
+                    match tow {
+                        Some(tow) => b.body.step_towed(&water, &gravity, dt, extra, tow),
+                        None => b.body.step(&water, &gravity, dt, extra),
+                    }
                 }
-                (None, false) => b.body.step(view, &gravity, dt, extra),
+                (None, false) => match tow {
+                    Some(tow) => b.body.step_towed(view, &gravity, dt, extra, tow),
+                    None => b.body.step(view, &gravity, dt, extra),
+                },
                 // A physics engine integrates it: measured where it stands.
                 (Some(sea), true) => b.body.measure(&SeaWithWater::new(sea, view), &gravity),
                 (None, true) => b.body.measure(view, &gravity),

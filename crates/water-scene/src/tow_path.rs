@@ -1,6 +1,7 @@
 //! [`TowPath`]: a route a body is towed along at a set speed.
 
 use glam::Vec2;
+use water_buoyancy::Tow;
 
 use crate::error::SceneError;
 
@@ -67,6 +68,52 @@ impl TowPath {
             points: self.points.iter().map(|&p| map(p)).collect(),
             speed: self.speed,
         }
+    }
+
+    /// The [`Tow`] that takes a body at `from` (horizontal, m) to where the path is at `end` (s
+    /// from its start) over the step from `start` to `end`: the velocity
+    /// `(at(end) - from) / (end - start)`, so a body off the path (placed elsewhere, or drifted
+    /// by rounding) is brought back onto it in one step, and the heading the path has at `end`
+    /// turned by `heading_offset` (rad: how the body was turned against the path when it was
+    /// put on it), so a corner turns it with the path.
+    ///
+    /// # Errors
+    /// [`SceneError::TowPath`] for a step that does not last a finite positive time, or a tow
+    /// whose velocity is not finite (a body too far from its path for f32).
+    pub(crate) fn tow(
+        &self,
+        from: Vec2,
+        heading_offset: f32,
+        start: f32,
+        end: f32,
+    ) -> Result<Tow, SceneError> {
+        let dt = end - start;
+        if !dt.is_finite() || dt <= 0.0 {
+            return Err(SceneError::TowPath(format!(
+                "a tow step must last a finite time greater than 0 s, got {dt} (from {start} s \
+                 to {end} s)"
+            )));
+        }
+        let (after, _) = self.at(end);
+        Tow::to_heading((after - from) / dt, self.heading_at(end) + heading_offset)
+            .map_err(|e| SceneError::TowPath(format!("the tow from {from}: {e}")))
+    }
+
+    /// The direction of travel `t` seconds after the start, rad counter-clockwise from +x: the
+    /// leg's, and the last leg's once parked (0 for a path whose points all coincide).
+    #[must_use]
+    pub fn heading_at(&self, t: f32) -> f32 {
+        let (_, velocity) = self.at(t);
+        let along = if velocity == Vec2::ZERO {
+            self.points
+                .windows(2)
+                .map(|w| w[1] - w[0])
+                .rfind(|leg| *leg != Vec2::ZERO)
+                .unwrap_or(Vec2::X)
+        } else {
+            velocity
+        };
+        along.y.atan2(along.x)
     }
 
     /// Position and velocity `t` seconds after the start (parked at the last point once there).

@@ -562,6 +562,63 @@ fn a_tow_path_in_a_y_up_scene_is_followed_in_that_frame() {
     assert_eq!(back.path, Some(path), "given back in the scene's frame");
 }
 
+/// A tow is a constraint of the body's step: the towed crate is where its path is at the end of
+/// every step (to f32 rounding), moves at the path's velocity, and turns with the path at its
+/// corner (its heading 0 degrees along the first leg, 90 along the second), while the water
+/// still lifts it.
+#[test]
+fn a_towed_body_is_on_its_path_every_step_and_turns_at_its_corners() {
+    let mut scene = open_scene(pond(64, Boundary::Absorbing));
+    let points = vec![
+        Vec2::new(1.0, 2.0),
+        Vec2::new(4.0, 2.0),
+        Vec2::new(4.0, 5.0),
+    ];
+    let path = TowPath::new(points, 1.0).expect("path");
+    let size = Vec3::new(0.6, 0.3, 0.4);
+    let start = Vec3::new(1.0, 2.0, 0.1);
+    let id = scene
+        .add_body(BodySpec::new("towed", crate_body(size, 20.0, start)).towed(path.clone()))
+        .expect("add");
+    let dt = scene.spec().params.dt() as f32;
+    let heading = |q: Quat| {
+        let x = q * Vec3::X;
+        x.y.atan2(x.x).to_degrees()
+    };
+    // 6 m at 1 m/s: 360 steps of 1/60 s; the last few steps run up to the end point.
+    for step in 1..=350 {
+        scene.step().expect("step");
+        let b = scene.body(id).expect("body");
+        let (at, velocity) = path.at(step as f32 * dt);
+        let off = Vec2::new(b.position.x, b.position.y) - at;
+        assert!(
+            off.length() < 1e-4,
+            "step {step}: {} off the path's {at}",
+            off.length()
+        );
+        let leg_second = at.y > 2.0 + 1e-3;
+        let expected = if leg_second { 90.0 } else { 0.0 };
+        let turned = heading(b.orientation);
+        if (at.x - 4.0).abs() > 0.1 || leg_second && at.y > 2.1 {
+            assert!(
+                (turned - expected).abs() < 1.0,
+                "step {step} at {at}: heading {turned} degrees, the path's {expected}"
+            );
+            let moving = Vec2::new(b.velocity.x, b.velocity.y);
+            assert!(
+                (moving - velocity).length() < 1e-3,
+                "step {step}: {moving} vs {velocity}"
+            );
+        }
+    }
+    let b = scene.body(id).expect("body");
+    assert!(
+        b.position.z.abs() < 0.2 && !b.off_water,
+        "afloat: {}",
+        b.position
+    );
+}
+
 /// A kinematic body is integrated once, by its engine: the scene leaves its pose where the
 /// engine set it, reports the water's wrench on it there (exactly `FloatingBody::measure` on
 /// the water before the step), and still draws its wake. A dynamic twin dropped the same way

@@ -71,6 +71,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../../scenarios/kelvin-wake.toml"),
     ),
     ("swell", include_str!("../../../../scenarios/swell.toml")),
+    (
+        "sailing",
+        include_str!("../../../../scenarios/sailing.toml"),
+    ),
 ];
 
 /// The scenario `water run` uses when given none.

@@ -47,11 +47,17 @@ impl Scene {
                 });
             }
         }
+        let path = spec.path.map(|p| p.mapped(|v| up.horizontal_to_water(v)));
+        let x = body.body.state.pose.orientation * Vec3::X;
+        let heading_offset = path
+            .as_ref()
+            .map_or(0.0, |p| x.y.atan2(x.x) - p.heading_at(0.0));
         let id = self.bodies.insert(|id| SceneBody {
             id,
             name: spec.name,
             body,
-            path: spec.path.map(|p| p.mapped(|v| up.horizontal_to_water(v))),
+            path,
+            heading_offset,
             force: up.to_water(spec.force),
             torque: up.to_water(spec.torque),
             last: None,

@@ -1,0 +1,160 @@
+//! [`Tow`]: what a tow holds of a body's motion through a step, as constraints inside it.
+
+use glam::{DVec3, Quat, Vec2};
+
+use crate::error::{finite, Result};
+
+/// A tow: the body's horizontal velocity (x and y, m/s) and its heading (the direction its x
+/// axis points seen from above, counter-clockwise from +x) held through a step, the heading at
+/// a rate or turned to a target by the step's end, every substep, by whatever force and torque
+/// it takes (the constraint's reaction, [`crate::BodyStep::tow`]). Heave, roll and pitch stay
+/// free: the water lifts and tilts a towed body, and its drag, pulled through the water at the
+/// held speed, trims it as it would a boat towed from its centre of mass.
+///
+/// In the water's frame (z up): a scene in another frame converts first.
+///
+/// Why a constraint and not an overwrite: setting a body's velocity after each step leaves its
+/// heading free and the force that held its speed unknown (a box towed 30 degrees off its
+/// heading turned 6 degrees further). Held inside the step, the tow takes that torque and says
+/// what it pulled (`tests/tow.rs`, `docs/math.md` section 10).
+///
+/// ```
+/// use glam::{Vec2, Vec3};
+/// use water_buoyancy::{BodyState, DragRates, FloatingBody, Gravity, Hull, Pose, RigidBody, Shape, Tow, Wrench};
+/// use water_core::FlatWater;
+/// // A 4 m, 2,560 kg box towed at 10 m/s along x: it keeps the speed and trims 2 to 3 degrees.
+/// let shape = Shape::cuboid(Vec3::new(2.0, 0.8, 0.5))?;
+/// let start = BodyState::at_rest(Pose::from_position(Vec3::new(0.0, 0.0, 0.1))?);
+/// let body = RigidBody::from_shape(&shape, 2560.0, start)?;
+/// let hulls = vec![Hull::new(shape, Pose::IDENTITY)?];
+/// // About 10 kN of drag at 10 m/s (the default rates are for bodies bobbing in place).
+/// let rates = DragRates::new(0.5, 0.05, 4.0)?;
+/// let mut boat = FloatingBody::archimedes(body, hulls, 1000.0, rates)?;
+/// let tow = Tow::new(Vec2::new(10.0, 0.0), 0.0)?;
+/// for _ in 0..400 {
+///     boat.step_towed(&FlatWater::default(), &Gravity::EARTH, 0.05, Wrench::ZERO, tow)?;
+/// }
+/// let state = boat.body.state;
+/// assert_eq!(state.linear_velocity.x, 10.0);
+/// assert!((state.pose.position.x - 200.0).abs() < 1e-3);
+/// let (axis, angle) = state.pose.orientation.to_axis_angle();
+/// assert!(angle.to_degrees() < 3.0, "tilted {} degrees about {axis}", angle.to_degrees());
+/// # Ok::<(), water_buoyancy::BuoyancyError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tow {
+    velocity: Vec2,
+    turn: Turn,
+}
+
+/// How a tow turns the body's heading.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Turn {
+    /// At this rate, rad/s.
+    Rate(f32),
+    /// To this heading (rad) by the step's end.
+    To(f32),
+}
+
+impl Tow {
+    /// A tow holding the horizontal velocity `velocity` (m/s, water frame) and the rate
+    /// `yaw_rate` its heading turns at (rad/s, counter-clockwise seen from above).
+    ///
+    /// # Errors
+    /// [`crate::BuoyancyError::NotFinite`] naming the value that is not finite.
+    pub fn new(velocity: Vec2, yaw_rate: f32) -> Result<Self> {
+        finite("tow velocity x", velocity.x)?;
+        finite("tow velocity y", velocity.y)?;
+        finite("tow yaw rate", yaw_rate)?;
+        Ok(Self {
+            velocity,
+            turn: Turn::Rate(yaw_rate),
+        })
+    }
+
+    /// A tow holding the horizontal velocity `velocity` (m/s) that turns the body to `heading`
+    /// (rad: the direction its x axis points seen from above, counter-clockwise from +x) by
+    /// the step's end, at the rate each substep needs to get there in the time left. What a
+    /// path holds a body to: a rate alone lets the heading creep (a turn about a heeled body's
+    /// axes is not a turn about the vertical to second order: 1.8 degrees over 2 km at sea).
+    ///
+    /// # Errors
+    /// [`crate::BuoyancyError::NotFinite`] naming the value that is not finite.
+    pub fn to_heading(velocity: Vec2, heading: f32) -> Result<Self> {
+        finite("tow velocity x", velocity.x)?;
+        finite("tow velocity y", velocity.y)?;
+        finite("tow heading", heading)?;
+        Ok(Self {
+            velocity,
+            turn: Turn::To(heading),
+        })
+    }
+
+    /// The held horizontal velocity, m/s.
+    #[must_use]
+    pub fn velocity(&self) -> Vec2 {
+        self.velocity
+    }
+
+    /// The held rate of turning of the heading, rad/s, for a tow made by [`Tow::new`]; `None`
+    /// for one that turns to a heading.
+    #[must_use]
+    pub fn yaw_rate(&self) -> Option<f32> {
+        match self.turn {
+            Turn::Rate(rate) => Some(rate),
+            Turn::To(_) => None,
+        }
+    }
+
+    /// The heading it turns to by the step's end, rad, for a tow made by [`Tow::to_heading`].
+    #[must_use]
+    pub fn heading(&self) -> Option<f32> {
+        match self.turn {
+            Turn::Rate(_) => None,
+            Turn::To(heading) => Some(heading),
+        }
+    }
+
+    /// The tow's three constraints on the velocity vector `(v, omega)` of a body turned by
+    /// `orientation`: `v_x`, `v_y`, and the rate at which its heading turns (the direction its
+    /// x axis points seen from above: `d psi / dt = omega_z - x_z (omega . x_h) / |x_h|^2`, `x`
+    /// its x axis, `x_h` that axis's horizontal part), so a heeled or trimmed body keeps its
+    /// heading too (holding `omega_z` alone let a heeling box's heading drift a degree). A body
+    /// whose x axis stands vertical has no heading: then `omega_z` is held.
+    /// `time_left`: seconds to the step's end (a heading is reached by then).
+    pub(crate) fn constraints(&self, orientation: Quat, time_left: f32) -> [([f64; 6], f64); 3] {
+        let x = (orientation.as_dquat().normalize() * DVec3::X).to_array();
+        let across = x[0] * x[0] + x[1] * x[1];
+        let rate = match self.turn {
+            Turn::Rate(rate) => f64::from(rate),
+            Turn::To(heading) => {
+                let now = x[1].atan2(x[0]);
+                let turn = (f64::from(heading) - now).rem_euclid(std::f64::consts::TAU);
+                // The shorter way round, in (-pi, pi].
+                let turn = if turn > std::f64::consts::PI {
+                    turn - std::f64::consts::TAU
+                } else {
+                    turn
+                };
+                turn / f64::from(time_left.max(f32::MIN_POSITIVE))
+            }
+        };
+        let heading = if across > 1e-6 {
+            [
+                0.0,
+                0.0,
+                0.0,
+                -x[2] * x[0] / across,
+                -x[2] * x[1] / across,
+                1.0,
+            ]
+        } else {
+            [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+        };
+        [
+            ([1.0, 0.0, 0.0, 0.0, 0.0, 0.0], f64::from(self.velocity.x)),
+            ([0.0, 1.0, 0.0, 0.0, 0.0, 0.0], f64::from(self.velocity.y)),
+            (heading, rate),
+        ]
+    }
+}
