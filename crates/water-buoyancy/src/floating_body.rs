@@ -54,8 +54,9 @@ pub struct BodyStep {
     /// an ordinary body.
     pub substeps: u32,
     /// The force and torque a [`Tow`] applied to hold what it holds (N and N m about the centre
-    /// of mass; zero in the vertical force and the roll and pitch torques, which it leaves
-    /// free), averaged over the substeps; zero for a step without a tow.
+    /// of mass: a horizontal force, and a torque about the vertical, tilted toward the body's x
+    /// axis where the body is trimmed or heeled, since its heading is not then a turn about the
+    /// vertical alone), averaged over the substeps; zero for a step without a tow.
     pub tow: Wrench,
     /// Whether some point of the body's hulls or probes was outside the water source this step
     /// (off a grid's edge). There it floated on still water at rest level (see

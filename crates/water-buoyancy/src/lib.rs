@@ -81,5 +81,5 @@ pub use shape::{Shape, MAX_SHAPE_LENGTH};
 pub use still_water::StillWaterOutside;
 pub use substeps::{MAX_PHASE_PER_SUBSTEP, MAX_SUBSTEPS};
 pub use tessellation::{SurfaceMesh, MAX_TRIANGLES};
-pub use tow::Tow;
+pub use tow::{Tow, MAX_TOW_TURN_RATE};
 pub use wrench::Wrench;

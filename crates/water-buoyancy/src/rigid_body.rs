@@ -224,7 +224,7 @@ impl RigidBody {
         let rhs = [
             momentum.x, momentum.y, momentum.z, angular.x, angular.y, angular.z,
         ];
-        let held = tow.map(|(t, time_left)| t.constraints(s.pose.orientation, time_left));
+        let held = tow.map(|(t, time_left)| t.constraints(s.pose.orientation, time_left, h));
         let (q, reaction) = damping
             .solve_constrained(mass, hd, rhs, held.as_ref().map_or(&[], |c| &c[..]))
             .unwrap_or(([f64::NAN; 6], [0.0; 6]));

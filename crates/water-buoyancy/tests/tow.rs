@@ -86,7 +86,8 @@ fn a_towed_box_trims_until_its_righting_moment_meets_the_drags_pitching_moment()
     let trim = trims.iter().sum::<f32>() / trims.len() as f32;
     let last = outcomes.last().unwrap();
     let drag = last.tow.force.x;
-    // The tow holds the speed: what it pulls is what the water holds back.
+    // The reaction is the force the constraint applied: at a held, steady speed it balances
+    // what the water holds back (a reaction scaled or signed wrongly would not).
     assert!(
         (drag + last.wrench.force.x).abs() <= 1e-3 * drag,
         "tow {:?} against the water's {:?}",
@@ -112,8 +113,8 @@ fn a_towed_box_trims_until_its_righting_moment_meets_the_drags_pitching_moment()
 fn a_towed_box_keeps_its_heading_and_its_speed_where_its_drag_would_turn_it() {
     // Yawed 30 degrees off the tow, the box is dragged partly sideways. Set free after each
     // step (its velocity overwritten, the heading left to the water), it turned to 35.8
-    // degrees. The tow holds its heading: it stays at 30 degrees, at the
-    // tow's speed, heeled about 15 degrees by its sideways drag and no further.
+    // degrees (tried by hand). The tow holds its heading: it stays at 30 degrees, at the tow's
+    // speed, heeled by its sideways drag (about 15 degrees seen) and upright.
     let yawed = Quat::from_rotation_z(30_f32.to_radians());
     // Held at a heading rate of zero, the heading creeps only to second order in the heel.
     let mut b = boat(yawed);
@@ -136,4 +137,28 @@ fn a_towed_box_keeps_its_heading_and_its_speed_where_its_drag_would_turn_it() {
     assert!((s.pose.position.x - SPEED * DT * 600.0).abs() < 1e-2);
     let up = s.pose.orientation * Vec3::Z;
     assert!(up.z > 0.95, "up axis {up}");
+}
+
+#[test]
+fn a_tow_to_a_heading_turns_no_faster_than_its_cap_and_gets_there() {
+    // A quarter turn asked for at once: the heading moves at most MAX_TOW_TURN_RATE dt a step
+    // (to first order: the substeps' turns are exact to first order in the tilt) and is there
+    // within a step of a second.
+    let mut b = boat(Quat::IDENTITY);
+    let tow = Tow::to_heading(Vec2::ZERO, 90_f32.to_radians()).unwrap();
+    let cap = water_buoyancy::MAX_TOW_TURN_RATE.to_degrees() * DT;
+    let mut before = heading_degrees(&b);
+    let mut steps = 0;
+    while (heading_degrees(&b) - 90.0).abs() > 1e-3 {
+        tow_by(&mut b, tow, 1);
+        steps += 1;
+        let now = heading_degrees(&b);
+        assert!(
+            now - before <= cap * 1.01 && now >= before - 1e-3,
+            "{before} to {now}"
+        );
+        before = now;
+        assert!(steps <= 21, "still at {now} degrees after {steps} steps");
+    }
+    assert!(steps >= 20, "turned a quarter in {steps} steps of {DT} s");
 }

@@ -11,17 +11,18 @@ use water_gpu::GpuGridWater;
 use glam::{Affine3A, Vec2, Vec3};
 use serde::Serialize;
 use water_buoyancy::{rasterise_grid_mask, FloatingBody};
-use water_core::{GridMode, GridSize, LandMask};
+use water_core::{GridMode, GridSize, HeightView, LandMask};
 use water_gpu::box_meshes;
 use water_gpu::render::{
-    BodyDraw, Camera, ClassicRenderer, ClassicShading, FoamTexture, GridSurfaceRenderer,
-    GridSurfaceStyle, HullMaskTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle,
-    OffscreenTarget, RgbaImage, RingLayout, SphereSurfaceRenderer, SphereSurfaceStyle,
+    BodyDraw, Camera, ClassicRenderer, ClassicShading, CpuSurfaceTexture, FoamTexture,
+    GridSurfaceRenderer, GridSurfaceStyle, HullMaskTexture, InteractiveGrid, OceanSurfaceRenderer,
+    OceanSurfaceStyle, OffscreenTarget, RgbaImage, RingLayout, SphereSurfaceRenderer,
+    SphereSurfaceStyle,
 };
 use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, HullMesh, OceanSynthesis};
 
 use water_scene::scenario::{Scenario, ScenarioFile, ScenarioRun, SphereScenario};
-use water_scene::{Backend, BackendSphere, Scene};
+use water_scene::{Backend, BackendSphere, Scene, SceneError};
 
 use crate::limits;
 use crate::out_dir::OutputDir;
@@ -215,7 +216,8 @@ impl Frames<'_> {
     }
 }
 
-/// Runs `scenario` on a GPU backend and writes `frame-NNNN.png`, `water.gif` and `render.json`
+/// Runs `scenario` on a GPU backend (its water on the CPU where it has cascades, which run there
+/// only) and writes `frame-NNNN.png`, `water.gif` and `render.json`
 /// into `out`, each frame as it is drawn. Nothing in `out` changes unless the whole render
 /// succeeds (see [`OutputDir`]).
 ///
@@ -290,7 +292,7 @@ fn render_with(
         dir: &mut dir,
         frames: Vec::with_capacity(options.frames as usize),
     };
-    let (source, steps, scale) = match scenario {
+    let (source, steps, scale, backend) = match scenario {
         ScenarioFile::Grid(s) => {
             let steps = frame_steps(s.steps, options.frames);
             let scale = if s.ocean.is_some() {
@@ -298,12 +300,12 @@ fn render_with(
             } else {
                 frames.render_grid(s, &steps)?
             };
-            (s.source.clone(), steps, scale)
+            (s.source.clone(), steps, scale, water_backend(s, options))
         }
         ScenarioFile::Sphere(s) => {
             let steps = frame_steps(s.steps, options.frames);
             let scale = frames.render_sphere(s, &steps)?;
-            (s.source.clone(), steps, scale)
+            (s.source.clone(), steps, scale, options.backend.into())
         }
     };
     let Frames {
@@ -314,7 +316,7 @@ fn render_with(
     gif_stream.finish().map_err(io)?;
     let summary = RenderSummary {
         scenario: source,
-        backend: Backend::from(options.backend).name().into(),
+        backend: backend.name().into(),
         adapter: gpu.describe(),
         width: options.width,
         height: options.height,
@@ -334,6 +336,52 @@ fn gpu_grid(scene: &mut Scene) -> &mut GpuGrid {
     scene
         .gpu_water_to_read()
         .expect("render makes its scenes on a GPU backend")
+}
+
+/// The backend a grid scenario's water runs on for its render: the one asked for, but the CPU
+/// for cascades, which run there only (its surface is then uploaded every frame).
+fn water_backend(scenario: &Scenario, options: &RenderOptions) -> Backend {
+    if scenario.cascades > 1 {
+        Backend::Cpu
+    } else {
+        options.backend.into()
+    }
+}
+
+/// Where each frame's grid surface (normals and heights) comes from: the GPU grid's own pass,
+/// or the heights of water stepped on the CPU, uploaded.
+enum SurfaceSource {
+    Gpu,
+    Cpu(Box<CpuSurfaceTexture>),
+}
+
+impl SurfaceSource {
+    fn for_backend(device: &wgpu::Device, backend: Backend, size: GridSize) -> Self {
+        if backend == Backend::Cpu {
+            Self::Cpu(Box::new(CpuSurfaceTexture::new(device, size)))
+        } else {
+            Self::Gpu
+        }
+    }
+
+    /// The surface of `scene`'s grid now.
+    fn view(
+        &mut self,
+        scene: &mut Scene,
+        queue: &wgpu::Queue,
+        cell: f32,
+    ) -> Result<wgpu::TextureView, RunError> {
+        match self {
+            Self::Gpu => Ok(gpu_grid(scene).update_normal_height()?.clone()),
+            Self::Cpu(texture) => {
+                let heights = scene.water().heights()?;
+                let view =
+                    HeightView::new(texture.size(), cell, &heights).map_err(SceneError::from)?;
+                texture.write(queue, &view)?;
+                Ok(texture.view().clone())
+            }
+        }
+    }
 }
 
 /// A height scale that draws waves of the field's typical size at [`DRAWN_WAVE_SHARE`] of
@@ -370,10 +418,12 @@ impl Frames<'_> {
     fn render_grid(&mut self, scenario: &Scenario, steps: &[u64]) -> Result<f32, RunError> {
         let (gpu, options) = (self.gpu, self.options);
         let (device, queue, format) = (&gpu.device, &gpu.queue, self.target.format());
-        let mut sim = scenario.scene(options.backend.into(), Some(gpu))?;
+        let backend = water_backend(scenario, options);
+        let mut sim = scenario.scene(backend, Some(gpu))?;
         let mut run = ScenarioRun::new(scenario);
         let size = scenario.size;
         let cell = scenario.params.cell_size() as f32;
+        let mut surfaces = SurfaceSource::for_backend(device, backend, size);
         let extent = Vec3::new(size.width() as f32 * cell, size.height() as f32 * cell, 0.0);
         let longest = extent.x.max(extent.y);
         let mut progress = Progress::new("render", scenario.steps, options.show_progress);
@@ -440,7 +490,7 @@ impl Frames<'_> {
             if let (Some(texture), Some(coverage)) = (&mut foam, sim.foam_coverage()) {
                 texture.write(queue, &coverage)?;
             }
-            let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
+            let surface = surfaces.view(&mut sim, queue, cell)?;
             let draws = meshes.draws(bodies_of(&sim), drawn, origin);
             self.draw(|encoder, target| {
                 renderer.encode(
@@ -465,10 +515,12 @@ impl Frames<'_> {
     fn render_ocean(&mut self, scenario: &Scenario, steps: &[u64]) -> Result<f32, RunError> {
         let (gpu, options) = (self.gpu, self.options);
         let (device, queue, format) = (&gpu.device, &gpu.queue, self.target.format());
-        let mut sim = scenario.scene(options.backend.into(), Some(gpu))?;
+        let backend = water_backend(scenario, options);
+        let mut sim = scenario.scene(backend, Some(gpu))?;
         let mut run = ScenarioRun::new(scenario);
         let size = scenario.size;
         let cell = scenario.params.cell_size() as f32;
+        let mut surfaces = SurfaceSource::for_backend(device, backend, size);
         let extent = Vec2::new(size.width() as f32, size.height() as f32) * cell;
         let longest = extent.max_element();
         let mut progress = Progress::new("render", scenario.steps, options.show_progress);
@@ -499,7 +551,7 @@ impl Frames<'_> {
         for &step in steps {
             run.advance_to(&mut sim, step, None, |done| progress.update(done))?;
             let t = sim.time();
-            let surface = gpu_grid(&mut sim).update_normal_height()?.clone();
+            let surface = surfaces.view(&mut sim, queue, cell)?;
             if let (Some(texture), Some(coverage)) = (&mut foam, sim.foam_coverage()) {
                 texture.write(queue, &coverage)?;
             }

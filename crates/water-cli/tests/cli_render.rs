@@ -24,6 +24,32 @@ fn gif_frames(path: &Path) -> (usize, (u16, u16)) {
     (count, size)
 }
 
+/// `water render FILE --out OUT --frames FRAMES --size SIZE --quiet`, or `None` where the test
+/// skips.
+fn render_file(
+    test: &str,
+    file: &Path,
+    out: &Path,
+    frames: u32,
+    size: &str,
+) -> Option<std::process::Output> {
+    let frames = frames.to_string();
+    water_on_gpu(
+        test,
+        &[
+            "render",
+            file.to_str().expect("utf-8 path"),
+            "--out",
+            out.to_str().expect("utf-8 path"),
+            "--frames",
+            &frames,
+            "--size",
+            size,
+            "--quiet",
+        ],
+    )
+}
+
 #[test]
 fn render_writes_frames_and_an_animation_for_every_kind_of_water() {
     let dir = std::env::temp_dir().join(format!("water-render-{}", std::process::id()));
@@ -169,20 +195,7 @@ fn a_followed_boat_stays_in_the_middle_of_its_render() {
     ] {
         let file = write_scenario(&dir, &format!("{}.toml", name.replace(' ', "-")), &text);
         let out = dir.join(name.replace(' ', "-"));
-        let Some(result) = water_on_gpu(
-            "render-focus",
-            &[
-                "render",
-                file.to_str().expect("utf-8 path"),
-                "--out",
-                out.to_str().expect("utf-8 path"),
-                "--frames",
-                "4",
-                "--size",
-                "192x128",
-                "--quiet",
-            ],
-        ) else {
+        let Some(result) = render_file("render-focus", &file, &out, 4, "192x128") else {
             return;
         };
         assert!(result.status.success(), "{name}: {}", stderr(&result));
@@ -204,5 +217,52 @@ fn a_followed_boat_stays_in_the_middle_of_its_render() {
     assert!(
         spread[1] > 30.0 && spread[3] > 15.0,
         "still: the boat crosses: {spread:?}"
+    );
+}
+
+/// Cascades run on the CPU only: `water render` steps such a scenario's water there and uploads
+/// the finest grid's surface each frame, so its waves are drawn on the sea. A drop in the grid
+/// changes the frame where the grid lies (the same seeded sea without it draws otherwise the
+/// same), and `render.json` says the water ran on the CPU.
+#[test]
+fn cascades_render_with_their_water_on_the_cpu() {
+    let dir = scratch("render-cascades");
+    let scenario = "steps = 40\n[grid]\nwidth = 64\nheight = 64\ncell_size = 0.25\n\
+                    model = \"dispersive\"\ndt = 0.05\nboundary = \"absorbing\"\ncascades = 2\n\
+                    [ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 6.0\nseed = 3\n";
+    let drop = "[[impulse]]\nx = 32.0\ny = 32.0\nradius = 6.0\namplitude = 0.3\n\
+                shape = \"cosine\"\nstep = 0\n";
+    let mut frames = Vec::new();
+    for (name, text) in [
+        ("calm", scenario.to_owned()),
+        ("drop", format!("{scenario}{drop}")),
+    ] {
+        let file = write_scenario(&dir, &format!("{name}.toml"), &text);
+        let out = dir.join(name);
+        let Some(result) = render_file("render-cascades", &file, &out, 1, "160x100") else {
+            return;
+        };
+        assert!(result.status.success(), "{name}: {}", stderr(&result));
+        let summary: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join("render.json")).expect("render.json"),
+        )
+        .expect("json");
+        assert_eq!(summary["backend"], "cpu", "{name}: {summary}");
+        frames.push(
+            water_gpu::render::read_rgba_png(&out.join("frame-0000.png")).expect("a PNG frame"),
+        );
+    }
+    let changed = frames[0]
+        .pixels()
+        .chunks(4)
+        .zip(frames[1].pixels().chunks(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    // The grid (16 m across) seen from its near corner covers a good part of the frame's lower
+    // half; the sky and the far sea stay the same.
+    assert!(changed > 400, "the drop changed {changed} pixels");
+    assert!(
+        frames[0].pixel(80, 0) == frames[1].pixel(80, 0),
+        "the sky is the same"
     );
 }

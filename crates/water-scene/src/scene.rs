@@ -677,19 +677,23 @@ impl Scene {
                 force: b.force,
                 torque: b.torque,
             };
-            // A towed body's path holds its horizontal motion inside the step (a constraint
-            // of the step, so the drag's coupling to pitch and roll balances), landing it where
-            // the path is at the step's end.
+            if kinematic_only && !b.kinematic {
+                return Ok(None);
+            }
+            // A towed body's path holds its horizontal motion and heading inside the step (a
+            // constraint of the step; heave, roll and pitch stay free), landing it where the
+            // path is at the step's end. One off its path (added late, moved by the caller) is
+            // put on it first, not pulled there at whatever speed that takes.
             let tow = match (&b.path, b.kinematic) {
                 (Some(path), false) => {
-                    let at = b.body.body.state.pose.position;
-                    let (start, end) = (step as f32 * dt, (step + 1) as f32 * dt);
-                    Some(path.tow(Vec2::new(at.x, at.y), b.heading_offset, start, end)?)
+                    let (on_path, tow) = path.tow(b.heading_offset, step as f64 * sea_dt, dt)?;
+                    let position = &mut b.body.body.state.pose.position;
+                    (position.x, position.y) = (on_path.x, on_path.y);
+                    Some(tow)
                 }
                 _ => None,
             };
             let moved = match (sea, b.kinematic) {
-                _ if kinematic_only && !b.kinematic => return Ok(None),
                 (Some(sea), false) => {
                     let water = SeaWithWater::new(sea, view);
                     match tow {

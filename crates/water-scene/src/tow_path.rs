@@ -1,6 +1,6 @@
 //! [`TowPath`]: a route a body is towed along at a set speed.
 
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 use water_buoyancy::Tow;
 
 use crate::error::SceneError;
@@ -70,65 +70,75 @@ impl TowPath {
         }
     }
 
-    /// The [`Tow`] that takes a body at `from` (horizontal, m) to where the path is at `end` (s
-    /// from its start) over the step from `start` to `end`: the velocity
-    /// `(at(end) - from) / (end - start)`, so a body off the path (placed elsewhere, or drifted
-    /// by rounding) is brought back onto it in one step, and the heading the path has at `end`
-    /// turned by `heading_offset` (rad: how the body was turned against the path when it was
-    /// put on it), so a corner turns it with the path.
+    /// Where a body on this path starts the step from `start` (s from the path's start) and
+    /// the [`Tow`] that holds it along the path through the step of `dt` seconds: the velocity
+    /// `(p(start + dt) - p(start)) / dt` (in f64, so a path far along keeps its speed), and the
+    /// path's heading at the step's end turned by `heading_offset` (rad: how the body was turned
+    /// against its path when it was put on it), so a corner turns it with the path.
     ///
     /// # Errors
-    /// [`SceneError::TowPath`] for a step that does not last a finite positive time, or a tow
-    /// whose velocity is not finite (a body too far from its path for f32).
+    /// [`SceneError::TowPath`] for a `dt` that is not finite and positive or a time that is not
+    /// finite.
     pub(crate) fn tow(
         &self,
-        from: Vec2,
         heading_offset: f32,
-        start: f32,
-        end: f32,
-    ) -> Result<Tow, SceneError> {
-        let dt = end - start;
-        if !dt.is_finite() || dt <= 0.0 {
+        start: f64,
+        dt: f32,
+    ) -> Result<(Vec2, Tow), SceneError> {
+        if !dt.is_finite() || dt <= 0.0 || !start.is_finite() {
             return Err(SceneError::TowPath(format!(
-                "a tow step must last a finite time greater than 0 s, got {dt} (from {start} s \
-                 to {end} s)"
+                "a tow step must start at a finite time and last a finite time greater than \
+                 0 s, got {dt} s from {start} s"
             )));
         }
-        let (after, _) = self.at(end);
-        Tow::to_heading((after - from) / dt, self.heading_at(end) + heading_offset)
-            .map_err(|e| SceneError::TowPath(format!("the tow from {from}: {e}")))
+        let end = start + f64::from(dt);
+        let (from, _) = self.at_f64(start);
+        let (to, _) = self.at_f64(end);
+        let velocity = ((to - from) / f64::from(dt)).as_vec2();
+        let tow = Tow::to_heading(velocity, self.heading_at(end) + heading_offset)
+            .map_err(|e| SceneError::TowPath(format!("the tow at {start} s: {e}")))?;
+        Ok((from.as_vec2(), tow))
     }
 
     /// The direction of travel `t` seconds after the start, rad counter-clockwise from +x: the
     /// leg's, and the last leg's once parked (0 for a path whose points all coincide).
     #[must_use]
-    pub fn heading_at(&self, t: f32) -> f32 {
-        let (_, velocity) = self.at(t);
-        let along = if velocity == Vec2::ZERO {
+    pub fn heading_at(&self, t: f64) -> f32 {
+        let (_, velocity) = self.at_f64(t);
+        let along = if velocity == DVec2::ZERO {
             self.points
                 .windows(2)
-                .map(|w| w[1] - w[0])
-                .rfind(|leg| *leg != Vec2::ZERO)
-                .unwrap_or(Vec2::X)
+                .map(|w| (w[1] - w[0]).as_dvec2())
+                .rfind(|leg| *leg != DVec2::ZERO)
+                .unwrap_or(DVec2::X)
         } else {
             velocity
         };
-        along.y.atan2(along.x)
+        along.y.atan2(along.x) as f32
     }
 
     /// Position and velocity `t` seconds after the start (parked at the last point once there).
     #[must_use]
     pub fn at(&self, t: f32) -> (Vec2, Vec2) {
-        let mut travelled = self.speed * t.max(0.0);
+        let (at, velocity) = self.at_f64(f64::from(t));
+        (at.as_vec2(), velocity.as_vec2())
+    }
+
+    /// [`TowPath::at`] in f64: the distance travelled `speed t` and the place along the legs
+    /// stay exact far along a long path (in f32 a path 16 km along is placed to 2 mm).
+    fn at_f64(&self, t: f64) -> (DVec2, DVec2) {
+        let speed = f64::from(self.speed);
+        let mut travelled = speed * t.max(0.0);
         for w in self.points.windows(2) {
-            let leg = w[1] - w[0];
+            let (a, b) = (w[0].as_dvec2(), w[1].as_dvec2());
+            let leg = b - a;
             let length = leg.length();
             if travelled <= length && length > 0.0 {
                 let along = leg / length;
-                return (w[0] + along * travelled, along * self.speed);
+                return (a + along * travelled, along * speed);
             }
             travelled -= length;
         }
-        (self.points[self.points.len() - 1], Vec2::ZERO)
+        (self.points[self.points.len() - 1].as_dvec2(), DVec2::ZERO)
     }
 }

@@ -26,8 +26,9 @@
 //! Bodies float by Archimedes (fresh water, standard gravity along `-z`), sampled from the
 //! water every step, and cut the water: their contact masks make bow and stern waves (or, with
 //! `source = "displacement"`, press the water with their weight: a wake that does not grow as
-//! `dt` shrinks; signed mode). A towed body's `x` and `y` follow its path; its height
-//! and tilt float freely.
+//! `dt` shrinks; signed mode). A towed body's `x` and `y` follow its path and its heading turns
+//! with the path (keeping the angle it was placed at against it; at most 90 degrees a second at
+//! a corner); its height, pitch and roll float freely.
 
 use glam::{EulerRot, Quat, Vec2, Vec3};
 use serde::Deserialize;

@@ -48,10 +48,15 @@ impl Scene {
             }
         }
         let path = spec.path.map(|p| p.mapped(|v| up.horizontal_to_water(v)));
+        // How it is turned against the leg its path is on now (0 for a body whose x axis
+        // stands vertical: it has no heading).
         let x = body.body.state.pose.orientation * Vec3::X;
-        let heading_offset = path
-            .as_ref()
-            .map_or(0.0, |p| x.y.atan2(x.x) - p.heading_at(0.0));
+        let heading_offset = match &path {
+            Some(p) if x.truncate().length_squared() > 1e-6 => {
+                x.y.atan2(x.x) - p.heading_at(self.time())
+            }
+            _ => 0.0,
+        };
         let id = self.bodies.insert(|id| SceneBody {
             id,
             name: spec.name,
