@@ -536,7 +536,10 @@ fn removing_a_body_changes_no_other_bodys_id_events_or_trajectory() {
 }
 
 /// A tow path is given in the scene's own frame: in a y-up scene its points are `(x, z)`, and
-/// the towed crate's position in that frame follows them (the water's rows run toward -z).
+/// the towed crate's position in that frame follows them (the water's rows run toward -z), and
+/// its heading turns with the path in that frame: past the corner toward -z its x axis points
+/// along -z, as a turn about +y takes it. A twin placed turned 30 degrees about +y keeps that
+/// angle against the path on both legs.
 #[test]
 fn a_tow_path_in_a_y_up_scene_is_followed_in_that_frame() {
     let settings = SceneSettings {
@@ -544,20 +547,48 @@ fn a_tow_path_in_a_y_up_scene_is_followed_in_that_frame() {
         ..SceneSettings::default()
     };
     let mut scene = scene_with(pond(64, Boundary::Absorbing), settings);
-    let path = TowPath::new(vec![Vec2::new(1.0, -3.2), Vec2::new(5.0, -3.2)], 1.0).expect("path");
+    let corner = Vec2::new(3.0, -3.2);
+    let points = vec![Vec2::new(1.0, -3.2), corner, Vec2::new(3.0, -6.0)];
+    let path = TowPath::new(points, 1.0).expect("path");
     let size = Vec3::new(0.6, 0.3, 0.4);
     let start = Vec3::new(1.0, 0.0, -3.2);
     let id = scene
         .add_body(BodySpec::new("towed", crate_body(size, 20.0, start)).towed(path.clone()))
         .expect("add");
-    scene.step_many(120).expect("two seconds");
+    let mut turned = crate_body(size, 20.0, start);
+    turned.body.state.pose.orientation = Quat::from_rotation_y(30_f32.to_radians());
+    let twin = scene
+        .add_body(BodySpec::new("turned", turned).towed(path.clone()))
+        .expect("add");
+    // The x axis seen from above (+y), as an angle from +x toward -z, degrees.
+    let heading = |q: Quat| {
+        let x = q * Vec3::X;
+        (-x.z).atan2(x.x).to_degrees()
+    };
+    scene.step_many(90).expect("a second and a half");
+    for (id, offset) in [(id, 0.0), (twin, 30.0)] {
+        let h = heading(scene.body(id).expect("body").orientation);
+        assert!(
+            (h - offset).abs() < 1.0,
+            "first leg: heading {h}, expected {offset}"
+        );
+    }
+    scene.step_many(150).expect("four seconds");
     let b = scene.body(id).expect("body");
     assert!(!b.off_water, "on the water: {}", b.position);
     assert!(
-        (b.position.x - 3.0).abs() < 0.02 && (b.position.z + 3.2).abs() < 0.02,
-        "two seconds along the path at 1 m/s: {}",
+        (b.position.x - 3.0).abs() < 0.02 && (b.position.z + 5.2).abs() < 0.02,
+        "four seconds along the path at 1 m/s: {}",
         b.position
     );
+    for (id, offset) in [(id, 0.0), (twin, 30.0)] {
+        let h = heading(scene.body(id).expect("body").orientation);
+        assert!(
+            (h - 90.0 - offset).abs() < 1.0,
+            "second leg: heading {h}, expected {}",
+            90.0 + offset
+        );
+    }
     let back = scene.remove_body(id).expect("remove");
     assert_eq!(back.path, Some(path), "given back in the scene's frame");
 }
