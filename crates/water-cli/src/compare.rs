@@ -8,6 +8,7 @@ use water_gpu::{Comparison, F32_TOLERANCE};
 use water_scene::scenario::Scenario;
 use water_scene::{Backend, GridOutputs};
 
+use crate::progress::Progress;
 use crate::run::{simulate, RunError};
 
 /// One backend's distance from the CPU reference.
@@ -62,7 +63,10 @@ fn run(
     gpu: Option<&GpuContext>,
 ) -> Result<GridOutputs, RunError> {
     let mut scene = scenario.scene(backend, gpu)?;
-    simulate(&mut scene, scenario, None, |_| {})?;
+    let label = format!("compare ({})", backend.name());
+    let mut progress = Progress::new(&label, scenario.steps, true);
+    simulate(&mut scene, scenario, None, |done| progress.update(done))?;
+    progress.finish();
     Ok(scene.water().outputs()?)
 }
 
@@ -78,6 +82,11 @@ pub fn compare(scenario: &Scenario, backends: &[Backend]) -> Result<Vec<CompareR
     } else {
         None
     };
+    // Every backend's scene is made before anything runs, so one that refuses the scenario
+    // (cascades on a GPU backend, say) says so at once, not after the CPU's whole run.
+    for &backend in backends {
+        drop(scenario.scene(backend, gpu.as_ref())?);
+    }
     let reference = run(scenario, Backend::Cpu, None)?;
     let mut rows = Vec::new();
     for &backend in backends {

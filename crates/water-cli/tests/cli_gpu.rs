@@ -467,3 +467,16 @@ fn bench_grid_times_the_dispersive_model_on_the_compute_backend() {
     ]);
     assert!(err.contains("dispersive"), "{err}");
 }
+
+/// A scenario no GPU backend runs (cascades, CPU only for now) is refused by name before the
+/// CPU reference runs: no line of the CPU's progress comes first.
+#[test]
+fn compare_refuses_cascades_before_running_anything() {
+    let Some(out) = water_on_gpu("compare", &["compare", "--builtin", "sailing"]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(e.contains("cascades run on the CPU backend"), "{e}");
+    assert!(!e.contains("compare (cpu)"), "the CPU ran first: {e}");
+}
