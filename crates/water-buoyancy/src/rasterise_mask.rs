@@ -300,6 +300,12 @@ impl SphereContacts {
         Ok(())
     }
 
+    /// The amplitude `A`, m per unit of speed factor.
+    #[must_use]
+    pub fn amplitude(&self) -> f32 {
+        self.amplitude
+    }
+
     /// `C_new`.
     #[must_use]
     pub fn new_mask(&self) -> &[f32] {

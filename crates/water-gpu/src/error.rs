@@ -100,6 +100,14 @@ pub enum GpuError {
         /// The grid's backend.
         grid: GpuBackend,
     },
+    /// Per-vertex heights of another length than the water's vertex count.
+    #[error("{actual} heights given for sphere water of {expected} vertices")]
+    HeightsLengthMismatch {
+        /// The water's vertex count.
+        expected: usize,
+        /// How many were given.
+        actual: usize,
+    },
     /// wgpu reported a validation error (a bug in this crate, or a device without a feature).
     #[error("GPU validation error: {0}")]
     Validation(String),

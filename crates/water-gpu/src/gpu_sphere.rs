@@ -91,12 +91,16 @@ impl GpuSphereWater for GpuSphere {
         self.water_mut().step_many(steps)
     }
 
-    fn encode_add_impulse(
+    fn impulse_heights(&self, impulse: &SphereImpulse) -> Vec<f32> {
+        self.water().impulse_heights(impulse)
+    }
+
+    fn encode_add_heights(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        impulse: &SphereImpulse,
+        heights: &[f32],
     ) -> Result<(), GpuError> {
-        self.water_mut().encode_add_impulse(encoder, impulse)
+        self.water_mut().encode_add_heights(encoder, heights)
     }
 
     fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {

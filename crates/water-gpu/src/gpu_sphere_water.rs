@@ -44,6 +44,28 @@ pub trait GpuSphereWater: sealed::OnDevice {
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         impulse: &SphereImpulse,
+    ) -> Result<(), GpuError> {
+        let heights = self.impulse_heights(impulse);
+        self.encode_add_heights(encoder, &heights)
+    }
+
+    /// A click's heights per vertex, as [`water_sphere::SphereWater::add_impulse`] adds them
+    /// (its mesh and the weights its stepper conserves).
+    fn impulse_heights(&self, impulse: &SphereImpulse) -> Vec<f32>;
+
+    /// Records `heights` (one per vertex, in the mesh's order, m) added to the current
+    /// heights, as [`water_sphere::SphereWater::heights_mut`] would have them changed on the
+    /// CPU: a click's heights, or the bow and stern events of floating bodies
+    /// ([`water_core::apply_signed_events`] on zeros). Each vertex's sum is the one f32
+    /// addition the CPU makes. **Records only**, like [`GpuSphereWater::encode_add_impulse`].
+    ///
+    /// # Errors
+    /// [`GpuError::HeightsLengthMismatch`] when `heights` has another length than the mesh's
+    /// vertex count (nothing recorded).
+    fn encode_add_heights(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        heights: &[f32],
     ) -> Result<(), GpuError>;
 
     /// Adds an impulse (a click). **Submits** one command buffer (what
@@ -55,6 +77,18 @@ pub trait GpuSphereWater: sealed::OnDevice {
         let (device, queue) = (self.device().clone(), self.queue().clone());
         crate::recording::submit_recorded(&device, &queue, "sphere click", |encoder| {
             self.encode_add_impulse(encoder, impulse)
+        })
+    }
+
+    /// Adds per-vertex heights to the current heights. **Submits** one command buffer (what
+    /// [`GpuSphereWater::encode_add_heights`] records).
+    ///
+    /// # Errors
+    /// [`GpuError::HeightsLengthMismatch`]; [`GpuError::DeviceLost`].
+    fn add_heights(&mut self, heights: &[f32]) -> Result<(), GpuError> {
+        let (device, queue) = (self.device().clone(), self.queue().clone());
+        crate::recording::submit_recorded(&device, &queue, "sphere heights", |encoder| {
+            self.encode_add_heights(encoder, heights)
         })
     }
 
@@ -123,4 +157,17 @@ pub(crate) fn step_in_runs<W: GpuSphereWater>(
         keep(water, false)?;
     }
     Ok(())
+}
+
+/// Refuses per-vertex `heights` of another length than `vertices`
+/// ([`GpuSphereWater::encode_add_heights`] on either backend).
+pub(crate) fn check_vertex_count(vertices: u32, heights: &[f32]) -> Result<(), GpuError> {
+    if heights.len() == vertices as usize {
+        Ok(())
+    } else {
+        Err(GpuError::HeightsLengthMismatch {
+            expected: vertices as usize,
+            actual: heights.len(),
+        })
+    }
 }

@@ -356,22 +356,26 @@ impl GpuSphereWater for SphereComputeWater {
         )
     }
 
-    /// Records a click (its heights computed on the host exactly as the CPU water computes
-    /// them). **Records only.**
+    fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
+        click.heights(&self.sphere, &self.click_weights)
+    }
+
+    /// Records the vertices whose amount is not zero, as a list of `(vertex, amount)` pairs in
+    /// a buffer made for this call alone, added by `shaders/add_impulse.wgsl`. **Records only.**
     ///
     /// # Errors
-    /// None today for a live device.
-    fn encode_add_impulse(
+    /// [`GpuError::HeightsLengthMismatch`].
+    fn encode_add_heights(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        click: &SphereImpulse,
+        heights: &[f32],
     ) -> Result<(), GpuError> {
-        let cells: Vec<ImpulseCell> = click
-            .heights(&self.sphere, &self.click_weights)
-            .into_iter()
+        crate::gpu_sphere_water::check_vertex_count(self.vertices, heights)?;
+        let cells: Vec<ImpulseCell> = heights
+            .iter()
             .enumerate()
-            .filter(|(_, dz)| *dz != 0.0)
-            .map(|(i, amount)| ImpulseCell {
+            .filter(|(_, dz)| **dz != 0.0)
+            .map(|(i, &amount)| ImpulseCell {
                 index: i as u32,
                 amount,
             })

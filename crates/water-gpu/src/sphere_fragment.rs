@@ -504,19 +504,22 @@ impl GpuSphereWater for SphereFragmentWater {
         );
     }
 
-    /// Records a click (its heights computed on the host exactly as the CPU water computes
-    /// them): a copy recorded into the delta texture (only the rows the click touches), a render
+    fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
+        click.heights(&self.sphere, &self.click_weights)
+    }
+
+    /// Records a copy of the rows the non-zero amounts touch into the delta texture, a render
     /// pass adding them to the current heights, and a copy clearing those rows again.
     /// **Records only.**
     ///
     /// # Errors
-    /// None today for a live device.
-    fn encode_add_impulse(
+    /// [`GpuError::HeightsLengthMismatch`].
+    fn encode_add_heights(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        click: &SphereImpulse,
+        heights: &[f32],
     ) -> Result<(), GpuError> {
-        let heights = click.heights(&self.sphere, &self.click_weights);
+        crate::gpu_sphere_water::check_vertex_count(self.vertices, heights)?;
         let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
         let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {
             return Ok(());

@@ -1,5 +1,6 @@
 //! [`BackendSphere`]: sphere water on any backend behind one type.
 
+use water_buoyancy::SphereContacts;
 use water_core::HeightSource;
 use water_gpu::GpuSphereWater;
 use water_gpu::{GpuContext, GpuSphere};
@@ -96,6 +97,49 @@ impl BackendSphere {
         Ok(())
     }
 
+    /// One step with the bow and stern events of `contacts` on its new heights, as
+    /// [`SphereContacts::step`] does on the CPU; on a GPU backend the events are worked out on
+    /// the host ([`water_core::apply_signed_events`] on zeros, the same f32 products) and added
+    /// to the new heights on the device ([`GpuSphereWater::add_heights`], only where an event
+    /// fired). Two submissions on the GPU, neither waiting.
+    ///
+    /// # Errors
+    /// A mask of another length than the vertex count; a lost GPU device.
+    pub fn step_with_contacts(&mut self, contacts: &SphereContacts) -> Result<(), SceneError> {
+        let vertices = self.host().heights().len();
+        if contacts.new_mask().len() != vertices {
+            return Err(SceneError::VertexCount {
+                what: "contact masks",
+                expected: vertices,
+                actual: contacts.new_mask().len(),
+            });
+        }
+        match self {
+            Self::Cpu(w) => {
+                // The length was checked above, the only thing the step refuses.
+                contacts.step(w).map_err(|_| SceneError::VertexCount {
+                    what: "contact masks",
+                    expected: vertices,
+                    actual: contacts.new_mask().len(),
+                })?;
+            }
+            Self::Gpu { water, .. } => {
+                water.step_many(1)?;
+                let mut events = vec![0.0; vertices];
+                water_core::apply_signed_events(
+                    contacts.amplitude(),
+                    contacts.new_mask(),
+                    contacts.old_mask(),
+                    &mut events,
+                );
+                if events.iter().any(|&dz| dz != 0.0) {
+                    water.add_heights(&events)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Current heights per vertex, m (a readback on the GPU).
     ///
     /// # Errors
@@ -114,7 +158,7 @@ impl BackendSphere {
     /// A failed readback.
     pub fn with_heights<R>(
         &mut self,
-        f: impl FnOnce(&dyn HeightSource) -> R,
+        f: impl FnOnce(&(dyn HeightSource + Sync)) -> R,
     ) -> Result<R, SceneError> {
         match self {
             Self::Cpu(w) => Ok(f(w.as_ref())),

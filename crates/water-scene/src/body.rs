@@ -4,7 +4,9 @@
 use glam::{Quat, Vec3};
 use water_buoyancy::{BodyStep, FloatingBody};
 
+use crate::error::SceneError;
 use crate::tow_path::TowPath;
+use crate::up_axis::UpAxis;
 
 /// A floating body to add to a scene.
 #[derive(Debug, Clone)]
@@ -136,4 +138,60 @@ pub(crate) struct SceneBody {
     /// A physics engine integrates it: the scene measures the water's wrench on it and moves
     /// it not.
     pub(crate) kinematic: bool,
+}
+
+impl SceneBody {
+    /// A free, dynamic body not yet stepped, `force` and `torque` in the water's frame.
+    pub(crate) fn new(
+        id: BodyId,
+        name: String,
+        body: FloatingBody,
+        force: Vec3,
+        torque: Vec3,
+    ) -> Self {
+        Self {
+            id,
+            name,
+            body,
+            path: None,
+            heading_offset: 0.0,
+            force,
+            torque,
+            last: None,
+            water_step: None,
+            kinematic: false,
+        }
+    }
+
+    /// Its state as a caller with `up` reads it.
+    pub(crate) fn view(&self, up: UpAxis) -> BodyView<'_> {
+        let s = &self.body.body.state;
+        BodyView {
+            name: &self.name,
+            position: up.from_water(s.pose.position),
+            orientation: up.orientation_from_water(s.pose.orientation),
+            velocity: up.from_water(s.linear_velocity),
+            angular_velocity: up.from_water(s.angular_velocity),
+            submerged_volume: self.last.map(|l| l.submerged_volume),
+            off_water: self.last.is_some_and(|l| l.off_water),
+            water_force: self.last.map(|l| up.from_water(l.wrench.force)),
+            water_torque: self.last.map(|l| up.from_water(l.wrench.torque)),
+            kinematic: self.kinematic,
+            water_step: self.water_step,
+        }
+    }
+}
+
+/// Refuses a force or torque that is not finite, naming the body `name`.
+pub(crate) fn check_push(name: &str, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
+    for (what, value) in [("force", force), ("torque", torque)] {
+        if !value.is_finite() {
+            return Err(SceneError::NotFinite {
+                name: name.to_owned(),
+                what,
+                value,
+            });
+        }
+    }
+    Ok(())
 }

@@ -135,6 +135,13 @@ impl BodySet {
         Ok((index, body))
     }
 
+    /// Every id, in the order the bodies were added: a copy, so the set can change while going
+    /// through them.
+    pub(crate) fn ids(&self) -> impl Iterator<Item = BodyId> + use<> {
+        let ids: Vec<BodyId> = self.bodies.iter().map(|b| b.id).collect();
+        ids.into_iter()
+    }
+
     /// The bodies, in the order they were added.
     pub(crate) fn as_slice(&self) -> &[SceneBody] {
         &self.bodies

@@ -122,6 +122,23 @@ pub enum SceneError {
     /// Bodies need heights in metres; classic grids hold integer units.
     #[error("floating bodies need heights in metres; classic mode's are integer units")]
     ClassicBodies,
+    /// Per-vertex values of another length than the sphere water's vertex count.
+    #[error("{what}: {actual} values for sphere water of {expected} vertices")]
+    VertexCount {
+        /// What the values are.
+        what: &'static str,
+        /// The water's vertex count.
+        expected: usize,
+        /// How many were given.
+        actual: usize,
+    },
+    /// A tow path given to a body on sphere water, whose paths would have to run over the
+    /// sphere, not in a plane.
+    #[error("body {name:?}: sphere water tows no body; push it with a force instead")]
+    SphereTowPath {
+        /// The body.
+        name: String,
+    },
     /// A trajectory sink failed to take a row.
     #[error("recording trajectories: {0}")]
     Record(#[from] std::io::Error),

@@ -9,6 +9,8 @@
 //!   masks make bow and stern waves as the water steps, and the water's forces move the bodies.
 //!   Towed bodies follow a [`TowPath`]; any body takes a force and torque set by the caller each
 //!   frame ([`Scene::set_force`]). [`Scene::advance`] runs the fixed steps a frame's time holds.
+//! * [`SphereScene`]: the same on sphere water (an icosphere planet): bodies float on it under
+//!   gravity toward its centre and make their wakes on every backend.
 //! * [`UpAxis`]: z-up (the water's own frame) or y-up (Bevy, rapier); the scene converts at its
 //!   boundary.
 //! * Trajectories only on request, into a sink the caller owns ([`Scene::record`],
@@ -54,6 +56,7 @@ pub mod npy;
 pub mod scenario;
 mod scene;
 mod scene_ocean;
+mod sphere_scene;
 mod step_times;
 mod tow_path;
 mod trajectory;
@@ -71,6 +74,7 @@ pub use scene::{
     CASCADE_BLEND_CELLS, CASCADE_IMPULSE_MIN_CELLS, DEFAULT_CONTACT_AMPLITUDE, MAX_CASCADES,
 };
 pub use scene_ocean::cell_centres;
+pub use sphere_scene::{SphereScene, SphereSceneSettings};
 pub use step_times::StepTimes;
 pub use tow_path::TowPath;
 pub use trajectory::{CsvTrajectory, OwnedRow, TrajectoryRow, TrajectorySink, CSV_HEADER};

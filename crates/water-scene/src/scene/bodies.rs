@@ -7,7 +7,7 @@ use water_core::GridMode;
 use water_gpu::HullMesh;
 
 use super::{Masks, Scene};
-use crate::body::{BodyId, BodySpec, BodyView, SceneBody};
+use crate::body::{check_push, BodyId, BodySpec, BodyView, SceneBody};
 use crate::error::SceneError;
 
 impl Scene {
@@ -38,15 +38,7 @@ impl Scene {
                 .collect::<Result<Vec<_>, _>>()?;
             meshes.push(hull_meshes);
         }
-        for (what, value) in [("force", spec.force), ("torque", spec.torque)] {
-            if !value.is_finite() {
-                return Err(SceneError::NotFinite {
-                    name: spec.name,
-                    what,
-                    value,
-                });
-            }
-        }
+        check_push(&spec.name, spec.force, spec.torque)?;
         let path = spec.path.map(|p| p.mapped(|v| up.horizontal_to_water(v)));
         // How it is turned against the leg its path is on now (0 for a body whose x axis
         // stands vertical: it has no heading).
@@ -57,17 +49,11 @@ impl Scene {
             }
             _ => 0.0,
         };
+        let (force, torque) = (up.to_water(spec.force), up.to_water(spec.torque));
         let id = self.bodies.insert(|id| SceneBody {
-            id,
-            name: spec.name,
-            body,
             path,
             heading_offset,
-            force: up.to_water(spec.force),
-            torque: up.to_water(spec.torque),
-            last: None,
-            water_step: None,
-            kinematic: false,
+            ..SceneBody::new(id, spec.name, body, force, torque)
         })?;
         // Twice: the new body is in C_new and C_old alike, so no entry event fires; the
         // cascades do the same when they next draw.
@@ -116,8 +102,7 @@ impl Scene {
     /// The ids of every body, in the order they were added: a copy, so the scene can be changed
     /// while going through them (`for id in scene.body_ids() { scene.set_force(id, ..)?; }`).
     pub fn body_ids(&self) -> impl Iterator<Item = BodyId> + use<> {
-        let ids: Vec<BodyId> = self.bodies.as_slice().iter().map(|b| b.id).collect();
-        ids.into_iter()
+        self.bodies.ids()
     }
 
     fn get_mut(&mut self, id: BodyId) -> Result<&mut SceneBody, SceneError> {
@@ -133,22 +118,7 @@ impl Scene {
     /// # Errors
     /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`].
     pub fn body(&self, id: BodyId) -> Result<BodyView<'_>, SceneError> {
-        let b = self.get(id)?;
-        let up = self.settings.up;
-        let s = &b.body.body.state;
-        Ok(BodyView {
-            name: &b.name,
-            position: up.from_water(s.pose.position),
-            orientation: up.orientation_from_water(s.pose.orientation),
-            velocity: up.from_water(s.linear_velocity),
-            angular_velocity: up.from_water(s.angular_velocity),
-            submerged_volume: b.last.map(|l| l.submerged_volume),
-            off_water: b.last.is_some_and(|l| l.off_water),
-            water_force: b.last.map(|l| up.from_water(l.wrench.force)),
-            water_torque: b.last.map(|l| up.from_water(l.wrench.torque)),
-            kinematic: b.kinematic,
-            water_step: b.water_step,
-        })
+        Ok(self.get(id)?.view(self.settings.up))
     }
 
     /// The floating body itself, in the water's z-up frame (its hulls, model, mass).
@@ -168,15 +138,7 @@ impl Scene {
     pub fn set_force(&mut self, id: BodyId, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
         let up = self.settings.up;
         let b = self.get_mut(id)?;
-        for (what, value) in [("force", force), ("torque", torque)] {
-            if !value.is_finite() {
-                return Err(SceneError::NotFinite {
-                    name: b.name.clone(),
-                    what,
-                    value,
-                });
-            }
-        }
+        check_push(&b.name, force, torque)?;
         b.force = up.to_water(force);
         b.torque = up.to_water(torque);
         Ok(())
