@@ -23,8 +23,9 @@ use common::{bench_gpu, wait};
 fn grid(gpu: &GpuContext, backend: GpuBackend, storage: StorageFormat, n: usize) -> GpuGrid {
     let size = GridSize::new(n, n).expect("bench size");
     let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999)).expect("params");
-    let spec = GridSpec::new(size, params, Boundary::Fixed, GridMode::Signed).with_storage(storage);
-    let mut g = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
+    let spec = GridSpec::new(size, params, Boundary::Fixed, GridMode::Signed);
+    let mut g =
+        GpuGrid::with_storage(backend, &gpu.device, &gpu.queue, spec, storage).expect("grid");
     let field: Vec<f32> = (0..n * n).map(|i| ((i * 7) % 97) as f32 * 0.001).collect();
     g.upload_f32(&field, &field).expect("upload");
     g

@@ -99,9 +99,8 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
     let size = cpu.size();
     let gpu = GpuContext::headless()?;
     let params = WaveParams::new(1.0, 1.0, 0.5, Damping::PerStep(0.999))?;
-    let grid_spec =
-        GridSpec::new(size, params, spec.boundary, spec.mode).with_storage(spec.storage);
-    let mut grid = GpuGrid::new(kind, &gpu.device, &gpu.queue, grid_spec)?;
+    let grid_spec = GridSpec::new(size, params, spec.boundary, spec.mode);
+    let mut grid = GpuGrid::with_storage(kind, &gpu.device, &gpu.queue, grid_spec, spec.storage)?;
     let n = spec.size;
     let z = |i: usize| c_peer_height(n, i);
     let channels = if spec.mode == GridMode::Split { 2 } else { 1 };
@@ -124,7 +123,7 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
     let (checksum, rms) = checksums(&grid.heights()?);
     let cells = cells_per_step(spec.size, spec.boundary);
     let info = gpu.adapter.get_info();
-    let gpu_costs = crate::gpu_costs::measure(&gpu, kind, grid_spec, &grid)?;
+    let gpu_costs = crate::gpu_costs::measure(&gpu, kind, grid_spec, spec.storage, &grid)?;
     let f16_error = if spec.storage == StorageFormat::F16 {
         let current: Vec<f32> = (0..size.cells() * channels)
             .map(|i| z(i % size.cells()))

@@ -130,10 +130,9 @@ fn bench_gpu(
 ) -> Result<BenchReport, BenchError> {
     let gpu = GpuContext::headless()?;
     let params = WaveParams::dispersive(CELL_SIZE, &airy, DT, Damping::NONE)?;
-    let grid_spec = GridSpec::new(size, params, spec.boundary, GridMode::Signed)
-        .with_dispersion(airy)
-        .with_storage(spec.storage);
-    let mut grid = GpuGrid::new(kind, &gpu.device, &gpu.queue, grid_spec)?;
+    let grid_spec =
+        GridSpec::new(size, params, spec.boundary, GridMode::Signed).with_dispersion(airy);
+    let mut grid = GpuGrid::with_storage(kind, &gpu.device, &gpu.queue, grid_spec, spec.storage)?;
     // The fragment backend never gets here: `GpuGrid::new` refuses the dispersive model on it
     // by name.
     let (seconds, timing) = time_gpu_steps(&gpu, &mut grid, spec.steps, |grid: &mut GpuGrid| {

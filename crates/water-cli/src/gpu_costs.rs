@@ -96,9 +96,9 @@ fn timed(runs: usize, mut f: impl FnMut() -> Result<(), GpuError>) -> Result<f64
     Ok(median(seconds))
 }
 
-/// Measures the fixed costs of `grid` (the benchmarked grid, of `spec`, on `backend`): dispatch
-/// and submission costs on a fresh [`OVERHEAD_GRID`]² grid of the same mode, boundary and
-/// storage; readback costs on `grid` itself.
+/// Measures the fixed costs of `grid` (the benchmarked grid, of `spec` stored as `storage`, on
+/// `backend`): dispatch and submission costs on a fresh [`OVERHEAD_GRID`]² grid of the same
+/// mode, boundary and storage; readback costs on `grid` itself.
 ///
 /// # Errors
 /// What the GPU backends report.
@@ -106,13 +106,14 @@ pub fn measure(
     gpu: &GpuContext,
     backend: GpuBackend,
     spec: GridSpec,
+    storage: StorageFormat,
     grid: &GpuGrid,
 ) -> Result<GpuCosts, GpuError> {
     let tiny_spec = GridSpec {
         size: GridSize::new(OVERHEAD_GRID, OVERHEAD_GRID)?,
         ..spec
     };
-    let mut tiny = GpuGrid::new(backend, &gpu.device, &gpu.queue, tiny_spec)?;
+    let mut tiny = GpuGrid::with_storage(backend, &gpu.device, &gpu.queue, tiny_spec, storage)?;
     // Warm up: pipelines, bind groups and the driver's first-use work.
     tiny.step_many(2 * water_gpu::FUSED_STEPS + 1)?;
     wait(gpu)?;
@@ -185,7 +186,7 @@ pub fn f16_error(
     let previous: Vec<f32> = previous.iter().map(|&v| round_to_f16(v)).collect();
     let split = spec.mode == GridMode::Split;
     let run = |storage: StorageFormat| -> Result<Vec<f32>, GpuError> {
-        let mut grid = ComputeGrid::new(&gpu.device, &gpu.queue, spec.with_storage(storage))?;
+        let mut grid = ComputeGrid::with_storage(&gpu.device, &gpu.queue, spec, storage)?;
         grid.upload_f32(&current, &previous)?;
         grid.step_many(steps)?;
         if split {

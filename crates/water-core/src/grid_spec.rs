@@ -1,12 +1,11 @@
-//! [`GridSpec`]: what a grid simulates, on any backend: size, physics, boundary, mode, and how a
-//! GPU compute grid stores its cells.
+//! [`GridSpec`]: what a grid simulates, on any backend: size, physics, boundary, mode and model.
 
 use crate::{
     AiryDispersion, Boundary, ClassicGrid, GridMode, GridSize, Result, StencilCoefficients,
-    StorageFormat, WaterError, WaveParams,
+    WaterError, WaveParams,
 };
 
-/// Size, physics, boundary, mode and (for GPU compute grids) storage format of a grid.
+/// Size, physics, boundary and mode of a grid: what every backend simulates alike.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GridSpec {
     /// Grid size.
@@ -19,10 +18,6 @@ pub struct GridSpec {
     pub mode: GridMode,
     /// Classic damping shift `k` in `1..=15` (`None`: undamped); ignored by other modes.
     pub classic_shift: Option<u32>,
-    /// How the compute backend stores cells ([`StorageFormat::F32`] unless asked otherwise).
-    /// [`StorageFormat::F16`] is offered for signed and split grids on the compute backend; the
-    /// fragment backend and classic grids refuse it. The CPU grids always compute in f32.
-    pub storage: StorageFormat,
     /// The dispersive model's relation ([`crate::DispersiveGrid`], signed mode, periodic or
     /// absorbing edges, on the CPU); `None` for the wave model (the five-point stencil).
     pub dispersion: Option<AiryDispersion>,
@@ -38,7 +33,6 @@ impl GridSpec {
             boundary,
             mode,
             classic_shift: Some(crate::DEFAULT_CLASSIC_SHIFT),
-            storage: StorageFormat::F32,
             dispersion: None,
         }
     }
@@ -51,13 +45,6 @@ impl GridSpec {
         self
     }
 
-    /// The same spec with another storage format.
-    #[must_use]
-    pub fn with_storage(mut self, storage: StorageFormat) -> Self {
-        self.storage = storage;
-        self
-    }
-
     /// The same spec with another classic shift.
     #[must_use]
     pub fn with_classic_shift(mut self, shift: Option<u32>) -> Self {
@@ -66,8 +53,7 @@ impl GridSpec {
     }
 
     /// Checks what the CPU grids would refuse: classic mode with another boundary than fixed or a
-    /// shift outside `1..=15`. (The GPU backends add their own refusals, such as f16 storage of
-    /// a classic grid.)
+    /// shift outside `1..=15`. (The GPU backends add their own refusals.)
     ///
     /// # Errors
     /// [`WaterError::ClassicBoundary`], and what [`ClassicGrid::new`] refuses.

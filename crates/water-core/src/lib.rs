@@ -70,7 +70,6 @@ mod signed_grid;
 mod size;
 mod split_grid;
 mod stability;
-mod storage_format;
 mod window;
 
 pub use airy::{AiryDispersion, WATER_DENSITY, WATER_SURFACE_TENSION};
@@ -113,5 +112,4 @@ pub use signed_grid::SignedGrid;
 pub use size::{GridSize, MAX_GRID_CELLS, MAX_GRID_DIM, MIN_GRID_DIM};
 pub use split_grid::SplitGrid;
 pub use stability::{substeps_for, StabilityReport};
-pub use storage_format::StorageFormat;
 pub use window::{clear_rim_moved_inside, rim_moved_inside, shift_cells};

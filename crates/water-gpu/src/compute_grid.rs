@@ -72,9 +72,8 @@ const IMPULSE_GROUP: u32 = 64;
 /// use water_gpu::StorageFormat;
 /// # let gpu = GpuContext::headless()?;
 /// # let params = WaveParams::new(0.1, 2.0, 0.02, Damping::PerStep(0.999))?;
-/// let spec = GridSpec::new(GridSize::new(256, 256)?, params, Boundary::Reflective, GridMode::Signed)
-///     .with_storage(StorageFormat::F16);
-/// let mut water = ComputeGrid::new(&gpu.device, &gpu.queue, spec)?;
+/// let spec = GridSpec::new(GridSize::new(256, 256)?, params, Boundary::Reflective, GridMode::Signed);
+/// let mut water = ComputeGrid::with_storage(&gpu.device, &gpu.queue, spec, StorageFormat::F16)?;
 /// water.step_many(100)?;
 /// let heights = water.heights()?; // widened to f32
 /// # Ok::<(), water_gpu::GpuError>(())
@@ -84,8 +83,10 @@ pub struct ComputeGrid {
     device: wgpu::Device,
     queue: wgpu::Queue,
     spec: GridSpec,
+    /// How each level stores its cells.
+    storage: StorageFormat,
     channels: u32,
-    /// Four level buffers (laid out as `spec.storage` says): a single step writes one spare,
+    /// Four level buffers (laid out as `storage` says): a single step writes one spare,
     /// the fused kernel writes its two newest levels into both.
     fields: [wgpu::Buffer; 4],
     /// Which of `fields` is previous, current and spare.
@@ -130,25 +131,39 @@ pub struct ComputeGrid {
 }
 
 impl ComputeGrid {
-    /// Builds the buffers and pipelines on the caller's device. The water starts at rest.
-    /// Submits nothing.
+    /// Builds the buffers and pipelines on the caller's device, cells stored as f32. The water
+    /// starts at rest. Submits nothing.
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when a field exceeds the device's storage-buffer or dispatch
     /// limits, [`GpuError::Invalid`] for specs the CPU grids refuse (classic mode with another
-    /// boundary than fixed), [`GpuError::StorageNotOffered`] for classic mode with f16 storage,
-    /// [`GpuError::Validation`] if wgpu rejects a pipeline.
+    /// boundary than fixed), [`GpuError::Validation`] if wgpu rejects a pipeline.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         spec: GridSpec,
     ) -> Result<Self, GpuError> {
-        crate::spec::check_gpu_spec(&spec)?;
+        Self::with_storage(device, queue, spec, StorageFormat::F32)
+    }
+
+    /// As [`ComputeGrid::new`], each level's cells stored as `storage` says (the arithmetic
+    /// is f32 either way).
+    ///
+    /// # Errors
+    /// As [`ComputeGrid::new`]; [`GpuError::StorageNotOffered`] for f16 storage of a classic
+    /// grid or of the dispersive model.
+    pub fn with_storage(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        spec: GridSpec,
+        storage: StorageFormat,
+    ) -> Result<Self, GpuError> {
+        crate::spec::check_gpu_spec(&spec, storage)?;
         let size = spec.size;
         let cells = size.cells() as u64;
         let channels: u32 = if spec.mode == GridMode::Split { 2 } else { 1 };
-        let f16 = spec.storage == StorageFormat::F16;
-        let field_bytes = spec.storage.level_bytes(size, channels as usize);
+        let f16 = storage == StorageFormat::F16;
+        let field_bytes = storage.level_bytes(size, channels as usize);
         let limits = device.limits();
         check_storage_bytes(device, field_bytes)?;
         let groups = size.width().max(size.height()).div_ceil(TILE as usize) as u64;
@@ -208,7 +223,7 @@ impl ComputeGrid {
             |source: &str, label: &str, entry: &str| compute_pipeline(device, source, label, entry);
         let spectral = spec
             .dispersion
-            .map(|airy| SpectralPlan::new(device, queue, &spec, &airy))
+            .map(|airy| SpectralPlan::new(device, queue, &spec, storage, &airy))
             .transpose()?;
         let fusable = spec.mode != GridMode::Classic
             && spec.boundary != Boundary::Absorbing
@@ -228,11 +243,12 @@ impl ComputeGrid {
         // The dispersive model's spectral step keeps the mean only in exact arithmetic, as the
         // stencil does: the same keeper holds it (its checkerboard is no marginal mode there,
         // `a < 1/2` below the step's limit).
-        let keeper = validated(device, || GpuKeeper::new(device, &spec, false))?;
+        let keeper = validated(device, || GpuKeeper::new(device, &spec, storage, false))?;
         Ok(Self {
             device: device.clone(),
             queue: queue.clone(),
             spec,
+            storage,
             channels,
             fields,
             levels: TimeLevels::new(),
@@ -258,6 +274,12 @@ impl ComputeGrid {
             keeper,
             spectral,
         })
+    }
+
+    /// How each level stores its cells.
+    #[must_use]
+    pub fn storage(&self) -> StorageFormat {
+        self.storage
     }
 
     /// Step dispatches recorded so far: one per single step, one per fused group of
@@ -289,7 +311,7 @@ impl ComputeGrid {
     /// Whether the step kernel is `shaders/grid_step.wgsl` (signed or split, f32), which binds
     /// the depth's faces.
     fn step_reads_faces(&self) -> bool {
-        self.spec.mode != GridMode::Classic && self.spec.storage == StorageFormat::F32
+        self.spec.mode != GridMode::Classic && self.storage == StorageFormat::F32
     }
 
     /// The keeper's anchoring or correction, when one is wanted (see
@@ -565,7 +587,7 @@ impl GpuGridWater for ComputeGrid {
             )?
             .wait()?;
             let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
-            clear_land_words(&mut words, &land, self.spec.storage);
+            clear_land_words(&mut words, &land, self.storage);
             self.queue
                 .write_buffer(&self.fields[index], 0, bytemuck::cast_slice(&words));
         }
@@ -623,7 +645,7 @@ impl GpuGridWater for ComputeGrid {
             // The pressure patch: a plain step, then the masks' displacement on both levels
             // (the CPU grids' `ContactMasks::apply_to_levels`).
             contacts.check_offered(self.spec.mode)?;
-            if self.spec.storage == StorageFormat::F16 {
+            if self.storage == StorageFormat::F16 {
                 // Each level would round its shift on its own, so the velocity the patch keeps
                 // would not be kept.
                 return Err(GpuError::StorageNotOffered {
@@ -709,7 +731,7 @@ impl GpuGridWater for ComputeGrid {
         }
         let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
         let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
-        match self.spec.storage {
+        match self.storage {
             StorageFormat::F32 => self.upload(
                 bytemuck::cast_slice(current),
                 bytemuck::cast_slice(previous),
@@ -828,7 +850,7 @@ impl GpuGridWater for ComputeGrid {
     ) -> Result<&wgpu::TextureView, GpuError> {
         let device = self.device.clone();
         if self.surface.is_none() {
-            let surface = NormalHeightTexture::new(&device, &self.spec, true);
+            let surface = NormalHeightTexture::new(&device, &self.spec, self.storage, true);
             let pipeline = validated(&device, || {
                 compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", "main")
             })?;

@@ -25,9 +25,13 @@ pub(crate) fn face_texels(faces: &FaceCourants) -> Vec<[f32; 4]> {
         .collect()
 }
 
-/// The faces of `depth` for a grid of `spec`, once the grid may take a depth: a signed or split
-/// grid with f32 storage, of the depth's size.
-pub(crate) fn faces_for(spec: &GridSpec, depth: &Depth) -> Result<FaceCourants, GpuError> {
+/// The faces of `depth` for a grid of `spec` stored as `storage`, once the grid may take a
+/// depth: a signed or split grid with f32 storage, of the depth's size.
+pub(crate) fn faces_for(
+    spec: &GridSpec,
+    storage: StorageFormat,
+    depth: &Depth,
+) -> Result<FaceCourants, GpuError> {
     if spec.mode == GridMode::Classic {
         return Err(GpuError::WrongMode {
             operation: "set_depth",
@@ -35,9 +39,9 @@ pub(crate) fn faces_for(spec: &GridSpec, depth: &Depth) -> Result<FaceCourants, 
             instead: "a signed or split grid (classic heights have no physical units)",
         });
     }
-    if spec.storage != StorageFormat::F32 {
+    if storage != StorageFormat::F32 {
         return Err(GpuError::StorageNotOffered {
-            storage: spec.storage,
+            storage,
             reason: "for water of varying depth, which steps with f32 storage",
         });
     }

@@ -1,7 +1,9 @@
 //! Typed errors of the GPU backends.
 
 use thiserror::Error;
-use water_core::{GridMode, GridSize, StorageFormat};
+use water_core::{GridMode, GridSize};
+
+use crate::storage_format::StorageFormat;
 
 use crate::gpu_backend::GpuBackend;
 

@@ -84,7 +84,7 @@ impl FragmentGrid {
         queue: &wgpu::Queue,
         spec: GridSpec,
     ) -> Result<Self, GpuError> {
-        crate::spec::check_gpu_spec(&spec)?;
+        crate::spec::check_gpu_spec(&spec, StorageFormat::F32)?;
         if spec.dispersion.is_some() {
             // A transform passes values along whole rows and columns through workgroup
             // memory; a render pass would need one pass per radix-2 stage per axis (about 40 a
@@ -93,15 +93,6 @@ impl FragmentGrid {
                 with: "the fragment backend (gpu-fragment)",
                 reason: "its FFTs run in compute workgroup memory, which render passes lack; \
                          the compute backend (gpu) runs it",
-            });
-        }
-        if spec.storage != StorageFormat::F32 {
-            // Half-float textures would be a second f16 path with its own conversions and
-            // tests; only the compute backend's packed words are built and measured.
-            return Err(GpuError::StorageNotOffered {
-                storage: spec.storage,
-                reason: "by the fragment backend (gpu-fragment), which stores f32 textures; \
-                         the compute backend (gpu) offers it",
             });
         }
         let size = spec.size;
@@ -707,7 +698,7 @@ impl GpuGridWater for FragmentGrid {
     ) -> Result<&wgpu::TextureView, GpuError> {
         let device = self.device.clone();
         if self.surface.is_none() {
-            let surface = NormalHeightTexture::new(&device, &self.spec, false);
+            let surface = NormalHeightTexture::new(&device, &self.spec, StorageFormat::F32, false);
             let pipeline = validated(&device, || {
                 full_screen_pipeline(
                     &device,

@@ -9,6 +9,7 @@ use crate::gpu_backend::GpuBackend;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
 use crate::normal_height::NormalHeightTexture;
 use crate::spec::GridSpec;
+use crate::storage_format::StorageFormat;
 
 /// A grid on either GPU backend.
 #[derive(Debug)]
@@ -38,6 +39,34 @@ impl GpuGrid {
             GpuBackend::Compute => Self::Compute(ComputeGrid::new(device, queue, spec)?),
             GpuBackend::Fragment => Self::Fragment(FragmentGrid::new(device, queue, spec)?),
         })
+    }
+
+    /// Still water of `spec` on `backend`, each level's cells stored as `storage` says
+    /// ([`ComputeGrid::with_storage`]; the fragment backend stores f32 alone).
+    ///
+    /// # Errors
+    /// As [`GpuGrid::new`]; [`GpuError::StorageNotOffered`] for f16 storage on the fragment
+    /// backend.
+    pub fn with_storage(
+        backend: GpuBackend,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        spec: GridSpec,
+        storage: StorageFormat,
+    ) -> Result<Self, GpuError> {
+        match (backend, storage) {
+            (GpuBackend::Compute, _) => Ok(Self::Compute(ComputeGrid::with_storage(
+                device, queue, spec, storage,
+            )?)),
+            (GpuBackend::Fragment, StorageFormat::F32) => Self::new(backend, device, queue, spec),
+            // Half-float textures would be a second f16 path with its own conversions and
+            // tests; only the compute backend's packed words are built and measured.
+            (GpuBackend::Fragment, StorageFormat::F16) => Err(GpuError::StorageNotOffered {
+                storage,
+                reason: "by the fragment backend (gpu-fragment), which stores f32 textures; \
+                         the compute backend (gpu) offers it",
+            }),
+        }
     }
 
     /// Which backend this is.

@@ -12,7 +12,7 @@ use water_core::kernels::mean_level::{
     shift_level_unless_zero, LevelAmounts, MeanLevelKeeper,
 };
 use water_core::kernels::Parallelism;
-use water_core::{GridMode, GridSize, StorageFormat};
+use water_core::{GridMode, GridSize};
 
 use crate::spec::GridSpec;
 
@@ -31,7 +31,6 @@ impl HostKeeper {
     pub(crate) fn new(spec: &GridSpec) -> Option<Self> {
         let k = spec.coefficients();
         if spec.mode == GridMode::Classic
-            || spec.storage != StorageFormat::F32
             || spec.dispersion.is_some()
             || !conserves_volume(spec.boundary, k, false)
         {

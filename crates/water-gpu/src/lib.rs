@@ -114,6 +114,7 @@ mod spec;
 mod sphere_compute;
 mod sphere_fragment;
 mod storage;
+mod storage_format;
 mod time_levels;
 mod uniforms;
 pub mod wgsl_import;

@@ -49,9 +49,14 @@ pub struct FilterableCopy {
 }
 
 impl NormalHeightTexture {
-    /// A texture the size of the grid; `storage` for the compute pass, `render` for the
-    /// fragment pass.
-    pub fn new(device: &wgpu::Device, spec: &GridSpec, storage: bool) -> Self {
+    /// A texture the size of the grid whose levels are stored as `format`; `storage` for the
+    /// compute pass, `render` for the fragment pass.
+    pub fn new(
+        device: &wgpu::Device,
+        spec: &GridSpec,
+        format: StorageFormat,
+        storage: bool,
+    ) -> Self {
         use wgpu::util::DeviceExt;
         let usage = wgpu::TextureUsages::TEXTURE_BINDING
             | wgpu::TextureUsages::COPY_SRC
@@ -75,7 +80,7 @@ impl NormalHeightTexture {
                 height: spec.size.height() as u32,
                 mode: mode_code(spec.mode),
                 cell_size: spec.params.cell_size() as f32,
-                f16_words: u32::from(spec.storage == StorageFormat::F16),
+                f16_words: u32::from(format == StorageFormat::F16),
                 _pad0: 0,
                 _pad1: 0,
                 _pad2: 0,

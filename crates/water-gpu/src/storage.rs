@@ -21,7 +21,7 @@
 //! subnormals kept (not flushed), magnitudes from 65520 up to infinity. Widening f16 to f32 is
 //! exact. Uploads beyond [`F16_MAX`] are refused ([`check_f16_range`]).
 
-pub use water_core::StorageFormat;
+pub use crate::storage_format::StorageFormat;
 
 use crate::error::GpuError;
 

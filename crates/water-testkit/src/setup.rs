@@ -3,7 +3,7 @@
 
 use glam::Vec2;
 use water_core::{Damping, GridWater, Impulse, ImpulseShape, LandMask};
-use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec};
+use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, StorageFormat};
 use water_scene::{Backend, BackendGrid};
 use water_sphere::{Icosphere, SphereStepper, SphereWater};
 
@@ -17,6 +17,24 @@ pub const GPU_BACKENDS: [GpuBackend; 2] = [GpuBackend::Compute, GpuBackend::Frag
 #[must_use]
 pub fn gpu_grid(gpu: &GpuContext, backend: GpuBackend, spec: GridSpec) -> GpuGrid {
     GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid")
+}
+
+/// Still water of `spec` on `backend` stored as `storage`, dry where `land` is.
+///
+/// # Panics
+/// When the backend refuses the spec, the storage or the land.
+#[must_use]
+pub fn gpu_grid_stored_with_land(
+    gpu: &GpuContext,
+    backend: GpuBackend,
+    spec: GridSpec,
+    storage: StorageFormat,
+    land: LandMask,
+) -> GpuGrid {
+    let mut grid =
+        GpuGrid::with_storage(backend, &gpu.device, &gpu.queue, spec, storage).expect("grid");
+    grid.set_land(land).expect("land");
+    grid
 }
 
 /// Still water of `spec` on `backend`, dry where `land` is.

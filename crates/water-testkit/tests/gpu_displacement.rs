@@ -9,7 +9,9 @@ use water_core::{
 };
 use water_gpu::{GpuBackend, GpuGridWater, GridSpec, StorageFormat};
 use water_testkit::scenario::impulse_amplitude;
-use water_testkit::setup::{cpu_reference, gpu_grid_with_land, GPU_BACKENDS};
+use water_testkit::setup::{
+    cpu_reference, gpu_grid_stored_with_land, gpu_grid_with_land, GPU_BACKENDS,
+};
 use water_testkit::{assert_f32_within, compare_f32, gpu_or_return, F32_TOLERANCE};
 
 const W: usize = 64;
@@ -127,13 +129,14 @@ fn a_displaced_bump_starts_at_rest_and_a_kicked_one_does_not() {
                 assert!(peak > 0.8, "kicked peak {peak}");
             }
             for &(backend, storage) in &grids {
-                let spec = base.with_storage(storage);
+                let spec = base;
                 let name = format!(
                     "bump-{}-{}-{storage}-{displacement}",
                     mode.name(),
                     backend.name()
                 );
-                let mut grid = gpu_grid_with_land(&gpu, backend, spec, land(spec.size));
+                let mut grid =
+                    gpu_grid_stored_with_land(&gpu, backend, spec, storage, land(spec.size));
                 grid.add_impulse(&impulse).expect("impulse");
                 grid.step().expect("step");
                 let tolerance = if storage == StorageFormat::F16 {

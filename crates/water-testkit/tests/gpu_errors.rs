@@ -95,9 +95,9 @@ fn depths_the_grid_cannot_take_are_typed_errors() {
     let mut grid = ComputeGrid::new(&gpu.device, &gpu.queue, classic).expect("grid");
     let err = grid.set_depth(&depth(32, 32)).expect_err("classic");
     assert!(matches!(err, GpuError::WrongMode { .. }), "{err:?}");
-    let half =
-        spec(32, 32, Boundary::Reflective, GridMode::Signed).with_storage(StorageFormat::F16);
-    let mut grid = ComputeGrid::new(&gpu.device, &gpu.queue, half).expect("grid");
+    let half = spec(32, 32, Boundary::Reflective, GridMode::Signed);
+    let mut grid =
+        ComputeGrid::with_storage(&gpu.device, &gpu.queue, half, StorageFormat::F16).expect("grid");
     let err = grid.set_depth(&depth(32, 32)).expect_err("f16");
     assert!(matches!(err, GpuError::StorageNotOffered { .. }), "{err:?}");
     let signed = spec(32, 32, Boundary::Reflective, GridMode::Signed);
@@ -161,8 +161,13 @@ fn dispersive_grids_the_gpu_cannot_step_are_refused_by_name() {
         other => panic!("{other:?}"),
     }
     // f16 levels and the fragment backend are refused, each by name.
-    let f16 = dispersive_spec(64, 64, 1.0, 0.05).with_storage(StorageFormat::F16);
-    let err = ComputeGrid::new(device, queue, f16).expect_err("f16");
+    let err = ComputeGrid::with_storage(
+        device,
+        queue,
+        dispersive_spec(64, 64, 1.0, 0.05),
+        StorageFormat::F16,
+    )
+    .expect_err("f16");
     assert!(matches!(err, GpuError::StorageNotOffered { .. }), "{err:?}");
     let err =
         FragmentGrid::new(device, queue, dispersive_spec(64, 64, 1.0, 0.05)).expect_err("fragment");

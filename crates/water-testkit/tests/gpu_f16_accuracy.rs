@@ -105,7 +105,7 @@ fn run(gpu: &GpuContext, spec: GridSpec, channels: &[Vec<f32>], fused: bool) -> 
     let level0: Vec<f32> = channels.concat();
     let heights = |storage: StorageFormat| {
         let mut grid =
-            ComputeGrid::new(&gpu.device, &gpu.queue, spec.with_storage(storage)).expect("grid");
+            ComputeGrid::with_storage(&gpu.device, &gpu.queue, spec, storage).expect("grid");
         grid.upload_f32(&level0, &level0).expect("upload");
         step_fused_or_singly(&mut grid, STEPS, fused);
         grid.heights().expect("heights")

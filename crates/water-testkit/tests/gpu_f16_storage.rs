@@ -10,17 +10,20 @@ use water_core::{
 };
 use water_gpu::GpuGridWater;
 use water_gpu::{f16_to_f32, f32_to_f16, round_to_f16};
-use water_gpu::{
-    ComputeGrid, FragmentGrid, GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec, StorageFormat,
-};
+use water_gpu::{ComputeGrid, GpuBackend, GpuContext, GpuError, GpuGrid, GridSpec, StorageFormat};
 use water_testkit::gpu_or_return;
 
 /// `a = 1/4`, `b = 1`, no damping: then a cell whose four neighbours are 0 and whose previous
 /// value is 0 steps to itself, and a cell whose own values are 0 steps to a quarter of its
 /// neighbours' sum. Both are exact in f32, so what the GPU stores is the rounding alone.
-fn probe_spec(mode: GridMode, size: GridSize, storage: StorageFormat) -> GridSpec {
+fn probe_spec(mode: GridMode, size: GridSize) -> GridSpec {
     let params = WaveParams::new(1.0, 1.0, 0.5, Damping::NONE).expect("params");
-    GridSpec::new(size, params, Boundary::Periodic, mode).with_storage(storage)
+    GridSpec::new(size, params, Boundary::Periodic, mode)
+}
+
+/// `spec` on the compute backend in f16 storage.
+fn f16_grid(gpu: &GpuContext, spec: GridSpec) -> ComputeGrid {
+    ComputeGrid::with_storage(&gpu.device, &gpu.queue, spec, StorageFormat::F16).expect("f16 grid")
 }
 
 /// A checkerboard on a 256 x 256 grid: the "white" cells (x + y odd) hold 0, the "black" ones
@@ -129,10 +132,10 @@ fn f16_stores_round_to_nearest_even_bit_for_bit_as_the_host_does() {
         let zeros = vec![0.0; size.cells()];
         let level: Vec<f32> = channels.concat();
         let previous = vec![0.0; level.len()];
-        let spec = probe_spec(mode, size, StorageFormat::F16);
+        let spec = probe_spec(mode, size);
 
         // One plain step: each level rounded once.
-        let mut grid = ComputeGrid::new(&gpu.device, &gpu.queue, spec).expect("grid");
+        let mut grid = f16_grid(&gpu, spec);
         grid.upload_f32(&level, &previous).expect("upload");
         grid.step().expect("step");
         let stepped: Vec<f32> = channels
@@ -170,7 +173,7 @@ fn f16_stores_round_to_nearest_even_bit_for_bit_as_the_host_does() {
                 })
                 .collect()
         };
-        let mut single = ComputeGrid::new(&gpu.device, &gpu.queue, spec).expect("grid");
+        let mut single = f16_grid(&gpu, spec);
         single.upload_f32(&level, &previous).expect("upload");
         for _ in 0..4 {
             single.step().expect("step");
@@ -181,7 +184,7 @@ fn f16_stores_round_to_nearest_even_bit_for_bit_as_the_host_does() {
             &four(false),
             &single.channels().expect("read"),
         );
-        let mut fused = ComputeGrid::new(&gpu.device, &gpu.queue, spec).expect("grid");
+        let mut fused = f16_grid(&gpu, spec);
         fused.upload_f32(&level, &previous).expect("upload");
         fused.step_many(4).expect("steps");
         assert_eq!(fused.dispatches_recorded(), 1, "one fused dispatch");
@@ -205,12 +208,7 @@ struct Pair {
 
 impl Pair {
     fn new(gpu: &GpuContext, spec: GridSpec) -> Self {
-        let f16 = ComputeGrid::new(
-            &gpu.device,
-            &gpu.queue,
-            spec.with_storage(StorageFormat::F16),
-        )
-        .expect("f16 grid");
+        let f16 = f16_grid(gpu, spec);
         let f32 = ComputeGrid::new(&gpu.device, &gpu.queue, spec).expect("f32 grid");
         let previous = vec![0.0; f16.values_per_level()];
         let name = format!("{}-{}", spec.mode.name(), spec.boundary.name());
@@ -372,12 +370,7 @@ fn odd_widths_round_trip_exactly_in_half_the_bytes() {
             .map(|i| round_to_f16((i as f32 * 0.37).sin() * (1.0 + i as f32 * 0.01)))
             .collect();
         let previous: Vec<f32> = level.iter().map(|v| -0.5 * v).collect();
-        let mut f16 = ComputeGrid::new(
-            &gpu.device,
-            &gpu.queue,
-            spec.with_storage(StorageFormat::F16),
-        )
-        .expect("f16 grid");
+        let mut f16 = f16_grid(&gpu, spec);
         let mut f32 = ComputeGrid::new(&gpu.device, &gpu.queue, spec).expect("f32 grid");
         f16.upload_f32(&level, &previous).expect("upload");
         f32.upload_f32(&level, &previous).expect("upload");
@@ -418,31 +411,24 @@ fn f16_storage_is_refused_where_it_is_not_offered() {
     let gpu = gpu_or_return!("f16_storage_is_refused_where_it_is_not_offered");
     let size = GridSize::new(32, 24).expect("size");
     let params = WaveParams::new(0.1, 2.0, 0.03, Damping::NONE).expect("params");
-    let f16 = |boundary, mode| {
-        GridSpec::new(size, params, boundary, mode).with_storage(StorageFormat::F16)
-    };
-
-    let classic = f16(Boundary::Fixed, GridMode::Classic);
-    let signed = f16(Boundary::Reflective, GridMode::Signed);
+    let classic = GridSpec::new(size, params, Boundary::Fixed, GridMode::Classic);
+    let signed = GridSpec::new(size, params, Boundary::Reflective, GridMode::Signed);
+    let f16 = StorageFormat::F16;
     // Each refusal names f16 and why: classic cells are i16 on either backend; the fragment
-    // backend stores no f16 in any mode.
+    // backend stores no f16 in any mode (its own constructor takes no storage at all).
     let refusals = [
         (
             "classic",
-            ComputeGrid::new(&gpu.device, &gpu.queue, classic).expect_err("classic"),
+            ComputeGrid::with_storage(&gpu.device, &gpu.queue, classic, f16).expect_err("classic"),
         ),
         (
             "classic",
-            GpuGrid::new(GpuBackend::Compute, &gpu.device, &gpu.queue, classic)
+            GpuGrid::with_storage(GpuBackend::Compute, &gpu.device, &gpu.queue, classic, f16)
                 .expect_err("classic"),
         ),
         (
             "fragment",
-            FragmentGrid::new(&gpu.device, &gpu.queue, signed).expect_err("fragment"),
-        ),
-        (
-            "fragment",
-            GpuGrid::new(GpuBackend::Fragment, &gpu.device, &gpu.queue, signed)
+            GpuGrid::with_storage(GpuBackend::Fragment, &gpu.device, &gpu.queue, signed, f16)
                 .expect_err("fragment"),
         ),
     ];
@@ -463,7 +449,7 @@ fn f16_storage_is_refused_where_it_is_not_offered() {
         );
     }
 
-    let mut grid = ComputeGrid::new(&gpu.device, &gpu.queue, signed).expect("f16 grid");
+    let mut grid = f16_grid(&gpu, signed);
     let mut level = vec![0.5; size.cells()];
     level[77] = 70_000.0;
     let err = grid.upload_f32(&level, &level).expect_err("beyond f16");

@@ -267,9 +267,15 @@ fn f16_storage_keeps_the_mean_level() {
         for (mode, recorded) in modes.iter().flat_map(|&m| [false, true].map(|r| (m, r))) {
             let path = if recorded { "recorded" } else { "submitted" };
             let what = format!("f16 {mode} {boundary} a = {a}, {path}");
-            let spec = GridSpec::new(size, params, boundary, mode).with_storage(StorageFormat::F16);
-            let mut grid =
-                GpuGrid::new(GpuBackend::Compute, &gpu.device, &gpu.queue, spec).expect("grid");
+            let spec = GridSpec::new(size, params, boundary, mode);
+            let mut grid = GpuGrid::with_storage(
+                GpuBackend::Compute,
+                &gpu.device,
+                &gpu.queue,
+                spec,
+                StorageFormat::F16,
+            )
+            .expect("grid");
             let gpu_grid = grid.water_mut();
             let levels = gpu_levels(mode);
             gpu_grid.upload_f32(&levels, &levels).expect("upload");

@@ -19,7 +19,9 @@ use water_core::{
 use water_gpu::read_texture;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, StorageFormat};
 use water_testkit::scenario::impulse_amplitude;
-use water_testkit::setup::{cpu_reference, gpu_grid_with_land, GPU_BACKENDS};
+use water_testkit::setup::{
+    cpu_reference, gpu_grid_stored_with_land, gpu_grid_with_land, GPU_BACKENDS,
+};
 use water_testkit::{assert_f32_within, gpu_or_return, submit_once, F32_TOLERANCE};
 
 const W: usize = 48;
@@ -33,13 +35,20 @@ const FRAMES: usize = 3;
 struct Case {
     backend: GpuBackend,
     spec: GridSpec,
+    storage: StorageFormat,
     depth: bool,
 }
 
 impl Case {
     /// Still water of the case, with the land (and the depth map's dry cells).
     fn grid(&self, gpu: &GpuContext) -> GpuGrid {
-        let mut grid = grid(gpu, self.backend, self.spec);
+        let mut grid = gpu_grid_stored_with_land(
+            gpu,
+            self.backend,
+            self.spec,
+            self.storage,
+            land(self.spec.size),
+        );
         if self.depth {
             grid.set_depth(&depth_map(self.spec.size)).expect("depth");
         }
@@ -51,7 +60,7 @@ impl Case {
         format!(
             "{}-{}-{}{}{}",
             self.backend.name(),
-            self.spec.storage,
+            self.storage,
             self.spec.mode.name(),
             if self.spec.dispersion.is_some() {
                 "-dispersive"
@@ -86,7 +95,8 @@ fn cases() -> Vec<Case> {
         let mut push = |backend, storage| {
             cases.push(Case {
                 backend,
-                spec: spec(mode, storage),
+                spec: spec(mode),
+                storage,
                 depth: false,
             });
         };
@@ -107,7 +117,8 @@ fn frame_cases() -> Vec<Case> {
         for backend in GPU_BACKENDS {
             cases.push(Case {
                 backend,
-                spec: spec(mode, StorageFormat::F32),
+                spec: spec(mode),
+                storage: StorageFormat::F32,
                 depth: true,
             });
         }
@@ -116,7 +127,7 @@ fn frame_cases() -> Vec<Case> {
     // Spectral sides are powers of two.
     let dispersive = GridSpec::new(
         GridSize::new(64, 32).expect("size"),
-        spec(GridMode::Signed, StorageFormat::F32).params,
+        spec(GridMode::Signed).params,
         Boundary::Absorbing,
         GridMode::Signed,
     )
@@ -125,13 +136,14 @@ fn frame_cases() -> Vec<Case> {
         cases.push(Case {
             backend: GpuBackend::Compute,
             spec: dispersive,
+            storage: StorageFormat::F32,
             depth,
         });
     }
     cases
 }
 
-fn spec(mode: GridMode, storage: StorageFormat) -> GridSpec {
+fn spec(mode: GridMode) -> GridSpec {
     let size = GridSize::new(W, H).expect("size");
     let params = WaveParams::new(0.1, 2.0, 0.025, Damping::PerStep(0.998)).expect("stable");
     let boundary = if mode == GridMode::Classic {
@@ -139,7 +151,7 @@ fn spec(mode: GridMode, storage: StorageFormat) -> GridSpec {
     } else {
         Boundary::Reflective
     };
-    GridSpec::new(size, params, boundary, mode).with_storage(storage)
+    GridSpec::new(size, params, boundary, mode)
 }
 
 /// Frame `k`'s impulse: alternating sign (split mode: both channels), every other one a
@@ -338,7 +350,7 @@ fn an_impulse_recorded_between_steps_is_applied_once_at_its_place_in_the_recordi
     let gpu = gpu_or_return!("one_encoder_impulse");
     for case in cases() {
         let (spec, mode) = (case.spec, case.spec.mode);
-        if spec.storage != StorageFormat::F32 {
+        if case.storage != StorageFormat::F32 {
             continue; // f16 storage has its own accuracy tests against the CPU
         }
         let name = format!("{}-{}", case.backend.name(), mode.name());
@@ -431,7 +443,7 @@ fn contact_masks_drawn_and_stepped_in_one_encoder_equal_drawing_and_stepping_per
     let amplitude = |frame: usize| 0.05 + 0.01 * frame as f32;
     for backend in GPU_BACKENDS {
         for mode in [GridMode::Signed, GridMode::Split] {
-            let spec = spec(mode, StorageFormat::F32);
+            let spec = spec(mode);
             let name = format!("{}-{}", backend.name(), mode.name());
             let renderer = || {
                 ContactMaskRenderer::new(&gpu.device, &gpu.queue, spec.size, 0.1, backend)

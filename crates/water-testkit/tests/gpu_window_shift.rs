@@ -10,7 +10,9 @@ use water_core::{
 use water_gpu::{GpuBackend, GpuGridWater, GridSpec, StorageFormat};
 use water_scene::{Backend, BackendGrid};
 use water_testkit::scenario::impulse_amplitude;
-use water_testkit::setup::{cosine_impulse, cpu_reference, gpu_grid_with_land, GPU_BACKENDS};
+use water_testkit::setup::{
+    cosine_impulse, cpu_reference, gpu_grid_stored_with_land, GPU_BACKENDS,
+};
 use water_testkit::{assert_f32_within, gpu_or_return, submit_once, F32_TOLERANCE};
 
 /// Shifts in turn: odd and even, every direction, and one past the whole width.
@@ -83,7 +85,7 @@ fn gpu_window_shifts_move_the_water_as_the_cpu_does() {
     ];
     let mut checked = 0;
     for (mode, boundary, storage) in cases {
-        let spec = GridSpec::new(size, params, boundary, mode).with_storage(storage);
+        let spec = GridSpec::new(size, params, boundary, mode);
         let zero_rim = boundary == Boundary::Fixed || mode == GridMode::Classic;
         let mur_edges = boundary == Boundary::Absorbing && mode != GridMode::Classic;
         let amplitude = impulse_amplitude(mode);
@@ -98,7 +100,7 @@ fn gpu_window_shifts_move_the_water_as_the_cpu_does() {
             }
             let name = format!("{mode:?} {boundary:?} {storage:?} on {}", backend.name());
             let mut cpu = cpu_reference(spec, pier.clone());
-            let mut grid = gpu_grid_with_land(&gpu, backend, spec, pier.clone());
+            let mut grid = gpu_grid_stored_with_land(&gpu, backend, spec, storage, pier.clone());
             let mut land = pier.clone();
             for impulse in &impulses {
                 cpu.add_impulse(impulse);

@@ -351,11 +351,13 @@ fn the_pressure_patch_is_the_same_on_every_backend() {
         }
     }
     // f16 storage would round the shift on each level on its own: refused by name.
-    let f16 = GridSpec {
-        storage: water_core::StorageFormat::F16,
-        ..wave
-    };
-    let mut grid = water_gpu::ComputeGrid::new(&gpu.device, &gpu.queue, f16).expect("grid");
+    let mut grid = water_gpu::ComputeGrid::with_storage(
+        &gpu.device,
+        &gpu.queue,
+        wave,
+        water_gpu::StorageFormat::F16,
+    )
+    .expect("grid");
     let contacts = ContactMasks::new(size, 1.0)
         .expect("masks")
         .with_source(ContactSource::Displacement);

@@ -46,7 +46,7 @@ impl ComputeGrid {
         if cells.is_empty() {
             return Ok(());
         }
-        let (count, entries): (usize, Vec<u8>) = match self.spec.storage {
+        let (count, entries): (usize, Vec<u8>) = match self.storage {
             StorageFormat::F32 => (cells.len(), bytemuck::cast_slice(cells).to_vec()),
             StorageFormat::F16 => {
                 let words = self.impulse_words(cells);
@@ -102,7 +102,7 @@ impl ComputeGrid {
                     },
                 ];
                 // The f16 kernel leaves land to the host (`impulse_words`), so it binds no land.
-                if self.spec.storage == StorageFormat::F32 {
+                if self.storage == StorageFormat::F32 {
                     entries.push(wgpu::BindGroupEntry {
                         binding: 2,
                         resource: self.land.as_entire_binding(),

@@ -45,7 +45,7 @@ impl ComputeGrid {
 
     /// The raw bytes of a level as `channels * cells` f32 values (f16 widened exactly).
     pub(super) fn decode(&self, bytes: &[u8]) -> Vec<f32> {
-        match self.spec.storage {
+        match self.storage {
             StorageFormat::F32 => f32s(bytes),
             StorageFormat::F16 => {
                 unpack_f16_rows(&bytemuck::pod_collect_to_vec(bytes), self.spec.size.width())

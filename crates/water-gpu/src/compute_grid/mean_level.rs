@@ -64,12 +64,17 @@ pub(crate) struct GpuKeeper {
 impl GpuKeeper {
     /// A keeper when `spec` conserves volume on the GPU (reflective or periodic, undamped, no
     /// land, signed or split, either storage), else `None`.
-    pub(crate) fn new(device: &wgpu::Device, spec: &GridSpec, has_land: bool) -> Option<Self> {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        spec: &GridSpec,
+        storage: StorageFormat,
+        has_land: bool,
+    ) -> Option<Self> {
         let k = spec.coefficients();
         if spec.mode == GridMode::Classic || !conserves_volume(spec.boundary, k, has_land) {
             return None;
         }
-        let f16 = spec.storage == StorageFormat::F16;
+        let f16 = storage == StorageFormat::F16;
         let keeper = || {
             if f16 {
                 MeanLevelKeeper::for_f16_storage(spec.size)

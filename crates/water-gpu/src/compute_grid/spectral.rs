@@ -9,9 +9,7 @@ use std::collections::HashMap;
 
 use water_core::kernels::spectral_depth::SpectralDepth;
 use water_core::kernels::spectral_step::mode_factor;
-use water_core::{
-    check_dispersive_dt, sponge_factors, AiryDispersion, Boundary, Depth, StorageFormat,
-};
+use water_core::{check_dispersive_dt, sponge_factors, AiryDispersion, Boundary, Depth};
 
 use super::ComputeGrid;
 use crate::device_calls::{
@@ -22,6 +20,7 @@ use crate::fft_twiddles::twiddles;
 use crate::pipelines::compute_pipelines_sharing;
 use crate::shaders;
 use crate::spec::GridSpec;
+use crate::storage_format::StorageFormat;
 
 /// Longest side, in cells, of a dispersive grid on the GPU: each row and column is transformed
 /// in the workgroup memory every WebGPU device offers (16 KiB, 2048 complex f32 values;
@@ -71,10 +70,14 @@ pub(super) struct SpectralPlan {
 
 /// Checks what the dispersive model needs of a GPU grid: f32 storage, power-of-two sides up
 /// to [`SPECTRAL_MAX_SIDE`] and a stable `dt` (as the CPU's [`check_dispersive_dt`]).
-fn check_spectral_spec(spec: &GridSpec, airy: &AiryDispersion) -> Result<(), GpuError> {
-    if spec.storage != StorageFormat::F32 {
+fn check_spectral_spec(
+    spec: &GridSpec,
+    storage: StorageFormat,
+    airy: &AiryDispersion,
+) -> Result<(), GpuError> {
+    if storage != StorageFormat::F32 {
         return Err(GpuError::StorageNotOffered {
-            storage: spec.storage,
+            storage,
             reason: "for the dispersive model, whose transforms round like the CPU's in f32",
         });
     }
@@ -115,9 +118,10 @@ impl SpectralPlan {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         spec: &GridSpec,
+        storage: StorageFormat,
         airy: &AiryDispersion,
     ) -> Result<Self, GpuError> {
-        check_spectral_spec(spec, airy)?;
+        check_spectral_spec(spec, storage, airy)?;
         let size = spec.size;
         let (w, h) = (size.width(), size.height());
         let spectrum_bytes = size.cells() as u64 * 8;

@@ -10,7 +10,7 @@ impl ComputeGrid {
     /// with f16 storage.
     pub(super) fn step_workgroups(&self) -> (u32, u32) {
         let size = self.spec.size;
-        let row = self.spec.storage.words_per_row(size.width()) as u32;
+        let row = self.storage.words_per_row(size.width()) as u32;
         (row.div_ceil(TILE), (size.height() as u32).div_ceil(TILE))
     }
 

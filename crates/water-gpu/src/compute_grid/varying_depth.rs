@@ -33,7 +33,7 @@ impl ComputeGrid {
 
     /// The wave model's faces and pipeline over `depth`.
     fn take_wave_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        let faces = faces_for(&self.spec, depth)?;
+        let faces = faces_for(&self.spec, self.storage, depth)?;
         let texels = face_texels(&faces);
         let bytes = size_of_val(texels.as_slice()) as u64;
         check_storage_bytes(&self.device, bytes)?;

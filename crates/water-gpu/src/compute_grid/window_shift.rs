@@ -35,12 +35,12 @@ impl ComputeGrid {
         let shift = plan.shift;
         self.invalidate_level();
         let size = self.spec.size;
-        let row_words = self.spec.storage.words_per_row(size.width()) as u32;
+        let row_words = self.storage.words_per_row(size.width()) as u32;
         let uniforms = ShiftUniforms {
             width: size.width() as u32,
             height: size.height() as u32,
             row_words,
-            f16_cells: u32::from(self.spec.storage == StorageFormat::F16),
+            f16_cells: u32::from(self.storage == StorageFormat::F16),
             dx: shift.dx,
             dy: shift.dy,
             rim: shift.rim as u32,

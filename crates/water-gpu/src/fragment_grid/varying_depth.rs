@@ -10,12 +10,13 @@ use crate::error::GpuError;
 use crate::gpu_grid_water::GpuGridWater;
 use crate::pipelines::full_screen_pipeline_with_constants;
 use crate::shaders;
+use crate::storage_format::StorageFormat;
 
 impl FragmentGrid {
     /// [`GpuGridWater::set_depth`] for the fragment backend: the faces in a texture and the step
     /// pipeline with `depth_enabled` set (CPU twin: `crates/water-core/src/kernels/depth_step.rs`).
     pub(super) fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        let faces = faces_for(&self.spec, depth)?;
+        let faces = faces_for(&self.spec, StorageFormat::F32, depth)?;
         let texels = face_texels(&faces);
         let size = self.spec.size;
         let device = self.device.clone();

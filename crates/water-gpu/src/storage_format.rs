@@ -1,9 +1,9 @@
 //! [`StorageFormat`]: how a GPU compute grid stores its cells (the CPU grids compute and store
-//! f32). Part of a [`crate::GridSpec`]; the f16 packing itself lives with the GPU backend
-//! (`water_gpu::storage`).
+//! f32, so the format is the compute grid's own option, [`crate::ComputeGrid::with_storage`],
+//! not part of the [`crate::GridSpec`] every backend shares). The f16 packing itself is
+//! `storage.rs`.
 
-use crate::named::display_and_parse_by_name;
-use crate::GridSize;
+use water_core::GridSize;
 
 /// How a compute grid stores each cell of a level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -55,4 +55,8 @@ impl StorageFormat {
     }
 }
 
-display_and_parse_by_name!(StorageFormat);
+impl std::fmt::Display for StorageFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
