@@ -110,6 +110,14 @@ pub enum GpuError {
         /// How many were given.
         actual: usize,
     },
+    /// A height to add that is NaN or infinite.
+    #[error("height {value} to add at vertex {vertex} is not finite")]
+    NotFiniteHeight {
+        /// The vertex.
+        vertex: usize,
+        /// Its value.
+        value: f32,
+    },
     /// wgpu reported a validation error (a bug in this crate, or a device without a feature).
     #[error("GPU validation error: {0}")]
     Validation(String),

@@ -5,7 +5,8 @@ use water_sphere::{SphereImpulse, SphereWater};
 
 use crate::error::GpuError;
 use crate::gpu_backend::GpuBackend;
-use crate::gpu_sphere_water::{sealed::OnDevice, GpuSphereWater};
+use crate::gpu_sphere_water::sealed::{AddedHeights, OnDevice};
+use crate::gpu_sphere_water::GpuSphereWater;
 use crate::readback::PendingReadback;
 use crate::sphere_compute::SphereComputeWater;
 use crate::sphere_fragment::SphereFragmentWater;
@@ -67,6 +68,40 @@ impl GpuSphere {
     }
 }
 
+impl AddedHeights for GpuSphere {
+    fn vertex_count(&self) -> usize {
+        match self {
+            Self::Compute(w) => w.vertex_count(),
+            Self::Fragment(w) => w.vertex_count(),
+        }
+    }
+
+    fn impulse_heights(&self, impulse: &SphereImpulse) -> Vec<f32> {
+        match self {
+            Self::Compute(w) => w.impulse_heights(impulse),
+            Self::Fragment(w) => w.impulse_heights(impulse),
+        }
+    }
+
+    fn forget_level_reference(&mut self) {
+        match self {
+            Self::Compute(w) => w.forget_level_reference(),
+            Self::Fragment(w) => w.forget_level_reference(),
+        }
+    }
+
+    fn record_added_heights(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        heights: &[f32],
+    ) -> Result<(), GpuError> {
+        match self {
+            Self::Compute(w) => w.record_added_heights(encoder, heights),
+            Self::Fragment(w) => w.record_added_heights(encoder, heights),
+        }
+    }
+}
+
 impl OnDevice for GpuSphere {
     fn device(&self) -> &wgpu::Device {
         self.water().device()
@@ -89,18 +124,6 @@ impl GpuSphereWater for GpuSphere {
     /// The backend's own run: the compute backend's keeps the mean level.
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
         self.water_mut().step_many(steps)
-    }
-
-    fn impulse_heights(&self, impulse: &SphereImpulse) -> Vec<f32> {
-        self.water().impulse_heights(impulse)
-    }
-
-    fn encode_add_heights(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        heights: &[f32],
-    ) -> Result<(), GpuError> {
-        self.water_mut().encode_add_heights(encoder, heights)
     }
 
     fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {

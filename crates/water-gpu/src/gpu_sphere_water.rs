@@ -12,17 +12,41 @@ use crate::readback::{f32s, PendingReadback};
 /// The device a sphere backend lives on. Outside this crate it can be neither named nor
 /// implemented.
 pub(crate) mod sealed {
+    use water_sphere::SphereImpulse;
+
+    use crate::error::GpuError;
+
     pub trait OnDevice {
         /// The device.
         fn device(&self) -> &wgpu::Device;
         /// Its queue.
         fn queue(&self) -> &wgpu::Queue;
     }
+
+    /// How a backend adds per-vertex heights to its current level: the work behind
+    /// [`super::GpuSphereWater::encode_add_impulse`] and
+    /// [`super::GpuSphereWater::encode_add_heights`], not callable outside this crate.
+    pub trait AddedHeights {
+        /// Vertices of the mesh.
+        fn vertex_count(&self) -> usize;
+        /// A click's heights per vertex, as `water_sphere::SphereWater::add_impulse` adds them
+        /// (its mesh and the weights its stepper conserves).
+        fn impulse_heights(&self, impulse: &SphereImpulse) -> Vec<f32>;
+        /// Drops the mean-level keeper's reference and any levels recorded for it, as
+        /// `SphereWater::heights_mut` does: the keeper anchors anew before the next step.
+        fn forget_level_reference(&mut self);
+        /// Records `heights` (checked: one finite value a vertex) added to the current level.
+        fn record_added_heights(
+            &mut self,
+            encoder: &mut wgpu::CommandEncoder,
+            heights: &[f32],
+        ) -> Result<(), GpuError>;
+    }
 }
 
 /// Sphere water on a GPU backend, on the caller's `Device`/`Queue`. Bring the trait into scope
 /// to call its methods: `use water_gpu::GpuSphereWater;`.
-pub trait GpuSphereWater: sealed::OnDevice {
+pub trait GpuSphereWater: sealed::OnDevice + sealed::AddedHeights {
     /// Steps taken on the GPU (recorded ones included).
     fn steps_taken(&self) -> u64;
 
@@ -46,27 +70,40 @@ pub trait GpuSphereWater: sealed::OnDevice {
         impulse: &SphereImpulse,
     ) -> Result<(), GpuError> {
         let heights = self.impulse_heights(impulse);
-        self.encode_add_heights(encoder, &heights)
+        self.record_added_heights(encoder, &heights)
     }
 
-    /// A click's heights per vertex, as [`water_sphere::SphereWater::add_impulse`] adds them
-    /// (its mesh and the weights its stepper conserves).
-    fn impulse_heights(&self, impulse: &SphereImpulse) -> Vec<f32>;
-
     /// Records `heights` (one per vertex, in the mesh's order, m) added to the current
-    /// heights, as [`water_sphere::SphereWater::heights_mut`] would have them changed on the
-    /// CPU: a click's heights, or the bow and stern events of floating bodies
+    /// heights, as the CPU's [`water_sphere::SphereWater::heights_mut`] would have them
+    /// changed: a caller's edit, or the bow and stern events of floating bodies
     /// ([`water_core::apply_signed_events`] on zeros). Each vertex's sum is the one f32
-    /// addition the CPU makes. **Records only**, like [`GpuSphereWater::encode_add_impulse`].
+    /// addition the CPU makes, and as on the CPU the mean-level keeper of undamped water takes
+    /// the change as the caller's, not as drift to undo: it anchors anew before the next step
+    /// (which then reads both levels back and waits). **Records only**, like
+    /// [`GpuSphereWater::encode_add_impulse`].
     ///
     /// # Errors
     /// [`GpuError::HeightsLengthMismatch`] when `heights` has another length than the mesh's
-    /// vertex count (nothing recorded).
+    /// vertex count, [`GpuError::NotFiniteHeight`] naming the first vertex whose value is NaN
+    /// or infinite (nothing recorded either way).
     fn encode_add_heights(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         heights: &[f32],
-    ) -> Result<(), GpuError>;
+    ) -> Result<(), GpuError> {
+        let expected = self.vertex_count();
+        if heights.len() != expected {
+            return Err(GpuError::HeightsLengthMismatch {
+                expected,
+                actual: heights.len(),
+            });
+        }
+        if let Some((vertex, &value)) = heights.iter().enumerate().find(|(_, h)| !h.is_finite()) {
+            return Err(GpuError::NotFiniteHeight { vertex, value });
+        }
+        self.forget_level_reference();
+        self.record_added_heights(encoder, heights)
+    }
 
     /// Adds an impulse (a click). **Submits** one command buffer (what
     /// [`GpuSphereWater::encode_add_impulse`] records).
@@ -84,7 +121,7 @@ pub trait GpuSphereWater: sealed::OnDevice {
     /// [`GpuSphereWater::encode_add_heights`] records).
     ///
     /// # Errors
-    /// [`GpuError::HeightsLengthMismatch`]; [`GpuError::DeviceLost`].
+    /// As [`GpuSphereWater::encode_add_heights`]; [`GpuError::DeviceLost`].
     fn add_heights(&mut self, heights: &[f32]) -> Result<(), GpuError> {
         let (device, queue) = (self.device().clone(), self.queue().clone());
         crate::recording::submit_recorded(&device, &queue, "sphere heights", |encoder| {
@@ -157,17 +194,4 @@ pub(crate) fn step_in_runs<W: GpuSphereWater>(
         keep(water, false)?;
     }
     Ok(())
-}
-
-/// Refuses per-vertex `heights` of another length than `vertices`
-/// ([`GpuSphereWater::encode_add_heights`] on either backend).
-pub(crate) fn check_vertex_count(vertices: u32, heights: &[f32]) -> Result<(), GpuError> {
-    if heights.len() == vertices as usize {
-        Ok(())
-    } else {
-        Err(GpuError::HeightsLengthMismatch {
-            expected: vertices as usize,
-            actual: heights.len(),
-        })
-    }
 }

@@ -11,7 +11,8 @@ use crate::device_calls::{
     check_limit, record_compute_pass, storage_buffer, uniform_buffer, validated,
 };
 use crate::error::GpuError;
-use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
+use crate::gpu_sphere_water::sealed::{AddedHeights, OnDevice};
+use crate::gpu_sphere_water::{step_in_runs, GpuSphereWater};
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_buffer_write;
@@ -300,77 +301,29 @@ impl SphereComputeWater {
     }
 }
 
-impl OnDevice for SphereComputeWater {
-    fn device(&self) -> &wgpu::Device {
-        &self.device
-    }
-
-    fn queue(&self) -> &wgpu::Queue {
-        &self.queue
-    }
-}
-
-impl GpuSphereWater for SphereComputeWater {
-    /// Steps taken on the GPU.
-    fn steps_taken(&self) -> u64 {
-        self.steps
-    }
-
-    /// Records `steps` steps into the caller's encoder (one compute pass, or one per stretch
-    /// between the keeper's passes).
-    ///
-    /// On undamped water the keeper works here too, never waiting: both levels are recorded
-    /// for reading back where [`GpuSphereWater::step_many`] would correct, and come back when
-    /// the caller submits; a later `encode_step_many` that finds them arrived records their
-    /// correction (`shaders/mean_level.wgsl`, `shift_vertices`), carried forward to its own
-    /// step count. So the level is kept as long as the caller submits its encoders.
-    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        record_in_runs(
-            self,
-            encoder,
-            steps,
-            |water, left| {
-                water
-                    .keeper
-                    .as_ref()
-                    .map_or(left, |k| k.segment(water.steps, left))
-            },
-            Self::record_keep_level,
-            Self::record_steps,
-        );
-    }
-
-    /// `steps` steps. **Submits** the steps; on undamped water the run is cut where mean-level
-    /// corrections fall, as on the CPU, and each cut **waits** for both levels to come back,
-    /// corrects them on the host ([`water_sphere::keep_weighted_level`]) and writes them back.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        step_in_runs(
-            self,
-            steps,
-            |w| w.keeper.as_ref(),
-            Self::keep_level,
-            Self::record_steps,
-        )
+impl AddedHeights for SphereComputeWater {
+    fn vertex_count(&self) -> usize {
+        self.vertices as usize
     }
 
     fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
         click.heights(&self.sphere, &self.click_weights)
     }
 
+    fn forget_level_reference(&mut self) {
+        if let Some(keeper) = &mut self.keeper {
+            keeper.invalidate();
+        }
+        self.recorded = None;
+    }
+
     /// Records the vertices whose amount is not zero, as a list of `(vertex, amount)` pairs in
     /// a buffer made for this call alone, added by `shaders/add_impulse.wgsl`. **Records only.**
-    ///
-    /// # Errors
-    /// [`GpuError::HeightsLengthMismatch`].
-    fn encode_add_heights(
+    fn record_added_heights(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         heights: &[f32],
     ) -> Result<(), GpuError> {
-        crate::gpu_sphere_water::check_vertex_count(self.vertices, heights)?;
         let cells: Vec<ImpulseCell> = heights
             .iter()
             .enumerate()
@@ -427,6 +380,63 @@ impl GpuSphereWater for SphereComputeWater {
             [(cells.len() as u32).div_ceil(64), 1, 1],
         );
         Ok(())
+    }
+}
+
+impl OnDevice for SphereComputeWater {
+    fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+}
+
+impl GpuSphereWater for SphereComputeWater {
+    /// Steps taken on the GPU.
+    fn steps_taken(&self) -> u64 {
+        self.steps
+    }
+
+    /// Records `steps` steps into the caller's encoder (one compute pass, or one per stretch
+    /// between the keeper's passes).
+    ///
+    /// On undamped water the keeper works here too, never waiting: both levels are recorded
+    /// for reading back where [`GpuSphereWater::step_many`] would correct, and come back when
+    /// the caller submits; a later `encode_step_many` that finds them arrived records their
+    /// correction (`shaders/mean_level.wgsl`, `shift_vertices`), carried forward to its own
+    /// step count. So the level is kept as long as the caller submits its encoders.
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        record_in_runs(
+            self,
+            encoder,
+            steps,
+            |water, left| {
+                water
+                    .keeper
+                    .as_ref()
+                    .map_or(left, |k| k.segment(water.steps, left))
+            },
+            Self::record_keep_level,
+            Self::record_steps,
+        );
+    }
+
+    /// `steps` steps. **Submits** the steps; on undamped water the run is cut where mean-level
+    /// corrections fall, as on the CPU, and each cut **waits** for both levels to come back,
+    /// corrects them on the host ([`water_sphere::keep_weighted_level`]) and writes them back.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`].
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        step_in_runs(
+            self,
+            steps,
+            |w| w.keeper.as_ref(),
+            Self::keep_level,
+            Self::record_steps,
+        )
     }
 
     /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's

@@ -35,7 +35,8 @@ use water_sphere::{
 use crate::carried_correction::{carried_uniform, record_in_runs, take_arrived, Recorded};
 use crate::device_calls::{check_limit, level_texture, uniform_buffer, validated};
 use crate::error::GpuError;
-use crate::gpu_sphere_water::{sealed::OnDevice, step_in_runs, GpuSphereWater};
+use crate::gpu_sphere_water::sealed::{AddedHeights, OnDevice};
+use crate::gpu_sphere_water::{step_in_runs, GpuSphereWater};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_texture_write;
@@ -450,6 +451,71 @@ impl SphereFragmentWater {
     }
 }
 
+impl AddedHeights for SphereFragmentWater {
+    fn vertex_count(&self) -> usize {
+        self.vertices as usize
+    }
+
+    fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
+        click.heights(&self.sphere, &self.click_weights)
+    }
+
+    fn forget_level_reference(&mut self) {
+        if let Some(keeper) = &mut self.keeper {
+            keeper.invalidate();
+        }
+        self.recorded = None;
+    }
+
+    /// Records a copy of the rows the non-zero amounts touch into the delta texture, a render
+    /// pass adding them to the current heights, and a copy clearing those rows again.
+    /// **Records only.**
+    fn record_added_heights(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        heights: &[f32],
+    ) -> Result<(), GpuError> {
+        let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
+        let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {
+            return Ok(());
+        };
+        let width = self.texture_width() as usize;
+        let (row0, row1) = (first / width, last / width + 1);
+        let mut rows = vec![0.0f32; (row1 - row0) * width];
+        let start = row0 * width;
+        let end = heights.len().min(row1 * width);
+        rows[..end - start].copy_from_slice(&heights[start..end]);
+        let origin = wgpu::Origin3d {
+            x: 0,
+            y: row0 as u32,
+            z: 0,
+        };
+        let extent = wgpu::Extent3d {
+            width: width as u32,
+            height: (row1 - row0) as u32,
+            depth_or_array_layers: 1,
+        };
+        let device = self.device.clone();
+        // The delta rows written and cleared by copies recorded around the pass, in order with
+        // whatever else the encoder holds (a queued write would land before all of it).
+        let bytes: &[u8] = bytemuck::cast_slice(&rows);
+        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
+        let (cur, spare) = (self.levels.current(), self.levels.next());
+        self.record_add_delta(encoder, cur, spare);
+        // Back into the current texture rather than swapping roles: the three step bind
+        // groups assume roles that only rotate, and clicks are rare next to steps.
+        encoder.copy_texture_to_texture(
+            self.fields[spare].as_image_copy(),
+            self.fields[cur].as_image_copy(),
+            self.fields[cur].size(),
+        );
+        rows.fill(0.0);
+        let zeros: &[u8] = bytemuck::cast_slice(&rows);
+        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, zeros);
+        Ok(())
+    }
+}
+
 impl OnDevice for SphereFragmentWater {
     fn device(&self) -> &wgpu::Device {
         &self.device
@@ -502,62 +568,6 @@ impl GpuSphereWater for SphereFragmentWater {
             Self::record_keep_level,
             Self::record_steps,
         );
-    }
-
-    fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
-        click.heights(&self.sphere, &self.click_weights)
-    }
-
-    /// Records a copy of the rows the non-zero amounts touch into the delta texture, a render
-    /// pass adding them to the current heights, and a copy clearing those rows again.
-    /// **Records only.**
-    ///
-    /// # Errors
-    /// [`GpuError::HeightsLengthMismatch`].
-    fn encode_add_heights(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        heights: &[f32],
-    ) -> Result<(), GpuError> {
-        crate::gpu_sphere_water::check_vertex_count(self.vertices, heights)?;
-        let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
-        let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {
-            return Ok(());
-        };
-        let width = self.texture_width() as usize;
-        let (row0, row1) = (first / width, last / width + 1);
-        let mut rows = vec![0.0f32; (row1 - row0) * width];
-        let start = row0 * width;
-        let end = heights.len().min(row1 * width);
-        rows[..end - start].copy_from_slice(&heights[start..end]);
-        let origin = wgpu::Origin3d {
-            x: 0,
-            y: row0 as u32,
-            z: 0,
-        };
-        let extent = wgpu::Extent3d {
-            width: width as u32,
-            height: (row1 - row0) as u32,
-            depth_or_array_layers: 1,
-        };
-        let device = self.device.clone();
-        // The delta rows written and cleared by copies recorded around the pass, in order with
-        // whatever else the encoder holds (a queued write would land before all of it).
-        let bytes: &[u8] = bytemuck::cast_slice(&rows);
-        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
-        let (cur, spare) = (self.levels.current(), self.levels.next());
-        self.record_add_delta(encoder, cur, spare);
-        // Back into the current texture rather than swapping roles: the three step bind
-        // groups assume roles that only rotate, and clicks are rare next to steps.
-        encoder.copy_texture_to_texture(
-            self.fields[spare].as_image_copy(),
-            self.fields[cur].as_image_copy(),
-            self.fields[cur].size(),
-        );
-        rows.fill(0.0);
-        let zeros: &[u8] = bytemuck::cast_slice(&rows);
-        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, zeros);
-        Ok(())
     }
 
     /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's

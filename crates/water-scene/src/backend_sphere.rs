@@ -1,7 +1,7 @@
 //! [`BackendSphere`]: sphere water on any backend behind one type.
 
 use water_buoyancy::SphereContacts;
-use water_core::HeightSource;
+use water_core::{HeightSource, WaterError};
 use water_gpu::GpuSphereWater;
 use water_gpu::{GpuContext, GpuSphere};
 use water_sphere::{SphereImpulse, SphereWater};
@@ -100,41 +100,51 @@ impl BackendSphere {
     /// One step with the bow and stern events of `contacts` on its new heights, as
     /// [`SphereContacts::step`] does on the CPU; on a GPU backend the events are worked out on
     /// the host ([`water_core::apply_signed_events`] on zeros, the same f32 products) and added
-    /// to the new heights on the device ([`GpuSphereWater::add_heights`], only where an event
-    /// fired). Two submissions on the GPU, neither waiting.
+    /// to the new heights on the device ([`GpuSphereWater::add_heights`]). As the CPU's step
+    /// edits the heights ([`SphereWater::heights_mut`]), undamped water's mean-level keeper
+    /// anchors anew before every step with contacts on either backend (on the GPU: both levels
+    /// read back, a wait).
     ///
     /// # Errors
-    /// A mask of another length than the vertex count; a lost GPU device.
+    /// [`SceneError::VertexCount`] for masks of another length than the vertex count;
+    /// [`WaterError::OutOfRange`] for an event past f32's range (a body's speed times the
+    /// amplitude), before anything steps; a lost GPU device.
     pub fn step_with_contacts(&mut self, contacts: &SphereContacts) -> Result<(), SceneError> {
         let vertices = self.host().heights().len();
+        let mismatch = |actual| SceneError::VertexCount {
+            what: "contact masks",
+            expected: vertices,
+            actual,
+        };
         if contacts.new_mask().len() != vertices {
-            return Err(SceneError::VertexCount {
-                what: "contact masks",
-                expected: vertices,
-                actual: contacts.new_mask().len(),
-            });
+            return Err(mismatch(contacts.new_mask().len()));
+        }
+        let amplitude = contacts.amplitude();
+        let masks = contacts.new_mask().iter().chain(contacts.old_mask());
+        if let Some(&m) = masks.into_iter().find(|&&m| !(amplitude * m).is_finite()) {
+            return Err(WaterError::OutOfRange {
+                name: "bow or stern wave height (amplitude times speed)",
+                value: f64::from(amplitude) * f64::from(m),
+                range: "finite in f32, m",
+            }
+            .into());
         }
         match self {
-            Self::Cpu(w) => {
-                // The length was checked above, the only thing the step refuses.
-                contacts.step(w).map_err(|_| SceneError::VertexCount {
-                    what: "contact masks",
-                    expected: vertices,
-                    actual: contacts.new_mask().len(),
-                })?;
-            }
+            // The length was checked above, the only thing the step refuses.
+            Self::Cpu(w) => contacts
+                .step(w)
+                .map_err(|_| mismatch(contacts.new_mask().len()))?,
             Self::Gpu { water, .. } => {
                 water.step_many(1)?;
                 let mut events = vec![0.0; vertices];
                 water_core::apply_signed_events(
-                    contacts.amplitude(),
+                    amplitude,
                     contacts.new_mask(),
                     contacts.old_mask(),
                     &mut events,
                 );
-                if events.iter().any(|&dz| dz != 0.0) {
-                    water.add_heights(&events)?;
-                }
+                // Also where no event fired: the keeper forgets its reference as on the CPU.
+                water.add_heights(&events)?;
             }
         }
         Ok(())

@@ -183,7 +183,7 @@ impl SceneBody {
 }
 
 /// Refuses a force or torque that is not finite, naming the body `name`.
-pub(crate) fn check_push(name: &str, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
+pub(crate) fn check_force_torque(name: &str, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
     for (what, value) in [("force", force), ("torque", torque)] {
         if !value.is_finite() {
             return Err(SceneError::NotFinite {

@@ -132,6 +132,17 @@ pub enum SceneError {
         /// How many were given.
         actual: usize,
     },
+    /// A sphere scene's step that is not its water's stepper's own.
+    #[error(
+        "the sphere scene steps {scene} s but its Laplace-Beltrami stepper was built for \
+         {stepper} s; give the scene the stepper's dt"
+    )]
+    SphereStep {
+        /// The scene's step, s.
+        scene: f64,
+        /// The stepper's, s.
+        stepper: f64,
+    },
     /// A tow path given to a body on sphere water, whose paths would have to run over the
     /// sphere, not in a plane.
     #[error("body {name:?}: sphere water tows no body; push it with a force instead")]

@@ -18,14 +18,16 @@
 
 use glam::Vec3;
 use rayon::prelude::*;
-use water_buoyancy::{BodyState, BuoyancyError, Gravity, SphereContacts, Wrench, STANDARD_GRAVITY};
+use water_buoyancy::{
+    BodyState, BuoyancyError, FloatingBody, Gravity, SphereContacts, Wrench, STANDARD_GRAVITY,
+};
 use water_core::{FixedStepClock, FrameSteps, WaterError};
 use water_gpu::GpuContext;
-use water_sphere::{SphereImpulse, SphereWater};
+use water_sphere::{SphereImpulse, SphereStepper, SphereWater};
 
 use crate::backend::Backend;
 use crate::backend_sphere::BackendSphere;
-use crate::body::{check_push, BodyId, BodySpec, BodyView, SceneBody};
+use crate::body::{check_force_torque, BodyId, BodySpec, BodyView, SceneBody};
 use crate::body_set::BodySet;
 use crate::error::SceneError;
 use crate::scene::DEFAULT_CONTACT_AMPLITUDE;
@@ -37,8 +39,8 @@ use crate::up_axis::UpAxis;
 pub struct SphereSceneSettings {
     /// Where the water steps.
     pub backend: Backend,
-    /// The step, seconds: the one the water's stepper was built for (its `c dt / h`), which the
-    /// bodies take too.
+    /// The step, seconds: the one the water's stepper was built for (its `c dt / h`; a
+    /// Laplace-Beltrami stepper's own `dt`, checked), which the bodies take too.
     pub dt: f64,
     /// Gravity toward the sphere's centre, m/s^2.
     pub gravity: f32,
@@ -74,19 +76,21 @@ impl SphereSceneSettings {
 /// let water = SphereWater::new(Icosphere::new(5, 100.0)?, stepper, Damping::PerSecond(0.9))?;
 /// let mut scene = SphereScene::new(water, SphereSceneSettings::new(0.02), None)?;
 ///
-/// // A 40 kg crate, 0.6 m x 0.6 m x 0.3 m, on the north pole at its draft.
+/// // A 40 kg crate, 0.6 m x 0.6 m x 0.3 m, dropped on the north pole from 5 cm above its draft.
 /// let shape = Shape::cuboid(Vec3::new(0.3, 0.3, 0.15))?;
 /// let draft = box_draft(40.0, FRESH_WATER_DENSITY, 0.36);
-/// let pose = Pose::new(Vec3::new(0.0, 0.0, 100.0 + 0.15 - draft), Quat::IDENTITY)?;
+/// let pose = Pose::new(Vec3::new(0.0, 0.0, 100.0 + 0.15 - draft + 0.05), Quat::IDENTITY)?;
 /// let body = RigidBody::from_shape(&shape, 40.0, BodyState::at_rest(pose))?;
 /// let hulls = vec![Hull::new(shape, Pose::IDENTITY)?];
 /// let crate_ = scene.add_body(BodySpec::new(
 ///     "crate",
 ///     FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)?,
 /// ))?;
-/// scene.advance(1.0)?;
+/// for _frame in 0..600 {
+///     scene.advance(1.0 / 60.0)?; // as many fixed steps as the frame's time holds
+/// }
 /// let height = scene.body(crate_)?.position.length() - 100.0;
-/// assert!((height - (0.15 - draft)).abs() < 1e-3, "floating at its draft");
+/// assert!((height - (0.15 - draft)).abs() < 1e-3, "settled at its draft");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -100,7 +104,7 @@ pub struct SphereScene {
     mask: Vec<f32>,
     clock: FixedStepClock,
     step: u64,
-    pending: Vec<SphereImpulse>,
+    pending_clicks: Vec<SphereImpulse>,
     /// A body was removed since the masks were last drawn: the next step draws them (even with
     /// no bodies left) so that its cut leaves the water as stern events.
     masks_hold_removed: bool,
@@ -112,7 +116,8 @@ impl SphereScene {
     ///
     /// # Errors
     /// [`WaterError::OutOfRange`] naming a step, gravity or contact amplitude that is not
-    /// finite and positive (the amplitude may be 0); [`SceneError::NoGpu`] for a GPU backend
+    /// finite and positive (the amplitude may be 0); [`SceneError::SphereStep`] for a step
+    /// other than a Laplace-Beltrami stepper's own; [`SceneError::NoGpu`] for a GPU backend
     /// without a context; what the GPU backend refuses.
     pub fn new(
         water: SphereWater,
@@ -133,6 +138,14 @@ impl SphereScene {
             return Err(out_of_range("gravity", g, "above 0 and finite, m/s^2").into());
         }
         let clock = FixedStepClock::new(settings.dt)?;
+        if let SphereStepper::LaplaceBeltrami { dt, .. } = water.stepper() {
+            if dt != settings.dt {
+                return Err(SceneError::SphereStep {
+                    scene: settings.dt,
+                    stepper: dt,
+                });
+            }
+        }
         let vertices = water.heights().len();
         let contacts = SphereContacts::new(vertices, amplitude)
             .map_err(|_| out_of_range("contact amplitude", amplitude, "[0, 1e5] m per m/s"))?;
@@ -148,7 +161,7 @@ impl SphereScene {
             mask: vec![0.0; vertices],
             clock,
             step: 0,
-            pending: Vec::new(),
+            pending_clicks: Vec::new(),
             masks_hold_removed: false,
         })
     }
@@ -187,11 +200,12 @@ impl SphereScene {
 
     /// Queues a click: it lands on the water just before the next step.
     pub fn add_impulse(&mut self, click: SphereImpulse) {
-        self.pending.push(click);
+        self.pending_clicks.push(click);
     }
 
     /// Adds a floating body, posed in the sphere's frame. A body already resting in the water
-    /// does not splash when the scene goes on: its mask is in both time levels. Bodies are not
+    /// does not splash when the scene goes on: its mask is in both time levels. A body removed
+    /// since the last step still leaves as stern events at the next one. Bodies are not
     /// collided with each other.
     ///
     /// # Errors
@@ -201,7 +215,7 @@ impl SphereScene {
         if spec.path.is_some() {
             return Err(SceneError::SphereTowPath { name: spec.name });
         }
-        check_push(&spec.name, spec.force, spec.torque)?;
+        check_force_torque(&spec.name, spec.force, spec.torque)?;
         spec.body
             .rasterise_sphere_mask(self.water.host().sphere(), &mut self.mask)
             .map_err(|source| SceneError::BodySetup {
@@ -211,9 +225,21 @@ impl SphereScene {
         let id = self
             .bodies
             .insert(|id| SceneBody::new(id, spec.name, spec.body, spec.force, spec.torque))?;
-        // Twice: the new body is in C_new and C_old alike, so no entry event fires.
-        self.redraw_masks()?;
-        self.redraw_masks()?;
+        // Twice: the new body is in C_new and C_old alike, so no entry event fires. A body
+        // removed since the last step stays in both (its cut is the current C_new's), so the
+        // next step, which draws the masks without it, still sees it leave.
+        let removed = self
+            .masks_hold_removed
+            .then(|| self.contacts.new_mask().to_vec());
+        self.draw_masks()?;
+        if let Some(removed) = removed {
+            for (m, r) in self.mask.iter_mut().zip(removed) {
+                *m = m.max(r);
+            }
+        }
+        for _ in 0..2 {
+            self.advance_masks()?;
+        }
         Ok(id)
     }
 
@@ -254,6 +280,14 @@ impl SphereScene {
         Ok(self.bodies.get(id)?.view(UpAxis::Z))
     }
 
+    /// The floating body itself (its hulls, model, mass and state).
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`].
+    pub fn floating_body(&self, id: BodyId) -> Result<&FloatingBody, SceneError> {
+        Ok(&self.bodies.get(id)?.body)
+    }
+
     /// Sets the force (N, at the centre of mass) and torque (N m) applied to a body at every
     /// step from now on.
     ///
@@ -261,7 +295,7 @@ impl SphereScene {
     /// [`SceneError::UnknownBody`], [`SceneError::RemovedBody`]; [`SceneError::NotFinite`].
     pub fn set_force(&mut self, id: BodyId, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
         let b = self.bodies.get_mut(id)?;
-        check_push(&b.name, force, torque)?;
+        check_force_torque(&b.name, force, torque)?;
         (b.force, b.torque) = (force, torque);
         Ok(())
     }
@@ -317,7 +351,10 @@ impl SphereScene {
     /// # Errors
     /// As [`SphereScene::step`].
     pub fn step_many(&mut self, steps: u64) -> Result<(), SceneError> {
-        for click in std::mem::take(&mut self.pending) {
+        if steps == 0 {
+            return Ok(());
+        }
+        for click in std::mem::take(&mut self.pending_clicks) {
             self.water.add_impulse(&click)?;
         }
         let mut left = steps;
@@ -359,6 +396,10 @@ impl SphereScene {
     /// Moves every body one step on the current water (in parallel; kinematic ones measured
     /// where they stand).
     fn move_bodies(&mut self) -> Result<(), SceneError> {
+        if self.bodies.is_empty() {
+            // A step that only draws a removed body out: nothing to read the water for.
+            return Ok(());
+        }
         let (dt, step, gravity) = (self.settings.dt as f32, self.step, self.gravity);
         let bodies = self.bodies.as_mut_slice();
         let outcomes: Vec<_> = self.water.with_heights(|water| {
@@ -391,16 +432,28 @@ impl SphereScene {
 
     /// Draws every body's hulls into this step's mask and makes it the contacts' `C_new`.
     fn redraw_masks(&mut self) -> Result<(), SceneError> {
+        self.draw_masks()?;
+        self.advance_masks()
+    }
+
+    /// Draws every body's hulls into the mask.
+    fn draw_masks(&mut self) -> Result<(), SceneError> {
         self.mask.fill(0.0);
         let sphere = self.water.host().sphere();
         for b in self.bodies.as_slice() {
             b.body
                 .rasterise_sphere_mask(sphere, &mut self.mask)
-                .map_err(|source| SceneError::BodySetup {
+                .map_err(|source| SceneError::Body {
                     name: b.name.clone(),
+                    step: self.step,
                     source,
                 })?;
         }
+        Ok(())
+    }
+
+    /// Makes the mask the contacts' `C_new` (the old `C_new` their `C_old`).
+    fn advance_masks(&mut self) -> Result<(), SceneError> {
         let expected = self.contacts.new_mask().len();
         self.contacts.advance(&self.mask).map_err(|e| match e {
             BuoyancyError::Water(e) => SceneError::Water(e),

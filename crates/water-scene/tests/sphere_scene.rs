@@ -11,7 +11,7 @@ use water_core::Damping;
 use water_scene::{
     BodySpec, SceneError, SphereScene, SphereSceneSettings, TowPath, DEFAULT_CONTACT_AMPLITUDE,
 };
-use water_sphere::{Icosphere, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 /// A box of full size `size` and `mass` with its centre at `centre`, its z axis along the
 /// radius there (upright on the sphere), at rest.
@@ -197,8 +197,8 @@ fn removing_a_body_keeps_the_others_ids_and_paths() {
     };
     let kept = run(false);
     let removed = run(true);
-    // A level-4 mesh of 20 m has 3 m edges: the removal's stern events and the new crate stay
-    // on the north side within 60 steps of 0.5 m/s waves (12 m of 63 m to the south pole).
+    // b floats on the south pole, 63 m of surface from a and c on the north one: 60 steps of
+    // 0.5 m/s waves (0.6 m) carry nothing of theirs to it.
     assert_eq!(kept, removed, "b's path does not depend on a's removal");
 }
 
@@ -253,4 +253,167 @@ fn bad_settings_and_tow_paths_are_refused_by_name() {
     let err = scene.add_body(pushed).expect_err("an infinite push");
     assert!(err.to_string().contains("force"), "{err}");
     assert_eq!(scene.body_count(), 0, "nothing was added");
+}
+
+/// A click queued on the scene lands before the next step, once: a frame too short for a step
+/// leaves the water still, the first step shows the click's bump, and a second scene stepped
+/// without the click stays still.
+#[test]
+fn a_click_lands_at_the_next_step() {
+    let mut scene = SphereScene::new(water(4, 10.0, 0.02), SphereSceneSettings::new(0.02), None)
+        .expect("scene");
+    scene.add_impulse(SphereImpulse::new(Vec3::Z, 0.3, 0.05).expect("click"));
+    let frame = scene.advance(0.01).expect("half a step");
+    assert_eq!(frame.steps, 0);
+    assert!(
+        scene.heights().expect("heights").iter().all(|&h| h == 0.0),
+        "no step, no click yet"
+    );
+    scene.advance(0.01).expect("the rest of the step");
+    assert_eq!(scene.steps_taken(), 1);
+    let heights = scene.heights().expect("heights");
+    let north = heights
+        .iter()
+        .zip(scene.water().host().sphere().positions())
+        .filter(|(_, p)| p.z > 9.5)
+        .map(|(h, _)| *h)
+        .fold(0.0f32, f32::max);
+    assert!(
+        north > 0.01,
+        "the click's bump at the north pole: {north} m"
+    );
+    scene.step_many(10).expect("steps");
+    let mut plain = water(4, 10.0, 0.02);
+    plain.add_impulse(&SphereImpulse::new(Vec3::Z, 0.3, 0.05).expect("click"));
+    plain.step_many(11);
+    assert_eq!(
+        scene.heights().expect("heights"),
+        plain.heights(),
+        "the scene's click is the water's own, applied once"
+    );
+}
+
+/// A kinematic crate is measured, not moved: where its engine holds it at its Archimedes
+/// draft the water's force on it carries its weight (within 1%; the surface's curvature under
+/// a 0.3 m crate on a 20 m planet takes 0.34% of its displaced volume), and where the engine
+/// moves it along the surface it still makes its wake (a trough behind its stern).
+#[test]
+fn a_kinematic_crate_is_measured_where_its_engine_puts_it() {
+    let radius = 20.0;
+    let (size, mass) = (Vec3::new(0.3, 0.3, 0.3), 10.0);
+    let draft = box_draft(mass, FRESH_WATER_DENSITY, size.x * size.y);
+    let at = Vec3::Z * (radius + size.z * 0.5 - draft);
+    let mut scene = SphereScene::new(water(7, radius, 0.02), SphereSceneSettings::new(0.02), None)
+        .expect("scene");
+    let crate_ = scene
+        .add_body(BodySpec::new(
+            "crate",
+            upright_box(size, mass, at, DragRates::DEFAULT),
+        ))
+        .expect("crate");
+    scene.set_kinematic(crate_, true).expect("kinematic");
+    scene.step_many(5).expect("steps");
+    let b = scene.body(crate_).expect("crate");
+    assert!(b.kinematic);
+    assert_eq!(b.position, at, "not moved by the scene");
+    let weight = mass * water_buoyancy::STANDARD_GRAVITY;
+    let lift = b.water_force.expect("measured").z;
+    assert!(
+        (lift - weight).abs() < 0.01 * weight,
+        "the water holds its weight: {lift} N against {weight} N"
+    );
+    // The engine carries it along +x at 1 m/s, tangent to the sphere at the pole.
+    let mut state = scene.floating_body(crate_).expect("crate").body.state;
+    for step in 1..=40 {
+        let angle = step as f32 * 0.02 / radius;
+        let direction = Vec3::new(angle.sin(), 0.0, angle.cos());
+        state.pose = Pose::new(
+            direction * at.length(),
+            Quat::from_rotation_arc(Vec3::Z, direction),
+        )
+        .expect("pose");
+        state.linear_velocity = Vec3::new(angle.cos(), 0.0, -angle.sin());
+        scene.set_body_state(crate_, &state).expect("state");
+        scene.step().expect("step");
+    }
+    let heights = scene.heights().expect("heights");
+    let behind = mean_in_body_frame(&scene, &heights, crate_, (-0.75, -0.15), 0.45);
+    assert!(
+        behind < -1e-4,
+        "a trough behind the moved crate: {behind} m"
+    );
+}
+
+/// A body taken out leaves the water as stern events at the next step (its cut is in the old
+/// mask, not the new one), also when another is added before that step.
+#[test]
+fn a_removed_body_leaves_as_a_stern_event() {
+    let radius = 20.0;
+    for add_another in [false, true] {
+        let mut scene =
+            SphereScene::new(water(7, radius, 0.02), SphereSceneSettings::new(0.02), None)
+                .expect("scene");
+        let size = Vec3::new(0.8, 0.8, 0.3);
+        let draft = box_draft(50.0, FRESH_WATER_DENSITY, 0.64);
+        let at = Vec3::Z * (radius + 0.15 - draft);
+        let a = scene
+            .add_body(BodySpec::new(
+                "a",
+                upright_box(size, 50.0, at, DragRates::DEFAULT),
+            ))
+            .expect("a");
+        // Moving, so its mask holds a speed factor and its events are not zero.
+        let mut state = scene.floating_body(a).expect("a").body.state;
+        state.linear_velocity = Vec3::new(0.5, 0.0, 0.0);
+        scene.set_body_state(a, &state).expect("state");
+        scene.step_many(3).expect("steps");
+        let under = |scene: &SphereScene, heights: &[f32]| {
+            let (mut sum, mut n) = (0.0, 0);
+            for (p, h) in scene
+                .water()
+                .host()
+                .sphere()
+                .positions()
+                .iter()
+                .zip(heights)
+            {
+                if (p.x - at.x).abs() < 0.3 && (p.y - at.y).abs() < 0.3 && p.z > 0.0 {
+                    sum += h;
+                    n += 1;
+                }
+            }
+            assert!(n > 3, "{n} vertices under the body");
+            sum / n as f32
+        };
+        let before = under(&scene, &scene.heights().expect("heights"));
+        scene.remove_body(a).expect("remove");
+        if add_another {
+            let far = -Vec3::Z * (radius + 0.15 - draft);
+            scene
+                .add_body(BodySpec::new(
+                    "b",
+                    upright_box(size, 50.0, far, DragRates::DEFAULT),
+                ))
+                .expect("b");
+        }
+        scene.step().expect("the step it leaves in");
+        let after = under(&scene, &scene.heights().expect("heights"));
+        eprintln!("add another {add_another}: under the body {before:+.5} m, then {after:+.5} m");
+        assert!(
+            after < before - 1e-3,
+            "the water where it floated falls as it leaves: {before} m, then {after} m"
+        );
+    }
+}
+
+/// A Laplace-Beltrami stepper carries its own dt: a scene told another is refused by name.
+#[test]
+fn a_scene_step_other_than_the_steppers_is_refused() {
+    let err = SphereScene::new(water(2, 1.0, 0.02), SphereSceneSettings::new(0.01), None)
+        .expect_err("another dt");
+    assert!(matches!(err, SceneError::SphereStep { .. }), "{err}");
+    assert!(
+        err.to_string().contains("0.01") && err.to_string().contains("0.02"),
+        "{err}"
+    );
 }

@@ -1,6 +1,7 @@
 //! One sphere scene, three backends: a boat pushed along a 5 m planet and a crate beside it
 //! give the same trajectories and the same wakes on the CPU and on both GPU backends (the bow
-//! and stern events worked out on the host and added on the device). The crate's draft against
+//! and stern events worked out on the host and added on the device), on damped water and on
+//! undamped water whose mean level the keeper holds, with a click. The crate's draft against
 //! Archimedes' is `water-scene`'s `tests/sphere_scene.rs` (on a planet large enough that the
 //! surface's curvature under it is 0.14% of it); here it only has to follow the CPU's crate.
 
@@ -11,13 +12,13 @@ use water_buoyancy::{
 };
 use water_core::Damping;
 use water_scene::{Backend, BodySpec, OwnedRow, SphereScene, SphereSceneSettings};
-use water_sphere::{Icosphere, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 use water_testkit::{assert_f32_within, gpu_or_return, F32_TOLERANCE};
 
 /// How far a body's path may drift between the CPU and a GPU backend over the run, metres. The
 /// bodies read heights that agree to `F32_TOLERANCE` (2e-4) of the largest wave height (about
 /// 0.05 m here: 1e-5 m), and a floating body follows the surface it reads, so its position
-/// errs by about as much. A lost event or a mask a step late moves the boat by millimetres.
+/// errs by about as much.
 const TRAJECTORY_TOLERANCE: f32 = 1e-5;
 
 const RADIUS: f32 = 5.0;
@@ -34,14 +35,28 @@ fn upright_box(size: Vec3, mass: f32, centre: Vec3) -> FloatingBody {
         .expect("floating body")
 }
 
+/// Damped water on a fine mesh (a wake that stands out), or undamped water on a coarse one,
+/// where the mean-level keeper works: its period at level 4 (64 steps) falls three times in
+/// the run, and each step with bodies edits the heights, which it must take as the caller's
+/// on every backend alike.
+#[derive(Debug, Clone, Copy)]
+enum Case {
+    Damped,
+    Undamped,
+}
+
 /// The run on `backend`: its trajectories and its final heights.
-fn run(backend: Backend, gpu: &water_gpu::GpuContext) -> (Vec<OwnedRow>, Vec<f32>) {
+fn run(backend: Backend, case: Case, gpu: &water_gpu::GpuContext) -> (Vec<OwnedRow>, Vec<f32>) {
     let stepper = SphereStepper::LaplaceBeltrami {
         wave_speed: 0.5,
         dt: 0.02,
     };
-    let sphere = Icosphere::new(6, RADIUS).expect("icosphere");
-    let water = SphereWater::new(sphere, stepper, Damping::PerSecond(0.9)).expect("water");
+    let (level, damping, steps) = match case {
+        Case::Damped => (6, Damping::PerSecond(0.9), STEPS),
+        Case::Undamped => (4, Damping::PerStep(1.0), 2 * STEPS),
+    };
+    let sphere = Icosphere::new(level, RADIUS).expect("icosphere");
+    let water = SphereWater::new(sphere, stepper, damping).expect("water");
     let settings = SphereSceneSettings {
         backend,
         ..SphereSceneSettings::new(0.02)
@@ -65,8 +80,10 @@ fn run(backend: Backend, gpu: &water_gpu::GpuContext) -> (Vec<OwnedRow>, Vec<f32
             upright_box(crate_size, crate_mass, crate_at),
         ))
         .expect("crate");
+    // A click on the far side, its waves on their way as the bodies move.
+    scene.add_impulse(SphereImpulse::new(Vec3::new(0.3, 0.2, -1.0), 0.5, 0.02).expect("click"));
     let mut rows = Vec::new();
-    for _ in 0..STEPS {
+    for _ in 0..steps {
         let b = scene.body(boat).expect("boat");
         let bow = b.orientation * Vec3::X;
         let normal = b.position.normalize();
@@ -82,17 +99,24 @@ fn run(backend: Backend, gpu: &water_gpu::GpuContext) -> (Vec<OwnedRow>, Vec<f32
 fn a_pushed_boat_and_a_crate_on_sphere_water_move_alike_on_every_backend() {
     let gpu =
         gpu_or_return!("a_pushed_boat_and_a_crate_on_sphere_water_move_alike_on_every_backend");
+    for case in [Case::Damped, Case::Undamped] {
+        eprintln!("{case:?}:");
+        compare_backends(&gpu, case);
+    }
+}
+
+fn compare_backends(gpu: &water_gpu::GpuContext, case: Case) {
     let runs: Vec<_> = Backend::ALL
         .into_iter()
-        .map(|b| (b, run(b, &gpu)))
+        .map(|b| (b, run(b, case, gpu)))
         .collect();
     let (_, (reference, heights)) = &runs[0];
     let wave = heights.iter().fold(0.0f32, |m, h| m.max(h.abs()));
     assert!(wave > 1e-3, "the boat made a wake: {wave} m");
-    let crate_path = reference
-        .iter()
-        .filter(|r| r.body == "crate")
-        .map(|r| r.position.distance(reference[1].position))
+    let mut crate_rows = reference.iter().filter(|r| r.body == "crate");
+    let first = crate_rows.next().expect("the crate's rows").position;
+    let crate_path = crate_rows
+        .map(|r| r.position.distance(first))
         .fold(0.0f32, f32::max);
     assert!(crate_path > 1e-3, "the crate heaves: {crate_path} m");
     for (backend, (rows, gpu_heights)) in &runs[1..] {
@@ -117,6 +141,41 @@ fn a_pushed_boat_and_a_crate_on_sphere_water_move_alike_on_every_backend() {
         eprintln!(
             "{backend}: heights max |diff| {:.2e} of {:.2e}",
             c.max_abs, c.scale
+        );
+    }
+}
+
+/// Heights added on the device are checked first: another count than the mesh's vertices, or a
+/// NaN or infinite value, is refused by name on both backends and leaves the water as it was.
+#[test]
+fn added_heights_of_the_wrong_length_or_not_finite_are_refused() {
+    use water_gpu::{GpuBackend, GpuError, GpuSphere, GpuSphereWater};
+    let gpu = gpu_or_return!("added_heights_of_the_wrong_length_or_not_finite_are_refused");
+    let stepper = SphereStepper::Mean { a: 0.5 };
+    let sphere = Icosphere::new(2, 1.0).expect("icosphere");
+    let cpu = SphereWater::new(sphere, stepper, Damping::PerStep(1.0)).expect("water");
+    let n = cpu.heights().len();
+    for backend in [GpuBackend::Compute, GpuBackend::Fragment] {
+        let mut water = GpuSphere::new(backend, &gpu.device, &gpu.queue, &cpu).expect("gpu");
+        let err = water.add_heights(&vec![0.1; n - 1]).expect_err("short");
+        assert!(
+            matches!(err, GpuError::HeightsLengthMismatch { expected, actual } if expected == n && actual == n - 1),
+            "{err:?}"
+        );
+        let mut bad = vec![0.1; n];
+        bad[7] = f32::NAN;
+        let err = water.add_heights(&bad).expect_err("NaN");
+        assert!(err.to_string().contains("vertex 7"), "{err}");
+        bad[7] = f32::INFINITY;
+        assert!(water.add_heights(&bad).is_err(), "infinite");
+        assert!(
+            water.heights().expect("heights").iter().all(|&h| h == 0.0),
+            "{backend:?}: nothing was added"
+        );
+        water.add_heights(&vec![0.25; n]).expect("good heights");
+        assert!(
+            water.heights().expect("heights").iter().all(|&h| h == 0.25),
+            "{backend:?}: each vertex takes its height"
         );
     }
 }

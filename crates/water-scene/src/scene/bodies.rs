@@ -7,7 +7,7 @@ use water_core::GridMode;
 use water_gpu::HullMesh;
 
 use super::{Masks, Scene};
-use crate::body::{check_push, BodyId, BodySpec, BodyView, SceneBody};
+use crate::body::{check_force_torque, BodyId, BodySpec, BodyView, SceneBody};
 use crate::error::SceneError;
 
 impl Scene {
@@ -38,7 +38,7 @@ impl Scene {
                 .collect::<Result<Vec<_>, _>>()?;
             meshes.push(hull_meshes);
         }
-        check_push(&spec.name, spec.force, spec.torque)?;
+        check_force_torque(&spec.name, spec.force, spec.torque)?;
         let path = spec.path.map(|p| p.mapped(|v| up.horizontal_to_water(v)));
         // How it is turned against the leg its path is on now (0 for a body whose x axis
         // stands vertical: it has no heading).
@@ -138,7 +138,7 @@ impl Scene {
     pub fn set_force(&mut self, id: BodyId, force: Vec3, torque: Vec3) -> Result<(), SceneError> {
         let up = self.settings.up;
         let b = self.get_mut(id)?;
-        check_push(&b.name, force, torque)?;
+        check_force_torque(&b.name, force, torque)?;
         b.force = up.to_water(force);
         b.torque = up.to_water(torque);
         Ok(())
