@@ -394,9 +394,16 @@ fn scenario_impulses_take_displacement_and_bodies_take_a_force() {
 }
 
 /// Taking a body out gives it back as it is, and the water sees it go: its cut becomes stern
-/// events (the water where it floated is pushed down as when a body is lifted out).
+/// events (the water where it floated is pushed down as when a body is lifted out), also when
+/// another body is added before the next step.
 #[test]
 fn a_removed_body_comes_back_whole_and_its_cut_leaves_the_water() {
+    for add_another in [false, true] {
+        a_removed_body_leaves(add_another);
+    }
+}
+
+fn a_removed_body_leaves(add_another: bool) {
     let spec = pond(48, Boundary::Absorbing);
     let mut scene = open_scene(spec);
     let keep = scene
@@ -432,15 +439,24 @@ fn a_removed_body_comes_back_whole_and_its_cut_leaves_the_water() {
         new_mask[cell] > 0.0,
         "still in the masks until the next step"
     );
+    if add_another {
+        let other = crate_body(Vec3::splat(0.4), 20.0, Vec3::new(1.0, 0.8, 0.0));
+        scene
+            .add_body(BodySpec::new("other", other))
+            .expect("add another");
+    }
     let h = scene.water().heights().expect("heights")[cell];
     scene.step().expect("step");
     let (new_mask, old_mask) = scene.contact_masks().expect("masks");
     assert_eq!(new_mask[cell], 0.0);
-    assert!(old_mask[cell] > 0.0, "the lifted body's cut is in C_old");
+    assert!(
+        old_mask[cell] > 0.0,
+        "add another {add_another}: the lifted body's cut is in C_old"
+    );
     let after = scene.water().heights().expect("heights")[cell];
     assert!(
         after < h,
-        "the water where it floated drops: {h} -> {after}"
+        "add another {add_another}: the water where it floated drops: {h} -> {after}"
     );
 }
 

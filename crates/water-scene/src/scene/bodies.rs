@@ -55,10 +55,9 @@ impl Scene {
             heading_offset,
             ..SceneBody::new(id, spec.name, body, force, torque)
         })?;
-        // Twice: the new body is in C_new and C_old alike, so no entry event fires; the
-        // cascades do the same when they next draw.
-        self.redraw_masks()?;
-        self.redraw_masks()?;
+        // The new body is in C_new and C_old alike, so no entry event fires; the cascades do
+        // the same when they next draw.
+        self.settle_masks()?;
         if let Some(cascades) = &mut self.cascades {
             for level in &mut cascades.levels {
                 level.settle = true;
@@ -69,7 +68,9 @@ impl Scene {
 
     /// Takes a body out of the scene and gives it back (in the caller's frame), with its tow
     /// path and forces. Its mask leaves with it, so the water where it floated sees it go (a
-    /// stern event over its cut, as when a body is lifted out). Every other body keeps its id;
+    /// stern event over its cut at the next step, as when a body is lifted out; with masks
+    /// drawn on the CPU also when another body is added before that step, while masks drawn on
+    /// the GPU then lose it). Every other body keeps its id;
     /// `id` is refused from now on ([`SceneError::RemovedBody`]), even once a later body
     /// reuses its slot.
     ///

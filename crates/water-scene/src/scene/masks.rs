@@ -27,26 +27,58 @@ pub(super) enum Masks {
 }
 
 impl Scene {
-    /// Draws every body's hulls into a new `C_new` (the last one becoming `C_old`).
-    pub(super) fn redraw_masks(&mut self) -> Result<(), SceneError> {
+    /// Puts every body, a just-added one too, into both `C_new` and `C_old`, so that the next
+    /// step raises no entry event for it. A body removed since the last step stays in both on
+    /// the CPU (its cut is the current `C_new`'s), so that the next step, which draws the masks
+    /// without it, still sees it leave; masks drawn on the GPU lose that stern event.
+    pub(super) fn settle_masks(&mut self) -> Result<(), SceneError> {
+        let removed = match &self.masks {
+            Masks::Cpu { contacts, .. } if self.masks_hold_removed => {
+                Some(contacts.new_mask().to_vec())
+            }
+            _ => None,
+        };
+        let Some(removed) = removed else {
+            self.redraw_masks()?;
+            return self.redraw_masks();
+        };
+        self.draw_cpu_masks()?;
+        if let Masks::Cpu { contacts, scratch } = &mut self.masks {
+            for (m, r) in scratch.iter_mut().zip(removed) {
+                *m = m.max(r);
+            }
+            contacts.advance(scratch)?;
+            contacts.advance(scratch)?;
+        }
+        Ok(())
+    }
+
+    /// Draws every body's hulls into the CPU masks' scratch mask (nothing with GPU masks).
+    fn draw_cpu_masks(&mut self) -> Result<(), SceneError> {
         let size = self.spec.size;
         let cell_size = self.cell_size();
         let origin = self.grid_origin();
-        match &mut self.masks {
-            Masks::Cpu { contacts, scratch } => {
-                scratch.fill(0.0);
-                let source = contacts.source();
-                for b in self.bodies.as_slice() {
-                    b.body
-                        .rasterise_grid_mask_at(origin, size, cell_size, source, scratch)
-                        .map_err(|source| SceneError::Body {
-                            name: b.name.clone(),
-                            step: self.step,
-                            source,
-                        })?;
-                }
-                contacts.advance(scratch)?;
+        if let Masks::Cpu { contacts, scratch } = &mut self.masks {
+            scratch.fill(0.0);
+            let source = contacts.source();
+            for b in self.bodies.as_slice() {
+                b.body
+                    .rasterise_grid_mask_at(origin, size, cell_size, source, scratch)
+                    .map_err(|source| SceneError::Body {
+                        name: b.name.clone(),
+                        step: self.step,
+                        source,
+                    })?;
             }
+        }
+        Ok(())
+    }
+
+    /// Draws every body's hulls into a new `C_new` (the last one becoming `C_old`).
+    pub(super) fn redraw_masks(&mut self) -> Result<(), SceneError> {
+        self.draw_cpu_masks()?;
+        match &mut self.masks {
+            Masks::Cpu { contacts, scratch } => contacts.advance(scratch)?,
             Masks::Gpu {
                 renderer, meshes, ..
             } => {
