@@ -23,13 +23,10 @@ fn old_at(x: u32, y: u32) -> i32 {
     return old[y * u.width + x];
 }
 
-@compute @workgroup_size(16, 16)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+@compute @workgroup_size(16, 16) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.width || id.y >= u.height) { return; }
     let x = id.x;
     let y = id.y;
-    if (x >= u.width || y >= u.height) {
-        return;
-    }
     let i = y * u.width + x;
     if (x == 0u || y == 0u || x == u.width - 1u || y == u.height - 1u) {
         out[i] = 0;

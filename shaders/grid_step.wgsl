@@ -39,15 +39,12 @@ fn old_at(c: u32, x: u32, y: u32) -> f32 {
     return old[c * cells() + y * u.width + x];
 }
 
-@compute @workgroup_size(16, 16)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+@compute @workgroup_size(16, 16) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.width || id.y >= u.height) { return; }
     let x = id.x;
     let y = id.y;
-    if (x >= u.width || y >= u.height) {
-        return;
-    }
-    let i = y * u.width + x;
     let channels = select(1u, 2u, u.mode == SPLIT);
+    let i = y * u.width + x;
     var v = vec2<f32>(0.0, 0.0);
     for (var c = 0u; c < channels; c++) {
         v[c] = stepped(c, x, y);

@@ -52,16 +52,34 @@ fn displaced(rest: vec3<f32>, h: f32) -> vec3<f32> {
     return rest * ((u.shape.x + h * u.shape.y) / u.shape.x);
 }
 
-// Writes vertex v from its height h and its ring's heights (slot by slot; unused slots are
-// ignored): the displaced position and the area-weighted normal less the rest tilt.
-fn write_vertex(v: u32, h: f32, ring_heights: array<f32, 6>) {
+// Vertex v (k = 0) or the neighbour in slot k - 1 of its ring (k = 1..6). An unused slot, or
+// a thread past the last vertex, names vertex 0: its height is read and never used.
+fn stencil_vertex(v: u32, k: u32) -> u32 {
+    if (v >= u32(u.shape.z)) {
+        return 0u;
+    }
+    if (k == 0u) {
+        return v;
+    }
+    let w = rings[v * 6u + k - 1u];
+    return select(w, 0u, w == NO_NEIGHBOUR);
+}
+
+// Writes vertex v (nothing past the last) from the heights of its stencil (`stencil_vertex`:
+// its own, then its ring's slot by slot; unused slots are ignored): the displaced position and
+// the area-weighted normal less the rest tilt.
+fn write_vertex(v: u32, heights: array<f32, 7>) {
+    if (v >= u32(u.shape.z)) {
+        return;
+    }
+    let h = heights[0];
     let position = displaced(rest_positions[v].xyz, h);
     var ring: array<vec3<f32>, 6>;
     var count = 0u;
     for (var k = 0u; k < 6u; k++) {
         let w = rings[v * 6u + k];
         if (w != NO_NEIGHBOUR) {
-            ring[count] = displaced(rest_positions[w].xyz, ring_heights[k]);
+            ring[count] = displaced(rest_positions[w].xyz, heights[k + 1u]);
             count++;
         }
     }
@@ -74,36 +92,18 @@ fn write_vertex(v: u32, h: f32, ring_heights: array<f32, 6>) {
     vertices[v] = SurfaceVertex(vec4<f32>(position, h * u.shape.y), vec4<f32>(n, 0.0));
 }
 
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let v = id.x;
-    if (v >= u32(u.shape.z)) {
-        return;
-    }
-    var ring_heights: array<f32, 6>;
-    for (var k = 0u; k < 6u; k++) {
-        let w = rings[v * 6u + k];
-        if (w != NO_NEIGHBOUR) {
-            ring_heights[k] = height_from_buffer(w);
-        }
-    }
-    write_vertex(v, height_from_buffer(v), ring_heights);
+// The two entry points differ only in where the stencil's heights are read: the compute
+// backend's buffer, or the fragment backend's texture.
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    var heights: array<f32, 7>;
+    for (var k = 0u; k < 7u; k++) { heights[k] = height_from_buffer(stencil_vertex(id.x, k)); }
+    write_vertex(id.x, heights);
 }
 
-@compute @workgroup_size(64)
-fn main_texture(@builtin(global_invocation_id) id: vec3<u32>) {
-    let v = id.x;
-    if (v >= u32(u.shape.z)) {
-        return;
-    }
-    var ring_heights: array<f32, 6>;
-    for (var k = 0u; k < 6u; k++) {
-        let w = rings[v * 6u + k];
-        if (w != NO_NEIGHBOUR) {
-            ring_heights[k] = height_from_texture(w);
-        }
-    }
-    write_vertex(v, height_from_texture(v), ring_heights);
+@compute @workgroup_size(64) fn main_texture(@builtin(global_invocation_id) id: vec3<u32>) {
+    var heights: array<f32, 7>;
+    for (var k = 0u; k < 7u; k++) { heights[k] = height_from_texture(stencil_vertex(id.x, k)); }
+    write_vertex(id.x, heights);
 }
 
 struct DrawnVertex {

@@ -41,11 +41,11 @@ struct SpectralUniforms {
 @group(0) @binding(1) var<storage, read_write> cur: array<f32>;
 @group(0) @binding(2) var<storage, read> old: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
+@group(0) @binding(7) var<uniform> s: SpectralUniforms;
 // One flag per cell (1: land), and the contact masks C_new and C_old, one value per cell.
 @group(0) @binding(4) var<storage, read> land: array<u32>;
 @group(0) @binding(5) var<storage, read> contact_new: array<f32>;
 @group(0) @binding(6) var<storage, read> contact_old: array<f32>;
-@group(0) @binding(7) var<uniform> s: SpectralUniforms;
 // The complex spectrum between the kernels, row-major W x H.
 @group(0) @binding(8) var<storage, read_write> spectrum: array<vec2<f32>>;
 // `(cos(omega_k dt) - 1) / (W H)` per spectral cell, row-major W x H.
@@ -214,15 +214,12 @@ fn depth_rows_nodes(
 
 // Each cell: its net flux (what leaves by its east and south faces minus what comes in by its
 // west and north ones), the new height, contact events, sponge and land, in the CPU's order.
-@compute @workgroup_size(16, 16)
-fn depth_finish(@builtin(global_invocation_id) id: vec3<u32>) {
+@compute @workgroup_size(16, 16) fn depth_finish(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.width || id.y >= u.height) { return; }
     let x = id.x;
     let y = id.y;
-    if (x >= u.width || y >= u.height) {
-        return;
-    }
-    let i = y * u.width + x;
     let west = y * u.width + (x + u.width - 1u) % u.width;
+    let i = y * u.width + x;
     let north = ((y + u.height - 1u) % u.height) * u.width + x;
     let l = (flux[west].x - flux[i].x) + (flux[north].y - flux[i].y);
     finish_cell(i, cur[i] - l);

@@ -6,6 +6,11 @@
 // Slots are slot-major (index[s * vertices + v]); a pentagon's sixth slot points at the vertex
 // itself with weight 0. The new level goes to a third buffer (old, current, new rotate).
 
+// The current and previous levels, read; the new one, written.
+@group(0) @binding(1) var<storage, read> cur: array<f32>;
+@group(0) @binding(2) var<storage, read> old: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+
 struct SphereUniforms {
     vertices: u32,
     k: f32,         // a (mean stepper) or (c dt)^2 (Laplace-Beltrami)
@@ -14,9 +19,7 @@ struct SphereUniforms {
 }
 
 @group(0) @binding(0) var<uniform> u: SphereUniforms;
-@group(0) @binding(1) var<storage, read> cur: array<f32>;
-@group(0) @binding(2) var<storage, read> old: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out: array<f32>;
+// The slot table: each slot's neighbour and weight, slot-major.
 @group(0) @binding(4) var<storage, read> slot_index: array<u32>;
 @group(0) @binding(5) var<storage, read> slot_weight: array<f32>;
 

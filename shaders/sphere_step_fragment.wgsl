@@ -22,6 +22,8 @@ struct SphereFragmentUniforms {
 @group(0) @binding(0) var<uniform> u: SphereFragmentUniforms;
 @group(0) @binding(1) var cur_tex: texture_2d<f32>;
 @group(0) @binding(2) var old_tex: texture_2d<f32>;
+
+// The slot table at each vertex's texel: slots 0-3 and 4-5 of its neighbours and weights.
 @group(0) @binding(3) var slot_index_a: texture_2d<u32>;
 @group(0) @binding(4) var slot_index_b: texture_2d<u32>;
 @group(0) @binding(5) var slot_weight_a: texture_2d<f32>;

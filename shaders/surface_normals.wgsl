@@ -78,72 +78,59 @@ fn classic_texture_height(x: u32, y: u32) -> f32 {
     return f32(textureLoad(classic_tex, vec2<u32>(x, y), 0).r);
 }
 
-// The neighbours' coordinates and the distance between them, in cells.
+// The neighbours' coordinates (the distance between them, in cells, is `xr - xl` and
+// `yr - yl`), the five cells the texel reads (the left, right, upper and lower neighbours, then
+// the cell itself) and, once read, their heights.
 struct Stencil {
     xl: u32,
     xr: u32,
     yl: u32,
     yr: u32,
+    cells: array<vec2<u32>, 5>,
+    heights: array<f32, 5>,
 }
 
 fn stencil(x: u32, y: u32) -> Stencil {
-    return Stencil(
-        select(x - 1u, 0u, x == 0u),
-        min(x + 1u, u.width - 1u),
-        select(y - 1u, 0u, y == 0u),
-        min(y + 1u, u.height - 1u),
+    let xl = select(x - 1u, 0u, x == 0u);
+    let xr = min(x + 1u, u.width - 1u);
+    let yl = select(y - 1u, 0u, y == 0u);
+    let yr = min(y + 1u, u.height - 1u);
+    let cells = array<vec2<u32>, 5>(
+        vec2<u32>(xl, y),
+        vec2<u32>(xr, y),
+        vec2<u32>(x, yl),
+        vec2<u32>(x, yr),
+        vec2<u32>(x, y),
     );
+    return Stencil(xl, xr, yl, yr, cells, array<f32, 5>());
 }
 
-fn surface_texel(s: Stencil, left: f32, right: f32, up: f32, down: f32, centre: f32) -> vec4<f32> {
-    let gx = (right - left) / (f32(s.xr - s.xl) * u.cell_size);
-    let gy = (down - up) / (f32(s.yr - s.yl) * u.cell_size);
-    return vec4<f32>(normalize(vec3<f32>(-gx, -gy, 1.0)), centre);
+// The texel (normal, height) from the stencil's heights.
+fn surface_texel(s: Stencil) -> vec4<f32> {
+    let h = s.heights;
+    let gx = (h[1] - h[0]) / (f32(s.xr - s.xl) * u.cell_size);
+    let gy = (h[3] - h[2]) / (f32(s.yr - s.yl) * u.cell_size);
+    return vec4<f32>(normalize(vec3<f32>(-gx, -gy, 1.0)), h[4]);
 }
 
-@compute @workgroup_size(16, 16)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    if (id.x >= u.width || id.y >= u.height) {
-        return;
+// The three entry points differ only in where the stencil's heights are read.
+@compute @workgroup_size(16, 16) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= u.width || id.y >= u.height) { return; }
+    var s = stencil(id.x, id.y);
+    for (var k = 0u; k < 5u; k++) { s.heights[k] = stored_height(s.cells[k].x, s.cells[k].y); }
+    textureStore(surface, id.xy, surface_texel(s));
+}
+
+@fragment fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    var s = stencil(u32(position.x), u32(position.y));
+    for (var k = 0u; k < 5u; k++) { s.heights[k] = texture_height(s.cells[k].x, s.cells[k].y); }
+    return surface_texel(s);
+}
+
+@fragment fn fs_classic(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    var s = stencil(u32(position.x), u32(position.y));
+    for (var k = 0u; k < 5u; k++) {
+        s.heights[k] = classic_texture_height(s.cells[k].x, s.cells[k].y);
     }
-    let s = stencil(id.x, id.y);
-    let texel = surface_texel(
-        s,
-        stored_height(s.xl, id.y),
-        stored_height(s.xr, id.y),
-        stored_height(id.x, s.yl),
-        stored_height(id.x, s.yr),
-        stored_height(id.x, id.y),
-    );
-    textureStore(surface, id.xy, texel);
-}
-
-@fragment
-fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
-    let x = u32(position.x);
-    let y = u32(position.y);
-    let s = stencil(x, y);
-    return surface_texel(
-        s,
-        texture_height(s.xl, y),
-        texture_height(s.xr, y),
-        texture_height(x, s.yl),
-        texture_height(x, s.yr),
-        texture_height(x, y),
-    );
-}
-
-@fragment
-fn fs_classic(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
-    let x = u32(position.x);
-    let y = u32(position.y);
-    let s = stencil(x, y);
-    return surface_texel(
-        s,
-        classic_texture_height(s.xl, y),
-        classic_texture_height(s.xr, y),
-        classic_texture_height(x, s.yl),
-        classic_texture_height(x, s.yr),
-        classic_texture_height(x, y),
-    );
+    return surface_texel(s);
 }

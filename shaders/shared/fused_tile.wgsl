@@ -13,7 +13,6 @@ const SPAN_CELLS: u32 = 576u;   // SPAN * SPAN
 // The bind group, as `ComputeGrid` binds the fused kernels (crates/water-gpu/src/
 // compute_grid.rs). The kernel says what a storage word holds: `alias Word = f32;` or `u32`
 // (two f16 cells).
-@group(0) @binding(0) var<uniform> u: GridUniforms;
 // The current and previous levels, read; the two newest levels, written.
 @group(0) @binding(1) var<storage, read> cur: array<Word>;
 @group(0) @binding(2) var<storage, read> old: array<Word>;
@@ -21,6 +20,7 @@ const SPAN_CELLS: u32 = 576u;   // SPAN * SPAN
 @group(0) @binding(4) var<storage, read_write> out_old: array<Word>;
 // One flag per cell (1: land).
 @group(0) @binding(5) var<storage, read> land: array<u32>;
+@group(0) @binding(0) var<uniform> u: GridUniforms;
 
 // Two levels in workgroup memory: level[0] and level[1] swap roles every step.
 var<workgroup> level: array<array<f32, 576>, 2>;
