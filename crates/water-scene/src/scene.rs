@@ -47,6 +47,7 @@ use crate::up_axis::UpAxis;
 
 mod bodies;
 mod body_patches;
+mod cascade_land;
 mod cascades;
 mod foam;
 mod focus;

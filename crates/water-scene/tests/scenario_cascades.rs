@@ -46,11 +46,6 @@ fn every_mistake_is_refused_at_its_line() {
         ("9", "", "cascades = 9: must be 1 to 8"),
         ("-3", "", "must be 1 to 8"),
         ("2", "mode = \"split\"\n", "cascades take signed mode"),
-        (
-            "2",
-            "[[land]]\nx0 = 0\ny0 = 0\nx1 = 4\ny1 = 4\n",
-            "no [[land]] yet",
-        ),
     ] {
         let err = Scenario::parse("c.toml", &grid(cascades, extra))
             .expect_err("refused")

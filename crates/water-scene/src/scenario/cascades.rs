@@ -1,7 +1,8 @@
 //! `cascades = K` in `[grid]` (DESIGN.md, "Open water"): K grids of the same cell count around
 //! the focus, cell size doubling ([`crate::Scene::set_cascades`]). Checked at its line: 1 to
-//! [`MAX_CASCADES`], and beyond 1 only where cascades run: signed mode, absorbing edges, open
-//! water (no `[[land]]`, no `depth_map`), the coarsest cascade's cell size in range.
+//! [`MAX_CASCADES`], and beyond 1 only where cascades run: signed mode, absorbing edges, a
+//! uniform depth (no `depth_map`), the coarsest cascade's cell size in range. `[[land]]` is
+//! seen by every cascade at its own cell size.
 
 use toml::Spanned;
 use water_core::{Boundary, GridMode, WaveParams};
@@ -15,7 +16,6 @@ type Span = std::ops::Range<usize>;
 pub(super) struct GridForCascades {
     pub mode: GridMode,
     pub boundary: Boundary,
-    pub land: bool,
     pub depth_map: bool,
     /// The finest grid's parameters: the coarsest cascade's cell must stay in range.
     pub params: WaveParams,
@@ -50,9 +50,6 @@ pub(super) fn parse(
             "cascades take boundary = \"absorbing\", which lets waves go on outward, not {:?}",
             grid.boundary.name()
         ));
-    }
-    if grid.land {
-        return refuse("cascades take open water: no [[land]] yet");
     }
     if grid.depth_map {
         return refuse("cascades take a uniform depth, not a depth_map");

@@ -363,7 +363,6 @@ impl Scenario {
             &super::cascades::GridForCascades {
                 mode,
                 boundary,
-                land: !raw.land.is_empty(),
                 depth_map: g.depth_map.is_some(),
                 params,
             },

@@ -25,6 +25,7 @@ use water_core::{
 };
 use water_gpu::GridSpec;
 
+use super::cascade_land::coarse_land;
 use super::foam::{raise_cascade_foam, FinerGrid, FoamLayer};
 use super::masks::Masks;
 use super::Scene;
@@ -61,6 +62,10 @@ pub(super) struct Cascade {
     pub(super) settle: bool,
     /// Its foam, with the scene's ([`Scene::set_foam`]).
     pub(super) foam: Option<FoamLayer>,
+    /// Its land where it is now: the scene's land seen through it ([`coarse_land`]).
+    land: LandMask,
+    /// Finest cells to one of its cells, `2^k`.
+    scale: i64,
 }
 
 /// The cascades beyond the scene's grid, finest first.
@@ -96,7 +101,7 @@ impl Scene {
     /// # Errors
     /// [`SceneError::Cascades`] for `count` of 0 or past [`MAX_CASCADES`], for edges that do
     /// not absorb, and where cascades are not offered yet: GPU backends, split and classic
-    /// modes, land, masks drawn on the GPU; a cell size past the model's range (named by the
+    /// modes, masks drawn on the GPU; a cell size past the model's range (named by the
     /// grid's check); memory the allocator refuses. A depth map set on the scene's grid stays
     /// its own: the cascades step at the spec's uniform depth.
     pub fn set_cascades(&mut self, count: usize) -> Result<(), SceneError> {
@@ -122,9 +127,6 @@ impl Scene {
                 "cascades take signed mode (the wave or dispersive model), not {}",
                 self.spec.mode.name()
             )));
-        }
-        if !self.following.world_land.is_empty() {
-            return Err(refuse("cascades take open water: no land yet"));
         }
         if self.spec.boundary != water_core::Boundary::Absorbing {
             return Err(refuse(&format!(
@@ -156,12 +158,17 @@ impl Scene {
                     .as_ref()
                     .map(|f| FoamLayer::new(spec.size, f.settings.half_life))
                     .transpose()?,
+                land: LandMask::empty(spec.size),
+                scale: 1 << k,
             });
         }
         let mut cascades = SceneCascades { levels };
         let anchor = self.cascade_anchor();
+        let world_land = &self.following.world_land;
         for level in &mut cascades.levels {
-            follow(level, anchor)?;
+            follow(level, anchor, world_land)?;
+            // Where it starts, also where it did not move.
+            take_land(level, world_land)?;
         }
         self.cascades = Some(cascades);
         Ok(())
@@ -203,6 +210,18 @@ impl Scene {
     /// [`SceneError::NoCascade`] for a `k` past the last cascade.
     pub fn cascade_origin(&self, k: usize) -> Result<DVec2, SceneError> {
         Ok(self.cascade_window(k)?.origin())
+    }
+
+    /// Cascade `k`'s land where it is now (`k = 0`: the scene's grid's): the scene's land
+    /// seen through it, a cell dry where any finest cell under it is.
+    ///
+    /// # Errors
+    /// [`SceneError::NoCascade`] for a `k` past the last cascade.
+    pub fn cascade_land(&self, k: usize) -> Result<&LandMask, SceneError> {
+        if k == 0 {
+            return Ok(self.window_land());
+        }
+        Ok(&self.cascade_level(k)?.land)
     }
 
     /// Cascade `k`'s heights, row-major (m; `k = 0`: the scene's grid).
@@ -289,7 +308,7 @@ impl Scene {
         let count = cascades.levels.len() + 1;
         for k in 1..=cascades.levels.len() {
             let level = &mut cascades.levels[k - 1];
-            follow(level, anchor)?;
+            follow(level, anchor, &self.following.world_land)?;
             let masks_advanced = !self.bodies.is_empty() || level.drawn;
             if !masks_advanced {
                 level.water.step_many(1)?;
@@ -425,7 +444,7 @@ fn still_mask(cells: usize) -> Result<Vec<f32>, SceneError> {
 }
 
 /// Moves a cascade so that `anchor` (world, m) lies in its centre cell.
-fn follow(level: &mut Cascade, anchor: DVec2) -> Result<(), SceneError> {
+fn follow(level: &mut Cascade, anchor: DVec2, world_land: &LandMask) -> Result<(), SceneError> {
     let Cascade {
         water,
         window,
@@ -433,7 +452,7 @@ fn follow(level: &mut Cascade, anchor: DVec2) -> Result<(), SceneError> {
         foam,
         ..
     } = level;
-    window.follow_with(anchor, |dx, dy| -> Result<(), SceneError> {
+    let by = window.follow_with(anchor, |dx, dy| -> Result<(), SceneError> {
         water.shift_window(dx, dy)?;
         contacts.shift(dx, dy);
         if let Some(foam) = foam {
@@ -441,6 +460,24 @@ fn follow(level: &mut Cascade, anchor: DVec2) -> Result<(), SceneError> {
         }
         Ok(())
     })?;
+    if by != I64Vec2::ZERO {
+        take_land(level, world_land)?;
+    }
+    Ok(())
+}
+
+/// Gives `level` the scene's land seen through it where it is now, when that changed (the
+/// grid zeroes both levels there, as the scene's grid does where land comes in).
+fn take_land(level: &mut Cascade, world_land: &LandMask) -> Result<(), SceneError> {
+    if world_land.is_empty() && level.land.is_empty() {
+        return Ok(());
+    }
+    let origin = level.window.origin_cells();
+    let land = coarse_land(world_land, origin, level.scale, level.spec.size)?;
+    if land != level.land {
+        level.water.set_land(land.clone())?;
+        level.land = land;
+    }
     Ok(())
 }
 
@@ -490,6 +527,10 @@ fn relax_toward(
             }
             let i = (fy * iw + fx) as usize;
             let o = cy * ow + cx;
+            if outer.land.is_land(cx, cy) {
+                // Dry: the grid keeps it at 0, whatever the finer grid holds there.
+                continue;
+            }
             let w = iw as usize;
             let (to_cur, to_old) = (mean(inner_cur, i, w), mean(inner_old, i, w));
             if weight == 1.0 {
