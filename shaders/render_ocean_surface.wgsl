@@ -9,7 +9,9 @@
 // waves). A mesh vertex at the
 // undisplaced point p goes to p + D(p) at height h(p) (the choppy sea's Lagrangian surface),
 // plus the interactive grid's height where it lands. Toward the grid's rim the interactive
-// height fades to zero over `rim fade` metres, so the sum meets the open sea with no step.
+// height fades over `rim fade` metres into the water around it (a scene's coarser cascades,
+// where there are some), which fades to zero toward its own rim, so the sum meets the open sea
+// with no step.
 
 #import water_light
 #import full_screen
@@ -28,6 +30,8 @@ struct OceanRenderUniforms {
     grid_origin: vec4<f32>,     // xy: the grid's corner in the world (m)
     flags: vec4<u32>,           // x: view (0 lit, 1 normals, 2 heights); y: 1 with a grid; z: tiles; w: samples a tile side
     foam: vec4<f32>,            // x: the sea's Jacobian below which it is white; y: 1 to draw the sea's foam; z: 1 with the grid's foam
+    surrounding: vec4<f32>,     // the water around the grid (coarser cascades): xy cells, z cell size (m), w 1 with it
+    surrounding_origin: vec4<f32>, // xy: its corner in the world (m)
 }
 
 @group(0) @binding(0) var<uniform> u: OceanRenderUniforms;
@@ -35,6 +39,7 @@ struct OceanRenderUniforms {
 @group(0) @binding(2) var sea_normals: texture_2d_array<f32>;
 @group(0) @binding(3) var grid_surface: texture_2d<f32>;
 @group(0) @binding(4) var grid_foam: texture_2d<f32>;
+@group(0) @binding(5) var surrounding_surface: texture_2d<f32>;
 
 const VIEW_NORMALS: u32 = 1u;
 const VIEW_HEIGHTS: u32 = 2u;
@@ -90,23 +95,41 @@ fn ambient(p: vec2<f32>, spacing: f32) -> vec3<f32> {
     return sum;
 }
 
-// How far world point x lies inside the interactive grid, past half a cell of its rim (m); not
-// above 0 off the grid.
-fn grid_inside(x: vec2<f32>) -> f32 {
-    let h = u.grid.z;
-    let local = x - u.grid_origin.xy;
-    let extent = u.grid.xy * h;
-    return min(min(local.x, extent.x - local.x), min(local.y, extent.y - local.y)) - 0.5 * h;
+// A grid of cells laid on the world: its corner (m), its cells along x and y, its cell (m).
+struct Placement {
+    origin: vec2<f32>,
+    cells: vec2<f32>,
+    cell: f32,
 }
 
-// `field` (one texel a grid cell) at world point x inside the grid, bilinear between cell
-// centres.
-fn grid_bilinear(field: texture_2d<f32>, x: vec2<f32>) -> vec4<f32> {
-    let c = (x - u.grid_origin.xy) / u.grid.z - vec2<f32>(0.5);
+fn grid_placement() -> Placement {
+    return Placement(u.grid_origin.xy, u.grid.xy, u.grid.z);
+}
+
+fn surrounding_placement() -> Placement {
+    return Placement(u.surrounding_origin.xy, u.surrounding.xy, u.surrounding.z);
+}
+
+// How far world point x lies inside the grid placed at `g`, past half a cell of its rim (m);
+// not above 0 off it.
+fn inside_of(g: Placement, x: vec2<f32>) -> f32 {
+    let local = x - g.origin;
+    let extent = g.cells * g.cell;
+    return min(min(local.x, extent.x - local.x), min(local.y, extent.y - local.y)) - 0.5 * g.cell;
+}
+
+fn grid_inside(x: vec2<f32>) -> f32 {
+    return inside_of(grid_placement(), x);
+}
+
+// `field` (one texel a cell of the grid placed at `g`) at world point x inside it, bilinear
+// between cell centres.
+fn bilinear_of(field: texture_2d<f32>, g: Placement, x: vec2<f32>) -> vec4<f32> {
+    let c = (x - g.origin) / g.cell - vec2<f32>(0.5);
     let base = floor(c);
     let f = c - base;
     let i = vec2<i32>(base);
-    let last = vec2<i32>(u.grid.xy) - vec2<i32>(1);
+    let last = vec2<i32>(g.cells) - vec2<i32>(1);
     let at = clamp(i, vec2<i32>(0), last);
     let next = clamp(i + vec2<i32>(1), vec2<i32>(0), last);
     let s00 = textureLoad(field, at, 0);
@@ -116,18 +139,34 @@ fn grid_bilinear(field: texture_2d<f32>, x: vec2<f32>) -> vec4<f32> {
     return mix(mix(s00, s10, f.x), mix(s01, s11, f.x), f.y);
 }
 
-// The interactive grid's height at world point x (m), faded to zero toward its rim; 0 off
-// the grid.
+fn grid_bilinear(field: texture_2d<f32>, x: vec2<f32>) -> vec4<f32> {
+    return bilinear_of(field, grid_placement(), x);
+}
+
+// The rim fade at `inside` metres inside a grid: 0 at its rim, 1 past `rim fade` metres.
+fn rim_fade(inside: f32) -> f32 {
+    return select(1.0, smoothstep(0.0, u.lod.w, inside), u.lod.w > 0.0);
+}
+
+// The water around the grid at world point x (m), faded to zero toward its own rim; 0 without
+// it or off it.
+fn surrounding_height(x: vec2<f32>) -> f32 {
+    let inside = inside_of(surrounding_placement(), x);
+    if (u.surrounding.w == 0.0 || inside <= 0.0) {
+        return 0.0;
+    }
+    return bilinear_of(surrounding_surface, surrounding_placement(), x).w * u.lod.z * rim_fade(inside);
+}
+
+// The interactive water's height at world point x (m): the grid's, faded toward its rim into
+// the water around it; that alone off the grid.
 fn grid_height(x: vec2<f32>) -> f32 {
-    if (u.flags.y == 0u) {
-        return 0.0;
-    }
+    let around = surrounding_height(x);
     let inside = grid_inside(x);
-    if (inside <= 0.0) {
-        return 0.0;
+    if (u.flags.y == 0u || inside <= 0.0) {
+        return around;
     }
-    let fade = select(1.0, smoothstep(0.0, u.lod.w, inside), u.lod.w > 0.0);
-    return grid_bilinear(grid_surface, x).w * u.lod.z * fade;
+    return mix(around, grid_bilinear(grid_surface, x).w * u.lod.z, rim_fade(inside));
 }
 
 // The grid's foam coverage at world point x (0 to 1), faded to none toward its rim as its
@@ -137,8 +176,7 @@ fn grid_foam_at(x: vec2<f32>) -> f32 {
     if (u.flags.y == 0u || u.foam.z == 0.0 || inside <= 0.0) {
         return 0.0;
     }
-    let fade = select(1.0, smoothstep(0.0, u.lod.w, inside), u.lod.w > 0.0);
-    return clamp(grid_bilinear(grid_foam, x).x, 0.0, 1.0) * fade;
+    return clamp(grid_bilinear(grid_foam, x).x, 0.0, 1.0) * rim_fade(inside);
 }
 
 // The open sea's breaking foam at the undisplaced point p (0 to 1): where its Jacobian
@@ -209,8 +247,9 @@ fn sea_normal(p: vec2<f32>, x: vec2<f32>, footprint: f32) -> vec3<f32> {
         let n = tile_sample(sea_normals, t, p).xyz;
         slope = slope + tile_weight(t, footprint, 16.0, 4.0) * (-n.xy / max(n.z, 0.1));
     }
-    if (u.flags.y != 0u) {
-        let h = u.grid.z;
+    if (u.flags.y != 0u || u.surrounding.w != 0.0) {
+        // The finer of the two grids' cells.
+        let h = select(u.surrounding.z, u.grid.z, u.flags.y != 0u);
         let dx = vec2<f32>(h, 0.0);
         let dy = vec2<f32>(0.0, h);
         slope = slope + vec2<f32>(

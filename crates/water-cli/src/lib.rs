@@ -17,6 +17,7 @@ pub mod output;
 pub mod picture;
 pub mod progress;
 pub mod render;
+pub mod render_cascades;
 pub mod roofline;
 pub mod run;
 pub mod sphere_run;

@@ -28,6 +28,7 @@ use crate::limits;
 use crate::out_dir::OutputDir;
 use crate::picture::robust_scale;
 use crate::progress::Progress;
+use crate::render_cascades::CascadeSurround;
 use crate::run::{check_grid_memory, write_json, wrote_lines, RunError};
 use water_gpu::render::{write_rgba_png, GifStream};
 
@@ -239,7 +240,9 @@ pub fn render_scenario(
     match scenario {
         ScenarioFile::Grid(s) => {
             check_grid_memory(s)?;
-            let grid = limits::scenario_grid_bytes(s).saturating_mul(s.cascades as u64);
+            let grid = limits::scenario_grid_bytes(s)
+                .saturating_mul(s.cascades as u64)
+                .saturating_add(CascadeSurround::bytes(s.cascades));
             limits::check_memory(&what, frame_bytes.saturating_add(grid))?;
         }
         // The sphere was checked, and built, when the scenario was read.
@@ -545,6 +548,8 @@ impl Frames<'_> {
         };
         let mut renderer = OceanSurfaceRenderer::new(device, queue, format, style)?;
         let mut foam = scenario.foam.map(|_| FoamTexture::new(device, size));
+        // The coarser cascades, drawn around the grid.
+        let mut cascades = CascadeSurround::for_scene(device, &sim)?;
         // Drawn in the world: the land where the scenario put it, the grid where its [focus]
         // took it.
         let meshes = BodyMeshes::new(device, bodies_of(&sim), &scenario.all_land(), cell)?;
@@ -555,6 +560,10 @@ impl Frames<'_> {
             if let (Some(texture), Some(coverage)) = (&mut foam, sim.foam_coverage()) {
                 texture.write(queue, &coverage)?;
             }
+            let surrounding = match &mut cascades {
+                Some(c) => Some(c.update(&mut sim, queue)?),
+                None => None,
+            };
             let draws = meshes.draws(bodies_of(&sim), scale, Vec2::ZERO);
             let origin = sim.window_origin().as_vec2();
             // Low over the grid's near corner, looking across it toward the horizon (which
@@ -576,6 +585,7 @@ impl Frames<'_> {
                 cell_size: cell,
                 origin,
                 foam: foam.as_ref().map(FoamTexture::view),
+                surrounding,
             };
             self.draw(|encoder, target| {
                 sea.encode(device, encoder, t);

@@ -254,6 +254,11 @@ pub struct OceanRenderUniforms {
     /// x: the sea's Jacobian below which it is drawn white; y: 1 to draw the sea's breaking
     /// foam; z: 1 to draw the grid's foam texture; w: unused.
     pub foam: [f32; 4],
+    /// The water around the grid (a scene's coarser cascades): cells along x and y, cell size
+    /// (m), 1 where there is some (else 0).
+    pub surrounding: [f32; 4],
+    /// xy: its corner in the world (m).
+    pub surrounding_origin: [f32; 4],
 }
 
 /// `SurfaceRenderUniforms` of `shaders/render_grid_surface.wgsl`.

@@ -440,3 +440,31 @@ fn a_body_in_a_coarser_cascade_rides_its_water() {
         "off the grid alone the box moved {alone} m"
     );
 }
+
+/// The cascades resampled onto one grid (`Scene::cascade_heights_over`, what `water render`
+/// draws around the finest grid) are the blended surface itself: each cell centre's value is
+/// `Scene::cascade_height_at` there, to the bit, and 0 beyond the coarsest cascade.
+#[test]
+fn the_cascades_resampled_are_the_blended_surface() {
+    let mut scene = scene_with_packet(2);
+    scene.step_many(60).expect("steps");
+    let corner = Vec2::new(-50.0, -30.0);
+    let (cell, size) = (0.7, GridSize::new(300, 160).expect("size"));
+    let over = scene
+        .cascade_heights_over(corner, cell, size)
+        .expect("resampled");
+    let mut beyond = 0;
+    for (i, &z) in over.iter().enumerate() {
+        let c = Vec2::new((i % 300) as f32, (i / 300) as f32);
+        let at = scene
+            .cascade_height_at(corner + (c + Vec2::splat(0.5)) * cell)
+            .expect("height");
+        assert_eq!(z, at.unwrap_or(0.0), "cell {i}");
+        beyond += usize::from(at.is_none());
+    }
+    assert!(
+        beyond > 1000,
+        "some cells lie beyond the coarsest cascade: {beyond}"
+    );
+    assert!(over.iter().any(|&z| z.abs() > 1e-3), "the packet is there");
+}

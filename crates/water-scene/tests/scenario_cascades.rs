@@ -70,3 +70,44 @@ fn every_mistake_is_refused_at_its_line() {
         "{err}"
     );
 }
+
+/// An impulse beyond the finest grid but inside a cascade that resolves it (its radius spanning
+/// 2 of that cascade's cells) reaches water: it is taken, and lands there alone; one too narrow
+/// for the cascade over it, or beyond the coarsest, reaches none and is refused at its entry.
+#[test]
+fn an_impulse_only_a_cascade_resolves_is_taken_and_lands_there() {
+    let beyond = |x: f64, radius: f64| {
+        format!("[[impulse]]\nx = {x}\ny = 24.0\nradius = {radius}\namplitude = 0.1\n")
+    };
+    // Cascade 1 (cells of 0.5 m) spans the finest cells -32 to 96 along x; 8 finest cells are
+    // 4 of its cells.
+    let scenario = Scenario::parse("c.toml", &grid("2", &beyond(80.0, 8.0))).expect("taken");
+    let mut scene = scenario.scene(Backend::Cpu, None).expect("scene");
+    ScenarioRun::new(&scenario)
+        .advance_to(&mut scene, 2, None, |_| {})
+        .expect("run");
+    let finest = scene.cascade_heights(0).expect("heights");
+    assert!(
+        finest.iter().all(|&z| z == 0.0),
+        "the finest grid is not reached"
+    );
+    let coarse = scene.cascade_heights(1).expect("heights");
+    assert!(
+        coarse.iter().any(|&z| z > 0.01),
+        "cascade 1 takes the impulse"
+    );
+    for (text, why) in [
+        (beyond(80.0, 3.0), "1.5 of cascade 1's cells"),
+        (beyond(200.0, 8.0), "beyond cascade 1"),
+    ] {
+        let err = Scenario::parse("c.toml", &grid("2", &text))
+            .expect_err(why)
+            .to_string();
+        assert!(err.contains("reaches no cell"), "{why}: {err}");
+    }
+    // Without the cascade the first is refused too.
+    let err = Scenario::parse("c.toml", &grid("1", &beyond(80.0, 8.0)))
+        .expect_err("no cascade")
+        .to_string();
+    assert!(err.contains("reaches no cell"), "{err}");
+}

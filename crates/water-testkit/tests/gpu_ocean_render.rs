@@ -1,15 +1,16 @@
 //! The sea drawn to the horizon (`OceanSurfaceRenderer`, shaders/render_ocean_surface.wgsl):
 //! sky above the camera's horizon and sea up to it, a later frame unlike the first, and the
 //! interactive grid's waves added inside it with nothing where its water is still, and foam
-//! drawn white: the grid's coverage where it lies, the sea's crests where its Jacobian breaks.
+//! drawn white: the grid's coverage where it lies, the sea's crests where its Jacobian breaks;
+//! the coarser water around the grid drawn where the grid is not.
 
 use glam::{Vec2, Vec3};
 use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::render::picture_check::{horizon_reason, mean_change, unchanged_reason};
 use water_gpu::render::{
-    Camera, FoamTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, OffscreenTarget,
-    RgbaImage,
+    Camera, CpuSurfaceTexture, FoamTexture, InteractiveGrid, OceanSurfaceRenderer,
+    OceanSurfaceStyle, OffscreenTarget, RgbaImage, SurroundingWater,
 };
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, OceanSynthesis};
 use water_testkit::setup::{cosine_impulse, rippled_gpu_grid};
@@ -151,6 +152,7 @@ fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
         cell_size: 0.5,
         origin: Vec2::new(-24.0, 20.0),
         foam: None,
+        surrounding: None,
     };
     let open = rgb(&draw(&gpu, &sea, 4.0, style(), None));
     let still_surface = still.update_normal_height().expect("surface").clone();
@@ -272,6 +274,7 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
             cell_size: 0.5,
             origin: Vec2::new(-24.0, 20.0),
             foam: foam.map(FoamTexture::view),
+            surrounding: None,
         }
     }
     let mut foam = FoamTexture::new(&gpu.device, size);
@@ -360,4 +363,107 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
     );
     let e = foam.write(&gpu.queue, &[0.5; 10]).unwrap_err().to_string();
     assert!(e.contains("foam coverage cells"), "{e}");
+}
+
+/// The water around the grid (a scene's coarser cascades) is drawn where the grid is not: still,
+/// it draws the same bytes as none; a bump in it beside the grid (0.5 m high, 12 m across)
+/// changes the picture (more than 300 pixels; 693 seen); the same
+/// bump deep inside the grid, whose own water is still there, is the grid's to draw and changes
+/// nothing.
+#[test]
+fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
+    let gpu = gpu_or_return!("the_water_around_the_grid_is_drawn_where_the_grid_is_not");
+    let sea = sea(&gpu);
+    let size = GridSize::new(96, 96).expect("size");
+    let params = WaveParams::new(0.5, 1.0, 0.1, Damping::NONE).expect("params");
+    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
+    let mut still = rippled_gpu_grid(&gpu, GpuBackend::Compute, spec, &[], 1);
+    let surface = still.update_normal_height().expect("surface").clone();
+    // 128 cells of 1 m around the grid (which spans x in [-24, 24] m, y in [20, 68] m).
+    let around_size = GridSize::new(128, 128).expect("size");
+    let around_origin = Vec2::new(-64.0, -20.0);
+    let around = |bump: Option<Vec2>| {
+        let heights: Vec<f32> = (0..around_size.cells())
+            .map(|i| {
+                let c = around_origin + Vec2::new((i % 128) as f32, (i / 128) as f32) + 0.5;
+                bump.map_or(0.0, |b| {
+                    let r = c.distance(b) / 6.0;
+                    if r < 1.0 {
+                        0.5 * (0.5 + 0.5 * (std::f32::consts::PI * r).cos())
+                    } else {
+                        0.0
+                    }
+                })
+            })
+            .collect();
+        let mut texture = CpuSurfaceTexture::new(&gpu.device, around_size);
+        let view = water_core::HeightView::new(around_size, 1.0, &heights).expect("view");
+        texture.write(&gpu.queue, &view).expect("write");
+        texture
+    };
+    fn placed<'a>(
+        surface: &'a wgpu::TextureView,
+        around: Option<&'a CpuSurfaceTexture>,
+    ) -> InteractiveGrid<'a> {
+        InteractiveGrid {
+            surface,
+            size: GridSize::new(96, 96).expect("size"),
+            cell_size: 0.5,
+            origin: Vec2::new(-24.0, 20.0),
+            foam: None,
+            surrounding: around.map(|t| SurroundingWater {
+                surface: t.view(),
+                size: t.size(),
+                cell_size: 1.0,
+                origin: Vec2::new(-64.0, -20.0),
+            }),
+        }
+    }
+    let alone = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&surface, None)),
+    ));
+    let flat = around(None);
+    let with_flat = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&surface, Some(&flat))),
+    ));
+    assert!(
+        alone == with_flat,
+        "still water around the grid changed the picture by {:.3} levels on average",
+        mean_change(&alone, &with_flat)
+    );
+    let beside = around(Some(Vec2::new(30.0, 60.0)));
+    let with_beside = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&surface, Some(&beside))),
+    ));
+    let (changed, _) = brighter_where_changed(&alone, &with_beside);
+    eprintln!("a bump beside the grid changes {changed} pixels");
+    assert!(
+        changed > 300,
+        "a bump beside the grid changes {changed} pixels"
+    );
+    let inside = around(Some(Vec2::new(0.0, 44.0)));
+    let with_inside = rgb(&draw(
+        &gpu,
+        &sea,
+        4.0,
+        style(),
+        Some(placed(&surface, Some(&inside))),
+    ));
+    assert!(
+        alone == with_inside,
+        "a bump under the grid's interior changed the picture by {:.3} levels on average",
+        mean_change(&alone, &with_inside)
+    );
 }

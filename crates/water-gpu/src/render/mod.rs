@@ -41,7 +41,7 @@ pub use grid_surface::{GridSurfaceRenderer, GridSurfaceStyle, MAX_MESH_QUADS};
 pub use hull_mask::HullMaskTexture;
 pub use image_files::{read_rgba_png, write_gif, write_png, write_rgba_png, GifStream};
 pub use ocean_surface::{
-    InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, MAX_DRAWN_TILES,
+    InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle, SurroundingWater, MAX_DRAWN_TILES,
 };
 pub use offscreen::OffscreenTarget;
 pub use picture_blit::PictureBlit;

@@ -162,6 +162,24 @@ pub struct InteractiveGrid<'a> {
     /// Its foam's coverage ([`super::FoamTexture`], the grid's size), drawn white; `None`:
     /// no foam on the grid.
     pub foam: Option<&'a wgpu::TextureView>,
+    /// The water around it (a scene's coarser cascades, blended: [`SurroundingWater`]), drawn
+    /// where the grid is not and faded into the grid across its rim; `None`: the grid alone.
+    pub surrounding: Option<SurroundingWater<'a>>,
+}
+
+/// Interactive water around the grid, coarser than it: a surface texture of its own placement
+/// (one texel a cell, the height in w: [`super::CpuSurfaceTexture`]), drawn where the grid is
+/// not and faded to nothing toward its own rim over the style's `rim_fade`.
+#[derive(Debug, Clone, Copy)]
+pub struct SurroundingWater<'a> {
+    /// Its surface texture.
+    pub surface: &'a wgpu::TextureView,
+    /// Its cells.
+    pub size: GridSize,
+    /// Its cell size, metres.
+    pub cell_size: f32,
+    /// Its corner in the world, metres.
+    pub origin: Vec2,
 }
 
 /// Draws the sea to the horizon into the caller's colour and depth targets.
@@ -327,6 +345,23 @@ impl OceanSurfaceRenderer {
                 grid.origin,
                 "finite",
             )?;
+            if let Some(around) = grid.surrounding {
+                let t = around.surface.texture();
+                setting(
+                    (t.width(), t.height())
+                        == (around.size.width() as u32, around.size.height() as u32),
+                    "surrounding water's surface texture size",
+                    format!("{}x{}", t.width(), t.height()),
+                    "its size in cells",
+                )?;
+                check_positive("surrounding water's cell_size", around.cell_size)?;
+                setting(
+                    around.origin.is_finite(),
+                    "surrounding water's origin",
+                    around.origin,
+                    "finite",
+                )?;
+            }
         }
         let sun = self.style.sun_direction.normalize();
         self.bodies.prepare(camera, sun, bodies)?;
@@ -348,6 +383,9 @@ impl OceanSurfaceRenderer {
             grid.as_ref()
                 .and_then(|g| g.foam)
                 .unwrap_or(self.no_foam.view()),
+            grid.as_ref()
+                .and_then(|g| g.surrounding)
+                .map_or(&self.no_grid, |s| s.surface),
         ];
         let mut entries = vec![wgpu::BindGroupEntry {
             binding: 0,
@@ -470,6 +508,19 @@ impl OceanSurfaceRenderer {
                 [g.origin.x, g.origin.y, 0.0, 0.0],
             )
         });
+        let (surrounding, surrounding_origin) =
+            grid.and_then(|g| g.surrounding)
+                .map_or(([0.0; 4], [0.0; 4]), |s| {
+                    (
+                        [
+                            s.size.width() as f32,
+                            s.size.height() as f32,
+                            s.cell_size,
+                            1.0,
+                        ],
+                        [s.origin.x, s.origin.y, 0.0, 0.0],
+                    )
+                });
         OceanRenderUniforms {
             view_proj: camera.view_proj.to_cols_array_2d(),
             inverse_view_proj: inverse.to_cols_array_2d(),
@@ -499,6 +550,8 @@ impl OceanSurfaceRenderer {
                 f32::from(u8::from(grid.is_some_and(|g| g.foam.is_some()))),
                 0.0,
             ],
+            surrounding,
+            surrounding_origin,
         }
     }
 }
@@ -526,6 +579,7 @@ fn pipelines(
             layout_entry(2, array),
             layout_entry(3, unfilterable_texture()),
             layout_entry(4, unfilterable_texture()),
+            layout_entry(5, unfilterable_texture()),
         ],
     });
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

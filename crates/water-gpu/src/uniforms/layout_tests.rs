@@ -44,7 +44,7 @@ const SURFACE_RENDER: Fields = fields!(SurfaceRenderUniforms: view_proj, eye, vi
 
 const VIEW: Fields = fields!(ViewUniforms: view_proj, eye, view_dir, sun);
 
-const OCEAN_RENDER: Fields = fields!(OceanRenderUniforms: view_proj, inverse_view_proj, eye, sun, water_colour, sky_colour, viewport, lod, tile_lengths, grid, grid_origin, flags, foam);
+const OCEAN_RENDER: Fields = fields!(OceanRenderUniforms: view_proj, inverse_view_proj, eye, sun, water_colour, sky_colour, viewport, lod, tile_lengths, grid, grid_origin, flags, foam, surrounding, surrounding_origin);
 
 const CLASSIC_SHADING: Fields = fields!(ClassicShadingUniforms: width, height, target_width, target_height, offset_shift, shading_shift, srgb_target, _pad);
 

@@ -252,10 +252,17 @@ impl Scenario {
             };
             let radius = imp.radius.as_ref().map_or(0.0, |r| *r.get_ref());
             let step = imp.step.as_ref().map_or(0, |s| *s.get_ref());
+            // The cascades' reach (the count is checked at its own line below).
+            let cascades = g
+                .cascades
+                .as_ref()
+                .and_then(|c| usize::try_from(*c.get_ref()).ok())
+                .filter(|k| (1..=crate::scene::MAX_CASCADES).contains(k))
+                .unwrap_or(1);
             check_impulse(
                 imp,
                 spanned.span(),
-                size,
+                (size, cascades),
                 radius,
                 shape,
                 *raw.steps.get_ref(),
@@ -636,12 +643,12 @@ fn check_bodies_reach_the_grid(
 }
 
 /// Refuses an impulse that could not change the water: numbers past their limits (checked in
-/// f64, so the message names what was written), a centre whose reach holds no cell of the grid,
-/// or a step at or after the run's end.
+/// f64, so the message names what was written), a centre whose reach holds no cell of the grid
+/// nor of a cascade that resolves it, or a step at or after the run's end.
 fn check_impulse(
     imp: &RawImpulse,
     whole: std::ops::Range<usize>,
-    size: GridSize,
+    (size, cascades): (GridSize, usize),
     radius: f64,
     shape: ImpulseShape,
     steps: u64,
@@ -685,20 +692,46 @@ fn check_impulse(
         let (rx, ry) = (x.round(), y.round());
         (0.0..w).contains(&rx) && (0.0..h).contains(&ry)
     } else {
-        let dx = x - x.clamp(0.0, w - 1.0);
-        let dy = y - y.clamp(0.0, h - 1.0);
-        dx.hypot(dy) <= radius
+        let within = |x: f64, y: f64, radius: f64| {
+            let dx = x - x.clamp(0.0, w - 1.0);
+            let dy = y - y.clamp(0.0, h - 1.0);
+            dx.hypot(dy) <= radius
+        };
+        // Cascade k (as `Scene::set_cascades` places it, its centre cell over the grid's) has
+        // cells 2^k wide; it takes the impulses whose radius spans CASCADE_IMPULSE_MIN_CELLS of
+        // them.
+        within(x, y, radius)
+            || (1..cascades).any(|k| {
+                let scale = f64::from(1u32 << k);
+                // Its corner, in its cells: the grid's centre cell's centre in its centre cell.
+                let origin = |cells: f64| {
+                    let half = (cells / 2.0).floor();
+                    ((half + 0.5) / scale).floor() - half
+                };
+                let r = radius / scale;
+                r >= f64::from(crate::scene::CASCADE_IMPULSE_MIN_CELLS)
+                    && within(
+                        (x + 0.5) / scale - 0.5 - origin(w),
+                        (y + 0.5) / scale - 0.5 - origin(h),
+                        r,
+                    )
+            })
     };
     if !reaches {
         return Err(at(
             whole,
             format!(
                 "impulse at ({x}, {y}) with radius {radius} reaches no cell of the {} x {} grid \
-                 (cell centres span 0 to {} along x and 0 to {} along y)",
+                 (cell centres span 0 to {} along x and 0 to {} along y){}",
                 size.width(),
                 size.height(),
                 size.width() - 1,
-                size.height() - 1
+                size.height() - 1,
+                if cascades > 1 {
+                    " nor of a cascade whose cells it spans 2 of"
+                } else {
+                    ""
+                }
             ),
         ));
     }

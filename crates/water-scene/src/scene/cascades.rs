@@ -19,6 +19,7 @@
 
 use glam::Vec3;
 use glam::{DVec2, I64Vec2, Vec2};
+use rayon::prelude::*;
 use water_core::{
     ContactMasks, FollowingWindow, GridMode, HeightSource, HeightView, Impulse, LandMask,
     PlacedWater, SurfaceLevel, SurfaceSample, WaveParams,
@@ -260,6 +261,43 @@ impl Scene {
             }
             .level_at(point)
             .map(|l| l.point.z)
+        })
+    }
+
+    /// The interactive water's height (m, without the ambient sea) at the centre of every
+    /// cell of a grid of `size` cells of `cell` metres with its corner at `corner` (the water's
+    /// frame, m), row-major, as [`Scene::cascade_height_at`] blends it (0 where it gives
+    /// `None`): the cascades resampled onto one grid, for drawing them. Reads every cascade's
+    /// heights once.
+    ///
+    /// # Errors
+    /// A failed GPU readback.
+    pub fn cascade_heights_over(
+        &mut self,
+        corner: Vec2,
+        cell: f32,
+        size: water_core::GridSize,
+    ) -> Result<Vec<f32>, SceneError> {
+        let origin = self.grid_origin();
+        let sample = |nested: &NestedWater<'_>| {
+            (0..size.cells())
+                .into_par_iter()
+                .map(|i| {
+                    let c = Vec2::new((i % size.width()) as f32, (i / size.width()) as f32);
+                    let xy = corner + (c + Vec2::splat(0.5)) * cell;
+                    nested.level_at(xy.extend(0.0)).map_or(0.0, |l| l.point.z)
+                })
+                .collect()
+        };
+        if let Some(cascades) = &self.cascades {
+            let nested = NestedWater::new((&self.water, &self.spec, origin), cascades)?;
+            return Ok(sample(&nested));
+        }
+        let (spec, h) = (self.spec, self.cell_size());
+        self.water.with_heights(h, &mut self.heights, |view| {
+            sample(&NestedWater {
+                levels: vec![NestedLevel::new(*view, &spec, origin)],
+            })
         })
     }
 
