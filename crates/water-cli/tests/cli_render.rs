@@ -220,68 +220,32 @@ fn a_followed_boat_stays_in_the_middle_of_its_render() {
     );
 }
 
-/// The coarser cascades are drawn around the finest grid at sea: a drop that only they resolve,
-/// beyond the finest grid (it reaches none of its cells), changes the frame; before, only the
-/// finest grid was drawn and the frame stayed the calm one.
-#[test]
-fn a_drop_beyond_the_finest_grid_shows_in_the_cascades_around_it() {
-    let dir = scratch("render-cascades-around");
-    let scenario = "steps = 20\n[grid]\nwidth = 64\nheight = 64\ncell_size = 0.25\n\
-                    model = \"dispersive\"\ndt = 0.05\nboundary = \"absorbing\"\ncascades = 3\n\
-                    [ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 6.0\nseed = 3\n";
-    // 19 m along x, 3 m across: beyond the finest grid's 16 m, inside cascades 1 and 2.
-    let drop = "[[impulse]]\nx = 76.0\ny = 32.0\nradius = 12.0\namplitude = 0.3\n\
-                shape = \"cosine\"\nstep = 0\n";
-    let mut frames = Vec::new();
-    for (name, text) in [
-        ("calm", scenario.to_owned()),
-        ("beyond", format!("{scenario}{drop}")),
-    ] {
-        let file = write_scenario(&dir, &format!("{name}.toml"), &text);
-        let out = dir.join(name);
-        let Some(result) = render_file("render-cascades-around", &file, &out, 1, "160x100") else {
-            return;
-        };
-        assert!(result.status.success(), "{name}: {}", stderr(&result));
-        frames.push(
-            water_gpu::render::read_rgba_png(&out.join("frame-0000.png")).expect("a PNG frame"),
-        );
-    }
-    let changed = frames[0]
-        .pixels()
-        .chunks(4)
-        .zip(frames[1].pixels().chunks(4))
-        .filter(|(a, b)| a != b)
-        .count();
-    eprintln!("the drop beyond the finest grid changed {changed} pixels");
-    assert!(
-        changed > 100,
-        "the drop beyond the finest grid changed {changed} pixels"
+/// Renders one frame (160 x 100) of a calm cascaded scenario at sea and of the same with
+/// `drop`, each checked to have run its water on the CPU; the two frames and how many of their
+/// pixels differ, or `None` where the test skips for want of a GPU.
+fn calm_and_dropped(
+    test: &str,
+    cascades: u32,
+    drop: &str,
+) -> Option<(
+    water_gpu::render::RgbaImage,
+    water_gpu::render::RgbaImage,
+    usize,
+)> {
+    let dir = scratch(test);
+    let scenario = format!(
+        "steps = 40\n[grid]\nwidth = 64\nheight = 64\ncell_size = 0.25\n\
+         model = \"dispersive\"\ndt = 0.05\nboundary = \"absorbing\"\ncascades = {cascades}\n\
+         [ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 6.0\nseed = 3\n"
     );
-}
-
-/// Cascades run on the CPU only: `water render` steps such a scenario's water there and uploads
-/// the finest grid's surface each frame, so its waves are drawn on the sea. A drop in the grid
-/// changes the frame where the grid lies (the same seeded sea without it draws otherwise the
-/// same), and `render.json` says the water ran on the CPU.
-#[test]
-fn cascades_render_with_their_water_on_the_cpu() {
-    let dir = scratch("render-cascades");
-    let scenario = "steps = 40\n[grid]\nwidth = 64\nheight = 64\ncell_size = 0.25\n\
-                    model = \"dispersive\"\ndt = 0.05\nboundary = \"absorbing\"\ncascades = 2\n\
-                    [ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 6.0\nseed = 3\n";
-    let drop = "[[impulse]]\nx = 32.0\ny = 32.0\nradius = 6.0\namplitude = 0.3\n\
-                shape = \"cosine\"\nstep = 0\n";
     let mut frames = Vec::new();
     for (name, text) in [
-        ("calm", scenario.to_owned()),
+        ("calm", scenario.clone()),
         ("drop", format!("{scenario}{drop}")),
     ] {
         let file = write_scenario(&dir, &format!("{name}.toml"), &text);
         let out = dir.join(name);
-        let Some(result) = render_file("render-cascades", &file, &out, 1, "160x100") else {
-            return;
-        };
+        let result = render_file(test, &file, &out, 1, "160x100")?;
         assert!(result.status.success(), "{name}: {}", stderr(&result));
         let summary: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(out.join("render.json")).expect("render.json"),
@@ -298,6 +262,40 @@ fn cascades_render_with_their_water_on_the_cpu() {
         .zip(frames[1].pixels().chunks(4))
         .filter(|(a, b)| a != b)
         .count();
+    let later = frames.pop().expect("two frames");
+    Some((frames.pop().expect("two frames"), later, changed))
+}
+
+/// The coarser cascades are drawn around the finest grid at sea: a drop that only they resolve,
+/// beyond the finest grid (it reaches none of its cells), changes the frame; before, only the
+/// finest grid was drawn and the frame stayed the calm one.
+#[test]
+fn a_drop_beyond_the_finest_grid_shows_in_the_cascades_around_it() {
+    // 19 m along x, 3 m across: beyond the finest grid's 16 m, inside cascades 1 and 2.
+    let drop = "[[impulse]]\nx = 76.0\ny = 32.0\nradius = 12.0\namplitude = 0.3\n\
+                shape = \"cosine\"\nstep = 0\n";
+    let Some((_, _, changed)) = calm_and_dropped("render-cascades-around", 3, drop) else {
+        return;
+    };
+    eprintln!("the drop beyond the finest grid changed {changed} pixels");
+    assert!(
+        changed > 100,
+        "the drop beyond the finest grid changed {changed} pixels"
+    );
+}
+
+/// Cascades run on the CPU only: `water render` steps such a scenario's water there and uploads
+/// the finest grid's surface each frame, so its waves are drawn on the sea. A drop in the grid
+/// changes the frame where the grid lies (the same seeded sea without it draws otherwise the
+/// same), and `render.json` says the water ran on the CPU.
+#[test]
+fn cascades_render_with_their_water_on_the_cpu() {
+    let drop = "[[impulse]]\nx = 32.0\ny = 32.0\nradius = 6.0\namplitude = 0.3\n\
+                shape = \"cosine\"\nstep = 0\n";
+    let Some((calm, dropped, changed)) = calm_and_dropped("render-cascades", 2, drop) else {
+        return;
+    };
+    let frames = [calm, dropped];
     // The grid (16 m across) seen from its near corner covers a good part of the frame's lower
     // half; the sky and the far sea stay the same.
     assert!(changed > 400, "the drop changed {changed} pixels");

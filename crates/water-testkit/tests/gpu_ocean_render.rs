@@ -419,34 +419,25 @@ fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
             }),
         }
     }
-    let alone = rgb(&draw(
-        &gpu,
-        &sea,
-        4.0,
-        style(),
-        Some(placed(&surface, None)),
-    ));
+    let frame = |around: Option<&CpuSurfaceTexture>| {
+        rgb(&draw(
+            &gpu,
+            &sea,
+            4.0,
+            style(),
+            Some(placed(&surface, around)),
+        ))
+    };
+    let alone = frame(None);
     let flat = around(None);
-    let with_flat = rgb(&draw(
-        &gpu,
-        &sea,
-        4.0,
-        style(),
-        Some(placed(&surface, Some(&flat))),
-    ));
+    let with_flat = frame(Some(&flat));
     assert!(
         alone == with_flat,
         "still water around the grid changed the picture by {:.3} levels on average",
         mean_change(&alone, &with_flat)
     );
     let beside = around(Some(Vec2::new(30.0, 60.0)));
-    let with_beside = rgb(&draw(
-        &gpu,
-        &sea,
-        4.0,
-        style(),
-        Some(placed(&surface, Some(&beside))),
-    ));
+    let with_beside = frame(Some(&beside));
     let (changed, _) = brighter_where_changed(&alone, &with_beside);
     eprintln!("a bump beside the grid changes {changed} pixels");
     assert!(
@@ -454,13 +445,7 @@ fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
         "a bump beside the grid changes {changed} pixels"
     );
     let inside = around(Some(Vec2::new(0.0, 44.0)));
-    let with_inside = rgb(&draw(
-        &gpu,
-        &sea,
-        4.0,
-        style(),
-        Some(placed(&surface, Some(&inside))),
-    ));
+    let with_inside = frame(Some(&inside));
     assert!(
         alone == with_inside,
         "a bump under the grid's interior changed the picture by {:.3} levels on average",
