@@ -69,6 +69,18 @@ fn draw(
     style: OceanSurfaceStyle,
     grid: Option<InteractiveGrid<'_>>,
 ) -> RgbaImage {
+    draw_from(gpu, sea, t, style, grid, &camera())
+}
+
+/// [`draw`] from `camera`.
+fn draw_from(
+    gpu: &GpuContext,
+    sea: &OceanSynthesis,
+    t: f64,
+    style: OceanSurfaceStyle,
+    grid: Option<InteractiveGrid<'_>>,
+    camera: &Camera,
+) -> RgbaImage {
     let target = OffscreenTarget::new(
         &gpu.device,
         &gpu.queue,
@@ -82,7 +94,7 @@ fn draw(
     submit_once(gpu, |encoder| {
         sea.encode(&gpu.device, encoder, t);
         renderer
-            .encode(encoder, target.frame(Vec3::ZERO), &camera(), sea, grid, &[])
+            .encode(encoder, target.frame(Vec3::ZERO), camera, sea, grid, &[])
             .expect("encode");
     });
     target.read().expect("readback")
@@ -450,5 +462,85 @@ fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
         alone == with_inside,
         "a bump under the grid's interior changed the picture by {:.3} levels on average",
         mean_change(&alone, &with_inside)
+    );
+}
+
+/// The grid's waves fade into the sea across its rim, with no step: a grid standing 0.4 m high
+/// everywhere, seen from straight above its edge in the heights view over a sea without waves
+/// to speak of (0.05 m/s of wind), changes colour along a row from 16 m inside the rim to 18 m
+/// outside it by no more than a tenth of the whole change from one pixel to the next with the
+/// default 8 m fade (about 40 pixels here); with no fade (`rim_fade` 0) a quarter or more of
+/// the change comes at once.
+#[test]
+fn the_grid_fades_into_the_sea_across_its_rim() {
+    let gpu = gpu_or_return!("the_grid_fades_into_the_sea_across_its_rim");
+    let calm = OceanSpec::new(WaveSpectrum::Jonswap {
+        wind_speed: 0.05,
+        fetch: 4e4,
+        peak_enhancement: 3.3,
+    })
+    .with_seed(5);
+    let calm = AmbientSea::new(&calm, 0.25).expect("sea");
+    let calm = OceanSynthesis::new(&gpu.device, &gpu.queue, &calm).expect("synthesis");
+    let size = GridSize::new(96, 96).expect("size");
+    let mut surface = CpuSurfaceTexture::new(&gpu.device, size);
+    let raised = vec![0.4; size.cells()];
+    let view = water_core::HeightView::new(size, 0.5, &raised).expect("view");
+    surface.write(&gpu.queue, &view).expect("write");
+    // The grid spans x in [-24, 24] m: 60 m straight above its right edge at y = 44 m.
+    let camera = Camera::look_at(
+        Vec3::new(24.0, 44.0, 60.0),
+        Vec3::new(24.0, 44.0, 0.0),
+        Vec3::Y,
+        0.8,
+        WIDTH as f32 / HEIGHT as f32,
+        0.5,
+        2e6,
+    );
+    let row = |rim_fade: f32| -> Vec<i32> {
+        let style = OceanSurfaceStyle {
+            view: water_gpu::render::SurfaceView::Heights,
+            heights_range: 1.0,
+            rim_fade,
+            ..style()
+        };
+        let grid = InteractiveGrid {
+            surface: surface.view(),
+            size,
+            cell_size: 0.5,
+            origin: Vec2::new(-24.0, 20.0),
+            foam: None,
+            surrounding: None,
+        };
+        let image = draw_from(&gpu, &calm, 0.0, style, Some(grid), &camera);
+        // From 16 m inside the rim to 18 m outside it (5.3 pixels a metre).
+        (WIDTH / 2 - 85..WIDTH / 2 + 95)
+            .map(|x| {
+                let p = image.pixel(x, HEIGHT / 2);
+                i32::from(p[0]) + i32::from(p[1]) + i32::from(p[2])
+            })
+            .collect()
+    };
+    let largest_step = |row: &[i32]| {
+        let whole = (row[0] - row[row.len() - 1]).abs();
+        let step = row
+            .windows(2)
+            .map(|w| (w[1] - w[0]).abs())
+            .max()
+            .unwrap_or(0);
+        (step, whole)
+    };
+    let (step, whole) = largest_step(&row(8.0));
+    eprintln!("faded: largest step {step} of {whole}");
+    assert!(whole > 60, "the grid's height shows: a change of {whole}");
+    assert!(
+        step * 10 <= whole,
+        "a step of {step} in a change of {whole}"
+    );
+    let (step, whole) = largest_step(&row(0.0));
+    eprintln!("no fade: largest step {step} of {whole}");
+    assert!(
+        step * 4 >= whole,
+        "without the fade, a step of {step} in a change of {whole}"
     );
 }
