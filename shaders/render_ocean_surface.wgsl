@@ -39,7 +39,6 @@ struct OceanRenderUniforms {
 @group(0) @binding(2) var sea_normals: texture_2d_array<f32>;
 @group(0) @binding(3) var grid_surface: texture_2d<f32>;
 @group(0) @binding(4) var grid_foam: texture_2d<f32>;
-@group(0) @binding(5) var surrounding_surface: texture_2d<f32>;
 
 const VIEW_NORMALS: u32 = 1u;
 const VIEW_HEIGHTS: u32 = 2u;
@@ -106,6 +105,9 @@ fn grid_placement() -> Placement {
     return Placement(u.grid_origin.xy, u.grid.xy, u.grid.z);
 }
 
+// The water around the grid (a scene's coarser cascades), one texel a cell, its height in w.
+@group(0) @binding(5) var surrounding_surface: texture_2d<f32>;
+
 fn surrounding_placement() -> Placement {
     return Placement(u.surrounding_origin.xy, u.surrounding.xy, u.surrounding.z);
 }
@@ -166,7 +168,13 @@ fn grid_height(x: vec2<f32>) -> f32 {
     if (u.flags.y == 0u || inside <= 0.0) {
         return around;
     }
-    return mix(around, grid_bilinear(grid_surface, x).w * u.lod.z, rim_fade(inside));
+    let own = grid_bilinear(grid_surface, x).w * u.lod.z;
+    let fade = rim_fade(inside);
+    // Past the fade the grid's own, exactly (whatever a backend's mix does at 1).
+    if (fade >= 1.0) {
+        return own;
+    }
+    return mix(around, own, fade);
 }
 
 // The grid's foam coverage at world point x (0 to 1), faded to none toward its rim as its

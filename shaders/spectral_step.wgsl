@@ -41,6 +41,7 @@ struct SpectralUniforms {
 @group(0) @binding(1) var<storage, read_write> cur: array<f32>;
 @group(0) @binding(2) var<storage, read> old: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
+// The spectral step's own uniforms.
 @group(0) @binding(7) var<uniform> s: SpectralUniforms;
 // One flag per cell (1: land), and the contact masks C_new and C_old, one value per cell.
 @group(0) @binding(4) var<storage, read> land: array<u32>;

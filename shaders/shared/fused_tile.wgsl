@@ -20,6 +20,7 @@ const SPAN_CELLS: u32 = 576u;   // SPAN * SPAN
 @group(0) @binding(4) var<storage, read_write> out_old: array<Word>;
 // One flag per cell (1: land).
 @group(0) @binding(5) var<storage, read> land: array<u32>;
+// The grid's uniforms.
 @group(0) @binding(0) var<uniform> u: GridUniforms;
 
 // Two levels in workgroup memory: level[0] and level[1] swap roles every step.

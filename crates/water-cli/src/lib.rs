@@ -18,6 +18,7 @@ pub mod picture;
 pub mod progress;
 pub mod render;
 pub mod render_cascades;
+mod render_meshes;
 pub mod roofline;
 pub mod run;
 pub mod sphere_run;

@@ -70,7 +70,8 @@ impl CascadeSurround {
         })
     }
 
-    /// Bytes of its texture and heights on the host, for the memory check.
+    /// Bytes of its texture and heights on the host, for the memory check: at the largest
+    /// size it takes ([`MAX_SURROUNDING_CELLS`] a side), whatever the scene's cascades reach.
     #[must_use]
     pub fn bytes(scene_cascades: usize) -> u64 {
         if scene_cascades < 2 {

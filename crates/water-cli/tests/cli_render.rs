@@ -267,11 +267,11 @@ fn calm_and_dropped(
 }
 
 /// The coarser cascades are drawn around the finest grid at sea: a drop that only they resolve,
-/// beyond the finest grid (it reaches none of its cells), changes the frame; before, only the
-/// finest grid was drawn and the frame stayed the calm one.
+/// beyond the finest grid (it reaches none of its cells), changes the frame (with the
+/// surroundings left undrawn, tried by hand, it changed no pixel).
 #[test]
 fn a_drop_beyond_the_finest_grid_shows_in_the_cascades_around_it() {
-    // 19 m along x, 3 m across: beyond the finest grid's 16 m, inside cascades 1 and 2.
+    // 19 m along x, 3 m in radius: beyond the finest grid's 16 m, inside cascades 1 and 2.
     let drop = "[[impulse]]\nx = 76.0\ny = 32.0\nradius = 12.0\namplitude = 0.3\n\
                 shape = \"cosine\"\nstep = 0\n";
     let Some((_, _, changed)) = calm_and_dropped("render-cascades-around", 3, drop) else {

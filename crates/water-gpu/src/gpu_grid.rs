@@ -45,8 +45,9 @@ impl GpuGrid {
     /// ([`ComputeGrid::with_storage`]; the fragment backend stores f32 alone).
     ///
     /// # Errors
-    /// As [`GpuGrid::new`]; [`GpuError::StorageNotOffered`] for f16 storage on the fragment
-    /// backend.
+    /// As [`GpuGrid::new`] and [`ComputeGrid::with_storage`] (f16 storage of a classic grid or
+    /// of the dispersive model refused); [`GpuError::StorageNotOffered`] for f16 storage on the
+    /// fragment backend.
     pub fn with_storage(
         backend: GpuBackend,
         device: &wgpu::Device,

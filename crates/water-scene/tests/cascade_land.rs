@@ -27,7 +27,7 @@ fn wall(spec: &GridSpec) -> LandMask {
 }
 
 /// Two cascades over `land`, the finest grid moved to x in [-8, 24) m so that the wall lies
-/// beyond it, inside cascade 1 (x in [-24, 40) m, cells of 1 m); a pulse 3 m wide at
+/// beyond it, inside cascade 1 (x in [-24, 40) m, cells of 1 m); a pulse of 3 m radius at
 /// (20, 16) m, 8 m before the wall.
 fn scene(land: LandMask) -> Scene {
     let spec = spec();
@@ -84,7 +84,7 @@ fn a_coarse_cascade_holds_the_wall_the_finest_grid_has_left_behind() {
         walled.cascade_land(0).expect("land").is_empty(),
         "the finest grid left it"
     );
-    // 120 steps (6 s): the pulse's front, 3 m wide and 8 m before the wall at 2 m/s, has passed
+    // 120 steps (6 s): the pulse's front, 3 m in radius and 8 m before the wall at 2 m/s, has passed
     // where the wall is; it has not reached around the wall's end at y = 32 m (18 m away).
     for step in 0..120 {
         walled.step().expect("step");

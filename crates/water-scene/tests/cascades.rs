@@ -52,6 +52,37 @@ fn cpu_scene(spec: GridSpec, land: LandMask) -> Scene {
     Scene::new(spec, land, SceneSettings::default(), None).expect("scene")
 }
 
+/// The wave model: 96 x 64 cells of 0.25 m (x from 0 to 24 m), absorbing edges. Cascade 1
+/// (0.5 m cells) spans x from -12 to 36 m, cascade 2 (1 m) from -36 to 60 m.
+fn wave_spec() -> GridSpec {
+    let params = WaveParams::new(0.25, 2.0, 0.05, Damping::PerSecond(0.9)).expect("params");
+    GridSpec::new(
+        GridSize::new(96, 64).expect("size"),
+        params,
+        Boundary::Absorbing,
+        GridMode::Signed,
+    )
+}
+
+/// A 1 m x 1 m x 0.4 m, 100 kg box at its draft at `(x, y)` m, and its centre's height then.
+fn box_at(x: f32, y: f32) -> (water_buoyancy::FloatingBody, f32) {
+    use water_buoyancy::{
+        box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
+        FRESH_WATER_DENSITY,
+    };
+    let size = glam::Vec3::new(1.0, 1.0, 0.4);
+    let mass = 100.0;
+    let draft = box_draft(mass, FRESH_WATER_DENSITY, size.x * size.y);
+    let shape = Shape::cuboid(size * 0.5).expect("shape");
+    let rest = size.z / 2.0 - draft;
+    let pose = Pose::from_position(glam::Vec3::new(x, y, rest)).expect("pose");
+    let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose)).expect("body");
+    let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
+    let float = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
+        .expect("float");
+    (float, rest)
+}
+
 /// The scene with `cascades` cascades and the packet set in its finest grid (both time levels,
 /// at t = 0 and t = -dt).
 fn scene_with_packet(cascades: usize) -> Scene {
@@ -360,34 +391,13 @@ fn impulses_reach_the_cascades_that_resolve_them_and_bad_cascades_are_refused() 
 /// grid alone the same body is off the water and stays where still water holds it.
 #[test]
 fn a_body_in_a_coarser_cascade_rides_its_water() {
-    use water_buoyancy::{
-        box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
-        FRESH_WATER_DENSITY,
-    };
     use water_scene::BodySpec;
-    // The wave model: 96 x 64 cells of 0.25 m. Cascade 1 (0.5 m cells) spans x from -12 to
-    // 36 m, cascade 2 (1 m) from -36 to 60 m, its water whole (its band past) from -18 m.
-    let params = WaveParams::new(0.25, 2.0, 0.05, Damping::PerSecond(0.9)).expect("params");
-    let spec = GridSpec::new(
-        GridSize::new(96, 64).expect("size"),
-        params,
-        Boundary::Absorbing,
-        GridMode::Signed,
-    );
+    // Cascade 2's water is whole (its band past) from -18 m.
+    let spec = wave_spec();
     let heave = |cascades: usize| {
         let mut scene = cpu_scene(spec, LandMask::empty(spec.size));
         scene.set_cascades(cascades).expect("cascades");
-        // A 1 m x 1 m x 0.4 m, 100 kg box at its draft at (-16, 8) m.
-        let size = glam::Vec3::new(1.0, 1.0, 0.4);
-        let mass = 100.0;
-        let draft = box_draft(mass, FRESH_WATER_DENSITY, size.x * size.y);
-        let shape = Shape::cuboid(size * 0.5).expect("shape");
-        let rest = size.z / 2.0 - draft;
-        let pose = Pose::from_position(glam::Vec3::new(-16.0, 8.0, rest)).expect("pose");
-        let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose)).expect("body");
-        let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
-        let float = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
-            .expect("float");
+        let (float, rest) = box_at(-16.0, 8.0);
         let id = scene.add_body(BodySpec::new("box", float)).expect("add");
         // A swell 6 m across, 0.2 m high, raised under it (world cells of the finest grid).
         let centre = Vec2::new(-16.0, 8.0) / 0.25 - Vec2::splat(0.5);
@@ -467,4 +477,50 @@ fn the_cascades_resampled_are_the_blended_surface() {
         "some cells lie beyond the coarsest cascade: {beyond}"
     );
     assert!(over.iter().any(|&z| z.abs() > 1e-3), "the packet is there");
+}
+
+/// A body in a cascade's water alone, taken out, leaves that water as stern events at the next
+/// step, the same to the bit when another body is added far away before that step (the cascade
+/// then settles the new body into both masks, and keeps the removed one's cut in them too;
+/// without that a third of the fall was left, tried by hand).
+#[test]
+fn a_body_removed_from_a_cascade_leaves_as_stern_events() {
+    use water_scene::{BodySpec, TowPath};
+    let spec = wave_spec();
+    let crate_at = |x: f32, y: f32| box_at(x, y).0;
+    let mut afters = Vec::new();
+    for add_another in [false, true] {
+        let mut scene = cpu_scene(spec, LandMask::empty(spec.size));
+        scene.set_cascades(2).expect("cascades");
+        // Towed at 1 m/s from x = 28 m, beyond the finest grid, in cascade 1 alone.
+        let path =
+            TowPath::new(vec![Vec2::new(28.0, 8.0), Vec2::new(34.0, 8.0)], 1.0).expect("path");
+        let id = scene
+            .add_body(BodySpec::new("crate", crate_at(28.0, 8.0)).towed(path))
+            .expect("crate");
+        scene.step_many(10).expect("steps");
+        let at = scene.body(id).expect("crate").position.truncate();
+        let origin = scene.cascade_origin(1).expect("origin").as_vec2();
+        let cell = ((at - origin) / 0.5).floor();
+        let i = cell.y as usize * 96 + cell.x as usize;
+        let before = scene.cascade_heights(1).expect("heights")[i];
+        scene.remove_body(id).expect("remove");
+        if add_another {
+            scene
+                .add_body(BodySpec::new("other", crate_at(6.0, 8.0)))
+                .expect("another");
+        }
+        scene.step().expect("the step it leaves in");
+        let after = scene.cascade_heights(1).expect("heights")[i];
+        eprintln!(
+            "add another {add_another}: cascade 1 under the crate {before:+.5} -> {after:+.5} m"
+        );
+        assert!(
+            after < before - 1e-3,
+            "add another {add_another}: the water where it floated falls: {before} -> {after} m"
+        );
+        afters.push(after);
+    }
+    // The other body, 22 m away, changes nothing there in one step.
+    assert_eq!(afters[0], afters[1], "the same stern events either way");
 }

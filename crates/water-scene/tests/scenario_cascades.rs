@@ -111,3 +111,22 @@ fn an_impulse_only_a_cascade_resolves_is_taken_and_lands_there() {
         .to_string();
     assert!(err.contains("reaches no cell"), "{err}");
 }
+
+/// `[[land]]` with cascades is taken: every cascade sees it at its own cell size.
+#[test]
+fn land_with_cascades_is_taken_and_every_cascade_sees_it() {
+    let land = "[[land]]\nx0 = 40\ny0 = 0\nx1 = 44\ny1 = 48\n";
+    let scenario = Scenario::parse("c.toml", &grid("3", land)).expect("taken");
+    let scene = scenario.scene(Backend::Cpu, None).expect("scene");
+    for k in 0..3 {
+        let dry = scene
+            .cascade_land(k)
+            .expect("land")
+            .cells()
+            .iter()
+            .filter(|&&d| d)
+            .count();
+        // 4 x 48 finest cells; 2 x 24 of cascade 1's; 1 x 12 of cascade 2's.
+        assert_eq!(dry, [192, 48, 12][k], "cascade {k}");
+    }
+}

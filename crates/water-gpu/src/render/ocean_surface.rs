@@ -290,7 +290,8 @@ impl OceanSurfaceRenderer {
     /// from the origin than [`MAX_CAMERA_UNITS`](super::MAX_CAMERA_UNITS) finest spacings, an
     /// empty target, a sea of
     /// more than [`MAX_DRAWN_TILES`] tiles, a grid texture of another size or a bad grid
-    /// placement, and as the bodies' checks.
+    /// placement, the same of the water around the grid ([`SurroundingWater`]), and as the
+    /// bodies' checks.
     pub fn prepare(
         &mut self,
         camera: &Camera,

@@ -697,9 +697,10 @@ fn check_impulse(
             let dy = y - y.clamp(0.0, h - 1.0);
             dx.hypot(dy) <= radius
         };
-        // Cascade k (as `Scene::set_cascades` places it, its centre cell over the grid's) has
-        // cells 2^k wide; it takes the impulses whose radius spans CASCADE_IMPULSE_MIN_CELLS of
-        // them.
+        // Cascade k (as `Scene::set_cascades` places it around the grid where the grid starts,
+        // its centre cell over the grid's; a `[focus]` may move both before the impulse lands,
+        // as it may move the grid away from any impulse) has cells 2^k wide; it takes the
+        // impulses whose radius spans CASCADE_IMPULSE_MIN_CELLS of them.
         within(x, y, radius)
             || (1..cascades).any(|k| {
                 let scale = f64::from(1u32 << k);

@@ -271,13 +271,34 @@ impl Scene {
     /// heights once.
     ///
     /// # Errors
-    /// A failed GPU readback.
+    /// [`water_core::WaterError::OutOfRange`] for a cell size not above 0 or not finite, or a
+    /// corner not finite; a failed GPU readback.
     pub fn cascade_heights_over(
         &mut self,
         corner: Vec2,
         cell: f32,
         size: water_core::GridSize,
     ) -> Result<Vec<f32>, SceneError> {
+        if !(cell.is_finite() && cell > 0.0) {
+            return Err(water_core::WaterError::OutOfRange {
+                name: "resampled cell size",
+                value: f64::from(cell),
+                range: "above 0 and finite, m",
+            }
+            .into());
+        }
+        if !corner.is_finite() {
+            return Err(water_core::WaterError::OutOfRange {
+                name: "resampled grid's corner",
+                value: f64::from(if corner.x.is_finite() {
+                    corner.y
+                } else {
+                    corner.x
+                }),
+                range: "finite, m",
+            }
+            .into());
+        }
         let origin = self.grid_origin();
         let sample = |nested: &NestedWater<'_>| {
             (0..size.cells())
@@ -372,8 +393,16 @@ impl Scene {
                 }
                 if level.settle {
                     // A body just added: in C_old and C_new alike, so no entry event fires
-                    // (as the scene's grid draws it twice).
-                    level.contacts.advance(&level.scratch)?;
+                    // (as the scene's grid draws it twice). A body removed since the last draw
+                    // stays in both too (its cut is the current C_new's), so this step still
+                    // sees it leave. The others' last cuts are in both as well: this one step
+                    // they make their stern events but not their bow events (the grid settles
+                    // between steps and loses neither).
+                    let mut both = level.contacts.new_mask().to_vec();
+                    for (m, s) in both.iter_mut().zip(&level.scratch) {
+                        *m = m.max(*s);
+                    }
+                    level.contacts.advance(&both)?;
                     level.settle = false;
                 }
                 level.contacts.advance(&level.scratch)?;
