@@ -216,10 +216,13 @@ mod tests {
         let e = add(&mut set, "e");
         assert_eq!(e.slot(), ids[1].slot());
         assert_ne!(e, ids[1]);
-        assert!(matches!(
-            set.get(ids[1]),
-            Err(SceneError::RemovedBody { .. })
-        ));
+        let stale = set.get(ids[1]).expect_err("stale");
+        assert!(matches!(stale, SceneError::RemovedBody { .. }));
+        // Its name is not known once the slot holds another: the message leaves it out.
+        assert_eq!(
+            stale.to_string(),
+            format!("body {} was removed from this scene", ids[1])
+        );
         let order: Vec<&str> = set.as_slice().iter().map(|b| b.name.as_str()).collect();
         assert_eq!(order, ["a", "c", "d", "e"], "the order added, e last");
         for (id, name) in [(ids[0], "a"), (ids[2], "c"), (ids[3], "d"), (e, "e")] {

@@ -85,7 +85,7 @@ pub enum SceneError {
         bodies: usize,
     },
     /// The id of a body that was removed from the scene (ids are never reused for another body).
-    #[error("body {id} ({name:?}) was removed from this scene")]
+    #[error("body {id}{} was removed from this scene", named(name))]
     RemovedBody {
         /// The id given.
         id: crate::BodyId,
@@ -153,4 +153,13 @@ pub enum SceneError {
     /// A trajectory sink failed to take a row.
     #[error("recording trajectories: {0}")]
     Record(#[from] std::io::Error),
+}
+
+/// ` ("NAME")` after a body's id, or nothing where the name is not known (empty).
+fn named(name: &str) -> String {
+    if name.is_empty() {
+        String::new()
+    } else {
+        format!(" ({name:?})")
+    }
 }
