@@ -8,7 +8,9 @@ use bevy::prelude::*;
 use water_scene::water_buoyancy::Pose;
 use water_scene::water_core::ocean::{AmbientSea, SeaFrame};
 use water_scene::water_core::HeightView;
-use water_scene::{BodyId, Scene, SceneError, SceneSettings, UpAxis};
+use water_scene::{
+    BackendGrid, BodyId, Scene, SceneError, SceneSettings, UpAxis, Water as _, WaterGrid as _,
+};
 
 use crate::error::WaterBevyError;
 use crate::floating::{Floating, FloatingForce, FloatingMotion, IntegratedElsewhere};
@@ -217,16 +219,18 @@ impl WaterSimulation {
         }
     }
 
-    /// Runs `f` on the current heights as one slice (row-major, metres): signed CPU water
-    /// lends its buffer, other backends copy (a GPU readback).
+    /// Runs `f` on the current heights as one slice (row-major, metres): signed or dispersive
+    /// CPU water lends its buffer, other backends copy (a GPU readback).
     ///
     /// # Errors
     /// A failed GPU readback.
     pub fn heights_into<R>(&self, f: impl FnOnce(&[f32]) -> R) -> Result<R, SceneError> {
-        match self.scene.water() {
-            water_scene::BackendGrid::Signed(grid) => Ok(f(grid.current())),
-            other => Ok(f(&other.heights()?)),
+        if let BackendGrid::Cpu(grid) = self.scene.water() {
+            if let Some(heights) = grid.signed_heights() {
+                return Ok(f(heights));
+            }
         }
+        Ok(f(&self.scene.water().heights()?))
     }
 
     fn add(&mut self, entity: Entity, body: water_scene::BodySpec) -> Result<(), SceneError> {

@@ -10,6 +10,7 @@ use water_scene::benchmark::{bench_pool, open_sea, BenchSetupError};
 use water_scene::{Backend, SceneError, MAX_CASCADES};
 
 use crate::bench_scene::{check_ranges, SceneBenchError, MAX_BODIES, MAX_STEPS, MAX_THREADS};
+use water_scene::Water as _;
 
 /// Smallest grid edge, cells: the sponge (an eighth of the side, 8 cells here, up to 24) leaves
 /// three quarters of the grid between.

@@ -8,6 +8,7 @@ use serde::Serialize;
 use water_buoyancy::FloatingBody;
 use water_gpu::{DeviceTraffic, GpuContext};
 use water_scene::benchmark::{bench_pool, crate_field, BenchSetupError};
+use water_scene::Water as _;
 use water_scene::{Backend, BodyWater, SceneError};
 
 /// Smallest grid edge, cells: a crate spans 8 x 5 cells, and the lattice needs a margin.

@@ -10,6 +10,7 @@ use water_scene::{Backend, GridOutputs};
 
 use crate::progress::Progress;
 use crate::run::{simulate, RunError};
+use water_scene::WaterGrid as _;
 
 /// One backend's distance from the CPU reference.
 #[derive(Debug, Clone, PartialEq)]

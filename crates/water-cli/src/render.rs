@@ -3,6 +3,8 @@
 //! mode in Hugo Elias's 2-D look, sphere water as the displaced icosphere, and a grid inside an
 //! `[ocean]` as the sea to the horizon with the grid's waves added and its `[foam]` drawn white
 //! (the grid's coverage, and the sea's crests where its Jacobian falls below the threshold).
+//! Cascades are open water too: a grid with `cascades` and no `[ocean]` is drawn the same way on
+//! a still sea, its coarser cascades around it out to the coarsest's edge.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -11,7 +13,8 @@ use water_gpu::GpuGridWater;
 use glam::{Vec2, Vec3};
 use serde::Serialize;
 use water_buoyancy::rasterise_grid_mask;
-use water_core::{GridMode, GridSize, HeightView};
+use water_core::ocean::AmbientSea;
+use water_core::{GridMode, GridSize, HeightView, STANDARD_GRAVITY};
 use water_gpu::render::{
     Camera, ClassicRenderer, ClassicShading, CpuSurfaceTexture, FoamTexture, GridSurfaceRenderer,
     GridSurfaceStyle, HullMaskTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle,
@@ -20,7 +23,7 @@ use water_gpu::render::{
 use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, OceanSynthesis};
 
 use water_scene::scenario::{Scenario, ScenarioFile, ScenarioRun, SphereScenario};
-use water_scene::{Backend, BackendSphere, Scene, SceneError};
+use water_scene::{Backend, BackendSphere, Scene, SceneError, Water as _};
 
 use crate::limits;
 use crate::out_dir::OutputDir;
@@ -297,7 +300,7 @@ fn render_with(
     let (source, steps, scale, backend) = match scenario {
         ScenarioFile::Grid(s) => {
             let steps = frame_steps(s.steps, options.frames);
-            let scale = if s.ocean.is_some() {
+            let scale = if s.ocean.is_some() || s.cascades > 1 {
                 frames.render_ocean(s, &steps)?
             } else {
                 frames.render_grid(s, &steps)?
@@ -511,8 +514,9 @@ impl Frames<'_> {
 }
 
 impl Frames<'_> {
-    /// Draws the frames of a grid inside an `[ocean]`: the sea to the horizon, the grid's
-    /// waves added where it lies, the bodies on the sum, at true scale (or the height scale
+    /// Draws the frames of a grid inside an `[ocean]` (or a still sea, for cascades without
+    /// one): the sea to the horizon, the grid's waves added where it lies, the coarser cascades
+    /// around it, the bodies on the sum, at true scale (or the height scale
     /// asked for, on the grid's waves); returns that scale.
     fn render_ocean(&mut self, scenario: &Scenario, steps: &[u64]) -> Result<f32, RunError> {
         let (gpu, options) = (self.gpu, self.options);
@@ -526,11 +530,23 @@ impl Frames<'_> {
         let extent = Vec2::new(size.width() as f32, size.height() as f32) * cell;
         let longest = extent.max_element();
         let mut progress = Progress::new("render", scenario.steps, options.show_progress);
-        let sea = sim
-            .ocean()
-            .map(|sea| OceanSynthesis::new(device, queue, sea))
-            .transpose()?
-            .expect("render_ocean draws scenarios with an [ocean]");
+        // Cascades without an [ocean] are drawn on a still sea: one mode of no height.
+        let still;
+        let sea = match sim.ocean() {
+            Some(sea) => sea,
+            None => {
+                still = AmbientSea::regular_wave(
+                    0.0,
+                    64.0 * f64::from(cell),
+                    STANDARD_GRAVITY,
+                    None,
+                    0.0,
+                )
+                .map_err(SceneError::from)?;
+                &still
+            }
+        };
+        let sea = OceanSynthesis::new(device, queue, sea)?;
         let scale = options.height_scale.unwrap_or(1.0);
         let defaults = OceanSurfaceStyle::default();
         let style = OceanSurfaceStyle {

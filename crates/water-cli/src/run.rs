@@ -14,6 +14,7 @@ use crate::npy;
 use crate::out_dir::OutputDir;
 use crate::picture;
 use crate::progress::Progress;
+use water_scene::WaterGrid as _;
 
 /// What a run did, as printed and written to `summary.json`.
 #[derive(Debug, Clone, Serialize)]

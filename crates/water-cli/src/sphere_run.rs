@@ -18,6 +18,7 @@ use crate::run::{
     write_json, wrote_lines, RunError,
 };
 use water_scene::scenario::SphereScenario;
+use water_scene::Water as _;
 use water_scene::{Backend, BackendSphere};
 
 /// Width of the map picture, pixels (height is half).

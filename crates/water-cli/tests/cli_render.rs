@@ -220,12 +220,13 @@ fn a_followed_boat_stays_in_the_middle_of_its_render() {
     );
 }
 
-/// Renders one frame (160 x 100) of a calm cascaded scenario at sea and of the same with
-/// `drop`, each checked to have run its water on the CPU; the two frames and how many of their
-/// pixels differ, or `None` where the test skips for want of a GPU.
+/// Renders one frame (160 x 100) of a calm cascaded scenario, on a seeded sea where `ocean`,
+/// and of the same with `drop`, each checked to have run its water on the CPU; the two frames
+/// and how many of their pixels differ, or `None` where the test skips for want of a GPU.
 fn calm_and_dropped(
     test: &str,
     cascades: u32,
+    ocean: bool,
     drop: &str,
 ) -> Option<(
     water_gpu::render::RgbaImage,
@@ -235,8 +236,12 @@ fn calm_and_dropped(
     let dir = scratch(test);
     let scenario = format!(
         "steps = 40\n[grid]\nwidth = 64\nheight = 64\ncell_size = 0.25\n\
-         model = \"dispersive\"\ndt = 0.05\nboundary = \"absorbing\"\ncascades = {cascades}\n\
-         [ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 6.0\nseed = 3\n"
+         model = \"dispersive\"\ndt = 0.05\nboundary = \"absorbing\"\ncascades = {cascades}\n{}",
+        if ocean {
+            "[ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 6.0\nseed = 3\n"
+        } else {
+            ""
+        }
     );
     let mut frames = Vec::new();
     for (name, text) in [
@@ -274,7 +279,7 @@ fn a_drop_beyond_the_finest_grid_shows_in_the_cascades_around_it() {
     // 19 m along x, 3 m in radius: beyond the finest grid's 16 m, inside cascades 1 and 2.
     let drop = "[[impulse]]\nx = 76.0\ny = 32.0\nradius = 12.0\namplitude = 0.3\n\
                 shape = \"cosine\"\nstep = 0\n";
-    let Some((_, _, changed)) = calm_and_dropped("render-cascades-around", 3, drop) else {
+    let Some((_, _, changed)) = calm_and_dropped("render-cascades-around", 3, true, drop) else {
         return;
     };
     eprintln!("the drop beyond the finest grid changed {changed} pixels");
@@ -282,6 +287,29 @@ fn a_drop_beyond_the_finest_grid_shows_in_the_cascades_around_it() {
         changed > 100,
         "the drop beyond the finest grid changed {changed} pixels"
     );
+}
+
+/// Cascades are open water with or without an `[ocean]`: without one, `water render` draws them
+/// on a still sea to the horizon, the coarser cascades around the finest grid, so a drop that
+/// only they resolve changes the frame (drawn as a tank of the finest grid alone, as before,
+/// it changed no pixel), under the same sky.
+#[test]
+fn cascades_without_an_ocean_are_drawn_around_the_grid_on_a_still_sea() {
+    // As above: beyond the finest grid's 16 m, inside cascades 1 and 2.
+    let drop = "[[impulse]]\nx = 76.0\ny = 32.0\nradius = 12.0\namplitude = 0.3\n\
+                shape = \"cosine\"\nstep = 0\n";
+    let Some((calm, dropped, changed)) =
+        calm_and_dropped("render-cascades-still-sea", 3, false, drop)
+    else {
+        return;
+    };
+    eprintln!("the drop beyond the finest grid changed {changed} pixels on a still sea");
+    assert!(
+        changed > 100,
+        "the drop beyond the finest grid changed {changed} pixels"
+    );
+    // The sky along the top row, the same in both frames.
+    assert!((0..160).all(|x| calm.pixel(x, 0) == dropped.pixel(x, 0)));
 }
 
 /// Cascades run on the CPU only: `water render` steps such a scenario's water there and uploads
@@ -292,7 +320,7 @@ fn a_drop_beyond_the_finest_grid_shows_in_the_cascades_around_it() {
 fn cascades_render_with_their_water_on_the_cpu() {
     let drop = "[[impulse]]\nx = 32.0\ny = 32.0\nradius = 6.0\namplitude = 0.3\n\
                 shape = \"cosine\"\nstep = 0\n";
-    let Some((calm, dropped, changed)) = calm_and_dropped("render-cascades", 2, drop) else {
+    let Some((calm, dropped, changed)) = calm_and_dropped("render-cascades", 2, true, drop) else {
         return;
     };
     let frames = [calm, dropped];

@@ -44,7 +44,6 @@ pub struct ReadmeDoctests;
 
 mod backend;
 mod backend_grid;
-mod backend_sphere;
 pub mod benchmark;
 mod body;
 mod body_set;
@@ -61,10 +60,10 @@ mod step_times;
 mod tow_path;
 mod trajectory;
 mod up_axis;
+mod water;
 
 pub use backend::{Backend, UnknownBackend};
-pub use backend_grid::{BackendGrid, GridOutputs};
-pub use backend_sphere::BackendSphere;
+pub use backend_grid::BackendGrid;
 pub use body::{BodyId, BodySpec, BodyView};
 pub use body_water::{BodyWater, UnknownBodyWater};
 pub use error::SceneError;
@@ -79,3 +78,4 @@ pub use step_times::StepTimes;
 pub use tow_path::TowPath;
 pub use trajectory::{CsvTrajectory, OwnedRow, TrajectoryRow, TrajectorySink, CSV_HEADER};
 pub use up_axis::UpAxis;
+pub use water::{BackendSphere, CpuGrid, GridOutputs, Water, WaterGrid};

@@ -44,6 +44,7 @@ use crate::scene_ocean::SceneOcean;
 use crate::step_times::StepTimes;
 use crate::trajectory::{TrajectoryRow, TrajectorySink};
 use crate::up_axis::UpAxis;
+use crate::water::{Water, WaterGrid};
 
 mod bodies;
 mod body_patches;
@@ -336,12 +337,12 @@ impl Scene {
         &mut self.water
     }
 
-    /// Sets the grid's still-water depth ([`BackendGrid::set_depth`]): the waves' speeds, and
+    /// Sets the grid's still-water depth ([`WaterGrid::set_depth`]): the waves' speeds, and
     /// the shores the foam's surf reads ([`FoamSettings::shore_depth`]). A grid that follows a
     /// focus keeps the depth per cell of the grid, not of the world.
     ///
     /// # Errors
-    /// What [`BackendGrid::set_depth`] refuses.
+    /// What [`WaterGrid::set_depth`] refuses.
     pub fn set_depth(&mut self, depth: &Depth) -> Result<(), SceneError> {
         self.patches.clear();
         self.water.set_depth(depth)?;
@@ -501,7 +502,7 @@ impl Scene {
         self.run_steps(steps, false)
     }
 
-    /// `steps` steps; `frame`: the body-free ones as one frame ([`BackendGrid::step_frame`]).
+    /// `steps` steps; `frame`: the body-free ones as one frame ([`Water::step_frame`]).
     fn run_steps(&mut self, steps: u64, frame: bool) -> Result<(), SceneError> {
         if steps == 0 {
             return Ok(());

@@ -26,13 +26,13 @@ use water_gpu::GpuContext;
 use water_sphere::{SphereImpulse, SphereStepper, SphereWater};
 
 use crate::backend::Backend;
-use crate::backend_sphere::BackendSphere;
 use crate::body::{check_force_torque, BodyId, BodySpec, BodyView, SceneBody};
 use crate::body_set::BodySet;
 use crate::error::SceneError;
 use crate::scene::DEFAULT_CONTACT_AMPLITUDE;
 use crate::trajectory::{TrajectoryRow, TrajectorySink};
 use crate::up_axis::UpAxis;
+use crate::water::{BackendSphere, Water};
 
 /// How a sphere scene is set up.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -10,6 +10,7 @@ use water_core::{
     Boundary, Damping, GridMode, GridSize, HeightView, Impulse, ImpulseShape, LandMask, WaveParams,
 };
 use water_scene::scenario::{Scenario, ScenarioRun};
+use water_scene::Water as _;
 use water_scene::{
     Backend, BodyId, BodySpec, GridSpec, OwnedRow, Scene, SceneError, SceneEvent, SceneSettings,
     TowPath, UpAxis,

@@ -7,6 +7,7 @@ use water_core::{
 };
 use water_gpu::{GpuContext, GridSpec};
 use water_scene::{Backend, BackendGrid, SceneError};
+use water_scene::{Water as _, WaterGrid as _};
 
 /// A scenario with land, impulses of every shape and a moving hull making bow and stern waves,
 /// for one mode and boundary.

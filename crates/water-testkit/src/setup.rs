@@ -4,7 +4,7 @@
 use glam::Vec2;
 use water_core::{Damping, GridWater, Impulse, ImpulseShape, LandMask};
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, StorageFormat};
-use water_scene::{Backend, BackendGrid};
+use water_scene::{Backend, BackendGrid, CpuGrid};
 use water_sphere::{Icosphere, SphereStepper, SphereWater};
 
 /// Both GPU backends, the order every test runs them in.
@@ -90,10 +90,10 @@ pub fn cosine_impulse(x: f32, y: f32, radius: f32, amplitude: f32) -> Impulse {
 #[must_use]
 pub fn cpu_reference(spec: GridSpec, land: LandMask) -> Box<dyn GridWater> {
     match BackendGrid::new(spec, land, Backend::Cpu, None).expect("CPU reference") {
-        BackendGrid::Signed(grid) => Box::new(grid),
-        BackendGrid::Split(grid) => Box::new(grid),
-        BackendGrid::Classic(grid) => Box::new(grid),
-        BackendGrid::Dispersive(grid) => grid,
+        BackendGrid::Cpu(CpuGrid::Signed(grid)) => Box::new(grid),
+        BackendGrid::Cpu(CpuGrid::Split(grid)) => Box::new(grid),
+        BackendGrid::Cpu(CpuGrid::Classic(grid)) => Box::new(grid),
+        BackendGrid::Cpu(CpuGrid::Dispersive(grid)) => grid,
         BackendGrid::Gpu(_) => unreachable!("the CPU backend builds CPU grids"),
     }
 }

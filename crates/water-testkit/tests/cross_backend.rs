@@ -6,6 +6,7 @@
 
 use water_core::GridMode;
 use water_scene::Backend;
+use water_scene::{Water as _, WaterGrid as _};
 use water_testkit::scenario::{all_cases, CrossCheck};
 use water_testkit::{compare_exact_i16, compare_f32, gpu_or_return, F32_TOLERANCE};
 

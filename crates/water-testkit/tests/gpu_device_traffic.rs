@@ -5,6 +5,7 @@
 
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
 use water_gpu::{wgpu, DeviceTraffic, GpuGrid, GpuGridWater, GridSpec};
+use water_scene::Water as _;
 use water_testkit::gpu_or_return;
 use water_testkit::setup::{cosine_impulse, GPU_BACKENDS};
 

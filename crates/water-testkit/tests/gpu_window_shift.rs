@@ -9,6 +9,7 @@ use water_core::{
 };
 use water_gpu::{GpuBackend, GpuGridWater, GridSpec, StorageFormat};
 use water_scene::{Backend, BackendGrid};
+use water_scene::{Water as _, WaterGrid as _};
 use water_testkit::scenario::impulse_amplitude;
 use water_testkit::setup::{
     cosine_impulse, cpu_reference, gpu_grid_stored_with_land, GPU_BACKENDS,

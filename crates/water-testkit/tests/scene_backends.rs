@@ -8,6 +8,7 @@ use water_buoyancy::{
     FRESH_WATER_DENSITY,
 };
 use water_core::{Boundary, Damping, GridMode, GridSize, HeightView, LandMask, WaveParams};
+use water_scene::Water as _;
 use water_scene::{Backend, BodyId, BodySpec, BodyWater, GridSpec, OwnedRow, Scene, SceneSettings};
 use water_testkit::gpu_or_return;
 

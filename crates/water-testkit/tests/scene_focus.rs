@@ -12,6 +12,7 @@ use water_buoyancy::{
 use water_core::{
     Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams,
 };
+use water_scene::Water as _;
 use water_scene::{
     Backend, BodyId, BodySpec, BodyWater, FoamSettings, GridSpec, MaskSource, Scene, SceneError,
     SceneFocus, SceneSettings, TowPath,

@@ -23,6 +23,7 @@ use water_core::{
 };
 use water_gpu::GpuContext;
 use water_gpu::GridSpec;
+use water_scene::Water as _;
 use water_scene::{Backend, BodySpec, MaskSource, Scene, SceneError, SceneSettings, TowPath};
 use water_testkit::{assert_f32_within, gpu_or_return, F32_TOLERANCE};
 

@@ -28,6 +28,7 @@ use toml::Spanned;
 use water_sphere::{Icosphere, SphereError, SphereImpulse, SphereStepper, SphereWater};
 
 use super::{damping_keys, memory, one_line, Numbers, ScenarioError};
+use crate::water::Water;
 
 /// Largest sphere radius, m: a hundred times the Earth's, far inside f32 with room for the
 /// products of positions that normals and areas take.

@@ -12,6 +12,7 @@ use water_gpu::{wgpu, PatchReader, PendingPatches};
 use super::Scene;
 use crate::body::BodyId;
 use crate::error::SceneError;
+use crate::water::WaterGrid;
 
 /// Patches gathered after past steps, oldest first.
 #[derive(Debug, Default)]

@@ -33,6 +33,7 @@ use super::Scene;
 use crate::backend::Backend;
 use crate::backend_grid::BackendGrid;
 use crate::error::SceneError;
+use crate::water::{Water, WaterGrid};
 
 /// The most cascades a scene takes (the scene's grid counted): the coarsest's cells are
 /// `2^7 = 128` times the finest's.

@@ -16,6 +16,7 @@ use water_core::{ContactMasks, FoamField, GridSize};
 use super::{Masks, Scene};
 use crate::error::SceneError;
 use crate::scene_ocean::cell_centres;
+use crate::water::WaterGrid;
 
 /// How a scene makes foam.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -10,6 +10,7 @@ use super::{Masks, Scene};
 use crate::body::BodyId;
 use crate::error::SceneError;
 use crate::tow_path::TowPath;
+use crate::water::WaterGrid;
 
 /// What a scene's grid follows ([`Scene::set_focus`]).
 #[derive(Debug, Clone, PartialEq)]

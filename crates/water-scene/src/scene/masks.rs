@@ -6,6 +6,8 @@ use water_buoyancy::FloatingBody;
 use water_core::ContactMasks;
 use water_gpu::{wgpu, ContactHull, ContactMaskRenderer, HullMesh};
 
+use crate::water::Water;
+
 use super::Scene;
 use crate::error::SceneError;
 

@@ -1,4 +1,4 @@
-//! [`BackendSphere`]: sphere water on any backend behind one type.
+//! [`BackendSphere`]: sphere water on any backend behind one type, as the scenes step it.
 
 use water_buoyancy::SphereContacts;
 use water_core::{HeightSource, WaterError};
@@ -6,6 +6,7 @@ use water_gpu::GpuSphereWater;
 use water_gpu::{GpuContext, GpuSphere};
 use water_sphere::{SphereImpulse, SphereWater};
 
+use super::Water;
 use crate::backend::Backend;
 use crate::error::SceneError;
 
@@ -46,15 +47,6 @@ impl BackendSphere {
         })
     }
 
-    /// The backend it runs on.
-    #[must_use]
-    pub fn backend(&self) -> Backend {
-        match self {
-            Self::Cpu(_) => Backend::Cpu,
-            Self::Gpu { water, .. } => water.backend().into(),
-        }
-    }
-
     /// The mesh, stepper and (on the CPU) the current state.
     #[must_use]
     pub fn host(&self) -> &SphereWater {
@@ -73,11 +65,45 @@ impl BackendSphere {
         }
     }
 
+    /// Calls `f` with the current water as a [`HeightSource`] (heights along the radius, a
+    /// readback on the GPU).
+    ///
+    /// # Errors
+    /// A failed readback.
+    pub fn with_heights<R>(
+        &mut self,
+        f: impl FnOnce(&(dyn HeightSource + Sync)) -> R,
+    ) -> Result<R, SceneError> {
+        match self {
+            Self::Cpu(w) => Ok(f(w.as_ref())),
+            Self::Gpu { water, host } => {
+                let heights = water.heights()?;
+                host.heights_mut().copy_from_slice(&heights);
+                Ok(f(host.as_ref()))
+            }
+        }
+    }
+}
+
+/// The trait's documentation holds for each method; [`Water::step_with_contacts`] here works
+/// out a GPU backend's events on the host (below).
+impl Water for BackendSphere {
+    type Impulse = SphereImpulse;
+    type Contacts = SphereContacts;
+
+    /// The backend it runs on.
+    fn backend(&self) -> Backend {
+        match self {
+            Self::Cpu(_) => Backend::Cpu,
+            Self::Gpu { water, .. } => water.backend().into(),
+        }
+    }
+
     /// A click (a submission on the GPU).
     ///
     /// # Errors
     /// A lost GPU device.
-    pub fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), SceneError> {
+    fn add_impulse(&mut self, click: &SphereImpulse) -> Result<(), SceneError> {
         match self {
             Self::Cpu(w) => w.add_impulse(click),
             Self::Gpu { water, .. } => water.add_impulse(click)?,
@@ -89,7 +115,7 @@ impl BackendSphere {
     ///
     /// # Errors
     /// A lost GPU device.
-    pub fn step_many(&mut self, steps: u64) -> Result<(), SceneError> {
+    fn step_many(&mut self, steps: u64) -> Result<(), SceneError> {
         match self {
             Self::Cpu(w) => w.step_many(steps),
             Self::Gpu { water, .. } => water.step_many(steps)?,
@@ -109,7 +135,7 @@ impl BackendSphere {
     /// [`SceneError::VertexCount`] for masks of another length than the vertex count;
     /// [`WaterError::OutOfRange`] for an event past f32's range (a body's speed times the
     /// amplitude), before anything steps; a lost GPU device.
-    pub fn step_with_contacts(&mut self, contacts: &SphereContacts) -> Result<(), SceneError> {
+    fn step_with_contacts(&mut self, contacts: &SphereContacts) -> Result<(), SceneError> {
         let vertices = self.host().heights().len();
         let mismatch = |actual| SceneError::VertexCount {
             what: "contact masks",
@@ -154,29 +180,10 @@ impl BackendSphere {
     ///
     /// # Errors
     /// A failed readback.
-    pub fn heights(&self) -> Result<Vec<f32>, SceneError> {
+    fn heights(&self) -> Result<Vec<f32>, SceneError> {
         Ok(match self {
             Self::Cpu(w) => w.heights().to_vec(),
             Self::Gpu { water, .. } => water.heights()?,
         })
-    }
-
-    /// Calls `f` with the current water as a [`HeightSource`] (heights along the radius, a
-    /// readback on the GPU).
-    ///
-    /// # Errors
-    /// A failed readback.
-    pub fn with_heights<R>(
-        &mut self,
-        f: impl FnOnce(&(dyn HeightSource + Sync)) -> R,
-    ) -> Result<R, SceneError> {
-        match self {
-            Self::Cpu(w) => Ok(f(w.as_ref())),
-            Self::Gpu { water, host } => {
-                let heights = water.heights()?;
-                host.heights_mut().copy_from_slice(&heights);
-                Ok(f(host.as_ref()))
-            }
-        }
     }
 }
