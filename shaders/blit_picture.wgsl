@@ -1,6 +1,6 @@
 // blit_picture: a picture copied pixel for pixel onto a target of the same size whose format
 // may differ (a window's BGRA or non-sRGB surface texture, which a texture copy would refuse).
-// Host twin: crates/water-gpu/src/render/picture_blit.rs (`PictureBlit`).
+// Host twin: crates/water-render/src/picture_blit.rs (`PictureBlit`).
 //
 // Each fragment loads the texel under it, so no sampler and no filtering touch the pixels.
 // Entry points: `vs_main` (a full-screen triangle), `fs_srgb_target` and `fs_linear_target`.

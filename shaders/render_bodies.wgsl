@@ -1,5 +1,5 @@
 // render_bodies: floating bodies drawn flat shaded, a hull mesh per instance, over any of the
-// 3-D water renderers. Host twin: crates/water-gpu/src/render/body_renderer.rs (`BodyRenderer`).
+// 3-D water renderers. Host twin: crates/water-render/src/body_renderer.rs (`BodyRenderer`).
 
 struct ViewUniforms {
     view_proj: mat4x4<f32>,

@@ -1,5 +1,5 @@
 // render_grid_surface: grid water drawn as a displaced mesh (the bodies on it: render_bodies.wgsl).
-// Host twin: crates/water-gpu/src/render/grid_surface.rs (`GridSurfaceRenderer`).
+// Host twin: crates/water-render/src/grid_surface.rs (`GridSurfaceRenderer`).
 //
 // World frame: the grid's, metres, x and y across the grid from its corner, z up, still water at
 // z = 0; cell (i, j) has its centre at ((i + 0.5) h, (j + 0.5) h). The mesh has its own

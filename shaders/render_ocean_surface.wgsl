@@ -1,6 +1,6 @@
 // render_ocean_surface: the sea to the horizon, the ambient sea plus the interactive grid inside
-// it, over a sky. Host twin: crates/water-gpu/src/render/ocean_surface.rs
-// (`OceanSurfaceRenderer`); the mesh: crates/water-gpu/src/render/ring_mesh.rs (`RingMesh`).
+// it, over a sky. Host twin: crates/water-render/src/ocean_surface.rs
+// (`OceanSurfaceRenderer`); the mesh: crates/water-gpu/src/ring_mesh.rs (`RingMesh`).
 //
 // World frame: metres, z up, still water at z = 0. The ambient sea is the tiles of
 // crates/water-gpu/src/ocean_synthesis.rs (`OceanSynthesis`): tile t repeats every

@@ -1,5 +1,5 @@
 // render_sphere_surface: sphere water drawn as the displaced icosphere. Host twin:
-// crates/water-gpu/src/render/sphere_surface.rs (`SphereSurfaceRenderer`).
+// crates/water-render/src/sphere_surface.rs (`SphereSurfaceRenderer`).
 //
 // `surface_vertices` (compute; `main` reads the compute backend's height buffer, `main_texture`
 // the fragment backend's 2-D height texture) writes each vertex's displaced position and unit

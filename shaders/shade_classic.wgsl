@@ -1,5 +1,5 @@
 // shade_classic: Hugo Elias's 2-D water look, in integers. CPU twin: `shade_classic` in
-// crates/water-gpu/src/render/classic_shading.rs, which gives the same bytes.
+// crates/water-render/src/classic_shading.rs, which gives the same bytes.
 //
 // For each cell (x, y) of the ripple field h:
 //     dx = h(x-1, y) - h(x+1, y)          dy = h(x, y-1) - h(x, y+1)

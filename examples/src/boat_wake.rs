@@ -7,8 +7,8 @@
 use glam::{Quat, Vec2, Vec3};
 use water_buoyancy::{BodyState, DragRates, Pose};
 use water_core::{Boundary, Damping, GridMode, GridSize, LandMask, WaveParams};
-use water_gpu::render::{Camera, GridSurfaceRenderer, GridSurfaceStyle, RgbaImage};
 use water_gpu::{GpuContext, GridSpec};
+use water_render::{Camera, GridSurfaceRenderer, GridSurfaceStyle, RgbaImage};
 use water_scene::{BodySpec, Scene, TowPath};
 
 use crate::floating_cuboid::floating_cuboid;

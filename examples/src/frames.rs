@@ -1,8 +1,8 @@
 //! Drawing a scene's frames: the picture they are drawn into, and one frame drawn and read
 //! back.
 
-use water_gpu::render::{OffscreenTarget, RgbaImage};
 use water_gpu::{GpuContext, GpuError};
+use water_render::{OffscreenTarget, RgbaImage};
 
 use crate::SceneOptions;
 

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use water_gpu::render::RgbaImage;
-use water_gpu::render::{write_gif, write_rgba_png};
 use water_gpu::GpuContext;
+use water_render::RgbaImage;
+use water_render::{write_gif, write_rgba_png};
 
 use crate::{ExampleError, SceneOptions};
 

@@ -3,9 +3,9 @@
 
 use glam::Vec2;
 use water_core::{Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, WaveParams};
-use water_gpu::render::{ClassicRenderer, ClassicShading, RgbaImage};
 use water_gpu::GpuGridWater;
 use water_gpu::{GpuBackend, GpuContext, GpuGrid, GridSpec};
+use water_render::{ClassicRenderer, ClassicShading, RgbaImage};
 
 use crate::frames::{draw_frame, frame_target};
 use crate::{ExampleError, Repeatable, SceneOptions};

@@ -3,12 +3,12 @@
 //! bodies are now. The boat's wake and the demo's pool draw their scenes through this.
 
 use glam::{Affine3A, Vec3};
-use water_gpu::render::BodyDraw;
 use water_gpu::{ContactMaskRenderer, GpuError};
+use water_render::BodyDraw;
 use water_scene::water_gpu::GpuGridWater;
 use water_scene::Scene;
 
-/// One frame's view of a scene, for [`water_gpu::render::GridSurfaceRenderer::encode`].
+/// One frame's view of a scene, for [`water_render::GridSurfaceRenderer::encode`].
 #[derive(Debug)]
 pub struct SceneDrawing<'a> {
     /// The water's surface texture, updated to the last step.

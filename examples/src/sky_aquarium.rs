@@ -3,9 +3,9 @@
 
 use glam::Vec3;
 use water_core::Damping;
-use water_gpu::render::{Camera, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle};
 use water_gpu::GpuSphereWater;
 use water_gpu::{GpuBackend, GpuContext, GpuSphere};
+use water_render::{Camera, RgbaImage, SphereSurfaceRenderer, SphereSurfaceStyle};
 use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 use crate::frames::{draw_frame, frame_target};

@@ -8,9 +8,9 @@
 use std::path::PathBuf;
 
 use water_examples::{boat_wake, rock_pool, sky_aquarium, ExampleError, SceneOptions};
-use water_gpu::render::RgbaImage;
-use water_gpu::render::{read_rgba_png, write_rgba_png};
 use water_gpu::GpuContext;
+use water_render::RgbaImage;
+use water_render::{read_rgba_png, write_rgba_png};
 use water_testkit::gpu_or_skip;
 
 /// Largest mean absolute difference per channel, in 8-bit levels. Renders on the same driver

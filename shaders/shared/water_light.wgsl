@@ -1,5 +1,5 @@
 // shared/water_light: how the 3-D renderers light water, written once. Host twin:
-// crates/water-gpu/src/render/mod.rs (the renderers whose shaders import it).
+// crates/water-render/src/lib.rs (the renderers whose shaders import it).
 
 // Schlick's Fresnel reflectance of water (normal incidence 0.02).
 fn fresnel(cos_theta: f32) -> f32 {

@@ -1,6 +1,6 @@
 //! The sea to the horizon around the camera: for a [`Water`] with an ambient sea
 //! ([`Water::with_ocean`]), one camera-centred mesh of rings of doubling spacing
-//! (`water_gpu::render::RingMesh`, the CLI renderer's mesh) displaced by the sea's tiles and,
+//! (`water_gpu::RingMesh`, the CLI renderer's mesh) displaced by the sea's tiles and,
 //! where the grid lies, by the grid's water, lit per pixel by Bevy's lights through
 //! [`OceanSurfaceMaterial`] (`ocean_surface.wgsl`). The grid's own mesh is not drawn then: the
 //! sea's mesh carries its heights, faded to zero over [`RIM_FADE_CELLS`] inside its rim, so no
@@ -22,7 +22,7 @@ use bevy::render::render_resource::{
 };
 use bevy::shader::ShaderRef;
 use water_scene::water_core::ocean::{SeaField, SeaFrame};
-use water_scene::water_gpu::render::{level_centres, RingLayout, RingMesh, MAX_CAMERA_UNITS};
+use water_scene::water_gpu::{level_centres, RingLayout, RingMesh, MAX_CAMERA_UNITS};
 
 use crate::placement::WaterPlacement;
 use crate::simulation::WaterSimulation;

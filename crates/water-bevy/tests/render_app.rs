@@ -21,8 +21,8 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::window::ExitCondition;
 use water_bevy::prelude::*;
 use water_bevy::water_scene::water_gpu::read_texture;
-use water_bevy::water_scene::water_gpu::render::picture_check;
 use water_bevy::{Backend, WaterSimulation, WaterSurface};
+use water_render::picture_check;
 use water_testkit::gpu::REQUIRE_GPU_VAR;
 
 /// Cells along each side of the water.

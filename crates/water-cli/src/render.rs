@@ -15,12 +15,12 @@ use serde::Serialize;
 use water_buoyancy::rasterise_grid_mask;
 use water_core::ocean::AmbientSea;
 use water_core::{GridMode, GridSize, HeightView, STANDARD_GRAVITY};
-use water_gpu::render::{
+use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, OceanSynthesis};
+use water_render::{
     Camera, ClassicRenderer, ClassicShading, CpuSurfaceTexture, FoamTexture, GridSurfaceRenderer,
     GridSurfaceStyle, HullMaskTexture, InteractiveGrid, OceanSurfaceRenderer, OceanSurfaceStyle,
     OffscreenTarget, RgbaImage, RingLayout, SphereSurfaceRenderer, SphereSurfaceStyle,
 };
-use water_gpu::{GpuBackend, GpuContext, GpuError, GpuGrid, OceanSynthesis};
 
 use water_scene::scenario::{Scenario, ScenarioFile, ScenarioRun, SphereScenario};
 use water_scene::{Backend, BackendSphere, Scene, SceneError, Water as _};
@@ -32,7 +32,7 @@ use crate::progress::Progress;
 use crate::render_cascades::CascadeSurround;
 use crate::render_meshes::{bodies_of, BodyMeshes};
 use crate::run::{check_grid_memory, write_json, wrote_lines, RunError};
-use water_gpu::render::{write_rgba_png, GifStream};
+use water_render::{write_rgba_png, GifStream};
 
 /// Largest output side, pixels.
 pub const MAX_SIDE: u32 = 4096;

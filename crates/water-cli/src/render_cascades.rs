@@ -1,11 +1,11 @@
 //! The coarser cascades of a render at sea: every cascade beyond the scene's grid resampled,
 //! blended as the scene blends them ([`Scene::cascade_heights_over`]), onto one grid over the
 //! coarsest cascade, uploaded each frame and drawn around the grid
-//! ([`water_gpu::render::SurroundingWater`]): a wake carried on past the finest grid shows.
+//! ([`water_render::SurroundingWater`]): a wake carried on past the finest grid shows.
 
 use water_core::{GridSize, HeightView};
-use water_gpu::render::{CpuSurfaceTexture, SurroundingWater};
 use water_gpu::wgpu;
+use water_render::{CpuSurfaceTexture, SurroundingWater};
 use water_scene::{Scene, SceneError};
 
 use crate::run::RunError;

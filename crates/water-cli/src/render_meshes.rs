@@ -4,8 +4,8 @@
 use glam::{Affine3A, Vec2, Vec3};
 use water_buoyancy::FloatingBody;
 use water_core::{GridSize, LandMask};
-use water_gpu::render::BodyDraw;
 use water_gpu::{box_meshes, GpuError, HullMesh};
+use water_render::BodyDraw;
 use water_scene::Scene;
 
 /// The scene's floating bodies in the water's frame.

@@ -421,7 +421,7 @@ pub fn run_scenario(
         picture::robust_scale(heights),
     );
     dir.write("height.png", |png| {
-        water_gpu::render::write_png(png, size.width(), size.height(), &rgb)
+        water_render::write_png(png, size.width(), size.height(), &rgb)
     })
     .map_err(io)?;
     if let Some(csv) = trajectory {

@@ -132,7 +132,7 @@ pub fn run_sphere(
         .collect();
     let rgb = picture::colour_map(&pixels, None, picture::robust_scale(&pixels));
     dir.write("height.png", |path| {
-        water_gpu::render::write_png(path, MAP_WIDTH, MAP_WIDTH / 2, &rgb)
+        water_render::write_png(path, MAP_WIDTH, MAP_WIDTH / 2, &rgb)
     })
     .map_err(io)?;
     let files = files_with_summary(&dir);

@@ -74,9 +74,9 @@ fn render_writes_frames_and_an_animation_for_every_kind_of_water() {
             return;
         };
         assert!(result.status.success(), "{builtin}: {}", stderr(&result));
-        let mut previous: Option<water_gpu::render::RgbaImage> = None;
+        let mut previous: Option<water_render::RgbaImage> = None;
         for k in 0..3 {
-            let frame = water_gpu::render::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
+            let frame = water_render::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
                 .expect("a PNG frame");
             assert_eq!((frame.width(), frame.height()), (96, 64), "{builtin}");
             let colours: std::collections::HashSet<&[u8]> = frame.pixels().chunks(4).collect();
@@ -161,7 +161,7 @@ speed = 4.0
 fn boat_columns(out: &Path, frames: usize) -> Vec<(f64, usize)> {
     (0..frames)
         .map(|k| {
-            let frame = water_gpu::render::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
+            let frame = water_render::read_rgba_png(&out.join(format!("frame-{k:04}.png")))
                 .expect("a PNG frame");
             let columns: Vec<u32> = (0..frame.height())
                 .flat_map(|y| (0..frame.width()).map(move |x| (x, y)))
@@ -228,11 +228,7 @@ fn calm_and_dropped(
     cascades: u32,
     ocean: bool,
     drop: &str,
-) -> Option<(
-    water_gpu::render::RgbaImage,
-    water_gpu::render::RgbaImage,
-    usize,
-)> {
+) -> Option<(water_render::RgbaImage, water_render::RgbaImage, usize)> {
     let dir = scratch(test);
     let scenario = format!(
         "steps = 40\n[grid]\nwidth = 64\nheight = 64\ncell_size = 0.25\n\
@@ -257,9 +253,7 @@ fn calm_and_dropped(
         )
         .expect("json");
         assert_eq!(summary["backend"], "cpu", "{name}: {summary}");
-        frames.push(
-            water_gpu::render::read_rgba_png(&out.join("frame-0000.png")).expect("a PNG frame"),
-        );
+        frames.push(water_render::read_rgba_png(&out.join("frame-0000.png")).expect("a PNG frame"));
     }
     let changed = frames[0]
         .pixels()

@@ -14,7 +14,8 @@ pub(crate) fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> w
     })
 }
 
-pub(crate) fn uniform_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
+/// A uniform buffer holding `bytes`, copyable into (for per-frame updates).
+pub fn uniform_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
     use wgpu::util::DeviceExt;
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some(label),
@@ -24,7 +25,7 @@ pub(crate) fn uniform_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -
 }
 
 /// Checks that `needed` fits under a device limit.
-pub(crate) fn check_limit(what: &'static str, needed: u64, limit: u64) -> Result<(), GpuError> {
+pub fn check_limit(what: &'static str, needed: u64, limit: u64) -> Result<(), GpuError> {
     if needed > limit {
         Err(GpuError::TooLarge {
             what,
@@ -57,10 +58,7 @@ pub(crate) fn submitted<T>(device: &wgpu::Device, work: impl FnOnce() -> T) -> R
 
 /// Runs `create` inside validation and out-of-memory error scopes and turns an error into a
 /// [`GpuError`].
-pub(crate) fn validated<T>(
-    device: &wgpu::Device,
-    create: impl FnOnce() -> T,
-) -> Result<T, GpuError> {
+pub fn validated<T>(device: &wgpu::Device, create: impl FnOnce() -> T) -> Result<T, GpuError> {
     scoped(device, create, GpuError::Validation)
 }
 
@@ -85,7 +83,7 @@ fn scoped<T>(
 
 /// A 2-D texture of `width` x `height` texels with one mip level and one sample, as every
 /// level, mask and picture texture of the crate is.
-pub(crate) fn texture_2d(
+pub fn texture_2d(
     device: &wgpu::Device,
     label: &str,
     (width, height): (u32, u32),
@@ -110,7 +108,7 @@ pub(crate) fn texture_2d(
 
 /// Records one compute pass of `pipeline` that dispatches `workgroups` once per bind group of
 /// `groups`, in order (e.g. a step, or an impulse on each level it changes).
-pub(crate) fn record_compute_pass<'a>(
+pub fn record_compute_pass<'a>(
     encoder: &mut wgpu::CommandEncoder,
     label: &str,
     pipeline: &wgpu::ComputePipeline,

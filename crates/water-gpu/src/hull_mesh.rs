@@ -111,8 +111,27 @@ impl HullMesh {
     }
 
     /// Whether the mesh lives on `device`.
-    pub(crate) fn is_on(&self, device: &wgpu::Device) -> bool {
+    #[must_use]
+    pub fn is_on(&self, device: &wgpu::Device) -> bool {
         &self.device == device
+    }
+
+    /// The vertex buffer: local positions, three f32 a vertex.
+    #[must_use]
+    pub fn vertices(&self) -> &wgpu::Buffer {
+        &self.vertices
+    }
+
+    /// The index buffer: u32 triangles, counter-clockwise seen from outside.
+    #[must_use]
+    pub fn indices(&self) -> &wgpu::Buffer {
+        &self.indices
+    }
+
+    /// How many indices the index buffer holds (three a triangle).
+    #[must_use]
+    pub fn index_count(&self) -> u32 {
+        self.index_count
     }
 }
 

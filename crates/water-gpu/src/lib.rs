@@ -22,8 +22,10 @@
 //! `u32` word, arithmetic in f32, no device feature needed), halving the bytes a step moves at a
 //! measured cost in accuracy ([`round_to_f16`] and docs/math.md, section 11).
 //!
-//! [`render`] draws the water on the caller's device: grid water as a lit, displaced mesh with
-//! floating bodies, the classic 2-D look, and sphere water.
+//! The renderers that draw all this on the caller's device (grid water as a lit, displaced mesh
+//! with floating bodies, the sea to the horizon, the classic 2-D look, sphere water) are the
+//! `water-render` crate's; this one keeps the sea's level-of-detail mesh ([`RingMesh`]), which
+//! engines drawing the sea themselves share.
 //!
 //! [`GpuContext::headless`] makes a device for programs without a renderer.
 //!
@@ -89,7 +91,7 @@ mod compute_grid;
 mod contact_mask_renderer;
 mod context;
 mod depth_faces;
-mod device_calls;
+pub mod device_calls;
 mod device_traffic;
 mod error;
 mod fft_twiddles;
@@ -105,10 +107,10 @@ mod hull_mesh;
 mod normal_height;
 mod ocean_synthesis;
 mod patch_reader;
-mod pipelines;
+pub mod pipelines;
 mod readback;
 mod recording;
-pub mod render;
+mod ring_mesh;
 pub mod shaders;
 mod spec;
 mod sphere_compute;
@@ -138,6 +140,9 @@ pub use normal_height::{FILTERABLE_NORMAL_HEIGHT_FORMAT, NORMAL_HEIGHT_FORMAT};
 pub use ocean_synthesis::{OceanSynthesis, OCEAN_TEXTURE_FORMAT};
 pub use patch_reader::{PatchReader, PendingPatches};
 pub use readback::{read_texture, PendingReadback};
+pub use ring_mesh::{
+    level_centres, RingLayout, RingMesh, RingVertex, MAX_CAMERA_UNITS, MAX_HALF_QUADS, MAX_RINGS,
+};
 pub use spec::GridSpec;
 pub use sphere_compute::SphereComputeWater;
 pub use sphere_fragment::SphereFragmentWater;

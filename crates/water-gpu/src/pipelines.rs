@@ -4,11 +4,7 @@
 //! Full-screen passes share the vertex stage of `shaders/shared/full_screen.wgsl`.
 
 /// The shader module of a kernel's `source`, its imports composed in.
-pub(crate) fn shader_module(
-    device: &wgpu::Device,
-    label: &str,
-    source: &str,
-) -> wgpu::ShaderModule {
+pub fn shader_module(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ShaderModule {
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(crate::wgsl_import::compose(source).into()),
@@ -16,7 +12,7 @@ pub(crate) fn shader_module(
 }
 
 /// A compute pipeline for `entry` of `source`.
-pub(crate) fn compute_pipeline(
+pub fn compute_pipeline(
     device: &wgpu::Device,
     source: &str,
     label: &str,
@@ -77,7 +73,7 @@ pub(crate) fn compute_pipelines_sharing<const N: usize>(
 
 /// A render pipeline drawing one full-screen triangle (`vs_main` of `source`) into one `format`
 /// target with the fragment entry `fragment_entry`.
-pub(crate) fn full_screen_pipeline(
+pub fn full_screen_pipeline(
     device: &wgpu::Device,
     source: &str,
     label: &str,
@@ -124,7 +120,7 @@ pub(crate) fn full_screen_pipeline_with_constants(
 }
 
 /// Records one render pass that draws `pipeline`'s full-screen triangle into `target`.
-pub(crate) fn full_screen_pass(
+pub fn full_screen_pass(
     encoder: &mut wgpu::CommandEncoder,
     target: &wgpu::TextureView,
     pipeline: &wgpu::RenderPipeline,

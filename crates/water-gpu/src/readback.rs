@@ -30,7 +30,7 @@ impl PendingReadback {
     /// # Errors
     /// [`GpuError::DeviceLost`] when wgpu rejects the copy: the calls are valid for a live
     /// device, so a rejection means the device (or its buffers) is gone.
-    pub(crate) fn start(
+    pub fn start(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         source: &wgpu::Buffer,
@@ -53,7 +53,7 @@ impl PendingReadback {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when wgpu rejects the copy (see [`PendingReadback::start`]).
-    pub(crate) fn start_texture(
+    pub fn start_texture(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         texture: &wgpu::Texture,

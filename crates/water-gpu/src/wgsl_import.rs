@@ -108,6 +108,46 @@ fn expand(source: &str, included: &mut Vec<&'static str>, modules: &mut String) 
     body
 }
 
+/// Where a WGSL struct's fields lie, as naga lays it out for a uniform buffer: what each host
+/// twin (`#[repr(C)]`, `bytemuck::Pod`) must match byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructLayout {
+    /// The struct's size, bytes.
+    pub size: usize,
+    /// Each field's name and offset (bytes), in declaration order.
+    pub fields: Vec<(String, usize)>,
+}
+
+/// The layout of the struct `name` in the WGSL `source` (its `#import`s already composed, as
+/// [`compose`] gives it), or `None` where the source declares no struct of that name.
+///
+/// # Panics
+/// Where `source` is not valid WGSL, or `name` is a type other than a struct: both are the
+/// caller's shaders being broken, which this is for finding.
+#[must_use]
+pub fn struct_layout(source: &str, name: &str) -> Option<StructLayout> {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("invalid WGSL: {}", e.emit_to_string(source)));
+    let mut layouter = naga::proc::Layouter::default();
+    layouter
+        .update(module.to_ctx())
+        .unwrap_or_else(|e| panic!("no layout for the WGSL's types: {e}"));
+    let (handle, ty) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))?;
+    let naga::TypeInner::Struct { members, .. } = &ty.inner else {
+        panic!("{name} is not a struct");
+    };
+    Some(StructLayout {
+        size: layouter[handle].size as usize,
+        fields: members
+            .iter()
+            .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
+            .collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,9 +3,9 @@
 //! (compute) the dispersive one.
 
 use water_core::{AiryDispersion, Boundary, ContactMasks, Damping, GridMode, GridSize, WaveParams};
-use water_gpu::render::HullMaskTexture;
 use water_gpu::GpuGridWater;
 use water_gpu::{ComputeGrid, FragmentGrid, GridSpec};
+use water_render::HullMaskTexture;
 use water_testkit::gpu_or_return;
 use wgpu::util::DeviceExt;
 

@@ -7,12 +7,12 @@
 use glam::{Vec2, Vec3};
 use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
-use water_gpu::render::picture_check::{horizon_reason, mean_change, unchanged_reason};
-use water_gpu::render::{
+use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, OceanSynthesis};
+use water_render::picture_check::{horizon_reason, mean_change, unchanged_reason};
+use water_render::{
     Camera, CpuSurfaceTexture, FoamTexture, InteractiveGrid, OceanSurfaceRenderer,
     OceanSurfaceStyle, OffscreenTarget, RgbaImage, SurroundingWater,
 };
-use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec, OceanSynthesis};
 use water_testkit::setup::{cosine_impulse, rippled_gpu_grid};
 use water_testkit::{gpu_or_return, submit_once};
 
@@ -499,7 +499,7 @@ fn the_grid_fades_into_the_sea_across_its_rim() {
     );
     let row = |rim_fade: f32| -> Vec<i32> {
         let style = OceanSurfaceStyle {
-            view: water_gpu::render::SurfaceView::Heights,
+            view: water_render::SurfaceView::Heights,
             heights_range: 1.0,
             rim_fade,
             ..style()

@@ -1,17 +1,17 @@
-//! The renderers of `water_gpu::render` draw what the water holds: per-pixel normals from the x
+//! The renderers of `water_render` draw what the water holds: per-pixel normals from the x
 //! and the y slopes, heights faded at the rim and flat inside hulls, foam white where it lies, the classic look byte for
 //! byte as its CPU twin, and sphere vertices with the CPU's area-weighted normals, on both
 //! backends.
 
 use glam::{Vec2, Vec3};
 use water_core::{Boundary, Damping, GridMode, GridSize, WaveParams};
-use water_gpu::render::{
+use water_gpu::{
+    GpuBackend, GpuContext, GpuGrid, GpuGridWater, GpuSphere, GpuSphereWater, GridSpec,
+};
+use water_render::{
     shade_classic, Camera, ClassicRenderer, ClassicShading, FoamTexture, GridSurfaceRenderer,
     GridSurfaceStyle, HullMaskTexture, OffscreenTarget, RgbaImage, SphereSurfaceRenderer,
     SphereSurfaceStyle, SurfaceView,
-};
-use water_gpu::{
-    GpuBackend, GpuContext, GpuGrid, GpuGridWater, GpuSphere, GpuSphereWater, GridSpec,
 };
 use water_sphere::{SphereImpulse, SphereStepper};
 use water_testkit::setup::{cosine_impulse, rippled_gpu_grid, sphere_water, GPU_BACKENDS};

@@ -15,7 +15,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::time::TimeUpdateStrategy;
 use water_bevy::Floating;
 
-use water_bevy::water_scene::water_gpu::render::picture_check as blank_check;
+use water_render::picture_check as blank_check;
 
 /// Frame at which the still water is captured: the first frame has drawn the water (pipelines
 /// compile synchronously in check mode), and the script acts only after it.

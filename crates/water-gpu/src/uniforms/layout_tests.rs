@@ -4,11 +4,10 @@
 use std::mem::{offset_of, size_of};
 
 use super::{
-    ClassicShadingUniforms, ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms,
-    ImpulseWord, OceanRenderUniforms, ShiftUniforms, SphereFragmentUniforms, SphereSurfaceUniforms,
-    SphereUniforms, SurfaceRenderUniforms, SurfaceUniforms, ViewUniforms,
+    ContactMaskUniforms, GridUniforms, ImpulseCell, ImpulseUniforms, ImpulseWord, ShiftUniforms,
+    SphereFragmentUniforms, SphereUniforms, SurfaceUniforms,
 };
-use naga::proc::Layouter;
+use crate::wgsl_import::struct_layout;
 
 /// `(field name, offset)` of a Rust struct, in declaration order.
 type Fields = &'static [(&'static str, usize)];
@@ -40,68 +39,21 @@ const SPHERE_FRAGMENT: Fields = fields!(SphereFragmentUniforms: vertices, width,
 
 const CONTACT_MASK: Fields = fields!(ContactMaskUniforms: ndc_scale, ndc_offset);
 
-const SURFACE_RENDER: Fields = fields!(SurfaceRenderUniforms: view_proj, eye, view_dir, sun, water_colour, sky_colour, grid, mesh, flags);
-
-const VIEW: Fields = fields!(ViewUniforms: view_proj, eye, view_dir, sun);
-
-const OCEAN_RENDER: Fields = fields!(OceanRenderUniforms: view_proj, inverse_view_proj, eye, sun, water_colour, sky_colour, viewport, lod, tile_lengths, grid, grid_origin, flags, foam, surrounding, surrounding_origin);
-
-const CLASSIC_SHADING: Fields = fields!(ClassicShadingUniforms: width, height, target_width, target_height, offset_shift, shading_shift, srgb_target, _pad);
-
-const SPHERE_SURFACE: Fields =
-    fields!(SphereSurfaceUniforms: view_proj, eye, sun, water_colour, sky_colour, shape, flags);
-
+/// Whether `source` declares the struct `name`; where it does, asserts that its size and
+/// fields' offsets are the Rust twin's.
 fn check(shader: &str, source: &str, name: &str, size: usize, fields: Fields) -> bool {
-    let module = naga::front::wgsl::parse_str(source).expect("valid WGSL");
-    let mut layouter = Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
-    let Some((handle, ty)) = module
-        .types
-        .iter()
-        .find(|(_, t)| t.name.as_deref() == Some(name))
-    else {
+    let Some(wgsl) = struct_layout(source, name) else {
         return false;
     };
-    let naga::TypeInner::Struct { members, .. } = &ty.inner else {
-        panic!("{shader}: {name} is not a struct");
-    };
-    assert_eq!(
-        layouter[handle].size as usize, size,
-        "{shader}: size of {name}"
-    );
-    let wgsl: Vec<(String, usize)> = members
-        .iter()
-        .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
-        .collect();
+    assert_eq!(wgsl.size, size, "{shader}: size of {name}");
     let rust: Vec<(String, usize)> = fields.iter().map(|(n, o)| ((*n).to_owned(), *o)).collect();
-    assert_eq!(wgsl, rust, "{shader}: fields of {name}");
+    assert_eq!(wgsl.fields, rust, "{shader}: fields of {name}");
     true
 }
 
 #[test]
 fn rust_uniform_structs_match_the_wgsl_layout() {
-    let structs: [(&str, usize, Fields); 14] = [
-        ("ViewUniforms", size_of::<ViewUniforms>(), VIEW),
-        (
-            "OceanRenderUniforms",
-            size_of::<OceanRenderUniforms>(),
-            OCEAN_RENDER,
-        ),
-        (
-            "SurfaceRenderUniforms",
-            size_of::<SurfaceRenderUniforms>(),
-            SURFACE_RENDER,
-        ),
-        (
-            "ClassicShadingUniforms",
-            size_of::<ClassicShadingUniforms>(),
-            CLASSIC_SHADING,
-        ),
-        (
-            "SphereSurfaceUniforms",
-            size_of::<SphereSurfaceUniforms>(),
-            SPHERE_SURFACE,
-        ),
+    let structs: [(&str, usize, Fields); 9] = [
         ("SphereUniforms", size_of::<SphereUniforms>(), SPHERE),
         (
             "SphereFragmentUniforms",

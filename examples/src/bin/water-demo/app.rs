@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glam::Vec2;
-use water_gpu::render::PictureBlit;
+use water_render::PictureBlit;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, KeyEvent, MouseButton, MouseScrollDelta, WindowEvent};
@@ -142,7 +142,7 @@ struct Running {
     /// The check run's script and its frame count, if this is one.
     script: Option<Script>,
     /// A check run's picture of the still scene, before any input.
-    still: Option<water_gpu::render::RgbaImage>,
+    still: Option<water_render::RgbaImage>,
     options: Options,
     frames: u32,
     presented: u32,

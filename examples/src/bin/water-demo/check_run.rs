@@ -10,7 +10,7 @@ use crate::options::{CheckRun, Options};
 use crate::screenshot::save_and_check;
 use crate::script::Script;
 use crate::timing::{wait_for_gpu, TimingSummary, TimingWindow};
-use water_gpu::render::RgbaImage;
+use water_render::RgbaImage;
 
 /// Simulated time of one check frame, seconds: a fixed step, so a check plays the same water
 /// however fast the machine draws.

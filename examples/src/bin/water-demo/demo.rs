@@ -4,8 +4,8 @@
 use std::rc::Rc;
 
 use glam::Vec2;
-use water_gpu::render::OffscreenTarget;
 use water_gpu::GpuContext;
+use water_render::OffscreenTarget;
 
 use crate::error::DemoError;
 use crate::grid_scene::GridScene;

@@ -11,8 +11,8 @@ use water_core::{
 };
 use water_examples::gpu_scene_settings;
 use water_examples::scene_drawing::scene_drawing;
-use water_gpu::render::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, OffscreenTarget};
 use water_gpu::{GpuContext, GridSpec, HullMesh};
+use water_render::{BodyDraw, GridSurfaceRenderer, GridSurfaceStyle, OffscreenTarget};
 use water_scene::{BodySpec, Scene, SceneEvent};
 
 use crate::error::DemoError;

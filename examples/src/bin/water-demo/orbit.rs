@@ -3,7 +3,7 @@
 use std::f32::consts::FRAC_PI_2;
 
 use glam::Vec3;
-use water_gpu::render::{Camera, OffscreenTarget};
+use water_render::{Camera, OffscreenTarget};
 
 /// Lowest pitch: below it the camera would skim the water and clicks would land far away.
 const MIN_PITCH: f32 = 0.1;

@@ -82,7 +82,7 @@ pub fn hit_sphere(ray: &Ray, radius: f32) -> Option<Vec3> {
 
 #[cfg(test)]
 mod tests {
-    use water_gpu::render::Camera;
+    use water_render::Camera;
 
     use super::*;
 

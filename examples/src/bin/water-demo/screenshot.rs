@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use water_gpu::render::RgbaImage;
+use water_render::RgbaImage;
 
 use crate::error::DemoError;
-use water_gpu::render::picture_check::{
+use water_render::picture_check::{
     blank_reason, mean_change, picture_stats, unchanged_reason, PictureStats,
 };
 
@@ -39,7 +39,7 @@ pub fn save_and_check(
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(failed)?;
     }
-    water_gpu::render::write_png(path, image.width() as usize, image.height() as usize, &rgb)
+    water_render::write_png(path, image.width() as usize, image.height() as usize, &rgb)
         .map_err(failed)?;
     let stats = picture_stats(&rgb);
     match blank_reason(&stats).or_else(|| unchanged_reason(&first, &rgb)) {

@@ -3,9 +3,9 @@
 
 use glam::Vec3;
 use water_core::{Damping, FixedStepClock};
-use water_gpu::render::{OffscreenTarget, SphereSurfaceRenderer, SphereSurfaceStyle};
 use water_gpu::GpuSphereWater;
 use water_gpu::{GpuBackend, GpuSphere};
+use water_render::{OffscreenTarget, SphereSurfaceRenderer, SphereSurfaceStyle};
 use water_sphere::{Icosphere, SphereImpulse, SphereStepper, SphereWater};
 
 use crate::error::DemoError;

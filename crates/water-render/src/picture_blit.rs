@@ -2,10 +2,10 @@
 //! with a full-screen triangle (`shaders/blit_picture.wgsl`), because the window's format may
 //! differ from the picture's (BGRA, or not sRGB) and a texture copy would refuse that.
 
-use crate::device_calls::validated;
-use crate::error::GpuError;
-use crate::pipelines::full_screen_pipeline;
-use crate::shaders;
+use water_gpu::device_calls::validated;
+use water_gpu::pipelines::full_screen_pipeline;
+use water_gpu::shaders;
+use water_gpu::GpuError;
 
 /// A pipeline that copies a picture onto a target of the same size in pixels and of one format,
 /// keeping the picture's display-encoded bytes whatever that format is.
@@ -67,7 +67,7 @@ impl PictureBlit {
                 }],
             })
         })?;
-        crate::pipelines::full_screen_pass(encoder, target, &self.pipeline, &group);
+        water_gpu::pipelines::full_screen_pass(encoder, target, &self.pipeline, &group);
         Ok(())
     }
 }

@@ -4,14 +4,14 @@
 use water_core::GridSize;
 
 use super::cell_texture::CellTexture;
-use crate::error::GpuError;
+use water_gpu::GpuError;
 
 /// One `R32Float` texel per cell: the foam's coverage, 0 (none) to 1 (white).
 ///
 /// ```no_run
 /// # fn draw(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(), Box<dyn std::error::Error>> {
 /// use water_core::GridSize;
-/// use water_gpu::render::FoamTexture;
+/// use water_render::FoamTexture;
 /// let mut foam = FoamTexture::new(device, GridSize::new(64, 64)?);
 /// let coverage = vec![0.25; 64 * 64]; // a quarter white everywhere
 /// foam.write(queue, &coverage)?;

@@ -1,14 +1,14 @@
 //! A hull mask uploaded from the CPU: for renderers whose bodies are rasterised on the CPU
-//! (`water_buoyancy::rasterise_grid_mask`), where no [`crate::ContactMaskRenderer`] holds one
+//! (`water_buoyancy::rasterise_grid_mask`), where no [`water_gpu::ContactMaskRenderer`] holds one
 //! on the GPU.
 
 use water_core::GridSize;
 
 use super::cell_texture::CellTexture;
-use crate::error::GpuError;
+use water_gpu::GpuError;
 
 /// One `R32Float` texel per cell, non-zero where a hull cuts the water: what
-/// [`crate::render::GridSurfaceRenderer::prepare`] takes as its hull mask.
+/// [`crate::GridSurfaceRenderer::prepare`] takes as its hull mask.
 #[derive(Debug)]
 pub struct HullMaskTexture(CellTexture);
 
@@ -27,7 +27,7 @@ impl HullMaskTexture {
         self.0.write(queue, cells, "hull mask cells")
     }
 
-    /// The view to pass to [`crate::render::GridSurfaceRenderer::prepare`].
+    /// The view to pass to [`crate::GridSurfaceRenderer::prepare`].
     #[must_use]
     pub fn view(&self) -> &wgpu::TextureView {
         self.0.view()

@@ -3,20 +3,20 @@
 
 use glam::{Affine3A, Mat4, Vec3};
 
-use crate::device_calls::validated;
-use crate::error::GpuError;
-use crate::hull_mesh::HullMesh;
-use crate::render::camera::Camera;
-use crate::render::render_pipeline::SurfacePipeline;
-use crate::shaders;
+use crate::camera::Camera;
+use crate::render_pipeline::SurfacePipeline;
 use crate::uniforms::ViewUniforms;
+use water_gpu::device_calls::validated;
+use water_gpu::shaders;
+use water_gpu::GpuError;
+use water_gpu::HullMesh;
 
 /// A floating body to draw with the water.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyDraw<'a> {
     /// Its hull mesh (the one its contact masks are drawn from).
     pub mesh: &'a HullMesh,
-    /// Local-to-world transform (the water's frame, as [`crate::ContactHull::transform`]).
+    /// Local-to-world transform (the water's frame, as [`water_gpu::ContactHull::transform`]).
     pub transform: Affine3A,
     /// Colour, linear RGB.
     pub colour: Vec3,
@@ -134,9 +134,9 @@ impl BodyRenderer {
             .iter()
             .map(|b| {
                 (
-                    b.mesh.vertices.clone(),
-                    b.mesh.indices.clone(),
-                    b.mesh.index_count,
+                    b.mesh.vertices().clone(),
+                    b.mesh.indices().clone(),
+                    b.mesh.index_count(),
                 )
             })
             .collect();
@@ -170,7 +170,8 @@ fn instance_buffer(device: &wgpu::Device, bodies: usize) -> wgpu::Buffer {
 }
 
 fn pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderPipeline {
-    let module = crate::pipelines::shader_module(device, "render_bodies", shaders::RENDER_BODIES);
+    let module =
+        water_gpu::pipelines::shader_module(device, "render_bodies", shaders::RENDER_BODIES);
     let hull_vertex = wgpu::vertex_attr_array![0 => Float32x3];
     let instance = wgpu::vertex_attr_array![1 => Float32x4, 2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4];
     SurfacePipeline {

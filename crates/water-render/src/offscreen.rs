@@ -1,11 +1,11 @@
 //! A colour and depth target that is not a window: for headless renders, tests and screenshots.
 
-use crate::device_calls::texture_2d;
-use crate::error::GpuError;
-use crate::readback::{read_texture, PendingReadback};
-use crate::render::frame_target::FrameTarget;
-use crate::render::rgba_image::RgbaImage;
-use crate::render::DEPTH_FORMAT;
+use crate::frame_target::FrameTarget;
+use crate::rgba_image::RgbaImage;
+use crate::DEPTH_FORMAT;
+use water_gpu::device_calls::texture_2d;
+use water_gpu::GpuError;
+use water_gpu::{read_texture, PendingReadback};
 
 /// Colour (`format`) and depth ([`DEPTH_FORMAT`]) textures of one size, readable back as
 /// [`RgbaImage`].
@@ -52,7 +52,7 @@ impl OffscreenTarget {
             });
         }
         let limit = device.limits().max_texture_dimension_2d;
-        crate::device_calls::check_limit(
+        water_gpu::device_calls::check_limit(
             "offscreen side (pixels)",
             u64::from(width.max(height)),
             u64::from(limit),

@@ -4,8 +4,8 @@
 
 use water_core::GridSize;
 
-use crate::device_calls::texture_2d;
-use crate::error::GpuError;
+use water_gpu::device_calls::texture_2d;
+use water_gpu::GpuError;
 
 #[derive(Debug)]
 pub(super) struct CellTexture {

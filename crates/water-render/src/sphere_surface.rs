@@ -8,17 +8,17 @@ use water_sphere::rest_tilt;
 use water_sphere::Adjacency;
 use water_sphere::Icosphere;
 
-use crate::device_calls::{record_compute_pass, validated};
-use crate::error::GpuError;
-use crate::gpu_sphere::GpuSphere;
-use crate::pipelines::compute_pipeline;
-use crate::readback::PendingReadback;
-use crate::render::camera::Camera;
-use crate::render::frame_target::FrameTarget;
-use crate::render::render_pipeline::SurfacePipeline;
-use crate::render::{check_colour, check_direction, check_finite, check_positive, SurfaceView};
-use crate::shaders;
+use crate::camera::Camera;
+use crate::frame_target::FrameTarget;
+use crate::render_pipeline::SurfacePipeline;
 use crate::uniforms::SphereSurfaceUniforms;
+use crate::{check_colour, check_direction, check_finite, check_positive, SurfaceView};
+use water_gpu::device_calls::{record_compute_pass, validated};
+use water_gpu::pipelines::compute_pipeline;
+use water_gpu::shaders;
+use water_gpu::GpuError;
+use water_gpu::GpuSphere;
+use water_gpu::PendingReadback;
 
 /// Invocations per workgroup of the vertex pass (`@workgroup_size(64)`).
 const WORKGROUP: u32 = 64;
@@ -118,7 +118,7 @@ impl SphereSurfaceRenderer {
         style.validate()?;
         let n = sphere.positions().len();
         let limit = device.limits().max_storage_buffer_binding_size;
-        crate::device_calls::check_limit(
+        water_gpu::device_calls::check_limit(
             "sphere surface vertex buffer (bytes)",
             (n * size_of::<SurfaceVertex>()) as u64,
             limit,
@@ -367,7 +367,7 @@ impl SphereSurfaceRenderer {
 }
 
 fn draw_pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderPipeline {
-    let module = crate::pipelines::shader_module(
+    let module = water_gpu::pipelines::shader_module(
         device,
         "render_sphere_surface",
         shaders::RENDER_SPHERE_SURFACE,

@@ -1,7 +1,7 @@
 //! Pictures in memory: what the renderers read as floor and background textures and what
-//! [`crate::render::OffscreenTarget`] reads back.
+//! [`crate::OffscreenTarget`] reads back.
 
-use crate::error::GpuError;
+use water_gpu::GpuError;
 
 /// An 8-bit RGBA picture, rows from the top, four bytes per pixel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +45,7 @@ impl RgbaImage {
     /// between. `pebble` is the mean pebble size in pixels.
     ///
     /// ```
-    /// let floor = water_gpu::render::RgbaImage::pebbles(64, 64, 12, 7);
+    /// let floor = water_render::RgbaImage::pebbles(64, 64, 12, 7);
     /// assert_eq!(floor.pixels().len(), 64 * 64 * 4);
     /// ```
     #[must_use]

@@ -5,13 +5,13 @@
 use bytemuck::Zeroable;
 use water_core::GridSize;
 
-use crate::device_calls::{uniform_buffer, validated};
-use crate::error::GpuError;
-use crate::pipelines::{full_screen_pass, full_screen_pipeline};
-use crate::render::check_range;
-use crate::render::rgba_image::RgbaImage;
-use crate::shaders;
+use crate::check_range;
+use crate::rgba_image::RgbaImage;
 use crate::uniforms::ClassicShadingUniforms;
+use water_gpu::device_calls::{uniform_buffer, validated};
+use water_gpu::pipelines::{full_screen_pass, full_screen_pipeline};
+use water_gpu::shaders;
+use water_gpu::GpuError;
 
 /// Largest shift: differences of two i16 heights fit in 17 bits.
 const MAX_SHIFT: u32 = 16;
@@ -52,7 +52,7 @@ impl ClassicShading {
 ///
 /// ```
 /// use water_core::GridSize;
-/// use water_gpu::render::{shade_classic, ClassicShading, RgbaImage};
+/// use water_render::{shade_classic, ClassicShading, RgbaImage};
 /// let size = GridSize::new(8, 8).unwrap();
 /// let background = RgbaImage::pebbles(8, 8, 4, 1);
 /// // Still water shows the background unchanged.
@@ -102,7 +102,7 @@ pub fn shade_classic(
 }
 
 /// Draws the classic look of a classic-mode grid on the caller's device, from the surface
-/// texture of [`GpuGrid::update_normal_height`](crate::GpuGridWater::update_normal_height). Each output pixel shows the cell under it;
+/// texture of [`GpuGrid::update_normal_height`](water_gpu::GpuGridWater::update_normal_height). Each output pixel shows the cell under it;
 /// at one pixel per cell into an `Rgba8Unorm` target the bytes equal [`shade_classic`]'s.
 #[derive(Debug)]
 pub struct ClassicRenderer {

@@ -22,7 +22,7 @@ impl Camera {
     ///
     /// ```
     /// use glam::Vec3;
-    /// use water_gpu::render::Camera;
+    /// use water_render::Camera;
     /// let camera = Camera::look_at(Vec3::new(0.0, -4.0, 3.0), Vec3::ZERO, Vec3::Z, 0.8, 1.5, 0.1, 50.0);
     /// let centre = camera.view_proj.project_point3(Vec3::ZERO);
     /// assert!(centre.x.abs() < 1e-6 && centre.y.abs() < 1e-6);

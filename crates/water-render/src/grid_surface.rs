@@ -1,28 +1,28 @@
 //! Grid water drawn in 3-D on the caller's device: a displaced mesh with its own resolution,
 //! lit, refracting a floor, faded toward the rim and flat inside hulls, with floating bodies
 //! drawn flat. The shader is `shaders/render_grid_surface.wgsl`; it reads the surface texture
-//! of [`GpuGrid::update_normal_height`](crate::GpuGridWater::update_normal_height).
+//! of [`GpuGrid::update_normal_height`](water_gpu::GpuGridWater::update_normal_height).
 
 use glam::Vec3;
 use water_core::GridSize;
 
-use crate::device_calls::validated;
-use crate::error::GpuError;
-use crate::render::body_renderer::{BodyDraw, BodyRenderer};
-use crate::render::camera::Camera;
-use crate::render::foam_texture::FoamTexture;
-use crate::render::frame_target::FrameTarget;
-use crate::render::hull_mask::HullMaskTexture;
-use crate::render::render_pipeline::{
+use crate::body_renderer::{BodyDraw, BodyRenderer};
+use crate::camera::Camera;
+use crate::foam_texture::FoamTexture;
+use crate::frame_target::FrameTarget;
+use crate::hull_mask::HullMaskTexture;
+use crate::render_pipeline::{
     layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
 };
-use crate::render::rgba_image::RgbaImage;
-use crate::render::{
+use crate::rgba_image::RgbaImage;
+use crate::uniforms::SurfaceRenderUniforms;
+use crate::{
     check_colour, check_direction, check_finite, check_non_negative, check_positive, check_range,
     SurfaceView,
 };
-use crate::shaders;
-use crate::uniforms::SurfaceRenderUniforms;
+use water_gpu::device_calls::validated;
+use water_gpu::shaders;
+use water_gpu::GpuError;
 
 /// Most quads along one side of the mesh: 2048 x 2048 quads take 25 M indices (100 MB).
 pub const MAX_MESH_QUADS: u32 = 2048;
@@ -253,9 +253,9 @@ impl GridSurfaceRenderer {
     }
 
     /// Sets up the next [`GridSurfaceRenderer::draw`]: the camera, the surface texture of the
-    /// grid (from [`GpuGrid::update_normal_height`](crate::GpuGridWater::update_normal_height), the grid's size), an optional hull mask
+    /// grid (from [`GpuGrid::update_normal_height`](water_gpu::GpuGridWater::update_normal_height), the grid's size), an optional hull mask
     /// (one `R32Float` texel per cell, non-zero where a hull cuts the water, such as
-    /// [`crate::ContactMaskRenderer::new_view`]) and the bodies.
+    /// [`water_gpu::ContactMaskRenderer::new_view`]) and the bodies.
     ///
     /// # Errors
     /// [`GpuError::BadRenderSetting`] for a surface or mask of another size, a non-finite body
@@ -426,7 +426,7 @@ fn mesh_indices(device: &wgpu::Device, (qx, qy): (u32, u32)) -> (wgpu::Buffer, u
 }
 
 fn pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderPipeline {
-    let module = crate::pipelines::shader_module(
+    let module = water_gpu::pipelines::shader_module(
         device,
         "render_grid_surface",
         shaders::RENDER_GRID_SURFACE,

@@ -85,7 +85,7 @@ impl GifStream {
         }
         let mut pixels = image.pixels().to_vec();
         // Speed 10 of 1..=30: NeuQuant's sampling; good palettes for smooth water at a tenth of
-        // the slowest setting's time (as `water_gpu::render::write_gif`).
+        // the slowest setting's time (as `water_render::write_gif`).
         let mut frame = gif::Frame::from_rgba_speed(self.width, self.height, &mut pixels, 10);
         frame.delay = self.delay_cs;
         self.encoder.write_frame(&frame).map_err(io::Error::other)

@@ -1,3 +1,5 @@
+//! # water-render
+//!
 //! Drawing the water on the caller's device: grid water as a lit, displaced mesh
 //! ([`GridSurfaceRenderer`]), the classic 2-D look of Hugo Elias's ripple ([`ClassicRenderer`]),
 //! sphere water as the displaced icosphere ([`SphereSurfaceRenderer`]), and the sea to the
@@ -26,8 +28,8 @@ mod picture_blit;
 pub mod picture_check;
 mod render_pipeline;
 mod rgba_image;
-mod ring_mesh;
 mod sphere_surface;
+mod uniforms;
 
 use glam::Vec3;
 
@@ -46,12 +48,16 @@ pub use ocean_surface::{
 pub use offscreen::OffscreenTarget;
 pub use picture_blit::PictureBlit;
 pub use rgba_image::RgbaImage;
-pub use ring_mesh::{
+pub use sphere_surface::{SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceVertex};
+/// The wgpu the renderers speak (water-gpu's).
+pub use water_gpu::wgpu;
+/// The sea's level-of-detail mesh, water-gpu's so that engines drawing the sea themselves
+/// (the Bevy plugin) share it without this crate.
+pub use water_gpu::{
     level_centres, RingLayout, RingMesh, RingVertex, MAX_CAMERA_UNITS, MAX_HALF_QUADS, MAX_RINGS,
 };
-pub use sphere_surface::{SphereSurfaceRenderer, SphereSurfaceStyle, SurfaceVertex};
 
-use crate::error::GpuError;
+use water_gpu::GpuError;
 
 /// Depth format the 3-D renderers draw with.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;

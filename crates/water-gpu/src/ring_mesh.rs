@@ -125,9 +125,9 @@ fn centre_units(camera: Vec2, finest_spacing: f32, level: u32) -> (i64, i64) {
 
 impl RingMesh {
     /// The mesh of `layout` around `camera` (the camera's position on the sea, metres). The
-    /// layout is taken as valid ([`crate::render::OceanSurfaceStyle::validate`] checks it), and
+    /// layout is taken as valid (`water_render::OceanSurfaceStyle::validate` checks it), and
     /// the camera within [`MAX_CAMERA_UNITS`] finest spacings of the origin (where the lattice
-    /// is exact in f32; [`crate::render::OceanSurfaceRenderer::prepare`] checks it).
+    /// is exact in f32; `water_render::OceanSurfaceRenderer::prepare` checks it).
     #[must_use]
     pub fn around(camera: Vec2, layout: &RingLayout) -> Self {
         let n = i64::from(layout.half_quads);

@@ -7,25 +7,25 @@
 use glam::{Vec2, Vec3, Vec4Swizzles};
 use water_core::GridSize;
 
-use crate::device_calls::validated;
-use crate::error::GpuError;
-use crate::ocean_synthesis::OceanSynthesis;
-use crate::render::body_renderer::{BodyDraw, BodyRenderer};
-use crate::render::camera::Camera;
-use crate::render::foam_texture::FoamTexture;
-use crate::render::frame_target::FrameTarget;
-use crate::render::render_pipeline::{
+use crate::body_renderer::{BodyDraw, BodyRenderer};
+use crate::camera::Camera;
+use crate::foam_texture::FoamTexture;
+use crate::frame_target::FrameTarget;
+use crate::render_pipeline::{
     layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
 };
-use crate::render::ring_mesh::{
-    level_centres, RingLayout, RingMesh, RingVertex, MAX_CAMERA_UNITS, MAX_HALF_QUADS, MAX_RINGS,
-};
-use crate::render::{
+use crate::uniforms::OceanRenderUniforms;
+use crate::{
     check_colour, check_direction, check_non_negative, check_positive, check_range, setting,
     SurfaceView,
 };
-use crate::shaders;
-use crate::uniforms::OceanRenderUniforms;
+use water_gpu::device_calls::validated;
+use water_gpu::shaders;
+use water_gpu::GpuError;
+use water_gpu::OceanSynthesis;
+use water_gpu::{
+    level_centres, RingLayout, RingMesh, RingVertex, MAX_CAMERA_UNITS, MAX_HALF_QUADS, MAX_RINGS,
+};
 
 /// Most tiles the renderer draws (the ambient sea has at most
 /// [`water_core::ocean::MAX_OCEAN_TILES`]).
@@ -147,7 +147,7 @@ impl OceanSurfaceStyle {
 }
 
 /// The interactive grid inside the sea: its surface texture
-/// ([`GpuGridWater::update_normal_height`](crate::GpuGridWater::update_normal_height), one
+/// ([`GpuGridWater::update_normal_height`](water_gpu::GpuGridWater::update_normal_height), one
 /// texel a cell, height in `w`) and where it lies.
 #[derive(Debug, Clone, Copy)]
 pub struct InteractiveGrid<'a> {
@@ -562,7 +562,7 @@ fn pipelines(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
 ) -> (wgpu::RenderPipeline, wgpu::RenderPipeline) {
-    let module = crate::pipelines::shader_module(
+    let module = water_gpu::pipelines::shader_module(
         device,
         "render_ocean_surface",
         shaders::RENDER_OCEAN_SURFACE,

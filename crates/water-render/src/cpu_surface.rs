@@ -1,11 +1,11 @@
 //! A grid's normal-and-height texture written from heights on the CPU: what the renderers read
-//! from a GPU grid ([`crate::GpuGrid::update_normal_height`]), for water stepped on the CPU (a
+//! from a GPU grid ([`water_gpu::GpuGridWater::update_normal_height`]), for water stepped on the CPU (a
 //! scene's cascades, say, which run there only).
 
 use water_core::{GridSize, HeightView};
 
 use super::cell_texture::CellTexture;
-use crate::error::GpuError;
+use water_gpu::GpuError;
 
 /// One `Rgba32Float` texel per cell: the unit normal (xyz) and the height (w, m), the layout of
 /// `shaders/surface_normals.wgsl`, with the normals from its CPU twin
@@ -15,7 +15,7 @@ use crate::error::GpuError;
 /// ```no_run
 /// # fn draw(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(), Box<dyn std::error::Error>> {
 /// use water_core::{GridSize, HeightView};
-/// use water_gpu::render::CpuSurfaceTexture;
+/// use water_render::CpuSurfaceTexture;
 /// let size = GridSize::new(64, 64)?;
 /// let mut surface = CpuSurfaceTexture::new(device, size);
 /// let heights = vec![0.0; 64 * 64]; // the CPU grid's heights

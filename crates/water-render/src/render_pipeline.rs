@@ -1,7 +1,7 @@
 //! The render pipelines of the 3-D renderers, described once: a vertex and a fragment entry of
 //! one module, drawing into one colour target with depth in [`DEPTH_FORMAT`].
 
-use crate::render::DEPTH_FORMAT;
+use crate::DEPTH_FORMAT;
 
 /// What differs between the 3-D renderers' pipelines.
 pub(crate) struct SurfacePipeline<'a> {
