@@ -2,7 +2,7 @@
 //! CPU scene (or sphere water) and stepped a few steps.
 
 use water_scene::scenario::{ScenarioFile, ScenarioRun};
-use water_scene::Backend;
+use water_scene::{Backend, Water as _};
 
 use crate::all_finite;
 

@@ -1,6 +1,6 @@
 // How foam looks on the plugin's water (water_surface.wgsl, ocean_surface.wgsl): white and rough
 // over the water's material where it covers. Twin of `with_foam` in
-// shaders/shared/water_light.wgsl (water_gpu's renderers, which light water themselves).
+// shaders/shared/water_light.wgsl (water-render's renderers, which light water themselves).
 
 #define_import_path water_bevy::foam_look
 

@@ -153,7 +153,7 @@ fn grid_foam_at(p: vec2<f32>) -> f32 {
 
 // The sea's breaking foam from its fields `a` = (Dx, Dy, h, dDx/dy) and `b` = (dh/dx, dh/dy,
 // dDx/dx, dDy/dy): white where the Jacobian det(I + grad D) falls below the threshold, fading
-// in over 0.15 below it (water_gpu's render_ocean_surface.wgsl draws its sea alike).
+// in over 0.15 below it (water-render's render_ocean_surface.wgsl draws its sea alike).
 fn sea_foam_at(a: vec4<f32>, b: vec4<f32>) -> f32 {
     if (ocean.foam.y == 0.0) {
         return 0.0;

@@ -58,7 +58,7 @@ pub struct RenderOptions {
     /// Picture height, pixels (1 to [`MAX_SIDE`]).
     pub height: u32,
     /// Drawn metres per metre of wave; `None` picks one from the first frame with waves (true
-    /// scale, 1, for a grid inside an `[ocean]`).
+    /// scale, 1, for a grid drawn at sea: inside an `[ocean]`, or with cascades).
     pub height_scale: Option<f32>,
     /// Progress lines on stderr.
     pub show_progress: bool,

@@ -82,7 +82,7 @@ fn scoped<T>(
 }
 
 /// A 2-D texture of `width` x `height` texels with one mip level and one sample, as every
-/// level, mask and picture texture of the crate is.
+/// level and mask texture here, and every picture texture of water-render, is.
 pub fn texture_2d(
     device: &wgpu::Device,
     label: &str,

@@ -1,5 +1,5 @@
 //! Host mirrors of the WGSL uniform structs. Their sizes and field offsets are checked against
-//! naga's layout of the WGSL source in `tests/uniform_layout.rs`.
+//! naga's layout of the WGSL source in `uniforms/layout_tests.rs`.
 //! WGSL twins: `shaders/shared/grid_uniforms.wgsl` (`GridUniforms`), bound as
 //! `shaders/shared/grid_step_bindings.wgsl` lays out.
 

@@ -6,8 +6,11 @@
 //!
 //! Which step's water each answer comes from: every method here answers from the water as it
 //! stands when it is called, after every step asked before it (on a GPU backend the calls that
-//! read heights wait for the device to finish those steps). Answers a frame late, without
-//! waiting, are the scene's ([`crate::Scene::query_surfaces`], [`crate::BodyWater`]).
+//! read heights wait for the device to finish those steps). One exception: after
+//! [`Water::step_frame`] on a GPU grid, the mean-level keeper's correction of undamped water
+//! lands with the next frame's steps, so heights read in between are before it. Answers a frame
+//! late, without waiting, are the scene's ([`crate::Scene::query_surfaces`],
+//! [`crate::BodyWater`]).
 
 use water_core::{ContactMasks, Depth, HeightView, Impulse, LandMask};
 
@@ -46,6 +49,7 @@ pub trait Water {
     type Contacts: ?Sized;
 
     /// The backend it runs on.
+    #[must_use]
     fn backend(&self) -> Backend;
 
     /// Adds `impulse` to the current heights (a submission on the GPU).
@@ -54,8 +58,9 @@ pub trait Water {
     /// A lost GPU device.
     fn add_impulse(&mut self, impulse: &Self::Impulse) -> Result<(), SceneError>;
 
-    /// `steps` steps without contact events (one submission on the GPU, which this waits for
-    /// where undamped water's mean-level keeper reads both levels back).
+    /// `steps` steps without contact events (on the GPU one submission, or, for undamped water
+    /// whose mean-level keeper corrects it every so many steps, one for each run between
+    /// corrections, each waited for).
     ///
     /// # Errors
     /// A lost GPU device.
@@ -112,9 +117,10 @@ pub trait WaterGrid: Water<Impulse = Impulse, Contacts = ContactMasks> {
     /// A lost GPU device.
     fn shift_window(&mut self, dx: isize, dy: isize) -> Result<(), SceneError>;
 
-    /// Calls `f` with the current heights as a sampling view (`cell_size` metres per cell): no
-    /// copy for signed or dispersive CPU water, `p - n` (split) or the integers (classic) into
-    /// `scratch`, a readback on the GPU (which waits for the GPU).
+    /// Calls `f` with the current heights as a sampling view (`cell_size` metres per cell on the
+    /// CPU; on the GPU the snapshot's own, its spec's): no copy for signed or dispersive CPU
+    /// water, `p - n` (split) or the integers (classic) into `scratch`, a readback on the GPU
+    /// (which waits for the GPU).
     ///
     /// # Errors
     /// A failed readback.
@@ -135,6 +141,7 @@ pub trait WaterGrid: Water<Impulse = Impulse, Contacts = ContactMasks> {
 
     /// The discrete energy, where both time levels are on the host (CPU grids); `None` on the
     /// GPU.
+    #[must_use]
     fn energy(&self) -> Option<f64>;
 
     /// The state as files hold it (a readback on the GPU).

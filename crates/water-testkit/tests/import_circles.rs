@@ -147,11 +147,12 @@ fn the_cycle_finder_sees_a_circle_of_three() {
 }
 
 #[test]
-fn no_file_circles_in_gpu_scene_sphere_buoyancy_and_cli() {
+fn no_file_circles_in_gpu_render_scene_sphere_buoyancy_and_cli() {
     for name in [
         "water-sphere",
         "water-buoyancy",
         "water-gpu",
+        "water-render",
         "water-scene",
         "water-cli",
     ] {

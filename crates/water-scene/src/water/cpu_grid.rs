@@ -78,7 +78,8 @@ impl CpuGrid {
         }
     }
 
-    /// Signed mode's heights as the grid holds them (no copy); `None` in the other modes.
+    /// The heights as the grid holds them (no copy), for signed water and the dispersive model;
+    /// `None` for split and classic water, whose heights are computed from what they hold.
     #[must_use]
     pub fn signed_heights(&self) -> Option<&[f32]> {
         match self {

@@ -3,8 +3,10 @@
 //! backend's own passes.
 //!
 //! The traits are the boxed grid's, as [`crate::BackendGrid::Gpu`] holds it: a `GpuGrid` itself
-//! answers to [`GpuGridWater`] alone, so code with both traits in scope calls either without
-//! naming it.
+//! answers to [`GpuGridWater`] alone, so code with both traits in scope never calls
+//! ambiguously. On a `Box<GpuGrid>` with [`Water`] in scope, its methods are the ones called
+//! (`backend()` gives a [`Backend`], errors are `SceneError`s); on `&GpuGrid` (`&**boxed`),
+//! [`GpuGridWater`]'s.
 
 use water_core::{ContactMasks, Depth, GridMode, HeightView, Impulse, LandMask};
 use water_gpu::{GpuGrid, GpuGridWater};
