@@ -144,7 +144,7 @@ enum Command {
         #[arg(long, default_value = "640x400", value_parser = parse_picture_size)]
         size: (u32, u32),
         /// Drawn metres per metre of wave (default: waves drawn at 3% of the water's size; true
-        /// scale for a scenario with an ocean).
+        /// scale for a scenario drawn at sea: with an ocean, or with cascades).
         #[arg(long)]
         height_scale: Option<f32>,
         /// No progress lines.
