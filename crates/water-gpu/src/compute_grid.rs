@@ -10,6 +10,7 @@ pub(crate) use impulse::{displacement_cells, impulse_cells};
 mod mean_level;
 mod spectral;
 mod step_plan;
+mod surface;
 mod varying_depth;
 mod window_shift;
 
@@ -22,18 +23,18 @@ use water_core::{Boundary, ContactMasks, ContactSource, Depth, GridMode, Impulse
 
 use crate::depth_faces::LandParts;
 use crate::device_calls::{
-    check_limit, check_storage_bytes, record_compute_pass, storage_buffer, submitted,
-    uniform_buffer, validated,
+    check_limit, check_storage_bytes, record_compute_pass, storage_buffer, uniform_buffer,
+    validated,
 };
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
 use crate::normal_height::NormalHeightTexture;
 use crate::pipelines::compute_pipeline;
-use crate::readback::{i32s, PendingReadback};
+use crate::readback::PendingReadback;
 use crate::recording::{record_buffer_write, submit_recorded};
 use crate::shaders;
 use crate::spec::GridSpec;
-use crate::storage::{check_f16_range, pack_f16_rows, StorageFormat};
+use crate::storage::StorageFormat;
 use crate::time_levels::TimeLevels;
 use crate::uniforms::GridUniforms;
 use mean_level::GpuKeeper;
@@ -383,61 +384,6 @@ impl ComputeGrid {
         }
     }
 
-    /// Runs `steps` steps in one submission and measures them with GPU timestamp queries:
-    /// the GPU's own time for the pass in seconds, or `None` when the device was created without
-    /// [`wgpu::Features::TIMESTAMP_QUERY`] (the caller then times the submission by wall clock).
-    /// **Submits and waits** for the GPU to finish.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    pub fn step_many_timed(&mut self, steps: u64) -> Result<Option<f64>, GpuError> {
-        if !self
-            .device
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY)
-        {
-            self.step_many(steps)?;
-            crate::device_traffic::count_wait();
-            self.device
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
-            return Ok(None);
-        }
-        let device = self.device.clone();
-        let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
-            label: Some("water step timestamps"),
-            ty: wgpu::QueryType::Timestamp,
-            count: 2,
-        });
-        let resolved = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("water timestamps"),
-            size: 16,
-            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            self.encode_steps_timed(
-                &mut encoder,
-                steps,
-                false,
-                Some(wgpu::ComputePassTimestampWrites {
-                    query_set: &queries,
-                    beginning_of_pass_write_index: Some(0),
-                    end_of_pass_write_index: Some(1),
-                }),
-            );
-            encoder.resolve_query_set(&queries, 0..2, &resolved, 0);
-            self.queue.submit([encoder.finish()]);
-        })?;
-        let bytes = PendingReadback::start(&device, &self.queue, &resolved, 16)?.wait()?;
-        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&bytes);
-        let period_ns = f64::from(self.queue.get_timestamp_period());
-        Ok(Some(
-            ticks[1].saturating_sub(ticks[0]) as f64 * period_ns * 1e-9,
-        ))
-    }
-
     /// Records the copy of the contact amplitude into the uniforms the contact steps read.
     fn record_contact_uniforms(&self, encoder: &mut wgpu::CommandEncoder, amplitude: f32) {
         let uniforms = GridUniforms {
@@ -722,42 +668,7 @@ impl GpuGridWater for ComputeGrid {
     /// [`GpuError::WrongMode`] in classic mode, [`GpuError::OutsideF16`] with f16 storage for a value that is not
     /// finite or beyond ±[`crate::storage::F16_MAX`]; a size mismatch otherwise.
     fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
-        if self.spec.mode == GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "upload_f32",
-                mode: GridMode::Classic,
-                instead: "upload_i16",
-            });
-        }
-        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
-        match self.storage {
-            StorageFormat::F32 => self.upload(
-                bytemuck::cast_slice(current),
-                bytemuck::cast_slice(previous),
-            ),
-            StorageFormat::F16 => {
-                let expected = self.values_per_level();
-                for (what, values) in [("current level", current), ("previous level", previous)] {
-                    if values.len() != expected {
-                        return Err(water_core::WaterError::SizeMismatch {
-                            what,
-                            width: self.spec.size.width(),
-                            height: self.spec.size.height(),
-                            expected,
-                            actual: values.len(),
-                        }
-                        .into());
-                    }
-                    check_f16_range(what, values)?;
-                }
-                let width = self.spec.size.width();
-                self.upload(
-                    bytemuck::cast_slice(&pack_f16_rows(current, width)),
-                    bytemuck::cast_slice(&pack_f16_rows(previous, width)),
-                )
-            }
-        }
+        self.upload_f32_levels(current, previous)
     }
 
     /// Sets both time levels of a classic grid. **Queues a write**, as
@@ -766,20 +677,7 @@ impl GpuGridWater for ComputeGrid {
     /// # Errors
     /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
     fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
-        if self.spec.mode != GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "upload_i16",
-                mode: self.spec.mode,
-                instead: "upload_f32",
-            });
-        }
-        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
-        let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
-        self.upload(
-            bytemuck::cast_slice(&widen(current)),
-            bytemuck::cast_slice(&widen(previous)),
-        )
+        self.upload_i16_levels(current, previous)
     }
 
     /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
@@ -789,20 +687,7 @@ impl GpuGridWater for ComputeGrid {
     /// # Errors
     /// [`GpuError::DeviceLost`] if the readback fails.
     fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        let bytes = self.read_current_async()?.wait()?;
-        let cells = self.spec.size.cells();
-        Ok(match self.spec.mode {
-            GridMode::Signed => self.decode(&bytes),
-            GridMode::Split => {
-                let v = self.decode(&bytes);
-                v[..cells]
-                    .iter()
-                    .zip(&v[cells..])
-                    .map(|(p, n)| p - n)
-                    .collect()
-            }
-            GridMode::Classic => i32s(&bytes).into_iter().map(|v| v as f32).collect(),
-        })
+        self.read_heights()
     }
 
     /// The current level's raw channels as f32 (`p` then `n` in split mode; f16 storage
@@ -811,14 +696,7 @@ impl GpuGridWater for ComputeGrid {
     /// # Errors
     /// [`GpuError::WrongMode`] in classic mode, [`GpuError::DeviceLost`] on failure.
     fn channels(&self) -> Result<Vec<f32>, GpuError> {
-        if self.spec.mode == GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "channels",
-                mode: GridMode::Classic,
-                instead: "classic_heights",
-            });
-        }
-        Ok(self.decode(&self.read_current_async()?.wait()?))
+        self.read_channels()
     }
 
     /// The current classic heights. **Submits and waits.**
@@ -826,16 +704,7 @@ impl GpuGridWater for ComputeGrid {
     /// # Errors
     /// [`GpuError::WrongMode`] outside classic mode, [`GpuError::DeviceLost`] on failure.
     fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
-        if self.spec.mode != GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "classic_heights",
-                mode: self.spec.mode,
-                instead: "heights",
-            });
-        }
-        let bytes = self.read_current_async()?.wait()?;
-        // The kernel only ever stores values already wrapped or clamped to i16.
-        Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
+        self.read_classic_heights()
     }
 
     /// Records the update of the surface texture (as [`ComputeGrid::update_normal_height`](crate::GpuGridWater::update_normal_height)) into the
@@ -848,59 +717,7 @@ impl GpuGridWater for ComputeGrid {
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
-        let device = self.device.clone();
-        if self.surface.is_none() {
-            let surface = NormalHeightTexture::new(&device, &self.spec, self.storage, true);
-            let pipeline = validated(&device, || {
-                compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", "main")
-            })?;
-            self.surface = Some((surface, pipeline));
-        }
-        let Some((surface, pipeline)) = &self.surface else {
-            unreachable!("made above");
-        };
-        // One field buffer, seen as f32 (1), i32 (2) and packed f16 (6) words: the uniforms say
-        // which view the pass reads.
-        let field = self.fields[self.levels.current()].as_entire_binding();
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water surface"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: surface.uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: field.clone(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: field.clone(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 6,
-                    resource: field,
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::TextureView(&surface.view),
-                },
-            ],
-        });
-        let size = self.spec.size;
-        record_compute_pass(
-            encoder,
-            "water normal and height",
-            pipeline,
-            [&group],
-            [
-                (size.width() as u32).div_ceil(TILE),
-                (size.height() as u32).div_ceil(TILE),
-                1,
-            ],
-        );
-        Ok(&surface.view)
+        self.encode_surface(encoder)
     }
 
     /// Runs `steps` steps. **Submits** one command buffer (what

@@ -1,12 +1,12 @@
 //! Levels in and out of [`ComputeGrid`]: uploads (f32 words, or f16 pairs packed per row)
 //! and readbacks decoded to f32, with land cleared in the stored words.
 
-use water_core::LandMask;
+use water_core::{GridMode, LandMask};
 
 use super::ComputeGrid;
 use crate::error::GpuError;
-use crate::readback::{f32s, PendingReadback};
-use crate::storage::{unpack_f16_rows, StorageFormat};
+use crate::readback::{f32s, i32s, PendingReadback};
+use crate::storage::{check_f16_range, pack_f16_rows, unpack_f16_rows, StorageFormat};
 
 impl ComputeGrid {
     pub(super) fn upload(&mut self, current: &[u8], previous: &[u8]) -> Result<(), GpuError> {
@@ -81,5 +81,117 @@ pub(super) fn clear_land_words(words: &mut [u32], land: &LandMask, storage: Stor
                 }
             }
         }
+    }
+}
+
+impl ComputeGrid {
+    /// [`GpuGridWater::upload_f32`](crate::GpuGridWater::upload_f32): both levels of signed or split water, settled on the land, packed for f16 storage.
+    pub(super) fn upload_f32_levels(
+        &mut self,
+        current: &[f32],
+        previous: &[f32],
+    ) -> Result<(), GpuError> {
+        if self.spec.mode == GridMode::Classic {
+            return Err(GpuError::WrongMode {
+                operation: "upload_f32",
+                mode: GridMode::Classic,
+                instead: "upload_i16",
+            });
+        }
+        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
+        match self.storage {
+            StorageFormat::F32 => self.upload(
+                bytemuck::cast_slice(current),
+                bytemuck::cast_slice(previous),
+            ),
+            StorageFormat::F16 => {
+                let expected = self.values_per_level();
+                for (what, values) in [("current level", current), ("previous level", previous)] {
+                    if values.len() != expected {
+                        return Err(water_core::WaterError::SizeMismatch {
+                            what,
+                            width: self.spec.size.width(),
+                            height: self.spec.size.height(),
+                            expected,
+                            actual: values.len(),
+                        }
+                        .into());
+                    }
+                    check_f16_range(what, values)?;
+                }
+                let width = self.spec.size.width();
+                self.upload(
+                    bytemuck::cast_slice(&pack_f16_rows(current, width)),
+                    bytemuck::cast_slice(&pack_f16_rows(previous, width)),
+                )
+            }
+        }
+    }
+
+    /// [`GpuGridWater::upload_i16`](crate::GpuGridWater::upload_i16): both levels of classic water, widened to the kernel's i32 words.
+    pub(super) fn upload_i16_levels(
+        &mut self,
+        current: &[i16],
+        previous: &[i16],
+    ) -> Result<(), GpuError> {
+        if self.spec.mode != GridMode::Classic {
+            return Err(GpuError::WrongMode {
+                operation: "upload_i16",
+                mode: self.spec.mode,
+                instead: "upload_f32",
+            });
+        }
+        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
+        let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
+        self.upload(
+            bytemuck::cast_slice(&widen(current)),
+            bytemuck::cast_slice(&widen(previous)),
+        )
+    }
+
+    /// [`GpuGridWater::heights`](crate::GpuGridWater::heights): the current level read back (waits) as heights.
+    pub(super) fn read_heights(&self) -> Result<Vec<f32>, GpuError> {
+        let bytes = self.read_current_async()?.wait()?;
+        let cells = self.spec.size.cells();
+        Ok(match self.spec.mode {
+            GridMode::Signed => self.decode(&bytes),
+            GridMode::Split => {
+                let v = self.decode(&bytes);
+                v[..cells]
+                    .iter()
+                    .zip(&v[cells..])
+                    .map(|(p, n)| p - n)
+                    .collect()
+            }
+            GridMode::Classic => i32s(&bytes).into_iter().map(|v| v as f32).collect(),
+        })
+    }
+
+    /// [`GpuGridWater::channels`](crate::GpuGridWater::channels): the current level's raw channels read back (waits).
+    pub(super) fn read_channels(&self) -> Result<Vec<f32>, GpuError> {
+        if self.spec.mode == GridMode::Classic {
+            return Err(GpuError::WrongMode {
+                operation: "channels",
+                mode: GridMode::Classic,
+                instead: "classic_heights",
+            });
+        }
+        Ok(self.decode(&self.read_current_async()?.wait()?))
+    }
+
+    /// [`GpuGridWater::classic_heights`](crate::GpuGridWater::classic_heights): the current classic level read back (waits).
+    pub(super) fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+        if self.spec.mode != GridMode::Classic {
+            return Err(GpuError::WrongMode {
+                operation: "classic_heights",
+                mode: self.spec.mode,
+                instead: "heights",
+            });
+        }
+        let bytes = self.read_current_async()?.wait()?;
+        // The kernel only ever stores values already wrapped or clamped to i16.
+        Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
 }

@@ -4,6 +4,10 @@
 //! `spectral.rs`.
 
 use super::{ComputeGrid, FUSED_STEPS, TILE};
+use crate::device_calls::submitted;
+use crate::error::GpuError;
+use crate::gpu_grid_water::GpuGridWater;
+use crate::readback::PendingReadback;
 
 impl ComputeGrid {
     /// Workgroups of a single-step dispatch: one invocation per cell, or per word of two cells
@@ -145,5 +149,62 @@ impl ComputeGrid {
     ) -> wgpu::BindGroup {
         let layout = pipeline.get_bind_group_layout(0);
         crate::device_calls::bind_in_order(&self.device, &layout, label, resources)
+    }
+}
+
+impl ComputeGrid {
+    /// Runs `steps` steps in one submission and measures them with GPU timestamp queries:
+    /// the GPU's own time for the pass in seconds, or `None` when the device was created without
+    /// [`wgpu::Features::TIMESTAMP_QUERY`] (the caller then times the submission by wall clock).
+    /// **Submits and waits** for the GPU to finish.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    pub fn step_many_timed(&mut self, steps: u64) -> Result<Option<f64>, GpuError> {
+        if !self
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            self.step_many(steps)?;
+            crate::device_traffic::count_wait();
+            self.device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
+            return Ok(None);
+        }
+        let device = self.device.clone();
+        let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("water step timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let resolved = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water timestamps"),
+            size: 16,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        submitted(&device, || {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            self.encode_steps_timed(
+                &mut encoder,
+                steps,
+                false,
+                Some(wgpu::ComputePassTimestampWrites {
+                    query_set: &queries,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                }),
+            );
+            encoder.resolve_query_set(&queries, 0..2, &resolved, 0);
+            self.queue.submit([encoder.finish()]);
+        })?;
+        let bytes = PendingReadback::start(&device, &self.queue, &resolved, 16)?.wait()?;
+        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&bytes);
+        let period_ns = f64::from(self.queue.get_timestamp_period());
+        Ok(Some(
+            ticks[1].saturating_sub(ticks[0]) as f64 * period_ns * 1e-9,
+        ))
     }
 }

@@ -1,0 +1,72 @@
+//! The surface texture of [`ComputeGrid`]: normals and heights of the current level, drawn by
+//! the renderers (`shaders/surface_normals.wgsl`, one compute pass).
+
+use super::{ComputeGrid, TILE};
+use crate::device_calls::{record_compute_pass, validated};
+use crate::error::GpuError;
+use crate::normal_height::NormalHeightTexture;
+use crate::pipelines::compute_pipeline;
+use crate::shaders;
+
+impl ComputeGrid {
+    /// [`GpuGridWater::encode_update_normal_height`](crate::GpuGridWater::encode_update_normal_height):
+    /// the pass recorded, its pipeline and texture made on first use.
+    pub(super) fn encode_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        let device = self.device.clone();
+        if self.surface.is_none() {
+            let surface = NormalHeightTexture::new(&device, &self.spec, self.storage, true);
+            let pipeline = validated(&device, || {
+                compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", "main")
+            })?;
+            self.surface = Some((surface, pipeline));
+        }
+        let Some((surface, pipeline)) = &self.surface else {
+            unreachable!("made above");
+        };
+        // One field buffer, seen as f32 (1), i32 (2) and packed f16 (6) words: the uniforms say
+        // which view the pass reads.
+        let field = self.fields[self.levels.current()].as_entire_binding();
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water surface"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: surface.uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: field.clone(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: field.clone(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 6,
+                    resource: field,
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(&surface.view),
+                },
+            ],
+        });
+        let size = self.spec.size;
+        record_compute_pass(
+            encoder,
+            "water normal and height",
+            pipeline,
+            [&group],
+            [
+                (size.width() as u32).div_ceil(TILE),
+                (size.height() as u32).div_ceil(TILE),
+                1,
+            ],
+        );
+        Ok(&surface.view)
+    }
+}
