@@ -1,8 +1,8 @@
 // mean_level: the mean-level keeper's two passes on the GPU. CPU twin:
 // crates/water-core/src/kernels/mean_level.rs (`level_sums`, `shift_level`); the plan between
 // them (what to add, from the exact recurrence's prediction) is the CPU's own
-// `MeanLevelKeeper`, run on the host from these sums (crates/water-gpu/src/compute_grid/
-// mean_level.rs), so both backends apply the same correction at the same steps.
+// `MeanLevelKeeper`, run on the host from these sums (crates/water-gpu/src/keeper/
+// device_sums.rs), so both backends apply the same correction at the same steps.
 //
 // `level_sums`: one invocation per row of one channel of one level; it sums the row's even and
 // odd cells (x + y even or odd: the plain sum is their sum, the checkerboard sum their

@@ -6,8 +6,6 @@ mod impulse;
 mod level_io;
 use level_io::clear_land_words;
 
-pub(crate) use impulse::{displacement_cells, impulse_cells};
-mod mean_level;
 mod spectral;
 mod step_plan;
 mod surface;
@@ -18,16 +16,15 @@ pub use spectral::SPECTRAL_MAX_SIDE;
 
 use std::collections::HashMap;
 
-use water_core::kernels::mean_level::checkerboard_is_marginal;
-use water_core::{Boundary, ContactMasks, ContactSource, Depth, GridMode, Impulse, LandMask};
+use water_core::{Boundary, ContactMasks, Depth, GridMode, Impulse, LandMask};
 
-use crate::depth_faces::LandParts;
 use crate::device_calls::{
-    check_limit, check_storage_bytes, record_compute_pass, storage_buffer, uniform_buffer,
-    validated,
+    check_limit, check_storage_bytes, record_compute_pass, storage_buffer, validated,
 };
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
+use crate::grid_core::{self, GridCore, LevelStore};
+use crate::keeper::{GpuKeeper, KeeperPlan};
 use crate::normal_height::NormalHeightTexture;
 use crate::pipelines::compute_pipeline;
 use crate::readback::PendingReadback;
@@ -35,11 +32,8 @@ use crate::recording::{record_buffer_write, submit_recorded};
 use crate::shaders;
 use crate::spec::GridSpec;
 use crate::storage::StorageFormat;
-use crate::time_levels::TimeLevels;
-use crate::uniforms::GridUniforms;
-use mean_level::GpuKeeper;
+use crate::uniforms::ImpulseCell;
 
-use crate::carried_correction::record_in_runs;
 use spectral::{SpectralContacts, SpectralPlan};
 
 /// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
@@ -81,26 +75,18 @@ const IMPULSE_GROUP: u32 = 64;
 /// ```
 #[derive(Debug)]
 pub struct ComputeGrid {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    spec: GridSpec,
+    /// The state every GPU grid keeps (`grid_core.rs`); the ring has four slots.
+    core: GridCore<4>,
     /// How each level stores its cells.
     storage: StorageFormat,
     channels: u32,
     /// Four level buffers (laid out as `storage` says): a single step writes one spare,
     /// the fused kernel writes its two newest levels into both.
     fields: [wgpu::Buffer; 4],
-    /// Which of `fields` is previous, current and spare.
-    levels: TimeLevels<4>,
     land: wgpu::Buffer,
-    /// The land as stepped: the caller's and the depth's dry cells.
-    land_mask: LandMask,
-    land_parts: LandParts,
     /// The depth's faces (`face_at` of `shaders/grid_step.wgsl`); one placeholder cell until
     /// [`GpuGridWater::set_depth`].
     faces: wgpu::Buffer,
-    /// Whether a depth is set (the step kernel then runs its `depth_enabled` path).
-    has_depth: bool,
     contact_new: wgpu::Buffer,
     contact_old: wgpu::Buffer,
     step_pipeline: wgpu::ComputePipeline,
@@ -110,15 +96,11 @@ pub struct ComputeGrid {
     fused_pipeline: Option<wgpu::ComputePipeline>,
     /// Fused bind groups by `(old, current, new current, new old)`.
     fused_groups: HashMap<(usize, usize, usize, usize), wgpu::BindGroup>,
-    uniforms_plain: wgpu::Buffer,
-    uniforms_contacts: wgpu::Buffer,
-    base_uniforms: GridUniforms,
     impulse_pipeline: wgpu::ComputePipeline,
     /// `shaders/shift_window.wgsl`, made by the first window shift.
     shift_pipeline: Option<wgpu::ComputePipeline>,
-    /// The surface texture and its pipeline, made on first use.
-    surface: Option<(NormalHeightTexture, wgpu::ComputePipeline)>,
-    steps: u64,
+    /// The surface texture's pipeline, made on first use.
+    surface_pipeline: Option<wgpu::ComputePipeline>,
     /// Step dispatches recorded (a fused dispatch counts once).
     dispatches: u64,
     /// The mean-level keeper (`shaders/mean_level.wgsl`), when the spec conserves volume:
@@ -180,21 +162,6 @@ impl ComputeGrid {
         let faces = storage_buffer(device, "water depth faces (none set)", 16);
         let contact_new = storage_buffer(device, "water contacts new", cells * 4);
         let contact_old = storage_buffer(device, "water contacts old", cells * 4);
-        let base_uniforms = GridUniforms::new(
-            size.width() as u32,
-            size.height() as u32,
-            spec.boundary,
-            spec.mode,
-            spec.coefficients(),
-            spec.classic_shift,
-        );
-        let uniforms_plain =
-            uniform_buffer(device, "water uniforms", bytemuck::bytes_of(&base_uniforms));
-        let uniforms_contacts = uniform_buffer(
-            device,
-            "water uniforms with contacts",
-            bytemuck::bytes_of(&base_uniforms),
-        );
 
         // `check` refused f16 classic grids, so f16 means a signed or split grid here.
         let (step_source, step_label, fused_source, impulse_source) =
@@ -244,33 +211,23 @@ impl ComputeGrid {
         // The dispersive model's spectral step keeps the mean only in exact arithmetic, as the
         // stencil does: the same keeper holds it (its checkerboard is no marginal mode there,
         // `a < 1/2` below the step's limit).
-        let keeper = validated(device, || GpuKeeper::new(device, &spec, storage, false))?;
+        let keeper = validated(device, || GpuKeeper::new(device, &spec, storage))?;
         Ok(Self {
-            device: device.clone(),
-            queue: queue.clone(),
-            spec,
+            core: GridCore::new(device, queue, spec),
             storage,
             channels,
             fields,
-            levels: TimeLevels::new(),
             land,
-            land_mask: LandMask::empty(size),
-            land_parts: LandParts::none(&spec),
             faces,
-            has_depth: false,
             contact_new,
             contact_old,
             step_pipeline,
             step_groups: HashMap::new(),
             fused_pipeline,
             fused_groups: HashMap::new(),
-            uniforms_plain,
-            uniforms_contacts,
-            base_uniforms,
             impulse_pipeline,
             shift_pipeline: None,
-            surface: None,
-            steps: 0,
+            surface_pipeline: None,
             dispatches: 0,
             keeper,
             spectral,
@@ -297,64 +254,13 @@ impl ComputeGrid {
     /// with every recorded step: fetch it after recording the frame's steps.
     #[must_use]
     pub fn current_buffer(&self) -> &wgpu::Buffer {
-        &self.fields[self.levels.current()]
-    }
-
-    /// Whether the keeper runs now: the spec conserves volume and no land is set (and, as on
-    /// the CPU, not over varying depth at a marginal checkerboard).
-    fn keeps_level(&self) -> bool {
-        let s = &self.spec;
-        let checker_unlike_keeper =
-            self.has_depth && checkerboard_is_marginal(s.size, s.boundary, s.coefficients());
-        self.keeper.is_some() && self.land_mask.is_empty() && !checker_unlike_keeper
+        &self.fields[self.core.levels.current()]
     }
 
     /// Whether the step kernel is `shaders/grid_step.wgsl` (signed or split, f32), which binds
     /// the depth's faces.
     fn step_reads_faces(&self) -> bool {
-        self.spec.mode != GridMode::Classic && self.storage == StorageFormat::F32
-    }
-
-    /// The keeper's anchoring or correction, when one is wanted (see
-    /// [`water_core::kernels::mean_level::MeanLevelKeeper::wanted`]).
-    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
-        let keeps = self.keeps_level();
-        let steps = self.steps;
-        let (old, cur) = (self.levels.previous(), self.levels.current());
-        match &mut self.keeper {
-            Some(keeper) if keeps && keeper.wanted(steps, before_step) => keeper.correct(
-                &self.device,
-                &self.queue,
-                &self.fields[cur],
-                &self.fields[old],
-                steps,
-            ),
-            _ => Ok(()),
-        }
-    }
-
-    /// The keeper's work for the record-only methods, recorded into the caller's encoder:
-    /// before a step (`before_step`), the correction of sums recorded earlier when they have
-    /// arrived (carried forward to this step count); then, when no sums are on their way and
-    /// an anchoring or correction is wanted, the sums of both levels
-    /// ([`GpuKeeper::record_sums`]). Polls the device without waiting, so that sums from an
-    /// encoder already submitted arrive.
-    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
-        if !self.keeps_level() {
-            return;
-        }
-        let steps = self.steps;
-        let (old, cur) = (self.levels.previous(), self.levels.current());
-        let Some(keeper) = &mut self.keeper else {
-            return;
-        };
-        let (cur, old) = (&self.fields[cur], &self.fields[old]);
-        if before_step && keeper.awaiting_recorded() {
-            keeper.record_recorded_correction(&self.device, encoder, cur, old, steps);
-        }
-        if !keeper.awaiting_recorded() && keeper.wanted(steps, before_step) {
-            keeper.record_sums(&self.device, encoder, cur, old, steps);
-        }
+        self.core.spec.mode != GridMode::Classic && self.storage == StorageFormat::F32
     }
 
     /// The first seven bindings of the step kernels (`shaders/shared/grid_step_bindings.wgsl`)
@@ -377,28 +283,6 @@ impl ComputeGrid {
         ]
     }
 
-    /// Forgets the keeper's reference: the levels were changed from outside.
-    fn invalidate_level(&mut self) {
-        if let Some(keeper) = &mut self.keeper {
-            keeper.invalidate();
-        }
-    }
-
-    /// Records the copy of the contact amplitude into the uniforms the contact steps read.
-    fn record_contact_uniforms(&self, encoder: &mut wgpu::CommandEncoder, amplitude: f32) {
-        let uniforms = GridUniforms {
-            contact_amplitude: amplitude,
-            has_contacts: 1,
-            ..self.base_uniforms
-        };
-        record_buffer_write(
-            &self.device,
-            encoder,
-            &self.uniforms_contacts,
-            bytemuck::bytes_of(&uniforms),
-        );
-    }
-
     /// One step with bow and stern events from contact masks already in GPU buffers (one f32
     /// per cell, row-major; value: speed factor), e.g. written by the caller's own passes.
     /// Nothing is uploaded; the buffers need `STORAGE` usage. **Submits** one command buffer
@@ -412,7 +296,7 @@ impl ComputeGrid {
         contact_old: &wgpu::Buffer,
         amplitude: f32,
     ) -> Result<(), GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
+        let (device, queue) = (self.core.device.clone(), self.core.queue.clone());
         submit_recorded(&device, &queue, "water contact step", |encoder| {
             self.encode_step_with_contact_buffers(encoder, contact_new, contact_old, amplitude)
         })
@@ -433,19 +317,19 @@ impl ComputeGrid {
         amplitude: f32,
     ) -> Result<(), GpuError> {
         self.invalidate_level();
-        let device = self.device.clone();
-        let l = self.levels;
+        let device = self.core.device.clone();
+        let l = self.core.levels;
         let (old, cur, new) = (l.previous(), l.current(), l.next());
         if self.spectral.is_some() {
             let contacts = SpectralContacts::Caller(contact_new, contact_old);
             let group = validated(&device, || self.spectral_group(&contacts, old, cur, new))?;
-            self.levels.advance(1);
-            self.record_contact_uniforms(encoder, amplitude);
+            self.core.levels.advance(1);
+            self.core.record_contact_uniforms(encoder, amplitude);
             self.record_spectral_pass(encoder, &[group], None);
             return Ok(());
         }
         let mut resources = self.step_bindings(
-            &self.uniforms_contacts,
+            &self.core.uniforms_contacts,
             (old, cur, new),
             (contact_new, contact_old),
         );
@@ -457,7 +341,7 @@ impl ComputeGrid {
             let label = "water step with caller's contacts";
             crate::device_calls::bind_in_order(&device, &layout, label, resources)
         })?;
-        self.record_contact_uniforms(encoder, amplitude);
+        self.core.record_contact_uniforms(encoder, amplitude);
         let (groups_x, groups_y) = self.step_workgroups();
         record_compute_pass(
             encoder,
@@ -466,8 +350,8 @@ impl ComputeGrid {
             [&group],
             [groups_x, groups_y, 1],
         );
-        self.levels.advance(1);
-        self.steps += 1;
+        self.core.levels.advance(1);
+        self.core.steps += 1;
         self.dispatches += 1;
         Ok(())
     }
@@ -475,36 +359,36 @@ impl ComputeGrid {
 
 impl GridTargets for ComputeGrid {
     fn device(&self) -> &wgpu::Device {
-        &self.device
+        &self.core.device
     }
 
     fn queue(&self) -> &wgpu::Queue {
-        &self.queue
+        &self.core.queue
     }
 
     fn normal_height(&mut self) -> Option<&mut NormalHeightTexture> {
-        self.surface.as_mut().map(|(made, _)| made)
+        self.core.surface.as_mut()
     }
 
     fn normal_height_ref(&self) -> Option<&NormalHeightTexture> {
-        self.surface.as_ref().map(|(made, _)| made)
+        self.core.surface.as_ref()
     }
 }
 
 impl GpuGridWater for ComputeGrid {
     /// What the grid simulates.
     fn spec(&self) -> &GridSpec {
-        &self.spec
+        &self.core.spec
     }
 
     /// Steps taken so far.
     fn steps_taken(&self) -> u64 {
-        self.steps
+        self.core.steps
     }
 
     /// The land currently set.
     fn land(&self) -> &LandMask {
-        &self.land_mask
+        &self.core.land_mask
     }
     fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
         self.take_depth(depth)
@@ -517,28 +401,7 @@ impl GpuGridWater for ComputeGrid {
     /// # Errors
     /// A size mismatch, or a failed readback.
     fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
-        self.spec.size.check_len("land mask", land.cells().len())?;
-        self.land_parts.placed = land;
-        let land = self.land_parts.combined()?;
-        self.invalidate_level();
-        let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
-        self.queue
-            .write_buffer(&self.land, 0, bytemuck::cast_slice(&flags));
-        for index in [self.levels.previous(), self.levels.current()] {
-            let bytes = PendingReadback::start(
-                &self.device,
-                &self.queue,
-                &self.fields[index],
-                self.fields[index].size(),
-            )?
-            .wait()?;
-            let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
-            clear_land_words(&mut words, &land, self.storage);
-            self.queue
-                .write_buffer(&self.fields[index], 0, bytemuck::cast_slice(&words));
-        }
-        self.land_mask = land;
-        Ok(())
+        grid_core::set_land(self, land)
     }
 
     fn encode_shift_window(
@@ -561,14 +424,14 @@ impl GpuGridWater for ComputeGrid {
         encoder: &mut wgpu::CommandEncoder,
         impulse: &Impulse,
     ) -> Result<(), GpuError> {
-        self.record_impulse(encoder, impulse)
+        grid_core::encode_add_impulse(self, encoder, impulse)
     }
 
     /// Records one step with bow and stern events from `contacts` into the caller's encoder:
     /// copies of both masks and of the amplitude from staging buffers, then the step. **Records
     /// only.** The copies are ordered with the rest of the encoder, so several contact steps
     /// recorded into one encoder each use their own masks. With
-    /// [`ContactSource::Displacement`]: the step, then one pass adding the masks'
+    /// [`water_core::ContactSource::Displacement`]: the step, then one pass adding the masks'
     /// displacement to both levels.
     ///
     /// # Errors
@@ -581,52 +444,7 @@ impl GpuGridWater for ComputeGrid {
         encoder: &mut wgpu::CommandEncoder,
         contacts: &ContactMasks,
     ) -> Result<(), GpuError> {
-        self.spec
-            .size
-            .check_len("contact mask", contacts.new_mask().len())?;
-        self.spec
-            .size
-            .check_len("contact mask", contacts.old_mask().len())?;
-        if contacts.source() == ContactSource::Displacement {
-            // The pressure patch: a plain step, then the masks' displacement on both levels
-            // (the CPU grids' `ContactMasks::apply_to_levels`).
-            contacts.check_offered(self.spec.mode)?;
-            if self.storage == StorageFormat::F16 {
-                // Each level would round its shift on its own, so the velocity the patch keeps
-                // would not be kept.
-                return Err(GpuError::StorageNotOffered {
-                    storage: StorageFormat::F16,
-                    reason: "for the displacement contact source, whose shift both levels must \
-                             take exactly",
-                });
-            }
-            self.encode_steps(encoder, 1, false);
-            let cells = displacement_cells(
-                contacts,
-                self.spec.size,
-                self.spec.boundary,
-                &self.land_mask,
-            );
-            return self.record_cell_amounts(encoder, &cells, true);
-        }
-        // Contact events take and give water: the keeper re-anchors before its next step.
-        self.invalidate_level();
-        self.record_contact_uniforms(encoder, contacts.amplitude());
-        let device = &self.device;
-        record_buffer_write(
-            device,
-            encoder,
-            &self.contact_new,
-            bytemuck::cast_slice(contacts.new_mask()),
-        );
-        record_buffer_write(
-            device,
-            encoder,
-            &self.contact_old,
-            bytemuck::cast_slice(contacts.old_mask()),
-        );
-        self.encode_steps(encoder, 1, true);
-        Ok(())
+        grid_core::encode_step_with_contacts(self, encoder, contacts)
     }
 
     /// Records `steps` steps into the caller's encoder (one compute pass, or one per stretch
@@ -640,21 +458,11 @@ impl GpuGridWater for ComputeGrid {
     /// and never waiting: the sums of both levels are recorded where the submitting
     /// [`ComputeGrid::step_many`](crate::GpuGridWater::step_many) would correct, and copied
     /// back when the caller submits; a later `encode_step_many` that finds them arrived records
-    /// their correction, carried forward to its own step count (`compute_grid/mean_level.rs`).
+    /// their correction, carried forward to its own step count (`keeper/device_sums.rs`).
     /// So the level is kept as long as the caller submits its encoders; the levels differ from
     /// the submitting path's by the corrections' own rounding.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        record_in_runs(
-            self,
-            encoder,
-            steps,
-            |grid, left| match (&grid.keeper, grid.keeps_level()) {
-                (Some(keeper), true) => keeper.segment(grid.steps, left),
-                _ => left,
-            },
-            Self::record_keep_level,
-            |grid, encoder, run| grid.encode_steps(encoder, run, false),
-        );
+        grid_core::encode_step_many(self, encoder, steps);
     }
 
     /// Sets both time levels of a signed or split grid (`channels * cells` f32 values each:
@@ -733,21 +541,133 @@ impl GpuGridWater for ComputeGrid {
     /// cut submits the steps so far, then the keeper's sums, **waits** for them, and
     /// submits the shift (`shaders/mean_level.wgsl`).
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
-        self.keep_level(true)?;
-        let mut left = steps;
-        while left > 0 {
-            let run = match (&self.keeper, self.keeps_level()) {
-                (Some(keeper), true) => keeper.segment(self.steps, left),
-                _ => left,
-            };
-            submit_recorded(&device, &queue, "water steps", |encoder| {
-                self.encode_steps(encoder, run, false);
-                Ok(())
-            })?;
-            left -= run;
-            self.keep_level(false)?;
+        grid_core::step_many(self, steps)
+    }
+}
+
+impl LevelStore<4> for ComputeGrid {
+    fn core(&self) -> &GridCore<4> {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut GridCore<4> {
+        &mut self.core
+    }
+
+    fn keeper_plan(&self) -> Option<&KeeperPlan> {
+        self.keeper.as_ref().map(GpuKeeper::plan)
+    }
+
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
+        ComputeGrid::encode_steps(self, encoder, steps, contacts);
+    }
+
+    /// The keeper's anchoring or correction, when one is wanted (see
+    /// [`water_core::kernels::mean_level::MeanLevelKeeper::wanted`]).
+    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        let keeps = self.keeps_level();
+        let steps = self.core.steps;
+        let (old, cur) = (self.core.levels.previous(), self.core.levels.current());
+        match &mut self.keeper {
+            Some(keeper) if keeps && keeper.plan().wanted(steps, before_step) => keeper.correct(
+                &self.core.device,
+                &self.core.queue,
+                &self.fields[cur],
+                &self.fields[old],
+                steps,
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// The keeper's work for the record-only methods, recorded into the caller's encoder:
+    /// before a step (`before_step`), the correction of sums recorded earlier when they have
+    /// arrived (carried forward to this step count); then, when no sums are on their way and
+    /// an anchoring or correction is wanted, the sums of both levels
+    /// ([`GpuKeeper::record_sums`]). Polls the device without waiting, so that sums from an
+    /// encoder already submitted arrive.
+    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
+        if !self.keeps_level() {
+            return;
+        }
+        let steps = self.core.steps;
+        let (old, cur) = (self.core.levels.previous(), self.core.levels.current());
+        let Some(keeper) = &mut self.keeper else {
+            return;
+        };
+        let (cur, old) = (&self.fields[cur], &self.fields[old]);
+        if before_step && keeper.awaiting_recorded() {
+            keeper.record_recorded_correction(&self.core.device, encoder, cur, old, steps);
+        }
+        if !keeper.awaiting_recorded() && keeper.plan().wanted(steps, before_step) {
+            keeper.record_sums(&self.core.device, encoder, cur, old, steps);
+        }
+    }
+
+    /// Forgets the keeper's reference: the levels were changed from outside.
+    fn invalidate_level(&mut self) {
+        if let Some(keeper) = &mut self.keeper {
+            keeper.invalidate();
+        }
+    }
+
+    fn record_cell_amounts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        cells: &[ImpulseCell],
+        displacement: bool,
+    ) -> Result<(), GpuError> {
+        ComputeGrid::record_cell_amounts(self, encoder, cells, displacement)
+    }
+
+    fn record_contact_masks(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contacts: &ContactMasks,
+    ) {
+        let device = &self.core.device;
+        for (buffer, mask) in [
+            (&self.contact_new, contacts.new_mask()),
+            (&self.contact_old, contacts.old_mask()),
+        ] {
+            record_buffer_write(device, encoder, buffer, bytemuck::cast_slice(mask));
+        }
+    }
+
+    fn check_displacement(&self) -> Result<(), GpuError> {
+        if self.storage == StorageFormat::F16 {
+            // Each level would round its shift on its own, so the velocity the patch keeps
+            // would not be kept.
+            return Err(GpuError::StorageNotOffered {
+                storage: StorageFormat::F16,
+                reason: "for the displacement contact source, whose shift both levels must \
+                         take exactly",
+            });
         }
         Ok(())
+    }
+
+    fn write_land_flags(&self, flags: &[u32]) {
+        self.core
+            .queue
+            .write_buffer(&self.land, 0, bytemuck::cast_slice(flags));
+    }
+
+    fn read_level_words(&self, slot: usize) -> Result<Vec<u32>, GpuError> {
+        let field = &self.fields[slot];
+        let bytes =
+            PendingReadback::start(&self.core.device, &self.core.queue, field, field.size())?
+                .wait()?;
+        Ok(bytemuck::pod_collect_to_vec(&bytes))
+    }
+
+    fn write_level_words(&self, slot: usize, words: &[u32]) {
+        self.core
+            .queue
+            .write_buffer(&self.fields[slot], 0, bytemuck::cast_slice(words));
+    }
+
+    fn clear_land_words(&self, words: &mut [u32], land: &LandMask) {
+        clear_land_words(words, land, self.storage);
     }
 }

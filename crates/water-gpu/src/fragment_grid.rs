@@ -12,40 +12,32 @@ mod window_shift;
 use level_io::texel_bytes;
 use varying_depth::faces_texture;
 
-use water_core::{ContactMasks, ContactSource, Depth, GridMode, Impulse, LandMask};
+use water_core::{ContactMasks, Depth, GridMode, Impulse, LandMask};
 
-use crate::carried_correction::{record_in_runs, Recorded};
-use crate::compute_grid::{displacement_cells, impulse_cells};
-use crate::depth_faces::LandParts;
 use crate::device_calls::{check_limit, level_texture, validated};
 use crate::error::GpuError;
 use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
-use crate::host_keeper::HostKeeper;
+use crate::grid_core::{self, GridCore, LevelStore};
+use crate::keeper::carried::{all_zero, carry_forward, pack, take_arrived, Recorded};
+use crate::keeper::{HostKeeper, KeeperPlan};
 use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
-use crate::readback::{f32s, i32s};
-use crate::recording::{record_buffer_write, record_texture_write, submit_recorded};
+use crate::readback::{f32s, i32s, PendingReadback};
+use crate::recording::{record_texture_write, submit_recorded};
 use crate::shaders;
 use crate::spec::GridSpec;
 use crate::storage::StorageFormat;
-use crate::time_levels::TimeLevels;
-use crate::uniforms::GridUniforms;
+use crate::uniforms::ImpulseCell;
 
 /// A grid simulation stepped by render passes.
 #[derive(Debug)]
 pub struct FragmentGrid {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    spec: GridSpec,
+    /// The state every GPU grid keeps (`grid_core.rs`); the ring has three slots.
+    core: GridCore<3>,
     format: wgpu::TextureFormat,
     textures: [wgpu::Texture; 3],
     views: [wgpu::TextureView; 3],
-    /// `(old, current, spare)` texture indices.
-    levels: TimeLevels<3>,
     land: wgpu::Texture,
-    /// The land as stepped: the caller's and the depth's dry cells.
-    land_mask: LandMask,
-    land_parts: LandParts,
     /// The depth's faces (`face_at` of `shaders/grid_step_fragment.wgsl`, Rgba32Float); one
     /// placeholder texel until [`GpuGridWater::set_depth`].
     faces: wgpu::TextureView,
@@ -54,20 +46,14 @@ pub struct FragmentGrid {
     delta: wgpu::Texture,
     step_pipeline: wgpu::RenderPipeline,
     impulse_pipeline: wgpu::RenderPipeline,
-    uniforms_plain: wgpu::Buffer,
-    uniforms_contacts: wgpu::Buffer,
-    base_uniforms: GridUniforms,
-    /// The surface texture and its pipeline, made on first use.
-    surface: Option<(NormalHeightTexture, wgpu::RenderPipeline)>,
-    steps: u64,
+    /// The surface texture's pipeline, made on first use.
+    surface_pipeline: Option<wgpu::RenderPipeline>,
     /// The mean-level keeper ([`HostKeeper`]), when the spec conserves volume; idle while land
     /// is set.
     keeper: Option<HostKeeper>,
     /// Both levels recorded into a caller's encoder at a step count, on their way back (the
     /// record-only path's keeper).
     recorded: Recorded,
-    /// Whether a depth is set.
-    has_depth: bool,
 }
 
 impl FragmentGrid {
@@ -127,27 +113,6 @@ impl FragmentGrid {
         })?;
         let views = [0, 1, 2].map(|i| textures[i].create_view(&Default::default()));
         let faces = faces_texture(device, queue, (1, 1), &[[0.0; 4]]);
-        let base_uniforms = GridUniforms::new(
-            size.width() as u32,
-            size.height() as u32,
-            spec.boundary,
-            spec.mode,
-            spec.coefficients(),
-            spec.classic_shift,
-        );
-        let uniform = |label: &str| {
-            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: size_of::<GridUniforms>() as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            queue.write_buffer(&buffer, 0, bytemuck::bytes_of(&base_uniforms));
-            buffer
-        };
-        let uniforms_plain = uniform("water uniforms");
-        let uniforms_contacts = uniform("water uniforms with contacts");
-
         let pipeline = |source: &str, label: &str, fragment_entry: &str| {
             full_screen_pipeline(device, source, label, fragment_entry, format)
         };
@@ -170,30 +135,20 @@ impl FragmentGrid {
             (step, impulse)
         })?;
         let grid = Self {
-            device: device.clone(),
-            queue: queue.clone(),
-            spec,
+            core: GridCore::new(device, queue, spec),
             format,
             textures,
             views,
-            levels: TimeLevels::new(),
             land,
-            land_mask: LandMask::empty(size),
-            land_parts: LandParts::none(&spec),
             faces,
             contact_new,
             contact_old,
             delta,
             step_pipeline,
             impulse_pipeline,
-            uniforms_plain,
-            uniforms_contacts,
-            base_uniforms,
-            surface: None,
-            steps: 0,
+            surface_pipeline: None,
             keeper: HostKeeper::new(&spec),
             recorded: None,
-            has_depth: false,
         };
         // Textures start zeroed in wgpu, so the water is at rest and there is no land.
         Ok(grid)
@@ -204,7 +159,7 @@ impl FragmentGrid {
     /// with every recorded step or impulse: fetch it after recording them.
     #[must_use]
     pub fn current_view(&self) -> &wgpu::TextureView {
-        &self.views[self.levels.current()]
+        &self.views[self.core.levels.current()]
     }
 
     fn step_group(&self, contacts: bool) -> wgpu::BindGroup {
@@ -221,14 +176,10 @@ impl FragmentGrid {
         contact_new: &wgpu::TextureView,
         contact_old: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
-        let (old, cur) = (self.levels.previous(), self.levels.current());
-        let uniforms = if contacts {
-            &self.uniforms_contacts
-        } else {
-            &self.uniforms_plain
-        };
+        let (old, cur) = (self.core.levels.previous(), self.core.levels.current());
+        let uniforms = self.core.step_uniforms(contacts);
         let land = self.land.create_view(&Default::default());
-        let faces = (self.spec.mode != GridMode::Classic).then_some(wgpu::BindGroupEntry {
+        let faces = (self.core.spec.mode != GridMode::Classic).then_some(wgpu::BindGroupEntry {
             binding: 6,
             resource: wgpu::BindingResource::TextureView(&self.faces),
         });
@@ -261,11 +212,13 @@ impl FragmentGrid {
         .into_iter()
         .chain(faces)
         .collect();
-        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water fragment step"),
-            layout: &self.step_pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        })
+        self.core
+            .device
+            .create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("water fragment step"),
+                layout: &self.step_pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            })
     }
 
     /// One step with bow and stern events from contact masks that are already on the GPU:
@@ -281,7 +234,7 @@ impl FragmentGrid {
         contact_old: &wgpu::TextureView,
         amplitude: f32,
     ) -> Result<(), GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
+        let (device, queue) = (self.core.device.clone(), self.core.queue.clone());
         submit_recorded(&device, &queue, "water fragment contact step", |encoder| {
             self.encode_step_with_contact_textures(encoder, contact_new, contact_old, amplitude)
         })
@@ -301,37 +254,22 @@ impl FragmentGrid {
         contact_old: &wgpu::TextureView,
         amplitude: f32,
     ) -> Result<(), GpuError> {
-        let device = self.device.clone();
+        let device = self.core.device.clone();
         let group = validated(&device, || {
             self.step_group_with(true, contact_new, contact_old)
         })?;
         // Contact events take and give water: the keeper re-anchors before its next step.
         self.invalidate_level();
-        self.record_contact_uniforms(encoder, amplitude);
+        self.core.record_contact_uniforms(encoder, amplitude);
         full_screen_pass(
             encoder,
-            &self.views[self.levels.next()],
+            &self.views[self.core.levels.next()],
             &self.step_pipeline,
             &group,
         );
-        self.levels.advance(1);
-        self.steps += 1;
+        self.core.levels.advance(1);
+        self.core.steps += 1;
         Ok(())
-    }
-
-    /// Records the copy of the contact amplitude into the uniforms the contact steps read.
-    fn record_contact_uniforms(&self, encoder: &mut wgpu::CommandEncoder, amplitude: f32) {
-        let uniforms = GridUniforms {
-            contact_amplitude: amplitude,
-            has_contacts: 1,
-            ..self.base_uniforms
-        };
-        record_buffer_write(
-            &self.device,
-            encoder,
-            &self.uniforms_contacts,
-            bytemuck::bytes_of(&uniforms),
-        );
     }
 
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
@@ -341,51 +279,51 @@ impl FragmentGrid {
             if (step as usize) < 3 {
                 groups.push(self.step_group(contacts));
             }
-            let target = &self.views[self.levels.next()];
+            let target = &self.views[self.core.levels.next()];
             full_screen_pass(
                 encoder,
                 target,
                 &self.step_pipeline,
                 &groups[(step % 3) as usize],
             );
-            self.levels.advance(1);
+            self.core.levels.advance(1);
         }
-        self.steps += steps;
+        self.core.steps += steps;
     }
 }
 
 impl GridTargets for FragmentGrid {
     fn device(&self) -> &wgpu::Device {
-        &self.device
+        &self.core.device
     }
 
     fn queue(&self) -> &wgpu::Queue {
-        &self.queue
+        &self.core.queue
     }
 
     fn normal_height(&mut self) -> Option<&mut NormalHeightTexture> {
-        self.surface.as_mut().map(|(made, _)| made)
+        self.core.surface.as_mut()
     }
 
     fn normal_height_ref(&self) -> Option<&NormalHeightTexture> {
-        self.surface.as_ref().map(|(made, _)| made)
+        self.core.surface.as_ref()
     }
 }
 
 impl GpuGridWater for FragmentGrid {
     /// What the grid simulates.
     fn spec(&self) -> &GridSpec {
-        &self.spec
+        &self.core.spec
     }
 
     /// Steps taken so far.
     fn steps_taken(&self) -> u64 {
-        self.steps
+        self.core.steps
     }
 
     /// The land currently set.
     fn land(&self) -> &LandMask {
-        &self.land_mask
+        &self.core.land_mask
     }
     fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
         self.take_depth(depth)
@@ -398,24 +336,7 @@ impl GpuGridWater for FragmentGrid {
     /// # Errors
     /// A size mismatch, or a failed readback.
     fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
-        self.spec.size.check_len("land mask", land.cells().len())?;
-        self.land_parts.placed = land;
-        let land = self.land_parts.combined()?;
-        self.invalidate_level();
-        let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
-        self.write_r32(&self.land, bytemuck::cast_slice(&flags));
-        let per_texel = (texel_bytes(self.format) / 4) as usize;
-        for index in [self.levels.previous(), self.levels.current()] {
-            let mut words: Vec<u32> = bytemuck::pod_collect_to_vec(&self.read_texture(index)?);
-            for (texel, &dry) in words.chunks_exact_mut(per_texel).zip(land.cells()) {
-                if dry {
-                    texel.fill(0);
-                }
-            }
-            self.write_field(index, bytemuck::cast_slice(&words));
-        }
-        self.land_mask = land;
-        Ok(())
+        grid_core::set_land(self, land)
     }
 
     fn encode_shift_window(
@@ -438,14 +359,7 @@ impl GpuGridWater for FragmentGrid {
         encoder: &mut wgpu::CommandEncoder,
         impulse: &Impulse,
     ) -> Result<(), GpuError> {
-        let cells = impulse_cells(
-            impulse,
-            self.spec.size,
-            self.spec.boundary,
-            self.spec.mode,
-            &self.land_mask,
-        );
-        self.record_cell_amounts(encoder, &cells, impulse.displacement())
+        grid_core::encode_add_impulse(self, encoder, impulse)
     }
 
     /// Records one step with bow and stern events from `contacts` into the caller's encoder:
@@ -461,36 +375,7 @@ impl GpuGridWater for FragmentGrid {
         encoder: &mut wgpu::CommandEncoder,
         contacts: &ContactMasks,
     ) -> Result<(), GpuError> {
-        let size = self.spec.size;
-        size.check_len("contact mask", contacts.new_mask().len())?;
-        size.check_len("contact mask", contacts.old_mask().len())?;
-        if contacts.source() == ContactSource::Displacement {
-            // The pressure patch: a plain step, then the masks' displacement on both levels
-            // (the CPU grids' `ContactMasks::apply_to_levels`).
-            contacts.check_offered(self.spec.mode)?;
-            self.encode_steps(encoder, 1, false);
-            let cells = displacement_cells(contacts, size, self.spec.boundary, &self.land_mask);
-            return self.record_cell_amounts(encoder, &cells, true);
-        }
-        // Contact events take and give water: the keeper re-anchors before its next step.
-        self.invalidate_level();
-        self.record_contact_uniforms(encoder, contacts.amplitude());
-        for (texture, mask) in [
-            (&self.contact_new, contacts.new_mask()),
-            (&self.contact_old, contacts.old_mask()),
-        ] {
-            record_texture_write(
-                &self.device,
-                encoder,
-                texture,
-                wgpu::Origin3d::ZERO,
-                texture.size(),
-                4,
-                bytemuck::cast_slice(mask),
-            );
-        }
-        self.encode_steps(encoder, 1, true);
-        Ok(())
+        grid_core::encode_step_with_contacts(self, encoder, contacts)
     }
 
     /// Records `steps` steps into the caller's encoder (one render pass per step). **Records
@@ -504,17 +389,7 @@ impl GpuGridWater for FragmentGrid {
     /// their correction, planned by the CPU's keeper and carried forward to its own step count,
     /// as two passes adding a delta texture (`shaders/add_impulse_fragment.wgsl`).
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        record_in_runs(
-            self,
-            encoder,
-            steps,
-            |grid, left| match (&grid.keeper, grid.keeps_level()) {
-                (Some(keeper), true) => keeper.segment(grid.steps, left),
-                _ => left,
-            },
-            Self::record_keep_level,
-            |grid, encoder, run| grid.encode_steps(encoder, run, false),
-        );
+        grid_core::encode_step_many(self, encoder, steps);
     }
 
     /// Runs `steps` steps. **Submits** one command buffer (what
@@ -527,24 +402,9 @@ impl GpuGridWater for FragmentGrid {
     /// split) the run is cut where mean-level corrections fall, every
     /// [`water_core::kernels::mean_level::mean_level_period`] steps, as on the CPU: each cut
     /// submits the steps so far, **waits** for both levels to come back, corrects them on the
-    /// host with the CPU's keeper and writes them back (`host_keeper.rs`).
+    /// host with the CPU's keeper and writes them back (`keeper/host.rs`).
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        let (device, queue) = (self.device.clone(), self.queue.clone());
-        self.keep_level(true)?;
-        let mut left = steps;
-        while left > 0 {
-            let run = match (&self.keeper, self.keeps_level()) {
-                (Some(keeper), true) => keeper.segment(self.steps, left),
-                _ => left,
-            };
-            submit_recorded(&device, &queue, "water steps", |encoder| {
-                self.encode_steps(encoder, run, false);
-                Ok(())
-            })?;
-            left -= run;
-            self.keep_level(false)?;
-        }
-        Ok(())
+        grid_core::step_many(self, steps)
     }
 
     /// Sets both time levels of a signed or split grid (split: `p` for all cells, then `n`).
@@ -555,8 +415,8 @@ impl GpuGridWater for FragmentGrid {
     /// # Errors
     /// [`GpuError::WrongMode`] in classic mode, a size mismatch otherwise.
     fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
-        let cells = self.spec.size.cells();
-        let channels = match self.spec.mode {
+        let cells = self.core.spec.size.cells();
+        let channels = match self.core.spec.mode {
             GridMode::Classic => {
                 return Err(GpuError::WrongMode {
                     operation: "upload_f32",
@@ -571,16 +431,16 @@ impl GpuGridWater for FragmentGrid {
             if level.len() != cells * channels {
                 return Err(water_core::WaterError::SizeMismatch {
                     what,
-                    width: self.spec.size.width(),
-                    height: self.spec.size.height(),
+                    width: self.core.spec.size.width(),
+                    height: self.core.spec.size.height(),
                     expected: cells * channels,
                     actual: level.len(),
                 }
                 .into());
             }
         }
-        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
+        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
         self.invalidate_level();
         // Interleave split channels into RG texels.
         let texels = |level: &[f32]| -> Vec<f32> {
@@ -593,11 +453,11 @@ impl GpuGridWater for FragmentGrid {
             }
         };
         self.write_field(
-            self.levels.current(),
+            self.core.levels.current(),
             bytemuck::cast_slice(&texels(current)),
         );
         self.write_field(
-            self.levels.previous(),
+            self.core.levels.previous(),
             bytemuck::cast_slice(&texels(previous)),
         );
         Ok(())
@@ -609,22 +469,28 @@ impl GpuGridWater for FragmentGrid {
     /// # Errors
     /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
     fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
-        if self.spec.mode != GridMode::Classic {
+        if self.core.spec.mode != GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "upload_i16",
-                mode: self.spec.mode,
+                mode: self.core.spec.mode,
                 instead: "upload_f32",
             });
         }
-        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
+        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
         for level in [current, previous] {
-            self.spec.size.check_len("classic level", level.len())?;
+            self.core
+                .spec
+                .size
+                .check_len("classic level", level.len())?;
         }
         let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
-        self.write_field(self.levels.current(), bytemuck::cast_slice(&widen(current)));
         self.write_field(
-            self.levels.previous(),
+            self.core.levels.current(),
+            bytemuck::cast_slice(&widen(current)),
+        );
+        self.write_field(
+            self.core.levels.previous(),
             bytemuck::cast_slice(&widen(previous)),
         );
         Ok(())
@@ -637,8 +503,8 @@ impl GpuGridWater for FragmentGrid {
     /// # Errors
     /// [`GpuError::DeviceLost`] if the readback fails.
     fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        let bytes = self.read_texture(self.levels.current())?;
-        Ok(match self.spec.mode {
+        let bytes = self.read_texture(self.core.levels.current())?;
+        Ok(match self.core.spec.mode {
             GridMode::Signed => f32s(&bytes),
             GridMode::Split => f32s(&bytes)
                 .chunks_exact(2)
@@ -654,8 +520,8 @@ impl GpuGridWater for FragmentGrid {
     /// # Errors
     /// [`GpuError::WrongMode`] in classic mode, [`GpuError::DeviceLost`] on failure.
     fn channels(&self) -> Result<Vec<f32>, GpuError> {
-        let values = f32s(&self.read_texture(self.levels.current())?);
-        match self.spec.mode {
+        let values = f32s(&self.read_texture(self.core.levels.current())?);
+        match self.core.spec.mode {
             GridMode::Classic => Err(GpuError::WrongMode {
                 operation: "channels",
                 mode: GridMode::Classic,
@@ -675,14 +541,14 @@ impl GpuGridWater for FragmentGrid {
     /// # Errors
     /// [`GpuError::WrongMode`] outside classic mode, [`GpuError::DeviceLost`] on failure.
     fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
-        if self.spec.mode != GridMode::Classic {
+        if self.core.spec.mode != GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "classic_heights",
-                mode: self.spec.mode,
+                mode: self.core.spec.mode,
                 instead: "heights",
             });
         }
-        let bytes = self.read_texture(self.levels.current())?;
+        let bytes = self.read_texture(self.core.levels.current())?;
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
 
@@ -696,28 +562,28 @@ impl GpuGridWater for FragmentGrid {
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
-        let device = self.device.clone();
-        if self.surface.is_none() {
-            let surface = NormalHeightTexture::new(&device, &self.spec, StorageFormat::F32, false);
+        let device = self.core.device.clone();
+        if self.surface_pipeline.is_none() {
             let pipeline = validated(&device, || {
                 full_screen_pipeline(
                     &device,
                     shaders::SURFACE_NORMALS,
                     "surface_normals",
-                    NormalHeightTexture::fragment_entry(self.spec.mode),
+                    NormalHeightTexture::fragment_entry(self.core.spec.mode),
                     NORMAL_HEIGHT_FORMAT,
                 )
             })?;
-            self.surface = Some((surface, pipeline));
+            self.surface_pipeline = Some(pipeline);
         }
-        let Some((surface, pipeline)) = &self.surface else {
+        let (mode, current) = (self.core.spec.mode, self.core.levels.current());
+        let core = &mut self.core;
+        let surface = core.surface.get_or_insert_with(|| {
+            NormalHeightTexture::new(&device, &core.spec, StorageFormat::F32, false)
+        });
+        let Some(pipeline) = &self.surface_pipeline else {
             unreachable!("made above");
         };
-        let field_binding = if self.spec.mode == GridMode::Classic {
-            5
-        } else {
-            4
-        };
+        let field_binding = if mode == GridMode::Classic { 5 } else { 4 };
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water surface"),
             layout: &pipeline.get_bind_group_layout(0),
@@ -728,13 +594,156 @@ impl GpuGridWater for FragmentGrid {
                 },
                 wgpu::BindGroupEntry {
                     binding: field_binding,
-                    resource: wgpu::BindingResource::TextureView(
-                        &self.views[self.levels.current()],
-                    ),
+                    resource: wgpu::BindingResource::TextureView(&self.views[current]),
                 },
             ],
         });
         full_screen_pass(encoder, &surface.view, pipeline, &group);
         Ok(&surface.view)
+    }
+}
+
+impl LevelStore<3> for FragmentGrid {
+    fn core(&self) -> &GridCore<3> {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut GridCore<3> {
+        &mut self.core
+    }
+
+    fn keeper_plan(&self) -> Option<&KeeperPlan> {
+        self.keeper.as_ref().map(HostKeeper::plan)
+    }
+
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool) {
+        FragmentGrid::encode_steps(self, encoder, steps, contacts);
+    }
+
+    /// The keeper's anchoring or correction, when one is wanted: both levels read back,
+    /// corrected on the host and written back. **Submits and waits** for the readback.
+    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
+        // Levels recorded for the record-only path would correct levels corrected here anew.
+        self.recorded = None;
+        let (keeps, steps) = (self.keeps_level(), self.core.steps);
+        if !keeps
+            || !self
+                .keeper
+                .as_ref()
+                .is_some_and(|k| k.plan().wanted(steps, before_step))
+        {
+            return Ok(());
+        }
+        let (cur, old) = (self.core.levels.current(), self.core.levels.previous());
+        let mut cur_values = f32s(&self.read_texture(cur)?);
+        let mut old_values = f32s(&self.read_texture(old)?);
+        if let Some(keeper) = &mut self.keeper {
+            keeper.correct(steps, &mut cur_values, &mut old_values);
+        }
+        self.write_field(cur, bytemuck::cast_slice(&cur_values));
+        self.write_field(old, bytemuck::cast_slice(&old_values));
+        Ok(())
+    }
+
+    /// The keeper's work for the record-only methods, recorded into the caller's encoder and
+    /// never waiting: before a step (`before_step`), the correction of levels recorded earlier,
+    /// once they have come back (planned by the CPU's keeper for the step count they were
+    /// recorded at and carried forward to this one: `keeper/carried.rs`); then, when none
+    /// are on their way and a correction (or anchoring) is wanted, both levels recorded for
+    /// reading back. Polls the device without waiting.
+    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
+        if !self.keeps_level() {
+            return;
+        }
+        let arrived = before_step
+            .then(|| take_arrived(&self.core.device, &mut self.recorded))
+            .flatten();
+        if let (Some((at, bytes)), Some(keeper)) = (arrived, &mut self.keeper) {
+            let values = f32s(&bytes);
+            let (cur, old) = values.split_at(values.len() / 2);
+            let amounts = pack(&keeper.plan_texels(at, cur, old));
+            if !all_zero(&amounts) {
+                self.record_shift(encoder, &carry_forward(amounts, self.core.steps - at));
+            }
+        }
+        let steps = self.core.steps;
+        let wanted = self
+            .keeper
+            .as_ref()
+            .is_some_and(|k| k.plan().wanted(steps, before_step));
+        if self.recorded.is_none() && wanted {
+            let levels = [
+                &self.textures[self.core.levels.current()],
+                &self.textures[self.core.levels.previous()],
+            ];
+            let texel = texel_bytes(self.format);
+            let readback =
+                PendingReadback::record_textures(&self.core.device, encoder, levels, texel);
+            self.recorded = Some((steps, readback));
+        }
+    }
+
+    /// Forgets the keeper's reference: the levels were changed from outside. Levels recorded
+    /// before the change are dropped too (their correction would land on the changed levels).
+    fn invalidate_level(&mut self) {
+        if let Some(keeper) = &mut self.keeper {
+            keeper.invalidate();
+        }
+        self.recorded = None;
+    }
+
+    fn record_cell_amounts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        cells: &[ImpulseCell],
+        displacement: bool,
+    ) -> Result<(), GpuError> {
+        FragmentGrid::record_cell_amounts(self, encoder, cells, displacement)
+    }
+
+    fn record_contact_masks(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contacts: &ContactMasks,
+    ) {
+        for (texture, mask) in [
+            (&self.contact_new, contacts.new_mask()),
+            (&self.contact_old, contacts.old_mask()),
+        ] {
+            record_texture_write(
+                &self.core.device,
+                encoder,
+                texture,
+                wgpu::Origin3d::ZERO,
+                texture.size(),
+                4,
+                bytemuck::cast_slice(mask),
+            );
+        }
+    }
+
+    fn check_displacement(&self) -> Result<(), GpuError> {
+        Ok(())
+    }
+
+    fn write_land_flags(&self, flags: &[u32]) {
+        self.write_r32(&self.land, bytemuck::cast_slice(flags));
+    }
+
+    fn read_level_words(&self, slot: usize) -> Result<Vec<u32>, GpuError> {
+        Ok(bytemuck::pod_collect_to_vec(&self.read_texture(slot)?))
+    }
+
+    fn write_level_words(&self, slot: usize, words: &[u32]) {
+        self.write_field(slot, bytemuck::cast_slice(words));
+    }
+
+    fn clear_land_words(&self, words: &mut [u32], land: &LandMask) {
+        let per_texel = (texel_bytes(self.format) / 4) as usize;
+        for (texel, &dry) in words.chunks_exact_mut(per_texel).zip(land.cells()) {
+            if dry {
+                texel.fill(0);
+            }
+        }
     }
 }

@@ -2,7 +2,6 @@
 //! ([`crate::SphereComputeWater`], [`crate::SphereFragmentWater`], and [`crate::GpuSphere`]
 //! holding either), as [`crate::GpuGridWater`] is for grids.
 
-use water_core::kernels::mean_level::MeanLevelKeeper;
 use water_sphere::SphereImpulse;
 
 use crate::device_calls::submitted;
@@ -160,38 +159,4 @@ pub trait GpuSphereWater: sealed::OnDevice + sealed::AddedHeights {
     fn heights(&self) -> Result<Vec<f32>, GpuError> {
         Ok(f32s(&self.read_heights_async()?.wait()?))
     }
-}
-
-/// `steps` steps of `water` in runs that end where its mean-level keeper (`keeper(water)`, none
-/// on damped water) wants a correction, `keep(water, before_step)` run before the first and
-/// after each, each run recorded by `record(water, encoder, steps)` (the bare steps, without
-/// the record-only path's own keeper) and submitted: what both backends' `step_many` do on
-/// undamped water.
-///
-/// # Errors
-/// What `keep` reports, [`GpuError::DeviceLost`].
-pub(crate) fn step_in_runs<W: GpuSphereWater>(
-    water: &mut W,
-    steps: u64,
-    keeper: impl Fn(&W) -> Option<&MeanLevelKeeper>,
-    keep: impl Fn(&mut W, bool) -> Result<(), GpuError>,
-    record: impl Fn(&mut W, &mut wgpu::CommandEncoder, u64),
-) -> Result<(), GpuError> {
-    let (device, queue) = (water.device().clone(), water.queue().clone());
-    keep(water, true)?;
-    let mut left = steps;
-    while left > 0 {
-        let done = water.steps_taken();
-        let run = keeper(water).map_or(left, |k| k.segment(done, left));
-        submitted(&device, || {
-            let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("sphere water steps"),
-            });
-            record(water, &mut encoder, run);
-            queue.submit([encoder.finish()]);
-        })?;
-        left -= run;
-        keep(water, false)?;
-    }
-    Ok(())
 }

@@ -86,7 +86,6 @@
 pub use wgpu;
 
 mod agreement;
-mod carried_correction;
 mod compute_grid;
 mod contact_mask_renderer;
 mod context;
@@ -101,9 +100,10 @@ mod gpu_grid;
 mod gpu_grid_water;
 mod gpu_sphere;
 mod gpu_sphere_water;
+mod grid_core;
 mod height_snapshot;
-mod host_keeper;
 mod hull_mesh;
+mod keeper;
 mod normal_height;
 mod ocean_synthesis;
 mod patch_reader;
@@ -114,6 +114,7 @@ mod ring_mesh;
 pub mod shaders;
 mod spec;
 mod sphere_compute;
+mod sphere_core;
 mod sphere_fragment;
 mod storage;
 mod storage_format;

@@ -1,23 +1,19 @@
 //! Sphere water stepped by a compute shader (`shaders/sphere_step.wgsl`), built from a CPU
 //! [`SphereWater`] so both start from the same mesh, weights, coefficients and state.
 
-use water_core::kernels::mean_level::MeanLevelKeeper;
-use water_sphere::{
-    keep_weighted_level, weighted_level_amounts, Icosphere, SphereImpulse, SphereWater,
-};
+use water_sphere::{SphereImpulse, SphereWater};
 
-use crate::carried_correction::{carried_uniform, record_in_runs, take_arrived, Recorded};
 use crate::device_calls::{
     check_limit, record_compute_pass, storage_buffer, uniform_buffer, validated,
 };
 use crate::error::GpuError;
 use crate::gpu_sphere_water::sealed::{AddedHeights, OnDevice};
-use crate::gpu_sphere_water::{step_in_runs, GpuSphereWater};
+use crate::gpu_sphere_water::GpuSphereWater;
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_buffer_write;
 use crate::shaders;
-use crate::time_levels::TimeLevels;
+use crate::sphere_core::{self, SphereCore, SphereLevels};
 use crate::uniforms::{ImpulseCell, ImpulseUniforms, SphereUniforms};
 
 /// Invocations per workgroup of `sphere_step.wgsl`.
@@ -26,29 +22,16 @@ const GROUP: u32 = 256;
 /// Sphere water on the GPU (compute).
 #[derive(Debug)]
 pub struct SphereComputeWater {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    sphere: Icosphere,
-    /// The weights clicks are zero-sum in: the stepper's conserved weights
-    /// ([`SphereWater::conserved_weights`]), as the CPU's clicks use.
-    click_weights: Vec<f64>,
-    vertices: u32,
+    /// The state every GPU sphere water keeps (`sphere_core.rs`).
+    core: SphereCore,
     fields: [wgpu::Buffer; 3],
-    /// `(old, current, spare)`.
-    levels: TimeLevels<3>,
     pipeline: wgpu::ComputePipeline,
     groups: [wgpu::BindGroup; 3],
     impulse_pipeline: wgpu::ComputePipeline,
     dry: wgpu::Buffer,
-    steps: u64,
-    /// Undamped water's mean-level keeper, run on the host on levels read back (as the CPU's
-    /// [`water_sphere::keep_weighted_level`], in the same weights as the clicks).
-    keeper: Option<MeanLevelKeeper>,
     /// The record-only path's shift (`shaders/mean_level.wgsl`, `shift_vertices`), with the
     /// keeper.
     shift: Option<VertexShift>,
-    /// Both levels recorded into a caller's encoder at a step count, on their way back.
-    recorded: Recorded,
 }
 
 /// `shift_vertices` of `shaders/mean_level.wgsl` for one sphere: adds a uniform amount to every
@@ -199,122 +182,34 @@ impl SphereComputeWater {
             })
         })?;
         Ok(Self {
-            device: device.clone(),
-            queue: queue.clone(),
-            sphere: water.sphere().clone(),
-            click_weights: water.conserved_weights().to_vec(),
-            vertices: n as u32,
+            core: SphereCore::new(device, queue, water),
             fields,
-            levels: TimeLevels::new(),
             pipeline,
             groups,
             impulse_pipeline,
             dry,
-            steps: 0,
-            keeper: undamped.then(|| MeanLevelKeeper::with_cells(n)),
             shift,
-            recorded: None,
         })
-    }
-
-    /// The bare steps: one compute pass of `steps` dispatches.
-    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.pipeline);
-            for _ in 0..steps {
-                pass.set_bind_group(0, &self.groups[self.levels.previous()], &[]);
-                pass.dispatch_workgroups(self.vertices.div_ceil(GROUP), 1, 1);
-                self.levels.advance(1);
-            }
-        }
-        self.steps += steps;
-    }
-
-    /// The keeper's work for the record-only path, recorded into the caller's encoder and
-    /// never waiting: before a step (`before_step`), the correction of levels recorded earlier,
-    /// once they have come back (planned for the step count they were recorded at, in the
-    /// stepper's weights, and carried forward to this one: `carried_correction.rs`); then,
-    /// when none are on their way and a correction (or anchoring) is wanted, both levels
-    /// recorded for reading back. Polls the device without waiting.
-    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
-        let (Some(keeper), Some(shift)) = (&mut self.keeper, &self.shift) else {
-            return;
-        };
-        let (cur, old) = (
-            &self.fields[self.levels.current()],
-            &self.fields[self.levels.previous()],
-        );
-        let arrived = before_step
-            .then(|| take_arrived(&self.device, &mut self.recorded))
-            .flatten();
-        if let Some((at, bytes)) = arrived {
-            let values = f32s(&bytes);
-            let levels = values.split_at(values.len() / 2);
-            let amounts = weighted_level_amounts(keeper, &self.click_weights, at, levels);
-            if let Some([c, o]) = carried_uniform(amounts, self.steps - at) {
-                shift.record(&self.device, encoder, [cur, old], [c, o]);
-            }
-        }
-        if self.recorded.is_none() && keeper.wanted(self.steps, before_step) {
-            let readback = PendingReadback::record(&self.device, encoder, &[cur, old]);
-            self.recorded = Some((self.steps, readback));
-        }
-    }
-
-    /// The keeper's anchoring or correction, when one is wanted: both levels read back,
-    /// corrected on the host and written back. **Submits and waits** for the readback.
-    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
-        // Levels recorded for the record-only path would correct levels corrected here anew.
-        self.recorded = None;
-        let Some(keeper) = &mut self.keeper else {
-            return Ok(());
-        };
-        if !keeper.wanted(self.steps, before_step) {
-            return Ok(());
-        }
-        let read = |index: usize| -> Result<Vec<f32>, GpuError> {
-            let buffer = &self.fields[index];
-            let bytes =
-                PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())?.wait()?;
-            Ok(f32s(&bytes))
-        };
-        let (cur, old) = (self.levels.current(), self.levels.previous());
-        let (mut cur_values, mut old_values) = (read(cur)?, read(old)?);
-        keep_weighted_level(
-            keeper,
-            &self.click_weights,
-            self.steps,
-            (&mut cur_values, &mut old_values),
-        );
-        for (index, values) in [(cur, &cur_values), (old, &old_values)] {
-            self.queue
-                .write_buffer(&self.fields[index], 0, bytemuck::cast_slice(values));
-        }
-        Ok(())
     }
 
     /// The buffer holding the current heights (one f32 per vertex, the mesh's order).
     #[must_use]
     pub fn current_buffer(&self) -> &wgpu::Buffer {
-        &self.fields[self.levels.current()]
+        &self.fields[self.core.levels.current()]
     }
 }
 
 impl AddedHeights for SphereComputeWater {
     fn vertex_count(&self) -> usize {
-        self.vertices as usize
+        self.core.vertices as usize
     }
 
     fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
-        click.heights(&self.sphere, &self.click_weights)
+        self.core.impulse_heights(click)
     }
 
     fn forget_level_reference(&mut self) {
-        if let Some(keeper) = &mut self.keeper {
-            keeper.invalidate();
-        }
-        self.recorded = None;
+        self.core.forget_level_reference();
     }
 
     /// Records the vertices whose amount is not zero, as a list of `(vertex, amount)` pairs in
@@ -336,12 +231,12 @@ impl AddedHeights for SphereComputeWater {
         if cells.is_empty() {
             return Ok(());
         }
-        let device = self.device.clone();
+        let device = self.core.device.clone();
         let uniforms = uniform_buffer(
             &device,
             "sphere click",
             bytemuck::bytes_of(&ImpulseUniforms {
-                cells: self.vertices,
+                cells: self.core.vertices,
                 mode: 0,
                 count: cells.len() as u32,
                 _pad: 0,
@@ -361,7 +256,10 @@ impl AddedHeights for SphereComputeWater {
             (0, uniforms.as_entire_binding()),
             (1, amounts.as_entire_binding()),
             (2, self.dry.as_entire_binding()),
-            (3, self.fields[self.levels.current()].as_entire_binding()),
+            (
+                3,
+                self.fields[self.core.levels.current()].as_entire_binding(),
+            ),
         ];
         let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
             .into_iter()
@@ -385,18 +283,18 @@ impl AddedHeights for SphereComputeWater {
 
 impl OnDevice for SphereComputeWater {
     fn device(&self) -> &wgpu::Device {
-        &self.device
+        &self.core.device
     }
 
     fn queue(&self) -> &wgpu::Queue {
-        &self.queue
+        &self.core.queue
     }
 }
 
 impl GpuSphereWater for SphereComputeWater {
     /// Steps taken on the GPU.
     fn steps_taken(&self) -> u64 {
-        self.steps
+        self.core.steps
     }
 
     /// Records `steps` steps into the caller's encoder (one compute pass, or one per stretch
@@ -408,19 +306,7 @@ impl GpuSphereWater for SphereComputeWater {
     /// correction (`shaders/mean_level.wgsl`, `shift_vertices`), carried forward to its own
     /// step count. So the level is kept as long as the caller submits its encoders.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        record_in_runs(
-            self,
-            encoder,
-            steps,
-            |water, left| {
-                water
-                    .keeper
-                    .as_ref()
-                    .map_or(left, |k| k.segment(water.steps, left))
-            },
-            Self::record_keep_level,
-            Self::record_steps,
-        );
+        sphere_core::encode_step_many(self, encoder, steps);
     }
 
     /// `steps` steps. **Submits** the steps; on undamped water the run is cut where mean-level
@@ -430,13 +316,7 @@ impl GpuSphereWater for SphereComputeWater {
     /// # Errors
     /// [`GpuError::DeviceLost`].
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        step_in_runs(
-            self,
-            steps,
-            |w| w.keeper.as_ref(),
-            Self::keep_level,
-            Self::record_steps,
-        )
+        sphere_core::step_many(self, steps)
     }
 
     /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's
@@ -446,7 +326,67 @@ impl GpuSphereWater for SphereComputeWater {
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
-        let buffer = &self.fields[self.levels.current()];
-        PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
+        let buffer = &self.fields[self.core.levels.current()];
+        PendingReadback::start(&self.core.device, &self.core.queue, buffer, buffer.size())
+    }
+}
+
+impl SphereLevels for SphereComputeWater {
+    fn core(&self) -> &SphereCore {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut SphereCore {
+        &mut self.core
+    }
+
+    /// The bare steps: one compute pass of `steps` dispatches.
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            for _ in 0..steps {
+                pass.set_bind_group(0, &self.groups[self.core.levels.previous()], &[]);
+                pass.dispatch_workgroups(self.core.vertices.div_ceil(GROUP), 1, 1);
+                self.core.levels.advance(1);
+            }
+        }
+        self.core.steps += steps;
+    }
+
+    fn read_level(&self, slot: usize) -> Result<Vec<f32>, GpuError> {
+        let buffer = &self.fields[slot];
+        let core = &self.core;
+        let bytes =
+            PendingReadback::start(&core.device, &core.queue, buffer, buffer.size())?.wait()?;
+        Ok(f32s(&bytes))
+    }
+
+    fn write_level(&self, slot: usize, values: Vec<f32>) {
+        self.core
+            .queue
+            .write_buffer(&self.fields[slot], 0, bytemuck::cast_slice(&values));
+    }
+
+    fn record_levels_readback(&self, encoder: &mut wgpu::CommandEncoder) -> PendingReadback {
+        let levels = self.core.levels;
+        let (cur, old) = (
+            &self.fields[levels.current()],
+            &self.fields[levels.previous()],
+        );
+        PendingReadback::record(&self.core.device, encoder, &[cur, old])
+    }
+
+    /// `shift_vertices` of `shaders/mean_level.wgsl` on both levels.
+    fn record_uniform_shift(&mut self, encoder: &mut wgpu::CommandEncoder, amounts: [f32; 2]) {
+        let Some(shift) = &self.shift else {
+            return;
+        };
+        let levels = self.core.levels;
+        let (cur, old) = (
+            &self.fields[levels.current()],
+            &self.fields[levels.previous()],
+        );
+        shift.record(&self.core.device, encoder, [cur, old], amounts);
     }
 }

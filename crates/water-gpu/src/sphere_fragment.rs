@@ -27,21 +27,17 @@
 //! textures work on every backend wgpu runs on, where storage buffers in fragment shaders are
 //! missing on downlevel GL devices.
 
-use water_core::kernels::mean_level::MeanLevelKeeper;
-use water_sphere::{
-    keep_weighted_level, weighted_level_amounts, Icosphere, SphereImpulse, SphereWater,
-};
+use water_sphere::{SphereImpulse, SphereWater};
 
-use crate::carried_correction::{carried_uniform, record_in_runs, take_arrived, Recorded};
 use crate::device_calls::{check_limit, level_texture, uniform_buffer, validated};
 use crate::error::GpuError;
 use crate::gpu_sphere_water::sealed::{AddedHeights, OnDevice};
-use crate::gpu_sphere_water::{step_in_runs, GpuSphereWater};
+use crate::gpu_sphere_water::GpuSphereWater;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_texture_write;
 use crate::shaders;
-use crate::time_levels::TimeLevels;
+use crate::sphere_core::{self, SphereCore, SphereLevels};
 use crate::uniforms::SphereFragmentUniforms;
 
 /// Format of the height textures.
@@ -77,17 +73,11 @@ pub(crate) fn texture_size(vertices: usize, max_dimension: u32) -> Result<(u32, 
 /// Sphere water on the GPU (render passes into textures).
 #[derive(Debug)]
 pub struct SphereFragmentWater {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    sphere: Icosphere,
-    /// The weights clicks are zero-sum in: the stepper's conserved weights
-    /// ([`SphereWater::conserved_weights`]), as the CPU's clicks use.
-    click_weights: Vec<f64>,
-    vertices: u32,
+    /// The state every GPU sphere water keeps (`sphere_core.rs`); its ring's slots only ever
+    /// rotate, so `groups[old]` is the step's bind group.
+    core: SphereCore,
     fields: [wgpu::Texture; 3],
     views: [wgpu::TextureView; 3],
-    /// `(old, current, spare)`; they only ever rotate, so `groups[old]` is the step's bind group.
-    levels: TimeLevels<3>,
     pipeline: wgpu::RenderPipeline,
     groups: [wgpu::BindGroup; 3],
     impulse_pipeline: wgpu::RenderPipeline,
@@ -95,13 +85,6 @@ pub struct SphereFragmentWater {
     delta: wgpu::Texture,
     /// All zero: `add_impulse_fragment.wgsl`'s land mask (the sphere has no land).
     dry: wgpu::Texture,
-    steps: u64,
-    /// Undamped water's mean-level keeper, run on the host on levels read back (as the CPU's
-    /// [`water_sphere::keep_weighted_level`], in the same weights as the clicks).
-    keeper: Option<MeanLevelKeeper>,
-    /// Both levels recorded into a caller's encoder at a step count, on their way back (the
-    /// record-only path's keeper).
-    recorded: Recorded,
 }
 
 impl SphereFragmentWater {
@@ -271,167 +254,41 @@ impl SphereFragmentWater {
             })
         })?;
         Ok(Self {
-            device: device.clone(),
-            queue: queue.clone(),
-            sphere: water.sphere().clone(),
-            click_weights: water.conserved_weights().to_vec(),
-            vertices: n as u32,
+            core: SphereCore::new(device, queue, water),
             fields,
             views,
-            levels: TimeLevels::new(),
             pipeline,
             groups,
             impulse_pipeline,
             delta,
             dry,
-            steps: 0,
-            keeper: (water.step_coefficients().1 == 1.0).then(|| MeanLevelKeeper::with_cells(n)),
-            recorded: None,
         })
-    }
-
-    /// The keeper's anchoring or correction, when one is wanted: both levels read back,
-    /// corrected on the host and written back (the texture's unused tail as zeros). **Submits
-    /// and waits** for the readback.
-    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError> {
-        // Levels recorded for the record-only path would correct levels corrected here anew.
-        self.recorded = None;
-        let Some(keeper) = &mut self.keeper else {
-            return Ok(());
-        };
-        if !keeper.wanted(self.steps, before_step) {
-            return Ok(());
-        }
-        let n = self.vertices as usize;
-        let read = |index: usize| -> Result<Vec<f32>, GpuError> {
-            let texture = &self.fields[index];
-            let bytes =
-                PendingReadback::start_texture(&self.device, &self.queue, texture, 4, n * 4)?
-                    .wait()?;
-            Ok(f32s(&bytes))
-        };
-        let (cur, old) = (self.levels.current(), self.levels.previous());
-        let (mut cur_values, mut old_values) = (read(cur)?, read(old)?);
-        keep_weighted_level(
-            keeper,
-            &self.click_weights,
-            self.steps,
-            (&mut cur_values, &mut old_values),
-        );
-        for (index, mut values) in [(cur, cur_values), (old, old_values)] {
-            let texture = &self.fields[index];
-            values.resize((texture.width() * texture.height()) as usize, 0.0);
-            self.queue.write_texture(
-                texture.as_image_copy(),
-                bytemuck::cast_slice(&values),
-                wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(texture.width() * 4),
-                    rows_per_image: None,
-                },
-                texture.size(),
-            );
-        }
-        Ok(())
-    }
-
-    /// The bare steps: one render pass per step.
-    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        for _ in 0..steps {
-            let l = self.levels;
-            let group = &self.groups[l.previous()];
-            full_screen_pass(encoder, &self.views[l.next()], &self.pipeline, group);
-            self.levels.advance(1);
-        }
-        self.steps += steps;
-    }
-
-    /// The keeper's work for the record-only path, recorded into the caller's encoder and
-    /// never waiting: before a step (`before_step`), the correction of levels recorded earlier,
-    /// once they have come back (planned in the stepper's weights for the step count they were
-    /// recorded at and carried forward to this one: `carried_correction.rs`); then, when none
-    /// are on their way and a correction (or anchoring) is wanted, both levels recorded for
-    /// reading back. Polls the device without waiting.
-    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
-        if self.keeper.is_none() {
-            return;
-        }
-        let arrived = before_step
-            .then(|| take_arrived(&self.device, &mut self.recorded))
-            .flatten();
-        if let (Some((at, bytes)), Some(keeper)) = (arrived, &mut self.keeper) {
-            let n = self.vertices as usize;
-            let values = f32s(&bytes);
-            let (cur, old) = values.split_at(values.len() / 2);
-            let levels = (&cur[..n], &old[..n]);
-            let amounts = weighted_level_amounts(keeper, &self.click_weights, at, levels);
-            if let Some(carried) = carried_uniform(amounts, self.steps - at) {
-                self.record_shift(encoder, carried);
-            }
-        }
-        let steps = self.steps;
-        let wanted = self
-            .keeper
-            .as_ref()
-            .is_some_and(|k| k.wanted(steps, before_step));
-        if self.recorded.is_none() && wanted {
-            let levels = [
-                &self.fields[self.levels.current()],
-                &self.fields[self.levels.previous()],
-            ];
-            let readback = PendingReadback::record_textures(&self.device, encoder, levels, 4);
-            self.recorded = Some((steps, readback));
-        }
-    }
-
-    /// Records adding `amounts[0]` to every vertex of the current level and `amounts[1]` to the
-    /// previous one (the textures' unused tails stay zero): each level plus a delta texture,
-    /// rendered into the spare texture and then into the current level's, the roles rotated
-    /// by one as a step rotates them. The delta is cleared afterwards, in order.
-    fn record_shift(&mut self, encoder: &mut wgpu::CommandEncoder, amounts: [f32; 2]) {
-        let extent = self.delta.size();
-        let texels = (extent.width * extent.height) as usize;
-        let n = self.vertices as usize;
-        let delta = |amount: f32| {
-            let mut values = vec![0.0f32; texels];
-            values[..n].fill(amount);
-            values
-        };
-        let device = self.device.clone();
-        let write = |encoder: &mut wgpu::CommandEncoder, values: &[f32]| {
-            let (origin, bytes) = (wgpu::Origin3d::ZERO, bytemuck::cast_slice(values));
-            record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
-        };
-        let l = self.levels;
-        write(encoder, &delta(amounts[0]));
-        self.record_add_delta(encoder, l.current(), l.next());
-        write(encoder, &delta(amounts[1]));
-        self.record_add_delta(encoder, l.previous(), l.current());
-        write(encoder, &vec![0.0; texels]);
-        self.levels.advance(1);
     }
 
     /// Records `level + delta` rendered into `target` (`shaders/add_impulse_fragment.wgsl`).
     fn record_add_delta(&self, encoder: &mut wgpu::CommandEncoder, level: usize, target: usize) {
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("sphere fragment delta"),
-            layout: &self.impulse_pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&self.views[level]),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&view(&self.delta)),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(&view(&self.dry)),
-                },
-            ],
-        });
+        let group = self
+            .core
+            .device
+            .create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("sphere fragment delta"),
+                layout: &self.impulse_pipeline.get_bind_group_layout(0),
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(&self.views[level]),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::TextureView(&view(&self.delta)),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::TextureView(&view(&self.dry)),
+                    },
+                ],
+            });
         full_screen_pass(encoder, &self.views[target], &self.impulse_pipeline, &group);
     }
 
@@ -447,24 +304,21 @@ impl SphereFragmentWater {
     /// frame.
     #[must_use]
     pub fn current_view(&self) -> &wgpu::TextureView {
-        &self.views[self.levels.current()]
+        &self.views[self.core.levels.current()]
     }
 }
 
 impl AddedHeights for SphereFragmentWater {
     fn vertex_count(&self) -> usize {
-        self.vertices as usize
+        self.core.vertices as usize
     }
 
     fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
-        click.heights(&self.sphere, &self.click_weights)
+        self.core.impulse_heights(click)
     }
 
     fn forget_level_reference(&mut self) {
-        if let Some(keeper) = &mut self.keeper {
-            keeper.invalidate();
-        }
-        self.recorded = None;
+        self.core.forget_level_reference();
     }
 
     /// Records a copy of the rows the non-zero amounts touch into the delta texture, a render
@@ -495,12 +349,12 @@ impl AddedHeights for SphereFragmentWater {
             height: (row1 - row0) as u32,
             depth_or_array_layers: 1,
         };
-        let device = self.device.clone();
+        let device = self.core.device.clone();
         // The delta rows written and cleared by copies recorded around the pass, in order with
         // whatever else the encoder holds (a queued write would land before all of it).
         let bytes: &[u8] = bytemuck::cast_slice(&rows);
         record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
-        let (cur, spare) = (self.levels.current(), self.levels.next());
+        let (cur, spare) = (self.core.levels.current(), self.core.levels.next());
         self.record_add_delta(encoder, cur, spare);
         // Back into the current texture rather than swapping roles: the three step bind
         // groups assume roles that only rotate, and clicks are rare next to steps.
@@ -518,18 +372,18 @@ impl AddedHeights for SphereFragmentWater {
 
 impl OnDevice for SphereFragmentWater {
     fn device(&self) -> &wgpu::Device {
-        &self.device
+        &self.core.device
     }
 
     fn queue(&self) -> &wgpu::Queue {
-        &self.queue
+        &self.core.queue
     }
 }
 
 impl GpuSphereWater for SphereFragmentWater {
     /// Steps taken on the GPU.
     fn steps_taken(&self) -> u64 {
-        self.steps
+        self.core.steps
     }
 
     /// Records `steps` steps into the caller's encoder (one render pass per step).
@@ -539,13 +393,7 @@ impl GpuSphereWater for SphereFragmentWater {
     /// # Errors
     /// [`GpuError::DeviceLost`].
     fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        step_in_runs(
-            self,
-            steps,
-            |w| w.keeper.as_ref(),
-            Self::keep_level,
-            Self::record_steps,
-        )
+        sphere_core::step_many(self, steps)
     }
 
     /// Records `steps` steps into the caller's encoder (one render pass per step).
@@ -555,19 +403,7 @@ impl GpuSphereWater for SphereFragmentWater {
     /// the caller submits; a later `encode_step_many` that finds them arrived records their
     /// correction, carried forward to its own step count, as two passes adding a delta texture.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        record_in_runs(
-            self,
-            encoder,
-            steps,
-            |water, left| {
-                water
-                    .keeper
-                    .as_ref()
-                    .map_or(left, |k| k.segment(water.steps, left))
-            },
-            Self::record_keep_level,
-            Self::record_steps,
-        );
+        sphere_core::encode_step_many(self, encoder, steps);
     }
 
     /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's
@@ -578,12 +414,92 @@ impl GpuSphereWater for SphereFragmentWater {
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
         PendingReadback::start_texture(
-            &self.device,
-            &self.queue,
-            &self.fields[self.levels.current()],
+            &self.core.device,
+            &self.core.queue,
+            &self.fields[self.core.levels.current()],
             4,
-            self.vertices as usize * 4,
+            self.core.vertices as usize * 4,
         )
+    }
+}
+
+impl SphereLevels for SphereFragmentWater {
+    fn core(&self) -> &SphereCore {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut SphereCore {
+        &mut self.core
+    }
+
+    /// The bare steps: one render pass per step.
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        for _ in 0..steps {
+            let l = self.core.levels;
+            let group = &self.groups[l.previous()];
+            full_screen_pass(encoder, &self.views[l.next()], &self.pipeline, group);
+            self.core.levels.advance(1);
+        }
+        self.core.steps += steps;
+    }
+
+    fn read_level(&self, slot: usize) -> Result<Vec<f32>, GpuError> {
+        let (core, texture) = (&self.core, &self.fields[slot]);
+        let bytes = core.vertices as usize * 4;
+        let pending = PendingReadback::start_texture(&core.device, &core.queue, texture, 4, bytes)?;
+        Ok(f32s(&pending.wait()?))
+    }
+
+    /// Writes the texture's unused tail as zeros.
+    fn write_level(&self, slot: usize, mut values: Vec<f32>) {
+        let texture = &self.fields[slot];
+        values.resize((texture.width() * texture.height()) as usize, 0.0);
+        self.core.queue.write_texture(
+            texture.as_image_copy(),
+            bytemuck::cast_slice(&values),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(texture.width() * 4),
+                rows_per_image: None,
+            },
+            texture.size(),
+        );
+    }
+
+    fn record_levels_readback(&self, encoder: &mut wgpu::CommandEncoder) -> PendingReadback {
+        let levels = self.core.levels;
+        let textures = [
+            &self.fields[levels.current()],
+            &self.fields[levels.previous()],
+        ];
+        PendingReadback::record_textures(&self.core.device, encoder, textures, 4)
+    }
+
+    /// Records adding `amounts[0]` to every vertex of the current level and `amounts[1]` to the
+    /// previous one (the textures' unused tails stay zero): each level plus a delta texture,
+    /// rendered into the spare texture and then into the current level's, the roles rotated
+    /// by one as a step rotates them. The delta is cleared afterwards, in order.
+    fn record_uniform_shift(&mut self, encoder: &mut wgpu::CommandEncoder, amounts: [f32; 2]) {
+        let extent = self.delta.size();
+        let texels = (extent.width * extent.height) as usize;
+        let n = self.core.vertices as usize;
+        let delta = |amount: f32| {
+            let mut values = vec![0.0f32; texels];
+            values[..n].fill(amount);
+            values
+        };
+        let device = self.core.device.clone();
+        let write = |encoder: &mut wgpu::CommandEncoder, values: &[f32]| {
+            let (origin, bytes) = (wgpu::Origin3d::ZERO, bytemuck::cast_slice(values));
+            record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
+        };
+        let l = self.core.levels;
+        write(encoder, &delta(amounts[0]));
+        self.record_add_delta(encoder, l.current(), l.next());
+        write(encoder, &delta(amounts[1]));
+        self.record_add_delta(encoder, l.previous(), l.current());
+        write(encoder, &vec![0.0; texels]);
+        self.core.levels.advance(1);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The mean level is a conserved quantity of both GPU backends too: on reflective and periodic
 //! undamped grids `ComputeGrid` runs the CPU's mean-level keeper (its sums and shift in
 //! `shaders/mean_level.wgsl`, the plan from `water_core::kernels::mean_level`) and
-//! `FragmentGrid` the CPU's keeper itself on levels read back (`host_keeper.rs`), at the same
+//! `FragmentGrid` the CPU's keeper itself on levels read back (`keeper/host.rs`), at the same
 //! steps (`docs/math.md`, section 9; `docs/reliability.md`, "Volume conservation"), so over long
 //! runs the mean level stays put and the GPU still matches the CPU.
 

@@ -1,37 +1,19 @@
-//! Impulses on [`ComputeGrid`]: the per-cell amounts computed on the host exactly as the CPU
-//! grids compute them ([`Impulse::for_each_cell`]), added on the GPU by
-//! `shaders/add_impulse.wgsl` (f32 cells) or `shaders/add_impulse_f16.wgsl` (f16 words).
+//! Impulses on [`ComputeGrid`]: the per-cell amounts, computed on the host exactly as the CPU
+//! grids compute them (`grid_core.rs`), added on the GPU by `shaders/add_impulse.wgsl` (f32
+//! cells) or `shaders/add_impulse_f16.wgsl` (f16 words).
 
 use std::collections::HashMap;
 
-use water_core::{Boundary, ContactMasks, GridMode, GridSize, Impulse, LandMask};
+use water_core::GridMode;
 
 use super::{ComputeGrid, IMPULSE_GROUP};
 use crate::device_calls::record_compute_pass;
 use crate::error::GpuError;
+use crate::grid_core::LevelStore;
 use crate::storage::StorageFormat;
 use crate::uniforms::{mode_code, ImpulseCell, ImpulseUniforms, ImpulseWord};
-#[cfg(doc)]
-use crate::GpuGridWater;
 
 impl ComputeGrid {
-    /// What [`GpuGridWater::encode_add_impulse`] records: one pass adding the impulse's amounts
-    /// to the current level (and the previous one for a displacement).
-    pub(super) fn record_impulse(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        impulse: &Impulse,
-    ) -> Result<(), GpuError> {
-        let cells = impulse_cells(
-            impulse,
-            self.spec.size,
-            self.spec.boundary,
-            self.spec.mode,
-            &self.land_mask,
-        );
-        self.record_cell_amounts(encoder, &cells, impulse.displacement())
-    }
-
     /// One pass adding `cells`' amounts to the current level, and to the previous one for a
     /// `displacement` (the water moved, its velocity kept): impulses, and the pressure patch
     /// of `ContactSource::Displacement` after a step.
@@ -57,12 +39,12 @@ impl ComputeGrid {
             }
         };
         let uniforms = ImpulseUniforms {
-            cells: self.spec.size.cells() as u32,
-            mode: mode_code(self.spec.mode),
+            cells: self.core.spec.size.cells() as u32,
+            mode: mode_code(self.core.spec.mode),
             count: count as u32,
             _pad: 0,
         };
-        let device = &self.device;
+        let device = &self.core.device;
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("water impulse"),
             contents: bytemuck::bytes_of(&uniforms),
@@ -73,16 +55,16 @@ impl ComputeGrid {
             contents: &entries,
             usage: wgpu::BufferUsages::STORAGE,
         });
-        let field_binding = if self.spec.mode == GridMode::Classic {
+        let field_binding = if self.core.spec.mode == GridMode::Classic {
             4
         } else {
             3
         };
         // A displacement adds the same amounts to the previous level, so the bump starts at
         // rest (DESIGN.md, "Impulses").
-        let mut levels = vec![self.levels.current()];
+        let mut levels = vec![self.core.levels.current()];
         if displacement {
-            levels.push(self.levels.previous());
+            levels.push(self.core.levels.previous());
         }
         let groups: Vec<wgpu::BindGroup> = levels
             .iter()
@@ -130,17 +112,17 @@ impl ComputeGrid {
     /// are left out (as the f32 kernel skips them); split grids send negative amounts, as
     /// magnitudes, to the `n` plane.
     fn impulse_words(&self, cells: &[ImpulseCell]) -> Vec<ImpulseWord> {
-        let size = self.spec.size;
+        let size = self.core.spec.size;
         let (width, height) = (size.width(), size.height());
         let row_words = StorageFormat::F16.words_per_row(width);
         let mut words: Vec<ImpulseWord> = Vec::new();
         let mut slot: HashMap<u32, usize> = HashMap::new();
         for cell in cells {
             let i = cell.index as usize;
-            if self.land_mask.cells()[i] {
+            if self.core.land_mask.cells()[i] {
                 continue;
             }
-            let (plane, amount) = if self.spec.mode == GridMode::Split && cell.amount < 0.0 {
+            let (plane, amount) = if self.core.spec.mode == GridMode::Split && cell.amount < 0.0 {
                 (1, -cell.amount)
             } else {
                 (0, cell.amount)
@@ -165,52 +147,4 @@ impl ComputeGrid {
         }
         words
     }
-}
-
-/// The pressure patch's per-cell amounts after a step, as the CPU grids add them
-/// ([`ContactMasks::displacements`]): on a fixed boundary interior cells only, no land cells.
-pub(crate) fn displacement_cells(
-    contacts: &ContactMasks,
-    size: GridSize,
-    boundary: Boundary,
-    land: &LandMask,
-) -> Vec<ImpulseCell> {
-    let (w, h) = (size.width(), size.height());
-    let on_rim = |i: usize| {
-        let (x, y) = (i % w, i / w);
-        boundary == Boundary::Fixed && (x == 0 || y == 0 || x == w - 1 || y == h - 1)
-    };
-    contacts
-        .displacements()
-        .filter(|&(i, _)| !land.cells()[i] && !on_rim(i))
-        .map(|(i, amount)| ImpulseCell {
-            index: i as u32,
-            amount,
-        })
-        .collect()
-}
-
-/// The impulse's per-cell amounts as the CPU grids would add them: interior cells only on a
-/// fixed boundary, no land cells, classic amounts rounded and saturated to i16 first.
-pub(crate) fn impulse_cells(
-    impulse: &Impulse,
-    size: GridSize,
-    boundary: Boundary,
-    mode: GridMode,
-    land: &LandMask,
-) -> Vec<ImpulseCell> {
-    let mut cells = Vec::new();
-    let interior_only = boundary == Boundary::Fixed || mode == GridMode::Classic;
-    impulse.for_each_cell(size, interior_only, Some(land), |index, amount| {
-        let amount = if mode == GridMode::Classic {
-            f32::from(amount.round() as i16)
-        } else {
-            amount
-        };
-        cells.push(ImpulseCell {
-            index: index as u32,
-            amount,
-        });
-    });
-    cells
 }

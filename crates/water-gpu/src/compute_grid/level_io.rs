@@ -5,6 +5,7 @@ use water_core::{GridMode, LandMask};
 
 use super::ComputeGrid;
 use crate::error::GpuError;
+use crate::grid_core::LevelStore;
 use crate::readback::{f32s, i32s, PendingReadback};
 use crate::storage::{check_f16_range, pack_f16_rows, unpack_f16_rows, StorageFormat};
 
@@ -15,8 +16,8 @@ impl ComputeGrid {
             if bytes.len() != expected {
                 return Err(water_core::WaterError::SizeMismatch {
                     what,
-                    width: self.spec.size.width(),
-                    height: self.spec.size.height(),
+                    width: self.core.spec.size.width(),
+                    height: self.core.spec.size.height(),
                     expected: expected / 4,
                     actual: bytes.len() / 4,
                 }
@@ -24,10 +25,12 @@ impl ComputeGrid {
             }
         }
         self.invalidate_level();
-        self.queue
-            .write_buffer(&self.fields[self.levels.current()], 0, current);
-        self.queue
-            .write_buffer(&self.fields[self.levels.previous()], 0, previous);
+        self.core
+            .queue
+            .write_buffer(&self.fields[self.core.levels.current()], 0, current);
+        self.core
+            .queue
+            .write_buffer(&self.fields[self.core.levels.previous()], 0, previous);
         Ok(())
     }
 
@@ -39,17 +42,18 @@ impl ComputeGrid {
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     pub fn read_current_async(&self) -> Result<PendingReadback, GpuError> {
-        let buffer = &self.fields[self.levels.current()];
-        PendingReadback::start(&self.device, &self.queue, buffer, buffer.size())
+        let buffer = &self.fields[self.core.levels.current()];
+        PendingReadback::start(&self.core.device, &self.core.queue, buffer, buffer.size())
     }
 
     /// The raw bytes of a level as `channels * cells` f32 values (f16 widened exactly).
     pub(super) fn decode(&self, bytes: &[u8]) -> Vec<f32> {
         match self.storage {
             StorageFormat::F32 => f32s(bytes),
-            StorageFormat::F16 => {
-                unpack_f16_rows(&bytemuck::pod_collect_to_vec(bytes), self.spec.size.width())
-            }
+            StorageFormat::F16 => unpack_f16_rows(
+                &bytemuck::pod_collect_to_vec(bytes),
+                self.core.spec.size.width(),
+            ),
         }
     }
 
@@ -57,7 +61,7 @@ impl ComputeGrid {
     /// [`ComputeGrid::upload_f32`](crate::GpuGridWater::upload_f32) takes and [`ComputeGrid::channels`](crate::GpuGridWater::channels) returns.
     #[must_use]
     pub fn values_per_level(&self) -> usize {
-        self.channels as usize * self.spec.size.cells()
+        self.channels as usize * self.core.spec.size.cells()
     }
 }
 
@@ -91,15 +95,15 @@ impl ComputeGrid {
         current: &[f32],
         previous: &[f32],
     ) -> Result<(), GpuError> {
-        if self.spec.mode == GridMode::Classic {
+        if self.core.spec.mode == GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "upload_f32",
                 mode: GridMode::Classic,
                 instead: "upload_i16",
             });
         }
-        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
+        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
         match self.storage {
             StorageFormat::F32 => self.upload(
                 bytemuck::cast_slice(current),
@@ -111,8 +115,8 @@ impl ComputeGrid {
                     if values.len() != expected {
                         return Err(water_core::WaterError::SizeMismatch {
                             what,
-                            width: self.spec.size.width(),
-                            height: self.spec.size.height(),
+                            width: self.core.spec.size.width(),
+                            height: self.core.spec.size.height(),
                             expected,
                             actual: values.len(),
                         }
@@ -120,7 +124,7 @@ impl ComputeGrid {
                     }
                     check_f16_range(what, values)?;
                 }
-                let width = self.spec.size.width();
+                let width = self.core.spec.size.width();
                 self.upload(
                     bytemuck::cast_slice(&pack_f16_rows(current, width)),
                     bytemuck::cast_slice(&pack_f16_rows(previous, width)),
@@ -135,15 +139,15 @@ impl ComputeGrid {
         current: &[i16],
         previous: &[i16],
     ) -> Result<(), GpuError> {
-        if self.spec.mode != GridMode::Classic {
+        if self.core.spec.mode != GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "upload_i16",
-                mode: self.spec.mode,
+                mode: self.core.spec.mode,
                 instead: "upload_f32",
             });
         }
-        let current = &crate::spec::settled_level(&self.spec, &self.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.spec, &self.land_mask, previous);
+        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
         let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
         self.upload(
             bytemuck::cast_slice(&widen(current)),
@@ -154,8 +158,8 @@ impl ComputeGrid {
     /// [`GpuGridWater::heights`](crate::GpuGridWater::heights): the current level read back (waits) as heights.
     pub(super) fn read_heights(&self) -> Result<Vec<f32>, GpuError> {
         let bytes = self.read_current_async()?.wait()?;
-        let cells = self.spec.size.cells();
-        Ok(match self.spec.mode {
+        let cells = self.core.spec.size.cells();
+        Ok(match self.core.spec.mode {
             GridMode::Signed => self.decode(&bytes),
             GridMode::Split => {
                 let v = self.decode(&bytes);
@@ -171,7 +175,7 @@ impl ComputeGrid {
 
     /// [`GpuGridWater::channels`](crate::GpuGridWater::channels): the current level's raw channels read back (waits).
     pub(super) fn read_channels(&self) -> Result<Vec<f32>, GpuError> {
-        if self.spec.mode == GridMode::Classic {
+        if self.core.spec.mode == GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "channels",
                 mode: GridMode::Classic,
@@ -183,10 +187,10 @@ impl ComputeGrid {
 
     /// [`GpuGridWater::classic_heights`](crate::GpuGridWater::classic_heights): the current classic level read back (waits).
     pub(super) fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError> {
-        if self.spec.mode != GridMode::Classic {
+        if self.core.spec.mode != GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "classic_heights",
-                mode: self.spec.mode,
+                mode: self.core.spec.mode,
                 instead: "heights",
             });
         }

@@ -293,8 +293,8 @@ impl ComputeGrid {
         };
         let groups: Vec<wgpu::BindGroup> = (0..steps)
             .map(|_| {
-                let l = self.levels;
-                self.levels.advance(1);
+                let l = self.core.levels;
+                self.core.levels.advance(1);
                 self.spectral_group(&contacts, l.previous(), l.current(), l.next())
             })
             .collect();
@@ -312,8 +312,8 @@ impl ComputeGrid {
             unreachable!("spectral steps are only recorded with a plan");
         };
         let (w, h) = (
-            self.spec.size.width() as u32,
-            self.spec.size.height() as u32,
+            self.core.spec.size.width() as u32,
+            self.core.spec.size.height() as u32,
         );
         // One workgroup per row, per column, per row; over a depth map then a tile per 16 x 16
         // cells for `depth_finish`.
@@ -341,7 +341,7 @@ impl ComputeGrid {
             }
         }
         let steps = groups.len() as u64;
-        self.steps += steps;
+        self.core.steps += steps;
         self.dispatches += kernels.len() as u64 * steps;
     }
 
@@ -366,9 +366,9 @@ impl ComputeGrid {
             _ => (&self.contact_new, &self.contact_old),
         };
         let uniforms = if with_contacts {
-            &self.uniforms_contacts
+            &self.core.uniforms_contacts
         } else {
-            &self.uniforms_plain
+            &self.core.uniforms_plain
         };
         let mut resources =
             self.step_bindings(uniforms, (old, cur, new), (contact_new, contact_old));
@@ -383,7 +383,7 @@ impl ComputeGrid {
             plan.flux.as_entire_binding(),
         ]);
         let group = crate::device_calls::bind_in_order(
-            &self.device,
+            &self.core.device,
             &plan.layout,
             "water spectral step",
             resources,

@@ -13,7 +13,7 @@ impl ComputeGrid {
     /// Workgroups of a single-step dispatch: one invocation per cell, or per word of two cells
     /// with f16 storage.
     pub(super) fn step_workgroups(&self) -> (u32, u32) {
-        let size = self.spec.size;
+        let size = self.core.spec.size;
         let row = self.storage.words_per_row(size.width()) as u32;
         (row.div_ceil(TILE), (size.height() as u32).div_ceil(TILE))
     }
@@ -38,7 +38,7 @@ impl ComputeGrid {
             self.encode_spectral_steps(encoder, steps, contacts, timestamp_writes);
             return;
         }
-        let size = self.spec.size;
+        let size = self.core.spec.size;
         // The fused kernel covers TILE x TILE cells per workgroup in either storage format.
         let groups_x = (size.width() as u32).div_ceil(TILE);
         let groups_y = (size.height() as u32).div_ceil(TILE);
@@ -49,16 +49,16 @@ impl ComputeGrid {
         let mut left = steps;
         while left > 0 {
             if !contacts && self.fused_pipeline.is_some() && left >= FUSED_STEPS {
-                let l = self.levels;
+                let l = self.core.levels;
                 let group = self.fused_group(l.previous(), l.current(), l.after_next(), l.next());
                 plan.push((true, group));
-                self.levels.advance(2);
+                self.core.levels.advance(2);
                 left -= FUSED_STEPS;
             } else {
-                let l = self.levels;
+                let l = self.core.levels;
                 let group = self.step_group(contacts, l.previous(), l.current(), l.next());
                 plan.push((false, group));
-                self.levels.advance(1);
+                self.core.levels.advance(1);
                 left -= 1;
             }
         }
@@ -80,7 +80,7 @@ impl ComputeGrid {
                 }
             }
         }
-        self.steps += steps;
+        self.core.steps += steps;
         self.dispatches += plan.len() as u64;
     }
 
@@ -96,9 +96,9 @@ impl ComputeGrid {
             return group.clone();
         }
         let uniforms = if contacts {
-            &self.uniforms_contacts
+            &self.core.uniforms_contacts
         } else {
-            &self.uniforms_plain
+            &self.core.uniforms_plain
         };
         let mut resources = self.step_bindings(
             uniforms,
@@ -128,7 +128,7 @@ impl ComputeGrid {
             unreachable!("fused groups are only asked for with a fused pipeline");
         };
         let resources = [
-            self.uniforms_plain.as_entire_binding(),
+            self.core.uniforms_plain.as_entire_binding(),
             self.fields[cur].as_entire_binding(),
             self.fields[old].as_entire_binding(),
             self.fields[new_cur].as_entire_binding(),
@@ -148,7 +148,7 @@ impl ComputeGrid {
         resources: impl IntoIterator<Item = wgpu::BindingResource<'r>>,
     ) -> wgpu::BindGroup {
         let layout = pipeline.get_bind_group_layout(0);
-        crate::device_calls::bind_in_order(&self.device, &layout, label, resources)
+        crate::device_calls::bind_in_order(&self.core.device, &layout, label, resources)
     }
 }
 
@@ -162,18 +162,20 @@ impl ComputeGrid {
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     pub fn step_many_timed(&mut self, steps: u64) -> Result<Option<f64>, GpuError> {
         if !self
+            .core
             .device
             .features()
             .contains(wgpu::Features::TIMESTAMP_QUERY)
         {
             self.step_many(steps)?;
             crate::device_traffic::count_wait();
-            self.device
+            self.core
+                .device
                 .poll(wgpu::PollType::wait_indefinitely())
                 .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
             return Ok(None);
         }
-        let device = self.device.clone();
+        let device = self.core.device.clone();
         let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
             label: Some("water step timestamps"),
             ty: wgpu::QueryType::Timestamp,
@@ -198,11 +200,11 @@ impl ComputeGrid {
                 }),
             );
             encoder.resolve_query_set(&queries, 0..2, &resolved, 0);
-            self.queue.submit([encoder.finish()]);
+            self.core.queue.submit([encoder.finish()]);
         })?;
-        let bytes = PendingReadback::start(&device, &self.queue, &resolved, 16)?.wait()?;
+        let bytes = PendingReadback::start(&device, &self.core.queue, &resolved, 16)?.wait()?;
         let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&bytes);
-        let period_ns = f64::from(self.queue.get_timestamp_period());
+        let period_ns = f64::from(self.core.queue.get_timestamp_period());
         Ok(Some(
             ticks[1].saturating_sub(ticks[0]) as f64 * period_ns * 1e-9,
         ))

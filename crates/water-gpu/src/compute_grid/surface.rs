@@ -15,20 +15,27 @@ impl ComputeGrid {
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
-        let device = self.device.clone();
-        if self.surface.is_none() {
-            let surface = NormalHeightTexture::new(&device, &self.spec, self.storage, true);
+        let device = self.core.device.clone();
+        if self.surface_pipeline.is_none() {
             let pipeline = validated(&device, || {
                 compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", "main")
             })?;
-            self.surface = Some((surface, pipeline));
+            self.surface_pipeline = Some(pipeline);
         }
-        let Some((surface, pipeline)) = &self.surface else {
+        let (field, size) = (
+            &self.fields[self.core.levels.current()],
+            self.core.spec.size,
+        );
+        let core = &mut self.core;
+        let surface = core.surface.get_or_insert_with(|| {
+            NormalHeightTexture::new(&device, &core.spec, self.storage, true)
+        });
+        let Some(pipeline) = &self.surface_pipeline else {
             unreachable!("made above");
         };
         // One field buffer, seen as f32 (1), i32 (2) and packed f16 (6) words: the uniforms say
         // which view the pass reads.
-        let field = self.fields[self.levels.current()].as_entire_binding();
+        let field = field.as_entire_binding();
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water surface"),
             layout: &pipeline.get_bind_group_layout(0),
@@ -55,7 +62,6 @@ impl ComputeGrid {
                 },
             ],
         });
-        let size = self.spec.size;
         record_compute_pass(
             encoder,
             "water normal and height",

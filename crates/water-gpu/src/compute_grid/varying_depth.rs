@@ -18,26 +18,32 @@ use crate::shaders;
 impl ComputeGrid {
     /// [`GpuGridWater::set_depth`] for the compute backend.
     pub(super) fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        if let (Some(airy), Some(plan)) = (self.spec.dispersion, &mut self.spectral) {
+        if let (Some(airy), Some(plan)) = (self.core.spec.dispersion, &mut self.spectral) {
             // The dispersive model: its own depth kernels (`spectral.rs`); the dry cells are
             // land as below.
-            plan.set_depth(&self.device, &self.queue, &self.spec, &airy, depth)?;
+            plan.set_depth(
+                &self.core.device,
+                &self.core.queue,
+                &self.core.spec,
+                &airy,
+                depth,
+            )?;
         } else {
             self.take_wave_depth(depth)?;
         }
         let dry = depth.land();
-        self.land_parts.dry = (!dry.is_empty()).then_some(dry);
-        let placed = self.land_parts.placed.clone();
+        self.core.land_parts.dry = (!dry.is_empty()).then_some(dry);
+        let placed = self.core.land_parts.placed.clone();
         self.set_land(placed)
     }
 
     /// The wave model's faces and pipeline over `depth`.
     fn take_wave_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        let faces = faces_for(&self.spec, self.storage, depth)?;
+        let faces = faces_for(&self.core.spec, self.storage, depth)?;
         let texels = face_texels(&faces);
         let bytes = size_of_val(texels.as_slice()) as u64;
-        check_storage_bytes(&self.device, bytes)?;
-        let device = self.device.clone();
+        check_storage_bytes(&self.core.device, bytes)?;
+        let device = self.core.device.clone();
         let (buffer, pipeline) = validated(&device, || {
             (
                 storage_buffer(&device, "water depth faces", bytes),
@@ -50,14 +56,15 @@ impl ComputeGrid {
                 ),
             )
         })?;
-        self.queue
+        self.core
+            .queue
             .write_buffer(&buffer, 0, bytemuck::cast_slice(&texels));
         self.faces = buffer;
         self.step_pipeline = pipeline;
         self.fused_pipeline = None;
         self.step_groups.clear();
         self.fused_groups.clear();
-        self.has_depth = true;
+        self.core.has_depth = true;
         Ok(())
     }
 }

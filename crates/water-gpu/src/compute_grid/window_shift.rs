@@ -6,6 +6,7 @@ use wgpu::util::DeviceExt;
 use super::ComputeGrid;
 use crate::device_calls::{record_compute_pass, validated};
 use crate::error::GpuError;
+use crate::grid_core::LevelStore;
 use crate::pipelines::compute_pipeline;
 use crate::recording::record_buffer_write;
 use crate::shaders;
@@ -26,15 +27,20 @@ impl ComputeGrid {
     ) -> Result<(), GpuError> {
         // The kernel first: if it cannot be built, nothing has moved.
         if self.shift_pipeline.is_none() {
-            let device = &self.device;
+            let device = &self.core.device;
             self.shift_pipeline = Some(validated(device, || {
                 compute_pipeline(device, shaders::SHIFT_WINDOW, "shift_window", "main")
             })?);
         }
-        let plan = ShiftPlan::new(&self.spec, &self.levels, &mut self.land_parts, (dx, dy))?;
+        let plan = ShiftPlan::new(
+            &self.core.spec,
+            &self.core.levels,
+            &mut self.core.land_parts,
+            (dx, dy),
+        )?;
         let shift = plan.shift;
         self.invalidate_level();
-        let size = self.spec.size;
+        let size = self.core.spec.size;
         let row_words = self.storage.words_per_row(size.width()) as u32;
         let uniforms = ShiftUniforms {
             width: size.width() as u32,
@@ -47,6 +53,7 @@ impl ComputeGrid {
             channels: self.channels,
         };
         let uniform = self
+            .core
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("water window shift"),
@@ -59,24 +66,26 @@ impl ComputeGrid {
             .moves
             .iter()
             .map(|&(from, to)| {
-                self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("water window shift"),
-                    layout: &layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: uniform.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: self.fields[from].as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: self.fields[to].as_entire_binding(),
-                        },
-                    ],
-                })
+                self.core
+                    .device
+                    .create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("water window shift"),
+                        layout: &layout,
+                        entries: &[
+                            wgpu::BindGroupEntry {
+                                binding: 0,
+                                resource: uniform.as_entire_binding(),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 1,
+                                resource: self.fields[from].as_entire_binding(),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 2,
+                                resource: self.fields[to].as_entire_binding(),
+                            },
+                        ],
+                    })
             })
             .collect();
         record_compute_pass(
@@ -90,14 +99,14 @@ impl ComputeGrid {
                 1,
             ],
         );
-        self.levels.after_shift();
+        self.core.levels.after_shift();
         record_buffer_write(
-            &self.device,
+            &self.core.device,
             encoder,
             &self.land,
             bytemuck::cast_slice(&plan.land_flags),
         );
-        self.land_mask = plan.land;
+        self.core.land_mask = plan.land;
         Ok(())
     }
 }

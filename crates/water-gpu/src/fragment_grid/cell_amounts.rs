@@ -8,6 +8,7 @@ use water_core::GridMode;
 use super::level_io::texel_bytes;
 use super::FragmentGrid;
 use crate::error::GpuError;
+use crate::grid_core::LevelStore;
 use crate::recording::record_texture_write;
 use crate::uniforms::ImpulseCell;
 
@@ -22,7 +23,7 @@ impl FragmentGrid {
         displacement: bool,
     ) -> Result<(), GpuError> {
         self.invalidate_level();
-        let size = self.spec.size;
+        let size = self.core.spec.size;
         if cells.is_empty() {
             return Ok(());
         }
@@ -38,7 +39,7 @@ impl FragmentGrid {
         for c in cells {
             let (x, y) = (c.index % w - x0, c.index / w - y0);
             let at = (y * rect_w + x) as usize * texel as usize;
-            let (word, offset) = match self.spec.mode {
+            let (word, offset) = match self.core.spec.mode {
                 GridMode::Classic => ((c.amount as i32).to_le_bytes(), 0),
                 // Split: positive amounts go to p (r), negative ones as magnitudes to n (g).
                 GridMode::Split if c.amount < 0.0 => ((-c.amount).to_le_bytes(), 4),
@@ -52,18 +53,18 @@ impl FragmentGrid {
             height: y1 - y0,
             depth_or_array_layers: 1,
         };
-        let device = self.device.clone();
+        let device = self.core.device.clone();
         record_texture_write(&device, encoder, &self.delta, origin, extent, texel, &bytes);
 
-        let l = self.levels;
+        let l = self.core.levels;
         self.record_add_delta(encoder, l.current(), l.next());
         if displacement {
             // The same amounts on the previous level, so the bump starts at rest (DESIGN.md,
             // "Impulses"); the old current texture is free to take it.
             self.record_add_delta(encoder, l.previous(), l.current());
-            self.levels.advance(1);
+            self.core.levels.advance(1);
         } else {
-            self.levels.replace_current();
+            self.core.levels.replace_current();
         }
         // Clear the rectangle for the next impulse, in order after the passes above.
         bytes.fill(0);

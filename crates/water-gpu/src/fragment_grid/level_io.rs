@@ -16,8 +16,8 @@ pub(super) fn texel_bytes(format: wgpu::TextureFormat) -> u32 {
 
 impl FragmentGrid {
     pub(super) fn write_r32(&self, texture: &wgpu::Texture, bytes: &[u8]) {
-        let size = self.spec.size;
-        self.queue.write_texture(
+        let size = self.core.spec.size;
+        self.core.queue.write_texture(
             texture.as_image_copy(),
             bytes,
             wgpu::TexelCopyBufferLayout {
@@ -31,7 +31,7 @@ impl FragmentGrid {
 
     pub(super) fn write_field(&self, index: usize, bytes: &[u8]) {
         let texture = &self.textures[index];
-        self.queue.write_texture(
+        self.core.queue.write_texture(
             texture.as_image_copy(),
             bytes,
             wgpu::TexelCopyBufferLayout {
@@ -46,8 +46,8 @@ impl FragmentGrid {
     /// Reads texture `index` back, without row padding.
     pub(super) fn read_texture(&self, index: usize) -> Result<Vec<u8>, GpuError> {
         read_texture(
-            &self.device,
-            &self.queue,
+            &self.core.device,
+            &self.core.queue,
             &self.textures[index],
             texel_bytes(self.format),
         )

@@ -16,15 +16,15 @@ impl FragmentGrid {
     /// [`GpuGridWater::set_depth`] for the fragment backend: the faces in a texture and the step
     /// pipeline with `depth_enabled` set (CPU twin: `crates/water-core/src/kernels/depth_step.rs`).
     pub(super) fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        let faces = faces_for(&self.spec, StorageFormat::F32, depth)?;
+        let faces = faces_for(&self.core.spec, StorageFormat::F32, depth)?;
         let texels = face_texels(&faces);
-        let size = self.spec.size;
-        let device = self.device.clone();
+        let size = self.core.spec.size;
+        let device = self.core.device.clone();
         let (view, pipeline) = validated(&device, || {
             (
                 faces_texture(
                     &device,
-                    &self.queue,
+                    &self.core.queue,
                     (size.width() as u32, size.height() as u32),
                     &texels,
                 ),
@@ -40,10 +40,10 @@ impl FragmentGrid {
         })?;
         self.faces = view;
         self.step_pipeline = pipeline;
-        self.has_depth = true;
+        self.core.has_depth = true;
         let dry = depth.land();
-        self.land_parts.dry = (!dry.is_empty()).then_some(dry);
-        let placed = self.land_parts.placed.clone();
+        self.core.land_parts.dry = (!dry.is_empty()).then_some(dry);
+        let placed = self.core.land_parts.placed.clone();
         self.set_land(placed)
     }
 }

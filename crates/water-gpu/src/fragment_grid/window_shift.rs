@@ -6,6 +6,7 @@
 use super::level_io::texel_bytes;
 use super::FragmentGrid;
 use crate::error::GpuError;
+use crate::grid_core::LevelStore;
 use crate::recording::record_texture_write;
 use crate::window_shift::ShiftPlan;
 
@@ -17,9 +18,14 @@ impl FragmentGrid {
         dx: isize,
         dy: isize,
     ) -> Result<(), GpuError> {
-        let plan = ShiftPlan::new(&self.spec, &self.levels, &mut self.land_parts, (dx, dy))?;
+        let plan = ShiftPlan::new(
+            &self.core.spec,
+            &self.core.levels,
+            &mut self.core.land_parts,
+            (dx, dy),
+        )?;
         self.invalidate_level();
-        let kept = plan.shift.kept(self.spec.size);
+        let kept = plan.shift.kept(self.core.spec.size);
         for (from, to) in plan.moves {
             // A pass that only clears: every cell still water, the kept ones copied over it.
             drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -58,13 +64,13 @@ impl FragmentGrid {
         }
         // Behind absorbing edges: still water over the old edge cells that landed inside, in
         // both moved levels (`WindowShift::cleared`).
-        let size = self.spec.size;
+        let size = self.core.spec.size;
         let texel = texel_bytes(self.format);
         for (at, extent) in plan.shift.cleared(size) {
             let still = vec![0u8; (extent[0] * extent[1] * texel) as usize];
             for (_, to) in plan.moves {
                 record_texture_write(
-                    &self.device,
+                    &self.core.device,
                     encoder,
                     &self.textures[to],
                     wgpu::Origin3d {
@@ -82,9 +88,9 @@ impl FragmentGrid {
                 );
             }
         }
-        self.levels.after_shift();
+        self.core.levels.after_shift();
         record_texture_write(
-            &self.device,
+            &self.core.device,
             encoder,
             &self.land,
             wgpu::Origin3d::ZERO,
@@ -96,7 +102,7 @@ impl FragmentGrid {
             texel_bytes(wgpu::TextureFormat::R32Uint),
             bytemuck::cast_slice(&plan.land_flags),
         );
-        self.land_mask = plan.land;
+        self.core.land_mask = plan.land;
         Ok(())
     }
 }

@@ -18,14 +18,10 @@
 //! stepped; the rounding differs from the submitting methods', so the two paths' levels
 //! differ by a few f32 ulps of the mean (`docs/math.md`, section 9).
 
-use water_core::kernels::mean_level::{
-    add_rows, checkerboard_is_marginal, conserves_volume, correct_channels, LevelAmounts,
-    LevelSums, MeanLevelKeeper,
-};
+use water_core::kernels::mean_level::{add_rows, LevelSums};
 
-use water_core::{GridMode, GridSize};
-
-use crate::carried_correction::{all_zero, carry_forward, pack, take_arrived, Amounts, Recorded};
+use super::carried::{all_zero, carry_forward, pack, take_arrived, Amounts, Recorded};
+use super::KeeperPlan;
 use crate::device_calls::{record_compute_pass, storage_buffer, uniform_buffer};
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
@@ -39,16 +35,12 @@ use crate::storage::StorageFormat;
 /// max |z|.
 const ROW_VALUES: usize = 5;
 
-/// The keeper of a [`super::ComputeGrid`] whose spec conserves volume.
+/// The keeper of a [`crate::ComputeGrid`] whose spec conserves volume.
 #[derive(Debug)]
 pub(crate) struct GpuKeeper {
-    size: GridSize,
-    channels: u32,
-    checker: bool,
+    plan: KeeperPlan,
     /// Whether the levels are stored as f16 words (`level_sums_f16`, `shift_level_f16`).
     f16: bool,
-    /// One keeper per channel (signed grids use the first).
-    keepers: [MeanLevelKeeper; 2],
     sums_pipeline: wgpu::ComputePipeline,
     shift_pipeline: wgpu::ComputePipeline,
     uniforms: wgpu::Buffer,
@@ -68,35 +60,21 @@ impl GpuKeeper {
         device: &wgpu::Device,
         spec: &GridSpec,
         storage: StorageFormat,
-        has_land: bool,
     ) -> Option<Self> {
-        let k = spec.coefficients();
-        if spec.mode == GridMode::Classic || !conserves_volume(spec.boundary, k, has_land) {
-            return None;
-        }
         let f16 = storage == StorageFormat::F16;
-        let keeper = || {
-            if f16 {
-                MeanLevelKeeper::for_f16_storage(spec.size)
-            } else {
-                MeanLevelKeeper::new(spec.size)
-            }
-        };
+        let plan = KeeperPlan::for_spec(spec, f16)?;
         let (sums_entry, shift_entry) = if f16 {
             ("level_sums_f16", "shift_level_f16")
         } else {
             ("level_sums", "shift_level")
         };
         let size = spec.size;
-        let channels: u32 = if spec.mode == GridMode::Split { 2 } else { 1 };
+        let channels = plan.channels() as u32;
         let uniforms = [size.width() as u32, size.height() as u32, 0, channels];
         let partial_bytes = (channels as usize * size.height() * ROW_VALUES * 4) as u64;
         Some(Self {
-            size,
-            channels,
-            checker: checkerboard_is_marginal(size, spec.boundary, k),
+            plan,
             f16,
-            keepers: [keeper(), keeper()],
             sums_pipeline: compute_pipeline(device, MEAN_LEVEL, "mean_level sums", sums_entry),
             shift_pipeline: compute_pipeline(device, MEAN_LEVEL, "mean_level shift", shift_entry),
             uniforms: uniform_buffer(
@@ -115,9 +93,7 @@ impl GpuKeeper {
     /// Forgets the reference: the levels were changed from outside. Sums recorded before the
     /// change are dropped too (their correction would land on the changed levels).
     pub(crate) fn invalidate(&mut self) {
-        self.keepers
-            .iter_mut()
-            .for_each(MeanLevelKeeper::invalidate);
+        self.plan.invalidate();
         self.recorded = None;
     }
 
@@ -126,15 +102,9 @@ impl GpuKeeper {
         self.recorded.is_some()
     }
 
-    /// Whether a correction (or anchoring) is wanted at step count `steps`
-    /// ([`MeanLevelKeeper::wanted`]).
-    pub(crate) fn wanted(&self, steps: u64, before_step: bool) -> bool {
-        self.keepers[0].wanted(steps, before_step)
-    }
-
-    /// Steps of `left` to run from step count `steps` before the next correction.
-    pub(crate) fn segment(&self, steps: u64, left: u64) -> u64 {
-        self.keepers[0].segment(steps, left)
+    /// The schedule and plan this keeper shares with the fragment grid's.
+    pub(crate) fn plan(&self) -> &KeeperPlan {
+        &self.plan
     }
 
     /// One correction of the levels in `cur` and `old` at step count `steps`: sums on the
@@ -163,7 +133,7 @@ impl GpuKeeper {
                 .map(|bytes| self.level_sums(&f32s(&bytes)))
         });
         let [cur_sums, old_sums] = sums;
-        let Some(amounts) = self.plan(steps, &cur_sums?, &old_sums?) else {
+        let Some(amounts) = self.planned_amounts(steps, &cur_sums?, &old_sums?) else {
             return Ok(());
         };
         for (buffer, words) in self.amounts.iter().zip(&amounts) {
@@ -183,22 +153,29 @@ impl GpuKeeper {
             label: "mean level sums",
             pipeline: &self.sums_pipeline,
             uniforms: &self.uniforms,
-            workgroups: [(self.size.height() as u32).div_ceil(64), self.channels, 1],
+            workgroups: [
+                (self.plan.size().height() as u32).div_ceil(64),
+                self.plan.channels() as u32,
+                1,
+            ],
         }
     }
 
     /// The shift pass over both levels: one invocation per cell, or with f16 storage one per
     /// row (each row's error diffusion runs in order).
     fn shift_pass(&self) -> LevelPass<'_> {
-        let (w, h) = (self.size.width() as u32, self.size.height() as u32);
+        let (w, h) = (
+            self.plan.size().width() as u32,
+            self.plan.size().height() as u32,
+        );
         LevelPass {
             label: "mean level shift",
             pipeline: &self.shift_pipeline,
             uniforms: &self.uniforms,
             workgroups: if self.f16 {
-                [h.div_ceil(64), self.channels, 1]
+                [h.div_ceil(64), self.plan.channels() as u32, 1]
             } else {
-                [w.div_ceil(16), h.div_ceil(16), self.channels]
+                [w.div_ceil(16), h.div_ceil(16), self.plan.channels() as u32]
             },
         }
     }
@@ -213,21 +190,15 @@ impl GpuKeeper {
     }
 
     /// Plans (and settles) the correction of levels whose per-channel sums are `cur_sums` and
-    /// `old_sums` at step count `steps`, by the CPU's keeper: the amounts, or `None` when they
+    /// `old_sums` at step count `steps`, by the CPU's rule ([`KeeperPlan::plan`]): the amounts, or `None` when they
     /// are all zero.
-    fn plan(
+    fn planned_amounts(
         &mut self,
         steps: u64,
         cur_sums: &[LevelSums],
         old_sums: &[LevelSums],
     ) -> Option<Amounts> {
-        let amounts: Vec<LevelAmounts> = if self.channels == 2 {
-            let now = [0, 1].map(|c| (cur_sums[c], old_sums[c]));
-            correct_channels(&mut self.keepers, self.size, steps, now, self.checker).to_vec()
-        } else {
-            let now = (cur_sums[0], old_sums[0]);
-            vec![self.keepers[0].correct(self.size, steps, now, self.checker)]
-        };
+        let amounts = self.plan.plan(steps, cur_sums, old_sums);
         let per_level = pack(&amounts);
         (!all_zero(&per_level)).then_some(per_level)
     }
@@ -271,7 +242,7 @@ impl GpuKeeper {
         let words = f32s(&bytes);
         let (cur_words, old_words) = words.split_at(words.len() / 2);
         let (cur_sums, old_sums) = (self.level_sums(cur_words), self.level_sums(old_words));
-        let Some(amounts) = self.plan(at, &cur_sums, &old_sums) else {
+        let Some(amounts) = self.planned_amounts(at, &cur_sums, &old_sums) else {
             return;
         };
         let amounts = carry_forward(amounts, steps - at);
@@ -289,8 +260,8 @@ impl GpuKeeper {
     /// Per channel, the level's sums from the rows' partial sums: each row's `hi + lo` parts
     /// added in f64, rows in order (as the CPU adds its rows).
     fn level_sums(&self, partials: &[f32]) -> Vec<LevelSums> {
-        let h = self.size.height();
-        (0..self.channels as usize)
+        let h = self.plan.size().height();
+        (0..self.plan.channels())
             .map(|c| {
                 let rows: Vec<(f64, f64, f64)> = (0..h)
                     .map(|y| {

@@ -1,0 +1,321 @@
+//! One GPU grid water over two level stores: what [`crate::ComputeGrid`] (levels in buffers,
+//! f32 or f16 words) and [`crate::FragmentGrid`] (levels in textures) share, written once.
+//!
+//! [`GridCore`] is the state: the device, the spec, the time levels' ring, the land and the
+//! depth's dry cells, the step count, the step uniforms and the surface texture. [`LevelStore`]
+//! is what a store does its own way (record steps, read and write a level's words, add
+//! per-cell amounts, take the keeper's sums), and the functions below are the operations built
+//! on it once: stepping in runs between the mean-level keeper's corrections, submitting or
+//! recording; replacing the land; an impulse; a step with contact events.
+
+use water_core::{Boundary, ContactMasks, ContactSource, GridMode, GridSize, Impulse, LandMask};
+
+use crate::depth_faces::LandParts;
+use crate::device_calls::uniform_buffer;
+use crate::error::GpuError;
+use crate::keeper::carried::record_in_runs;
+use crate::keeper::KeeperPlan;
+use crate::normal_height::NormalHeightTexture;
+use crate::recording::{record_buffer_write, submit_recorded};
+use crate::spec::GridSpec;
+use crate::time_levels::TimeLevels;
+use crate::uniforms::{GridUniforms, ImpulseCell};
+
+/// The state every GPU grid keeps, whatever holds its levels; `N` is the ring's slot count
+/// (four buffers for the compute grid's fused steps, three textures for the fragment grid).
+#[derive(Debug)]
+pub(crate) struct GridCore<const N: usize> {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    /// What the grid simulates.
+    pub spec: GridSpec,
+    /// Which slot is previous, current and spare.
+    pub levels: TimeLevels<N>,
+    /// The land as stepped: the caller's and the depth's dry cells.
+    pub land_mask: LandMask,
+    pub land_parts: LandParts,
+    /// Whether a depth is set (the step kernels then read the depth's faces).
+    pub has_depth: bool,
+    /// The step uniforms, and a copy the contact steps read (their amplitude recorded into it).
+    pub uniforms_plain: wgpu::Buffer,
+    pub uniforms_contacts: wgpu::Buffer,
+    pub base_uniforms: GridUniforms,
+    /// The normal-and-height texture, made on first use.
+    pub surface: Option<NormalHeightTexture>,
+    /// Steps taken so far.
+    pub steps: u64,
+}
+
+impl<const N: usize> GridCore<N> {
+    /// The state of still water on `spec` with no land and no depth; writes the uniforms.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, spec: GridSpec) -> Self {
+        let size = spec.size;
+        let base_uniforms = GridUniforms::new(
+            size.width() as u32,
+            size.height() as u32,
+            spec.boundary,
+            spec.mode,
+            spec.coefficients(),
+            spec.classic_shift,
+        );
+        let uniform =
+            |label: &str| uniform_buffer(device, label, bytemuck::bytes_of(&base_uniforms));
+        Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            spec,
+            levels: TimeLevels::new(),
+            land_mask: LandMask::empty(size),
+            land_parts: LandParts::none(&spec),
+            has_depth: false,
+            uniforms_plain: uniform("water uniforms"),
+            uniforms_contacts: uniform("water uniforms with contacts"),
+            base_uniforms,
+            surface: None,
+            steps: 0,
+        }
+    }
+
+    /// Records the copy of the contact amplitude into the uniforms the contact steps read.
+    pub fn record_contact_uniforms(&self, encoder: &mut wgpu::CommandEncoder, amplitude: f32) {
+        let uniforms = GridUniforms {
+            contact_amplitude: amplitude,
+            has_contacts: 1,
+            ..self.base_uniforms
+        };
+        record_buffer_write(
+            &self.device,
+            encoder,
+            &self.uniforms_contacts,
+            bytemuck::bytes_of(&uniforms),
+        );
+    }
+
+    /// The uniforms a step reads: with contact events or without.
+    pub fn step_uniforms(&self, contacts: bool) -> &wgpu::Buffer {
+        if contacts {
+            &self.uniforms_contacts
+        } else {
+            &self.uniforms_plain
+        }
+    }
+
+    /// Whether the mean-level keeper whose plan is `plan` runs now: the spec conserves volume
+    /// and no land is set (and, as on the CPU, not over varying depth at a marginal
+    /// checkerboard).
+    pub fn keeps_level(&self, plan: Option<&KeeperPlan>) -> bool {
+        plan.is_some_and(|k| self.land_mask.is_empty() && !(self.has_depth && k.checker()))
+    }
+}
+
+/// What holds a grid's levels and how it steps them: the part of a GPU grid that differs
+/// between buffers and textures.
+pub(crate) trait LevelStore<const N: usize> {
+    fn core(&self) -> &GridCore<N>;
+    fn core_mut(&mut self) -> &mut GridCore<N>;
+    /// The mean-level keeper's schedule and plan, when the spec conserves volume.
+    fn keeper_plan(&self) -> Option<&KeeperPlan>;
+    /// Records `steps` steps (with the contact uniforms and masks when `contacts`) and
+    /// advances the ring and the step count.
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64, contacts: bool);
+    /// The keeper's anchoring or correction, when one is wanted. **Submits and waits.**
+    fn keep_level(&mut self, before_step: bool) -> Result<(), GpuError>;
+    /// The keeper's work recorded into the caller's encoder, never waiting.
+    fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool);
+    /// Forgets the keeper's reference: the levels were changed from outside.
+    fn invalidate_level(&mut self);
+    /// Records adding `cells`' amounts to the current level, and to the previous one too for
+    /// a `displacement`.
+    fn record_cell_amounts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        cells: &[ImpulseCell],
+        displacement: bool,
+    ) -> Result<(), GpuError>;
+    /// Records the copies of both contact masks into the store's own mask buffers or textures.
+    fn record_contact_masks(&mut self, encoder: &mut wgpu::CommandEncoder, contacts: &ContactMasks);
+    /// Refuses the displacement contact source where the store cannot take it.
+    fn check_displacement(&self) -> Result<(), GpuError>;
+    /// Writes the land as one `u32` flag a cell.
+    fn write_land_flags(&self, flags: &[u32]);
+    /// The words of the level in `slot`, as stored. **Submits and waits.**
+    fn read_level_words(&self, slot: usize) -> Result<Vec<u32>, GpuError>;
+    /// Sets the level in `slot` to `words`, as stored. **Queues a write.**
+    fn write_level_words(&self, slot: usize, words: &[u32]);
+    /// Zeroes the `land` cells of a level's `words`, as stored.
+    fn clear_land_words(&self, words: &mut [u32], land: &LandMask);
+
+    /// Whether the keeper runs now ([`GridCore::keeps_level`]).
+    fn keeps_level(&self) -> bool {
+        self.core().keeps_level(self.keeper_plan())
+    }
+
+    /// How many of `left` steps run before the keeper's next correction (all of them when the
+    /// keeper is idle).
+    fn keeper_run(&self, left: u64) -> u64 {
+        match (self.keeper_plan(), self.keeps_level()) {
+            (Some(plan), true) => plan.segment(self.core().steps, left),
+            _ => left,
+        }
+    }
+}
+
+/// [`crate::GpuGridWater::step_many`]: runs cut where the keeper corrects, each submitted, each
+/// cut followed by the correction (which waits).
+pub(crate) fn step_many<const N: usize>(
+    grid: &mut impl LevelStore<N>,
+    steps: u64,
+) -> Result<(), GpuError> {
+    let core = grid.core();
+    let (device, queue) = (core.device.clone(), core.queue.clone());
+    grid.keep_level(true)?;
+    let mut left = steps;
+    while left > 0 {
+        let run = grid.keeper_run(left);
+        submit_recorded(&device, &queue, "water steps", |encoder| {
+            grid.encode_steps(encoder, run, false);
+            Ok(())
+        })?;
+        left -= run;
+        grid.keep_level(false)?;
+    }
+    Ok(())
+}
+
+/// [`crate::GpuGridWater::encode_step_many`]: the same runs and the keeper's recorded work,
+/// into the caller's encoder.
+pub(crate) fn encode_step_many<const N: usize, G: LevelStore<N>>(
+    grid: &mut G,
+    encoder: &mut wgpu::CommandEncoder,
+    steps: u64,
+) {
+    record_in_runs(
+        grid,
+        encoder,
+        steps,
+        |grid, left| grid.keeper_run(left),
+        G::record_keep_level,
+        |grid, encoder, run| grid.encode_steps(encoder, run, false),
+    );
+}
+
+/// [`crate::GpuGridWater::set_land`]: the land written and its cells zeroed in both levels
+/// through the host.
+pub(crate) fn set_land<const N: usize>(
+    grid: &mut impl LevelStore<N>,
+    land: LandMask,
+) -> Result<(), GpuError> {
+    let core = grid.core_mut();
+    core.spec.size.check_len("land mask", land.cells().len())?;
+    core.land_parts.placed = land;
+    let land = core.land_parts.combined()?;
+    grid.invalidate_level();
+    let flags: Vec<u32> = land.cells().iter().map(|&l| u32::from(l)).collect();
+    grid.write_land_flags(&flags);
+    let levels = grid.core().levels;
+    for slot in [levels.previous(), levels.current()] {
+        let mut words = grid.read_level_words(slot)?;
+        grid.clear_land_words(&mut words, &land);
+        grid.write_level_words(slot, &words);
+    }
+    grid.core_mut().land_mask = land;
+    Ok(())
+}
+
+/// [`crate::GpuGridWater::encode_add_impulse`]: the amounts computed on the host as the CPU
+/// grids compute them, added by the store.
+pub(crate) fn encode_add_impulse<const N: usize>(
+    grid: &mut impl LevelStore<N>,
+    encoder: &mut wgpu::CommandEncoder,
+    impulse: &Impulse,
+) -> Result<(), GpuError> {
+    let core = grid.core();
+    let spec = &core.spec;
+    let cells = impulse_cells(
+        impulse,
+        spec.size,
+        spec.boundary,
+        spec.mode,
+        &core.land_mask,
+    );
+    grid.record_cell_amounts(encoder, &cells, impulse.displacement())
+}
+
+/// [`crate::GpuGridWater::encode_step_with_contacts`]: both masks and the amplitude copied in
+/// order with the rest of the encoder, then the step; for the displacement source, a plain
+/// step and then the masks' displacement on both levels.
+pub(crate) fn encode_step_with_contacts<const N: usize>(
+    grid: &mut impl LevelStore<N>,
+    encoder: &mut wgpu::CommandEncoder,
+    contacts: &ContactMasks,
+) -> Result<(), GpuError> {
+    let spec = grid.core().spec;
+    spec.size
+        .check_len("contact mask", contacts.new_mask().len())?;
+    spec.size
+        .check_len("contact mask", contacts.old_mask().len())?;
+    if contacts.source() == ContactSource::Displacement {
+        // The pressure patch: a plain step, then the masks' displacement on both levels
+        // (the CPU grids' `ContactMasks::apply_to_levels`).
+        contacts.check_offered(spec.mode)?;
+        grid.check_displacement()?;
+        grid.encode_steps(encoder, 1, false);
+        let cells = displacement_cells(contacts, spec.size, spec.boundary, &grid.core().land_mask);
+        return grid.record_cell_amounts(encoder, &cells, true);
+    }
+    // Contact events take and give water: the keeper re-anchors before its next step.
+    grid.invalidate_level();
+    grid.core()
+        .record_contact_uniforms(encoder, contacts.amplitude());
+    grid.record_contact_masks(encoder, contacts);
+    grid.encode_steps(encoder, 1, true);
+    Ok(())
+}
+
+/// The pressure patch's per-cell amounts after a step, as the CPU grids add them
+/// ([`ContactMasks::displacements`]): on a fixed boundary interior cells only, no land cells.
+fn displacement_cells(
+    contacts: &ContactMasks,
+    size: GridSize,
+    boundary: Boundary,
+    land: &LandMask,
+) -> Vec<ImpulseCell> {
+    let (w, h) = (size.width(), size.height());
+    let on_rim = |i: usize| {
+        let (x, y) = (i % w, i / w);
+        boundary == Boundary::Fixed && (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+    };
+    contacts
+        .displacements()
+        .filter(|&(i, _)| !land.cells()[i] && !on_rim(i))
+        .map(|(i, amount)| ImpulseCell {
+            index: i as u32,
+            amount,
+        })
+        .collect()
+}
+
+/// The impulse's per-cell amounts as the CPU grids would add them: interior cells only on a
+/// fixed boundary, no land cells, classic amounts rounded and saturated to i16 first.
+fn impulse_cells(
+    impulse: &Impulse,
+    size: GridSize,
+    boundary: Boundary,
+    mode: GridMode,
+    land: &LandMask,
+) -> Vec<ImpulseCell> {
+    let mut cells = Vec::new();
+    let interior_only = boundary == Boundary::Fixed || mode == GridMode::Classic;
+    impulse.for_each_cell(size, interior_only, Some(land), |index, amount| {
+        let amount = if mode == GridMode::Classic {
+            f32::from(amount.round() as i16)
+        } else {
+            amount
+        };
+        cells.push(ImpulseCell {
+            index: index as u32,
+            amount,
+        });
+    });
+    cells
+}
