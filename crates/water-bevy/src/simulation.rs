@@ -226,7 +226,7 @@ impl WaterSimulation {
     /// A failed GPU readback.
     pub fn heights_into<R>(&self, f: impl FnOnce(&[f32]) -> R) -> Result<R, SceneError> {
         if let BackendGrid::Cpu(grid) = self.scene.water() {
-            if let Some(heights) = grid.signed_heights() {
+            if let Some(heights) = grid.held_heights() {
                 return Ok(f(heights));
             }
         }

@@ -81,7 +81,7 @@ impl CpuGrid {
     /// The heights as the grid holds them (no copy), for signed water and the dispersive model;
     /// `None` for split and classic water, whose heights are computed from what they hold.
     #[must_use]
-    pub fn signed_heights(&self) -> Option<&[f32]> {
+    pub fn held_heights(&self) -> Option<&[f32]> {
         match self {
             Self::Signed(g) => Some(g.current()),
             Self::Dispersive(g) => Some(g.field().current()),
