@@ -1,14 +1,17 @@
 //! The GPU backends inside the plugin: the water steps on Bevy's own `RenderDevice` and
 //! `RenderQueue`; its normal-and-height texture is copied into the surface's texture on the
 //! GPU (the heights never visit the CPU to be drawn); gameplay heights arrive by an asynchronous
-//! readback, a frame or more after the step they show.
+//! readback of patches around the points gameplay asks about, a frame or more after the step
+//! they show.
 
 use bevy::prelude::*;
 use bevy::render::render_asset::RenderAssets;
 use bevy::render::renderer::{RenderAdapter, RenderDevice, RenderQueue};
 use bevy::render::texture::GpuImage;
 use bevy::render::{Extract, ExtractSchedule, Render, RenderApp, RenderSystems};
-use water_scene::water_core::{CellRect, GridSize, HeightView};
+use std::sync::Mutex;
+
+use water_scene::water_core::{CellRect, GridSize, HeightPatches, HeightView};
 use water_scene::water_gpu::{GpuContext, GpuError, GpuGridWater, PatchReader, PendingPatches};
 use water_scene::{wgpu, SceneError};
 
@@ -29,8 +32,17 @@ pub(crate) fn bevy_gpu(
     ))
 }
 
-/// Heights for gameplay on a GPU backend: the last readback that arrived, and the one on its
-/// way (the heights alone, 4 bytes a cell, gathered on the device: `water_gpu::PatchReader`).
+/// Radius, in cells, of the disc each asked point's patch answers in (the patch adds the cells
+/// sampling needs around it: 21 x 21 cells, 1,764 bytes). A point asked in one frame is
+/// gathered after that frame's fixed steps and its patch is there two frames later (one more
+/// on a slow device), so a point asked every frame is answered every frame while it moves
+/// less than this in two frames: 4 cells a frame, 24 m/s on 0.1 m cells at 60 frames a second.
+pub(crate) const PATCH_RADIUS_CELLS: f32 = 8.0;
+
+/// Heights for gameplay on a GPU backend: patches around the points gameplay asked about
+/// (through [`crate::WaterQuery`]), the last readback that arrived and the one on its way,
+/// gathered on the device (`water_gpu::PatchReader`, 4 bytes a cell). The whole field is read
+/// only when the asked points' patches would hold more cells than it.
 #[derive(Debug)]
 pub(crate) struct GpuHeights {
     /// The device the readbacks are polled on.
@@ -38,13 +50,18 @@ pub(crate) struct GpuHeights {
     queue: wgpu::Queue,
     /// The gather, made on the first readback.
     reader: Option<PatchReader>,
-    /// Heights (metres, row-major) of water step `step`, the grid's corner at `origin` (the
-    /// water's z-up frame, metres).
-    heights: Vec<f32>,
+    /// Patches of water step `step`, the grid's corner at `origin` (the water's z-up frame,
+    /// metres), each with the disc it answers in (grid-local metres: centre, radius).
+    patches: Option<(HeightPatches, Vec<(Vec2, f32)>)>,
     step: Option<u64>,
     origin: Vec2,
-    /// The readback started after step `.1`, the grid's corner at `.2`.
-    pending: Option<(PendingPatches, u64, Vec2)>,
+    /// The readback started after step `.1`, the grid's corner at `.2`, its discs `.3`.
+    pending: Option<(PendingPatches, u64, Vec2, Vec<(Vec2, f32)>)>,
+    /// Points asked about since the last readback started (the water's frame, metres): the
+    /// next one gathers the patches around them.
+    asked: Mutex<Vec<Vec2>>,
+    /// The grid's cell size (metres), known from the first refresh; 0 before.
+    cell_size: f32,
 }
 
 impl GpuHeights {
@@ -54,24 +71,65 @@ impl GpuHeights {
             device,
             queue,
             reader: None,
-            heights: Vec::new(),
+            patches: None,
             step: None,
             origin: Vec2::ZERO,
             pending: None,
+            asked: Mutex::new(Vec::new()),
+            cell_size: 0.0,
         }
     }
 
-    /// Runs `f` on the heights that arrived last, or gives `None` before the first.
-    pub(crate) fn with_view<R>(
+    /// Runs `f` on the patch of the last readback that holds `at` (the water's frame,
+    /// metres; the view is grid-local, its corner at [`GpuHeights::origin`]); `None` before
+    /// the first readback or when no patch holds `at`. Either way `at` is read by the next
+    /// readback, so a point asked every frame is answered from the frame after its first.
+    pub(crate) fn with_patch_at<R>(
         &self,
-        size: GridSize,
-        cell_size: f32,
+        at: Vec2,
         f: impl FnOnce(&HeightView<'_>) -> R,
     ) -> Option<R> {
-        self.step?;
-        HeightView::new(size, cell_size, &self.heights)
-            .ok()
-            .map(|view| f(&view))
+        self.ask(at);
+        let (patches, discs) = self.patches.as_ref()?;
+        let local = at - self.origin;
+        let held = discs
+            .iter()
+            .position(|&(centre, radius)| local.distance(centre) <= radius)?;
+        Some(f(&patches.view(held)))
+    }
+
+    /// Notes `at` for the next readback, in place of a point noted within a quarter of the
+    /// patch's radius (the same point, moved: its newest place is the one to gather around).
+    fn ask(&self, at: Vec2) {
+        let Ok(mut asked) = self.asked.lock() else {
+            return;
+        };
+        let near = self.cell_size * PATCH_RADIUS_CELLS * 0.25;
+        match asked.iter_mut().find(|p| p.distance(at) <= near) {
+            Some(p) => *p = at,
+            None => asked.push(at),
+        }
+    }
+
+    /// Whether a point asked since the last readback started lies more than a quarter of the
+    /// patch's radius from the centres of the readback on its way, or else of the heights
+    /// held: a new readback is then worth starting even if the water has not changed. (A
+    /// point that moves keeps its patch centred within a quarter radius of where it was two
+    /// frames before, so it stays inside the disc the held patch answers in.)
+    fn asked_uncovered(&self) -> bool {
+        let (discs, origin) = match (&self.pending, &self.patches) {
+            (Some((_, _, origin, discs)), _) => (discs, *origin),
+            (None, Some((_, discs))) => (discs, self.origin),
+            (None, None) => return self.asked.lock().is_ok_and(|a| !a.is_empty()),
+        };
+        let covered = |p: &Vec2| {
+            discs
+                .iter()
+                .any(|&(c, r)| (*p - origin).distance(c) <= 0.25 * r)
+        };
+        self.asked
+            .lock()
+            .is_ok_and(|asked| !asked.iter().all(covered))
     }
 
     /// The water step the heights are from.
@@ -84,10 +142,40 @@ impl GpuHeights {
         self.step.map(|_| self.origin)
     }
 
-    /// Takes a readback that has arrived; then, when the water has stepped past the heights
-    /// held or on their way, updates the normal-and-height texture and starts the next
-    /// readback. Without a readback to start, it still updates the texture for drawing.
-    /// `origin`: where the grid's corner is now.
+    /// The rectangles the next readback gathers, with the discs they answer in: one around
+    /// each asked point, or the whole grid when those would hold more cells.
+    fn next_rects(
+        &self,
+        size: GridSize,
+        cell_size: f32,
+        origin: Vec2,
+    ) -> Vec<(CellRect, Vec2, f32)> {
+        let asked = std::mem::take(&mut *self.asked.lock().unwrap_or_else(|e| e.into_inner()));
+        let radius = PATCH_RADIUS_CELLS * cell_size;
+        let rects: Vec<(CellRect, Vec2, f32)> = asked
+            .into_iter()
+            .map(|p| p - origin)
+            .map(|centre| {
+                (
+                    CellRect::around(size, cell_size, centre, radius),
+                    centre,
+                    radius,
+                )
+            })
+            .collect();
+        let cells: usize = rects.iter().map(|(rect, ..)| rect.cells()).sum();
+        if cells > size.cells() {
+            vec![(CellRect::whole(size), Vec2::ZERO, f32::INFINITY)]
+        } else {
+            rects
+        }
+    }
+
+    /// Takes a readback that has arrived; then, when the water has stepped or moved past the
+    /// heights held or on their way, or a point was asked outside their patches, updates the
+    /// normal-and-height texture and starts the next readback (with a readback still on its
+    /// way, it updates the texture alone, for drawing, when the water changed). `origin`:
+    /// where the grid's corner is now.
     pub(crate) fn refresh(
         &mut self,
         grid: &mut dyn GpuGridWater,
@@ -96,22 +184,25 @@ impl GpuHeights {
         self.device
             .poll(wgpu::PollType::Poll)
             .map_err(|e| GpuError::DeviceLost(e.to_string()))?;
-        if let Some((pending, step, taken_at)) = &self.pending {
+        if let Some((pending, ..)) = &self.pending {
             if let Some(patches) = pending.try_take() {
-                self.heights.clear();
-                self.heights.extend_from_slice(patches?.heights());
-                self.step = Some(*step);
-                self.origin = *taken_at;
-                self.pending = None;
+                let patches = patches?;
+                let Some((_, step, taken_at, discs)) = self.pending.take() else {
+                    unreachable!("checked above")
+                };
+                self.patches = Some((patches, discs));
+                self.step = Some(step);
+                self.origin = taken_at;
             }
         }
         // A shift moves the heights without a step (a focus that moved between steps).
         let now = (grid.steps_taken(), origin);
         let asked = match &self.pending {
-            Some((_, step, at)) => Some((*step, *at)),
+            Some((_, step, at, _)) => Some((*step, *at)),
             None => self.step.map(|step| (step, self.origin)),
         };
-        if asked == Some(now) {
+        let changed = asked != Some(now);
+        if !changed && !self.asked_uncovered() {
             return Ok(());
         }
         if self.pending.is_none() {
@@ -121,18 +212,28 @@ impl GpuHeights {
             let Some(reader) = &self.reader else {
                 unreachable!("made above")
             };
-            // The whole grid as one patch: its heights, after the surface texture's update
-            // (which the surface draws from).
-            let whole = CellRect::whole(grid.spec().size);
+            let spec = *grid.spec();
+            let cell_size = spec.params.cell_size() as f32;
+            self.cell_size = cell_size;
+            let (rects, discs): (Vec<CellRect>, Vec<(Vec2, f32)>) = self
+                .next_rects(spec.size, cell_size, origin)
+                .into_iter()
+                .map(|(rect, centre, radius)| (rect, (centre, radius)))
+                .unzip();
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some("water gameplay heights"),
                 });
-            let pending = reader.encode_read(grid, &mut encoder, vec![whole])?;
+            if rects.is_empty() {
+                // The gather updates the surface texture (which the surface draws from); with
+                // nothing to gather, update it here.
+                grid.encode_update_normal_height(&mut encoder)?;
+            }
+            let pending = reader.encode_read(grid, &mut encoder, rects)?;
             self.queue.submit([encoder.finish()]);
-            self.pending = Some((pending, now.0, origin));
-        } else {
+            self.pending = Some((pending, now.0, origin, discs));
+        } else if changed {
             grid.update_normal_height()?;
         }
         Ok(())

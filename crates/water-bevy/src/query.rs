@@ -20,12 +20,17 @@ pub struct WaterSample {
 ///
 /// With an ambient sea ([`crate::Water::with_ocean`]) the surface is the sea plus the grid's
 /// water where the grid lies, and the sea alone everywhere else: no point of the world is off
-/// the water. The sea is taken at the step of the grid's heights it is added to.
+/// the water (on a GPU backend, over the grid, once its patch has arrived). The sea is taken at
+/// the step of the grid's heights it is added to.
 ///
 /// On the CPU backend they are the last fixed step's, the heights the bodies just floated on
-/// (no readback, no delay). On a GPU backend they come from an asynchronous readback, started
-/// after the frame's fixed steps and taken when it arrives, usually the next frame: a frame (or
-/// more, on a slow device) late, and `None` before the first arrives. The step they show is
+/// (no readback, no delay). On a GPU backend they come from an asynchronous readback of
+/// patches around the points asked about since the last one (about 17 x 17 cells, 4 bytes a
+/// cell, each), started after the frame's fixed steps and taken when it arrives, usually the
+/// next frame: a frame (or more, on a slow device) late. Over the grid a point is `None` the
+/// first time it is asked (sea included), and answered once its patch has arrived, as long as
+/// it is asked each frame and moves less than 8 cells in two frames. The whole field is read
+/// back only when the points' patches would hold more cells than it. The step they show is
 /// [`crate::WaterSimulation::gameplay_step`]. Nothing here waits for the GPU.
 ///
 /// ```
@@ -47,7 +52,8 @@ pub struct WaterQuery<'w, 's> {
 
 impl WaterQuery<'_, '_> {
     /// The surface on the vertical through `world`, or `None` off the water (never with an
-    /// ambient sea), with no water yet, or over the grid before a GPU backend's first readback.
+    /// ambient sea), with no water yet, or, on a GPU backend, over the grid until the patch
+    /// around `world` has arrived (see above).
     #[must_use]
     pub fn surface_at(&self, world: Vec3) -> Option<WaterSample> {
         let simulation = self.water.iter().next()?;
@@ -62,12 +68,14 @@ impl WaterQuery<'_, '_> {
             // The sea has no edge: off the grid it is the whole surface.
             (Some(sea), _) if !covered => sea.surface_at(at)?,
             (_, None) => return None,
-            (Some(sea), Some(origin)) => simulation.with_gameplay_heights(|view| {
-                SeaWithWater::new(sea, &PlacedWater::new(view, origin)).surface_at(at)
-            })??,
+            (Some(sea), Some(origin)) => simulation
+                .with_gameplay_heights(at.truncate(), |view| {
+                    SeaWithWater::new(sea, &PlacedWater::new(view, origin)).surface_at(at)
+                })??,
             (None, _) if !covered => return None,
-            (None, Some(origin)) => simulation
-                .with_gameplay_heights(|view| PlacedWater::new(view, origin).surface_at(at))??,
+            (None, Some(origin)) => simulation.with_gameplay_heights(at.truncate(), |view| {
+                PlacedWater::new(view, origin).surface_at(at)
+            })??,
         };
         Some(WaterSample {
             point: placement.to_world(up.from_water(sample.point)),

@@ -166,13 +166,23 @@ impl WaterSimulation {
             .with_heights(cell_size, &mut Vec::new(), f)
     }
 
-    /// Runs `f` on the heights gameplay sees: on the CPU backend the current ones; on a GPU
-    /// backend the last asynchronous readback that arrived, from the water step
-    /// [`WaterSimulation::gameplay_step`] (a frame or more behind), or `None` before the first.
-    /// Never waits for the GPU.
-    pub fn with_gameplay_heights<R>(&self, f: impl FnOnce(&HeightView<'_>) -> R) -> Option<R> {
+    /// Runs `f` on the heights gameplay sees around `at` (the water's z-up frame, metres: x,
+    /// and y along the rows; the view is the grid's own, its corner at
+    /// [`WaterSimulation::gameplay_origin`]): on the CPU backend the current heights of the
+    /// whole grid; on a GPU backend the patch around `at` of the last asynchronous readback
+    /// that arrived, from the water step [`WaterSimulation::gameplay_step`] (a frame or more
+    /// behind). `None` on a GPU backend before the first readback, and the first time a point
+    /// is asked about: the next readback gathers the patch around every point asked since the
+    /// last one, so a point asked every frame (or one that moved less than a few cells since)
+    /// is answered from then on. Never waits for the GPU; never reads the whole field back
+    /// unless the points' patches would hold more cells than it.
+    pub fn with_gameplay_heights<R>(
+        &self,
+        at: Vec2,
+        f: impl FnOnce(&HeightView<'_>) -> R,
+    ) -> Option<R> {
         match &self.gpu_heights {
-            Some(gpu) => gpu.with_view(self.scene.spec().size, self.placement.cell_size, f),
+            Some(gpu) => gpu.with_patch_at(at, f),
             None => self
                 .with_heights(f)
                 .map_err(|e| error!("water heights: {e}"))

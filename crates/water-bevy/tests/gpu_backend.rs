@@ -1,8 +1,8 @@
 //! The GPU compute backend inside the plugin, on the render device and queue Bevy's renderer
 //! would give it (here a headless device inserted as those resources): the same scripted scene
 //! gives the CPU backend's heights within the project's CPU/GPU tolerance, and gameplay
-//! heights arrive by an asynchronous readback that never waits, a frame late, equal to the
-//! heights of the step they name.
+//! heights arrive by an asynchronous readback of patches around the points asked about that
+//! never waits, a frame late, equal to the heights of the step they name.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +13,9 @@ use bevy::render::renderer::{RenderAdapter, RenderDevice, RenderQueue, WgpuWrapp
 use bevy::time::TimeUpdateStrategy;
 use water_bevy::prelude::*;
 use water_bevy::water_scene::water_core::HeightSource;
-use water_bevy::water_scene::water_gpu::{Comparison, GpuContext, F32_TOLERANCE};
+use water_bevy::water_scene::water_gpu::{
+    wgpu, Comparison, DeviceTraffic, GpuContext, F32_TOLERANCE,
+};
 use water_bevy::water_scene::UpAxis;
 use water_bevy::{Backend, BodyWater, WaterSimulation};
 use water_testkit::gpu_or_return;
@@ -149,13 +151,22 @@ fn gameplay_heights_on_the_gpu_arrive_a_frame_late_without_waiting() {
         seen.is_none_or(|step| step < now),
         "gameplay saw step {seen:?} in the frame that reached step {now}"
     );
-    // Frames with no fixed step: the readback arrives and gameplay catches up.
+    // Frames with no fixed step: the points asked are gathered by the next readback, which
+    // arrives, and gameplay catches up; until then the query has no patch there.
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+    let points = [(-2.0_f32, 1.0_f32), (-1.0, 0.5), (0.3, -0.2), (2.5, -3.0)]
+        .map(|(x, z)| Vec3::new(x, 0.0, z));
+    let query = |app: &mut App, world: Vec3| {
+        app.world_mut()
+            .run_system_once(move |water: WaterQuery| water.height_at(world))
+            .expect("query")
+    };
     for _ in 0..1_000 {
-        app.update();
-        if simulation(&mut app).gameplay_step() == Some(now) {
+        let answered = points.iter().all(|&world| query(&mut app, world).is_some());
+        if answered && simulation(&mut app).gameplay_step() == Some(now) {
             break;
         }
+        app.update();
         std::thread::sleep(Duration::from_millis(1));
     }
     assert_eq!(steps(&mut app), now, "no step without time");
@@ -164,13 +175,8 @@ fn gameplay_heights_on_the_gpu_arrive_a_frame_late_without_waiting() {
     let (heights, _) = state(&mut app);
     let placement = simulation(&mut app).placement();
     let mut compared = 0;
-    for (x, z) in [(-2.0_f32, 1.0_f32), (-1.0, 0.5), (0.3, -0.2), (2.5, -3.0)] {
-        let world = Vec3::new(x, 0.0, z);
-        let queried = app
-            .world_mut()
-            .run_system_once(move |water: WaterQuery| water.height_at(world))
-            .expect("query")
-            .expect("on the water");
+    for world in points {
+        let queried = query(&mut app, world).expect("on the water");
         let up = UpAxis::Y;
         let blocking = simulation(&mut app)
             .with_heights(|view| view.surface_at(up.to_water(placement.to_scene(world))))
@@ -192,21 +198,10 @@ fn gameplay_heights_on_the_gpu_arrive_a_frame_late_without_waiting() {
 /// through `Scene::water_mut` once did) regathers with a wait and fails this.
 #[test]
 fn a_frame_with_a_floating_body_on_the_gpu_never_waits() {
-    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
-    use water_bevy::water_scene::water_gpu::{wgpu, DeviceTraffic};
     let gpu = gpu_or_return!("a_frame_with_a_floating_body_on_the_gpu_never_waits");
     for body_water in [BodyWater::Current, BodyWater::OneStepLate] {
         let mut app = app(Backend::Gpu, Some(&gpu));
-        for label in [
-            PreUpdate.intern(),
-            FixedUpdate.intern(),
-            PostUpdate.intern(),
-            Update.intern(),
-        ] {
-            app.edit_schedule(label, |s| {
-                s.set_executor(SingleThreadedExecutor::new());
-            });
-        }
+        on_one_thread(&mut app);
         let water = app
             .world_mut()
             .query_filtered::<Entity, With<Water>>()
@@ -240,6 +235,78 @@ fn a_frame_with_a_floating_body_on_the_gpu_never_waits() {
             used.bytes_read_back > 0,
             "nothing was read back: counted elsewhere?"
         );
+        // No gameplay query asks about a point here: what comes back is the crate's patches,
+        // under a quarter of the 96 x 96 field's bytes a frame on average (reading the whole
+        // field, 36,864 bytes, at each readback came to about 17,000 a frame and fails).
+        let per_frame = used.bytes_read_back / 60;
+        assert!(
+            per_frame < 96 * 96 * 4 / 4,
+            "{body_water}: {per_frame} bytes read back a frame"
+        );
         assert_eq!(used.blocking_waits, 0, "{body_water}: waits in 60 frames");
     }
+}
+
+/// Runs the app's schedules on this thread, where the crate counts its device traffic.
+fn on_one_thread(app: &mut App) {
+    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+    for label in [
+        PreUpdate.intern(),
+        FixedUpdate.intern(),
+        PostUpdate.intern(),
+        Update.intern(),
+    ] {
+        app.edit_schedule(label, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+    }
+}
+
+/// A point moving 2 cells a frame over stepping water (about two steps in five frames), asked
+/// every frame through `WaterQuery` (between frames, as an `Update` system would): its patch is
+/// gathered after the frame it is asked in (or, in a frame where the water did not step, once
+/// it has moved a quarter of the disc's radius) and arrives for the frame after next, inside
+/// the 8-cell disc, so it is answered in every frame from the third on.
+/// What comes back is the crate's patches and the point's: under a quarter of the 96 x 96
+/// field's bytes a frame on average (reading the whole field at each readback, 36,864 bytes,
+/// came to about 17,000 a frame and fails).
+#[test]
+fn a_moving_point_is_answered_every_frame_without_a_full_readback() {
+    let gpu = gpu_or_return!("a_moving_point_is_answered_every_frame_without_a_full_readback");
+    let mut app = app(Backend::Gpu, Some(&gpu));
+    on_one_thread(&mut app);
+    run_to_compared_step(&mut app);
+    let cell = simulation(&mut app).placement().cell_size;
+    // From 4 m left of the centre to 3.8 m right of it: on the 9.6 m grid all the way.
+    let start = Vec3::new(-4.0, 0.0, 1.0);
+    let (first_step, before) = (steps(&mut app), DeviceTraffic::on_this_thread());
+    let frames = 40;
+    for frame in 0..frames {
+        let world = start + Vec3::X * (2.0 * cell * frame as f32);
+        let height = app
+            .world_mut()
+            .run_system_once(move |water: WaterQuery| water.height_at(world))
+            .expect("query");
+        if frame >= 2 {
+            let height = height.unwrap_or_else(|| panic!("frame {frame}: no answer at {world}"));
+            assert!(
+                height.is_finite() && height.abs() < 1.0,
+                "{height} m at {world}"
+            );
+        }
+        app.update();
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
+    }
+    let used = DeviceTraffic::on_this_thread().since(before);
+    let stepped = steps(&mut app) - first_step;
+    let per_frame = used.bytes_read_back / frames;
+    eprintln!("{stepped} steps in {frames} frames, {per_frame} bytes read back a frame");
+    assert!(stepped >= 10, "the water stepped {stepped} times");
+    assert!(used.bytes_read_back > 0, "nothing was read back");
+    assert!(
+        per_frame < 96 * 96 * 4 / 4,
+        "{per_frame} bytes read back a frame"
+    );
 }

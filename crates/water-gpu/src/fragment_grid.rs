@@ -58,7 +58,7 @@ pub struct FragmentGrid {
 
 impl FragmentGrid {
     /// Builds the textures and pipelines on the caller's device. The water starts at rest.
-    /// Queues the uniforms' first write; submits nothing.
+    /// Submits nothing.
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when the grid exceeds the device's texture size,

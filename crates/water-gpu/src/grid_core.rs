@@ -4,7 +4,7 @@
 //! [`GridCore`] is the state: the device, the spec, the time levels' ring, the land and the
 //! depth's dry cells, the step count, the step uniforms and the surface texture. [`LevelStore`]
 //! is what a store does its own way (record steps, read and write a level's words, add
-//! per-cell amounts, take the keeper's sums), and the functions below are the operations built
+//! per-cell amounts, run the mean-level keeper), and the functions below are the operations built
 //! on it once: stepping in runs between the mean-level keeper's corrections, submitting or
 //! recording; replacing the land; an impulse; a step with contact events.
 

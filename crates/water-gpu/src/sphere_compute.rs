@@ -181,8 +181,12 @@ impl SphereComputeWater {
                 crate::device_calls::bind_in_order(device, &layout, "sphere step", resources)
             })
         })?;
+        let core = SphereCore::new(device, queue, water);
+        // The record-only keeper corrects through the shift: one without the other would drop
+        // its corrections.
+        debug_assert_eq!(core.keeper.is_some(), shift.is_some());
         Ok(Self {
-            core: SphereCore::new(device, queue, water),
+            core,
             fields,
             pipeline,
             groups,
