@@ -101,6 +101,10 @@ impl GpuHeights {
     /// Notes `at` for the next readback, in place of a point noted within a quarter of the
     /// patch's radius (the same point, moved: its newest place is the one to gather around).
     fn ask(&self, at: Vec2) {
+        // A point with no place has no patch (and would never match one noted).
+        if !at.is_finite() {
+            return;
+        }
         let Ok(mut asked) = self.asked.lock() else {
             return;
         };
