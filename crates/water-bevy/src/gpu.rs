@@ -9,7 +9,7 @@ use bevy::render::render_asset::RenderAssets;
 use bevy::render::renderer::{RenderAdapter, RenderDevice, RenderQueue};
 use bevy::render::texture::GpuImage;
 use bevy::render::{Extract, ExtractSchedule, Render, RenderApp, RenderSystems};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use water_scene::water_core::{CellRect, GridSize, HeightPatches, HeightView};
 use water_scene::water_gpu::{GpuContext, GpuError, GpuGridWater, PatchReader, PendingPatches};
@@ -60,13 +60,21 @@ pub(crate) struct GpuHeights {
     /// Points asked about since the last readback started (the water's frame, metres): the
     /// next one gathers the patches around them.
     asked: Mutex<Vec<Vec2>>,
-    /// The grid's cell size (metres), known from the first refresh; 0 before.
+    /// The grid's size and cell size (metres).
+    size: GridSize,
     cell_size: f32,
+    /// Cells of one point's patch away from the grid's rim.
+    patch_cells: usize,
 }
 
 impl GpuHeights {
-    /// None yet, on `device` and `queue`.
-    pub(crate) fn new(device: wgpu::Device, queue: wgpu::Queue) -> Self {
+    /// None yet, for a grid of `size` cells of `cell_size` metres on `device` and `queue`.
+    pub(crate) fn new(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        size: GridSize,
+        cell_size: f32,
+    ) -> Self {
         Self {
             device,
             queue,
@@ -76,7 +84,15 @@ impl GpuHeights {
             origin: Vec2::ZERO,
             pending: None,
             asked: Mutex::new(Vec::new()),
-            cell_size: 0.0,
+            size,
+            cell_size,
+            patch_cells: CellRect::around(
+                size,
+                cell_size,
+                Vec2::new(size.width() as f32, size.height() as f32) * cell_size * 0.5,
+                PATCH_RADIUS_CELLS * cell_size,
+            )
+            .cells(),
         }
     }
 
@@ -98,6 +114,19 @@ impl GpuHeights {
         Some(f(&patches.view(held)))
     }
 
+    /// The points asked since the last readback started. (Nothing panics while holding them,
+    /// so a poisoned lock still holds a whole list.)
+    fn asked(&self) -> MutexGuard<'_, Vec<Vec2>> {
+        self.asked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether the points noted are so many that their patches would hold more cells than the
+    /// grid (counted unclipped): the next readback takes the whole field, which answers every
+    /// point, so no more need noting.
+    fn whole_field(&self, noted: usize) -> bool {
+        noted.saturating_mul(self.patch_cells) > self.size.cells()
+    }
+
     /// Notes `at` for the next readback, in place of a point noted within a quarter of the
     /// patch's radius (the same point, moved: its newest place is the one to gather around).
     fn ask(&self, at: Vec2) {
@@ -105,9 +134,10 @@ impl GpuHeights {
         if !at.is_finite() {
             return;
         }
-        let Ok(mut asked) = self.asked.lock() else {
+        let mut asked = self.asked();
+        if self.whole_field(asked.len()) {
             return;
-        };
+        }
         let near = self.cell_size * PATCH_RADIUS_CELLS * 0.25;
         match asked.iter_mut().find(|p| p.distance(at) <= near) {
             Some(p) => *p = at,
@@ -124,16 +154,14 @@ impl GpuHeights {
         let (discs, origin) = match (&self.pending, &self.patches) {
             (Some((_, _, origin, discs)), _) => (discs, *origin),
             (None, Some((_, discs))) => (discs, self.origin),
-            (None, None) => return self.asked.lock().is_ok_and(|a| !a.is_empty()),
+            (None, None) => return !self.asked().is_empty(),
         };
         let covered = |p: &Vec2| {
             discs
                 .iter()
                 .any(|&(c, r)| (*p - origin).distance(c) <= 0.25 * r)
         };
-        self.asked
-            .lock()
-            .is_ok_and(|asked| !asked.iter().all(covered))
+        !self.asked().iter().all(covered)
     }
 
     /// The water step the heights are from.
@@ -148,13 +176,12 @@ impl GpuHeights {
 
     /// The rectangles the next readback gathers, with the discs they answer in: one around
     /// each asked point, or the whole grid when those would hold more cells.
-    fn next_rects(
-        &self,
-        size: GridSize,
-        cell_size: f32,
-        origin: Vec2,
-    ) -> Vec<(CellRect, Vec2, f32)> {
-        let asked = std::mem::take(&mut *self.asked.lock().unwrap_or_else(|e| e.into_inner()));
+    fn next_rects(&self, origin: Vec2) -> Vec<(CellRect, Vec2, f32)> {
+        let asked = std::mem::take(&mut *self.asked());
+        let (size, cell_size) = (self.size, self.cell_size);
+        if self.whole_field(asked.len()) {
+            return vec![(CellRect::whole(size), Vec2::ZERO, f32::INFINITY)];
+        }
         let radius = PATCH_RADIUS_CELLS * cell_size;
         let rects: Vec<(CellRect, Vec2, f32)> = asked
             .into_iter()
@@ -216,11 +243,8 @@ impl GpuHeights {
             let Some(reader) = &self.reader else {
                 unreachable!("made above")
             };
-            let spec = *grid.spec();
-            let cell_size = spec.params.cell_size() as f32;
-            self.cell_size = cell_size;
             let (rects, discs): (Vec<CellRect>, Vec<(Vec2, f32)>) = self
-                .next_rects(spec.size, cell_size, origin)
+                .next_rects(origin)
                 .into_iter()
                 .map(|(rect, centre, radius)| (rect, (centre, radius)))
                 .unzip();

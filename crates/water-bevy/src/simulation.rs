@@ -85,7 +85,10 @@ impl WaterSimulation {
             scene,
             placement: WaterPlacement::centred(centre, water.cell_size, water.width, water.height),
             bodies: Default::default(),
-            gpu_heights: gpu.map(|gpu| GpuHeights::new(gpu.device.clone(), gpu.queue.clone())),
+            gpu_heights: gpu.map(|gpu| {
+                let (device, queue) = (gpu.device.clone(), gpu.queue.clone());
+                GpuHeights::new(device, queue, spec.size, spec.params.cell_size() as f32)
+            }),
             last_tick_steps: 0,
             gameplay_sea: None,
         };

@@ -722,10 +722,6 @@ impl LevelStore<3> for FragmentGrid {
         }
     }
 
-    fn check_displacement(&self) -> Result<(), GpuError> {
-        Ok(())
-    }
-
     fn write_land_flags(&self, flags: &[u32]) {
         self.write_r32(&self.land, bytemuck::cast_slice(flags));
     }
