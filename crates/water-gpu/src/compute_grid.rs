@@ -16,16 +16,14 @@ pub use spectral::SPECTRAL_MAX_SIDE;
 
 use std::collections::HashMap;
 
-use water_core::{Boundary, ContactMasks, Depth, GridMode, Impulse, LandMask};
+use water_core::{Boundary, ContactMasks, GridMode, LandMask};
 
 use crate::device_calls::{
     check_limit, check_storage_bytes, record_compute_pass, storage_buffer, validated,
 };
 use crate::error::GpuError;
-use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
-use crate::grid_core::{self, GridCore, LevelStore};
+use crate::grid_core::{GridCore, LevelStore};
 use crate::keeper::{GpuKeeper, KeeperPlan};
-use crate::normal_height::NormalHeightTexture;
 use crate::pipelines::compute_pipeline;
 use crate::readback::PendingReadback;
 use crate::recording::{record_buffer_write, submit_recorded};
@@ -43,7 +41,10 @@ pub const FUSED_STEPS: u64 = 4;
 /// Invocations per workgroup of the impulse kernel.
 const IMPULSE_GROUP: u32 = 64;
 
-/// A grid simulation stepped by compute shaders.
+/// A grid simulation stepped by compute shaders. Its operations are [`GpuGridWater`]'s (listed
+/// among the blanket implementations: one implementation serves both grids).
+///
+/// [`GpuGridWater`]: crate::GpuGridWater
 ///
 /// ```no_run
 /// # // no_run: doc tests do not assume a GPU; the crate's tests run this for real.
@@ -76,7 +77,7 @@ const IMPULSE_GROUP: u32 = 64;
 #[derive(Debug)]
 pub struct ComputeGrid {
     /// The state every GPU grid keeps (`grid_core.rs`); the ring has four slots.
-    core: GridCore<4>,
+    core: GridCore,
     /// How each level stores its cells.
     storage: StorageFormat,
     channels: u32,
@@ -213,7 +214,7 @@ impl ComputeGrid {
         // `a < 1/2` below the step's limit).
         let keeper = validated(device, || GpuKeeper::new(device, &spec, storage))?;
         Ok(Self {
-            core: GridCore::new(device, queue, spec),
+            core: GridCore::new(device, queue, spec, 4),
             storage,
             channels,
             fields,
@@ -357,200 +358,12 @@ impl ComputeGrid {
     }
 }
 
-impl GridTargets for ComputeGrid {
-    fn device(&self) -> &wgpu::Device {
-        &self.core.device
-    }
-
-    fn queue(&self) -> &wgpu::Queue {
-        &self.core.queue
-    }
-
-    fn normal_height(&mut self) -> Option<&mut NormalHeightTexture> {
-        self.core.surface.as_mut()
-    }
-
-    fn normal_height_ref(&self) -> Option<&NormalHeightTexture> {
-        self.core.surface.as_ref()
-    }
-}
-
-impl GpuGridWater for ComputeGrid {
-    /// What the grid simulates.
-    fn spec(&self) -> &GridSpec {
-        &self.core.spec
-    }
-
-    /// Steps taken so far.
-    fn steps_taken(&self) -> u64 {
-        self.core.steps
-    }
-
-    /// The land currently set.
-    fn land(&self) -> &LandMask {
-        &self.core.land_mask
-    }
-    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        self.take_depth(depth)
-    }
-
-    /// Replaces the land and zeroes the land cells of both levels (a round trip through the
-    /// host: meant for setting up a scene, not for every frame). **Submits and waits**; submit
-    /// any encoder holding this grid's recorded operations first.
-    ///
-    /// # Errors
-    /// A size mismatch, or a failed readback.
-    fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
-        grid_core::set_land(self, land)
-    }
-
-    fn encode_shift_window(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        dx: isize,
-        dy: isize,
-    ) -> Result<(), GpuError> {
-        self.record_shift_window(encoder, dx, dy)
-    }
-
-    /// Records [`ComputeGrid::add_impulse`](crate::GpuGridWater::add_impulse) into the caller's encoder. **Records only.** The
-    /// amounts travel in buffers made for this impulse alone, so impulses and steps recorded
-    /// into one encoder apply in recording order, each once.
-    ///
-    /// # Errors
-    /// None today for a live device; the `Result` keeps the `encode_` methods alike.
-    fn encode_add_impulse(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        impulse: &Impulse,
-    ) -> Result<(), GpuError> {
-        grid_core::encode_add_impulse(self, encoder, impulse)
-    }
-
-    /// Records one step with bow and stern events from `contacts` into the caller's encoder:
-    /// copies of both masks and of the amplitude from staging buffers, then the step. **Records
-    /// only.** The copies are ordered with the rest of the encoder, so several contact steps
-    /// recorded into one encoder each use their own masks. With
-    /// [`water_core::ContactSource::Displacement`]: the step, then one pass adding the masks'
-    /// displacement to both levels.
-    ///
-    /// # Errors
-    /// [`water_core::WaterError::SizeMismatch`] (as [`GpuError::Invalid`]) if the masks belong
-    /// to a grid of another size, [`water_core::WaterError::ContactSourceNotOffered`] for a
-    /// displacement outside signed mode, [`GpuError::StorageNotOffered`] for a displacement
-    /// with f16 storage; nothing is recorded then.
-    fn encode_step_with_contacts(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        contacts: &ContactMasks,
-    ) -> Result<(), GpuError> {
-        grid_core::encode_step_with_contacts(self, encoder, contacts)
-    }
-
-    /// Records `steps` steps into the caller's encoder (one compute pass, or one per stretch
-    /// between the keeper's passes: fused dispatches of [`FUSED_STEPS`] steps where the kernel
-    /// applies, one dispatch per remaining step).
-    /// **Records only**; the steps run when the caller submits the encoder. The grid's
-    /// bookkeeping (which buffer holds which level, [`ComputeGrid::steps_taken`](crate::GpuGridWater::steps_taken)) advances now,
-    /// so operations recorded after this one see the stepped levels.
-    ///
-    /// On a grid that conserves volume the keeper works here too, recorded alongside the steps
-    /// and never waiting: the sums of both levels are recorded where the submitting
-    /// [`ComputeGrid::step_many`](crate::GpuGridWater::step_many) would correct, and copied
-    /// back when the caller submits; a later `encode_step_many` that finds them arrived records
-    /// their correction, carried forward to its own step count (`keeper/device_sums.rs`).
-    /// So the level is kept as long as the caller submits its encoders; the levels differ from
-    /// the submitting path's by the corrections' own rounding.
-    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        grid_core::encode_step_many(self, encoder, steps);
-    }
-
-    /// Sets both time levels of a signed or split grid (`channels * cells` f32 values each:
-    /// split mode stores `p` then `n`). Equal levels start the water at rest in that shape.
-    /// With f16 storage the values are rounded to nearest f16 (ties to even) on the host.
-    /// **Queues a write** (`queue.write_buffer`): it lands at the next submission, before every
-    /// command buffer in it, so call it between frames, not while a recorded frame waits to be
-    /// submitted.
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] in classic mode, [`GpuError::OutsideF16`] with f16 storage for a value that is not
-    /// finite or beyond ±[`crate::storage::F16_MAX`]; a size mismatch otherwise.
-    fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
-        self.upload_f32_levels(current, previous)
-    }
-
-    /// Sets both time levels of a classic grid. **Queues a write**, as
-    /// [`ComputeGrid::upload_f32`](crate::GpuGridWater::upload_f32).
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
-    fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
-        self.upload_i16_levels(current, previous)
-    }
-
-    /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
-    /// **Submits and waits** (submit any encoder holding this grid's recorded operations
-    /// first).
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] if the readback fails.
-    fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        self.read_heights()
-    }
-
-    /// The current level's raw channels as f32 (`p` then `n` in split mode; f16 storage
-    /// widened exactly). **Submits and waits.**
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] in classic mode, [`GpuError::DeviceLost`] on failure.
-    fn channels(&self) -> Result<Vec<f32>, GpuError> {
-        self.read_channels()
-    }
-
-    /// The current classic heights. **Submits and waits.**
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] outside classic mode, [`GpuError::DeviceLost`] on failure.
-    fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
-        self.read_classic_heights()
-    }
-
-    /// Records the update of the surface texture (as [`ComputeGrid::update_normal_height`](crate::GpuGridWater::update_normal_height)) into the
-    /// caller's encoder and returns its view. **Records only**: the pass reads the level that
-    /// is current at this point of the recording, so record it after the frame's steps.
-    ///
-    /// # Errors
-    /// [`GpuError::Validation`] if the pipeline is refused (on first use).
-    fn encode_update_normal_height(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> Result<&wgpu::TextureView, GpuError> {
-        self.encode_surface(encoder)
-    }
-
-    /// Runs `steps` steps. **Submits** one command buffer (what
-    /// [`ComputeGrid::encode_step_many`](crate::GpuGridWater::encode_step_many) records); does not wait for it.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    ///
-    /// On a grid that conserves volume (reflective or periodic, undamped, no land, signed or
-    /// split) the run is cut where mean-level corrections fall, every
-    /// [`water_core::kernels::mean_level::mean_level_period`] steps of the step count, as on the
-    /// CPU ([`water_core::kernels::mean_level::f16_mean_level_period`] with f16 storage): each
-    /// cut submits the steps so far, then the keeper's sums, **waits** for them, and
-    /// submits the shift (`shaders/mean_level.wgsl`).
-    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        grid_core::step_many(self, steps)
-    }
-}
-
-impl LevelStore<4> for ComputeGrid {
-    fn core(&self) -> &GridCore<4> {
+impl LevelStore for ComputeGrid {
+    fn core(&self) -> &GridCore {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut GridCore<4> {
+    fn core_mut(&mut self) -> &mut GridCore {
         &mut self.core
     }
 

@@ -6,34 +6,36 @@
 mod cell_amounts;
 mod level_io;
 mod level_keeping;
+mod surface;
 mod varying_depth;
 mod window_shift;
 
 use level_io::texel_bytes;
 use varying_depth::faces_texture;
 
-use water_core::{ContactMasks, Depth, GridMode, Impulse, LandMask};
+use water_core::{ContactMasks, GridMode, LandMask};
 
 use crate::device_calls::{check_limit, level_texture, validated};
 use crate::error::GpuError;
-use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
-use crate::grid_core::{self, GridCore, LevelStore};
+use crate::grid_core::{GridCore, LevelStore};
 use crate::keeper::carried::{all_zero, carry_forward, pack, take_arrived, Recorded};
 use crate::keeper::{HostKeeper, KeeperPlan};
-use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
-use crate::readback::{f32s, i32s, PendingReadback};
+use crate::readback::{f32s, PendingReadback};
 use crate::recording::{record_texture_write, submit_recorded};
 use crate::shaders;
 use crate::spec::GridSpec;
 use crate::storage::StorageFormat;
 use crate::uniforms::ImpulseCell;
 
-/// A grid simulation stepped by render passes.
+/// A grid simulation stepped by render passes. Its operations are [`GpuGridWater`]'s (listed
+/// among the blanket implementations: one implementation serves both grids).
+///
+/// [`GpuGridWater`]: crate::GpuGridWater
 #[derive(Debug)]
 pub struct FragmentGrid {
     /// The state every GPU grid keeps (`grid_core.rs`); the ring has three slots.
-    core: GridCore<3>,
+    core: GridCore,
     format: wgpu::TextureFormat,
     textures: [wgpu::Texture; 3],
     views: [wgpu::TextureView; 3],
@@ -135,7 +137,7 @@ impl FragmentGrid {
             (step, impulse)
         })?;
         let grid = Self {
-            core: GridCore::new(device, queue, spec),
+            core: GridCore::new(device, queue, spec, 3),
             format,
             textures,
             views,
@@ -292,323 +294,12 @@ impl FragmentGrid {
     }
 }
 
-impl GridTargets for FragmentGrid {
-    fn device(&self) -> &wgpu::Device {
-        &self.core.device
-    }
-
-    fn queue(&self) -> &wgpu::Queue {
-        &self.core.queue
-    }
-
-    fn normal_height(&mut self) -> Option<&mut NormalHeightTexture> {
-        self.core.surface.as_mut()
-    }
-
-    fn normal_height_ref(&self) -> Option<&NormalHeightTexture> {
-        self.core.surface.as_ref()
-    }
-}
-
-impl GpuGridWater for FragmentGrid {
-    /// What the grid simulates.
-    fn spec(&self) -> &GridSpec {
-        &self.core.spec
-    }
-
-    /// Steps taken so far.
-    fn steps_taken(&self) -> u64 {
-        self.core.steps
-    }
-
-    /// The land currently set.
-    fn land(&self) -> &LandMask {
-        &self.core.land_mask
-    }
-    fn set_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        self.take_depth(depth)
-    }
-
-    /// Replaces the land and zeroes the land cells of both levels (a host round trip, for
-    /// setting up a scene). **Submits and waits**; submit any encoder holding this grid's
-    /// recorded operations first.
-    ///
-    /// # Errors
-    /// A size mismatch, or a failed readback.
-    fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
-        grid_core::set_land(self, land)
-    }
-
-    fn encode_shift_window(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        dx: isize,
-        dy: isize,
-    ) -> Result<(), GpuError> {
-        self.record_shift_window(encoder, dx, dy)
-    }
-
-    /// Records [`FragmentGrid::add_impulse`](crate::GpuGridWater::add_impulse) into the caller's encoder. **Records only.** The
-    /// delta rectangle is written and cleared by copies recorded around the passes, so impulses
-    /// and steps recorded into one encoder apply in recording order, each once.
-    ///
-    /// # Errors
-    /// None today for a live device; the `Result` keeps the `encode_` methods alike.
-    fn encode_add_impulse(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        impulse: &Impulse,
-    ) -> Result<(), GpuError> {
-        grid_core::encode_add_impulse(self, encoder, impulse)
-    }
-
-    /// Records one step with bow and stern events from `contacts` into the caller's encoder:
-    /// copies of both masks and of the amplitude from staging buffers, then the step. **Records
-    /// only.** The copies are ordered with the rest of the encoder, so several contact steps
-    /// recorded into one encoder each use their own masks.
-    ///
-    /// # Errors
-    /// A size mismatch, or [`water_core::WaterError::ContactSourceNotOffered`] for a displacement
-    /// outside signed mode (as [`GpuError::Invalid`]); nothing is recorded then.
-    fn encode_step_with_contacts(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        contacts: &ContactMasks,
-    ) -> Result<(), GpuError> {
-        grid_core::encode_step_with_contacts(self, encoder, contacts)
-    }
-
-    /// Records `steps` steps into the caller's encoder (one render pass per step). **Records
-    /// only**; the steps run when the caller submits the encoder. The grid's bookkeeping (which
-    /// texture holds which level, [`FragmentGrid::steps_taken`](crate::GpuGridWater::steps_taken)) advances now, so operations
-    /// recorded after this one see the stepped levels.
-    ///
-    /// On a grid that conserves volume the keeper works here too, never waiting: both levels
-    /// are recorded for reading back where [`GpuGridWater::step_many`] would correct, and come
-    /// back when the caller submits; a later `encode_step_many` that finds them arrived records
-    /// their correction, planned by the CPU's keeper and carried forward to its own step count,
-    /// as two passes adding a delta texture (`shaders/add_impulse_fragment.wgsl`).
-    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        grid_core::encode_step_many(self, encoder, steps);
-    }
-
-    /// Runs `steps` steps. **Submits** one command buffer (what
-    /// [`GpuGridWater::encode_step_many`] records); does not wait for it.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    ///
-    /// On a grid that conserves volume (reflective or periodic, undamped, no land, signed or
-    /// split) the run is cut where mean-level corrections fall, every
-    /// [`water_core::kernels::mean_level::mean_level_period`] steps, as on the CPU: each cut
-    /// submits the steps so far, **waits** for both levels to come back, corrects them on the
-    /// host with the CPU's keeper and writes them back (`keeper/host.rs`).
-    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        grid_core::step_many(self, steps)
-    }
-
-    /// Sets both time levels of a signed or split grid (split: `p` for all cells, then `n`).
-    /// **Queues a write** (`queue.write_texture`): it lands at the next submission, before
-    /// every command buffer in it, so call it between frames, not while a recorded frame waits
-    /// to be submitted.
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] in classic mode, a size mismatch otherwise.
-    fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
-        let cells = self.core.spec.size.cells();
-        let channels = match self.core.spec.mode {
-            GridMode::Classic => {
-                return Err(GpuError::WrongMode {
-                    operation: "upload_f32",
-                    mode: GridMode::Classic,
-                    instead: "upload_i16",
-                })
-            }
-            GridMode::Split => 2,
-            GridMode::Signed => 1,
-        };
-        for (what, level) in [("current level", current), ("previous level", previous)] {
-            if level.len() != cells * channels {
-                return Err(water_core::WaterError::SizeMismatch {
-                    what,
-                    width: self.core.spec.size.width(),
-                    height: self.core.spec.size.height(),
-                    expected: cells * channels,
-                    actual: level.len(),
-                }
-                .into());
-            }
-        }
-        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
-        self.invalidate_level();
-        // Interleave split channels into RG texels.
-        let texels = |level: &[f32]| -> Vec<f32> {
-            if channels == 1 {
-                level.to_vec()
-            } else {
-                (0..cells)
-                    .flat_map(|i| [level[i], level[cells + i]])
-                    .collect()
-            }
-        };
-        self.write_field(
-            self.core.levels.current(),
-            bytemuck::cast_slice(&texels(current)),
-        );
-        self.write_field(
-            self.core.levels.previous(),
-            bytemuck::cast_slice(&texels(previous)),
-        );
-        Ok(())
-    }
-
-    /// Sets both time levels of a classic grid. **Queues a write**, as
-    /// [`FragmentGrid::upload_f32`](crate::GpuGridWater::upload_f32).
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
-    fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
-        if self.core.spec.mode != GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "upload_i16",
-                mode: self.core.spec.mode,
-                instead: "upload_f32",
-            });
-        }
-        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
-        for level in [current, previous] {
-            self.core
-                .spec
-                .size
-                .check_len("classic level", level.len())?;
-        }
-        let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
-        self.write_field(
-            self.core.levels.current(),
-            bytemuck::cast_slice(&widen(current)),
-        );
-        self.write_field(
-            self.core.levels.previous(),
-            bytemuck::cast_slice(&widen(previous)),
-        );
-        Ok(())
-    }
-
-    /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
-    /// **Submits and waits** (submit any encoder holding this grid's recorded operations
-    /// first).
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] if the readback fails.
-    fn heights(&self) -> Result<Vec<f32>, GpuError> {
-        let bytes = self.read_texture(self.core.levels.current())?;
-        Ok(match self.core.spec.mode {
-            GridMode::Signed => f32s(&bytes),
-            GridMode::Split => f32s(&bytes)
-                .chunks_exact(2)
-                .map(|pn| pn[0] - pn[1])
-                .collect(),
-            GridMode::Classic => i32s(&bytes).into_iter().map(|v| v as f32).collect(),
-        })
-    }
-
-    /// The current level's channels as f32: `p` for all cells then `n` in split mode.
-    /// **Submits and waits.**
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] in classic mode, [`GpuError::DeviceLost`] on failure.
-    fn channels(&self) -> Result<Vec<f32>, GpuError> {
-        let values = f32s(&self.read_texture(self.core.levels.current())?);
-        match self.core.spec.mode {
-            GridMode::Classic => Err(GpuError::WrongMode {
-                operation: "channels",
-                mode: GridMode::Classic,
-                instead: "classic_heights",
-            }),
-            GridMode::Signed => Ok(values),
-            GridMode::Split => {
-                let p = values.iter().step_by(2);
-                let n = values.iter().skip(1).step_by(2);
-                Ok(p.chain(n).copied().collect())
-            }
-        }
-    }
-
-    /// The current classic heights. **Submits and waits.**
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] outside classic mode, [`GpuError::DeviceLost`] on failure.
-    fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
-        if self.core.spec.mode != GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "classic_heights",
-                mode: self.core.spec.mode,
-                instead: "heights",
-            });
-        }
-        let bytes = self.read_texture(self.core.levels.current())?;
-        Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
-    }
-
-    /// Records the surface update (as [`FragmentGrid::update_normal_height`](crate::GpuGridWater::update_normal_height)) into the caller's
-    /// encoder and returns the texture's view. **Records only**: the pass reads the level that
-    /// is current at this point of the recording, so record it after the frame's steps.
-    ///
-    /// # Errors
-    /// [`GpuError::Validation`] if the pipeline is refused (on first use).
-    fn encode_update_normal_height(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> Result<&wgpu::TextureView, GpuError> {
-        let device = self.core.device.clone();
-        if self.surface_pipeline.is_none() {
-            let pipeline = validated(&device, || {
-                full_screen_pipeline(
-                    &device,
-                    shaders::SURFACE_NORMALS,
-                    "surface_normals",
-                    NormalHeightTexture::fragment_entry(self.core.spec.mode),
-                    NORMAL_HEIGHT_FORMAT,
-                )
-            })?;
-            self.surface_pipeline = Some(pipeline);
-        }
-        let (mode, current) = (self.core.spec.mode, self.core.levels.current());
-        let core = &mut self.core;
-        let surface = core.surface.get_or_insert_with(|| {
-            NormalHeightTexture::new(&device, &core.spec, StorageFormat::F32, false)
-        });
-        let Some(pipeline) = &self.surface_pipeline else {
-            unreachable!("made above");
-        };
-        let field_binding = if mode == GridMode::Classic { 5 } else { 4 };
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water surface"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: surface.uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: field_binding,
-                    resource: wgpu::BindingResource::TextureView(&self.views[current]),
-                },
-            ],
-        });
-        full_screen_pass(encoder, &surface.view, pipeline, &group);
-        Ok(&surface.view)
-    }
-}
-
-impl LevelStore<3> for FragmentGrid {
-    fn core(&self) -> &GridCore<3> {
+impl LevelStore for FragmentGrid {
+    fn core(&self) -> &GridCore {
         &self.core
     }
 
-    fn core_mut(&mut self) -> &mut GridCore<3> {
+    fn core_mut(&mut self) -> &mut GridCore {
         &mut self.core
     }
 

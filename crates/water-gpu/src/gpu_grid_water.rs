@@ -2,9 +2,9 @@
 //! [`crate::FragmentGrid`], and [`crate::GpuGrid`] holding either), as
 //! [`water_core::GridWater`] is for the CPU grids.
 //!
-//! Each backend records its own passes (the `encode_*` methods and the readbacks); what only
-//! submits a recording, and the normal-and-height texture's filterable copy and readbacks, are
-//! written once here.
+//! Both grids implement it once, in `grid_core.rs`, over their level stores (each store records
+//! its own passes and readbacks); what only submits a recording, and the normal-and-height
+//! texture's filterable copy and readbacks, are written once here.
 
 use water_core::{ContactMasks, Depth, Impulse, LandMask};
 
@@ -63,7 +63,9 @@ pub trait GpuGridWater: sealed::GridTargets {
     fn land(&self) -> &LandMask;
 
     /// Replaces the land: cells where `land` is true hold no water from now on (both levels are
-    /// zeroed there). **Submits and waits.**
+    /// zeroed there, a round trip through the host: meant for setting up a scene, not for
+    /// every frame). **Submits and waits**; submit any encoder holding this grid's recorded
+    /// operations first.
     ///
     /// # Errors
     /// A mask of another size; readback failures.
@@ -112,7 +114,9 @@ pub trait GpuGridWater: sealed::GridTargets {
     /// Records an impulse into the caller's encoder: added to the current heights (and, for a
     /// displacement, to the previous level too: [`Impulse::displacement`]), with the per-cell
     /// amounts the CPU grids add ([`Impulse::for_each_cell`]). **Records only**; impulses and
-    /// steps recorded into one encoder apply in recording order, each once.
+    /// steps recorded into one encoder apply in recording order, each once (the compute grid's
+    /// amounts travel in buffers made for this impulse alone; the fragment grid's delta
+    /// rectangle is written and cleared by copies recorded around its passes).
     ///
     /// # Errors
     /// None today for a live device; the `Result` keeps the `encode_` methods alike.
@@ -123,12 +127,16 @@ pub trait GpuGridWater: sealed::GridTargets {
     ) -> Result<(), GpuError>;
 
     /// Records one step with bow and stern events from `contacts`: copies of both masks and of
-    /// the amplitude, then the step. **Records only**; several contact steps recorded into one
-    /// encoder each use their own masks.
+    /// the amplitude, then the step. **Records only**; the copies are ordered with the rest of
+    /// the encoder, so several contact steps recorded into one encoder each use their own
+    /// masks. With [`water_core::ContactSource::Displacement`]: a plain step, then the masks'
+    /// displacement added to both levels.
     ///
     /// # Errors
     /// [`water_core::WaterError::SizeMismatch`] (as [`GpuError::Invalid`]) if the masks belong
-    /// to a grid of another size; nothing is recorded then.
+    /// to a grid of another size, [`water_core::WaterError::ContactSourceNotOffered`] for a
+    /// displacement outside signed mode, [`GpuError::StorageNotOffered`] for a displacement
+    /// with the compute grid's f16 storage; nothing is recorded then.
     fn encode_step_with_contacts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -136,21 +144,31 @@ pub trait GpuGridWater: sealed::GridTargets {
     ) -> Result<(), GpuError>;
 
     /// Records `steps` steps into the caller's encoder. **Records only**; the grid's
-    /// bookkeeping (which level is current) advances now, for the operations recorded after.
+    /// bookkeeping (which level is current, [`GpuGridWater::steps_taken`]) advances now, for
+    /// the operations recorded after. The compute grid records one compute pass (fused
+    /// dispatches of several steps where the kernel applies); the fragment grid one render
+    /// pass a step.
     ///
     /// On water that conserves volume (reflective or periodic, undamped, no land) the
     /// mean-level keeper runs here too without waiting: what it measures comes back after the
-    /// caller submits the encoder, and a later `encode_step_many` records the correction
-    /// (`docs/math.md`, section 9). Submit each encoder, as a frame loop does, for the level to
-    /// be kept.
+    /// caller submits the encoder, and a later `encode_step_many` records the correction,
+    /// carried forward to its own step count (`docs/math.md`, section 9; the compute grid sums
+    /// on the device, `keeper/device_sums.rs`; the fragment grid reads both levels back and
+    /// plans on the host, `keeper/host.rs`). Submit each encoder, as a frame loop does, for
+    /// the level to be kept; the levels differ from the submitting path's by the corrections'
+    /// own rounding.
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64);
 
-    /// Sets both levels of a signed or split grid (split: both channels, `2 * cells` values
-    /// each). **Queues a write** that lands at the next submission, ahead of its command
-    /// buffers.
+    /// Sets both levels of a signed or split grid (split: `p` for all cells, then `n`,
+    /// `2 * cells` values each). Equal levels start the water at rest in that shape. With the
+    /// compute grid's f16 storage the values are rounded to nearest f16 (ties to even) on the
+    /// host. **Queues a write** that lands at the next submission, ahead of every command
+    /// buffer in it, so call it between frames, not while a recorded frame waits to be
+    /// submitted.
     ///
     /// # Errors
-    /// [`GpuError::WrongMode`] in classic mode; a wrong length.
+    /// [`GpuError::WrongMode`] in classic mode; [`GpuError::OutsideF16`] with f16 storage for a
+    /// value that is not finite or beyond ±[`crate::storage::F16_MAX`]; a wrong length.
     fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError>;
 
     /// Sets both levels of a classic grid. **Queues a write.**
@@ -195,6 +213,14 @@ pub trait GpuGridWater: sealed::GridTargets {
 
     /// Runs `steps` steps. **Submits** one command buffer (what
     /// [`GpuGridWater::encode_step_many`] records); does not wait for it.
+    ///
+    /// On a grid that conserves volume (reflective or periodic, undamped, no land, signed or
+    /// split) the run is cut where mean-level corrections fall, every
+    /// [`water_core::kernels::mean_level::mean_level_period`] steps of the step count, as on the
+    /// CPU ([`water_core::kernels::mean_level::f16_mean_level_period`] with f16 storage): each
+    /// cut submits the steps so far, then the keeper's measurement, **waits** for it, and
+    /// submits the correction (the compute grid's sums on the device, `shaders/mean_level.wgsl`;
+    /// the fragment grid's both levels back to the host's keeper and written back).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.

@@ -13,6 +13,7 @@ use water_core::{Boundary, ContactMasks, ContactSource, GridMode, GridSize, Impu
 use crate::depth_faces::LandParts;
 use crate::device_calls::uniform_buffer;
 use crate::error::GpuError;
+use crate::gpu_grid_water::{sealed::GridTargets, GpuGridWater};
 use crate::keeper::carried::record_in_runs;
 use crate::keeper::KeeperPlan;
 use crate::normal_height::NormalHeightTexture;
@@ -21,16 +22,16 @@ use crate::spec::GridSpec;
 use crate::time_levels::TimeLevels;
 use crate::uniforms::{GridUniforms, ImpulseCell};
 
-/// The state every GPU grid keeps, whatever holds its levels; `N` is the ring's slot count
-/// (four buffers for the compute grid's fused steps, three textures for the fragment grid).
+/// The state every GPU grid keeps, whatever holds its levels.
 #[derive(Debug)]
-pub(crate) struct GridCore<const N: usize> {
+pub(crate) struct GridCore {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     /// What the grid simulates.
     pub spec: GridSpec,
-    /// Which slot is previous, current and spare.
-    pub levels: TimeLevels<N>,
+    /// Which slot is previous, current and spare: four buffers for the compute grid's fused
+    /// steps, three textures for the fragment grid.
+    pub levels: TimeLevels,
     /// The land as stepped: the caller's and the depth's dry cells.
     pub land_mask: LandMask,
     pub land_parts: LandParts,
@@ -46,9 +47,10 @@ pub(crate) struct GridCore<const N: usize> {
     pub steps: u64,
 }
 
-impl<const N: usize> GridCore<N> {
-    /// The state of still water on `spec` with no land and no depth; writes the uniforms.
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, spec: GridSpec) -> Self {
+impl GridCore {
+    /// The state of still water on `spec` with no land and no depth, its levels in a ring of
+    /// `slots`; writes the uniforms.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, spec: GridSpec, slots: usize) -> Self {
         let size = spec.size;
         let base_uniforms = GridUniforms::new(
             size.width() as u32,
@@ -64,7 +66,7 @@ impl<const N: usize> GridCore<N> {
             device: device.clone(),
             queue: queue.clone(),
             spec,
-            levels: TimeLevels::new(),
+            levels: TimeLevels::new(slots),
             land_mask: LandMask::empty(size),
             land_parts: LandParts::none(&spec),
             has_depth: false,
@@ -110,9 +112,9 @@ impl<const N: usize> GridCore<N> {
 
 /// What holds a grid's levels and how it steps them: the part of a GPU grid that differs
 /// between buffers and textures.
-pub(crate) trait LevelStore<const N: usize> {
-    fn core(&self) -> &GridCore<N>;
-    fn core_mut(&mut self) -> &mut GridCore<N>;
+pub(crate) trait LevelStore: LevelIo + DepthStore + ShiftStore + SurfaceStore {
+    fn core(&self) -> &GridCore;
+    fn core_mut(&mut self) -> &mut GridCore;
     /// The mean-level keeper's schedule and plan, when the spec conserves volume.
     fn keeper_plan(&self) -> Option<&KeeperPlan>;
     /// Records `steps` steps (with the contact uniforms and masks when `contacts`) and
@@ -163,12 +165,50 @@ pub(crate) trait LevelStore<const N: usize> {
     }
 }
 
+/// A store's whole levels to and from the host (each grid's `level_io.rs`): the work behind
+/// [`crate::GpuGridWater`]'s uploads and readbacks, as its docs say.
+pub(crate) trait LevelIo {
+    /// Behind [`crate::GpuGridWater::upload_f32`].
+    fn upload_f32_levels(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError>;
+    /// Behind [`crate::GpuGridWater::upload_i16`].
+    fn upload_i16_levels(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError>;
+    /// Behind [`crate::GpuGridWater::heights`].
+    fn read_heights(&self) -> Result<Vec<f32>, GpuError>;
+    /// Behind [`crate::GpuGridWater::channels`].
+    fn read_channels(&self) -> Result<Vec<f32>, GpuError>;
+    /// Behind [`crate::GpuGridWater::classic_heights`].
+    fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError>;
+}
+
+/// A store's depth: the faces' wave speeds and the dry cells (each grid's `varying_depth.rs`),
+/// behind [`crate::GpuGridWater::set_depth`].
+pub(crate) trait DepthStore {
+    fn take_depth(&mut self, depth: &water_core::Depth) -> Result<(), GpuError>;
+}
+
+/// A store's passes moving the window (each grid's `window_shift.rs`), behind
+/// [`crate::GpuGridWater::encode_shift_window`].
+pub(crate) trait ShiftStore {
+    fn record_shift_window(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        dx: isize,
+        dy: isize,
+    ) -> Result<(), GpuError>;
+}
+
+/// A store's pass drawing the normal-and-height texture (each grid's `surface.rs`), behind
+/// [`crate::GpuGridWater::encode_update_normal_height`].
+pub(crate) trait SurfaceStore {
+    fn encode_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError>;
+}
+
 /// [`crate::GpuGridWater::step_many`]: runs cut where the keeper corrects, each submitted, each
 /// cut followed by the correction (which waits).
-pub(crate) fn step_many<const N: usize>(
-    grid: &mut impl LevelStore<N>,
-    steps: u64,
-) -> Result<(), GpuError> {
+pub(crate) fn step_many(grid: &mut impl LevelStore, steps: u64) -> Result<(), GpuError> {
     let core = grid.core();
     let (device, queue) = (core.device.clone(), core.queue.clone());
     grid.keep_level(true)?;
@@ -187,7 +227,7 @@ pub(crate) fn step_many<const N: usize>(
 
 /// [`crate::GpuGridWater::encode_step_many`]: the same runs and the keeper's recorded work,
 /// into the caller's encoder.
-pub(crate) fn encode_step_many<const N: usize, G: LevelStore<N>>(
+pub(crate) fn encode_step_many<G: LevelStore>(
     grid: &mut G,
     encoder: &mut wgpu::CommandEncoder,
     steps: u64,
@@ -204,10 +244,7 @@ pub(crate) fn encode_step_many<const N: usize, G: LevelStore<N>>(
 
 /// [`crate::GpuGridWater::set_land`]: the land written and its cells zeroed in both levels
 /// through the host.
-pub(crate) fn set_land<const N: usize>(
-    grid: &mut impl LevelStore<N>,
-    land: LandMask,
-) -> Result<(), GpuError> {
+pub(crate) fn set_land(grid: &mut impl LevelStore, land: LandMask) -> Result<(), GpuError> {
     let core = grid.core_mut();
     core.spec.size.check_len("land mask", land.cells().len())?;
     core.land_parts.placed = land;
@@ -227,8 +264,8 @@ pub(crate) fn set_land<const N: usize>(
 
 /// [`crate::GpuGridWater::encode_add_impulse`]: the amounts computed on the host as the CPU
 /// grids compute them, added by the store.
-pub(crate) fn encode_add_impulse<const N: usize>(
-    grid: &mut impl LevelStore<N>,
+pub(crate) fn encode_add_impulse(
+    grid: &mut impl LevelStore,
     encoder: &mut wgpu::CommandEncoder,
     impulse: &Impulse,
 ) -> Result<(), GpuError> {
@@ -247,8 +284,8 @@ pub(crate) fn encode_add_impulse<const N: usize>(
 /// [`crate::GpuGridWater::encode_step_with_contacts`]: both masks and the amplitude copied in
 /// order with the rest of the encoder, then the step; for the displacement source, a plain
 /// step and then the masks' displacement on both levels.
-pub(crate) fn encode_step_with_contacts<const N: usize>(
-    grid: &mut impl LevelStore<N>,
+pub(crate) fn encode_step_with_contacts(
+    grid: &mut impl LevelStore,
     encoder: &mut wgpu::CommandEncoder,
     contacts: &ContactMasks,
 ) -> Result<(), GpuError> {
@@ -321,4 +358,106 @@ fn impulse_cells(
         });
     });
     cells
+}
+
+impl<T: LevelStore> GridTargets for T {
+    fn device(&self) -> &wgpu::Device {
+        &self.core().device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.core().queue
+    }
+
+    fn normal_height(&mut self) -> Option<&mut NormalHeightTexture> {
+        self.core_mut().surface.as_mut()
+    }
+
+    fn normal_height_ref(&self) -> Option<&NormalHeightTexture> {
+        self.core().surface.as_ref()
+    }
+}
+
+// Both grids' `GpuGridWater`, written once: the shared operations above, and each store's own
+// work through `LevelIo`, `DepthStore`, `ShiftStore` and `SurfaceStore`.
+impl<T: LevelStore> GpuGridWater for T {
+    fn spec(&self) -> &GridSpec {
+        &self.core().spec
+    }
+
+    fn steps_taken(&self) -> u64 {
+        self.core().steps
+    }
+
+    fn land(&self) -> &LandMask {
+        &self.core().land_mask
+    }
+
+    fn set_land(&mut self, land: LandMask) -> Result<(), GpuError> {
+        set_land(self, land)
+    }
+
+    fn set_depth(&mut self, depth: &water_core::Depth) -> Result<(), GpuError> {
+        self.take_depth(depth)
+    }
+
+    fn encode_shift_window(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        dx: isize,
+        dy: isize,
+    ) -> Result<(), GpuError> {
+        self.record_shift_window(encoder, dx, dy)
+    }
+
+    fn encode_add_impulse(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        impulse: &Impulse,
+    ) -> Result<(), GpuError> {
+        encode_add_impulse(self, encoder, impulse)
+    }
+
+    fn encode_step_with_contacts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        contacts: &ContactMasks,
+    ) -> Result<(), GpuError> {
+        encode_step_with_contacts(self, encoder, contacts)
+    }
+
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        encode_step_many(self, encoder, steps);
+    }
+
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        step_many(self, steps)
+    }
+
+    fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
+        self.upload_f32_levels(current, previous)
+    }
+
+    fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
+        self.upload_i16_levels(current, previous)
+    }
+
+    fn heights(&self) -> Result<Vec<f32>, GpuError> {
+        self.read_heights()
+    }
+
+    fn channels(&self) -> Result<Vec<f32>, GpuError> {
+        self.read_channels()
+    }
+
+    fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+        self.read_classic_heights()
+    }
+
+    fn encode_update_normal_height(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        self.encode_surface(encoder)
+    }
 }

@@ -1,25 +1,27 @@
 //! Sphere water stepped by a compute shader (`shaders/sphere_step.wgsl`), built from a CPU
 //! [`SphereWater`] so both start from the same mesh, weights, coefficients and state.
 
-use water_sphere::{SphereImpulse, SphereWater};
+use water_sphere::SphereWater;
 
 use crate::device_calls::{
     check_limit, record_compute_pass, storage_buffer, uniform_buffer, validated,
 };
 use crate::error::GpuError;
-use crate::gpu_sphere_water::sealed::{AddedHeights, OnDevice};
-use crate::gpu_sphere_water::GpuSphereWater;
 use crate::pipelines::compute_pipeline;
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_buffer_write;
 use crate::shaders;
-use crate::sphere_core::{self, SphereCore, SphereLevels};
+use crate::sphere_core::{SphereCore, SphereLevels};
 use crate::uniforms::{ImpulseCell, ImpulseUniforms, SphereUniforms};
 
 /// Invocations per workgroup of `sphere_step.wgsl`.
 const GROUP: u32 = 256;
 
 /// Sphere water on the GPU (compute).
+/// Its operations are [`GpuSphereWater`]'s (listed among the blanket implementations: one
+/// implementation serves both spheres).
+///
+/// [`GpuSphereWater`]: crate::GpuSphereWater
 #[derive(Debug)]
 pub struct SphereComputeWater {
     /// The state every GPU sphere water keeps (`sphere_core.rs`).
@@ -203,22 +205,68 @@ impl SphereComputeWater {
     }
 }
 
-impl AddedHeights for SphereComputeWater {
-    fn vertex_count(&self) -> usize {
-        self.core.vertices as usize
+impl SphereLevels for SphereComputeWater {
+    fn core(&self) -> &SphereCore {
+        &self.core
     }
 
-    fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
-        self.core.impulse_heights(click)
+    fn core_mut(&mut self) -> &mut SphereCore {
+        &mut self.core
     }
 
-    fn forget_level_reference(&mut self) {
-        self.core.forget_level_reference();
+    /// The bare steps: one compute pass of `steps` dispatches.
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            for _ in 0..steps {
+                pass.set_bind_group(0, &self.groups[self.core.levels.previous()], &[]);
+                pass.dispatch_workgroups(self.core.vertices.div_ceil(GROUP), 1, 1);
+                self.core.levels.advance(1);
+            }
+        }
+        self.core.steps += steps;
+    }
+
+    fn read_level(&self, slot: usize) -> Result<Vec<f32>, GpuError> {
+        let buffer = &self.fields[slot];
+        let core = &self.core;
+        let bytes =
+            PendingReadback::start(&core.device, &core.queue, buffer, buffer.size())?.wait()?;
+        Ok(f32s(&bytes))
+    }
+
+    fn write_level(&self, slot: usize, values: Vec<f32>) {
+        self.core
+            .queue
+            .write_buffer(&self.fields[slot], 0, bytemuck::cast_slice(&values));
+    }
+
+    fn record_levels_readback(&self, encoder: &mut wgpu::CommandEncoder) -> PendingReadback {
+        let levels = self.core.levels;
+        let (cur, old) = (
+            &self.fields[levels.current()],
+            &self.fields[levels.previous()],
+        );
+        PendingReadback::record(&self.core.device, encoder, &[cur, old])
+    }
+
+    /// `shift_vertices` of `shaders/mean_level.wgsl` on both levels.
+    fn record_uniform_shift(&mut self, encoder: &mut wgpu::CommandEncoder, amounts: [f32; 2]) {
+        let Some(shift) = &self.shift else {
+            return;
+        };
+        let levels = self.core.levels;
+        let (cur, old) = (
+            &self.fields[levels.current()],
+            &self.fields[levels.previous()],
+        );
+        shift.record(&self.core.device, encoder, [cur, old], amounts);
     }
 
     /// Records the vertices whose amount is not zero, as a list of `(vertex, amount)` pairs in
     /// a buffer made for this call alone, added by `shaders/add_impulse.wgsl`. **Records only.**
-    fn record_added_heights(
+    fn record_vertex_amounts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         heights: &[f32],
@@ -283,45 +331,6 @@ impl AddedHeights for SphereComputeWater {
         );
         Ok(())
     }
-}
-
-impl OnDevice for SphereComputeWater {
-    fn device(&self) -> &wgpu::Device {
-        &self.core.device
-    }
-
-    fn queue(&self) -> &wgpu::Queue {
-        &self.core.queue
-    }
-}
-
-impl GpuSphereWater for SphereComputeWater {
-    /// Steps taken on the GPU.
-    fn steps_taken(&self) -> u64 {
-        self.core.steps
-    }
-
-    /// Records `steps` steps into the caller's encoder (one compute pass, or one per stretch
-    /// between the keeper's passes).
-    ///
-    /// On undamped water the keeper works here too, never waiting: both levels are recorded
-    /// for reading back where [`GpuSphereWater::step_many`] would correct, and come back when
-    /// the caller submits; a later `encode_step_many` that finds them arrived records their
-    /// correction (`shaders/mean_level.wgsl`, `shift_vertices`), carried forward to its own
-    /// step count. So the level is kept as long as the caller submits its encoders.
-    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        sphere_core::encode_step_many(self, encoder, steps);
-    }
-
-    /// `steps` steps. **Submits** the steps; on undamped water the run is cut where mean-level
-    /// corrections fall, as on the CPU, and each cut **waits** for both levels to come back,
-    /// corrects them on the host ([`water_sphere::keep_weighted_level`]) and writes them back.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        sphere_core::step_many(self, steps)
-    }
 
     /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's
     /// vertex order). Poll the device and take the bytes from the returned [`PendingReadback`]
@@ -329,68 +338,8 @@ impl GpuSphereWater for SphereComputeWater {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
+    fn start_heights_readback(&self) -> Result<PendingReadback, GpuError> {
         let buffer = &self.fields[self.core.levels.current()];
         PendingReadback::start(&self.core.device, &self.core.queue, buffer, buffer.size())
-    }
-}
-
-impl SphereLevels for SphereComputeWater {
-    fn core(&self) -> &SphereCore {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut SphereCore {
-        &mut self.core
-    }
-
-    /// The bare steps: one compute pass of `steps` dispatches.
-    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.pipeline);
-            for _ in 0..steps {
-                pass.set_bind_group(0, &self.groups[self.core.levels.previous()], &[]);
-                pass.dispatch_workgroups(self.core.vertices.div_ceil(GROUP), 1, 1);
-                self.core.levels.advance(1);
-            }
-        }
-        self.core.steps += steps;
-    }
-
-    fn read_level(&self, slot: usize) -> Result<Vec<f32>, GpuError> {
-        let buffer = &self.fields[slot];
-        let core = &self.core;
-        let bytes =
-            PendingReadback::start(&core.device, &core.queue, buffer, buffer.size())?.wait()?;
-        Ok(f32s(&bytes))
-    }
-
-    fn write_level(&self, slot: usize, values: Vec<f32>) {
-        self.core
-            .queue
-            .write_buffer(&self.fields[slot], 0, bytemuck::cast_slice(&values));
-    }
-
-    fn record_levels_readback(&self, encoder: &mut wgpu::CommandEncoder) -> PendingReadback {
-        let levels = self.core.levels;
-        let (cur, old) = (
-            &self.fields[levels.current()],
-            &self.fields[levels.previous()],
-        );
-        PendingReadback::record(&self.core.device, encoder, &[cur, old])
-    }
-
-    /// `shift_vertices` of `shaders/mean_level.wgsl` on both levels.
-    fn record_uniform_shift(&mut self, encoder: &mut wgpu::CommandEncoder, amounts: [f32; 2]) {
-        let Some(shift) = &self.shift else {
-            return;
-        };
-        let levels = self.core.levels;
-        let (cur, old) = (
-            &self.fields[levels.current()],
-            &self.fields[levels.previous()],
-        );
-        shift.record(&self.core.device, encoder, [cur, old], amounts);
     }
 }

@@ -15,6 +15,8 @@ use water_sphere::{
 
 use crate::device_calls::submitted;
 use crate::error::GpuError;
+use crate::gpu_sphere_water::sealed::{AddedHeights, OnDevice};
+use crate::gpu_sphere_water::GpuSphereWater;
 use crate::keeper::carried::{carried_uniform, record_in_runs, take_arrived, Recorded};
 use crate::readback::{f32s, PendingReadback};
 use crate::time_levels::TimeLevels;
@@ -30,7 +32,7 @@ pub(crate) struct SphereCore {
     pub click_weights: Vec<f64>,
     pub vertices: u32,
     /// `(old, current, spare)`.
-    pub levels: TimeLevels<3>,
+    pub levels: TimeLevels,
     /// Steps taken (recorded ones included).
     pub steps: u64,
     /// Undamped water's mean-level keeper, run on the host on levels read back (as the CPU's
@@ -53,7 +55,7 @@ impl SphereCore {
             sphere: water.sphere().clone(),
             click_weights: water.conserved_weights().to_vec(),
             vertices: vertices as u32,
-            levels: TimeLevels::new(),
+            levels: TimeLevels::new(3),
             steps: 0,
             keeper: undamped.then(|| MeanLevelKeeper::with_cells(vertices)),
             recorded: None,
@@ -98,6 +100,16 @@ pub(crate) trait SphereLevels {
     /// Records adding `amounts[0]` to every vertex of the current level and `amounts[1]` to
     /// the previous one.
     fn record_uniform_shift(&mut self, encoder: &mut wgpu::CommandEncoder, amounts: [f32; 2]);
+    /// Records `heights` (checked: one finite value a vertex) added to the current level:
+    /// the work behind [`crate::GpuSphereWater::encode_add_heights`].
+    fn record_vertex_amounts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        heights: &[f32],
+    ) -> Result<(), GpuError>;
+    /// Behind [`crate::GpuSphereWater::read_heights_async`]: the current level's copy started,
+    /// one f32 a vertex.
+    fn start_heights_readback(&self) -> Result<PendingReadback, GpuError>;
 }
 
 /// The keeper's anchoring or correction, when one is wanted: both levels read back, corrected
@@ -207,4 +219,55 @@ pub(crate) fn encode_step_many<W: SphereLevels>(
         record_keep_level,
         W::record_steps,
     );
+}
+
+impl<T: SphereLevels> OnDevice for T {
+    fn device(&self) -> &wgpu::Device {
+        &self.core().device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.core().queue
+    }
+}
+
+impl<T: SphereLevels> AddedHeights for T {
+    fn vertex_count(&self) -> usize {
+        self.core().vertices as usize
+    }
+
+    fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
+        self.core().impulse_heights(click)
+    }
+
+    fn forget_level_reference(&mut self) {
+        self.core_mut().forget_level_reference();
+    }
+
+    fn record_added_heights(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        heights: &[f32],
+    ) -> Result<(), GpuError> {
+        self.record_vertex_amounts(encoder, heights)
+    }
+}
+
+// Both spheres' `GpuSphereWater`, written once over their level stores.
+impl<T: SphereLevels> GpuSphereWater for T {
+    fn steps_taken(&self) -> u64 {
+        self.core().steps
+    }
+
+    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
+        encode_step_many(self, encoder, steps);
+    }
+
+    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
+        step_many(self, steps)
+    }
+
+    fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
+        self.start_heights_readback()
+    }
 }

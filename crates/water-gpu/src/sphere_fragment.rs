@@ -27,17 +27,15 @@
 //! textures work on every backend wgpu runs on, where storage buffers in fragment shaders are
 //! missing on downlevel GL devices.
 
-use water_sphere::{SphereImpulse, SphereWater};
+use water_sphere::SphereWater;
 
 use crate::device_calls::{check_limit, level_texture, uniform_buffer, validated};
 use crate::error::GpuError;
-use crate::gpu_sphere_water::sealed::{AddedHeights, OnDevice};
-use crate::gpu_sphere_water::GpuSphereWater;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_texture_write;
 use crate::shaders;
-use crate::sphere_core::{self, SphereCore, SphereLevels};
+use crate::sphere_core::{SphereCore, SphereLevels};
 use crate::uniforms::SphereFragmentUniforms;
 
 /// Format of the height textures.
@@ -71,6 +69,10 @@ pub(crate) fn texture_size(vertices: usize, max_dimension: u32) -> Result<(u32, 
 }
 
 /// Sphere water on the GPU (render passes into textures).
+/// Its operations are [`GpuSphereWater`]'s (listed among the blanket implementations: one
+/// implementation serves both spheres).
+///
+/// [`GpuSphereWater`]: crate::GpuSphereWater
 #[derive(Debug)]
 pub struct SphereFragmentWater {
     /// The state every GPU sphere water keeps (`sphere_core.rs`); its ring's slots only ever
@@ -308,121 +310,6 @@ impl SphereFragmentWater {
     }
 }
 
-impl AddedHeights for SphereFragmentWater {
-    fn vertex_count(&self) -> usize {
-        self.core.vertices as usize
-    }
-
-    fn impulse_heights(&self, click: &SphereImpulse) -> Vec<f32> {
-        self.core.impulse_heights(click)
-    }
-
-    fn forget_level_reference(&mut self) {
-        self.core.forget_level_reference();
-    }
-
-    /// Records a copy of the rows the non-zero amounts touch into the delta texture, a render
-    /// pass adding them to the current heights, and a copy clearing those rows again.
-    /// **Records only.**
-    fn record_added_heights(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        heights: &[f32],
-    ) -> Result<(), GpuError> {
-        let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
-        let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {
-            return Ok(());
-        };
-        let width = self.texture_width() as usize;
-        let (row0, row1) = (first / width, last / width + 1);
-        let mut rows = vec![0.0f32; (row1 - row0) * width];
-        let start = row0 * width;
-        let end = heights.len().min(row1 * width);
-        rows[..end - start].copy_from_slice(&heights[start..end]);
-        let origin = wgpu::Origin3d {
-            x: 0,
-            y: row0 as u32,
-            z: 0,
-        };
-        let extent = wgpu::Extent3d {
-            width: width as u32,
-            height: (row1 - row0) as u32,
-            depth_or_array_layers: 1,
-        };
-        let device = self.core.device.clone();
-        // The delta rows written and cleared by copies recorded around the pass, in order with
-        // whatever else the encoder holds (a queued write would land before all of it).
-        let bytes: &[u8] = bytemuck::cast_slice(&rows);
-        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
-        let (cur, spare) = (self.core.levels.current(), self.core.levels.next());
-        self.record_add_delta(encoder, cur, spare);
-        // Back into the current texture rather than swapping roles: the three step bind
-        // groups assume roles that only rotate, and clicks are rare next to steps.
-        encoder.copy_texture_to_texture(
-            self.fields[spare].as_image_copy(),
-            self.fields[cur].as_image_copy(),
-            self.fields[cur].size(),
-        );
-        rows.fill(0.0);
-        let zeros: &[u8] = bytemuck::cast_slice(&rows);
-        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, zeros);
-        Ok(())
-    }
-}
-
-impl OnDevice for SphereFragmentWater {
-    fn device(&self) -> &wgpu::Device {
-        &self.core.device
-    }
-
-    fn queue(&self) -> &wgpu::Queue {
-        &self.core.queue
-    }
-}
-
-impl GpuSphereWater for SphereFragmentWater {
-    /// Steps taken on the GPU.
-    fn steps_taken(&self) -> u64 {
-        self.core.steps
-    }
-
-    /// Records `steps` steps into the caller's encoder (one render pass per step).
-    /// `steps` steps, in runs cut where mean-level corrections fall on undamped water (as
-    /// [`crate::SphereComputeWater`]'s).
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`].
-    fn step_many(&mut self, steps: u64) -> Result<(), GpuError> {
-        sphere_core::step_many(self, steps)
-    }
-
-    /// Records `steps` steps into the caller's encoder (one render pass per step).
-    ///
-    /// On undamped water the keeper works here too, never waiting: both levels are recorded
-    /// for reading back where [`GpuSphereWater::step_many`] would correct, and come back when
-    /// the caller submits; a later `encode_step_many` that finds them arrived records their
-    /// correction, carried forward to its own step count, as two passes adding a delta texture.
-    fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {
-        sphere_core::encode_step_many(self, encoder, steps);
-    }
-
-    /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's
-    /// vertex order, without the texture's unused tail). Poll the device and take the bytes from
-    /// the returned [`PendingReadback`] when they arrive.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
-    fn read_heights_async(&self) -> Result<PendingReadback, GpuError> {
-        PendingReadback::start_texture(
-            &self.core.device,
-            &self.core.queue,
-            &self.fields[self.core.levels.current()],
-            4,
-            self.core.vertices as usize * 4,
-        )
-    }
-}
-
 impl SphereLevels for SphereFragmentWater {
     fn core(&self) -> &SphereCore {
         &self.core
@@ -500,6 +387,70 @@ impl SphereLevels for SphereFragmentWater {
         self.record_add_delta(encoder, l.previous(), l.current());
         write(encoder, &vec![0.0; texels]);
         self.core.levels.advance(1);
+    }
+
+    /// Records a copy of the rows the non-zero amounts touch into the delta texture, a render
+    /// pass adding them to the current heights, and a copy clearing those rows again.
+    /// **Records only.**
+    fn record_vertex_amounts(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        heights: &[f32],
+    ) -> Result<(), GpuError> {
+        let touched = || heights.iter().enumerate().filter(|(_, dz)| **dz != 0.0);
+        let (Some((first, _)), Some((last, _))) = (touched().next(), touched().next_back()) else {
+            return Ok(());
+        };
+        let width = self.texture_width() as usize;
+        let (row0, row1) = (first / width, last / width + 1);
+        let mut rows = vec![0.0f32; (row1 - row0) * width];
+        let start = row0 * width;
+        let end = heights.len().min(row1 * width);
+        rows[..end - start].copy_from_slice(&heights[start..end]);
+        let origin = wgpu::Origin3d {
+            x: 0,
+            y: row0 as u32,
+            z: 0,
+        };
+        let extent = wgpu::Extent3d {
+            width: width as u32,
+            height: (row1 - row0) as u32,
+            depth_or_array_layers: 1,
+        };
+        let device = self.core.device.clone();
+        // The delta rows written and cleared by copies recorded around the pass, in order with
+        // whatever else the encoder holds (a queued write would land before all of it).
+        let bytes: &[u8] = bytemuck::cast_slice(&rows);
+        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, bytes);
+        let (cur, spare) = (self.core.levels.current(), self.core.levels.next());
+        self.record_add_delta(encoder, cur, spare);
+        // Back into the current texture rather than swapping roles: the three step bind
+        // groups assume roles that only rotate, and clicks are rare next to steps.
+        encoder.copy_texture_to_texture(
+            self.fields[spare].as_image_copy(),
+            self.fields[cur].as_image_copy(),
+            self.fields[cur].size(),
+        );
+        rows.fill(0.0);
+        let zeros: &[u8] = bytemuck::cast_slice(&rows);
+        record_texture_write(&device, encoder, &self.delta, origin, extent, 4, zeros);
+        Ok(())
+    }
+
+    /// Starts reading the current heights back: 4 bytes per vertex (little-endian f32, the mesh's
+    /// vertex order, without the texture's unused tail). Poll the device and take the bytes from
+    /// the returned [`PendingReadback`] when they arrive.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] when the device no longer accepts work.
+    fn start_heights_readback(&self) -> Result<PendingReadback, GpuError> {
+        PendingReadback::start_texture(
+            &self.core.device,
+            &self.core.queue,
+            &self.fields[self.core.levels.current()],
+            4,
+            self.core.vertices as usize * 4,
+        )
     }
 }
 

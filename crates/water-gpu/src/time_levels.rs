@@ -8,22 +8,33 @@
 //! (`water_core::SignedGrid`); the GPU needs a third slot because a pass cannot write a
 //! texture or buffer it also reads.
 
-/// Which of `N` slots (`N >= 3`) holds which time level.
+/// Which of a ring's slots (three or four) holds which time level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct TimeLevels<const N: usize> {
+pub(crate) struct TimeLevels {
     /// Slot indices, oldest first: previous, current, then the spares in the order steps fill
-    /// them.
-    order: [usize; N],
+    /// them; only the first `slots` are the ring's.
+    order: [usize; MAX_SLOTS],
+    /// How many slots the ring has: three (a step needs two levels and a spare), or four (a
+    /// fused pass writes two levels).
+    slots: usize,
 }
 
-impl<const N: usize> TimeLevels<N> {
-    const AT_LEAST_THREE: () = assert!(N >= 3, "a step needs two levels and a spare");
+/// The most slots a ring has.
+const MAX_SLOTS: usize = 4;
 
-    /// Slot 0 previous, slot 1 current, the rest spare.
-    pub fn new() -> Self {
-        let () = Self::AT_LEAST_THREE;
+impl TimeLevels {
+    /// Slot 0 previous, slot 1 current, the rest of `slots` spare.
+    ///
+    /// # Panics
+    /// When `slots` is not 3 or 4: every ring is made with a constant count.
+    pub fn new(slots: usize) -> Self {
+        assert!(
+            (3..=MAX_SLOTS).contains(&slots),
+            "a ring has 3 or 4 slots, not {slots}"
+        );
         Self {
             order: std::array::from_fn(|i| i),
+            slots,
         }
     }
 
@@ -42,16 +53,26 @@ impl<const N: usize> TimeLevels<N> {
         self.order[2]
     }
 
-    /// The slot the step after the next writes (a fused pass writing two levels).
+    /// The slot the step after the next writes (a fused pass writing two levels; a ring of
+    /// four).
     pub fn after_next(&self) -> usize {
+        debug_assert!(
+            self.slots == 4,
+            "a ring of {} slots has one spare",
+            self.slots
+        );
         self.order[3]
     }
 
-    /// After `steps` steps that wrote [`TimeLevels::next`] onward (at most `N - 2`): the last
-    /// two written are now previous and current.
+    /// After `steps` steps that wrote [`TimeLevels::next`] onward (at most the spares): the
+    /// last two written are now previous and current.
     pub fn advance(&mut self, steps: usize) {
-        debug_assert!(steps <= N - 2, "only {} spare slots", N - 2);
-        self.order.rotate_left(steps);
+        debug_assert!(
+            steps <= self.slots - 2,
+            "only {} spare slots",
+            self.slots - 2
+        );
+        self.order[..self.slots].rotate_left(steps);
     }
 
     /// After a window shift that wrote the moved previous level into [`TimeLevels::next`] and
@@ -78,7 +99,7 @@ mod tests {
 
     #[test]
     fn a_step_makes_the_written_slot_current_and_the_current_previous() {
-        let mut levels = TimeLevels::<3>::new();
+        let mut levels = TimeLevels::new(3);
         let (previous, current, next) = (levels.previous(), levels.current(), levels.next());
         levels.advance(1);
         assert_eq!((levels.previous(), levels.current()), (current, next));
@@ -91,7 +112,7 @@ mod tests {
 
     #[test]
     fn a_two_level_pass_makes_both_written_slots_the_newest() {
-        let mut levels = TimeLevels::<4>::new();
+        let mut levels = TimeLevels::new(4);
         let (next, after_next) = (levels.next(), levels.after_next());
         levels.advance(2);
         assert_eq!((levels.previous(), levels.current()), (next, after_next));
@@ -99,11 +120,11 @@ mod tests {
 
     #[test]
     fn a_shift_makes_its_two_written_slots_the_levels_and_frees_the_current() {
-        let mut three = TimeLevels::<3>::new();
+        let mut three = TimeLevels::new(3);
         let (p, c, n) = (three.previous(), three.current(), three.next());
         three.after_shift();
         assert_eq!((three.previous(), three.current(), three.next()), (n, p, c));
-        let mut four = TimeLevels::<4>::new();
+        let mut four = TimeLevels::new(4);
         let (p, c, n, a) = (
             four.previous(),
             four.current(),
@@ -123,8 +144,19 @@ mod tests {
     }
 
     #[test]
+    fn a_ring_of_three_cycles_through_its_own_slots_only() {
+        let mut levels = TimeLevels::new(3);
+        let mut seen = Vec::new();
+        for _ in 0..6 {
+            seen.push(levels.next());
+            levels.advance(1);
+        }
+        assert_eq!(seen, [2, 0, 1, 2, 0, 1]);
+    }
+
+    #[test]
     fn replacing_the_current_level_keeps_the_previous() {
-        let mut levels = TimeLevels::<3>::new();
+        let mut levels = TimeLevels::new(3);
         let (previous, current, next) = (levels.previous(), levels.current(), levels.next());
         levels.replace_current();
         assert_eq!(

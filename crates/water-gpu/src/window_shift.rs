@@ -67,9 +67,9 @@ impl ShiftPlan {
     ///
     /// # Errors
     /// Land parts of two sizes (cannot happen for one grid's parts).
-    pub(crate) fn new<const N: usize>(
+    pub(crate) fn new(
         spec: &GridSpec,
-        levels: &TimeLevels<N>,
+        levels: &TimeLevels,
         land: &mut LandParts,
         (dx, dy): (isize, isize),
     ) -> Result<Self, GpuError> {

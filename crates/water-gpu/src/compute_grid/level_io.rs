@@ -5,6 +5,7 @@ use water_core::{GridMode, LandMask};
 
 use super::ComputeGrid;
 use crate::error::GpuError;
+use crate::grid_core::LevelIo;
 use crate::grid_core::LevelStore;
 use crate::readback::{f32s, i32s, PendingReadback};
 use crate::storage::{check_f16_range, pack_f16_rows, unpack_f16_rows, StorageFormat};
@@ -88,13 +89,9 @@ pub(super) fn clear_land_words(words: &mut [u32], land: &LandMask, storage: Stor
     }
 }
 
-impl ComputeGrid {
+impl LevelIo for ComputeGrid {
     /// [`GpuGridWater::upload_f32`](crate::GpuGridWater::upload_f32): both levels of signed or split water, settled on the land, packed for f16 storage.
-    pub(super) fn upload_f32_levels(
-        &mut self,
-        current: &[f32],
-        previous: &[f32],
-    ) -> Result<(), GpuError> {
+    fn upload_f32_levels(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
         if self.core.spec.mode == GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "upload_f32",
@@ -134,11 +131,7 @@ impl ComputeGrid {
     }
 
     /// [`GpuGridWater::upload_i16`](crate::GpuGridWater::upload_i16): both levels of classic water, widened to the kernel's i32 words.
-    pub(super) fn upload_i16_levels(
-        &mut self,
-        current: &[i16],
-        previous: &[i16],
-    ) -> Result<(), GpuError> {
+    fn upload_i16_levels(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
         if self.core.spec.mode != GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "upload_i16",
@@ -156,7 +149,7 @@ impl ComputeGrid {
     }
 
     /// [`GpuGridWater::heights`](crate::GpuGridWater::heights): the current level read back (waits) as heights.
-    pub(super) fn read_heights(&self) -> Result<Vec<f32>, GpuError> {
+    fn read_heights(&self) -> Result<Vec<f32>, GpuError> {
         let bytes = self.read_current_async()?.wait()?;
         let cells = self.core.spec.size.cells();
         Ok(match self.core.spec.mode {
@@ -174,7 +167,7 @@ impl ComputeGrid {
     }
 
     /// [`GpuGridWater::channels`](crate::GpuGridWater::channels): the current level's raw channels read back (waits).
-    pub(super) fn read_channels(&self) -> Result<Vec<f32>, GpuError> {
+    fn read_channels(&self) -> Result<Vec<f32>, GpuError> {
         if self.core.spec.mode == GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "channels",
@@ -186,7 +179,7 @@ impl ComputeGrid {
     }
 
     /// [`GpuGridWater::classic_heights`](crate::GpuGridWater::classic_heights): the current classic level read back (waits).
-    pub(super) fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+    fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError> {
         if self.core.spec.mode != GridMode::Classic {
             return Err(GpuError::WrongMode {
                 operation: "classic_heights",

@@ -4,14 +4,15 @@
 use super::{ComputeGrid, TILE};
 use crate::device_calls::{record_compute_pass, validated};
 use crate::error::GpuError;
+use crate::grid_core::SurfaceStore;
 use crate::normal_height::NormalHeightTexture;
 use crate::pipelines::compute_pipeline;
 use crate::shaders;
 
-impl ComputeGrid {
+impl SurfaceStore for ComputeGrid {
     /// [`GpuGridWater::encode_update_normal_height`](crate::GpuGridWater::encode_update_normal_height):
     /// the pass recorded, its pipeline and texture made on first use.
-    pub(super) fn encode_surface(
+    fn encode_surface(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {

@@ -12,31 +12,11 @@ use crate::depth_faces::{face_texels, faces_for, DEPTH_ENABLED};
 use crate::device_calls::{check_storage_bytes, storage_buffer, validated};
 use crate::error::GpuError;
 use crate::gpu_grid_water::GpuGridWater;
+use crate::grid_core::DepthStore;
 use crate::pipelines::compute_pipeline_with_constants;
 use crate::shaders;
 
 impl ComputeGrid {
-    /// [`GpuGridWater::set_depth`] for the compute backend.
-    pub(super) fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
-        if let (Some(airy), Some(plan)) = (self.core.spec.dispersion, &mut self.spectral) {
-            // The dispersive model: its own depth kernels (`spectral.rs`); the dry cells are
-            // land as below.
-            plan.set_depth(
-                &self.core.device,
-                &self.core.queue,
-                &self.core.spec,
-                &airy,
-                depth,
-            )?;
-        } else {
-            self.take_wave_depth(depth)?;
-        }
-        let dry = depth.land();
-        self.core.land_parts.dry = (!dry.is_empty()).then_some(dry);
-        let placed = self.core.land_parts.placed.clone();
-        self.set_land(placed)
-    }
-
     /// The wave model's faces and pipeline over `depth`.
     fn take_wave_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
         let faces = faces_for(&self.core.spec, self.storage, depth)?;
@@ -66,5 +46,28 @@ impl ComputeGrid {
         self.fused_groups.clear();
         self.core.has_depth = true;
         Ok(())
+    }
+}
+
+impl DepthStore for ComputeGrid {
+    /// [`GpuGridWater::set_depth`] for the compute backend.
+    fn take_depth(&mut self, depth: &Depth) -> Result<(), GpuError> {
+        if let (Some(airy), Some(plan)) = (self.core.spec.dispersion, &mut self.spectral) {
+            // The dispersive model: its own depth kernels (`spectral.rs`); the dry cells are
+            // land as below.
+            plan.set_depth(
+                &self.core.device,
+                &self.core.queue,
+                &self.core.spec,
+                &airy,
+                depth,
+            )?;
+        } else {
+            self.take_wave_depth(depth)?;
+        }
+        let dry = depth.land();
+        self.core.land_parts.dry = (!dry.is_empty()).then_some(dry);
+        let placed = self.core.land_parts.placed.clone();
+        self.set_land(placed)
     }
 }

@@ -7,6 +7,7 @@ use super::ComputeGrid;
 use crate::device_calls::{record_compute_pass, validated};
 use crate::error::GpuError;
 use crate::grid_core::LevelStore;
+use crate::grid_core::ShiftStore;
 use crate::pipelines::compute_pipeline;
 use crate::recording::record_buffer_write;
 use crate::shaders;
@@ -17,9 +18,9 @@ use crate::window_shift::ShiftPlan;
 /// The kernel's workgroup side (`@workgroup_size(8, 8)`).
 const SHIFT_GROUP: u32 = 8;
 
-impl ComputeGrid {
+impl ShiftStore for ComputeGrid {
     /// What [`crate::GpuGridWater::encode_shift_window`] records on this backend.
-    pub(super) fn record_shift_window(
+    fn record_shift_window(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         dx: isize,

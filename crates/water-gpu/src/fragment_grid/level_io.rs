@@ -1,9 +1,12 @@
 //! The fragment grid's levels between host and device: writes of whole textures and their
-//! readback without row padding. Twin of `compute_grid/level_io.rs`.
+//! readback without row padding; the uploads and readbacks of `GpuGridWater`. Twin of `compute_grid/level_io.rs`.
+
+use water_core::GridMode;
 
 use super::FragmentGrid;
 use crate::error::GpuError;
-use crate::readback::read_texture;
+use crate::grid_core::{LevelIo, LevelStore};
+use crate::readback::{f32s, i32s, read_texture};
 
 /// Bytes per texel of a field format.
 pub(super) fn texel_bytes(format: wgpu::TextureFormat) -> u32 {
@@ -51,5 +54,152 @@ impl FragmentGrid {
             &self.textures[index],
             texel_bytes(self.format),
         )
+    }
+}
+
+impl LevelIo for FragmentGrid {
+    /// Sets both time levels of a signed or split grid (split: `p` for all cells, then `n`).
+    /// **Queues a write** (`queue.write_texture`): it lands at the next submission, before
+    /// every command buffer in it, so call it between frames, not while a recorded frame waits
+    /// to be submitted.
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] in classic mode, a size mismatch otherwise.
+    fn upload_f32_levels(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
+        let cells = self.core.spec.size.cells();
+        let channels = match self.core.spec.mode {
+            GridMode::Classic => {
+                return Err(GpuError::WrongMode {
+                    operation: "upload_f32",
+                    mode: GridMode::Classic,
+                    instead: "upload_i16",
+                })
+            }
+            GridMode::Split => 2,
+            GridMode::Signed => 1,
+        };
+        for (what, level) in [("current level", current), ("previous level", previous)] {
+            if level.len() != cells * channels {
+                return Err(water_core::WaterError::SizeMismatch {
+                    what,
+                    width: self.core.spec.size.width(),
+                    height: self.core.spec.size.height(),
+                    expected: cells * channels,
+                    actual: level.len(),
+                }
+                .into());
+            }
+        }
+        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
+        self.invalidate_level();
+        // Interleave split channels into RG texels.
+        let texels = |level: &[f32]| -> Vec<f32> {
+            if channels == 1 {
+                level.to_vec()
+            } else {
+                (0..cells)
+                    .flat_map(|i| [level[i], level[cells + i]])
+                    .collect()
+            }
+        };
+        self.write_field(
+            self.core.levels.current(),
+            bytemuck::cast_slice(&texels(current)),
+        );
+        self.write_field(
+            self.core.levels.previous(),
+            bytemuck::cast_slice(&texels(previous)),
+        );
+        Ok(())
+    }
+
+    /// Sets both time levels of a classic grid. **Queues a write**, as
+    /// [`FragmentGrid::upload_f32`](crate::GpuGridWater::upload_f32).
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
+    fn upload_i16_levels(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
+        if self.core.spec.mode != GridMode::Classic {
+            return Err(GpuError::WrongMode {
+                operation: "upload_i16",
+                mode: self.core.spec.mode,
+                instead: "upload_f32",
+            });
+        }
+        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
+        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
+        for level in [current, previous] {
+            self.core
+                .spec
+                .size
+                .check_len("classic level", level.len())?;
+        }
+        let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
+        self.write_field(
+            self.core.levels.current(),
+            bytemuck::cast_slice(&widen(current)),
+        );
+        self.write_field(
+            self.core.levels.previous(),
+            bytemuck::cast_slice(&widen(previous)),
+        );
+        Ok(())
+    }
+
+    /// Current heights as f32, row-major: signed heights, split `p - n`, classic values.
+    /// **Submits and waits** (submit any encoder holding this grid's recorded operations
+    /// first).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] if the readback fails.
+    fn read_heights(&self) -> Result<Vec<f32>, GpuError> {
+        let bytes = self.read_texture(self.core.levels.current())?;
+        Ok(match self.core.spec.mode {
+            GridMode::Signed => f32s(&bytes),
+            GridMode::Split => f32s(&bytes)
+                .chunks_exact(2)
+                .map(|pn| pn[0] - pn[1])
+                .collect(),
+            GridMode::Classic => i32s(&bytes).into_iter().map(|v| v as f32).collect(),
+        })
+    }
+
+    /// The current level's channels as f32: `p` for all cells then `n` in split mode.
+    /// **Submits and waits.**
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] in classic mode, [`GpuError::DeviceLost`] on failure.
+    fn read_channels(&self) -> Result<Vec<f32>, GpuError> {
+        let values = f32s(&self.read_texture(self.core.levels.current())?);
+        match self.core.spec.mode {
+            GridMode::Classic => Err(GpuError::WrongMode {
+                operation: "channels",
+                mode: GridMode::Classic,
+                instead: "classic_heights",
+            }),
+            GridMode::Signed => Ok(values),
+            GridMode::Split => {
+                let p = values.iter().step_by(2);
+                let n = values.iter().skip(1).step_by(2);
+                Ok(p.chain(n).copied().collect())
+            }
+        }
+    }
+
+    /// The current classic heights. **Submits and waits.**
+    ///
+    /// # Errors
+    /// [`GpuError::WrongMode`] outside classic mode, [`GpuError::DeviceLost`] on failure.
+    fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+        if self.core.spec.mode != GridMode::Classic {
+            return Err(GpuError::WrongMode {
+                operation: "classic_heights",
+                mode: self.core.spec.mode,
+                instead: "heights",
+            });
+        }
+        let bytes = self.read_texture(self.core.levels.current())?;
+        Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
 }

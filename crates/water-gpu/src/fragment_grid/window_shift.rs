@@ -7,12 +7,13 @@ use super::level_io::texel_bytes;
 use super::FragmentGrid;
 use crate::error::GpuError;
 use crate::grid_core::LevelStore;
+use crate::grid_core::ShiftStore;
 use crate::recording::record_texture_write;
 use crate::window_shift::ShiftPlan;
 
-impl FragmentGrid {
+impl ShiftStore for FragmentGrid {
     /// What [`crate::GpuGridWater::encode_shift_window`] records on this backend.
-    pub(super) fn record_shift_window(
+    fn record_shift_window(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         dx: isize,

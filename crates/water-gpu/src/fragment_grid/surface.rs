@@ -1,0 +1,65 @@
+//! The surface texture of [`FragmentGrid`]: normals and heights of the current level
+//! (`shaders/surface_normals.wgsl`, one full-screen pass). Twin of `compute_grid/surface.rs`.
+
+use water_core::GridMode;
+
+use super::FragmentGrid;
+use crate::device_calls::validated;
+use crate::error::GpuError;
+use crate::grid_core::SurfaceStore;
+use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
+use crate::pipelines::{full_screen_pass, full_screen_pipeline};
+use crate::shaders;
+use crate::storage::StorageFormat;
+
+impl SurfaceStore for FragmentGrid {
+    /// Records the surface update (as [`FragmentGrid::update_normal_height`](crate::GpuGridWater::update_normal_height)) into the caller's
+    /// encoder and returns the texture's view. **Records only**: the pass reads the level that
+    /// is current at this point of the recording, so record it after the frame's steps.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the pipeline is refused (on first use).
+    fn encode_surface(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<&wgpu::TextureView, GpuError> {
+        let device = self.core.device.clone();
+        if self.surface_pipeline.is_none() {
+            let pipeline = validated(&device, || {
+                full_screen_pipeline(
+                    &device,
+                    shaders::SURFACE_NORMALS,
+                    "surface_normals",
+                    NormalHeightTexture::fragment_entry(self.core.spec.mode),
+                    NORMAL_HEIGHT_FORMAT,
+                )
+            })?;
+            self.surface_pipeline = Some(pipeline);
+        }
+        let (mode, current) = (self.core.spec.mode, self.core.levels.current());
+        let core = &mut self.core;
+        let surface = core.surface.get_or_insert_with(|| {
+            NormalHeightTexture::new(&device, &core.spec, StorageFormat::F32, false)
+        });
+        let Some(pipeline) = &self.surface_pipeline else {
+            unreachable!("made above");
+        };
+        let field_binding = if mode == GridMode::Classic { 5 } else { 4 };
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("water surface"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: surface.uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: field_binding,
+                    resource: wgpu::BindingResource::TextureView(&self.views[current]),
+                },
+            ],
+        });
+        full_screen_pass(encoder, &surface.view, pipeline, &group);
+        Ok(&surface.view)
+    }
+}
