@@ -23,7 +23,7 @@ use bevy::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::DragRates;
 
-use check_mode::{CheckFrame, CheckModePlugin, ExampleBackend, Options};
+use check_mode::{CheckFrame, ExampleBackend};
 use helm::{helm_force, keyboard_helm};
 
 /// Half the boat's beam, freeboard-to-keel height and length, metres: a 2.4 m dinghy.
@@ -57,42 +57,15 @@ const CHECK_TURN_FRAMES: std::ops::Range<u32> = 20..40;
 struct Boat;
 
 fn main() -> AppExit {
-    let options = match Options::from_args() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("boat: {e}");
-            return AppExit::from_code(2);
-        }
-    };
-    if options.bench_frames.is_some() || options.size.is_some() || options.crates.is_some() {
-        eprintln!("boat: --bench-frames, --size and --crates are the pond's; boat takes --frames, --screenshot and --backend");
-        return AppExit::from_code(2);
-    }
-    let check = options.frames.is_some();
-    let mut app = App::new();
-    app.add_plugins((
-        check_mode::window_plugins("water-bevy: boat", check),
-        WaterPlugin::default(),
-    ))
-    .insert_resource(ClearColor(Color::srgb(0.62, 0.74, 0.86)))
-    .insert_resource(ExampleBackend(options.backend.unwrap_or_default()))
-    .add_systems(Startup, setup)
-    .add_systems(Update, steer);
-    match (options.frames, options.screenshot.clone()) {
-        (Some(frames), Some(screenshot)) => {
-            app.add_plugins(CheckModePlugin {
-                frames,
-                screenshot,
-                horizon: None,
-            });
-        }
-        (Some(_), None) => {
-            eprintln!("boat: --frames needs --screenshot PATH");
-            return AppExit::from_code(2);
-        }
-        _ => {}
-    }
-    app.run()
+    run().unwrap_or_else(|exit| exit)
+}
+
+fn run() -> Result<AppExit, AppExit> {
+    let options = check_mode::options_or_exit("boat")?;
+    helm::refuse_pond_flags("boat", &options)?;
+    let mut app = check_mode::example_app("boat", &options, Color::srgb(0.62, 0.74, 0.86), None)?;
+    app.add_systems(Startup, setup).add_systems(Update, steer);
+    Ok(app.run())
 }
 
 fn setup(

@@ -33,7 +33,7 @@ use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use water_bevy::prelude::*;
 
-use check_mode::{CheckFrame, CheckModePlugin, ExampleBackend, Options};
+use check_mode::{CheckFrame, ExampleBackend};
 use pond_scene::{pond_water, thrown_crate, CRATE_SIDE_M};
 
 /// Cells across the pond.
@@ -66,41 +66,22 @@ struct CrateLook {
 }
 
 fn main() -> AppExit {
-    let options = match Options::from_args() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("pond: {e}");
-            return AppExit::from_code(2);
-        }
-    };
+    run().unwrap_or_else(|exit| exit)
+}
+
+fn run() -> Result<AppExit, AppExit> {
+    let options = check_mode::options_or_exit("pond")?;
     if let Some(frames) = options.bench_frames {
-        return pond_bench::run(
+        return Ok(pond_bench::run(
             frames,
             options.size.unwrap_or(POND_CELLS),
             options.crates.unwrap_or(20),
-        );
+        ));
     }
-    let check = options.frames.is_some();
-    let mut app = App::new();
-    app.add_plugins((
-        check_mode::window_plugins("water-bevy: pond", check),
-        WaterPlugin::default(),
-    ))
-    .insert_resource(ClearColor(Color::srgb(0.55, 0.70, 0.85)))
-    .insert_resource(ExampleBackend(options.backend.unwrap_or_default()))
-    .add_systems(Startup, setup)
-    .add_systems(Update, (click_and_throw, scripted));
-    if let (Some(frames), Some(screenshot)) = (options.frames, options.screenshot.clone()) {
-        app.add_plugins(CheckModePlugin {
-            frames,
-            screenshot,
-            horizon: None,
-        });
-    } else if options.frames.is_some() {
-        eprintln!("pond: --frames needs --screenshot PATH");
-        return AppExit::from_code(2);
-    }
-    app.run()
+    let mut app = check_mode::example_app("pond", &options, Color::srgb(0.55, 0.70, 0.85), None)?;
+    app.add_systems(Startup, setup)
+        .add_systems(Update, (click_and_throw, scripted));
+    Ok(app.run())
 }
 
 fn setup(

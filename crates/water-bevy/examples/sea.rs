@@ -26,7 +26,7 @@ use bevy::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::{DragRates, FoamSettings, WaterSystems};
 
-use check_mode::{CheckFrame, CheckModePlugin, ExampleBackend, Options};
+use check_mode::{CheckFrame, ExampleBackend};
 use helm::{helm_force, keyboard_helm};
 
 /// Half the boat's beam, height and length, metres: a 4 m launch.
@@ -61,43 +61,22 @@ const CAMERA_PITCH_DEGREES: f32 = 9.0;
 struct Boat;
 
 fn main() -> AppExit {
-    let options = match Options::from_args() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("sea: {e}");
-            return AppExit::from_code(2);
-        }
-    };
-    if options.bench_frames.is_some() || options.size.is_some() || options.crates.is_some() {
-        eprintln!("sea: --bench-frames, --size and --crates are the pond's; sea takes --frames, --screenshot and --backend");
-        return AppExit::from_code(2);
-    }
-    let check = options.frames.is_some();
-    let mut app = App::new();
-    app.add_plugins((
-        check_mode::window_plugins("water-bevy: sea", check),
-        WaterPlugin::default(),
-    ))
-    .insert_resource(ClearColor(Color::srgb(0.62, 0.74, 0.86)))
-    .insert_resource(ExampleBackend(options.backend.unwrap_or_default()))
-    .add_systems(Startup, setup)
-    .add_systems(Update, steer)
-    .add_systems(FixedUpdate, chase.after(WaterSystems::WriteBack));
-    match (options.frames, options.screenshot.clone()) {
-        (Some(frames), Some(screenshot)) => {
-            app.add_plugins(CheckModePlugin {
-                frames,
-                screenshot,
-                horizon: Some(horizon_fraction()),
-            });
-        }
-        (Some(_), None) => {
-            eprintln!("sea: --frames needs --screenshot PATH");
-            return AppExit::from_code(2);
-        }
-        _ => {}
-    }
-    app.run()
+    run().unwrap_or_else(|exit| exit)
+}
+
+fn run() -> Result<AppExit, AppExit> {
+    let options = check_mode::options_or_exit("sea")?;
+    helm::refuse_pond_flags("sea", &options)?;
+    let mut app = check_mode::example_app(
+        "sea",
+        &options,
+        Color::srgb(0.62, 0.74, 0.86),
+        Some(horizon_fraction()),
+    )?;
+    app.add_systems(Startup, setup)
+        .add_systems(Update, steer)
+        .add_systems(FixedUpdate, chase.after(WaterSystems::WriteBack));
+    Ok(app.run())
 }
 
 /// Where the horizon lies in the camera's picture, as a fraction of its height from the top:

@@ -79,12 +79,14 @@ impl Options {
                 }
             }
         }
-        if options.frames.is_some_and(|f| f <= STILL_FRAME + 1) {
+        if let Some(frames) = options.frames.filter(|&f| f <= STILL_FRAME + 1) {
             return Err(format!(
-                "--frames must be more than {}, got {:?}",
-                STILL_FRAME + 1,
-                options.frames
+                "--frames must be more than {}, got {frames}",
+                STILL_FRAME + 1
             ));
+        }
+        if options.frames.is_some() && options.screenshot.is_none() {
+            return Err("--frames needs --screenshot PATH".to_string());
         }
         Ok(options)
     }
@@ -324,4 +326,49 @@ pub fn window_plugins(title: &str, check: bool) -> bevy::app::PluginGroupBuilder
             synchronous_pipeline_compilation: check,
             ..default()
         })
+}
+
+/// The command line of the example `name`, or the exit when it is bad (the error printed as
+/// `name: error`, code 2).
+pub fn options_or_exit(name: &str) -> Result<Options, AppExit> {
+    Options::from_args().map_err(|e| {
+        eprintln!("{name}: {e}");
+        AppExit::from_code(2)
+    })
+}
+
+/// The app every example starts from: [`window_plugins`] titled `water-bevy: name` (ready
+/// pipelines in check mode), the water plugin, a clear colour of `sky` and the backend the
+/// command line asked for, with the check mode when the command line has `--frames` (and
+/// `horizon` for a scene whose sea must reach the horizon). The exit, code 2, without a
+/// display to open the window on.
+pub fn example_app(
+    name: &str,
+    options: &Options,
+    sky: Color,
+    horizon: Option<f32>,
+) -> Result<App, AppExit> {
+    let displays = ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"];
+    if !displays.iter().any(|d| std::env::var_os(d).is_some()) {
+        eprintln!(
+            "{name}: no display to open a window on (none of {displays:?} is set); \
+             headless, run it under `xvfb-run -a`"
+        );
+        return Err(AppExit::from_code(2));
+    }
+    let mut app = App::new();
+    app.add_plugins((
+        window_plugins(&format!("water-bevy: {name}"), options.frames.is_some()),
+        water_bevy::WaterPlugin::default(),
+    ))
+    .insert_resource(ClearColor(sky))
+    .insert_resource(ExampleBackend(options.backend.unwrap_or_default()));
+    if let (Some(frames), Some(screenshot)) = (options.frames, options.screenshot.clone()) {
+        app.add_plugins(CheckModePlugin {
+            frames,
+            screenshot,
+            horizon,
+        });
+    }
+    Ok(app)
 }

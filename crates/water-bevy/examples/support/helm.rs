@@ -36,3 +36,16 @@ pub fn helm_force(
         torque: Vec3::Y * turn * rudder,
     }
 }
+
+/// Refuses the pond's own flags in the helm example `name` (boat, sea), which takes `--frames`,
+/// `--screenshot` and `--backend` alone.
+pub fn refuse_pond_flags(name: &str, options: &super::check_mode::Options) -> Result<(), AppExit> {
+    if options.bench_frames.is_some() || options.size.is_some() || options.crates.is_some() {
+        eprintln!(
+            "{name}: --bench-frames, --size and --crates are the pond's; {name} takes \
+             --frames, --screenshot and --backend"
+        );
+        return Err(AppExit::from_code(2));
+    }
+    Ok(())
+}
