@@ -2,8 +2,8 @@
 //! device is inserted by hand), the GPU water steps on it, the render world copies the water's
 //! normal-and-height texture into the surface's texture, and a camera's picture of the lit
 //! surface is not blank. Both textures are read back from the render world on its own device.
-//! Foam: the render world's foam texture holds the scene's coverage, and the sea with foam
-//! draws brighter than without.
+//! Foam: the render world's foam texture holds the scene's coverage, and the sea with foam, and
+//! a wake on the grid's own surface, draw brighter than without.
 
 use std::time::Duration;
 
@@ -21,7 +21,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::window::ExitCondition;
 use water_bevy::prelude::*;
 use water_bevy::water_scene::water_gpu::read_texture;
-use water_bevy::{Backend, WaterSimulation, WaterSurface};
+use water_bevy::{Backend, FoamSettings, WaterSimulation, WaterSurface};
 use water_render::picture_check;
 use water_testkit::gpu::REQUIRE_GPU_VAR;
 
@@ -276,78 +276,70 @@ fn the_plugin_in_bevys_own_renderer_draws_the_gpu_waters_heights() {
     );
 }
 
-/// A choppy sea's crests break where its Jacobian falls below the threshold: the render world's
-/// foam texture holds the scene's coverage to the bit (some of it white), and the sea drawn with
-/// foam is brighter than the same sea without in 95% or more of the pixels that differ (over
-/// the sun's glint foam may be darker), at least 1,000 of them.
-#[test]
-fn foam_is_drawn_white_in_bevys_own_renderer() {
-    const NAME: &str = "foam_is_drawn_white_in_bevys_own_renderer";
-    let Some(backend) = renderer_backend(NAME) else {
-        return;
-    };
-    use water_bevy::ocean::{OceanSpec, WaveSpectrum};
-    use water_bevy::FoamSettings;
-    let sea = OceanSpec::new(WaveSpectrum::Jonswap {
-        wind_speed: 12.0,
-        fetch: 40_000.0,
-        peak_enhancement: 3.3,
-    })
-    .with_choppiness(1.2)
-    .with_seed(3);
-    let draw = |foam: Option<FoamSettings>| {
-        let mut app = windowless_app(backend);
-        let picture = camera_and_light(&mut app, Vec3::new(0.0, 8.0, 14.0));
-        let mut water = Water::new(CELLS, CELLS)
-            .with_cell_size(0.25)
-            .with_ocean(sea);
-        if let Some(foam) = foam {
-            water = water.with_foam(foam);
-        }
-        app.world_mut().spawn(water);
-        for _ in 0..30 {
-            app.update();
-        }
-        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
-        for _ in 0..3 {
-            app.update();
-        }
-        assert_eq!(
-            app.should_exit(),
-            None,
-            "Bevy's renderer stopped on an error"
-        );
-        let coverage = app
-            .world_mut()
-            .query::<&WaterSimulation>()
-            .single(app.world())
-            .expect("one simulated water")
-            .scene()
-            .foam_coverage();
-        let foam_image = app
-            .world_mut()
-            .query::<&WaterSurface>()
-            .single(app.world())
-            .expect("one water surface")
-            .foam
-            .clone();
-        let texels: Vec<f32> =
-            bytemuck::pod_collect_to_vec(&read_render_image(&mut app, &foam_image, 4));
-        let pixels = read_render_image(&mut app, &picture, 4);
-        (coverage, texels, pixels)
-    };
-    let settings = FoamSettings {
-        half_life: 2.0,
-        wake: 0.5,
-        jacobian_threshold: Some(0.7),
-        shore_depth: None,
-    };
-    let (coverage, texels, white) = draw(Some(settings));
+/// The water `water` makes (given foam settings or none) drawn after 30 frames and 3 more with
+/// the clock stopped, with `extra` spawned beside it, seen from `eye`: the scene's foam
+/// coverage, the render world's foam texture, and the camera's picture.
+fn drawn_with_foam(
+    backend: Backends,
+    eye: Vec3,
+    foam: Option<FoamSettings>,
+    water: impl Fn(Option<FoamSettings>) -> Water,
+    extra: impl Fn(&mut App),
+) -> (Option<Vec<f32>>, Vec<f32>, Vec<u8>) {
+    let mut app = windowless_app(backend);
+    let picture = camera_and_light(&mut app, eye);
+    app.world_mut().spawn(water(foam));
+    extra(&mut app);
+    for _ in 0..30 {
+        app.update();
+    }
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(
+        app.should_exit(),
+        None,
+        "Bevy's renderer stopped on an error"
+    );
+    let coverage = app
+        .world_mut()
+        .query::<&WaterSimulation>()
+        .single(app.world())
+        .expect("one simulated water")
+        .scene()
+        .foam_coverage();
+    let foam_image = app
+        .world_mut()
+        .query::<&WaterSurface>()
+        .single(app.world())
+        .expect("one water surface")
+        .foam
+        .clone();
+    let texels: Vec<f32> =
+        bytemuck::pod_collect_to_vec(&read_render_image(&mut app, &foam_image, 4));
+    let pixels = read_render_image(&mut app, &picture, 4);
+    (coverage, texels, pixels)
+}
+
+/// The same water drawn with `settings` and without foam: the render world's foam texture
+/// holds the scene's coverage to the bit, at least `min_cells` cells of it white, and the
+/// picture with foam is brighter than the one without in 95% or more of the pixels that differ
+/// (over the sun's glint foam may be darker), at least `min_pixels` of them.
+fn assert_foam_drawn_white(
+    backend: Backends,
+    eye: Vec3,
+    settings: FoamSettings,
+    water: impl Fn(Option<FoamSettings>) -> Water,
+    extra: impl Fn(&mut App),
+    (min_cells, min_pixels): (usize, usize),
+) {
+    let (coverage, texels, white) = drawn_with_foam(backend, eye, Some(settings), &water, &extra);
     let coverage = coverage.expect("the scene has foam");
     assert_eq!(texels, coverage, "the render world's foam texture");
     let covered = coverage.iter().filter(|&&c| c > 0.0).count();
-    assert!(covered > 50, "{covered} cells of foam");
-    let (none, _, plain) = draw(None);
+    assert!(covered >= min_cells, "{covered} cells of foam");
+    let (none, _, plain) = drawn_with_foam(backend, eye, None, &water, &extra);
     assert_eq!(none, None);
     let (mut changed, mut brighter) = (0, 0);
     for (f, p) in white.chunks_exact(4).zip(plain.chunks_exact(4)) {
@@ -357,9 +349,86 @@ fn foam_is_drawn_white_in_bevys_own_renderer() {
             brighter += usize::from(sum(f) > sum(p));
         }
     }
-    assert!(changed >= 1000, "foam changed {changed} pixels");
+    eprintln!("{covered} cells of foam; {brighter} of {changed} changed pixels brighter");
+    assert!(changed >= min_pixels, "foam changed {changed} pixels");
     assert!(
         brighter * 100 >= changed * 95,
         "{brighter} of the {changed} pixels foam changed are brighter"
     );
+}
+
+/// A choppy sea's crests break where its Jacobian falls below the threshold, drawn by the sea's
+/// surface (`ocean_surface.wgsl`): [`assert_foam_drawn_white`], over 50 cells and 1,000 pixels.
+#[test]
+fn foam_is_drawn_white_in_bevys_own_renderer() {
+    const NAME: &str = "foam_is_drawn_white_in_bevys_own_renderer";
+    let Some(backend) = renderer_backend(NAME) else {
+        return;
+    };
+    use water_bevy::ocean::{OceanSpec, WaveSpectrum};
+    let sea = OceanSpec::new(WaveSpectrum::Jonswap {
+        wind_speed: 12.0,
+        fetch: 40_000.0,
+        peak_enhancement: 3.3,
+    })
+    .with_choppiness(1.2)
+    .with_seed(3);
+    let water = |foam: Option<FoamSettings>| {
+        let water = Water::new(CELLS, CELLS)
+            .with_cell_size(0.25)
+            .with_ocean(sea);
+        match foam {
+            Some(foam) => water.with_foam(foam),
+            None => water,
+        }
+    };
+    let settings = FoamSettings {
+        half_life: 2.0,
+        wake: 0.5,
+        jacobian_threshold: Some(0.7),
+        shore_depth: None,
+    };
+    let eye = Vec3::new(0.0, 8.0, 14.0);
+    assert_foam_drawn_white(backend, eye, settings, water, |_| {}, (50, 1000));
+}
+
+/// A boat's wake on water without a sea, drawn by the grid's own surface
+/// (`water_surface.wgsl`): a box pushed across the grid at 3 m/s leaves foam where its bow and
+/// stern events fall, and [`assert_foam_drawn_white`] holds over 20 cells and 200 pixels.
+#[test]
+fn a_wake_is_drawn_white_on_the_grids_own_surface() {
+    const NAME: &str = "a_wake_is_drawn_white_on_the_grids_own_surface";
+    let Some(backend) = renderer_backend(NAME) else {
+        return;
+    };
+    let water = |foam: Option<FoamSettings>| {
+        let water = Water::new(CELLS, CELLS).with_cell_size(0.1);
+        match foam {
+            Some(foam) => water.with_foam(foam),
+            None => water,
+        }
+    };
+    let boat = |app: &mut App| {
+        let half = Vec3::new(0.3, 0.2, 0.6);
+        app.world_mut().spawn((
+            Floating::cuboid(half, 70.0),
+            FloatingForce {
+                force: Vec3::new(0.0, 0.0, -150.0),
+                torque: Vec3::ZERO,
+            },
+            FloatingMotion {
+                velocity: Vec3::new(0.0, 0.0, -3.0),
+                ..default()
+            },
+            Transform::from_xyz(0.0, 0.0, 2.5),
+        ));
+    };
+    let settings = FoamSettings {
+        half_life: 4.0,
+        wake: 1.0,
+        jacobian_threshold: None,
+        shore_depth: None,
+    };
+    let eye = Vec3::new(0.0, 9.0, 6.0);
+    assert_foam_drawn_white(backend, eye, settings, water, boat, (20, 200));
 }
