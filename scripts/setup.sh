@@ -26,3 +26,10 @@ if command -v rustup >/dev/null && ! rustup toolchain list | grep -q nightly; th
     echo "setup: could not install nightly; scripts/fuzz.sh will skip (and fail under CI=true)" >&2
 fi
 cargo fetch --locked
+# The downstream games (scripts/downstream.sh) take the project's lock and add what their own
+# features need (the Bevy game: Bevy's default features); fetch those too, for --offline.
+for dir in scripts/downstream/*/; do
+  cp Cargo.lock "$dir/Cargo.lock"
+  (cd "$dir" && cargo fetch --quiet)
+  rm -f "$dir/Cargo.lock"
+done
