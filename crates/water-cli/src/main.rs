@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use water_cli::bench::{bench_grid, BenchGrid, BenchModel};
 use water_cli::compare::{compare, table};
 use water_cli::limits::threads as checked_threads;
@@ -192,6 +192,23 @@ enum StorageArg {
     F16,
 }
 
+/// How a scene benchmark runs: `water bench ocean` and `water bench scene` alike.
+#[derive(Args, Debug)]
+struct SceneBenchRun {
+    /// Steps to time.
+    #[arg(long, default_value_t = 100)]
+    steps: u64,
+    /// Steps before the timed ones.
+    #[arg(long, default_value_t = water_cli::bench_scene::DEFAULT_WARMUP)]
+    warmup: u64,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Where the water steps.
+    #[arg(long, default_value = "cpu", value_parser = parse_backend)]
+    backend: Backend,
+}
+
 #[derive(Subcommand)]
 enum BenchWhat {
     /// Steps sphere water of a subdivision level and prints one JSON line.
@@ -276,18 +293,8 @@ enum BenchWhat {
         /// How fast the focus travels, m/s (0: the grid stays).
         #[arg(long, default_value_t = 0.0)]
         speed: f32,
-        /// Steps to time.
-        #[arg(long, default_value_t = 100)]
-        steps: u64,
-        /// Steps before the timed ones.
-        #[arg(long, default_value_t = water_cli::bench_scene::DEFAULT_WARMUP)]
-        warmup: u64,
-        /// Threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Where the water steps.
-        #[arg(long, default_value = "cpu", value_parser = parse_backend)]
-        backend: Backend,
+        #[command(flatten)]
+        run: SceneBenchRun,
     },
     /// Steps N x N cells of water with B floating crates coupled both ways, one step at a time,
     /// and prints one JSON line (ms per step, and its share for bodies, masks and water).
@@ -299,18 +306,8 @@ enum BenchWhat {
         /// Floating crates (0.8 x 0.5 x 0.4 m, 60 kg; every other one towed).
         #[arg(long)]
         bodies: usize,
-        /// Steps to time.
-        #[arg(long, default_value_t = 100)]
-        steps: u64,
-        /// Steps before the timed ones.
-        #[arg(long, default_value_t = water_cli::bench_scene::DEFAULT_WARMUP)]
-        warmup: u64,
-        /// Threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Where the water steps.
-        #[arg(long, default_value = "cpu", value_parser = parse_backend)]
-        backend: Backend,
+        #[command(flatten)]
+        run: SceneBenchRun,
         /// Which step's water the crates read: `current` or `one-step-late`.
         #[arg(long, default_value = "current", value_parser = parse_body_water)]
         body_water: BodyWater,
@@ -553,10 +550,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     cascades,
                     bodies,
                     speed,
-                    steps,
-                    warmup,
-                    threads,
-                    backend,
+                    run:
+                        SceneBenchRun {
+                            steps,
+                            warmup,
+                            threads,
+                            backend,
+                        },
                 },
         } => {
             let threads = checked_threads(threads)?;
@@ -579,10 +579,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 BenchWhat::Scene {
                     size,
                     bodies,
-                    steps,
-                    warmup,
-                    threads,
-                    backend,
+                    run:
+                        SceneBenchRun {
+                            steps,
+                            warmup,
+                            threads,
+                            backend,
+                        },
                     body_water,
                 },
         } => {

@@ -418,20 +418,44 @@ fn rescaled<S: Clone>(style: &S, scale: f32, height_scale: fn(&mut S) -> &mut f3
     (old != scale).then_some(style)
 }
 
+/// What every picture of a grid scenario starts from: its scene on the backend the render runs
+/// it on, the run of its events, where the surface texture comes from, its cell (m) and the
+/// progress line.
+struct GridFrames<'s> {
+    sim: Scene,
+    run: ScenarioRun<'s>,
+    surfaces: SurfaceSource,
+    cell: f32,
+    progress: Progress,
+}
+
 impl Frames<'_> {
+    /// [`GridFrames`] of `scenario`.
+    fn grid_frames<'s>(&self, scenario: &'s Scenario) -> Result<GridFrames<'s>, RunError> {
+        let backend = water_backend(scenario, self.options);
+        Ok(GridFrames {
+            sim: scenario.scene(backend, Some(self.gpu))?,
+            run: ScenarioRun::new(scenario),
+            surfaces: SurfaceSource::for_backend(&self.gpu.device, backend, scenario.size),
+            cell: scenario.params.cell_size() as f32,
+            progress: Progress::new("render", scenario.steps, self.options.show_progress),
+        })
+    }
+
     /// Draws the frames of a grid scenario; returns the height scale they were drawn with.
     fn render_grid(&mut self, scenario: &Scenario, steps: &[u64]) -> Result<f32, RunError> {
         let (gpu, options) = (self.gpu, self.options);
         let (device, queue, format) = (&gpu.device, &gpu.queue, self.target.format());
-        let backend = water_backend(scenario, options);
-        let mut sim = scenario.scene(backend, Some(gpu))?;
-        let mut run = ScenarioRun::new(scenario);
+        let GridFrames {
+            mut sim,
+            mut run,
+            mut surfaces,
+            cell,
+            mut progress,
+        } = self.grid_frames(scenario)?;
         let size = scenario.size;
-        let cell = scenario.params.cell_size() as f32;
-        let mut surfaces = SurfaceSource::for_backend(device, backend, size);
         let extent = Vec3::new(size.width() as f32 * cell, size.height() as f32 * cell, 0.0);
         let longest = extent.x.max(extent.y);
-        let mut progress = Progress::new("render", scenario.steps, options.show_progress);
 
         if scenario.mode == GridMode::Classic {
             let mut renderer = ClassicRenderer::new(
@@ -521,15 +545,16 @@ impl Frames<'_> {
     fn render_ocean(&mut self, scenario: &Scenario, steps: &[u64]) -> Result<f32, RunError> {
         let (gpu, options) = (self.gpu, self.options);
         let (device, queue, format) = (&gpu.device, &gpu.queue, self.target.format());
-        let backend = water_backend(scenario, options);
-        let mut sim = scenario.scene(backend, Some(gpu))?;
-        let mut run = ScenarioRun::new(scenario);
+        let GridFrames {
+            mut sim,
+            mut run,
+            mut surfaces,
+            cell,
+            mut progress,
+        } = self.grid_frames(scenario)?;
         let size = scenario.size;
-        let cell = scenario.params.cell_size() as f32;
-        let mut surfaces = SurfaceSource::for_backend(device, backend, size);
         let extent = Vec2::new(size.width() as f32, size.height() as f32) * cell;
         let longest = extent.max_element();
-        let mut progress = Progress::new("render", scenario.steps, options.show_progress);
         // Cascades without an [ocean] are drawn on a still sea: one mode of no height.
         let still;
         let sea = match sim.ocean() {

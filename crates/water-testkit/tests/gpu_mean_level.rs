@@ -151,6 +151,20 @@ fn check_long_run(
 #[test]
 fn gpu_mean_level_is_conserved_and_matches_the_cpu_over_7000_steps() {
     let gpu = gpu_or_return!("gpu_mean_level_is_conserved_and_matches_the_cpu_over_7000_steps");
+    long_runs(&gpu, "", |grid, cpu| {
+        grid.step_many(RUN_STEPS).expect("steps");
+        cpu.step_many(RUN_STEPS);
+    });
+}
+
+/// [`check_long_run`] of each of [`CASES`] in signed and split mode on both backends, the GPU
+/// grid started from the CPU's levels and run a stretch at a time by `stretch` (`how` in the
+/// label: how the GPU steps).
+fn long_runs(
+    gpu: &water_gpu::GpuContext,
+    how: &str,
+    mut stretch: impl FnMut(&mut dyn GpuGridWater, &mut dyn GridWater),
+) {
     let size = GridSize::new(W, H).expect("size");
     for (boundary, a) in CASES {
         let params = WaveParams::new(1.0, 1.0, a.sqrt(), Damping::NONE).expect("params");
@@ -158,17 +172,14 @@ fn gpu_mean_level_is_conserved_and_matches_the_cpu_over_7000_steps() {
             .into_iter()
             .flat_map(|m| [GpuBackend::Compute, GpuBackend::Fragment].map(|b| (m, b)))
         {
-            let what = format!("{mode} {boundary} a = {a} on {}", backend.name());
+            let what = format!("{mode} {boundary} a = {a}{how} on {}", backend.name());
             let mut cpu = cpu_grid(mode, params, boundary);
             let spec = GridSpec::new(size, params, boundary, mode);
             let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
             let gpu_grid = grid.water_mut();
             let levels = gpu_levels(mode);
             gpu_grid.upload_f32(&levels, &levels).expect("upload");
-            check_long_run(&what, gpu_grid, cpu.as_mut(), |grid, cpu| {
-                grid.step_many(RUN_STEPS).expect("steps");
-                cpu.step_many(RUN_STEPS);
-            });
+            check_long_run(&what, gpu_grid, cpu.as_mut(), &mut stretch);
         }
     }
 }
@@ -219,25 +230,9 @@ fn record_frames(
 #[test]
 fn recorded_steps_keep_the_mean_level_and_match_the_cpu() {
     let gpu = gpu_or_return!("recorded_steps_keep_the_mean_level_and_match_the_cpu");
-    let size = GridSize::new(W, H).expect("size");
-    for (boundary, a) in CASES {
-        let params = WaveParams::new(1.0, 1.0, a.sqrt(), Damping::NONE).expect("params");
-        for (mode, backend) in [GridMode::Signed, GridMode::Split]
-            .into_iter()
-            .flat_map(|m| [GpuBackend::Compute, GpuBackend::Fragment].map(|b| (m, b)))
-        {
-            let what = format!("{mode} {boundary} a = {a}, recorded on {}", backend.name());
-            let mut cpu = cpu_grid(mode, params, boundary);
-            let spec = GridSpec::new(size, params, boundary, mode);
-            let mut grid = GpuGrid::new(backend, &gpu.device, &gpu.queue, spec).expect("grid");
-            let gpu_grid = grid.water_mut();
-            let levels = gpu_levels(mode);
-            gpu_grid.upload_f32(&levels, &levels).expect("upload");
-            check_long_run(&what, gpu_grid, cpu.as_mut(), |grid, cpu| {
-                record_frames(&gpu, grid, cpu, RUN_FRAMES);
-            });
-        }
-    }
+    long_runs(&gpu, ", recorded", |grid, cpu| {
+        record_frames(&gpu, grid, cpu, RUN_FRAMES);
+    });
 }
 
 /// f16 storage keeps its level too, with its own period (`f16_mean_level_period`: 4 steps on

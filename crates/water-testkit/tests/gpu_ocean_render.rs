@@ -108,6 +108,38 @@ fn rgb(image: &RgbaImage) -> Vec<u8> {
         .collect()
 }
 
+/// The interactive grid of these pictures: 96 x 96 cells of 0.5 m with absorbing edges, its
+/// corner at (-24, 20) m (x in [-24, 24] m, y in [20, 68] m), after `ripples` and `steps`
+/// steps on the compute backend.
+fn grid_water(gpu: &GpuContext, ripples: &[water_core::Impulse], steps: u64) -> GpuGrid {
+    let size = GridSize::new(96, 96).expect("size");
+    let params = WaveParams::new(0.5, 1.0, 0.1, Damping::NONE).expect("params");
+    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
+    rippled_gpu_grid(gpu, GpuBackend::Compute, spec, ripples, steps)
+}
+
+/// [`grid_water`]'s surface placed in the world, with `foam` and the water `around` it (128 x
+/// 128 cells of 1 m, its corner at (-64, -20) m), where given.
+fn placed<'a>(
+    surface: &'a wgpu::TextureView,
+    foam: Option<&'a FoamTexture>,
+    around: Option<&'a CpuSurfaceTexture>,
+) -> InteractiveGrid<'a> {
+    InteractiveGrid {
+        surface,
+        size: GridSize::new(96, 96).expect("size"),
+        cell_size: 0.5,
+        origin: Vec2::new(-24.0, 20.0),
+        foam: foam.map(FoamTexture::view),
+        surrounding: around.map(|t| SurroundingWater {
+            surface: t.view(),
+            size: t.size(),
+            cell_size: 1.0,
+            origin: Vec2::new(-64.0, -20.0),
+        }),
+    }
+}
+
 /// Sky above the horizon's row, waves up to within `MARGIN` rows of it. A sea that ends 128 m
 /// away (two rings, no skirt) fails the same check: the sky's smooth horizon colour shows
 /// between its edge, 30 rows down, and the horizon.
@@ -150,22 +182,8 @@ fn a_later_frame_differs_from_the_first() {
 fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
     let gpu = gpu_or_return!("the_grid_adds_its_waves_and_nothing_where_it_is_still");
     let sea = sea(&gpu);
-    let size = GridSize::new(96, 96).expect("size");
-    let params = WaveParams::new(0.5, 1.0, 0.1, Damping::NONE).expect("params");
-    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
-    let grid_of = |gpu: &GpuContext, ripples: &[water_core::Impulse]| -> GpuGrid {
-        rippled_gpu_grid(gpu, GpuBackend::Compute, spec, ripples, 40)
-    };
-    let mut still = grid_of(&gpu, &[]);
-    let mut rippled = grid_of(&gpu, &[cosine_impulse(48.0, 48.0, 8.0, 0.6)]);
-    let placed = |surface| InteractiveGrid {
-        surface,
-        size,
-        cell_size: 0.5,
-        origin: Vec2::new(-24.0, 20.0),
-        foam: None,
-        surrounding: None,
-    };
+    let mut still = grid_water(&gpu, &[], 40);
+    let mut rippled = grid_water(&gpu, &[cosine_impulse(48.0, 48.0, 8.0, 0.6)], 40);
     let open = rgb(&draw(&gpu, &sea, 4.0, style(), None));
     let still_surface = still.update_normal_height().expect("surface").clone();
     let with_still = rgb(&draw(
@@ -173,7 +191,7 @@ fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
         &sea,
         4.0,
         style(),
-        Some(placed(&still_surface)),
+        Some(placed(&still_surface, None, None)),
     ));
     assert!(
         open == with_still,
@@ -186,7 +204,7 @@ fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
         &sea,
         4.0,
         style(),
-        Some(placed(&rippled_surface)),
+        Some(placed(&rippled_surface, None, None)),
     ));
     let reason = unchanged_reason(&open, &with_ripples);
     assert!(
@@ -272,30 +290,15 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
     let gpu = gpu_or_return!("foam_draws_white_where_the_grid_and_the_sea_have_it");
     let sea = sea(&gpu);
     let size = GridSize::new(96, 96).expect("size");
-    let params = WaveParams::new(0.5, 1.0, 0.1, Damping::NONE).expect("params");
-    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
-    let mut still = rippled_gpu_grid(&gpu, GpuBackend::Compute, spec, &[], 1);
+    let mut still = grid_water(&gpu, &[], 1);
     let surface = still.update_normal_height().expect("surface").clone();
-    fn placed<'a>(
-        surface: &'a wgpu::TextureView,
-        foam: Option<&'a FoamTexture>,
-    ) -> InteractiveGrid<'a> {
-        InteractiveGrid {
-            surface,
-            size: GridSize::new(96, 96).expect("size"),
-            cell_size: 0.5,
-            origin: Vec2::new(-24.0, 20.0),
-            foam: foam.map(FoamTexture::view),
-            surrounding: None,
-        }
-    }
     let mut foam = FoamTexture::new(&gpu.device, size);
     let no_foam = rgb(&draw(
         &gpu,
         &sea,
         4.0,
         style(),
-        Some(placed(&surface, None)),
+        Some(placed(&surface, None, None)),
     ));
     foam.write(&gpu.queue, &vec![0.0; size.cells()])
         .expect("write");
@@ -304,7 +307,7 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
         &sea,
         4.0,
         style(),
-        Some(placed(&surface, Some(&foam))),
+        Some(placed(&surface, Some(&foam), None)),
     ));
     assert!(
         clear == no_foam,
@@ -322,7 +325,7 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
         &sea,
         4.0,
         style(),
-        Some(placed(&surface, Some(&foam))),
+        Some(placed(&surface, Some(&foam), None)),
     ));
     let (changed, brighter) = brighter_where_changed(&no_foam, &white);
     assert!(changed > 2000, "the covered grid changed {changed} pixels");
@@ -364,7 +367,7 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
             &camera(),
             (WIDTH, HEIGHT),
             &sea,
-            Some(placed(&surface, Some(&small))),
+            Some(placed(&surface, Some(&small), None)),
             &[],
         )
         .unwrap_err()
@@ -386,10 +389,7 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
 fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
     let gpu = gpu_or_return!("the_water_around_the_grid_is_drawn_where_the_grid_is_not");
     let sea = sea(&gpu);
-    let size = GridSize::new(96, 96).expect("size");
-    let params = WaveParams::new(0.5, 1.0, 0.1, Damping::NONE).expect("params");
-    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
-    let mut still = rippled_gpu_grid(&gpu, GpuBackend::Compute, spec, &[], 1);
+    let mut still = grid_water(&gpu, &[], 1);
     let surface = still.update_normal_height().expect("surface").clone();
     // 128 cells of 1 m around the grid (which spans x in [-24, 24] m, y in [20, 68] m).
     let around_size = GridSize::new(128, 128).expect("size");
@@ -413,31 +413,13 @@ fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
         texture.write(&gpu.queue, &view).expect("write");
         texture
     };
-    fn placed<'a>(
-        surface: &'a wgpu::TextureView,
-        around: Option<&'a CpuSurfaceTexture>,
-    ) -> InteractiveGrid<'a> {
-        InteractiveGrid {
-            surface,
-            size: GridSize::new(96, 96).expect("size"),
-            cell_size: 0.5,
-            origin: Vec2::new(-24.0, 20.0),
-            foam: None,
-            surrounding: around.map(|t| SurroundingWater {
-                surface: t.view(),
-                size: t.size(),
-                cell_size: 1.0,
-                origin: Vec2::new(-64.0, -20.0),
-            }),
-        }
-    }
     let frame = |around: Option<&CpuSurfaceTexture>| {
         rgb(&draw(
             &gpu,
             &sea,
             4.0,
             style(),
-            Some(placed(&surface, around)),
+            Some(placed(&surface, None, around)),
         ))
     };
     let alone = frame(None);
