@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds what a user builds: the downstream programs in scripts/downstream/, each its own
-# workspace outside the project's, with the project's lock file (the same versions the project
-# is tested with, plus what a game's own features add) and its own target folder. `check` (the
-# default) checks them; `run` also runs each once (the windowed Bevy game is built, not run).
+# workspace outside the project's, with the project's lock file (every crate the project locks
+# at the version it is tested with) and its own target folder. What a game's own features add
+# (the Bevy game's: Bevy's default features) is not in that lock: it resolves to the newest
+# versions scripts/setup.sh fetched. `check` (the default) checks them; `run` also runs each
+# once (the windowed Bevy game is built, not run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 mode=${1:-check}
+# The lock copied into a game's folder never outlives the script, whatever fails.
+trap 'rm -f scripts/downstream/*/Cargo.lock' EXIT
 for dir in scripts/downstream/*/; do
   name=$(basename "$dir")
   step=$mode
@@ -14,8 +18,7 @@ for dir in scripts/downstream/*/; do
   [[ $name == bevy-game && $mode == run ]] && step=build
   echo "== downstream: $name ($step)"
   cp Cargo.lock "$dir/Cargo.lock"
-  # --offline: the versions in the lock are the ones setup.sh fetched (scripts/setup.sh also
-  # fetched what a game's own features add to the lock: the Bevy game's default features).
+  # --offline: every crate comes from what setup.sh fetched.
   (cd "$dir" && CARGO_TARGET_DIR="$root/target/downstream" cargo "$step" --offline --quiet)
   rm -f "$dir/Cargo.lock"
 done

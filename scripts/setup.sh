@@ -28,6 +28,7 @@ fi
 cargo fetch --locked
 # The downstream games (scripts/downstream.sh) take the project's lock and add what their own
 # features need (the Bevy game: Bevy's default features); fetch those too, for --offline.
+trap 'rm -f scripts/downstream/*/Cargo.lock' EXIT
 for dir in scripts/downstream/*/; do
   cp Cargo.lock "$dir/Cargo.lock"
   (cd "$dir" && cargo fetch --quiet)

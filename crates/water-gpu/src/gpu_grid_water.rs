@@ -177,15 +177,16 @@ pub trait GpuGridWater: sealed::GridTargets {
     /// [`GpuError::WrongMode`] outside classic mode; a wrong length.
     fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError>;
 
-    /// The current heights in metres (split: the two channels summed; classic: the integer
-    /// heights as f32). **Submits and waits.**
+    /// The current heights in metres, row-major (split: `p - n`; classic: the integer heights
+    /// as f32). **Submits and waits** (submit any encoder holding this grid's recorded
+    /// operations first).
     ///
     /// # Errors
     /// Readback failures.
     fn heights(&self) -> Result<Vec<f32>, GpuError>;
 
-    /// The current level as stored: split grids give both channels (`2 * cells` values).
-    /// **Submits and waits.**
+    /// The current level as stored: split grids give both channels, `p` for all cells then `n`
+    /// (`2 * cells` values); f16 storage is widened exactly. **Submits and waits.**
     ///
     /// # Errors
     /// [`GpuError::WrongMode`] in classic mode; readback failures.
@@ -235,8 +236,8 @@ pub trait GpuGridWater: sealed::GridTargets {
     /// Runs `steps` steps as a frame loop does: **submits** one command buffer of what
     /// [`GpuGridWater::encode_step_many`] records and never waits, also on water whose mean
     /// level the keeper holds (its sums come back asynchronously and the correction lands in
-    /// a later frame, where [`GpuGridWater::step_many`] on the compute backend cuts the run at
-    /// each correction and waits for the sums, to match the CPU's schedule step for step).
+    /// a later frame, where [`GpuGridWater::step_many`] cuts the run at each correction and
+    /// waits for what the keeper measures, to match the CPU's schedule step for step).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.

@@ -136,7 +136,10 @@ pub trait GpuSphereWater: sealed::OnDevice + sealed::AddedHeights {
     /// [`GpuError::DeviceLost`] when the device no longer accepts work.
     fn read_heights_async(&self) -> Result<PendingReadback, GpuError>;
 
-    /// `steps` steps in one submission (what [`GpuSphereWater::encode_step_many`] records).
+    /// `steps` steps. **Submits** (what [`GpuSphereWater::encode_step_many`] records). On
+    /// undamped water the run is cut where mean-level corrections fall, as on the CPU, and each
+    /// cut **waits** for both levels to come back, corrects them on the host
+    /// ([`water_sphere::keep_weighted_level`]) and writes them back.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`].

@@ -6,7 +6,10 @@
 //! is what a store does its own way (record steps, read and write a level's words, add
 //! per-cell amounts, run the mean-level keeper), and the functions below are the operations built
 //! on it once: stepping in runs between the mean-level keeper's corrections, submitting or
-//! recording; replacing the land; an impulse; a step with contact events.
+//! recording; replacing the land; an impulse; a step with contact events. `GpuGridWater` itself
+//! is one blanket implementation for every `LevelStore`; what a store does its own way behind
+//! the public operations comes through `LevelIo`, `DepthStore`, `ShiftStore` and
+//! `SurfaceStore`.
 
 use water_core::{Boundary, ContactMasks, ContactSource, GridMode, GridSize, Impulse, LandMask};
 

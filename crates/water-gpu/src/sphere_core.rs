@@ -5,8 +5,10 @@
 //! [`SphereCore`] is the state: the device, the mesh and the weights clicks are zero-sum in,
 //! the time levels' ring, the step count and the mean-level keeper with what it recorded.
 //! [`SphereLevels`] is what a store does its own way (record steps, read and write a level,
-//! record both levels' readback, add a uniform amount to both levels), and the functions below
-//! are the keeper and the runs built on it once.
+//! record both levels' readback, add a uniform amount to both levels, add per-vertex amounts,
+//! start the heights' readback), and the functions below are the keeper and the runs built on
+//! it once. `GpuSphereWater` and its sealed helpers are one blanket implementation for every
+//! `SphereLevels`.
 
 use water_core::kernels::mean_level::MeanLevelKeeper;
 use water_sphere::{

@@ -1,5 +1,5 @@
 //! A pond with a floating crate, as a Bevy game writes it with the plugin: the water, a look, a
-//! body, a camera and a light; a click drops a wave where the pointer meets the water.
+//! body, a camera and a light; a left click drops a wave at the pond's centre.
 
 use bevy::prelude::*;
 use water_bevy::prelude::*;
@@ -32,7 +32,7 @@ fn setup(mut commands: Commands) {
     ));
 }
 
-/// A left click drops a wave at the water straight below the window's centre line.
+/// A left click drops a wave at the pond's centre.
 fn drop_wave_on_click(
     buttons: Res<ButtonInput<MouseButton>>,
     mut impulses: MessageWriter<WaterImpulse>,
