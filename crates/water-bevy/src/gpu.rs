@@ -33,10 +33,11 @@ pub(crate) fn bevy_gpu(
 }
 
 /// Radius, in cells, of the disc each asked point's patch answers in (the patch adds the cells
-/// sampling needs around it: 21 x 21 cells, 1,764 bytes). A point asked in one frame is
-/// gathered after that frame's fixed steps and its patch is there two frames later (one more
-/// on a slow device), so a point asked every frame is answered every frame while it moves
-/// less than this in two frames: 4 cells a frame, 24 m/s on 0.1 m cells at 60 frames a second.
+/// sampling needs around it: at most 21 x 21 cells, 1,764 bytes). A point asked in one frame
+/// is gathered after that frame's fixed steps and its patch is there two frames later (one
+/// more on a slow device), so a point asked every frame is answered every frame while it
+/// moves less than this in two frames: 4 cells a frame, 24 m/s on 0.1 m cells at 60 frames a
+/// second.
 pub(crate) const PATCH_RADIUS_CELLS: f32 = 8.0;
 
 /// Heights for gameplay on a GPU backend: patches around the points gameplay asked about

@@ -25,7 +25,7 @@ pub struct WaterSample {
 ///
 /// On the CPU backend they are the last fixed step's, the heights the bodies just floated on
 /// (no readback, no delay). On a GPU backend they come from an asynchronous readback of
-/// patches around the points asked about since the last one (about 17 x 17 cells, 4 bytes a
+/// patches around the points asked about since the last one (at most 21 x 21 cells, 4 bytes a
 /// cell, each), started after the frame's fixed steps and taken when it arrives, usually the
 /// next frame: a frame (or more, on a slow device) late. Over the grid a point is `None` the
 /// first time it is asked (sea included), and answered once its patch has arrived, as long as

@@ -21,7 +21,7 @@ use crate::keeper::carried::record_in_runs;
 use crate::keeper::KeeperPlan;
 use crate::normal_height::NormalHeightTexture;
 use crate::recording::{record_buffer_write, submit_recorded};
-use crate::spec::GridSpec;
+use crate::spec::{settled_level, GridSpec};
 use crate::time_levels::TimeLevels;
 use crate::uniforms::{GridUniforms, ImpulseCell};
 
@@ -169,18 +169,44 @@ pub(crate) trait LevelStore: LevelIo + DepthStore + ShiftStore + SurfaceStore {
 }
 
 /// A store's whole levels to and from the host (each grid's `level_io.rs`): the work behind
-/// [`crate::GpuGridWater`]'s uploads and readbacks, as its docs say.
+/// [`crate::GpuGridWater`]'s uploads and readbacks, as its docs say. The grid's mode is
+/// checked before any of these is called ([`check_mode`]), and uploaded levels come settled
+/// on the land; the store checks their lengths.
 pub(crate) trait LevelIo {
-    /// Behind [`crate::GpuGridWater::upload_f32`].
+    /// Behind [`crate::GpuGridWater::upload_f32`]: signed or split water.
     fn upload_f32_levels(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError>;
-    /// Behind [`crate::GpuGridWater::upload_i16`].
+    /// Behind [`crate::GpuGridWater::upload_i16`]: classic water.
     fn upload_i16_levels(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError>;
-    /// Behind [`crate::GpuGridWater::heights`].
+    /// Behind [`crate::GpuGridWater::heights`]: any mode.
     fn read_heights(&self) -> Result<Vec<f32>, GpuError>;
-    /// Behind [`crate::GpuGridWater::channels`].
+    /// Behind [`crate::GpuGridWater::channels`]: signed or split water.
     fn read_channels(&self) -> Result<Vec<f32>, GpuError>;
-    /// Behind [`crate::GpuGridWater::classic_heights`].
+    /// Behind [`crate::GpuGridWater::classic_heights`]: classic water.
     fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError>;
+}
+
+/// Refuses `operation` on a grid of the other kind: `classic` operations take classic grids
+/// alone, the others signed and split ones (`instead` names what the grid's mode takes).
+fn check_mode(
+    spec: &GridSpec,
+    operation: &'static str,
+    classic: bool,
+    instead: &'static str,
+) -> Result<(), GpuError> {
+    if (spec.mode == GridMode::Classic) == classic {
+        return Ok(());
+    }
+    Err(GpuError::WrongMode {
+        operation,
+        mode: spec.mode,
+        instead,
+    })
+}
+
+/// Both levels with the land's cells (and a fixed or classic rim) at 0, as the steps keep
+/// them.
+fn settled<T: Copy + Default>(core: &GridCore, current: &[T], previous: &[T]) -> [Vec<T>; 2] {
+    [current, previous].map(|level| settled_level(&core.spec, &core.land_mask, level))
 }
 
 /// A store's depth: the faces' wave speeds and the dry cells (each grid's `varying_depth.rs`),
@@ -438,11 +464,15 @@ impl<T: LevelStore> GpuGridWater for T {
     }
 
     fn upload_f32(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
-        self.upload_f32_levels(current, previous)
+        check_mode(self.spec(), "upload_f32", false, "upload_i16")?;
+        let [current, previous] = settled(self.core(), current, previous);
+        self.upload_f32_levels(&current, &previous)
     }
 
     fn upload_i16(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
-        self.upload_i16_levels(current, previous)
+        check_mode(self.spec(), "upload_i16", true, "upload_f32")?;
+        let [current, previous] = settled(self.core(), current, previous);
+        self.upload_i16_levels(&current, &previous)
     }
 
     fn heights(&self) -> Result<Vec<f32>, GpuError> {
@@ -450,10 +480,12 @@ impl<T: LevelStore> GpuGridWater for T {
     }
 
     fn channels(&self) -> Result<Vec<f32>, GpuError> {
+        check_mode(self.spec(), "channels", false, "classic_heights")?;
         self.read_channels()
     }
 
     fn classic_heights(&self) -> Result<Vec<i16>, GpuError> {
+        check_mode(self.spec(), "classic_heights", true, "heights")?;
         self.read_classic_heights()
     }
 

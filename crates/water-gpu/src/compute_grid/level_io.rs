@@ -90,17 +90,8 @@ pub(super) fn clear_land_words(words: &mut [u32], land: &LandMask, storage: Stor
 }
 
 impl LevelIo for ComputeGrid {
-    /// [`GpuGridWater::upload_f32`](crate::GpuGridWater::upload_f32): both levels of signed or split water, settled on the land, packed for f16 storage.
+    /// Both levels of signed or split water, packed for f16 storage.
     fn upload_f32_levels(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
-        if self.core.spec.mode == GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "upload_f32",
-                mode: GridMode::Classic,
-                instead: "upload_i16",
-            });
-        }
-        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
         match self.storage {
             StorageFormat::F32 => self.upload(
                 bytemuck::cast_slice(current),
@@ -130,17 +121,8 @@ impl LevelIo for ComputeGrid {
         }
     }
 
-    /// [`GpuGridWater::upload_i16`](crate::GpuGridWater::upload_i16): both levels of classic water, widened to the kernel's i32 words.
+    /// Both levels of classic water, widened to the kernel's i32 words.
     fn upload_i16_levels(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
-        if self.core.spec.mode != GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "upload_i16",
-                mode: self.core.spec.mode,
-                instead: "upload_f32",
-            });
-        }
-        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
         let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
         self.upload(
             bytemuck::cast_slice(&widen(current)),
@@ -148,7 +130,7 @@ impl LevelIo for ComputeGrid {
         )
     }
 
-    /// [`GpuGridWater::heights`](crate::GpuGridWater::heights): the current level read back (waits) as heights.
+    /// The current level read back (waits) as heights.
     fn read_heights(&self) -> Result<Vec<f32>, GpuError> {
         let bytes = self.read_current_async()?.wait()?;
         let cells = self.core.spec.size.cells();
@@ -166,27 +148,13 @@ impl LevelIo for ComputeGrid {
         })
     }
 
-    /// [`GpuGridWater::channels`](crate::GpuGridWater::channels): the current level's raw channels read back (waits).
+    /// The current level's raw channels read back (waits), f16 widened.
     fn read_channels(&self) -> Result<Vec<f32>, GpuError> {
-        if self.core.spec.mode == GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "channels",
-                mode: GridMode::Classic,
-                instead: "classic_heights",
-            });
-        }
         Ok(self.decode(&self.read_current_async()?.wait()?))
     }
 
-    /// [`GpuGridWater::classic_heights`](crate::GpuGridWater::classic_heights): the current classic level read back (waits).
+    /// The current classic level read back (waits).
     fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError> {
-        if self.core.spec.mode != GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "classic_heights",
-                mode: self.core.spec.mode,
-                instead: "heights",
-            });
-        }
         let bytes = self.read_current_async()?.wait()?;
         // The kernel only ever stores values already wrapped or clamped to i16.
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())

@@ -1,5 +1,6 @@
 //! The fragment grid's levels between host and device: writes of whole textures and their
-//! readback without row padding; the uploads and readbacks of `GpuGridWater`. Twin of `compute_grid/level_io.rs`.
+//! readback without row padding; the uploads and readbacks of `GpuGridWater`. Twin of
+//! `compute_grid/level_io.rs`.
 
 use water_core::GridMode;
 
@@ -58,25 +59,14 @@ impl FragmentGrid {
 }
 
 impl LevelIo for FragmentGrid {
-    /// Sets both time levels of a signed or split grid (split: `p` for all cells, then `n`).
-    /// **Queues a write** (`queue.write_texture`): it lands at the next submission, before
-    /// every command buffer in it, so call it between frames, not while a recorded frame waits
-    /// to be submitted.
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] in classic mode, a size mismatch otherwise.
+    /// Both levels of a signed or split grid (split: `p` for all cells, then `n`), by
+    /// `queue.write_texture`, split channels interleaved into RG texels.
     fn upload_f32_levels(&mut self, current: &[f32], previous: &[f32]) -> Result<(), GpuError> {
         let cells = self.core.spec.size.cells();
-        let channels = match self.core.spec.mode {
-            GridMode::Classic => {
-                return Err(GpuError::WrongMode {
-                    operation: "upload_f32",
-                    mode: GridMode::Classic,
-                    instead: "upload_i16",
-                })
-            }
-            GridMode::Split => 2,
-            GridMode::Signed => 1,
+        let channels = if self.core.spec.mode == GridMode::Split {
+            2
+        } else {
+            1
         };
         for (what, level) in [("current level", current), ("previous level", previous)] {
             if level.len() != cells * channels {
@@ -90,8 +80,6 @@ impl LevelIo for FragmentGrid {
                 .into());
             }
         }
-        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
         self.invalidate_level();
         // Interleave split channels into RG texels.
         let texels = |level: &[f32]| -> Vec<f32> {
@@ -114,21 +102,8 @@ impl LevelIo for FragmentGrid {
         Ok(())
     }
 
-    /// Sets both time levels of a classic grid. **Queues a write**, as
-    /// [`FragmentGrid::upload_f32`](crate::GpuGridWater::upload_f32).
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] outside classic mode, a size mismatch otherwise.
+    /// Both levels of a classic grid, widened to the texture's i32 texels.
     fn upload_i16_levels(&mut self, current: &[i16], previous: &[i16]) -> Result<(), GpuError> {
-        if self.core.spec.mode != GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "upload_i16",
-                mode: self.core.spec.mode,
-                instead: "upload_f32",
-            });
-        }
-        let current = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, current);
-        let previous = &crate::spec::settled_level(&self.core.spec, &self.core.land_mask, previous);
         for level in [current, previous] {
             self.core
                 .spec
@@ -165,40 +140,20 @@ impl LevelIo for FragmentGrid {
         })
     }
 
-    /// The current level's channels as f32: `p` for all cells then `n` in split mode.
-    /// **Submits and waits.**
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] in classic mode, [`GpuError::DeviceLost`] on failure.
+    /// The current level's channels as f32: `p` for all cells then `n` in split mode, the RG
+    /// texels taken apart. **Submits and waits.**
     fn read_channels(&self) -> Result<Vec<f32>, GpuError> {
         let values = f32s(&self.read_texture(self.core.levels.current())?);
-        match self.core.spec.mode {
-            GridMode::Classic => Err(GpuError::WrongMode {
-                operation: "channels",
-                mode: GridMode::Classic,
-                instead: "classic_heights",
-            }),
-            GridMode::Signed => Ok(values),
-            GridMode::Split => {
-                let p = values.iter().step_by(2);
-                let n = values.iter().skip(1).step_by(2);
-                Ok(p.chain(n).copied().collect())
-            }
+        if self.core.spec.mode != GridMode::Split {
+            return Ok(values);
         }
+        let p = values.iter().step_by(2);
+        let n = values.iter().skip(1).step_by(2);
+        Ok(p.chain(n).copied().collect())
     }
 
     /// The current classic heights. **Submits and waits.**
-    ///
-    /// # Errors
-    /// [`GpuError::WrongMode`] outside classic mode, [`GpuError::DeviceLost`] on failure.
     fn read_classic_heights(&self) -> Result<Vec<i16>, GpuError> {
-        if self.core.spec.mode != GridMode::Classic {
-            return Err(GpuError::WrongMode {
-                operation: "classic_heights",
-                mode: self.core.spec.mode,
-                instead: "heights",
-            });
-        }
         let bytes = self.read_texture(self.core.levels.current())?;
         Ok(i32s(&bytes).into_iter().map(|v| v as i16).collect())
     }
