@@ -4,9 +4,10 @@
 //
 // World frame: metres, z up, still water at z = 0. The ambient sea is the tiles of
 // crates/water-gpu/src/ocean_synthesis.rs (`OceanSynthesis`): tile t repeats every
-// `tile_length(t)` metres, sample (i, j) at (i, j) * length / samples, read bilinearly (the
-// CPU's `SeaFrame` reads Catmull-Rom; the two differ by a few percent on a tile's shortest
-// waves). A mesh vertex at the
+// `tile_length(t)` metres, sample (i, j) at (i, j) * length / samples. The geometry reads it
+// by Catmull-Rom as the CPU's `SeaFrame` does (shared/sea_taps.wgsl), so the drawn surface is
+// the one bodies and queries meet; the shading (normals, the sea's foam) reads it bilinearly,
+// a quarter of the taps a pixel. A mesh vertex at the
 // undisplaced point p goes to p + D(p) at height h(p) (the choppy sea's Lagrangian surface),
 // plus the interactive grid's height where it lands. Toward the grid's rim the interactive
 // height fades over `rim fade` metres into the water around it (a scene's coarser cascades,
@@ -15,6 +16,7 @@
 
 #import water_light
 #import full_screen
+#import sea_taps
 
 struct OceanRenderUniforms {
     view_proj: mat4x4<f32>,
@@ -48,7 +50,7 @@ fn tile_length(t: u32) -> f32 {
 }
 
 // Tile `t` of `field` at world point p, bilinear between its samples, wrapping (the sea
-// repeats). The textures are Rgba32Float, which not every device filters.
+// repeats): for shading. The textures are Rgba32Float, which not every device filters.
 fn tile_sample(field: texture_2d_array<f32>, t: u32, p: vec2<f32>) -> vec4<f32> {
     let n = i32(u.flags.w);
     let c = p / tile_length(t) * f32(n);
@@ -83,13 +85,19 @@ fn local_spacing(p: vec2<f32>) -> f32 {
     return max(u.lod.x, 2.0 * max(d.x, d.y) / u.lod.y);
 }
 
-// (Dx, Dy, h) of the ambient sea at the undisplaced point p, for a mesh of spacing `spacing`:
+// (Dx, Dy, h) of the ambient sea at the undisplaced point p, for a mesh of spacing `spacing`
+// (each tile by Catmull-Rom, as the CPU reads it):
 // a tile whose waves the mesh there cannot show at all (its longest under 4 vertex spacings) is
 // left out; until then its finest waves alias, under the haze.
 fn ambient(p: vec2<f32>, spacing: f32) -> vec3<f32> {
     var sum = vec3<f32>(0.0);
     for (var t = 0u; t < u.flags.z; t = t + 1u) {
-        sum = sum + tile_weight(t, spacing, 8.0, 4.0) * tile_sample(sea_displacement, t, p).xyz;
+        let w = tile_weight(t, spacing, 8.0, 4.0);
+        if (w <= 0.0) {
+            continue;
+        }
+        let read = sea_tile_catmull_rom(sea_displacement, i32(t), i32(u.flags.w), tile_length(t), p);
+        sum = sum + w * read.xyz;
     }
     return sum;
 }

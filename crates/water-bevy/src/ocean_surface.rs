@@ -8,8 +8,10 @@
 //!
 //! The sea's fields are the scene's own frame (`Scene::sea_frame_at`, the one bodies float
 //! on), uploaded once a water step: per tile `(Dx, Dy, h, dDx/dy)` and
-//! `(dh/dx, dh/dy, dDx/dx, dDy/dy)`, read bilinearly by the shader (the CPU's queries read the
-//! same samples by Catmull-Rom).
+//! `(dh/dx, dh/dy, dDx/dx, dDy/dy)`. The shader reads the geometry `(Dx, Dy, h)` by
+//! Catmull-Rom, as the CPU's queries read the same samples ([`SEA_TAPS_SHADER`], the module the
+//! CLI renderer's sea reads through too), so the drawn surface is the one bodies float on; the
+//! shading fields it reads bilinearly.
 
 use bevy::asset::{uuid_handle, RenderAssetUsages};
 use bevy::image::ImageSampler;
@@ -32,6 +34,18 @@ use crate::water::Water;
 /// The sea's shader, registered by the plugin under this handle.
 pub const OCEAN_SURFACE_SHADER: Handle<Shader> =
     uuid_handle!("0f8e2a57-41c9-4b0e-9a6d-3c2b7e15d4a8");
+
+/// The sea's Catmull-Rom reads, `shaders/shared/sea_taps.wgsl` as the Bevy module
+/// `water_bevy::sea_taps`: the reads the CLI renderer's sea and the CPU's queries make.
+pub const SEA_TAPS_SHADER: Handle<Shader> = uuid_handle!("5c1d7e9a-2b84-4f63-a0e5-9d7b3c8f1a26");
+
+/// [`SEA_TAPS_SHADER`]'s source: the shared module under a Bevy import path.
+pub(crate) fn sea_taps_source() -> String {
+    format!(
+        "#define_import_path water_bevy::sea_taps\n\n{}",
+        water_scene::water_gpu::shaders::SEA_TAPS
+    )
+}
 
 /// Most tiles the sea's material draws (the uniform's room).
 pub const MAX_OCEAN_TILES: usize = 8;

@@ -14,6 +14,7 @@
     view_transformations::position_world_to_clip,
 }
 #import water_bevy::foam_look::foam_material
+#import water_bevy::sea_taps::sea_tile_catmull_rom
 
 struct OceanSurface {
     // Each tile's side, metres, four to a vector.
@@ -42,7 +43,7 @@ fn tile_length(tile: u32) -> f32 {
     return ocean.tile_lengths[tile / 4u][tile % 4u];
 }
 
-// Bilinear read of one tile's texels at sea point p (periodic).
+// Bilinear read of one tile's texels at sea point p (periodic): for the shading.
 fn tile_read(field: u32, tile: u32, p: vec2<f32>) -> vec4<f32> {
     let cells = i32(textureDimensions(sea_displacement).x);
     let u = p / tile_length(tile) * f32(cells);
@@ -62,15 +63,6 @@ fn tile_read(field: u32, tile: u32, p: vec2<f32>) -> vec4<f32> {
     return mix(mix(corner[0], corner[1], f.x), mix(corner[2], corner[3], f.x), f.y);
 }
 
-// The sea's (Dx, Dy, h, dDx/dy) or (dh/dx, dh/dy, dDx/dx, dDy/dy) at p, summed over the tiles.
-fn sea_read(field: u32, p: vec2<f32>) -> vec4<f32> {
-    var total = vec4<f32>(0.0);
-    for (var tile = 0u; tile < ocean.tiles; tile++) {
-        total += tile_read(field, tile, p);
-    }
-    return total;
-}
-
 // A tile's weight in the normal of a pixel whose footprint on the sea is `footprint` metres:
 // a tile holds waves from `length / 8` (its shortest, 8 samples) up to `length`; it counts
 // whole while the footprint is under `length / 16` and not at all once it passes `length / 4`,
@@ -82,7 +74,8 @@ fn tile_weight(tile: u32, footprint: f32) -> f32 {
     return 1.0 - smoothstep(length / 16.0, length / 4.0, footprint);
 }
 
-// `sea_read`, each tile weighted by `tile_weight` for a pixel of `footprint` metres.
+// The sea's (Dx, Dy, h, dDx/dy) or (dh/dx, dh/dy, dDx/dx, dDy/dy) at p, summed over the tiles,
+// each weighted by `tile_weight` for a pixel of `footprint` metres.
 fn sea_read_faded(field: u32, p: vec2<f32>, footprint: f32) -> vec4<f32> {
     var total = vec4<f32>(0.0);
     for (var tile = 0u; tile < ocean.tiles; tile++) {
@@ -162,9 +155,21 @@ fn sea_foam_at(a: vec4<f32>, b: vec4<f32>) -> f32 {
     return 1.0 - smoothstep(ocean.foam.x - 0.15, ocean.foam.x, jacobian);
 }
 
+// The sea's (Dx, Dy, h) at p by Catmull-Rom, as the CPU's queries read it (the module is
+// shaders/shared/sea_taps.wgsl, which the CLI renderer's sea reads through too), so the drawn
+// surface is the one `WaterQuery` and the floating bodies meet.
+fn sea_geometry(p: vec2<f32>) -> vec3<f32> {
+    let cells = i32(textureDimensions(sea_displacement).x);
+    var total = vec3<f32>(0.0);
+    for (var tile = 0u; tile < ocean.tiles; tile++) {
+        total += sea_tile_catmull_rom(sea_displacement, i32(tile), cells, tile_length(tile), p).xyz;
+    }
+    return total;
+}
+
 // Where the surface point over sea point p lies, relative to p: (Dx, Dy, height).
 fn displacement(p: vec2<f32>) -> vec3<f32> {
-    let sea = sea_read(0u, p);
+    let sea = sea_geometry(p);
     return vec3<f32>(sea.x, sea.y, (sea.z + grid_height(p)) * ocean.grid.w);
 }
 

@@ -9,7 +9,8 @@ use crate::focus::{follow_water_focus, place_followed_water};
 use crate::gpu::refresh_gpu_heights;
 use crate::impulse::{queue_impulses, WaterImpulse};
 use crate::ocean_surface::{
-    make_ocean_surfaces, update_ocean_surfaces, OceanSurfaceMaterial, OCEAN_SURFACE_SHADER,
+    make_ocean_surfaces, sea_taps_source, update_ocean_surfaces, OceanSurfaceMaterial,
+    OCEAN_SURFACE_SHADER, SEA_TAPS_SHADER,
 };
 use crate::simulation::{
     add_floating_bodies, apply_floating_forces, build_simulations, remove_floating_bodies,
@@ -105,17 +106,22 @@ impl Plugin for WaterPlugin {
             for (handle, source, path) in [
                 (
                     FOAM_LOOK_SHADER,
-                    include_str!("foam_look.wgsl"),
+                    include_str!("foam_look.wgsl").to_owned(),
                     "water_bevy/foam_look.wgsl",
                 ),
                 (
+                    SEA_TAPS_SHADER,
+                    sea_taps_source(),
+                    "water_bevy/sea_taps.wgsl",
+                ),
+                (
                     WATER_SURFACE_SHADER,
-                    include_str!("water_surface.wgsl"),
+                    include_str!("water_surface.wgsl").to_owned(),
                     "water_bevy/water_surface.wgsl",
                 ),
                 (
                     OCEAN_SURFACE_SHADER,
-                    include_str!("ocean_surface.wgsl"),
+                    include_str!("ocean_surface.wgsl").to_owned(),
                     "water_bevy/ocean_surface.wgsl",
                 ),
             ] {

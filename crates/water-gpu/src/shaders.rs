@@ -66,6 +66,9 @@ pub const RENDER_GRID_SURFACE: &str = include_str!("../../../shaders/render_grid
 pub const RENDER_BODIES: &str = include_str!("../../../shaders/render_bodies.wgsl");
 /// `render_ocean_surface`: the sea to the horizon over a sky (vertex and fragment).
 pub const RENDER_OCEAN_SURFACE: &str = include_str!("../../../shaders/render_ocean_surface.wgsl");
+/// `shaders/shared/sea_taps.wgsl`: the ambient sea's Catmull-Rom reads, a shared module
+/// (`#import sea_taps`) that other renderers (the Bevy plugin's sea) take in too.
+pub const SEA_TAPS: &str = include_str!("../../../shaders/shared/sea_taps.wgsl");
 /// `shade_classic`: Hugo Elias's 2-D look of the classic field (full-screen pass).
 pub const SHADE_CLASSIC: &str = include_str!("../../../shaders/shade_classic.wgsl");
 /// `render_sphere_surface`: displaced icosphere vertices with area-weighted normals (compute)

@@ -63,6 +63,7 @@ pub const SHARED: &[(&str, &str)] = &[
         "water_light",
         include_str!("../../../shaders/shared/water_light.wgsl"),
     ),
+    ("sea_taps", crate::shaders::SEA_TAPS),
 ];
 
 /// The module named `name` in an `#import` line, if `line` is one.

@@ -1,7 +1,9 @@
 //! The ambient sea synthesised on the GPU (`OceanSynthesis`, shaders/ocean_synthesis.wgsl) is
 //! the CPU twin's sea (`water_core::ocean::ocean_synthesis`): every field of every tile within
 //! OCEAN_TOLERANCE of the field's largest value, at an early and a late time; the textures hold
-//! the same values; and two frames recorded into one encoder each keep their own time.
+//! the same values; two frames recorded into one encoder each keep their own time; and the
+//! drawn sea's Catmull-Rom reads (shaders/shared/sea_taps.wgsl) put its vertices on the
+//! surface the CPU answers.
 
 use water_core::ocean::{AmbientSea, OceanSpec, SeaField, WaveSpectrum};
 use water_gpu::{read_texture, OceanSynthesis};
@@ -13,6 +15,15 @@ use water_testkit::gpu_or_return;
 /// field's largest value is a few times its RMS, so the two agree to about 16 x 6e-8 x a few:
 /// 1e-5 of the largest value leaves a margin of a few.
 const OCEAN_TOLERANCE: f32 = 1e-5;
+
+/// The drawn sea's height against the CPU's, relative to the largest height. Each tile's read
+/// weighs 16 samples whose weights' magnitudes add to at most 1.25 x 1.25, each sample within
+/// OCEAN_TOLERANCE of the tile's largest value (tested above): up to four tiles, 6.3e-5 of the
+/// sea's largest height in the height read, as much again in the displacement, which moves the
+/// point the CPU inverts to along a slope under 1; the inversion stops within 1e-5 m, and the
+/// fraction (f32 here, f64 on the CPU) is off by about 1e-4 of a sample within 60 m of the
+/// origin. 2e-4 leaves a margin over the 1.3e-4 these add to; bilinear taps miss by 2e-2.
+const DRAWN_TOLERANCE: f32 = 2e-4;
 
 fn sea(choppiness: f64) -> AmbientSea {
     let spec = OceanSpec::new(WaveSpectrum::Jonswap {
@@ -182,5 +193,155 @@ fn the_textures_hold_the_displacement_height_and_normal_and_frames_keep_their_ti
     assert!(
         worst_relative(std::slice::from_ref(rates), &[rate]) <= OCEAN_TOLERANCE,
         "dh/dt"
+    );
+}
+
+/// `shared/sea_taps.wgsl` run over a list of points: the ambient sea `(Dx, Dy, h)` summed over
+/// the tiles at each undisplaced point, as the drawn sea's vertices read it.
+const READ_SEA: &str = r"
+#import sea_taps
+
+struct Tiles {
+    lengths: array<vec4<f32>, 2>,
+    count: u32,
+    cells: u32,
+    unused: vec2<u32>,
+}
+
+@group(0) @binding(0) var field: texture_2d_array<f32>;
+@group(0) @binding(1) var<uniform> tiles: Tiles;
+@group(0) @binding(2) var<storage, read> points: array<vec2<f32>>;
+@group(0) @binding(3) var<storage, read_write> reads: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn read_sea(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x >= arrayLength(&points)) {
+        return;
+    }
+    var sum = vec4<f32>(0.0);
+    for (var t = 0u; t < tiles.count; t = t + 1u) {
+        let length = tiles.lengths[t / 4u][t % 4u];
+        sum = sum + sea_tile_catmull_rom(field, i32(t), i32(tiles.cells), length, points[id.x]);
+    }
+    reads[id.x] = sum;
+}
+";
+
+/// The drawn sea's `(Dx, Dy, h)` at `points`, read from `synthesis`'s textures by the shared
+/// Catmull-Rom taps.
+fn drawn_sea_at(
+    gpu: &water_gpu::GpuContext,
+    synthesis: &OceanSynthesis,
+    points: &[glam::Vec2],
+) -> Vec<[f32; 4]> {
+    use wgpu::util::DeviceExt;
+    let device = &gpu.device;
+    let mut uniform = [0u32; 12];
+    for (slot, length) in uniform.iter_mut().zip(synthesis.tile_lengths()) {
+        *slot = length.to_bits();
+    }
+    uniform[8] = synthesis.tile_lengths().len() as u32;
+    uniform[9] = synthesis.cells();
+    let buffer = |label, contents: &[u8], usage| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents,
+            usage,
+        })
+    };
+    let tiles = buffer(
+        "tiles",
+        bytemuck::cast_slice(&uniform),
+        wgpu::BufferUsages::UNIFORM,
+    );
+    let flat: Vec<f32> = points.iter().flat_map(|p| [p.x, p.y]).collect();
+    let points_buffer = buffer(
+        "points",
+        bytemuck::cast_slice(&flat),
+        wgpu::BufferUsages::STORAGE,
+    );
+    let size = (points.len() * 16) as u64;
+    let reads = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("reads"),
+        size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let pipeline = water_gpu::pipelines::compute_pipeline(device, READ_SEA, "read sea", "read_sea");
+    let view = synthesis
+        .displacement()
+        .create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(wgpu::TextureViewDimension::D2Array),
+            ..Default::default()
+        });
+    let resources = [
+        wgpu::BindingResource::TextureView(&view),
+        tiles.as_entire_binding(),
+        points_buffer.as_entire_binding(),
+        reads.as_entire_binding(),
+    ];
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = (0..)
+        .zip(resources)
+        .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource })
+        .collect();
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("read sea"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
+    });
+    water_testkit::submit_once(gpu, |encoder| {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.dispatch_workgroups(points.len().div_ceil(64) as u32, 1, 1);
+    });
+    let bytes = water_gpu::PendingReadback::start(device, &gpu.queue, &reads, size)
+        .and_then(water_gpu::PendingReadback::wait)
+        .expect("readback");
+    let floats: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    floats
+        .chunks_exact(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect()
+}
+
+#[test]
+fn the_drawn_seas_vertices_lie_on_the_surface_the_cpu_answers() {
+    // A vertex at the undisplaced point p is drawn at p + D(p), height h(p), each read between
+    // the samples of every tile. The CPU's fixed-point height at p + D(p) inverts the same
+    // displacement to the same p: the two heights agree where both interpolate alike.
+    let gpu = gpu_or_return!("the_drawn_seas_vertices_lie_on_the_surface_the_cpu_answers");
+    let sea = sea(0.9);
+    let synthesis = OceanSynthesis::new(&gpu.device, &gpu.queue, &sea).expect("synthesis");
+    let t = 7.5;
+    synthesis.synthesise(&gpu.device, &gpu.queue, t);
+    let frame = sea.frame(t);
+    // Points off the samples (fractions all through [0, 1)), within 60 m of the origin.
+    let points: Vec<glam::Vec2> = (0..4096)
+        .map(|i| {
+            let (a, b) = ((i * 7919 % 4096) as f32, (i * 104_729 % 4096) as f32);
+            glam::Vec2::new(a / 4096.0 * 120.0 - 60.0, b / 4096.0 * 120.0 - 60.0)
+        })
+        .collect();
+    let drawn = drawn_sea_at(&gpu, &synthesis, &points);
+    let landed: Vec<glam::Vec2> = points
+        .iter()
+        .zip(&drawn)
+        .map(|(p, d)| *p + glam::Vec2::new(d[0], d[1]))
+        .collect();
+    let cpu = frame.heights(&landed);
+    let scale = drawn.iter().fold(0.0f32, |m, d| m.max(d[2].abs()));
+    let worst = cpu
+        .iter()
+        .zip(&drawn)
+        .fold(0.0f32, |m, (c, d)| m.max((c - d[2]).abs()));
+    eprintln!("largest height {scale} m, worst difference {worst:e} m");
+    assert!(scale > 0.3, "a sea with waves: {scale} m");
+    assert!(
+        worst <= DRAWN_TOLERANCE * scale,
+        "drawn {worst:e} m off the CPU's surface (of {scale} m)"
     );
 }

@@ -44,7 +44,9 @@ const CUBIC: [[f32; 8]; 4] = [
     [0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
 ];
 
-/// Catmull-Rom weights at fraction `f` in `[0, 1)`, laid out like [`Taps::wx`].
+/// Catmull-Rom weights at fraction `f` in `[0, 1)`, laid out like [`Taps::wx`]. WGSL twin:
+/// `catmull_rom_weights` in `shaders/shared/sea_taps.wgsl`, whose `sea_tile_catmull_rom` reads
+/// the drawn sea's geometry as [`Taps`] read a plane.
 #[inline(always)]
 fn catmull_rom(f: f32) -> [f32; 8] {
     std::array::from_fn(|i| ((CUBIC[0][i] * f + CUBIC[1][i]) * f + CUBIC[2][i]) * f + CUBIC[3][i])
