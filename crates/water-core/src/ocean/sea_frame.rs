@@ -79,7 +79,9 @@ pub struct SeaSample {
     /// `d height / dt` at the fixed world point, m/s.
     pub vertical_velocity: f32,
     /// `det(I + grad D)` at the surface point there: 1 without choppiness, below 0 where the
-    /// surface folds (breaking crests; foam's source).
+    /// surface folds (breaking crests; foam's source). `grad D` is the interpolated
+    /// displacement's own gradient, the one the inversion steps with
+    /// ([`SeaFrame::jacobians_into`]); the normal and velocity use the synthesised gradients.
     pub jacobian: f32,
 }
 
@@ -172,6 +174,7 @@ impl SeaFrame {
     fn invert<L: Lanes>(&self, lanes: L, p: [f64; 2]) -> Inversion {
         let mut x0 = p;
         let mut reads = 0;
+        let mut jacobian = None;
         if self.choppy {
             while reads < MAX_INVERSION_ITERATIONS {
                 let read = lanes
@@ -180,11 +183,18 @@ impl SeaFrame {
                 reads += 1;
                 match inversion_step(p, x0, read) {
                     Some(next) => x0 = next,
-                    None => break,
+                    None => {
+                        jacobian = Some(displaced_jacobian(read));
+                        break;
+                    }
                 }
             }
         }
-        Inversion { x0, reads }
+        Inversion {
+            x0,
+            reads,
+            jacobian,
+        }
     }
 
     /// Reads `reads` (numbered from 1) of eight points' inversions in step, from `x0`, each
@@ -192,7 +202,8 @@ impl SeaFrame {
     /// [`LOCKSTEP_READS`] on (where most points converge) the height is read with the
     /// displacement, and these are the last read's heights: each lane's at its point found
     /// where the lane is no longer live (its `x0` has not moved since). `None` where the last
-    /// read took no heights.
+    /// read took no heights. A lane that converges gets its Jacobian in `jacobians`, from the
+    /// read that found it converged ([`displaced_jacobian`]).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn lockstep(
@@ -202,6 +213,7 @@ impl SeaFrame {
         x0: &mut [[f64; 2]; LANES],
         live: &mut [bool; LANES],
         reads: std::ops::RangeInclusive<usize>,
+        jacobians: &mut [Option<f32>; LANES],
     ) -> Option<[f32; LANES]> {
         let mut last = None;
         for read in reads {
@@ -213,7 +225,15 @@ impl SeaFrame {
                 last = None;
                 displacement_reads(avx2, &self.tiles, x0)
             };
+            let was_live = *live;
             inversion_steps(avx2, p, x0, live, &[d, d_x, d_y]);
+            for lane in 0..LANES {
+                if was_live[lane] && !live[lane] {
+                    let pair =
+                        |v: &[[f32; LANES]; 2]| [f64::from(v[0][lane]), f64::from(v[1][lane])];
+                    jacobians[lane] = Some(displaced_jacobian([pair(&d), pair(&d_x), pair(&d_y)]));
+                }
+            }
             if !live.contains(&true) {
                 break;
             }
@@ -289,7 +309,7 @@ impl SeaFrame {
                 avx2,
                 &points[..whole],
                 &mut out[..whole],
-                |x0, heights, _| heights.unwrap_or_else(|| height_reads(avx2, &self.tiles, x0)),
+                |x0, heights, _, _| heights.unwrap_or_else(|| height_reads(avx2, &self.tiles, x0)),
             );
         } else {
             let as_f64 = |p: Vec2| [f64::from(p.x), f64::from(p.y)];
@@ -307,10 +327,11 @@ impl SeaFrame {
     }
 
     /// Inverts the choppy displacement at `points` (a whole number of groups of [`LANES`])
-    /// eight at a time in AVX2 vectors, and writes `answer(x0, heights, live)` of each group
-    /// for its points: `x0` each lane's undisplaced point, `heights` the heights at them when
-    /// the last read took them too, `live` the lanes not yet converged (whose answers are
-    /// not used). Each group takes its first [`LOCKSTEP_READS`] reads in step, and the points
+    /// eight at a time in AVX2 vectors, and writes `answer(x0, heights, live, jacobians)` of
+    /// each group for its points: `x0` each lane's undisplaced point, `heights` the heights at
+    /// them when the last read took them too, `live` the lanes not yet converged (whose answers
+    /// are not used), `jacobians` each converged lane's Jacobian there (`None` for a lane that
+    /// stopped at [`MAX_INVERSION_ITERATIONS`] unconverged: its `x0` moved after its last read). Each group takes its first [`LOCKSTEP_READS`] reads in step, and the points
     /// still unconverged then are gathered into groups of their own: a group held in step
     /// until its slowest point converged would read most points once more than they need.
     /// Each point's steps are its own, so the grouping changes no bit.
@@ -320,7 +341,12 @@ impl SeaFrame {
         avx2: Avx2,
         points: &[Vec2],
         out: &mut [T],
-        answer: impl Fn(&[[f64; 2]; LANES], Option<[f32; LANES]>, &[bool; LANES]) -> [T; LANES],
+        answer: impl Fn(
+            &[[f64; 2]; LANES],
+            Option<[f32; LANES]>,
+            &[bool; LANES],
+            &[Option<f32>; LANES],
+        ) -> [T; LANES],
     ) {
         let as_f64 = |p: Vec2| [f64::from(p.x), f64::from(p.y)];
         for (out, points) in out.chunks_mut(LATE_BLOCK).zip(points.chunks(LATE_BLOCK)) {
@@ -332,9 +358,10 @@ impl SeaFrame {
                 .enumerate()
             {
                 let p: [[f64; 2]; LANES] = std::array::from_fn(|i| as_f64(group[i]));
-                let (mut x0, mut live) = (p, [true; LANES]);
-                let heights = self.lockstep(avx2, &p, &mut x0, &mut live, 1..=LOCKSTEP_READS);
-                let answers = answer(&x0, heights, &live);
+                let (mut x0, mut live, mut jacobians) = (p, [true; LANES], [None; LANES]);
+                let reads = 1..=LOCKSTEP_READS;
+                let heights = self.lockstep(avx2, &p, &mut x0, &mut live, reads, &mut jacobians);
+                let answers = answer(&x0, heights, &live, &jacobians);
                 for lane in 0..LANES {
                     if live[lane] {
                         late[lates] = Late {
@@ -353,12 +380,12 @@ impl SeaFrame {
                 let lane = |i: usize| group.get(i).unwrap_or(&group[0]);
                 let p = std::array::from_fn(|i| lane(i).p);
                 let mut x0 = std::array::from_fn(|i| lane(i).x0);
-                let mut live = [true; LANES];
+                let (mut live, mut jacobians) = ([true; LANES], [None; LANES]);
                 let reads = LOCKSTEP_READS + 1..=MAX_INVERSION_ITERATIONS;
                 let heights = self
-                    .lockstep(avx2, &p, &mut x0, &mut live, reads)
+                    .lockstep(avx2, &p, &mut x0, &mut live, reads, &mut jacobians)
                     .filter(|_| !live.contains(&true));
-                let answers = answer(&x0, heights, &[false; LANES]);
+                let answers = answer(&x0, heights, &[false; LANES], &jacobians);
                 for (l, a) in group.iter().zip(answers) {
                     out[l.at] = a;
                 }
@@ -382,7 +409,8 @@ impl SeaFrame {
     /// [`SeaFrame::sample`], read through `lanes`.
     #[inline(always)]
     fn sample_with<L: Lanes>(&self, lanes: L, p: Vec2) -> SeaSample {
-        let x0 = self.invert(lanes, [f64::from(p.x), f64::from(p.y)]).x0;
+        let found = self.invert(lanes, [f64::from(p.x), f64::from(p.y)]);
+        let x0 = found.x0;
         let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
         self.taps_at(x0, &mut taps);
         let j = self.jacobian(lanes, &taps);
@@ -412,7 +440,7 @@ impl SeaFrame {
             height: h as f32,
             normal: Vec3::new(-slope[0] as f32, -slope[1] as f32, 1.0).normalize(),
             vertical_velocity: (h_t - h_x * drift[0] - h_y * drift[1]) as f32,
-            jacobian: det as f32,
+            jacobian: self.found_jacobian(lanes, &found),
         }
     }
 
@@ -465,6 +493,16 @@ fn inversion_step(p: [f64; 2], x0: [f64; 2], [d, d_x, d_y]: [[f64; 2]; 3]) -> Op
     })
 }
 
+/// `det(I + grad D)` of the interpolated displacement from one read `[D, dD/dx, dD/dy]` at the
+/// undisplaced point: the Jacobian of the equation the inversion solves (the same derivatives
+/// its Newton steps take), in `f64` from the read's `f32`s, the off-diagonal terms each from
+/// its own plane.
+#[inline(always)]
+fn displaced_jacobian([_, d_x, d_y]: [[f64; 2]; 3]) -> f32 {
+    let (a, b, c, e) = (1.0 + d_x[0], d_y[0], d_x[1], 1.0 + d_y[1]);
+    (a * e - b * c) as f32
+}
+
 /// Where [`SeaFrame::invert`] ended (what the tests check of it).
 #[derive(Debug, Clone, Copy)]
 #[cfg_attr(
@@ -479,6 +517,9 @@ struct Inversion {
     x0: [f64; 2],
     /// How many times the displacement was read: once a step, and once at the point found.
     reads: usize,
+    /// [`displaced_jacobian`] of the read at `x0` where the inversion converged; `None` on a
+    /// sea without choppiness and where it stopped unconverged.
+    jacobian: Option<f32>,
 }
 
 /// What a batch asks of each point.
@@ -578,7 +619,7 @@ pub(super) mod tests {
 
     /// Points scattered over 600 m, and points along each tile's edge (where the four
     /// columns of a read wrap around the tile).
-    fn points(frame: &SeaFrame) -> Vec<Vec2> {
+    pub(super) fn points(frame: &SeaFrame) -> Vec<Vec2> {
         let mut points: Vec<Vec2> = (0..3000)
             .map(|i| {
                 let i = i as f32;
