@@ -5,8 +5,8 @@
 // World frame: metres, z up, still water at z = 0. The ambient sea is the tiles of
 // crates/water-gpu/src/ocean_synthesis.rs (`OceanSynthesis`): tile t repeats every
 // `tile_length(t)` metres, sample (i, j) at (i, j) * length / samples. The geometry reads it
-// by Catmull-Rom as the CPU's `SeaFrame` does (shared/sea_taps.wgsl), so the drawn surface is
-// the one bodies and queries meet; the shading (normals, the sea's foam) reads it bilinearly,
+// by Catmull-Rom as the CPU's `SeaFrame` does (shared/sea_taps.wgsl), so near the camera, where
+// no tile is faded, the drawn surface is the one bodies and queries meet; the shading (normals, the sea's foam) reads it bilinearly,
 // a quarter of the taps a pixel. A mesh vertex at the
 // undisplaced point p goes to p + D(p) at height h(p) (the choppy sea's Lagrangian surface),
 // plus the interactive grid's height where it lands. Toward the grid's rim the interactive

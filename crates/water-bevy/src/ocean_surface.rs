@@ -10,8 +10,8 @@
 //! on), uploaded once a water step: per tile `(Dx, Dy, h, dDx/dy)` and
 //! `(dh/dx, dh/dy, dDx/dx, dDy/dy)`. The shader reads the geometry `(Dx, Dy, h)` by
 //! Catmull-Rom, as the CPU's queries read the same samples ([`SEA_TAPS_SHADER`], the module the
-//! CLI renderer's sea reads through too), so the drawn surface is the one bodies float on; the
-//! shading fields it reads bilinearly.
+//! CLI renderer's sea reads through too), every tile whole, so the drawn surface is the one
+//! bodies float on; the shading fields it reads bilinearly.
 
 use bevy::asset::{uuid_handle, RenderAssetUsages};
 use bevy::image::ImageSampler;

@@ -16,13 +16,14 @@ use water_testkit::gpu_or_return;
 /// 1e-5 of the largest value leaves a margin of a few.
 const OCEAN_TOLERANCE: f32 = 1e-5;
 
-/// The drawn sea's height against the CPU's, relative to the largest height. Each tile's read
-/// weighs 16 samples whose weights' magnitudes add to at most 1.25 x 1.25, each sample within
-/// OCEAN_TOLERANCE of the tile's largest value (tested above): up to four tiles, 6.3e-5 of the
-/// sea's largest height in the height read, as much again in the displacement, which moves the
-/// point the CPU inverts to along a slope under 1; the inversion stops within 1e-5 m, and the
-/// fraction (f32 here, f64 on the CPU) is off by about 1e-4 of a sample within 60 m of the
-/// origin. 2e-4 leaves a margin over the 1.3e-4 these add to; bilinear taps miss by 2e-2.
+/// The drawn sea's height against the CPU's, relative to the largest height drawn: a budget, not
+/// a bound. Each tile's read weighs 16 samples whose weights' magnitudes add to at most
+/// 1.25 x 1.25, each sample about OCEAN_TOLERANCE of the tile's largest value off the CPU's
+/// (tested above at other times and choppiness): up to four tiles, about 6e-5 of the largest
+/// height in the height read and as much in the displacement, which moves the point the CPU
+/// inverts along the surface's slope (under 1 away from folds); the inversion stops within
+/// 1e-5 m, and the fraction (f32 here, f64 on the CPU) is off by about 1e-4 of a sample within
+/// 60 m of the origin. 2e-4 leaves room over these; bilinear taps miss by 2e-2.
 const DRAWN_TOLERANCE: f32 = 2e-4;
 
 fn sea(choppiness: f64) -> AmbientSea {
