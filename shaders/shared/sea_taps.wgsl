@@ -1,6 +1,6 @@
 // sea_taps: one tile of the ambient sea read between its samples by periodic Catmull-Rom, the
-// reads of the CPU's `SeaFrame` (crates/water-core/src/ocean/tile_taps.rs, `Taps` and
-// `catmull_rom`: the same samples, the same cubic weights by Horner's rule). The drawn sea's
+// reads of the CPU's `SeaFrame`: the same samples, the same cubic weights by Horner's rule.
+// CPU twin: crates/water-core/src/ocean/tile_taps.rs (`catmull_rom`, `Taps`). The drawn sea's
 // geometry reads through this, so a mesh vertex lands where the CPU's queries put the surface.
 // Not bit for bit: the fraction is found in f32 here (f64 on the CPU), and a device may fuse
 // the multiply-adds.

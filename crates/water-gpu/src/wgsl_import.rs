@@ -63,7 +63,10 @@ pub const SHARED: &[(&str, &str)] = &[
         "water_light",
         include_str!("../../../shaders/shared/water_light.wgsl"),
     ),
-    ("sea_taps", crate::shaders::SEA_TAPS),
+    (
+        "sea_taps",
+        include_str!("../../../shaders/shared/sea_taps.wgsl"),
+    ),
 ];
 
 /// The module named `name` in an `#import` line, if `line` is one.
