@@ -198,15 +198,15 @@ impl SeaFrame {
     }
 
     /// Reads `reads` (numbered from 1) of eight points' inversions in step, from `x0`, each
-    /// followed by the steps of the lanes still `live`; stops once none is. From read
-    /// [`LOCKSTEP_READS`] on (where most points converge) the height is read with the
+    /// followed by the steps of the lanes still `live`; stops once none is. Where `HEIGHTS`,
+    /// from read [`LOCKSTEP_READS`] on (where most points converge) the height is read with the
     /// displacement, and these are the last read's heights: each lane's at its point found
     /// where the lane is no longer live (its `x0` has not moved since). `None` where the last
-    /// read took no heights. A lane that converges gets its Jacobian in `jacobians`, from the
+    /// read took no heights (always without `HEIGHTS`: a query of Jacobians alone skips them). A lane that converges gets its Jacobian in `jacobians`, from the
     /// read that found it converged ([`displaced_jacobian`]).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn lockstep(
+    fn lockstep<const HEIGHTS: bool>(
         &self,
         avx2: Avx2,
         p: &[[f64; 2]; LANES],
@@ -217,7 +217,7 @@ impl SeaFrame {
     ) -> Option<[f32; LANES]> {
         let mut last = None;
         for read in reads {
-            let [d, d_x, d_y] = if read >= LOCKSTEP_READS {
+            let [d, d_x, d_y] = if HEIGHTS && read >= LOCKSTEP_READS {
                 let (displacement, heights) = displacement_and_height_reads(avx2, &self.tiles, x0);
                 last = Some(heights);
                 displacement
@@ -305,7 +305,7 @@ impl SeaFrame {
     fn heights_avx2(&self, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
         let whole = points.len() / LANES * LANES;
         if self.choppy {
-            self.inverted_groups_avx2(
+            self.inverted_groups_avx2::<_, true>(
                 avx2,
                 &points[..whole],
                 &mut out[..whole],
@@ -329,14 +329,15 @@ impl SeaFrame {
     /// Inverts the choppy displacement at `points` (a whole number of groups of [`LANES`])
     /// eight at a time in AVX2 vectors, and writes `answer(x0, heights, live, jacobians)` of
     /// each group for its points: `x0` each lane's undisplaced point, `heights` the heights at
-    /// them when the last read took them too, `live` the lanes not yet converged (whose answers
-    /// are not used), `jacobians` each converged lane's Jacobian there (`None` for a lane that
-    /// stopped at [`MAX_INVERSION_ITERATIONS`] unconverged: its `x0` moved after its last read). Each group takes its first [`LOCKSTEP_READS`] reads in step, and the points
-    /// still unconverged then are gathered into groups of their own: a group held in step
-    /// until its slowest point converged would read most points once more than they need.
-    /// Each point's steps are its own, so the grouping changes no bit.
+    /// them when the last read took them too (never without `HEIGHTS`), `live` the lanes not
+    /// yet converged (whose answers are not used), `jacobians` each converged lane's Jacobian
+    /// there (`None` for a lane that stopped at [`MAX_INVERSION_ITERATIONS`] unconverged: its
+    /// `x0` moved after its last read). Each group takes its first [`LOCKSTEP_READS`] reads in
+    /// step, and the points still unconverged then are gathered into groups of their own: a
+    /// group held in step until its slowest point converged would read most points once more
+    /// than they need. Each point's steps are its own, so the grouping changes no bit.
     #[cfg(target_arch = "x86_64")]
-    fn inverted_groups_avx2<T: Copy>(
+    fn inverted_groups_avx2<T: Copy, const HEIGHTS: bool>(
         &self,
         avx2: Avx2,
         points: &[Vec2],
@@ -360,7 +361,8 @@ impl SeaFrame {
                 let p: [[f64; 2]; LANES] = std::array::from_fn(|i| as_f64(group[i]));
                 let (mut x0, mut live, mut jacobians) = (p, [true; LANES], [None; LANES]);
                 let reads = 1..=LOCKSTEP_READS;
-                let heights = self.lockstep(avx2, &p, &mut x0, &mut live, reads, &mut jacobians);
+                let heights =
+                    self.lockstep::<HEIGHTS>(avx2, &p, &mut x0, &mut live, reads, &mut jacobians);
                 let answers = answer(&x0, heights, &live, &jacobians);
                 for lane in 0..LANES {
                     if live[lane] {
@@ -383,7 +385,7 @@ impl SeaFrame {
                 let (mut live, mut jacobians) = ([true; LANES], [None; LANES]);
                 let reads = LOCKSTEP_READS + 1..=MAX_INVERSION_ITERATIONS;
                 let heights = self
-                    .lockstep(avx2, &p, &mut x0, &mut live, reads, &mut jacobians)
+                    .lockstep::<HEIGHTS>(avx2, &p, &mut x0, &mut live, reads, &mut jacobians)
                     .filter(|_| !live.contains(&true));
                 let answers = answer(&x0, heights, &[false; LANES], &jacobians);
                 for (l, a) in group.iter().zip(answers) {
