@@ -64,9 +64,13 @@ impl SceneOcean {
 #[must_use]
 pub fn cell_centres(size: GridSize, cell_size: f32, origin: Vec2) -> Vec<Vec2> {
     (0..size.cells())
-        .map(|i| {
-            let (x, y) = (i % size.width(), i / size.width());
-            origin + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * cell_size
-        })
+        .map(|i| cell_centre(size, cell_size, origin, i))
         .collect()
+}
+
+/// The world position of cell `i`'s centre (row-major), as [`cell_centres`] gives it.
+#[must_use]
+pub(crate) fn cell_centre(size: GridSize, cell_size: f32, origin: Vec2, i: usize) -> Vec2 {
+    let (x, y) = (i % size.width(), i / size.width());
+    origin + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * cell_size
 }

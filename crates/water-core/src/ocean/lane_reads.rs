@@ -191,7 +191,7 @@ mod tests {
     fn reads_are_periodic_catmull_rom_summed_over_the_tiles() {
         // Held to the interpolation formula in f64 over every tile's samples, at points over
         // the tiles and across their edges (negative coordinates wrap too); the slopes are the
-        // derivatives of the same interpolant, checked by differences in `sea_frame.rs`.
+        // derivatives of the same interpolant, checked by differences in `sea_frame/inversion.rs`.
         let frame = choppy_frame();
         let tiles = frame.tiles();
         let side = tiles[0].spacing * tiles[0].cells as f64;

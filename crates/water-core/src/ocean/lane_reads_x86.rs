@@ -43,19 +43,7 @@ pub(super) fn displacement_reads(
     p: &[[f64; 2]; LANES],
 ) -> [[[f32; LANES]; 2]; 3] {
     // SAFETY: an `Avx2` exists, so the CPU has AVX2.
-    unsafe { displacement_reads_avx2::<false>(tiles, p).0 }
-}
-
-/// [`displacement_reads`] and [`height_reads`] at the same points in one pass (each tile's
-/// places and weights found once for both).
-#[inline(always)]
-pub(super) fn displacement_and_height_reads(
-    _: Avx2,
-    tiles: &[TileFields],
-    p: &[[f64; 2]; LANES],
-) -> ([[[f32; LANES]; 2]; 3], [f32; LANES]) {
-    // SAFETY: an `Avx2` exists, so the CPU has AVX2.
-    unsafe { displacement_reads_avx2::<true>(tiles, p) }
+    unsafe { displacement_reads_avx2(tiles, p) }
 }
 
 /// [`height_reads`].
@@ -80,17 +68,16 @@ unsafe fn height_reads_avx2(tiles: &[TileFields], p: &[[f64; 2]; LANES]) -> [f32
     store(height)
 }
 
-/// [`displacement_reads`], with [`height_reads`] where `HEIGHT` (zeros otherwise).
+/// [`displacement_reads`].
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn displacement_reads_avx2<const HEIGHT: bool>(
+unsafe fn displacement_reads_avx2(
     tiles: &[TileFields],
     p: &[[f64; 2]; LANES],
-) -> ([[[f32; LANES]; 2]; 3], [f32; LANES]) {
+) -> [[[f32; LANES]; 2]; 3] {
     let mut sums = [[_mm256_setzero_ps(); 2]; 3];
-    let mut height = _mm256_setzero_ps();
     for tile in tiles {
         let corners = corners!(tile, p);
         let floats = as_floats(tile.plane_of(SeaField::DisplacementX));
@@ -102,7 +89,7 @@ unsafe fn displacement_reads_avx2<const HEIGHT: bool>(
             weight_slopes!(fy, per_sample),
         );
         // Row `j` of each quantity and field (`[D, dD/dx, dD/dy]`, each `[x, y]`), times its
-        // row weight, and of the height where `HEIGHT`.
+        // row weight.
         macro_rules! row {
             ($j:expr) => {{
                 let j: usize = $j;
@@ -123,42 +110,28 @@ unsafe fn displacement_reads_avx2<const HEIGHT: bool>(
                         _mm256_mul_ps(dwy[j], along[1]),
                     ],
                 ];
-                let height = if HEIGHT {
-                    let s = row_samples!(
-                        as_floats(tile.plane_of(SeaField::Height)),
-                        corners,
-                        tile.cells,
-                        j
-                    );
-                    _mm256_mul_ps(wy[j], dot!(wx, [s[0], s[2], s[4], s[6]]))
-                } else {
-                    _mm256_setzero_ps()
-                };
-                (quantities, height)
+                quantities
             }};
         }
         // `pairwise`, `(r0 + r1) + (r2 + r3)`, each pair added as soon as it is read (an array
         // of all the rows would be zeroed through memory first).
         macro_rules! pair {
             ($a:expr, $b:expr) => {{
-                let ((mut a, ha), (b, hb)) = ($a, $b);
+                let (mut a, b) = ($a, $b);
                 for q in 0..3 {
                     for k in 0..2 {
                         a[q][k] = _mm256_add_ps(a[q][k], b[q][k]);
                     }
                 }
-                (a, _mm256_add_ps(ha, hb))
+                a
             }};
         }
-        let (low, low_height) = pair!(row!(0), row!(1));
-        let (high, high_height) = pair!(row!(2), row!(3));
+        let low = pair!(row!(0), row!(1));
+        let high = pair!(row!(2), row!(3));
         for q in 0..3 {
             for k in 0..2 {
                 sums[q][k] = _mm256_add_ps(sums[q][k], _mm256_add_ps(low[q][k], high[q][k]));
             }
-        }
-        if HEIGHT {
-            height = _mm256_add_ps(height, _mm256_add_ps(low_height, high_height));
         }
     }
     let mut out = [[[0.0; LANES]; 2]; 3];
@@ -167,7 +140,7 @@ unsafe fn displacement_reads_avx2<const HEIGHT: bool>(
             o[k] = store(sum[k]);
         }
     }
-    (out, store(height))
+    out
 }
 
 // The helpers below are macros, not functions: a function of its own would need AVX2 enabled

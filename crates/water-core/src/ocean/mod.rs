@@ -41,7 +41,8 @@ pub use ocean_synthesis::{
     field_multiplier, ocean_synthesis, SeaField, TileFields, CHOPPY_FIELDS, PLAIN_FIELDS,
 };
 pub use sea_frame::{
-    SeaFrame, SeaSample, INVERSION_TOLERANCE, MAX_INVERSION_ITERATIONS, NEWTON_MIN_DETERMINANT,
+    SeaFrame, SeaSample, INVERSION_TOLERANCE, MAX_INVERSION_ITERATIONS, NEWTON_LANDING_SCALE,
+    NEWTON_MIN_DETERMINANT,
 };
 pub use sea_with_water::SeaWithWater;
 pub use seeded_normal::mode_normals;

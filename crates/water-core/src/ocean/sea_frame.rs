@@ -7,8 +7,11 @@
 //! Newton's method on that equation (`J = I + grad D`, with the interpolated `D`'s own
 //! gradient, read with `D` in one pass), falling back to the fixed-point step
 //! `x0 <- p - D(x0)` where the surface is near folding (`det J` below
-//! [`NEWTON_MIN_DETERMINANT`]). It stops when the residual is under [`INVERSION_TOLERANCE`]
-//! or after [`MAX_INVERSION_ITERATIONS`]; `docs/math.md` section 14 gives the errors measured.
+//! [`NEWTON_MIN_DETERMINANT`]). It stops when the residual read is under
+//! [`INVERSION_TOLERANCE`], when a Newton step is shorter than [`SeaFrame::landing_step`]
+//! (landing on the point it steps to, unread: the residual left is Newton's quadratic
+//! remainder, [`NEWTON_LANDING_SCALE`]), or after [`MAX_INVERSION_ITERATIONS`];
+//! `docs/math.md` section 14 gives the errors measured.
 //!
 //! Batches of heights go eight points at a time where the CPU has AVX2, one point a lane
 //! (`lane_reads_x86.rs`, `inversion_steps_x86.rs`), the inversions in step for their first
@@ -23,11 +26,7 @@ use rayon::prelude::*;
 use crate::height_source::{HeightSource, SurfaceLevel, SurfaceSample};
 use crate::ocean::ambient_sea::AmbientSea;
 #[cfg(target_arch = "x86_64")]
-use crate::ocean::inversion_steps_x86::inversion_steps;
-#[cfg(target_arch = "x86_64")]
-use crate::ocean::lane_reads_x86::{
-    displacement_and_height_reads, displacement_reads, height_reads, LANES,
-};
+use crate::ocean::lane_reads_x86::{height_reads, LANES};
 use crate::ocean::ocean_synthesis::{
     ocean_synthesis, ocean_synthesis_reusing, SeaField, TileFields,
 };
@@ -36,7 +35,10 @@ use crate::ocean::tile_taps::{Lanes, Portable, Taps};
 use crate::ocean::tile_taps_x86::Avx2;
 use crate::ocean::tiling::MAX_OCEAN_TILES;
 
+mod inversion;
 mod jacobians;
+
+use inversion::{displaced_jacobian, landing_step, Inversion};
 
 /// The inversion stops once `|x0 + D(x0) - p|` is below this, m.
 pub const INVERSION_TOLERANCE: f64 = 1e-5;
@@ -44,30 +46,16 @@ pub const INVERSION_TOLERANCE: f64 = 1e-5;
 pub const MAX_INVERSION_ITERATIONS: usize = 12;
 /// Below this `det J` the inversion takes the fixed-point step instead of Newton's.
 pub const NEWTON_MIN_DETERMINANT: f64 = 0.2;
+/// Sets the landing step, m: a Newton step shorter than `sqrt(NEWTON_LANDING_SCALE * L)`, with
+/// `L` the shortest wavelength the sea holds (8 samples of its finest tile), ends the inversion
+/// at the point it steps to, without a read there to confirm it ([`SeaFrame::landing_step`]).
+/// Newton's method converges quadratically, so the residual left is about `C step^2`, with the
+/// curvature `C` growing as the shortest waves shorten: at most 1.2e-6 m, an eighth of
+/// [`INVERSION_TOLERANCE`], was seen on seas up to choppiness 2 over 0.01-4 m cells
+/// (`docs/math.md` section 14). A read to confirm would cost a third of the inversion.
+pub const NEWTON_LANDING_SCALE: f64 = 1e-6;
 /// Batches shorter than this are answered on the calling thread.
 const PARALLEL_BATCH: usize = 512;
-/// How many reads a group of eight points takes in step before its unconverged points are
-/// gathered with other groups' (most points converge by the third, the first to take the height
-/// with the displacement).
-#[cfg(target_arch = "x86_64")]
-const LOCKSTEP_READS: usize = 3;
-// A point regrouped never reads more often than it would alone.
-#[cfg(target_arch = "x86_64")]
-const _: () = assert!(LOCKSTEP_READS <= MAX_INVERSION_ITERATIONS);
-/// How many points' unconverged inversions are gathered at once (a multiple of eight, on the
-/// stack).
-#[cfg(target_arch = "x86_64")]
-const LATE_BLOCK: usize = 128;
-
-/// A point whose inversion had not converged after [`LOCKSTEP_READS`]: where its height goes,
-/// the point, and its undisplaced point so far.
-#[cfg(target_arch = "x86_64")]
-#[derive(Debug, Clone, Copy, Default)]
-struct Late {
-    at: usize,
-    p: [f64; 2],
-    x0: [f64; 2],
-}
 
 /// The sea at one world point.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,16 +79,20 @@ pub struct SeaFrame {
     time: f64,
     choppy: bool,
     tiles: Vec<TileFields>,
+    /// [`SeaFrame::landing_step`], m.
+    landing_step: f64,
 }
 
 impl SeaFrame {
     /// The sea of `sea` at time `t` (s). Prefer [`AmbientSea::frame`].
     #[must_use]
     pub fn synthesise(sea: &AmbientSea, t: f64) -> Self {
+        let tiles = ocean_synthesis(sea, t);
         Self {
             time: t,
             choppy: sea.choppiness() > 0.0,
-            tiles: ocean_synthesis(sea, t),
+            landing_step: landing_step(&tiles),
+            tiles,
         }
     }
 
@@ -111,6 +103,14 @@ impl SeaFrame {
         self.tiles = ocean_synthesis_reusing(sea, t, std::mem::take(&mut self.tiles));
         self.time = t;
         self.choppy = sea.choppiness() > 0.0;
+        self.landing_step = landing_step(&self.tiles);
+    }
+
+    /// The landing step of the choppy inversion, m: a Newton step shorter than this ends it at
+    /// the point it steps to, unread ([`NEWTON_LANDING_SCALE`]).
+    #[must_use]
+    pub fn landing_step(&self) -> f64 {
+        self.landing_step
     }
 
     /// The time this frame shows, s.
@@ -165,80 +165,6 @@ impl SeaFrame {
         }
         let [stretch, [shear, _]] = self.pairs(lanes, taps, [SeaField::DxDx, SeaField::DxDy]);
         [1.0 + stretch[0], shear, 1.0 + stretch[1]]
-    }
-
-    /// Finds the undisplaced point whose surface lies over `p`: Newton's steps, each from one
-    /// read of the displacement's plane a tile, for the displacement and the interpolant's
-    /// gradient both.
-    #[inline(always)]
-    fn invert<L: Lanes>(&self, lanes: L, p: [f64; 2]) -> Inversion {
-        let mut x0 = p;
-        let mut reads = 0;
-        let mut jacobian = None;
-        if self.choppy {
-            while reads < MAX_INVERSION_ITERATIONS {
-                let read = lanes
-                    .displacement_read(&self.tiles, x0)
-                    .map(|pair| pair.map(f64::from));
-                reads += 1;
-                match inversion_step(p, x0, read) {
-                    Some(next) => x0 = next,
-                    None => {
-                        jacobian = Some(displaced_jacobian(read));
-                        break;
-                    }
-                }
-            }
-        }
-        Inversion {
-            x0,
-            reads,
-            jacobian,
-        }
-    }
-
-    /// Reads `reads` (numbered from 1) of eight points' inversions in step, from `x0`, each
-    /// followed by the steps of the lanes still `live`; stops once none is. Where `HEIGHTS`,
-    /// from read [`LOCKSTEP_READS`] on (where most points converge) the height is read with the
-    /// displacement, and these are the last read's heights: each lane's at its point found
-    /// where the lane is no longer live (its `x0` has not moved since). `None` where the last
-    /// read took no heights (always without `HEIGHTS`: a query of Jacobians alone skips them). A lane that converges gets its Jacobian in `jacobians`, from the
-    /// read that found it converged ([`displaced_jacobian`]).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn lockstep<const HEIGHTS: bool>(
-        &self,
-        avx2: Avx2,
-        p: &[[f64; 2]; LANES],
-        x0: &mut [[f64; 2]; LANES],
-        live: &mut [bool; LANES],
-        reads: std::ops::RangeInclusive<usize>,
-        jacobians: &mut [Option<f32>; LANES],
-    ) -> Option<[f32; LANES]> {
-        let mut last = None;
-        for read in reads {
-            let [d, d_x, d_y] = if HEIGHTS && read >= LOCKSTEP_READS {
-                let (displacement, heights) = displacement_and_height_reads(avx2, &self.tiles, x0);
-                last = Some(heights);
-                displacement
-            } else {
-                last = None;
-                displacement_reads(avx2, &self.tiles, x0)
-            };
-            let was_live = *live;
-            inversion_steps(avx2, p, x0, live, &[d, d_x, d_y]);
-            for lane in 0..LANES {
-                if was_live[lane] && !live[lane] {
-                    let pair =
-                        |v: &[[f32; LANES]; 2]| [f64::from(v[0][lane]), f64::from(v[1][lane])];
-                    jacobians[lane] = Some(displaced_jacobian([pair(&d), pair(&d_x), pair(&d_y)]));
-                }
-            }
-            if !live.contains(&true) {
-                break;
-            }
-        }
-        last
     }
 
     /// The height (m) at the fixed world point `p` (NaN where `p` has a NaN or infinite
@@ -305,12 +231,9 @@ impl SeaFrame {
     fn heights_avx2(&self, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
         let whole = points.len() / LANES * LANES;
         if self.choppy {
-            self.inverted_groups_avx2::<_, true>(
-                avx2,
-                &points[..whole],
-                &mut out[..whole],
-                |x0, heights, _, _| heights.unwrap_or_else(|| height_reads(avx2, &self.tiles, x0)),
-            );
+            self.inverted_groups_avx2(avx2, &points[..whole], &mut out[..whole], |x0, _| {
+                height_reads(avx2, &self.tiles, x0)
+            });
         } else {
             let as_f64 = |p: Vec2| [f64::from(p.x), f64::from(p.y)];
             for (o, group) in out[..whole]
@@ -323,75 +246,6 @@ impl SeaFrame {
         }
         for (o, p) in out[whole..].iter_mut().zip(&points[whole..]) {
             *o = self.height_alone(avx2, *p);
-        }
-    }
-
-    /// Inverts the choppy displacement at `points` (a whole number of groups of [`LANES`])
-    /// eight at a time in AVX2 vectors, and writes `answer(x0, heights, live, jacobians)` of
-    /// each group for its points: `x0` each lane's undisplaced point, `heights` the heights at
-    /// them when the last read took them too (never without `HEIGHTS`), `live` the lanes not
-    /// yet converged (whose answers are not used), `jacobians` each converged lane's Jacobian
-    /// there (`None` for a lane that stopped at [`MAX_INVERSION_ITERATIONS`] unconverged: its
-    /// `x0` moved after its last read). Each group takes its first [`LOCKSTEP_READS`] reads in
-    /// step, and the points still unconverged then are gathered into groups of their own: a
-    /// group held in step until its slowest point converged would read most points once more
-    /// than they need. Each point's steps are its own, so the grouping changes no bit.
-    #[cfg(target_arch = "x86_64")]
-    fn inverted_groups_avx2<T: Copy, const HEIGHTS: bool>(
-        &self,
-        avx2: Avx2,
-        points: &[Vec2],
-        out: &mut [T],
-        answer: impl Fn(
-            &[[f64; 2]; LANES],
-            Option<[f32; LANES]>,
-            &[bool; LANES],
-            &[Option<f32>; LANES],
-        ) -> [T; LANES],
-    ) {
-        let as_f64 = |p: Vec2| [f64::from(p.x), f64::from(p.y)];
-        for (out, points) in out.chunks_mut(LATE_BLOCK).zip(points.chunks(LATE_BLOCK)) {
-            let mut late = [Late::default(); LATE_BLOCK];
-            let mut lates = 0;
-            for (g, (o, group)) in out
-                .chunks_exact_mut(LANES)
-                .zip(points.chunks_exact(LANES))
-                .enumerate()
-            {
-                let p: [[f64; 2]; LANES] = std::array::from_fn(|i| as_f64(group[i]));
-                let (mut x0, mut live, mut jacobians) = (p, [true; LANES], [None; LANES]);
-                let reads = 1..=LOCKSTEP_READS;
-                let heights =
-                    self.lockstep::<HEIGHTS>(avx2, &p, &mut x0, &mut live, reads, &mut jacobians);
-                let answers = answer(&x0, heights, &live, &jacobians);
-                for lane in 0..LANES {
-                    if live[lane] {
-                        late[lates] = Late {
-                            at: g * LANES + lane,
-                            p: p[lane],
-                            x0: x0[lane],
-                        };
-                        lates += 1;
-                    } else {
-                        o[lane] = answers[lane];
-                    }
-                }
-            }
-            for group in late[..lates].chunks(LANES) {
-                // A short last group is filled with its first point again.
-                let lane = |i: usize| group.get(i).unwrap_or(&group[0]);
-                let p = std::array::from_fn(|i| lane(i).p);
-                let mut x0 = std::array::from_fn(|i| lane(i).x0);
-                let (mut live, mut jacobians) = ([true; LANES], [None; LANES]);
-                let reads = LOCKSTEP_READS + 1..=MAX_INVERSION_ITERATIONS;
-                let heights = self
-                    .lockstep::<HEIGHTS>(avx2, &p, &mut x0, &mut live, reads, &mut jacobians)
-                    .filter(|_| !live.contains(&true));
-                let answers = answer(&x0, heights, &[false; LANES], &jacobians);
-                for (l, a) in group.iter().zip(answers) {
-                    out[l.at] = a;
-                }
-            }
         }
     }
 
@@ -470,58 +324,6 @@ impl SeaFrame {
     pub fn samples_into(&self, points: &[Vec2], out: &mut [SeaSample]) {
         self.batch::<SampleQuery>(points, out);
     }
-}
-
-/// One step of the inversion toward the undisplaced point under `p`, from `x0` where the reads
-/// found `[D, dD/dx, dD/dy]`: `None` once `x0`'s surface is within [`INVERSION_TOLERANCE`] of
-/// `p`, else the next `x0`.
-#[inline(always)]
-fn inversion_step(p: [f64; 2], x0: [f64; 2], [d, d_x, d_y]: [[f64; 2]; 3]) -> Option<[f64; 2]> {
-    let r = [x0[0] + d[0] - p[0], x0[1] + d[1] - p[1]];
-    if r[0] * r[0] + r[1] * r[1] < INVERSION_TOLERANCE * INVERSION_TOLERANCE {
-        return None;
-    }
-    // The Jacobian of the interpolated displacement itself (`[[a, b], [c, e]]`), so the step is
-    // Newton's on the equation being solved.
-    let (a, b, c, e) = (1.0 + d_x[0], d_y[0], d_x[1], 1.0 + d_y[1]);
-    let det = a * e - b * c;
-    Some(if det > NEWTON_MIN_DETERMINANT {
-        [
-            x0[0] - (e * r[0] - b * r[1]) / det,
-            x0[1] - (a * r[1] - c * r[0]) / det,
-        ]
-    } else {
-        [p[0] - d[0], p[1] - d[1]]
-    })
-}
-
-/// `det(I + grad D)` of the interpolated displacement from one read `[D, dD/dx, dD/dy]` at the
-/// undisplaced point: the Jacobian of the equation the inversion solves (the same derivatives
-/// its Newton steps take), in `f64` from the read's `f32`s, the off-diagonal terms each from
-/// its own plane.
-#[inline(always)]
-fn displaced_jacobian([_, d_x, d_y]: [[f64; 2]; 3]) -> f32 {
-    let (a, b, c, e) = (1.0 + d_x[0], d_y[0], d_x[1], 1.0 + d_y[1]);
-    (a * e - b * c) as f32
-}
-
-/// Where [`SeaFrame::invert`] ended (what the tests check of it).
-#[derive(Debug, Clone, Copy)]
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "the queries need only the taps; the tests read these"
-    )
-)]
-struct Inversion {
-    /// The undisplaced point found, m.
-    x0: [f64; 2],
-    /// How many times the displacement was read: once a step, and once at the point found.
-    reads: usize,
-    /// [`displaced_jacobian`] of the read at `x0` where the inversion converged; `None` on a
-    /// sea without choppiness and where it stopped unconverged.
-    jacobian: Option<f32>,
 }
 
 /// What a batch asks of each point.
@@ -605,10 +407,9 @@ impl HeightSource for SeaFrame {
 pub(super) mod tests {
     use glam::Vec2;
 
-    use super::{SeaFrame, Taps, INVERSION_TOLERANCE, MAX_OCEAN_TILES, NEWTON_MIN_DETERMINANT};
-    use crate::ocean::lane_reads::displacement_read;
+    use super::SeaFrame;
     use crate::ocean::tile_taps::Portable;
-    use crate::ocean::{AmbientSea, OceanSpec, SeaField, WaveSpectrum};
+    use crate::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
 
     /// A steep choppy sea over 0.2 m cells (several tiles).
     pub(in crate::ocean) fn choppy_frame() -> SeaFrame {
@@ -641,13 +442,6 @@ pub(super) mod tests {
         points
     }
 
-    /// The interpolated displacement at `p`, read one lane at a time.
-    fn displacement(frame: &SeaFrame, p: [f64; 2]) -> [f64; 2] {
-        let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
-        frame.taps_at(p, &mut taps);
-        frame.pairs(Portable, &taps, [SeaField::DisplacementX])[0]
-    }
-
     #[test]
     fn one_point_and_batches_give_the_same_bits_as_the_lane_by_lane_reads() {
         let frame = choppy_frame();
@@ -665,7 +459,7 @@ pub(super) mod tests {
         // A batch short enough for one thread, over several blocks of late points.
         let short = 413;
         #[cfg(target_arch = "x86_64")]
-        assert!(short > 3 * super::LATE_BLOCK && short % super::LANES != 0);
+        assert!(short > 3 * super::inversion::LATE_BLOCK && short % super::LANES != 0);
         assert!(short < super::PARALLEL_BATCH && points.len() > short);
         let one_thread = frame.heights(&points[..short]);
         let bits = |h: &[f32]| h.iter().map(|h| h.to_bits()).collect::<Vec<_>>();
@@ -722,75 +516,5 @@ pub(super) mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn the_inversion_lands_on_the_point_in_few_newton_steps() {
-        // Newton's method with the interpolant's own Jacobian converges quadratically: wherever
-        // the surface is far from folding, the point found carries its surface to within the
-        // tolerance of `p`, after a few reads (3.40 a point seen; with the gradient in the
-        // Jacobian a tenth too large, the steps converge only linearly: 3.79).
-        let frame = choppy_frame();
-        let mut reads = 0;
-        let mut counted = 0;
-        for p in points(&frame) {
-            let p = [f64::from(p.x), f64::from(p.y)];
-            let found = frame.invert(Portable, p);
-            let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
-            frame.taps_at(found.x0, &mut taps);
-            let j = frame.jacobian(Portable, &taps);
-            if j[0] * j[2] - j[1] * j[1] < 2.0 * NEWTON_MIN_DETERMINANT {
-                continue;
-            }
-            let d = displacement_read(frame.tiles(), found.x0)[0].map(f64::from);
-            let miss = (found.x0[0] + d[0] - p[0]).hypot(found.x0[1] + d[1] - p[1]);
-            assert!(miss < INVERSION_TOLERANCE, "{miss} m off at {p:?}");
-            assert!(found.reads <= 5, "{} reads at {p:?}", found.reads);
-            reads += found.reads;
-            counted += 1;
-        }
-        let mean = reads as f64 / f64::from(counted);
-        eprintln!("{counted} points, {mean:.2} reads of the displacement a point");
-        assert!(
-            counted > 3000 && mean < 3.6,
-            "{mean} reads a point over {counted}"
-        );
-    }
-
-    #[test]
-    fn the_newton_steps_slopes_are_the_interpolated_displacements_derivatives() {
-        // The inversion's Jacobian is the interpolant's own gradient: compare it with central
-        // differences of the interpolated displacement (the interpolant is a cubic in each
-        // direction, so a 1 mm difference is within 1e-4 of its derivative's scale).
-        let frame = choppy_frame();
-        let h = 1e-3;
-        let mut largest = 0.0f64;
-        for p in points(&frame) {
-            let p = [f64::from(p.x), f64::from(p.y)];
-            let [d, d_x, d_y] = displacement_read(frame.tiles(), p).map(|v| v.map(f64::from));
-            let plain = displacement(&frame, p);
-            assert!(
-                (d[0] - plain[0]).hypot(d[1] - plain[1]) < 1e-5,
-                "the displacement read with its slopes, {d:?}, and alone, {plain:?}"
-            );
-            for (axis, slope) in [d_x, d_y].iter().enumerate() {
-                let mut ahead = p;
-                let mut behind = p;
-                ahead[axis] += h;
-                behind[axis] -= h;
-                let read = |p: [f64; 2]| displacement_read(frame.tiles(), p)[0].map(f64::from);
-                let (a, b) = (read(ahead), read(behind));
-                for field in 0..2 {
-                    let difference = (a[field] - b[field]) / (2.0 * h);
-                    largest = largest.max(difference.abs());
-                    assert!(
-                        (slope[field] - difference).abs() < 2e-3,
-                        "d D{field} / d x{axis} at {p:?}: {} read, {difference} by differences",
-                        slope[field]
-                    );
-                }
-            }
-        }
-        assert!(largest > 0.1, "the sea is steep enough to test: {largest}");
     }
 }

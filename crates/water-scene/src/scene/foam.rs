@@ -15,7 +15,7 @@ use water_core::{ContactMasks, FoamField, GridSize};
 
 use super::{Masks, Scene};
 use crate::error::SceneError;
-use crate::scene_ocean::cell_centres;
+use crate::scene_ocean::cell_centre;
 use crate::water::WaterGrid;
 
 /// How a scene makes foam.
@@ -105,15 +105,21 @@ impl FoamLayer {
             return Ok(());
         };
         let size = self.field.size();
-        // The sampled cells and their centres, made again only where a grid has moved.
+        // The sampled cells and their centres, made again only where a grid has moved (a
+        // following grid moves most steps: into the same storage, nothing allocated).
         let key = (origin, finer.map(|f| f.corner));
         if self.key != Some(key) || self.jacobians.len() != size.cells() {
-            let all = cell_centres(size, cell, origin);
-            self.cells = (0..size.cells())
-                .filter(|&i| !finer.is_some_and(|f| f.shows_alone(all[i], cell)))
-                .collect();
-            self.centres = self.cells.iter().map(|&i| all[i]).collect();
+            self.cells.clear();
+            self.centres.clear();
+            for i in 0..size.cells() {
+                let centre = cell_centre(size, cell, origin, i);
+                if !finer.is_some_and(|f| f.shows_alone(centre, cell)) {
+                    self.cells.push(i);
+                    self.centres.push(centre);
+                }
+            }
             self.sampled.resize(self.cells.len(), 1.0);
+            // Cells not sampled never break.
             self.jacobians.clear();
             self.jacobians.resize(size.cells(), 1.0);
             self.key = Some(key);
@@ -301,8 +307,11 @@ impl Scene {
             foam.shore_cells = (0..size.cells())
                 .filter(|&i| depth.cells()[i] > 0.0 && depth.cells()[i] < shore_depth)
                 .collect();
-            let centres = cell_centres(size, cell, origin);
-            foam.shore_centres = foam.shore_cells.iter().map(|&i| centres[i]).collect();
+            foam.shore_centres = foam
+                .shore_cells
+                .iter()
+                .map(|&i| cell_centre(size, cell, origin, i))
+                .collect();
             foam.shore_sea.resize(foam.shore_cells.len(), 0.0);
             foam.surface.resize(size.cells(), 0.0);
             foam.shore_origin = Some(origin);

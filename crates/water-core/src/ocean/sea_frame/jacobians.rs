@@ -1,8 +1,9 @@
 //! The sea's Jacobian under many fixed points ([`SeaFrame::jacobians_into`]): what foam asks
 //! of every cell each step. The inversions run as the heights' do
-//! ([`SeaFrame::heights_into`]), and each point's Jacobian comes from the read that found its
-//! inversion converged: the interpolated displacement's own gradient there, which the Newton
-//! steps use too, so it costs no read of its own (only a point that stops unconverged, after
+//! ([`SeaFrame::heights_into`]), and each point's Jacobian comes from its inversion's last read
+//! (at the point found, or a landing step before it: [`SeaFrame::landing_step`]): the
+//! interpolated displacement's own gradient there, which the Newton steps use too, so it costs
+//! no read of its own (only a point that stops unconverged, after
 //! [`super::MAX_INVERSION_ITERATIONS`], takes one).
 
 use glam::Vec2;
@@ -19,8 +20,9 @@ impl SeaFrame {
     /// world points: `out[i]` for `points[i]`, the same bits as [`super::SeaSample::jacobian`] of
     /// [`SeaFrame::samples_into`] (1 on a sea without choppiness), without the height, normal
     /// and velocity reads it skips: what foam asks of every cell each step. `grad D` is the
-    /// interpolated displacement's own gradient at the undisplaced point found (the Catmull-Rom
-    /// weights' derivatives on `D`'s samples, as the inversion's Newton steps take it), not the
+    /// interpolated displacement's own gradient at the inversion's last read (the undisplaced
+    /// point found, or one Newton step shorter than [`SeaFrame::landing_step`] before it; the
+    /// Catmull-Rom weights' derivatives on `D`'s samples, as the Newton steps take it), not the
     /// synthesised gradient planes read between their samples: the two differ by the
     /// interpolation's error (`docs/math.md` section 16).
     ///
@@ -37,8 +39,8 @@ impl SeaFrame {
         self.found_jacobian(lanes, &found)
     }
 
-    /// The Jacobian where an inversion ended: from its converged read, else (a sea without
-    /// choppiness aside) from a read at the point it stopped at.
+    /// The Jacobian where an inversion ended: from its last read where it converged or landed,
+    /// else (a sea without choppiness aside) from a read at the point it stopped at.
     #[inline(always)]
     pub(super) fn found_jacobian<L: Lanes>(&self, lanes: L, found: &Inversion) -> f32 {
         if !self.choppy {
@@ -61,7 +63,7 @@ impl SeaFrame {
 
     /// The Jacobians at `points`, their inversions eight at a time in AVX2 vectors as
     /// [`SeaFrame::heights_into`] takes them (the same `x0`, bit for bit), each Jacobian from
-    /// the read that found its lane converged (a lane that stopped unconverged reads its own).
+    /// its lane's last read (a lane that stopped unconverged reads its own).
     #[cfg(target_arch = "x86_64")]
     fn jacobians_avx2(&self, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
         if !self.choppy {
@@ -70,13 +72,9 @@ impl SeaFrame {
         }
         let whole = points.len() / LANES * LANES;
         let (head, tail) = (&points[..whole], &mut out[..whole]);
-        // No heights: the Jacobian needs none, and their reads would cost a third of a read.
-        self.inverted_groups_avx2::<_, false>(avx2, head, tail, |x0, _, live, jacobians| {
-            std::array::from_fn(|i| match (live[i], jacobians[i]) {
-                // Not converged yet: gathered with the late points, this answer unused.
-                (true, _) => 0.0,
-                (false, Some(j)) => j,
-                (false, None) => self.jacobian_at_x0(avx2, x0[i]),
+        self.inverted_groups_avx2(avx2, head, tail, |x0, jacobians| {
+            std::array::from_fn(|i| {
+                jacobians[i].unwrap_or_else(|| self.jacobian_at_x0(avx2, x0[i]))
             })
         });
         for (o, p) in out[whole..].iter_mut().zip(&points[whole..]) {
@@ -109,8 +107,8 @@ mod tests {
 
     #[test]
     fn the_foams_jacobian_is_the_synthesised_gradients_within_the_interpolations_error() {
-        // Foam's Jacobian is the interpolated displacement's own (the read that found the
-        // inversion converged); `SeaSample`'s normal uses the synthesised gradient planes read
+        // Foam's Jacobian is the interpolated displacement's own (the inversion's last read);
+        // `SeaSample`'s normal uses the synthesised gradient planes read
         // between their samples. Catmull-Rom's derivative of a cosine at 8 samples a wavelength
         // (each tile's shortest waves) is off by up to a tenth of its slope, its value by
         // 0.84%; the longer waves, which carry most of the slope, much less: the two Jacobians
@@ -121,11 +119,20 @@ mod tests {
         let mut displaced = vec![0.0; points.len()];
         frame.jacobians_into(&points, &mut displaced);
         let (mut worst, mut difference, mut spread) = (0.0f64, 0.0f64, 0.0f64);
+        let mut moved = 0.0f64;
         for (p, d) in points.iter().zip(&displaced) {
-            let x0 = frame.invert(Portable, [f64::from(p.x), f64::from(p.y)]).x0;
-            // The interpolant's own gradient at the point found, to the bit.
-            let own = frame.jacobian_at_x0(Portable, x0);
+            let found = frame.invert(Portable, [f64::from(p.x), f64::from(p.y)]);
+            let x0 = found.x0;
+            // The interpolant's own gradient where the inversion read last, to the bit: at the
+            // point found, or one Newton step under the landing step before it.
+            let own = frame.jacobian_at_x0(Portable, found.last_read);
             assert_eq!(d.to_bits(), own.to_bits(), "the Jacobian at {p}");
+            let step = (x0[0] - found.last_read[0]).hypot(x0[1] - found.last_read[1]);
+            assert!(
+                step < frame.landing_step(),
+                "read last {step} m from the point found"
+            );
+            moved = moved.max(f64::from(own - frame.jacobian_at_x0(Portable, x0)).abs());
             let mut taps = [Taps::UNSET; MAX_OCEAN_TILES];
             frame.taps_at(x0, &mut taps);
             let j = frame.jacobian(Portable, &taps);
@@ -146,5 +153,12 @@ mod tests {
             "the Jacobians differ by {ratio} of J - 1's RMS"
         );
         assert!(worst < 0.02, "the Jacobians differ by {worst} at most");
+        // Read a landing step before the point found, the Jacobian is off by that step times
+        // its gradient: a few thousandths of J - 1 at most.
+        eprintln!("the Jacobian at the last read and at the point found differ by {moved:.2e}");
+        assert!(
+            moved < 2e-3,
+            "{moved} between the last read's Jacobian and the point's"
+        );
     }
 }
