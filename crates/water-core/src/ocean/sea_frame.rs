@@ -47,12 +47,12 @@ pub const MAX_INVERSION_ITERATIONS: usize = 12;
 /// Below this `det J` the inversion takes the fixed-point step instead of Newton's.
 pub const NEWTON_MIN_DETERMINANT: f64 = 0.2;
 /// Sets the landing step, m: a Newton step shorter than `sqrt(NEWTON_LANDING_SCALE * L)`, with
-/// `L` the shortest wavelength the sea holds (8 samples of its finest tile), ends the inversion
+/// `L` 8 samples of the sea's finest tile (no wave the sea holds is shorter), ends the inversion
 /// at the point it steps to, without a read there to confirm it ([`SeaFrame::landing_step`]).
 /// Newton's method converges quadratically, so the residual left is about `C step^2`, with the
-/// curvature `C` growing as the shortest waves shorten: at most 1.2e-6 m, an eighth of
-/// [`INVERSION_TOLERANCE`], was seen on seas up to choppiness 2 over 0.01-4 m cells
-/// (`docs/math.md` section 14). A read to confirm would cost a third of the inversion.
+/// curvature `C` growing as the shortest waves shorten: at most 1.1e-6 m, a ninth of
+/// [`INVERSION_TOLERANCE`], on four seas of choppiness 0.5 to 2 over 0.02-4 m cells (tested;
+/// `docs/math.md` section 14). A read to confirm would cost a third of the inversion.
 pub const NEWTON_LANDING_SCALE: f64 = 1e-6;
 /// Batches shorter than this are answered on the calling thread.
 const PARALLEL_BATCH: usize = 512;
@@ -68,8 +68,9 @@ pub struct SeaSample {
     pub vertical_velocity: f32,
     /// `det(I + grad D)` at the surface point there: 1 without choppiness, below 0 where the
     /// surface folds (breaking crests; foam's source). `grad D` is the interpolated
-    /// displacement's own gradient, the one the inversion steps with
-    /// ([`SeaFrame::jacobians_into`]); the normal and velocity use the synthesised gradients.
+    /// displacement's own gradient, the one the inversion steps with, read where it read last
+    /// (at most [`SeaFrame::landing_step`] from the undisplaced point found:
+    /// [`SeaFrame::jacobians_into`]); the normal and velocity use the synthesised gradients.
     pub jacobian: f32,
 }
 
@@ -497,22 +498,28 @@ pub(super) mod tests {
     #[test]
     fn a_batch_answers_nan_where_one_point_does() {
         // Not-a-number and infinite coordinates in a batch (in every place of a group of
-        // eight) give NaN as the point alone does, and leave the other points' heights alone.
+        // eight) give NaN as the point alone does, and leave the other points' heights and
+        // Jacobians alone.
         let frame = choppy_frame();
         let odd = [Vec2::new(f32::NAN, 1.0), Vec2::new(2.0, f32::INFINITY)];
         for (k, bad) in (0..8).zip(odd.iter().cycle()) {
             let mut points: Vec<Vec2> = (0..8).map(|i| Vec2::new(i as f32 * 1.7, 3.0)).collect();
             points[k] = *bad;
             let batch = frame.heights(&points);
-            for (i, (p, h)) in points.iter().zip(&batch).enumerate() {
-                let one = frame.height(*p);
+            // The Jacobians too: a lane that stops unconverged takes a read of its own.
+            let mut jacobians = vec![0.0; points.len()];
+            frame.jacobians_into(&points, &mut jacobians);
+            for (i, p) in points.iter().enumerate() {
+                let (one, j) = (frame.height(*p), frame.sample(*p).jacobian);
                 if i == k {
+                    let (h, jb) = (batch[i], jacobians[i]);
                     assert!(
-                        h.is_nan() && one.is_nan(),
-                        "{p}: {h} in a batch, {one} alone"
+                        h.is_nan() && one.is_nan() && jb.is_nan() && j.is_nan(),
+                        "{p}: {h} and {jb} in a batch, {one} and {j} alone"
                     );
                 } else {
-                    assert_eq!(h.to_bits(), one.to_bits(), "{p} beside {bad}");
+                    assert_eq!(batch[i].to_bits(), one.to_bits(), "{p} beside {bad}");
+                    assert_eq!(jacobians[i].to_bits(), j.to_bits(), "J at {p} beside {bad}");
                 }
             }
         }

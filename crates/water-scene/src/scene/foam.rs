@@ -106,7 +106,8 @@ impl FoamLayer {
         };
         let size = self.field.size();
         // The sampled cells and their centres, made again only where a grid has moved (a
-        // following grid moves most steps: into the same storage, nothing allocated).
+        // following grid moves most steps: into the same storage, which allocates only while
+        // it grows to the largest set sampled).
         let key = (origin, finer.map(|f| f.corner));
         if self.key != Some(key) || self.jacobians.len() != size.cells() {
             self.cells.clear();

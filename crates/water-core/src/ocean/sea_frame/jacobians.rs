@@ -124,10 +124,16 @@ mod tests {
             let found = frame.invert(Portable, [f64::from(p.x), f64::from(p.y)]);
             let x0 = found.x0;
             // The interpolant's own gradient where the inversion read last, to the bit: at the
-            // point found, or one Newton step under the landing step before it.
-            let own = frame.jacobian_at_x0(Portable, found.last_read);
+            // point found, or one Newton step under the landing step before it; where the
+            // inversion stopped unconverged, a read of its own at the point it stopped at.
+            let read_at = if found.jacobian.is_some() {
+                found.last_read
+            } else {
+                x0
+            };
+            let own = frame.jacobian_at_x0(Portable, read_at);
             assert_eq!(d.to_bits(), own.to_bits(), "the Jacobian at {p}");
-            let step = (x0[0] - found.last_read[0]).hypot(x0[1] - found.last_read[1]);
+            let step = (x0[0] - read_at[0]).hypot(x0[1] - read_at[1]);
             assert!(
                 step < frame.landing_step(),
                 "read last {step} m from the point found"
@@ -154,7 +160,7 @@ mod tests {
         );
         assert!(worst < 0.02, "the Jacobians differ by {worst} at most");
         // Read a landing step before the point found, the Jacobian is off by that step times
-        // its gradient: a few thousandths of J - 1 at most.
+        // its gradient (4.3e-4 at most seen, 2e-3 allowed).
         eprintln!("the Jacobian at the last read and at the point found differ by {moved:.2e}");
         assert!(
             moved < 2e-3,
