@@ -10,10 +10,10 @@
 
 use glam::Vec3;
 
-use water_core::{GridSize, WaterError};
+use water_core::{GridSize, MaskPair};
 use water_sphere::{Icosphere, SphereWater};
 
-use crate::error::{finite, non_negative, BuoyancyError, Result};
+use crate::error::{non_negative, BuoyancyError, Result};
 use crate::hull::Hull;
 use crate::pose::Pose;
 
@@ -260,22 +260,19 @@ pub fn rasterise_sphere_mask(
 /// grid's signed mode applies them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SphereContacts {
-    amplitude: f32,
-    old: Vec<f32>,
-    new: Vec<f32>,
+    masks: MaskPair,
 }
 
 impl SphereContacts {
     /// Empty masks for `vertices` vertices.
     ///
     /// # Errors
-    /// [`BuoyancyError::NotFinite`] for a NaN or infinite amplitude.
+    /// [`BuoyancyError::Water`] with [`water_core::WaterError::NotFinite`] for a NaN or
+    /// infinite amplitude, [`water_core::WaterError::OutOfRange`] past
+    /// +-[`water_core::MAX_CONTACT_AMPLITUDE`] (the grids' limit, [`MaskPair::new`]).
     pub fn new(vertices: usize, amplitude: f32) -> Result<Self> {
-        finite("contact amplitude", amplitude)?;
         Ok(Self {
-            amplitude,
-            old: vec![0.0; vertices],
-            new: vec![0.0; vertices],
+            masks: MaskPair::new(vertices, amplitude)?,
         })
     }
 
@@ -283,39 +280,32 @@ impl SphereContacts {
     ///
     /// # Errors
     /// [`BuoyancyError::SizeMismatch`] for the wrong length; [`BuoyancyError::Water`] with
-    /// [`WaterError::BadMaskValue`] for a negative or non-finite value (masks unchanged).
+    /// [`water_core::WaterError::BadMaskValue`] for a negative or non-finite value (masks
+    /// unchanged).
     pub fn advance(&mut self, mask: &[f32]) -> Result<()> {
-        check_len("contact mask", self.new.len(), mask.len())?;
-        if let Some((i, value)) = water_core::first_bad_mask_value(mask) {
-            return Err(WaterError::BadMaskValue {
-                what: "sphere contact mask",
-                x: i,
-                y: 0,
-                value,
-            }
-            .into());
-        }
-        std::mem::swap(&mut self.old, &mut self.new);
-        self.new.copy_from_slice(mask);
-        Ok(())
+        check_len("contact mask", self.masks.new_mask().len(), mask.len())?;
+        // One row of vertices: a bad value's `x` is its vertex.
+        Ok(self
+            .masks
+            .advance(mask, "sphere contact mask", mask.len())?)
     }
 
     /// The amplitude `A`, m per unit of speed factor.
     #[must_use]
     pub fn amplitude(&self) -> f32 {
-        self.amplitude
+        self.masks.amplitude()
     }
 
     /// `C_new`.
     #[must_use]
     pub fn new_mask(&self) -> &[f32] {
-        &self.new
+        self.masks.new_mask()
     }
 
     /// `C_old`.
     #[must_use]
     pub fn old_mask(&self) -> &[f32] {
-        &self.old
+        self.masks.old_mask()
     }
 
     /// One step of `water`, then the bow and stern events on its new heights.
@@ -323,10 +313,11 @@ impl SphereContacts {
     /// # Errors
     /// [`BuoyancyError::SizeMismatch`] if `water` has another vertex count.
     pub fn step(&self, water: &mut SphereWater) -> Result<()> {
-        check_len("sphere water", self.new.len(), water.heights().len())?;
+        check_len("sphere water", self.new_mask().len(), water.heights().len())?;
         water.step();
         // Only the new level changes: `heights_mut` copies just that one out of the layout.
-        water_core::apply_signed_events(self.amplitude, &self.new, &self.old, water.heights_mut());
+        let (a, new, old) = (self.amplitude(), self.new_mask(), self.old_mask());
+        water_core::apply_signed_events(a, new, old, water.heights_mut());
         Ok(())
     }
 }

@@ -136,3 +136,23 @@ fn sphere_contacts_make_the_same_signs() {
     assert!(behind < 0.0, "behind: {behind}");
     assert!(contacts.advance(&[0.0; 3]).is_err());
 }
+
+#[test]
+fn sphere_contacts_refuse_what_grid_contacts_refuse() {
+    // One check for both layouts (`water_core::MaskPair`): an amplitude whose events would
+    // overflow f32 heights, and a mask value that is no speed, are refused on a sphere too.
+    for amplitude in [2e5, -2e5, f32::NAN] {
+        assert!(ContactMasks::new(GridSize::new(4, 4).unwrap(), amplitude).is_err());
+        let e = SphereContacts::new(16, amplitude).unwrap_err();
+        assert!(e.to_string().contains("contact amplitude"), "{e}");
+    }
+    let mut contacts = SphereContacts::new(4, 0.1).unwrap();
+    contacts.advance(&[0.0, 1.0, 0.0, 0.0]).unwrap();
+    let e = contacts.advance(&[0.0, 0.0, -1.0, 0.0]).unwrap_err();
+    assert!(e.to_string().contains("sphere contact mask"), "{e}");
+    assert_eq!(
+        contacts.new_mask(),
+        [0.0, 1.0, 0.0, 0.0],
+        "the masks were kept"
+    );
+}

@@ -16,7 +16,8 @@
 //! a moving pressure patch (see its docs and `docs/math.md`), whose wake on dispersive water is
 //! the same across `dt` and cell sizes (tested: `crates/water-testkit/tests/towed_wake.rs`).
 
-use crate::error::{finite, Result, WaterError};
+use crate::error::{Result, WaterError};
+use crate::mask_pair::MaskPair;
 use crate::size::GridSize;
 
 /// Largest contact amplitude `A` the masks take, metres (classic mode: integer height units)
@@ -85,10 +86,8 @@ impl ContactSource {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContactMasks {
     size: GridSize,
-    amplitude: f32,
     source: ContactSource,
-    old: Vec<f32>,
-    new: Vec<f32>,
+    masks: MaskPair,
 }
 
 impl ContactMasks {
@@ -98,20 +97,10 @@ impl ContactMasks {
     /// [`WaterError::NotFinite`] if `amplitude` is NaN or infinite, [`WaterError::OutOfRange`]
     /// beyond +-[`MAX_CONTACT_AMPLITUDE`] (heights would overflow f32).
     pub fn new(size: GridSize, amplitude: f32) -> Result<Self> {
-        let a = finite("contact amplitude", f64::from(amplitude))?;
-        if a.abs() > f64::from(MAX_CONTACT_AMPLITUDE) {
-            return Err(WaterError::OutOfRange {
-                name: "contact amplitude",
-                value: a,
-                range: "[-1e5, 1e5] m per m/s",
-            });
-        }
         Ok(Self {
             size,
-            amplitude,
             source: ContactSource::Events,
-            old: vec![0.0; size.cells()],
-            new: vec![0.0; size.cells()],
+            masks: MaskPair::new(size.cells(), amplitude)?,
         })
     }
 
@@ -134,17 +123,7 @@ impl ContactMasks {
     /// ```
     pub fn advance(&mut self, mask: &[f32]) -> Result<()> {
         self.size.check_len("contact mask", mask.len())?;
-        if let Some((i, value)) = first_bad_mask_value(mask) {
-            return Err(WaterError::BadMaskValue {
-                what: "contact mask",
-                x: i % self.size.width(),
-                y: i / self.size.width(),
-                value,
-            });
-        }
-        std::mem::swap(&mut self.old, &mut self.new);
-        self.new.copy_from_slice(mask);
-        Ok(())
+        self.masks.advance(mask, "contact mask", self.size.width())
     }
 
     /// The same masks feeding `source` (the masks are kept).
@@ -186,19 +165,19 @@ impl ContactMasks {
     /// Wave amplitude `A`.
     #[must_use]
     pub fn amplitude(&self) -> f32 {
-        self.amplitude
+        self.masks.amplitude()
     }
 
     /// `C_new`.
     #[must_use]
     pub fn new_mask(&self) -> &[f32] {
-        &self.new
+        self.masks.new_mask()
     }
 
     /// `C_old`.
     #[must_use]
     pub fn old_mask(&self) -> &[f32] {
-        &self.old
+        self.masks.old_mask()
     }
 
     /// Moves both masks with a window that moved by `(dx, dy)` cells
@@ -218,24 +197,25 @@ impl ContactMasks {
     /// # Ok::<(), water_core::WaterError>(())
     /// ```
     pub fn shift(&mut self, dx: isize, dy: isize) {
-        crate::window::shift_cells(&mut self.new, self.size, dx, dy, 0.0);
-        crate::window::shift_cells(&mut self.old, self.size, dx, dy, 0.0);
+        let (new, old) = self.masks.masks_mut();
+        crate::window::shift_cells(new, self.size, dx, dy, 0.0);
+        crate::window::shift_cells(old, self.size, dx, dy, 0.0);
     }
 
     /// Applies bow and stern events to a signed field's new heights (whatever
     /// [`ContactMasks::source`] says: classic mode's events go through here).
     pub fn apply_signed(&self, z_new: &mut [f32]) {
-        apply_signed_events(self.amplitude, &self.new, &self.old, z_new);
+        apply_signed_events(self.amplitude(), self.new_mask(), self.old_mask(), z_new);
     }
 
     /// The cells the pressure patch moves this step and by how much, metres
     /// ([`displacement_at`]): what a GPU backend adds to both of its levels, as
     /// [`ContactMasks::apply_to_levels`] does on the CPU.
     pub fn displacements(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
-        let a = self.amplitude;
-        self.new
+        let a = self.amplitude();
+        self.new_mask()
             .iter()
-            .zip(&self.old)
+            .zip(self.old_mask())
             .enumerate()
             .filter_map(move |(i, (&d_new, &d_old))| {
                 displacement_at(a, d_new, d_old).map(|s| (i, s))
@@ -263,15 +243,16 @@ impl ContactMasks {
         match self.source {
             ContactSource::Events => self.apply_signed(z_new),
             ContactSource::Displacement => {
-                apply_displacement(self.amplitude, &self.new, &self.old, z_new, z_old);
+                let (a, new, old) = (self.amplitude(), self.new_mask(), self.old_mask());
+                apply_displacement(a, new, old, z_new, z_old);
             }
         }
     }
 
     /// Applies bow and stern events to split mode's new channels.
     pub fn apply_split(&self, p_new: &mut [f32], n_new: &mut [f32]) {
-        let a = self.amplitude;
-        for (i, (&c_new, &c_old)) in self.new.iter().zip(&self.old).enumerate() {
+        let a = self.amplitude();
+        for (i, (&c_new, &c_old)) in self.new_mask().iter().zip(self.old_mask()).enumerate() {
             if c_new > 0.0 && c_old == 0.0 {
                 p_new[i] = a * c_new;
             } else if c_new == 0.0 && c_old > 0.0 {

@@ -61,6 +61,7 @@ mod height_source;
 mod impulse;
 pub mod kernels;
 mod land;
+mod mask_pair;
 mod named;
 pub mod ocean;
 mod params;
@@ -102,6 +103,7 @@ pub use impulse::{
 pub use kernels::temporal_blocking::TemporalBlocking;
 pub use kernels::Parallelism;
 pub use land::LandMask;
+pub use mask_pair::MaskPair;
 pub use params::{
     courant, max_stable_dt, Damping, StencilCoefficients, WaveParams, CELL_SIZE_RANGE, DT_RANGE,
     GRID_COURANT_LIMIT, WAVE_SPEED_RANGE,
