@@ -18,7 +18,6 @@ mod check_mode;
 #[path = "support/helm.rs"]
 mod helm;
 
-use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::DragRates;
@@ -75,23 +74,11 @@ fn setup(
     mut materials: ResMut<Assets<StandardMaterial>>,
     check: Option<Res<CheckFrame>>,
 ) {
-    commands.spawn((
-        Camera3d::default(),
-        // No tonemapping: its lookup tables are a feature this crate leaves out of the build.
-        Tonemapping::None,
+    check_mode::spawn_camera_and_light(
+        &mut commands,
         Transform::from_xyz(0.0, 14.0, 11.0).looking_at(Vec3::new(0.0, 0.0, -1.0), Vec3::Y),
-    ));
-    commands.spawn((
-        DirectionalLight {
-            illuminance: 12_000.0,
-            ..default()
-        },
-        Transform::from_xyz(-3.0, 6.0, -8.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
-    commands.insert_resource(GlobalAmbientLight {
-        brightness: 300.0,
-        ..default()
-    });
+        Vec3::new(-3.0, 6.0, -8.0),
+    );
     // A lake of 32 m x 24 m, 0.1 m cells.
     commands.spawn((
         Water::new(320, 240)

@@ -29,7 +29,6 @@ mod pond_bench;
 #[path = "support/pond_scene.rs"]
 mod pond_scene;
 
-use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use water_bevy::prelude::*;
 
@@ -90,23 +89,11 @@ fn setup(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    commands.spawn((
-        Camera3d::default(),
-        // No tonemapping: its lookup tables are a feature this crate leaves out of the build.
-        Tonemapping::None,
+    check_mode::spawn_camera_and_light(
+        &mut commands,
         Transform::from_xyz(0.0, 11.0, 16.0).looking_at(Vec3::new(0.0, -1.0, 0.0), Vec3::Y),
-    ));
-    commands.spawn((
-        DirectionalLight {
-            illuminance: 12_000.0,
-            ..default()
-        },
-        Transform::from_xyz(-4.0, 6.0, -8.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
-    commands.insert_resource(GlobalAmbientLight {
-        brightness: 300.0,
-        ..default()
-    });
+        Vec3::new(-4.0, 6.0, -8.0),
+    );
     commands.spawn((
         pond_water(POND_CELLS).with_backend(backend.0),
         WaterLook {

@@ -21,7 +21,6 @@ mod check_mode;
 #[path = "support/helm.rs"]
 mod helm;
 
-use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::{DragRates, FoamSettings, WaterSystems};
@@ -95,23 +94,11 @@ fn setup(
     mut materials: ResMut<Assets<StandardMaterial>>,
     check: Option<Res<CheckFrame>>,
 ) {
-    commands.spawn((
-        Camera3d::default(),
-        // No tonemapping: its lookup tables are a feature this crate leaves out of the build.
-        Tonemapping::None,
+    check_mode::spawn_camera_and_light(
+        &mut commands,
         Transform::from_xyz(0.0, CAMERA_ABOVE, CAMERA_BEHIND),
-    ));
-    commands.spawn((
-        DirectionalLight {
-            illuminance: 12_000.0,
-            ..default()
-        },
-        Transform::from_xyz(-3.0, 6.0, -8.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
-    commands.insert_resource(GlobalAmbientLight {
-        brightness: 300.0,
-        ..default()
-    });
+        Vec3::new(-3.0, 6.0, -8.0),
+    );
     // A wind sea of 7 m/s over 15 km of fetch (its significant height about 0.5 m), running
     // 30 degrees off +x; the boat's wake on 64 m x 64 m of 0.25 m cells that follow the boat.
     let swell = OceanSpec::new(WaveSpectrum::Jonswap {

@@ -15,7 +15,6 @@
 
 use bevy::asset::{uuid_handle, RenderAssetUsages};
 use bevy::image::ImageSampler;
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::pbr::{ExtendedMaterial, MaterialExtension};
 use bevy::prelude::*;
 use bevy::render::render_resource::{
@@ -28,7 +27,7 @@ use water_scene::water_gpu::{level_centres, RingLayout, RingMesh, MAX_CAMERA_UNI
 
 use crate::placement::WaterPlacement;
 use crate::simulation::WaterSimulation;
-use crate::surface::{write_texels, WaterLook, WaterSurface};
+use crate::surface::{flat_mesh, write_texels, WaterLook, WaterSurface};
 use crate::water::Water;
 
 /// The sea's shader, registered by the plugin under this handle.
@@ -199,15 +198,7 @@ pub fn ocean_mesh(rings: &RingMesh) -> Mesh {
             }
         })
         .collect();
-    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
-    Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::default(),
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, pins)
-    .with_inserted_indices(Indices::U32(indices))
+    flat_mesh(positions, pins, indices)
 }
 
 /// The sea's fields as the shader reads them: two `Rgba32Float` texel arrays, tile after tile
@@ -307,12 +298,7 @@ pub(crate) fn make_ocean_surfaces(
             *length = tile.length as f32;
         }
         let material = materials.add(OceanSurfaceMaterial {
-            base: StandardMaterial {
-                base_color: look.colour,
-                perceptual_roughness: look.roughness,
-                reflectance: 0.5,
-                ..default()
-            },
+            base: look.standard_material(),
             extension: OceanSurfaceExtension {
                 sea_displacement: textures[0].clone(),
                 sea_slopes: textures[1].clone(),
@@ -456,6 +442,7 @@ impl MaterialExtension for OceanSurfaceExtension {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bevy::mesh::Indices;
     use water_scene::water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
 
     fn swell(choppiness: f64) -> AmbientSea {

@@ -107,6 +107,19 @@ impl Default for WaterLook {
     }
 }
 
+impl WaterLook {
+    /// The `StandardMaterial` under both the grid's surface and the sea: this look's colour and
+    /// roughness, and water's reflectance (0.5: 4% at normal incidence).
+    pub(crate) fn standard_material(&self) -> StandardMaterial {
+        StandardMaterial {
+            base_color: self.colour,
+            perceptual_roughness: self.roughness,
+            reflectance: 0.5,
+            ..default()
+        }
+    }
+}
+
 /// The rendered surface of a water entity: its height texture, material and mesh.
 #[derive(Component, Debug, Clone)]
 pub struct WaterSurface {
@@ -151,6 +164,12 @@ pub fn grid_mesh(width: usize, height: usize, cell_size: f32) -> Mesh {
             indices.extend_from_slice(&[i, right, below, right, below + 1, below]);
         }
     }
+    flat_mesh(positions, uvs, indices)
+}
+
+/// A triangle list of `positions`, `uvs` and `indices` with every normal straight up (+y): the
+/// flat meshes the grid's and the sea's shaders displace and light.
+pub(crate) fn flat_mesh(positions: Vec<[f32; 3]>, uvs: Vec<[f32; 2]>, indices: Vec<u32>) -> Mesh {
     let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
     Mesh::new(
         PrimitiveTopology::TriangleList,
@@ -215,12 +234,7 @@ pub(crate) fn make_surfaces(
             RenderAssetUsages::default(),
         ));
         let material = materials.add(WaterSurfaceMaterial {
-            base: StandardMaterial {
-                base_color: look.colour,
-                perceptual_roughness: look.roughness,
-                reflectance: 0.5,
-                ..default()
-            },
+            base: look.standard_material(),
             extension: WaterSurfaceExtension {
                 heights: heights.clone(),
                 surface: WaterSurfaceUniform {

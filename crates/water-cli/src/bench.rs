@@ -17,7 +17,7 @@ use water_scene::benchmark::{
 use water_sphere::SphereLayout;
 
 pub use crate::bench_report::{checksums, BenchError, BenchGrid, BenchModel, BenchReport};
-use crate::bench_report::{cpu_threads, time_gpu_steps};
+use crate::bench_report::{cpu_threads, grid_report, time_gpu_steps};
 
 /// Runs the benchmark on a pool of the requested size.
 ///
@@ -49,19 +49,9 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
         (blocked, start.elapsed().as_secs_f64())
     });
     let cells_per_step = cells_per_step(spec.size, spec.boundary);
-    let (checksum, rms) = checksums(&water.heights());
+    let sums = checksums(&water.heights());
+    // `grid_report` names the spec's storage: f32 here, as `cpu_threads` refused any other.
     Ok(BenchReport {
-        backend: "cpu".into(),
-        model: "wave".into(),
-        depth: None,
-        mode: spec.mode.name().into(),
-        boundary: spec.boundary.name().into(),
-        size: spec.size,
-        steps: spec.steps,
-        threads,
-        seconds,
-        cells_per_step,
-        gcells_per_s: cells_per_step as f64 * spec.steps as f64 / seconds / 1e9,
         stepper: if spec.single_step {
             "single-step"
         } else {
@@ -69,14 +59,15 @@ pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
         }
         .into(),
         blocked,
-        timing: "wall".into(),
-        adapter: None,
-        software_renderer: false,
-        checksum,
-        rms,
-        storage: StorageFormat::F32.name().into(),
-        gpu_costs: None,
-        f16_error: None,
+        ..grid_report(
+            spec,
+            "cpu",
+            "wave",
+            threads,
+            (seconds, "wall"),
+            cells_per_step,
+            sums,
+        )
     })
 }
 
@@ -120,8 +111,8 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
         }
     };
     let (seconds, timing) = time_gpu_steps(&gpu, &mut grid, spec.steps, upload)?;
-    let (checksum, rms) = checksums(&grid.heights()?);
-    let cells = cells_per_step(spec.size, spec.boundary);
+    let sums = checksums(&grid.heights()?);
+    let cells_per_step = cells_per_step(spec.size, spec.boundary);
     let info = gpu.adapter.get_info();
     let gpu_costs = crate::gpu_costs::measure(&gpu, kind, grid_spec, spec.storage, &grid)?;
     let f16_error = if spec.storage == StorageFormat::F16 {
@@ -136,27 +127,19 @@ fn bench_gpu(spec: &BenchGrid, kind: GpuBackend) -> Result<BenchReport, BenchErr
         None
     };
     Ok(BenchReport {
-        backend: kind.name().into(),
-        model: "wave".into(),
-        depth: None,
-        mode: spec.mode.name().into(),
-        boundary: spec.boundary.name().into(),
-        size: spec.size,
-        steps: spec.steps,
-        threads: 0,
-        seconds,
-        cells_per_step: cells,
-        gcells_per_s: cells as f64 * spec.steps as f64 / seconds.max(1e-12) / 1e9,
-        stepper: "multi-step".into(),
-        blocked: false,
-        timing: timing.into(),
         adapter: Some(gpu.describe()),
         software_renderer: info.device_type == wgpu::DeviceType::Cpu,
-        checksum,
-        rms,
-        storage: spec.storage.name().into(),
         gpu_costs: Some(gpu_costs),
         f16_error,
+        ..grid_report(
+            spec,
+            kind.name(),
+            "wave",
+            0,
+            (seconds, timing),
+            cells_per_step,
+            sums,
+        )
     })
 }
 

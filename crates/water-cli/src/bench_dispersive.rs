@@ -15,7 +15,7 @@ use water_gpu::{GpuBackend, GpuContext, GpuGrid, GpuGridWater, GridSpec};
 use water_scene::benchmark::{bench_pool, parallelism_for};
 
 use crate::bench_report::{
-    checksums, cpu_threads, time_gpu_steps, BenchError, BenchGrid, BenchReport,
+    checksums, cpu_threads, grid_report, time_gpu_steps, BenchError, BenchGrid, BenchReport,
 };
 
 /// Cell size of the bench, m (the peer's `CELL`).
@@ -115,8 +115,7 @@ fn bench_cpu(
         spec,
         "cpu",
         threads,
-        seconds,
-        "wall",
+        (seconds, "wall"),
         checksums(&water.heights()),
     ))
 }
@@ -143,41 +142,22 @@ fn bench_gpu(
     Ok(BenchReport {
         adapter: Some(gpu.describe()),
         software_renderer: info.device_type == wgpu::DeviceType::Cpu,
-        ..report(spec, kind.name(), 0, seconds, timing, sums)
+        ..report(spec, kind.name(), 0, (seconds, timing), sums)
     })
 }
 
-/// The line's fields common to both backends.
+/// The line's fields common to both backends: every cell counts, the spectral step updates
+/// them all.
 fn report(
     spec: &BenchGrid,
     backend: &str,
     threads: usize,
-    seconds: f64,
-    timing: &str,
-    (checksum, rms): (f64, f64),
+    timed: (f64, &str),
+    sums: (f64, f64),
 ) -> BenchReport {
     let cells = spec.size * spec.size;
     BenchReport {
-        backend: backend.into(),
-        model: "dispersive".into(),
-        depth: None,
         mode: GridMode::Signed.name().into(),
-        boundary: spec.boundary.name().into(),
-        size: spec.size,
-        steps: spec.steps,
-        threads,
-        seconds,
-        cells_per_step: cells,
-        gcells_per_s: cells as f64 * spec.steps as f64 / seconds.max(1e-12) / 1e9,
-        stepper: "multi-step".into(),
-        blocked: false,
-        timing: timing.into(),
-        adapter: None,
-        software_renderer: false,
-        checksum,
-        rms,
-        storage: spec.storage.name().into(),
-        gpu_costs: None,
-        f16_error: None,
+        ..grid_report(spec, backend, "dispersive", threads, timed, cells, sums)
     }
 }

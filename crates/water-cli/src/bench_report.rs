@@ -1,5 +1,5 @@
-//! What `water bench grid` measures and reports, and the timing helpers both of its models
-//! share ([`crate::bench`]: the wave model; [`crate::bench_dispersive`]: the spectral step).
+//! What `water bench grid` measures and reports, and the timing and report helpers both of its
+//! models share ([`crate::bench`]: the wave model; [`crate::bench_dispersive`]: the spectral step).
 
 use std::time::Instant;
 
@@ -153,6 +153,44 @@ pub(crate) fn time_gpu_steps(
             (start.elapsed().as_secs_f64(), "wall")
         }
     })
+}
+
+/// A timed `water bench grid` run's line as most runs fill it: the spec's size, boundary, mode,
+/// steps and storage, the rate of `cells_per_step` over `(seconds, timing)` and the `sums` of
+/// [`checksums`], for one unblocked multi-step run with no adapter, GPU costs or depth. A run
+/// that differs sets those fields over it.
+pub(crate) fn grid_report(
+    spec: &BenchGrid,
+    backend: &str,
+    model: &str,
+    threads: usize,
+    (seconds, timing): (f64, &str),
+    cells_per_step: usize,
+    (checksum, rms): (f64, f64),
+) -> BenchReport {
+    BenchReport {
+        backend: backend.into(),
+        model: model.into(),
+        depth: None,
+        mode: spec.mode.name().into(),
+        boundary: spec.boundary.name().into(),
+        size: spec.size,
+        steps: spec.steps,
+        threads,
+        seconds,
+        cells_per_step,
+        gcells_per_s: cells_per_step as f64 * spec.steps as f64 / seconds.max(1e-12) / 1e9,
+        stepper: "multi-step".into(),
+        blocked: false,
+        timing: timing.into(),
+        adapter: None,
+        software_renderer: false,
+        checksum,
+        rms,
+        storage: spec.storage.name().into(),
+        gpu_costs: None,
+        f16_error: None,
+    }
 }
 
 /// The sum and the root mean square of `heights`.

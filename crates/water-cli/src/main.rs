@@ -209,6 +209,20 @@ struct SceneBenchRun {
     backend: Backend,
 }
 
+impl SceneBenchRun {
+    /// Checks `--threads`, runs `bench` with this run's steps, warm-up steps, threads and
+    /// backend (in that order) and prints its report as one JSON line.
+    fn print_report<R: serde::Serialize>(
+        self,
+        stdout: &mut Stdout,
+        bench: impl FnOnce(u64, u64, usize, Backend) -> Result<R, Failure>,
+    ) -> Result<(), Failure> {
+        let threads = checked_threads(self.threads)?;
+        let report = bench(self.steps, self.warmup, threads, self.backend)?;
+        stdout.line(&serde_json::to_string(&report)?)
+    }
+}
+
 #[derive(Subcommand)]
 enum BenchWhat {
     /// Steps sphere water of a subdivision level and prints one JSON line.
@@ -550,59 +564,41 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     cascades,
                     bodies,
                     speed,
-                    run:
-                        SceneBenchRun {
-                            steps,
-                            warmup,
-                            threads,
-                            backend,
-                        },
+                    run,
                 },
-        } => {
-            let threads = checked_threads(threads)?;
-            let report =
-                water_cli::bench_ocean::bench_ocean(&water_cli::bench_ocean::OceanBench {
-                    size,
-                    cascades,
-                    bodies,
-                    speed,
-                    steps,
-                    warmup,
-                    threads,
-                    backend,
-                })?;
-            stdout.line(&serde_json::to_string(&report)?)?;
-            Ok(())
-        }
+        } => run.print_report(&mut stdout, |steps, warmup, threads, backend| {
+            water_cli::bench_ocean::bench_ocean(&water_cli::bench_ocean::OceanBench {
+                size,
+                cascades,
+                bodies,
+                speed,
+                steps,
+                warmup,
+                threads,
+                backend,
+            })
+            .map_err(Failure::from)
+        }),
         Command::Bench {
             what:
                 BenchWhat::Scene {
                     size,
                     bodies,
-                    run:
-                        SceneBenchRun {
-                            steps,
-                            warmup,
-                            threads,
-                            backend,
-                        },
+                    run,
                     body_water,
                 },
-        } => {
-            let threads = checked_threads(threads)?;
-            let report =
-                water_cli::bench_scene::bench_scene(&water_cli::bench_scene::SceneBench {
-                    size,
-                    bodies,
-                    steps,
-                    warmup,
-                    threads,
-                    backend,
-                    body_water,
-                })?;
-            stdout.line(&serde_json::to_string(&report)?)?;
-            Ok(())
-        }
+        } => run.print_report(&mut stdout, |steps, warmup, threads, backend| {
+            water_cli::bench_scene::bench_scene(&water_cli::bench_scene::SceneBench {
+                size,
+                bodies,
+                steps,
+                warmup,
+                threads,
+                backend,
+                body_water,
+            })
+            .map_err(Failure::from)
+        }),
         Command::Bench {
             what:
                 BenchWhat::Grid {

@@ -8,7 +8,8 @@ use water_cli::npy;
 mod common;
 
 use common::{
-    assert_success, failure, json_line, read_json, run_file, scratch, stderr, water, write_scenario,
+    assert_success, bench_grid_args, failure, json_line, read_json, run_file, scratch, stderr,
+    water, write_scenario,
 };
 
 fn npy_header(path: &Path) -> (String, Vec<usize>, usize) {
@@ -210,18 +211,11 @@ fn stability_reports_a_limit_and_substeps() {
 #[test]
 fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
     for mode in ["signed", "split", "classic"] {
-        let res = water(&[
-            "bench",
-            "grid",
-            "--size",
+        let res = water(&bench_grid_args(
             "64",
-            "--steps",
             "10",
-            "--threads",
-            "2",
-            "--mode",
-            mode,
-        ]);
+            &["--threads", "2", "--mode", mode],
+        ));
         assert_success(&res);
         let text = String::from_utf8_lossy(&res.stdout);
         assert_eq!(text.lines().count(), 1);
@@ -241,18 +235,11 @@ fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
         assert!(v["gcells_per_s"].as_f64().expect("number") > 0.0);
         // 64² is below the threading threshold, and its levels fit any L2: single steps.
         assert_eq!(v["blocked"], false, "{text}");
-        let always = water(&[
-            "bench",
-            "grid",
-            "--size",
+        let always = water(&bench_grid_args(
             "64",
-            "--steps",
             "10",
-            "--mode",
-            mode,
-            "--blocking",
-            "always",
-        ]);
+            &["--mode", mode, "--blocking", "always"],
+        ));
         let text = String::from_utf8_lossy(&always.stdout);
         let v: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
         assert_eq!(v["blocked"], true, "{text}");
@@ -266,18 +253,7 @@ fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
 #[test]
 fn bench_grid_times_the_dispersive_model_and_refuses_what_it_does_not_take() {
     for depth in [None, Some("2")] {
-        let mut args = vec![
-            "bench",
-            "grid",
-            "--size",
-            "64",
-            "--steps",
-            "20",
-            "--threads",
-            "1",
-            "--model",
-            "dispersive",
-        ];
+        let mut args = bench_grid_args("64", "20", &["--threads", "1", "--model", "dispersive"]);
         if let Some(d) = depth {
             args.extend(["--depth", d]);
         }
@@ -321,12 +297,7 @@ fn bench_grid_times_the_dispersive_model_and_refuses_what_it_does_not_take() {
             "--storage f16",
         ),
     ] {
-        let args = [
-            &["bench", "grid", "--size", "64", "--steps", "2"][..],
-            extra,
-        ]
-        .concat();
-        let err = failure(&args);
+        let err = failure(&bench_grid_args("64", "2", extra));
         assert!(err.contains(named), "{extra:?}: {err}");
     }
 }

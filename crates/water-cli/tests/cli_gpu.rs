@@ -7,7 +7,9 @@ use water_gpu::{Comparison, F32_TOLERANCE};
 
 mod common;
 
-use common::{assert_success, failure, json_line, read_json, stderr, water, water_on_gpu};
+use common::{
+    assert_success, bench_grid_args, failure, json_line, read_json, stderr, water, water_on_gpu,
+};
 
 #[test]
 fn compare_passes_for_every_built_in_scenario() {
@@ -67,12 +69,7 @@ fn bench_grid_on_gpu(
     steps: &str,
     extra: &[&str],
 ) -> Option<serde_json::Value> {
-    let args = [
-        &["bench", "grid", "--size", size, "--steps", steps][..],
-        extra,
-    ]
-    .concat();
-    water_on_gpu(test, &args).map(|out| json_line(&out))
+    water_on_gpu(test, &bench_grid_args(size, steps, extra)).map(|out| json_line(&out))
 }
 
 /// Body positions per row of a `bodies.csv` (x, y, z in columns 4 to 6).
@@ -212,18 +209,11 @@ fn bench_reports_dispatch_and_readback_costs_and_the_f16_error() {
     }
     // 63 cells a row: 63 f32 values, or 32 words of two halves; two channels.
     assert_eq!(bytes, [63 * 63 * 2 * 4, 32 * 63 * 2 * 4]);
-    let stderr = failure(&[
-        "bench",
-        "grid",
-        "--size",
+    let stderr = failure(&bench_grid_args(
         "32",
-        "--steps",
         "4",
-        "--backend",
-        "gpu-fragment",
-        "--storage",
-        "f16",
-    ]);
+        &["--backend", "gpu-fragment", "--storage", "f16"],
+    ));
     assert!(
         (stderr.contains("f16") && stderr.contains("fragment"))
             || stderr.contains("no GPU adapter"),
@@ -429,16 +419,11 @@ fn bench_grid_times_the_dispersive_model_on_the_compute_backend() {
     ) else {
         return;
     };
-    let cpu = json_line(&water(&[
-        "bench",
-        "grid",
-        "--size",
+    let cpu = json_line(&water(&bench_grid_args(
         "64",
-        "--steps",
         "20",
-        "--model",
-        "dispersive",
-    ]));
+        &["--model", "dispersive"],
+    )));
     assert_eq!(gpu["model"], "dispersive");
     assert_eq!(gpu["backend"], "gpu");
     assert!(gpu["adapter"].is_string());
@@ -453,18 +438,11 @@ fn bench_grid_times_the_dispersive_model_on_the_compute_backend() {
         cpu["rms"].as_f64().expect("number"),
     );
     assert!((g - c).abs() < 1e-4 * c, "rms: gpu {g} vs cpu {c}");
-    let err = failure(&[
-        "bench",
-        "grid",
-        "--size",
+    let err = failure(&bench_grid_args(
         "64",
-        "--steps",
         "2",
-        "--model",
-        "dispersive",
-        "--backend",
-        "gpu-fragment",
-    ]);
+        &["--model", "dispersive", "--backend", "gpu-fragment"],
+    ));
     assert!(err.contains("dispersive"), "{err}");
 }
 

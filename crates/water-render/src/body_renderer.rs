@@ -5,7 +5,7 @@ use glam::{Affine3A, Mat4, Vec3};
 
 use crate::camera::Camera;
 use crate::render_pipeline::SurfacePipeline;
-use crate::uniforms::ViewUniforms;
+use crate::uniforms::{uniform_buffer_of, ViewUniforms};
 use water_gpu::device_calls::validated;
 use water_gpu::shaders;
 use water_gpu::GpuError;
@@ -54,12 +54,7 @@ impl BodyRenderer {
         format: wgpu::TextureFormat,
     ) -> Result<Self, GpuError> {
         let pipeline = validated(device, || pipeline(device, format))?;
-        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("water body view"),
-            size: size_of::<ViewUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniforms = uniform_buffer_of::<ViewUniforms>(device, "water body view");
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water body view"),
             layout: &pipeline.get_bind_group_layout(0),
@@ -121,10 +116,7 @@ impl BodyRenderer {
             .write_buffer(&self.instances, 0, bytemuck::cast_slice(&instances));
         let view = ViewUniforms {
             view_proj: camera.view_proj.to_cols_array_2d(),
-            eye: camera
-                .eye
-                .extend(if camera.perspective { 1.0 } else { 0.0 })
-                .to_array(),
+            eye: camera.eye_uniform(),
             view_dir: camera.forward.extend(0.0).to_array(),
             sun: sun.extend(0.0).to_array(),
         };

@@ -89,6 +89,13 @@ impl Camera {
             forward: Vec3::NEG_Z,
         }
     }
+
+    /// The `eye` of the uniform blocks that shade both kinds of camera (the bodies' and the
+    /// grid surface's): xyz the eye's position, w 1 for perspective and 0 for orthographic.
+    pub(crate) fn eye_uniform(&self) -> [f32; 4] {
+        let perspective = if self.perspective { 1.0 } else { 0.0 };
+        self.eye.extend(perspective).to_array()
+    }
 }
 
 #[cfg(test)]

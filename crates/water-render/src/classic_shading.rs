@@ -5,9 +5,9 @@
 use bytemuck::Zeroable;
 use water_core::GridSize;
 
-use crate::check_range;
 use crate::rgba_image::RgbaImage;
 use crate::uniforms::ClassicShadingUniforms;
+use crate::{check_grid_texture, check_range};
 use water_gpu::device_calls::{uniform_buffer, validated};
 use water_gpu::pipelines::{full_screen_pass, full_screen_pipeline};
 use water_gpu::shaders;
@@ -185,15 +185,7 @@ impl ClassicRenderer {
         target_width: u32,
         target_height: u32,
     ) -> Result<(), GpuError> {
-        let (w, h) = (self.size.width() as u32, self.size.height() as u32);
-        let t = surface.texture();
-        if (t.width(), t.height()) != (w, h) {
-            return Err(GpuError::BadRenderSetting {
-                what: "surface texture size",
-                value: format!("{}x{}", t.width(), t.height()),
-                requirement: "the grid's size in cells",
-            });
-        }
+        check_grid_texture("surface texture size", surface, self.size)?;
         if target_width == 0 || target_height == 0 {
             return Err(GpuError::BadRenderSetting {
                 what: "target size",
@@ -202,8 +194,8 @@ impl ClassicRenderer {
             });
         }
         let values = ClassicShadingUniforms {
-            width: w,
-            height: h,
+            width: self.size.width() as u32,
+            height: self.size.height() as u32,
             target_width,
             target_height,
             offset_shift: self.shading.offset_shift,

@@ -15,10 +15,10 @@ use crate::render_pipeline::{
     layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
 };
 use crate::rgba_image::RgbaImage;
-use crate::uniforms::SurfaceRenderUniforms;
+use crate::uniforms::{uniform_buffer_of, SurfaceRenderUniforms};
 use crate::{
-    check_colour, check_direction, check_finite, check_non_negative, check_positive, check_range,
-    SurfaceView,
+    check_colour, check_direction, check_finite, check_grid_texture, check_non_negative,
+    check_positive, check_range, SurfaceView,
 };
 use water_gpu::device_calls::validated;
 use water_gpu::shaders;
@@ -144,12 +144,8 @@ impl GridSurfaceRenderer {
         style.validate()?;
         check_positive("cell_size", cell_size)?;
         let water = validated(device, || pipeline(device, target_format))?;
-        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("water surface render uniforms"),
-            size: size_of::<SurfaceRenderUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniforms =
+            uniform_buffer_of::<SurfaceRenderUniforms>(device, "water surface render uniforms");
         let floor = RgbaImage::pebbles(256, 256, 28, 1)
             .upload(
                 device,
@@ -238,15 +234,7 @@ impl GridSurfaceRenderer {
     /// [`GpuError::BadRenderSetting`] for a texture of another size; the foam drawn stays.
     pub fn set_foam(&mut self, foam: Option<&wgpu::TextureView>) -> Result<(), GpuError> {
         if let Some(view) = foam {
-            let t = view.texture();
-            let (w, h) = (self.size.width() as u32, self.size.height() as u32);
-            if (t.width(), t.height()) != (w, h) {
-                return Err(GpuError::BadRenderSetting {
-                    what: "foam texture size",
-                    value: format!("{}x{}", t.width(), t.height()),
-                    requirement: "the grid's size in cells",
-                });
-            }
+            check_grid_texture("foam texture size", view, self.size)?;
         }
         self.foam = foam.cloned();
         Ok(())
@@ -267,21 +255,9 @@ impl GridSurfaceRenderer {
         hull_mask: Option<&wgpu::TextureView>,
         bodies: &[BodyDraw<'_>],
     ) -> Result<(), GpuError> {
-        let (w, h) = (self.size.width() as u32, self.size.height() as u32);
-        for (what, view) in [
-            ("surface texture size", Some(surface)),
-            ("hull mask size", hull_mask),
-        ] {
-            if let Some(view) = view {
-                let t = view.texture();
-                if (t.width(), t.height()) != (w, h) {
-                    return Err(GpuError::BadRenderSetting {
-                        what,
-                        value: format!("{}x{}", t.width(), t.height()),
-                        requirement: "the grid's size in cells",
-                    });
-                }
-            }
+        check_grid_texture("surface texture size", surface, self.size)?;
+        if let Some(mask) = hull_mask {
+            check_grid_texture("hull mask size", mask, self.size)?;
         }
         self.bodies
             .prepare(camera, self.style.sun_direction.normalize(), bodies)?;
@@ -367,10 +343,7 @@ impl GridSurfaceRenderer {
         let s = &self.style;
         SurfaceRenderUniforms {
             view_proj: camera.view_proj.to_cols_array_2d(),
-            eye: camera
-                .eye
-                .extend(if camera.perspective { 1.0 } else { 0.0 })
-                .to_array(),
+            eye: camera.eye_uniform(),
             view_dir: camera.forward.extend(0.0).to_array(),
             sun: s.sun_direction.normalize().extend(s.shininess).to_array(),
             water_colour: s.water_colour.extend(s.absorption).to_array(),

@@ -57,6 +57,7 @@ pub use water_gpu::{
     level_centres, RingLayout, RingMesh, RingVertex, MAX_CAMERA_UNITS, MAX_HALF_QUADS, MAX_RINGS,
 };
 
+use water_core::GridSize;
 use water_gpu::GpuError;
 
 /// Depth format the 3-D renderers draw with.
@@ -138,6 +139,22 @@ pub(crate) fn setting(
             requirement,
         })
     }
+}
+
+/// `Ok` when `view`'s texture has one texel per cell of a grid of `size` (the grid's surface,
+/// foam or hull mask), else [`GpuError::BadRenderSetting`] naming `what` and the texture's size.
+pub(crate) fn check_grid_texture(
+    what: &'static str,
+    view: &wgpu::TextureView,
+    size: GridSize,
+) -> Result<(), GpuError> {
+    let t = view.texture();
+    setting(
+        (t.width(), t.height()) == (size.width() as u32, size.height() as u32),
+        what,
+        format!("{}x{}", t.width(), t.height()),
+        "the grid's size in cells",
+    )
 }
 
 pub(crate) fn check_direction(what: &'static str, direction: Vec3) -> Result<(), GpuError> {

@@ -14,10 +14,10 @@ use crate::frame_target::FrameTarget;
 use crate::render_pipeline::{
     layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
 };
-use crate::uniforms::OceanRenderUniforms;
+use crate::uniforms::{uniform_buffer_of, OceanRenderUniforms};
 use crate::{
-    check_colour, check_direction, check_non_negative, check_positive, check_range, setting,
-    SurfaceView,
+    check_colour, check_direction, check_grid_texture, check_non_negative, check_positive,
+    check_range, setting, SurfaceView,
 };
 use water_gpu::device_calls::validated;
 use water_gpu::shaders;
@@ -221,12 +221,8 @@ impl OceanSurfaceRenderer {
     ) -> Result<Self, GpuError> {
         style.validate()?;
         let (sky, sea) = validated(device, || pipelines(device, target_format))?;
-        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("water ocean render uniforms"),
-            size: size_of::<OceanRenderUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniforms =
+            uniform_buffer_of::<OceanRenderUniforms>(device, "water ocean render uniforms");
         // Bound when there is no grid; the shader never reads it then.
         let no_grid = device
             .create_texture(&wgpu::TextureDescriptor {
@@ -322,23 +318,10 @@ impl OceanSurfaceRenderer {
             "at most 8",
         )?;
         if let Some(grid) = &grid {
-            let t = grid.surface.texture();
-            let (w, h) = (grid.size.width() as u32, grid.size.height() as u32);
-            setting(
-                (t.width(), t.height()) == (w, h),
-                "grid surface texture size",
-                format!("{}x{}", t.width(), t.height()),
-                "the grid's size in cells",
-            )?;
+            check_grid_texture("grid surface texture size", grid.surface, grid.size)?;
             check_positive("grid cell_size", grid.cell_size)?;
             if let Some(foam) = grid.foam {
-                let t = foam.texture();
-                setting(
-                    (t.width(), t.height()) == (w, h),
-                    "grid foam texture size",
-                    format!("{}x{}", t.width(), t.height()),
-                    "the grid's size in cells",
-                )?;
+                check_grid_texture("grid foam texture size", foam, grid.size)?;
             }
             setting(
                 grid.origin.is_finite(),

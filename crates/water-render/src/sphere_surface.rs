@@ -11,7 +11,7 @@ use water_sphere::Icosphere;
 use crate::camera::Camera;
 use crate::frame_target::FrameTarget;
 use crate::render_pipeline::SurfacePipeline;
-use crate::uniforms::SphereSurfaceUniforms;
+use crate::uniforms::{uniform_buffer_of, SphereSurfaceUniforms};
 use crate::{check_colour, check_direction, check_finite, check_positive, SurfaceView};
 use water_gpu::device_calls::{record_compute_pass, validated};
 use water_gpu::pipelines::compute_pipeline;
@@ -163,12 +163,8 @@ impl SphereSurfaceRenderer {
                 draw_pipeline(device, target_format),
             )
         })?;
-        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("water sphere surface uniforms"),
-            size: size_of::<SphereSurfaceUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniforms =
+            uniform_buffer_of::<SphereSurfaceUniforms>(device, "water sphere surface uniforms");
         let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("water sphere surface draw"),
             layout: &draw_pipeline.get_bind_group_layout(0),

@@ -3,6 +3,17 @@
 
 use bytemuck::{Pod, Zeroable};
 
+/// A uniform buffer with room for one `T`, which its renderer writes before each draw (wgpu
+/// zeroes it until then): the 3-D renderers' per-frame camera and style values.
+pub(crate) fn uniform_buffer_of<T: Pod>(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size_of::<T>() as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
 /// `ViewUniforms` of `shaders/render_bodies.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]

@@ -155,6 +155,17 @@ pub enum SceneError {
     Record(#[from] std::io::Error),
 }
 
+impl SceneError {
+    /// The body named `name` failed during `step` (its step, or drawing its contact mask).
+    pub(crate) fn body(name: &str, step: u64, source: BuoyancyError) -> Self {
+        Self::Body {
+            name: name.to_owned(),
+            step,
+            source,
+        }
+    }
+}
+
 /// ` ("NAME")` after a body's id, or nothing where the name is not known (empty).
 fn named(name: &str) -> String {
     if name.is_empty() {

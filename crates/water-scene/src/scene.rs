@@ -713,11 +713,7 @@ impl Scene {
             };
             moved
                 .map(|m| Some((m, water_step)))
-                .map_err(|source| SceneError::Body {
-                    name: b.name.clone(),
-                    step,
-                    source,
-                })
+                .map_err(|source| SceneError::body(&b.name, step, source))
         };
         let outcomes = match &patches {
             Some(p) => bodies

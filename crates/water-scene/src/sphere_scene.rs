@@ -415,11 +415,7 @@ impl SphereScene {
                     } else {
                         b.body.step(water, &gravity, dt, extra)
                     };
-                    outcome.map_err(|source| SceneError::Body {
-                        name: b.name.clone(),
-                        step,
-                        source,
-                    })
+                    outcome.map_err(|source| SceneError::body(&b.name, step, source))
                 })
                 .collect()
         })?;
@@ -443,11 +439,7 @@ impl SphereScene {
         for b in self.bodies.as_slice() {
             b.body
                 .rasterise_sphere_mask(sphere, &mut self.mask)
-                .map_err(|source| SceneError::Body {
-                    name: b.name.clone(),
-                    step: self.step,
-                    source,
-                })?;
+                .map_err(|source| SceneError::body(&b.name, self.step, source))?;
         }
         Ok(())
     }

@@ -9,10 +9,10 @@ use water_buoyancy::{
     box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
     FRESH_WATER_DENSITY,
 };
-use water_core::{Boundary, Damping, GridMode, GridSize, LandMask, WaveParams};
-use water_scene::{
-    BodySpec, FoamSettings, GridSpec, Scene, SceneError, SceneFocus, SceneSettings, TowPath,
-};
+use water_core::{Damping, WaveParams};
+use water_scene::{BodySpec, FoamSettings, Scene, SceneError, SceneFocus, TowPath};
+
+mod support;
 
 const HALF_LIFE: f64 = 1.5;
 
@@ -20,19 +20,7 @@ const HALF_LIFE: f64 = 1.5;
 /// 0.5 m cells span x from -12 to 36 m) and foam from wakes.
 fn scene() -> Scene {
     let params = WaveParams::new(0.25, 2.0, 0.05, Damping::PerSecond(0.9)).expect("params");
-    let spec = GridSpec::new(
-        GridSize::new(96, 64).expect("size"),
-        params,
-        Boundary::Absorbing,
-        GridMode::Signed,
-    );
-    let mut scene = Scene::new(
-        spec,
-        LandMask::empty(spec.size),
-        SceneSettings::default(),
-        None,
-    )
-    .expect("scene");
+    let mut scene = support::open_absorbing_scene(96, 64, params);
     scene
         .set_foam(Some(FoamSettings {
             half_life: HALF_LIFE,

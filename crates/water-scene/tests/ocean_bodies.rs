@@ -9,27 +9,17 @@ use water_buoyancy::{
     BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY,
 };
 use water_core::ocean::AmbientSea;
-use water_core::{Boundary, Damping, GridMode, GridSize, LandMask, WaveParams};
-use water_scene::{BodyId, BodySpec, GridSpec, Scene, SceneSettings};
+use water_core::{Damping, WaveParams};
+use water_scene::{BodyId, BodySpec, Scene};
+
+mod support;
 
 const G: f64 = 9.81;
 const DT: f64 = 0.02;
 
 fn scene_on(sea: AmbientSea) -> Scene {
     let params = WaveParams::new(0.25, 1.0, DT, Damping::PerSecond(0.9)).expect("params");
-    let spec = GridSpec::new(
-        GridSize::new(128, 128).expect("size"),
-        params,
-        Boundary::Absorbing,
-        GridMode::Signed,
-    );
-    let mut scene = Scene::new(
-        spec,
-        LandMask::empty(spec.size),
-        SceneSettings::default(),
-        None,
-    )
-    .expect("scene");
+    let mut scene = support::open_absorbing_scene(128, 128, params);
     scene.set_ocean(Some(sea));
     scene
 }

@@ -49,20 +49,8 @@ fn top_down() -> Camera {
     Camera::top_down(Vec2::ZERO, Vec2::new(W as f32, H as f32) * CELL, 2.0)
 }
 
-/// Draws `grid`'s current surface in `style`, seen by `camera`, into `target` and reads the
-/// picture back.
-fn draw_grid(
-    gpu: &GpuContext,
-    grid: &mut GpuGrid,
-    target: &OffscreenTarget,
-    style: GridSurfaceStyle,
-    camera: &Camera,
-    mask: Option<&wgpu::TextureView>,
-) -> RgbaImage {
-    draw_grid_over(gpu, grid, target, style, camera, mask, None)
-}
-
-/// [`draw_grid`] over `floor` (the renderer's pebbles without one).
+/// Draws `grid`'s current surface in `style`, seen by `camera`, into `target` over `floor` (the
+/// renderer's pebbles without one) and reads the picture back.
 fn draw_grid_over(
     gpu: &GpuContext,
     grid: &mut GpuGrid,
@@ -108,12 +96,27 @@ fn render_top_down(
     mask: Option<&wgpu::TextureView>,
 ) -> RgbaImage {
     let target = offscreen(gpu, W as u32, H as u32, wgpu::TextureFormat::Rgba8Unorm);
-    draw_grid(gpu, grid, &target, style, &top_down(), mask)
+    draw_grid_over(gpu, grid, &target, style, &top_down(), mask, None)
 }
 
 /// The cell a pixel of the top-down picture shows: rows run down the picture, y runs up.
 fn cell_of(px: usize, row: usize) -> (usize, usize) {
     (px, H - 1 - row)
+}
+
+/// Calls `f` with each cell `(x, y)` of two top-down pictures and its pixel in `a` and in `b`.
+fn for_each_cell(a: &RgbaImage, b: &RgbaImage, mut f: impl FnMut(usize, usize, [u8; 4], [u8; 4])) {
+    for row in 0..H {
+        for px in 0..W {
+            let (x, y) = cell_of(px, row);
+            f(
+                x,
+                y,
+                a.pixel(px as u32, row as u32),
+                b.pixel(px as u32, row as u32),
+            );
+        }
+    }
 }
 
 fn unorm(v: f32) -> i32 {
@@ -237,24 +240,17 @@ fn waves_are_hidden_inside_hulls() {
     let masked = render_top_down(&gpu, &mut grid, style.clone(), Some(hull_mask.view()));
     let open = render_top_down(&gpu, &mut grid, style, None);
     let (mut waves_under_hull, mut outside_changed) = (0, 0);
-    for row in 0..H {
-        for px in 0..W {
-            let (x, y) = cell_of(px, row);
-            let (m, o) = (
-                masked.pixel(px as u32, row as u32),
-                open.pixel(px as u32, row as u32),
+    for_each_cell(&masked, &open, |x, y, m, o| {
+        if inside(x, y) {
+            assert!(
+                is_still(m),
+                "cell ({x}, {y}) inside the hull shows a wave: {m:?}"
             );
-            if inside(x, y) {
-                assert!(
-                    is_still(m),
-                    "cell ({x}, {y}) inside the hull shows a wave: {m:?}"
-                );
-                waves_under_hull += usize::from(!is_still(o));
-            } else if m != o {
-                outside_changed += 1;
-            }
+            waves_under_hull += usize::from(!is_still(o));
+        } else if m != o {
+            outside_changed += 1;
         }
-    }
+    });
     assert!(
         waves_under_hull > 20,
         "there are waves under the hull to hide ({waves_under_hull})"
@@ -314,22 +310,15 @@ fn foam_draws_white_over_the_cells_it_covers() {
     foam.write(&gpu.queue, &coverage).expect("write");
     let white = draw(&mut renderer);
     let (mut inside, mut brighter) = (0, 0);
-    for row in 0..H {
-        for px in 0..W {
-            let (x, y) = cell_of(px, row);
-            let (f, p) = (
-                white.pixel(px as u32, row as u32),
-                plain.pixel(px as u32, row as u32),
-            );
-            let sum = |c: [u8; 4]| c[..3].iter().map(|&v| u32::from(v)).sum::<u32>();
-            if patch(x, y) {
-                inside += 1;
-                brighter += usize::from(sum(f) > sum(p));
-            } else if !near_patch(x, y) {
-                assert_eq!(f, p, "cell ({x}, {y}) away from the foam changed");
-            }
+    let sum = |c: [u8; 4]| c[..3].iter().map(|&v| u32::from(v)).sum::<u32>();
+    for_each_cell(&white, &plain, |x, y, f, p| {
+        if patch(x, y) {
+            inside += 1;
+            brighter += usize::from(sum(f) > sum(p));
+        } else if !near_patch(x, y) {
+            assert_eq!(f, p, "cell ({x}, {y}) away from the foam changed");
         }
-    }
+    });
     assert!(
         brighter * 100 >= inside * 95,
         "{brighter} of the patch's {inside} pixels are brighter"

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bevy::app::AppExit;
+use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::time::TimeUpdateStrategy;
@@ -373,4 +374,26 @@ pub fn example_app(
         });
     }
     Ok(app)
+}
+
+/// The camera every example looks through, placed at `camera`, and its light: a sun at `sun`
+/// shining on the origin, and a soft ambient light.
+pub fn spawn_camera_and_light(commands: &mut Commands, camera: Transform, sun: Vec3) {
+    commands.spawn((
+        Camera3d::default(),
+        // No tonemapping: its lookup tables are a feature this crate leaves out of the build.
+        Tonemapping::None,
+        camera,
+    ));
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 12_000.0,
+            ..default()
+        },
+        Transform::from_translation(sun).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight {
+        brightness: 300.0,
+        ..default()
+    });
 }

@@ -67,6 +67,15 @@ pub fn failure(args: &[&str]) -> String {
     stderr(&out)
 }
 
+/// The arguments of `water bench grid --size SIZE --steps STEPS`, then `extra`.
+pub fn bench_grid_args<'a>(size: &'a str, steps: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    [
+        &["bench", "grid", "--size", size, "--steps", steps][..],
+        extra,
+    ]
+    .concat()
+}
+
 /// The one JSON line a successful `water bench` prints.
 pub fn json_line(out: &Output) -> serde_json::Value {
     assert_success(out);

@@ -386,11 +386,7 @@ impl Scene {
                             source,
                             &mut level.scratch,
                         )
-                        .map_err(|source| SceneError::Body {
-                            name: b.name.clone(),
-                            step,
-                            source,
-                        })?;
+                        .map_err(|source| SceneError::body(&b.name, step, source))?;
                 }
                 if level.settle {
                     // A body just added: in C_old and C_new alike, so no entry event fires

@@ -66,11 +66,7 @@ impl Scene {
             for b in self.bodies.as_slice() {
                 b.body
                     .rasterise_grid_mask_at(origin, size, cell_size, source, scratch)
-                    .map_err(|source| SceneError::Body {
-                        name: b.name.clone(),
-                        step: self.step,
-                        source,
-                    })?;
+                    .map_err(|source| SceneError::body(&b.name, self.step, source))?;
             }
         }
         Ok(())
