@@ -31,6 +31,9 @@ pub struct OceanBench {
     pub bodies: usize,
     /// How fast the focus travels, m/s (0: the grid stays).
     pub speed: f32,
+    /// Foam on every grid (the default scene's); without it the steps time the grids, their
+    /// hand-over and the bodies alone, to set beside as many lone grids.
+    pub foam: bool,
     /// Steps timed.
     pub steps: u64,
     /// Steps run before the timed ones.
@@ -144,6 +147,9 @@ pub fn bench_ocean(bench: &OceanBench) -> Result<OceanBenchReport, SceneBenchErr
                 e => SceneBenchError::Setup(e),
             },
         )?;
+        if !bench.foam {
+            scene.set_foam(None)?;
+        }
         let step = |scene: &mut water_scene::Scene| -> Result<Duration, SceneError> {
             // The sea at the step's end, made once: the foam's breaking reads it, and the
             // bodies and a renderer the next step.
@@ -199,6 +205,7 @@ mod tests {
             cascades: 2,
             bodies: 2,
             speed: 5.0,
+            foam: true,
             steps: 3,
             warmup: 1,
             threads: 1,

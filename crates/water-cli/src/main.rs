@@ -307,6 +307,9 @@ enum BenchWhat {
         /// How fast the focus travels, m/s (0: the grid stays).
         #[arg(long, default_value_t = 0.0)]
         speed: f32,
+        /// No foam on any grid: the grids, their hand-over and the bodies alone.
+        #[arg(long)]
+        no_foam: bool,
         #[command(flatten)]
         run: SceneBenchRun,
     },
@@ -564,6 +567,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     cascades,
                     bodies,
                     speed,
+                    no_foam,
                     run,
                 },
         } => run.print_report(&mut stdout, |steps, warmup, threads, backend| {
@@ -572,6 +576,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 cascades,
                 bodies,
                 speed,
+                foam: !no_foam,
                 steps,
                 warmup,
                 threads,

@@ -2,7 +2,7 @@
 //! gravity and surface tension over water of depth `d`.
 
 use crate::depth::{check_gravity, MAX_DEPTH};
-use crate::error::{positive, Result, WaterError};
+use crate::error::{finite, positive, within, Result, WaterError};
 
 /// Surface tension of clean water against air at 20 degrees C, N/m.
 pub const WATER_SURFACE_TENSION: f64 = 0.0728;
@@ -78,19 +78,13 @@ impl AiryDispersion {
         depth: Option<f64>,
     ) -> Result<Self> {
         check_gravity(gravity)?;
-        if !surface_tension.is_finite() {
-            return Err(WaterError::NotFinite {
-                name: "surface_tension",
-                value: surface_tension,
-            });
-        }
-        if !(0.0..=10.0).contains(&surface_tension) {
-            return Err(WaterError::OutOfRange {
-                name: "surface_tension",
-                value: surface_tension,
-                range: "[0, 10] N/m",
-            });
-        }
+        finite("surface_tension", surface_tension)?;
+        within(
+            "surface_tension",
+            surface_tension,
+            (0.0, 10.0),
+            "[0, 10] N/m",
+        )?;
         positive("density", density)?;
         if density > 1e5 {
             return Err(WaterError::OutOfRange {

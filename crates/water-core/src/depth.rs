@@ -1,7 +1,7 @@
 //! Still-water depth per cell: where the water is shallow its long waves are slow, `c = sqrt(g d)`
 //! (the shallow-water speed), so waves slow, steepen and bend toward the shore.
 
-use crate::error::{finite, positive, Result, WaterError};
+use crate::error::{finite, positive, within, Result, WaterError};
 use crate::land::LandMask;
 use crate::params::{Damping, WaveParams};
 use crate::size::GridSize;
@@ -130,14 +130,7 @@ impl Depth {
 /// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`].
 pub fn check_gravity(gravity: f64) -> Result<f64> {
     positive("gravity", gravity)?;
-    if !(GRAVITY_RANGE.0..=GRAVITY_RANGE.1).contains(&gravity) {
-        return Err(WaterError::OutOfRange {
-            name: "gravity",
-            value: gravity,
-            range: "[1e-3, 1e3] m/s^2",
-        });
-    }
-    Ok(gravity)
+    within("gravity", gravity, GRAVITY_RANGE, "[1e-3, 1e3] m/s^2")
 }
 
 impl WaveParams {

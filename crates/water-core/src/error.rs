@@ -313,3 +313,23 @@ pub(crate) fn finite(name: &'static str, value: f64) -> Result<f64> {
         Err(WaterError::NotFinite { name, value })
     }
 }
+
+/// Checks that `value` lies in the closed range `[range.0, range.1]`, which `text` writes out in
+/// the [`WaterError::OutOfRange`] it answers otherwise. A NaN lies outside every range: callers
+/// check [`finite`] (or [`positive`]) first, for the error that names it.
+pub(crate) fn within(
+    name: &'static str,
+    value: f64,
+    range: (f64, f64),
+    text: &'static str,
+) -> Result<f64> {
+    if (range.0..=range.1).contains(&value) {
+        Ok(value)
+    } else {
+        Err(WaterError::OutOfRange {
+            name,
+            value,
+            range: text,
+        })
+    }
+}

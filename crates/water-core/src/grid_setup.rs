@@ -270,6 +270,21 @@ impl GridSetup {
         impulse.for_each_cell(self.size, interior_only, self.land.as_ref(), add);
     }
 
+    /// Moves `fields` (the signed grid's one, the split grid's two channels) and the land by
+    /// `(dx, dy)` cells, the fields with Mur's extrapolation at an absorbing grid's new edges.
+    pub fn shift_window<const N: usize>(
+        &mut self,
+        fields: [&mut WaveField; N],
+        dx: isize,
+        dy: isize,
+    ) {
+        let mur_edges = self.boundary == Boundary::Absorbing;
+        for field in fields {
+            field.shift(self.size, dx, dy, mur_edges);
+        }
+        self.shift_land(dx, dy);
+    }
+
     pub fn shift_land(&mut self, dx: isize, dy: isize) {
         if let Some(land) = &mut self.land {
             land.shift(dx, dy);

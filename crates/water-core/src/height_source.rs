@@ -53,6 +53,16 @@ impl SurfaceLevel {
     pub fn depth_of(&self, position: Vec3) -> f32 {
         (self.point - position).dot(self.up)
     }
+
+    /// The level `height` (m, along `+z`) on the vertical through `position`: what every z-up
+    /// source answers.
+    #[must_use]
+    pub(crate) fn z_up(position: Vec3, height: f32) -> Self {
+        Self {
+            point: Vec3::new(position.x, position.y, height),
+            up: Vec3::Z,
+        }
+    }
 }
 
 /// Height and normal of the water at world positions.
@@ -115,10 +125,7 @@ impl HeightSource for HeightView<'_> {
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
         let height = self.bilinear(Vec2::new(position.x, position.y))?;
-        Some(SurfaceLevel {
-            point: Vec3::new(position.x, position.y, height),
-            up: Vec3::Z,
-        })
+        Some(SurfaceLevel::z_up(position, height))
     }
 }
 

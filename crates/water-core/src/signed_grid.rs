@@ -205,9 +205,7 @@ impl GridWater for SignedGrid {
     }
 
     fn shift_window(&mut self, dx: isize, dy: isize) {
-        let mur_edges = self.setup.boundary == Boundary::Absorbing;
-        self.field.shift(self.setup.size, dx, dy, mur_edges);
-        self.setup.shift_land(dx, dy);
+        self.setup.shift_window([&mut self.field], dx, dy);
         self.land_changed();
     }
 

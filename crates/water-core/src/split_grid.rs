@@ -209,10 +209,8 @@ impl GridWater for SplitGrid {
     }
 
     fn shift_window(&mut self, dx: isize, dy: isize) {
-        let mur_edges = self.setup.boundary == Boundary::Absorbing;
-        self.positive.shift(self.setup.size, dx, dy, mur_edges);
-        self.negative.shift(self.setup.size, dx, dy, mur_edges);
-        self.setup.shift_land(dx, dy);
+        self.setup
+            .shift_window([&mut self.positive, &mut self.negative], dx, dy);
         self.land_changed();
     }
 

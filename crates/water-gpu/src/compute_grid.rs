@@ -385,35 +385,25 @@ impl LevelStore for ComputeGrid {
             Some(keeper) if keeps && keeper.plan().wanted(steps, before_step) => keeper.correct(
                 &self.core.device,
                 &self.core.queue,
-                &self.fields[cur],
-                &self.fields[old],
+                [&self.fields[cur], &self.fields[old]],
                 steps,
             ),
             _ => Ok(()),
         }
     }
 
-    /// The keeper's work for the record-only methods, recorded into the caller's encoder:
-    /// before a step (`before_step`), the correction of sums recorded earlier when they have
-    /// arrived (carried forward to this step count); then, when no sums are on their way and
-    /// an anchoring or correction is wanted, the sums of both levels
-    /// ([`GpuKeeper::record_sums`]). Polls the device without waiting, so that sums from an
-    /// encoder already submitted arrive.
+    /// The keeper's work for the record-only methods, recorded into the caller's encoder
+    /// ([`GpuKeeper::record_keeping`]): the correction of sums recorded earlier once they have
+    /// arrived, and the sums of both levels when a correction is wanted.
     fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool) {
         if !self.keeps_level() {
             return;
         }
         let steps = self.core.steps;
         let (old, cur) = (self.core.levels.previous(), self.core.levels.current());
-        let Some(keeper) = &mut self.keeper else {
-            return;
-        };
-        let (cur, old) = (&self.fields[cur], &self.fields[old]);
-        if before_step && keeper.awaiting_recorded() {
-            keeper.record_recorded_correction(&self.core.device, encoder, cur, old, steps);
-        }
-        if !keeper.awaiting_recorded() && keeper.plan().wanted(steps, before_step) {
-            keeper.record_sums(&self.core.device, encoder, cur, old, steps);
+        if let Some(keeper) = &mut self.keeper {
+            let levels = [&self.fields[cur], &self.fields[old]];
+            keeper.record_keeping(&self.core.device, encoder, levels, steps, before_step);
         }
     }
 

@@ -14,6 +14,19 @@ pub(crate) fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> w
     })
 }
 
+/// A [`storage_buffer`] holding `bytes`, written through `queue`: the tables a kernel only
+/// reads (mode factors, twiddles, amplitudes), uploaded once.
+pub(crate) fn filled_storage_buffer(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    bytes: &[u8],
+) -> wgpu::Buffer {
+    let buffer = storage_buffer(device, label, bytes.len() as u64);
+    queue.write_buffer(&buffer, 0, bytes);
+    buffer
+}
+
 /// A uniform buffer holding `bytes`, copyable into (for per-frame updates).
 pub fn uniform_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
     use wgpu::util::DeviceExt;
@@ -47,6 +60,24 @@ pub(crate) fn check_storage_bytes(device: &wgpu::Device, bytes: u64) -> Result<(
         limits.max_storage_buffer_binding_size,
     )?;
     check_limit("buffer size (bytes)", bytes, limits.max_buffer_size)
+}
+
+/// What `slot` holds, made by `make` inside a validation scope ([`validated`]) the first time
+/// it is asked for: the pipelines a grid makes only when an operation first needs them (the
+/// surface pass, the window shift), so that grids that never use them build nothing. An error
+/// leaves `slot` empty, and nothing else has changed.
+pub(crate) fn made_on_first_use<'a, T>(
+    device: &wgpu::Device,
+    slot: &'a mut Option<T>,
+    make: impl FnOnce() -> T,
+) -> Result<&'a T, GpuError> {
+    if slot.is_none() {
+        *slot = Some(validated(device, make)?);
+    }
+    let Some(made) = slot.as_ref() else {
+        unreachable!("made above");
+    };
+    Ok(made)
 }
 
 /// Runs `work` (which submits to the queue) inside validation and out-of-memory error scopes.
@@ -133,10 +164,20 @@ pub(crate) fn bind_in_order<'r>(
     label: &str,
     resources: impl IntoIterator<Item = wgpu::BindingResource<'r>>,
 ) -> wgpu::BindGroup {
+    bind_numbered(device, layout, label, (0..).zip(resources))
+}
+
+/// A bind group of `layout` giving each resource of `resources` the binding number paired with
+/// it: for kernels whose bindings have gaps, or differ between their entry points.
+pub(crate) fn bind_numbered<'r>(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    label: &str,
+    resources: impl IntoIterator<Item = (u32, wgpu::BindingResource<'r>)>,
+) -> wgpu::BindGroup {
     let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
         .into_iter()
-        .zip(0..)
-        .map(|(resource, binding)| wgpu::BindGroupEntry { binding, resource })
+        .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource })
         .collect();
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some(label),

@@ -24,6 +24,7 @@ use crate::recording::{record_buffer_write, submit_recorded};
 use crate::spec::{settled_level, GridSpec};
 use crate::time_levels::TimeLevels;
 use crate::uniforms::{GridUniforms, ImpulseCell};
+use crate::window_shift::ShiftPlan;
 
 /// The state every GPU grid keeps, whatever holds its levels.
 #[derive(Debug)]
@@ -129,8 +130,8 @@ pub(crate) trait LevelStore: LevelIo + DepthStore + ShiftStore + SurfaceStore {
     fn record_keep_level(&mut self, encoder: &mut wgpu::CommandEncoder, before_step: bool);
     /// Forgets the keeper's reference: the levels were changed from outside.
     fn invalidate_level(&mut self);
-    /// Records adding `cells`' amounts to the current level, and to the previous one too for
-    /// a `displacement`.
+    /// Records adding `cells`' amounts (at least one cell) to the current level, and to the
+    /// previous one too for a `displacement`; [`add_cell_amounts`] is what calls it.
     fn record_cell_amounts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -203,6 +204,29 @@ fn check_mode(
     })
 }
 
+/// Checks that an uploaded level (`what`: the current or the previous one) holds `expected`
+/// values (cells times channels, or stored words): the uploads' refusal,
+/// [`water_core::WaterError::SizeMismatch`], for lengths other than the one value a cell that
+/// [`GridSize::check_len`] checks.
+pub(crate) fn check_level_len(
+    size: GridSize,
+    what: &'static str,
+    expected: usize,
+    actual: usize,
+) -> Result<(), GpuError> {
+    if actual == expected {
+        return Ok(());
+    }
+    Err(water_core::WaterError::SizeMismatch {
+        what,
+        width: size.width(),
+        height: size.height(),
+        expected,
+        actual,
+    }
+    .into())
+}
+
 /// Both levels with the land's cells (and a fixed or classic rim) at 0, as the steps keep
 /// them.
 fn settled<T: Copy + Default>(core: &GridCore, current: &[T], previous: &[T]) -> [Vec<T>; 2] {
@@ -215,15 +239,20 @@ pub(crate) trait DepthStore {
     fn take_depth(&mut self, depth: &water_core::Depth) -> Result<(), GpuError>;
 }
 
-/// A store's passes moving the window (each grid's `window_shift.rs`), behind
-/// [`crate::GpuGridWater::encode_shift_window`].
+/// A store's passes moving the window (each grid's `window_shift.rs`), recorded by
+/// [`encode_shift_window`] in their place among the steps both stores share.
 pub(crate) trait ShiftStore {
-    fn record_shift_window(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        dx: isize,
-        dy: isize,
-    ) -> Result<(), GpuError>;
+    /// Makes what the moves need before anything moves (the compute grid's kernel, on first
+    /// use), so that an error leaves the grid as it was.
+    fn prepare_shift(&mut self) -> Result<(), GpuError> {
+        Ok(())
+    }
+    /// Records both moves of `plan` ([`ShiftPlan::moves`]): each level shifted into its new
+    /// slot, with still water where none comes in.
+    fn record_level_moves(&mut self, encoder: &mut wgpu::CommandEncoder, plan: &ShiftPlan);
+    /// Records the copy of the moved land, one `u32` flag a cell, into the store's land buffer
+    /// or texture.
+    fn record_land_flags(&self, encoder: &mut wgpu::CommandEncoder, flags: &[u32]);
 }
 
 /// A store's pass drawing the normal-and-height texture (each grid's `surface.rs`), behind
@@ -271,6 +300,26 @@ pub(crate) fn encode_step_many<G: LevelStore>(
     );
 }
 
+/// [`crate::GpuGridWater::encode_shift_window`]: the plan both stores follow (`window_shift.rs`),
+/// the store's moves of both levels, then the ring's new roles and the moved land, recorded
+/// in order with the rest of the encoder.
+pub(crate) fn encode_shift_window(
+    grid: &mut impl LevelStore,
+    encoder: &mut wgpu::CommandEncoder,
+    dx: isize,
+    dy: isize,
+) -> Result<(), GpuError> {
+    grid.prepare_shift()?;
+    let core = grid.core_mut();
+    let plan = ShiftPlan::new(&core.spec, &core.levels, &mut core.land_parts, (dx, dy))?;
+    grid.invalidate_level();
+    grid.record_level_moves(encoder, &plan);
+    grid.core_mut().levels.after_shift();
+    grid.record_land_flags(encoder, &plan.land_flags);
+    grid.core_mut().land_mask = plan.land;
+    Ok(())
+}
+
 /// [`crate::GpuGridWater::set_land`]: the land written and its cells zeroed in both levels
 /// through the host.
 pub(crate) fn set_land(grid: &mut impl LevelStore, land: LandMask) -> Result<(), GpuError> {
@@ -307,7 +356,24 @@ pub(crate) fn encode_add_impulse(
         spec.mode,
         &core.land_mask,
     );
-    grid.record_cell_amounts(encoder, &cells, impulse.displacement())
+    add_cell_amounts(grid, encoder, &cells, impulse.displacement())
+}
+
+/// Per-cell amounts added by the store ([`LevelStore::record_cell_amounts`]), for an impulse
+/// and for the displacement contact source alike: the keeper forgets its reference first (the
+/// amounts change the levels from outside, even when every cell was land and none is left),
+/// and no cells record nothing.
+fn add_cell_amounts(
+    grid: &mut impl LevelStore,
+    encoder: &mut wgpu::CommandEncoder,
+    cells: &[ImpulseCell],
+    displacement: bool,
+) -> Result<(), GpuError> {
+    grid.invalidate_level();
+    if cells.is_empty() {
+        return Ok(());
+    }
+    grid.record_cell_amounts(encoder, cells, displacement)
 }
 
 /// [`crate::GpuGridWater::encode_step_with_contacts`]: both masks and the amplitude copied in
@@ -330,7 +396,7 @@ pub(crate) fn encode_step_with_contacts(
         grid.check_displacement()?;
         grid.encode_steps(encoder, 1, false);
         let cells = displacement_cells(contacts, spec.size, spec.boundary, &grid.core().land_mask);
-        return grid.record_cell_amounts(encoder, &cells, true);
+        return add_cell_amounts(grid, encoder, &cells, true);
     }
     // Contact events take and give water: the keeper re-anchors before its next step.
     grid.invalidate_level();
@@ -436,7 +502,7 @@ impl<T: LevelStore> GpuGridWater for T {
         dx: isize,
         dy: isize,
     ) -> Result<(), GpuError> {
-        self.record_shift_window(encoder, dx, dy)
+        encode_shift_window(self, encoder, dx, dy)
     }
 
     fn encode_add_impulse(

@@ -12,7 +12,7 @@
 
 use water_core::GridMode;
 
-use crate::device_calls::{texture_2d, validated};
+use crate::device_calls::{made_on_first_use, texture_2d};
 use crate::error::GpuError;
 use crate::pipelines::{full_screen_pass, full_screen_pipeline};
 use crate::readback::{f32s, read_texture, PendingReadback};
@@ -102,44 +102,38 @@ impl NormalHeightTexture {
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
-        if self.filterable.is_none() {
-            let made = validated(device, || {
-                let texture = texture_2d(
-                    device,
-                    "water normal and height (filterable)",
-                    (self.texture.width(), self.texture.height()),
-                    FILTERABLE_NORMAL_HEIGHT_FORMAT,
-                    wgpu::TextureUsages::RENDER_ATTACHMENT
-                        | wgpu::TextureUsages::TEXTURE_BINDING
-                        | wgpu::TextureUsages::COPY_SRC,
-                );
-                let pipeline = full_screen_pipeline(
-                    device,
-                    shaders::SURFACE_FILTERABLE,
-                    "surface_filterable",
-                    "fs_main",
-                    FILTERABLE_NORMAL_HEIGHT_FORMAT,
-                );
-                let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("water surface (filterable)"),
-                    layout: &pipeline.get_bind_group_layout(0),
-                    entries: &[wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(&self.view),
-                    }],
-                });
-                FilterableCopy {
-                    view: texture.create_view(&Default::default()),
-                    texture,
-                    pipeline,
-                    group,
-                }
-            })?;
-            self.filterable = Some(made);
-        }
-        let Some(copy) = &self.filterable else {
-            unreachable!("made above");
-        };
+        let copy = made_on_first_use(device, &mut self.filterable, || {
+            let texture = texture_2d(
+                device,
+                "water normal and height (filterable)",
+                (self.texture.width(), self.texture.height()),
+                FILTERABLE_NORMAL_HEIGHT_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_SRC,
+            );
+            let pipeline = full_screen_pipeline(
+                device,
+                shaders::SURFACE_FILTERABLE,
+                "surface_filterable",
+                "fs_main",
+                FILTERABLE_NORMAL_HEIGHT_FORMAT,
+            );
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("water surface (filterable)"),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&self.view),
+                }],
+            });
+            FilterableCopy {
+                view: texture.create_view(&Default::default()),
+                texture,
+                pipeline,
+                group,
+            }
+        })?;
         full_screen_pass(encoder, &copy.view, &copy.pipeline, &copy.group);
         Ok(&copy.view)
     }

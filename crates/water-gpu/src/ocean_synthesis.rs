@@ -9,11 +9,12 @@
 use water_core::ocean::{AmbientSea, CHOPPY_FIELDS, PLAIN_FIELDS};
 
 use crate::device_calls::{
-    check_limit, check_storage_bytes, storage_buffer, uniform_buffer, validated,
+    check_limit, check_storage_bytes, filled_storage_buffer, storage_buffer, uniform_buffer,
+    validated,
 };
 use crate::error::GpuError;
 use crate::fft_twiddles::twiddles;
-use crate::pipelines::compute_pipelines_sharing;
+use crate::pipelines::{compute_buffer_entries, compute_pipelines_sharing};
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_buffer_write;
 use crate::shaders;
@@ -123,11 +124,7 @@ impl OceanSynthesis {
             pairs as u32,
             (sea.choppiness() as f32).to_bits(),
         ];
-        let filled = |label: &str, bytes: &[u8]| {
-            let buffer = storage_buffer(device, label, bytes.len() as u64);
-            queue.write_buffer(&buffer, 0, bytes);
-            buffer
-        };
+        let filled = |label: &str, bytes: &[u8]| filled_storage_buffer(device, queue, label, bytes);
         let texture = |label: &str| {
             device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
@@ -344,20 +341,7 @@ fn layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
         read,
         read,
     ];
-    let mut entries: Vec<wgpu::BindGroupLayoutEntry> = kinds
-        .iter()
-        .zip(0..)
-        .map(|(&ty, binding)| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        })
-        .collect();
+    let mut entries = compute_buffer_entries(&kinds);
     for binding in [7, 8] {
         entries.push(wgpu::BindGroupLayoutEntry {
             binding,

@@ -43,6 +43,27 @@ pub(crate) fn compute_pipeline_with_constants(
     })
 }
 
+/// Layout entries for the buffer bindings 0, 1, 2, ... of `kinds`, visible to compute: the
+/// explicit layout of kernels that bind one group between them ([`compute_pipelines_sharing`]).
+pub(crate) fn compute_buffer_entries(
+    kinds: &[wgpu::BufferBindingType],
+) -> Vec<wgpu::BindGroupLayoutEntry> {
+    kinds
+        .iter()
+        .zip(0..)
+        .map(|(&ty, binding)| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect()
+}
+
 /// The compute pipelines of `kernels` (entry points of `source`, labelled by their names) over
 /// one explicit bind group `layout`: for kernels that bind one group between them, where an
 /// automatic layout would give each only the bindings it uses.
@@ -147,4 +168,30 @@ pub fn full_screen_pass(
     pass.set_pipeline(pipeline);
     pass.set_bind_group(0, group, &[]);
     pass.draw(0..3, 0..1);
+}
+
+/// Records `level + delta` rendered into `target` by `pipeline`, a pipeline of
+/// `shaders/add_impulse_fragment.wgsl` (its `fs_classic` entry when `classic`, else
+/// `fs_main`), the cells `land` flags left as they are: how the fragment backends add per-cell
+/// amounts (impulses, mean-level corrections), since a render pass cannot read its target.
+pub(crate) fn record_add_delta_pass(
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    pipeline: &wgpu::RenderPipeline,
+    classic: bool,
+    [level, target]: [&wgpu::TextureView; 2],
+    [delta, land]: [&wgpu::Texture; 2],
+) {
+    let view_of = |t: &wgpu::Texture| t.create_view(&Default::default());
+    let (delta, land) = (view_of(delta), view_of(land));
+    // `fs_classic` reads i32 texels at bindings 3 and 4; both entries read the land at 2.
+    let (level_binding, delta_binding) = if classic { (3, 4) } else { (0, 1) };
+    let views = [(level_binding, level), (delta_binding, &delta), (2, &land)];
+    let group = crate::device_calls::bind_numbered(
+        device,
+        &pipeline.get_bind_group_layout(0),
+        "water fragment delta",
+        views.map(|(binding, view)| (binding, wgpu::BindingResource::TextureView(view))),
+    );
+    full_screen_pass(encoder, target, pipeline, &group);
 }

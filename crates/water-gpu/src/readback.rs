@@ -5,9 +5,6 @@ use std::sync::{mpsc, Mutex};
 use crate::device_traffic::{count_read_back, count_wait};
 use crate::error::GpuError;
 
-/// Where a mapping reports that it completed (or failed).
-type MapSender = mpsc::Sender<Result<(), wgpu::BufferAsyncError>>;
-
 /// A copy of a GPU buffer on its way to the host. Poll the device (or call
 /// [`PendingReadback::wait`]) until [`PendingReadback::try_take`] returns the data.
 #[derive(Debug)]
@@ -43,7 +40,7 @@ impl PendingReadback {
             });
             encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
             queue.submit([encoder.finish()]);
-            Self::map(device, staging, None, size as usize)
+            Self::map(device, staging, None, size as usize, None)
         })
     }
 
@@ -69,7 +66,13 @@ impl PendingReadback {
             Self::copy_texture(&mut encoder, texture, &staging, 0, padded);
             queue.submit([encoder.finish()]);
             let len = len.min(row as usize * texture.height() as usize);
-            Self::map(device, staging, Some((row as usize, padded as usize)), len)
+            Self::map(
+                device,
+                staging,
+                Some((row as usize, padded as usize)),
+                len,
+                None,
+            )
         })
     }
 
@@ -92,12 +95,12 @@ impl PendingReadback {
             Self::copy_texture(encoder, texture, &staging, i as u64 * each, padded);
         }
         let len = row as usize * first.height() as usize * textures.len();
-        Self::map_on_submit(
+        Self::map(
             device,
-            encoder,
             staging,
             Some((row as usize, padded as usize)),
             len,
+            Some(&*encoder),
         )
     }
 
@@ -150,23 +153,7 @@ impl PendingReadback {
             encoder.copy_buffer_to_buffer(source, 0, &staging, offset, source.size());
             offset += source.size();
         }
-        Self::map_on_submit(device, encoder, staging, None, size as usize)
-    }
-
-    /// [`PendingReadback::map`] when `encoder` is submitted.
-    fn map_on_submit(
-        device: &wgpu::Device,
-        encoder: &wgpu::CommandEncoder,
-        staging: wgpu::Buffer,
-        rows: Option<(usize, usize)>,
-        len: usize,
-    ) -> Self {
-        Self::mapped(device, staging, rows, len, |staging, sender| {
-            encoder.map_buffer_on_submit(staging, wgpu::MapMode::Read, .., move |r| {
-                // The receiver may be gone if the readback was dropped; nothing to report.
-                let _ = sender.send(r);
-            });
-        })
+        Self::map(device, staging, None, size as usize, Some(&*encoder))
     }
 
     /// Runs `start` in a validation scope: the copies are valid for a live device, so a
@@ -189,30 +176,26 @@ impl PendingReadback {
         })
     }
 
+    /// A readback of `staging`, its mapping asked for now (it completes once the work submitted
+    /// so far is done), or, with `on_submit`, when that encoder is submitted.
     fn map(
         device: &wgpu::Device,
         staging: wgpu::Buffer,
         rows: Option<(usize, usize)>,
         len: usize,
-    ) -> Self {
-        Self::mapped(device, staging, rows, len, |staging, sender| {
-            staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-                // The receiver may be gone if the readback was dropped; nothing to report.
-                let _ = sender.send(r);
-            });
-        })
-    }
-
-    /// A readback of `staging`, whose mapping `start` asks for with the sender to report to.
-    fn mapped(
-        device: &wgpu::Device,
-        staging: wgpu::Buffer,
-        rows: Option<(usize, usize)>,
-        len: usize,
-        start: impl FnOnce(&wgpu::Buffer, MapSender),
+        on_submit: Option<&wgpu::CommandEncoder>,
     ) -> Self {
         let (sender, result) = mpsc::channel();
-        start(&staging, sender);
+        let report = move |r: Result<(), wgpu::BufferAsyncError>| {
+            // The receiver may be gone if the readback was dropped; nothing to report.
+            let _ = sender.send(r);
+        };
+        match on_submit {
+            None => staging.slice(..).map_async(wgpu::MapMode::Read, report),
+            Some(encoder) => {
+                encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Read, .., report);
+            }
+        }
         Self {
             device: device.clone(),
             staging,

@@ -4,7 +4,7 @@
 use water_sphere::SphereWater;
 
 use crate::device_calls::{
-    check_limit, record_compute_pass, storage_buffer, uniform_buffer, validated,
+    bind_numbered, check_limit, record_compute_pass, storage_buffer, uniform_buffer, validated,
 };
 use crate::error::GpuError;
 use crate::pipelines::compute_pipeline;
@@ -91,17 +91,13 @@ impl VertexShift {
                     &self.amounts[i],
                     bytemuck::cast_slice(&words),
                 );
-                let entries = [(0, &self.uniforms), (3, &self.amounts[i]), (4, levels[i])].map(
-                    |(binding, buffer)| wgpu::BindGroupEntry {
-                        binding,
-                        resource: buffer.as_entire_binding(),
-                    },
-                );
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("sphere mean level shift"),
-                    layout: &self.pipeline.get_bind_group_layout(0),
-                    entries: &entries,
-                })
+                let buffers = [(0, &self.uniforms), (3, &self.amounts[i]), (4, levels[i])];
+                bind_numbered(
+                    device,
+                    &self.pipeline.get_bind_group_layout(0),
+                    "sphere mean level shift",
+                    buffers.map(|(binding, buffer)| (binding, buffer.as_entire_binding())),
+                )
             })
             .collect();
         record_compute_pass(
@@ -313,15 +309,8 @@ impl SphereLevels for SphereComputeWater {
                 self.fields[self.core.levels.current()].as_entire_binding(),
             ),
         ];
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
-            .into_iter()
-            .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource })
-            .collect();
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("sphere click"),
-            layout: &self.impulse_pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
+        let layout = self.impulse_pipeline.get_bind_group_layout(0);
+        let group = bind_numbered(&device, &layout, "sphere click", resources);
         record_compute_pass(
             encoder,
             "water sphere impulse",

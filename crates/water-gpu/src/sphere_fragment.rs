@@ -31,7 +31,7 @@ use water_sphere::SphereWater;
 
 use crate::device_calls::{check_limit, level_texture, uniform_buffer, validated};
 use crate::error::GpuError;
-use crate::pipelines::{full_screen_pass, full_screen_pipeline};
+use crate::pipelines::{full_screen_pass, full_screen_pipeline, record_add_delta_pass};
 use crate::readback::{f32s, PendingReadback};
 use crate::recording::record_texture_write;
 use crate::shaders;
@@ -269,29 +269,10 @@ impl SphereFragmentWater {
 
     /// Records `level + delta` rendered into `target` (`shaders/add_impulse_fragment.wgsl`).
     fn record_add_delta(&self, encoder: &mut wgpu::CommandEncoder, level: usize, target: usize) {
-        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-        let group = self
-            .core
-            .device
-            .create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("sphere fragment delta"),
-                layout: &self.impulse_pipeline.get_bind_group_layout(0),
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(&self.views[level]),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&view(&self.delta)),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::TextureView(&view(&self.dry)),
-                    },
-                ],
-            });
-        full_screen_pass(encoder, &self.views[target], &self.impulse_pipeline, &group);
+        let views = [&self.views[level], &self.views[target]];
+        let (device, pipeline) = (&self.core.device, &self.impulse_pipeline);
+        let textures = [&self.delta, &self.dry];
+        record_add_delta_pass(device, encoder, pipeline, false, views, textures);
     }
 
     /// Texels per row of the height textures: vertex `i` is at `(i % width, i / width)` (see

@@ -19,8 +19,9 @@
 //! subtracts `old` and stores with a wrap to i16, which is what a wrapping 16-bit subtract does;
 //! the damping `v - (v >> k)` never leaves the i16 range.
 //!
-//! Rows are walked like the signed kernels in `rows_x86`: the first and the last vector of the
-//! row are computed from the untouched `old` values before the loop and stored after it.
+//! Rows are walked as the signed kernels in `rows_x86` walk them, by its `walk_row!`: the first
+//! and the last vector of the row are computed from the untouched `old` values before the loop
+//! and stored after it.
 #![allow(unsafe_code, reason = "SIMD intrinsics and target_feature functions")]
 
 use std::arch::x86_64::{
@@ -29,6 +30,8 @@ use std::arch::x86_64::{
     _mm512_add_epi16, _mm512_and_si512, _mm512_loadu_si512, _mm512_set1_epi16, _mm512_sra_epi16,
     _mm512_srai_epi16, _mm512_storeu_si512, _mm512_sub_epi16, _mm512_xor_si512, _mm_cvtsi32_si128,
 };
+
+use super::rows_x86::walk_row;
 
 /// Generates one classic row kernel for one vector width.
 macro_rules! classic_row_kernel {
@@ -95,30 +98,14 @@ macro_rules! classic_row_kernel {
                 n: usize,
                 constants: ($vector, std::arch::x86_64::__m128i),
             ) {
-                const LANES: usize = $lanes;
-                let read = (rows.0, rows.1, rows.2, rows.3.cast_const());
-                let out = rows.3;
-                let last = n - 1; // first cell not updated
-                // SAFETY: every vector covers x..x+LANES with x >= 1 and x + LANES <= last, so it
-                // and its neighbours lie in 0..n.
+                // SAFETY: every vector covers x..x+LANES with x >= 1 and x + LANES <= n - 1, so
+                // it and its neighbours lie in 0..n.
                 unsafe {
-                    let tail_x = last - LANES;
-                    let tail = cells::<DAMPED>(read, tail_x, constants);
-                    let head = cells::<DAMPED>(read, 1, constants);
-                    let mut x = LANES;
-                    while x + 2 * LANES <= last {
-                        let v0 = cells::<DAMPED>(read, x, constants);
-                        let v1 = cells::<DAMPED>(read, x + LANES, constants);
-                        $store(out.add(x).cast(), v0);
-                        $store(out.add(x + LANES).cast(), v1);
-                        x += 2 * LANES;
-                    }
-                    if x + LANES <= last {
-                        let v = cells::<DAMPED>(read, x, constants);
-                        $store(out.add(x).cast(), v);
-                    }
-                    $store(out.add(1).cast(), head);
-                    $store(out.add(tail_x).cast(), tail);
+                    walk_row!(
+                        rows, n, $lanes,
+                        cells: |read, x| cells::<DAMPED>(read, x, constants),
+                        store: |out, x, v| $store(out.add(x).cast(), v),
+                    );
                 }
             }
 

@@ -20,6 +20,122 @@ use std::arch::x86_64::{
 use super::rows::RowKernel;
 use crate::params::StencilCoefficients;
 
+/// Walks cells `1..n - 1` of a row of `n >= lanes + 2` cells in vectors of `lanes` cells, as the
+/// module docs describe: the last vector and the first (cells `1..lanes + 1`, unaligned, so the
+/// loop starts at `x = lanes`, on a vector boundary of rows that start on one) are computed
+/// before anything is stored, from the untouched old values; then the vectors from `lanes` on,
+/// two at a time, each pair stored once both are computed, and one more where one fits; the
+/// first and the last are stored after them.
+///
+/// `rows` are the pointers `(up, mid, down, out)` to the row and its neighbours, `out` holding
+/// the old values on entry. `cells: |read, x| ...` is the vector of the cells from `x`, read
+/// through `read` (the four pointers, `out`'s as `*const`); `store: |out, x, v| ...` stores `v`
+/// at cell `x` through `out`. Both expand inside the caller's `unsafe` block, which answers for
+/// their bounds.
+///
+/// A macro rather than a function, as the kernels' helpers are: it expands inside the
+/// `#[target_feature]` function that walks the row, so the intrinsics inline and the vectors
+/// stay in registers. The signed AVX2 kernel here and both classic kernels (`classic_rows_x86`)
+/// walk their rows with it; the AVX-512 kernel, whose loop carries the centre row from one
+/// vector to the next, walks its own.
+macro_rules! walk_row {
+    (
+        $rows:expr, $n:expr, $lanes:expr,
+        cells: |$read:ident, $x:ident| $cells:expr,
+        store: |$out:ident, $at:ident, $v:ident| $store:expr $(,)?
+    ) => {{
+        let rows = $rows;
+        let $read = (rows.0, rows.1, rows.2, rows.3.cast_const());
+        let $out = rows.3;
+        let lanes: usize = $lanes;
+        let last: usize = $n - 1; // first cell not updated
+        let tail_x = last - lanes;
+        let tail = {
+            let $x = tail_x;
+            $cells
+        };
+        let head = {
+            let $x = 1;
+            $cells
+        };
+        let mut x = lanes;
+        while x + 2 * lanes <= last {
+            let v0 = {
+                let $x = x;
+                $cells
+            };
+            let v1 = {
+                let $x = x + lanes;
+                $cells
+            };
+            {
+                let ($at, $v) = (x, v0);
+                $store;
+            }
+            {
+                let ($at, $v) = (x + lanes, v1);
+                $store;
+            }
+            x += 2 * lanes;
+        }
+        if x + lanes <= last {
+            let v = {
+                let $x = x;
+                $cells
+            };
+            let ($at, $v) = (x, v);
+            $store;
+        }
+        {
+            let ($at, $v) = (1, head);
+            $store;
+        }
+        let ($at, $v) = (tail_x, tail);
+        $store;
+    }};
+}
+pub(super) use walk_row;
+
+/// The body of a signed row kernel over `up`, `mid`, `down`, `out` with coefficients `k`
+/// (the kernel's parameters, named by the caller): checks the rows' lengths, leaves rows too
+/// short for one vector and its two neighbours to the scalar loop, and otherwise runs
+/// `row::<DAMPED, UNIT_B>` (the kernel's row walk) with the two shortcuts this `k` allows.
+/// A macro so that the coefficients are splatted inside the caller's `#[target_feature]`
+/// function; the AVX2 and the AVX-512 kernels share it.
+macro_rules! wave_row_dispatch {
+    (
+        $up:ident, $mid:ident, $down:ident, $out:ident, $k:ident;
+        lanes: $lanes:expr, splat: $splat:ident, row: $row:ident
+    ) => {{
+        let n = $mid.len();
+        assert!(
+            $up.len() >= n && $down.len() >= n && $out.len() >= n,
+            "row lengths"
+        );
+        if n < $lanes + 2 {
+            super::rows::wave_row_interior_scalar($up, $mid, $down, $out, $k);
+            return;
+        }
+        let coefficients = ($splat($k.a), $splat($k.b), $splat($k.d));
+        let rows = (
+            $up.as_ptr(),
+            $mid.as_ptr(),
+            $down.as_ptr(),
+            $out.as_mut_ptr(),
+        );
+        // SAFETY: the caller has the row walk's target feature; n >= LANES + 2 was checked
+        // above.
+        unsafe {
+            match ($k.d != 1.0, $k.b == 1.0) {
+                (true, true) => $row::<true, true>(rows, n, coefficients),
+                (true, false) => $row::<true, false>(rows, n, coefficients),
+                (false, true) => $row::<false, true>(rows, n, coefficients),
+                (false, false) => $row::<false, false>(rows, n, coefficients),
+            }
+        }
+    }};
+}
+
 /// Generates one row kernel for one vector width.
 ///
 /// `DAMPED = false` skips the multiplication by `d = 1`, and `UNIT_B = true` the one by
@@ -83,52 +199,18 @@ macro_rules! wave_row_kernel {
                 n: usize,
                 coefficients: ($vector, $vector, $vector),
             ) {
-                const LANES: usize = $lanes;
-                let read = (rows.0, rows.1, rows.2, rows.3.cast_const());
-                let out = rows.3;
-                let last = n - 1; // first cell not updated
-                // SAFETY: every vector covers x..x+LANES with x >= 1 and x + LANES <= last, so it
-                // and its neighbours lie in 0..n.
+                // SAFETY: every vector covers x..x+LANES with x >= 1 and x + LANES <= n - 1, so
+                // it and its neighbours lie in 0..n.
                 unsafe {
-                    let tail_x = last - LANES;
-                    let tail = cells::<DAMPED, UNIT_B>(read, tail_x, coefficients);
-                    // Cells 1..LANES+1 as one unaligned vector, so the loop starts at x = LANES,
-                    // on a vector boundary of rows that start on one.
-                    let head = cells::<DAMPED, UNIT_B>(read, 1, coefficients);
-                    let mut x = LANES;
-                    while x + 2 * LANES <= last {
-                        let v0 = cells::<DAMPED, UNIT_B>(read, x, coefficients);
-                        let v1 = cells::<DAMPED, UNIT_B>(read, x + LANES, coefficients);
-                        $store(out.add(x), v0);
-                        $store(out.add(x + LANES), v1);
-                        x += 2 * LANES;
-                    }
-                    if x + LANES <= last {
-                        let v = cells::<DAMPED, UNIT_B>(read, x, coefficients);
-                        $store(out.add(x), v);
-                    }
-                    $store(out.add(1), head);
-                    $store(out.add(tail_x), tail);
+                    walk_row!(
+                        rows, n, $lanes,
+                        cells: |read, x| cells::<DAMPED, UNIT_B>(read, x, coefficients),
+                        store: |out, x, v| $store(out.add(x), v),
+                    );
                 }
             }
 
-            let n = mid.len();
-            assert!(up.len() >= n && down.len() >= n && out.len() >= n, "row lengths");
-            if n < $lanes + 2 {
-                super::rows::wave_row_interior_scalar(up, mid, down, out, k);
-                return;
-            }
-            let coefficients = ($splat(k.a), $splat(k.b), $splat(k.d));
-            let rows = (up.as_ptr(), mid.as_ptr(), down.as_ptr(), out.as_mut_ptr());
-            // SAFETY: same feature as this function; n >= LANES + 2 was checked above.
-            unsafe {
-                match (k.d != 1.0, k.b == 1.0) {
-                    (true, true) => row::<true, true>(rows, n, coefficients),
-                    (true, false) => row::<true, false>(rows, n, coefficients),
-                    (false, true) => row::<false, true>(rows, n, coefficients),
-                    (false, false) => row::<false, false>(rows, n, coefficients),
-                }
-            }
+            wave_row_dispatch!(up, mid, down, out, k; lanes: $lanes, splat: $splat, row: row);
         }
     };
 }
@@ -157,30 +239,7 @@ pub(super) unsafe fn wave_row_interior_avx512(
     out: &mut [f32],
     k: StencilCoefficients,
 ) {
-    let n = mid.len();
-    assert!(
-        up.len() >= n && down.len() >= n && out.len() >= n,
-        "row lengths"
-    );
-    if n < 16 + 2 {
-        super::rows::wave_row_interior_scalar(up, mid, down, out, k);
-        return;
-    }
-    let coefficients = (
-        _mm512_set1_ps(k.a),
-        _mm512_set1_ps(k.b),
-        _mm512_set1_ps(k.d),
-    );
-    let rows = (up.as_ptr(), mid.as_ptr(), down.as_ptr(), out.as_mut_ptr());
-    // SAFETY: same feature as this function; n >= 18 was checked above.
-    unsafe {
-        match (k.d != 1.0, k.b == 1.0) {
-            (true, true) => row512::<true, true>(rows, n, coefficients),
-            (true, false) => row512::<true, false>(rows, n, coefficients),
-            (false, true) => row512::<false, true>(rows, n, coefficients),
-            (false, false) => row512::<false, false>(rows, n, coefficients),
-        }
-    }
+    wave_row_dispatch!(up, mid, down, out, k; lanes: 16, splat: _mm512_set1_ps, row: row512);
 }
 
 /// 16 cells at `x` from their four neighbour vectors, in the scalar kernel's order.

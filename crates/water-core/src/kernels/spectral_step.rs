@@ -40,8 +40,8 @@ pub struct SpectralStep {
     rows_inverse: Arc<dyn ComplexToReal<f32>>,
     columns_forward: Arc<dyn Fft<f32>>,
     columns_inverse: Arc<dyn Fft<f32>>,
-    /// `(cos(omega_k dt) - 1) / (W H)` per mode ([`mode_factor`]), column-major: `[x * H + y]` for the spectrum's
-    /// column `x` (`0..=W/2`) and row `y`.
+    /// `(cos(omega_k dt) - 1) / (W H)` per mode ([`mode_factor`]), column-major: `[x * H + y]`
+    /// for the spectrum's column `x` (`0..=W/2`) and row `y`.
     factors: Vec<f32>,
     /// The row transforms, `H` rows of `W/2 + 1` values.
     rows: Vec<Complex<f32>>,
@@ -341,8 +341,9 @@ fn transform_columns(
 }
 
 /// How many columns of `from` one pass of [`transpose`] moves: 8 complex values, 64 bytes of
-/// each row (one or two cache lines) read together. Column by column, every value read was a line of its own, and where
-/// a row is a power of two long the rows' lines fall in one cache set and evict each other.
+/// each row (one or two cache lines) read together. Column by column, every value read was a
+/// line of its own, and where a row is a power of two long the rows' lines fall in one cache
+/// set and evict each other.
 const TRANSPOSE_BLOCK: usize = 8;
 
 /// `to[c * rows + r] = from[r * cols + c]` for a `rows x cols` row-major `from`, a block of

@@ -174,13 +174,7 @@ impl AmbientSea {
         crate::error::finite("amplitude", amplitude)?;
         crate::error::positive("wavelength", wavelength)?;
         crate::error::finite("choppiness", choppiness)?;
-        if !(0.0..=2.0).contains(&choppiness) {
-            return Err(WaterError::OutOfRange {
-                name: "choppiness",
-                value: choppiness,
-                range: "[0, 2]",
-            });
-        }
+        crate::error::within("choppiness", choppiness, (0.0, 2.0), "[0, 2]")?;
         let airy = AiryDispersion::new(gravity, 0.0, crate::WATER_DENSITY, depth)?;
         let k = std::f64::consts::TAU / wavelength;
         Ok(Self::of_tiles(

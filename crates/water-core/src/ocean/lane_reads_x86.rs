@@ -427,6 +427,7 @@ mod tests {
     use crate::ocean::lane_reads::{displacement_read, height_read};
     use crate::ocean::point_reads_x86;
     use crate::ocean::sea_frame::tests::choppy_frame;
+    use crate::ocean::tile_taps::tests::scattered;
     use crate::ocean::tile_taps_x86::Avx2;
 
     #[test]
@@ -439,15 +440,7 @@ mod tests {
         let tiles = frame.tiles();
         let side = tiles[0].spacing * tiles[0].cells as f64;
         // Scattered points, points on the tiles' edges (wrapped reads) and far ones.
-        let mut points: Vec<[f64; 2]> = (0..4000)
-            .map(|i| {
-                let i = f64::from(i);
-                [
-                    (i * 0.618).fract() * 3.0 * side - side,
-                    (i * 0.414).fract() * side,
-                ]
-            })
-            .collect();
+        let mut points = scattered(side, 4000);
         for tile in tiles {
             let edge = tile.spacing * tile.cells as f64;
             points.extend((0..64).map(|i| [edge - 0.3 * tile.spacing * f64::from(i % 9), -edge]));

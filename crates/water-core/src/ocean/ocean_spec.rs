@@ -1,6 +1,6 @@
 //! [`OceanSpec`]: everything that defines an ambient sea (a scenario's `[ocean]` table).
 
-use crate::error::{finite, Result, WaterError};
+use crate::error::{finite, within, Result, WaterError};
 use crate::ocean::spectrum::WaveSpectrum;
 use crate::ocean::spreading::{DirectionalSpreading, DEFAULT_SPREADING};
 
@@ -125,13 +125,7 @@ impl OceanSpec {
         crate::depth::check_gravity(self.gravity)?;
         self.directional_spreading()?;
         finite("choppiness", self.choppiness)?;
-        if !(CHOPPINESS_RANGE.0..=CHOPPINESS_RANGE.1).contains(&self.choppiness) {
-            return Err(WaterError::OutOfRange {
-                name: "choppiness",
-                value: self.choppiness,
-                range: "[0, 2]",
-            });
-        }
+        within("choppiness", self.choppiness, CHOPPINESS_RANGE, "[0, 2]")?;
         if let Some(d) = self.depth {
             crate::airy::AiryDispersion::new(self.gravity, 0.0, crate::WATER_DENSITY, Some(d))?;
             if let WaveSpectrum::Tma { depth, .. } = self.spectrum {

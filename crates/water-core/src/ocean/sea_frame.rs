@@ -318,6 +318,16 @@ impl SeaFrame {
         out
     }
 
+    /// The heights at the fixed world points under `positions` (their `z` aside), as one batch
+    /// ([`SeaFrame::heights_into`]), with those points: where the batched
+    /// [`HeightSource::levels_at`] of the sea, alone or under other water, starts.
+    pub(super) fn heights_under(&self, positions: &[Vec3]) -> (Vec<Vec2>, Vec<f32>) {
+        let points: Vec<Vec2> = positions.iter().map(|p| p.truncate()).collect();
+        let mut heights = vec![0.0; points.len()];
+        self.heights_into(&points, &mut heights);
+        (points, heights)
+    }
+
     /// Full samples at many fixed world points, in parallel for long batches.
     ///
     /// # Panics
@@ -328,14 +338,18 @@ impl SeaFrame {
 }
 
 /// What a batch asks of each point.
-trait PointQuery {
+trait PointQuery: Sized {
     /// The answer at one point.
     type Answer: Send;
     /// The answer at `p`, read through `lanes`.
     fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> Self::Answer;
-    /// The answers at `points` on this thread, in AVX2 vectors.
+    /// The answers at `points` on this thread, in AVX2 vectors. By default each point alone
+    /// ([`PointQuery::at`] compiled for AVX2): queries with a lane-by-lane form override it.
     #[cfg(target_arch = "x86_64")]
-    fn serial_avx2(frame: &SeaFrame, avx2: Avx2, points: &[Vec2], out: &mut [Self::Answer]);
+    fn serial_avx2(frame: &SeaFrame, avx2: Avx2, points: &[Vec2], out: &mut [Self::Answer]) {
+        // SAFETY: `avx2` exists, so the CPU has AVX2.
+        unsafe { frame.each_point_avx2::<Self>(avx2, points, out) };
+    }
 }
 
 /// The height at each point ([`SeaFrame::height`]).
@@ -354,7 +368,7 @@ impl PointQuery for HeightQuery {
     }
 }
 
-/// The whole sample at each point ([`SeaFrame::sample`]).
+/// The whole sample at each point ([`SeaFrame::sample`]), each point alone on AVX2 too.
 struct SampleQuery;
 
 impl PointQuery for SampleQuery {
@@ -362,12 +376,6 @@ impl PointQuery for SampleQuery {
     #[inline(always)]
     fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> SeaSample {
         frame.sample_with(lanes, p)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn serial_avx2(frame: &SeaFrame, avx2: Avx2, points: &[Vec2], out: &mut [SeaSample]) {
-        // SAFETY: `avx2` exists, so the CPU has AVX2.
-        unsafe { frame.each_point_avx2::<Self>(avx2, points, out) };
     }
 }
 
@@ -383,23 +391,16 @@ impl HeightSource for SeaFrame {
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
-        Some(SurfaceLevel {
-            point: Vec3::new(position.x, position.y, self.height(position.truncate())),
-            up: Vec3::Z,
-        })
+        let height = self.height(position.truncate());
+        Some(SurfaceLevel::z_up(position, height))
     }
 
     /// The heights as one batch ([`SeaFrame::heights_into`]: the same bits as one at a time).
     fn levels_at(&self, positions: &[Vec3], out: &mut [Option<SurfaceLevel>]) {
         assert_eq!(positions.len(), out.len(), "one answer per position");
-        let points: Vec<Vec2> = positions.iter().map(|p| p.truncate()).collect();
-        let mut heights = vec![0.0; points.len()];
-        self.heights_into(&points, &mut heights);
+        let (_, heights) = self.heights_under(positions);
         for ((o, p), h) in out.iter_mut().zip(positions).zip(heights) {
-            *o = Some(SurfaceLevel {
-                point: Vec3::new(p.x, p.y, h),
-                up: Vec3::Z,
-            });
+            *o = Some(SurfaceLevel::z_up(*p, h));
         }
     }
 }

@@ -70,27 +70,20 @@ impl<W: HeightSource + ?Sized> HeightSource for SeaWithWater<'_, W> {
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
-        Some(SurfaceLevel {
-            point: Vec3::new(position.x, position.y, self.height(position.truncate())),
-            up: Vec3::Z,
-        })
+        let height = self.height(position.truncate());
+        Some(SurfaceLevel::z_up(position, height))
     }
 
     /// The sea's heights as one batch and the water's levels as one, added as
     /// [`SeaWithWater::height`] adds them (the same bits as one at a time).
     fn levels_at(&self, positions: &[Vec3], out: &mut [Option<SurfaceLevel>]) {
         assert_eq!(positions.len(), out.len(), "one answer per position");
-        let points: Vec<Vec2> = positions.iter().map(|p| p.truncate()).collect();
-        let mut sea = vec![0.0; points.len()];
-        self.sea.heights_into(&points, &mut sea);
+        let (points, sea) = self.sea.heights_under(positions);
         let on_still_level: Vec<Vec3> = points.iter().map(|p| p.extend(0.0)).collect();
         self.water.levels_at(&on_still_level, out);
         for ((o, p), sea) in out.iter_mut().zip(positions).zip(sea) {
             let interactive = o.map_or(0.0, |l| l.point.z);
-            *o = Some(SurfaceLevel {
-                point: Vec3::new(p.x, p.y, sea + interactive),
-                up: Vec3::Z,
-            });
+            *o = Some(SurfaceLevel::z_up(*p, sea + interactive));
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Wind-sea frequency spectra `S(omega)` (m^2 s): how the sea's variance is spread over wave
 //! frequencies. `../../docs/math.md` section 14 gives the formulas and their sources.
 
-use crate::error::{positive, Result, WaterError};
+use crate::error::{positive, within, Result, WaterError};
 
 /// Phillips' constant of the Pierson-Moskowitz spectrum.
 pub const PIERSON_MOSKOWITZ_ALPHA: f64 = 8.1e-3;
@@ -115,13 +115,7 @@ impl WaveSpectrum {
         if let Some((fetch, gamma)) = parameters.fetch_limited {
             in_open_closed("fetch", fetch, FETCH_RANGE, "(0, 1e7] m")?;
             crate::error::finite("peak_enhancement", gamma)?;
-            if !(PEAK_ENHANCEMENT_RANGE.0..=PEAK_ENHANCEMENT_RANGE.1).contains(&gamma) {
-                return Err(WaterError::OutOfRange {
-                    name: "peak_enhancement",
-                    value: gamma,
-                    range: "[1, 20]",
-                });
-            }
+            within("peak_enhancement", gamma, PEAK_ENHANCEMENT_RANGE, "[1, 20]")?;
         }
         if let Some(depth) = parameters.depth {
             in_open_closed(

@@ -4,7 +4,7 @@
 
 use std::f64::consts::PI;
 
-use crate::error::{finite, Result, WaterError};
+use crate::error::{finite, within, Result};
 
 /// The spreading exponents accepted: 1 (broad) to 1e4 (a swell from one direction, about a
 /// degree wide).
@@ -25,18 +25,13 @@ impl DirectionalSpreading {
     /// exponent `s`.
     ///
     /// # Errors
-    /// [`WaterError::NotFinite`] for a NaN or infinite direction, [`WaterError::OutOfRange`]
-    /// for `s` outside [1, 1e4] (key `spreading`).
+    /// [`WaterError::NotFinite`](crate::WaterError::NotFinite) for a NaN or infinite
+    /// direction, [`WaterError::OutOfRange`](crate::WaterError::OutOfRange) for `s` outside
+    /// [1, 1e4] (key `spreading`).
     pub fn new(direction_degrees: f64, s: f64) -> Result<Self> {
         finite("direction", direction_degrees)?;
         finite("spreading", s)?;
-        if !(SPREADING_RANGE.0..=SPREADING_RANGE.1).contains(&s) {
-            return Err(WaterError::OutOfRange {
-                name: "spreading",
-                value: s,
-                range: "[1, 1e4]",
-            });
-        }
+        within("spreading", s, SPREADING_RANGE, "[1, 1e4]")?;
         Ok(Self {
             // Reduced to one turn first: a direction whole turns away is the same direction,
             // and radians of 1e300 degrees would leave no bits for the angle between a wave and

@@ -198,11 +198,10 @@ pub(super) mod tests {
         sum
     }
 
-    /// Points over each tile and across its edges: negative coordinates, and the last and first
-    /// samples of a row or column (where the four columns or rows wrap).
-    fn places(tile: &TileFields) -> Vec<[f64; 2]> {
-        let side = tile.spacing * tile.cells as f64;
-        let mut places: Vec<[f64; 2]> = (0..400)
+    /// `count` points scattered over `[-side, 2 side) x [0, side)`: three tiles of side `side`
+    /// across, the first at negative coordinates (where the reads wrap).
+    pub(in crate::ocean) fn scattered(side: f64, count: u32) -> Vec<[f64; 2]> {
+        (0..count)
             .map(|i| {
                 let i = f64::from(i);
                 [
@@ -210,7 +209,14 @@ pub(super) mod tests {
                     (i * 0.414).fract() * side,
                 ]
             })
-            .collect();
+            .collect()
+    }
+
+    /// Points over each tile and across its edges: negative coordinates, and the last and first
+    /// samples of a row or column (where the four columns or rows wrap).
+    fn places(tile: &TileFields) -> Vec<[f64; 2]> {
+        let side = tile.spacing * tile.cells as f64;
+        let mut places = scattered(side, 400);
         for k in 0..40 {
             let along = f64::from(k) / 40.0 * side;
             let edge = side - (f64::from(k % 8) - 3.5) * 0.4 * tile.spacing;

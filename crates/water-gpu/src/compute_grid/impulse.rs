@@ -7,9 +7,8 @@ use std::collections::HashMap;
 use water_core::GridMode;
 
 use super::{ComputeGrid, IMPULSE_GROUP};
-use crate::device_calls::record_compute_pass;
+use crate::device_calls::{bind_numbered, record_compute_pass};
 use crate::error::GpuError;
-use crate::grid_core::LevelStore;
 use crate::storage::StorageFormat;
 use crate::uniforms::{mode_code, ImpulseCell, ImpulseUniforms, ImpulseWord};
 
@@ -24,10 +23,6 @@ impl ComputeGrid {
         displacement: bool,
     ) -> Result<(), GpuError> {
         use wgpu::util::DeviceExt;
-        self.invalidate_level();
-        if cells.is_empty() {
-            return Ok(());
-        }
         let (count, entries): (usize, Vec<u8>) = match self.storage {
             StorageFormat::F32 => (cells.len(), bytemuck::cast_slice(cells).to_vec()),
             StorageFormat::F16 => {
@@ -66,35 +61,20 @@ impl ComputeGrid {
         if displacement {
             levels.push(self.core.levels.previous());
         }
+        let layout = self.impulse_pipeline.get_bind_group_layout(0);
         let groups: Vec<wgpu::BindGroup> = levels
             .iter()
             .map(|&level| {
-                let mut entries = vec![
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: uniform.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: amounts.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: field_binding,
-                        resource: self.fields[level].as_entire_binding(),
-                    },
+                let mut resources = vec![
+                    (0, uniform.as_entire_binding()),
+                    (1, amounts.as_entire_binding()),
+                    (field_binding, self.fields[level].as_entire_binding()),
                 ];
                 // The f16 kernel leaves land to the host (`impulse_words`), so it binds no land.
                 if self.storage == StorageFormat::F32 {
-                    entries.push(wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: self.land.as_entire_binding(),
-                    });
+                    resources.push((2, self.land.as_entire_binding()));
                 }
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("water impulse"),
-                    layout: &self.impulse_pipeline.get_bind_group_layout(0),
-                    entries: &entries,
-                })
+                bind_numbered(device, &layout, "water impulse", resources)
             })
             .collect();
         record_compute_pass(

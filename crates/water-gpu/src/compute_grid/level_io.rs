@@ -5,8 +5,7 @@ use water_core::{GridMode, LandMask};
 
 use super::ComputeGrid;
 use crate::error::GpuError;
-use crate::grid_core::LevelIo;
-use crate::grid_core::LevelStore;
+use crate::grid_core::{check_level_len, LevelIo, LevelStore};
 use crate::readback::{f32s, i32s, PendingReadback};
 use crate::storage::{check_f16_range, pack_f16_rows, unpack_f16_rows, StorageFormat};
 
@@ -14,16 +13,8 @@ impl ComputeGrid {
     pub(super) fn upload(&mut self, current: &[u8], previous: &[u8]) -> Result<(), GpuError> {
         let expected = self.fields[0].size() as usize;
         for (what, bytes) in [("current level", current), ("previous level", previous)] {
-            if bytes.len() != expected {
-                return Err(water_core::WaterError::SizeMismatch {
-                    what,
-                    width: self.core.spec.size.width(),
-                    height: self.core.spec.size.height(),
-                    expected: expected / 4,
-                    actual: bytes.len() / 4,
-                }
-                .into());
-            }
+            // In words: the bytes are always whole words (cast from f32, i32 or u32).
+            check_level_len(self.core.spec.size, what, expected / 4, bytes.len() / 4)?;
         }
         self.invalidate_level();
         self.core
@@ -100,16 +91,7 @@ impl LevelIo for ComputeGrid {
             StorageFormat::F16 => {
                 let expected = self.values_per_level();
                 for (what, values) in [("current level", current), ("previous level", previous)] {
-                    if values.len() != expected {
-                        return Err(water_core::WaterError::SizeMismatch {
-                            what,
-                            width: self.core.spec.size.width(),
-                            height: self.core.spec.size.height(),
-                            expected,
-                            actual: values.len(),
-                        }
-                        .into());
-                    }
+                    check_level_len(self.core.spec.size, what, expected, values.len())?;
                     check_f16_range(what, values)?;
                 }
                 let width = self.core.spec.size.width();

@@ -13,11 +13,12 @@ use water_core::{check_dispersive_dt, sponge_factors, AiryDispersion, Boundary, 
 
 use super::ComputeGrid;
 use crate::device_calls::{
-    check_limit, check_storage_bytes, storage_buffer, uniform_buffer, validated,
+    check_limit, check_storage_bytes, filled_storage_buffer, storage_buffer, uniform_buffer,
+    validated,
 };
 use crate::error::GpuError;
 use crate::fft_twiddles::twiddles;
-use crate::pipelines::compute_pipelines_sharing;
+use crate::pipelines::{compute_buffer_entries, compute_pipelines_sharing};
 use crate::shaders;
 use crate::spec::GridSpec;
 use crate::storage_format::StorageFormat;
@@ -94,20 +95,6 @@ fn check_spectral_spec(
     Ok(())
 }
 
-/// One binding of the shared layout, visible to compute.
-fn entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 impl SpectralPlan {
     /// The plan for `spec` under `airy`, or the reason the GPU cannot step it.
     ///
@@ -164,11 +151,7 @@ impl SpectralPlan {
         let (layout, pipelines) = validated(device, || {
             let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("water spectral step"),
-                entries: &kinds
-                    .iter()
-                    .zip(0..)
-                    .map(|(&ty, binding)| entry(binding, ty))
-                    .collect::<Vec<_>>(),
+                entries: &compute_buffer_entries(&kinds),
             });
             let pipelines = compute_pipelines_sharing(
                 device,
@@ -179,11 +162,7 @@ impl SpectralPlan {
             );
             (layout, pipelines)
         })?;
-        let filled = |label: &str, bytes: &[u8]| {
-            let buffer = storage_buffer(device, label, bytes.len() as u64);
-            queue.write_buffer(&buffer, 0, bytes);
-            buffer
-        };
+        let filled = |label: &str, bytes: &[u8]| filled_storage_buffer(device, queue, label, bytes);
         let placeholder = |label: &str| storage_buffer(device, label, 16);
         Ok(Self {
             layout,
@@ -241,11 +220,7 @@ impl SpectralPlan {
                 x.iter().zip(y).map(|(&x, &y)| [x, y])
             })
             .collect();
-        let filled = |label: &str, bytes: &[u8]| {
-            let buffer = storage_buffer(device, label, bytes.len() as u64);
-            queue.write_buffer(&buffer, 0, bytes);
-            buffer
-        };
+        let filled = |label: &str, bytes: &[u8]| filled_storage_buffer(device, queue, label, bytes);
         self.factors = filled(
             "water depth multipliers",
             bytemuck::cast_slice(&multipliers),

@@ -2,7 +2,7 @@
 //! the renderers (`shaders/surface_normals.wgsl`, one compute pass).
 
 use super::{ComputeGrid, TILE};
-use crate::device_calls::{record_compute_pass, validated};
+use crate::device_calls::{bind_numbered, made_on_first_use, record_compute_pass};
 use crate::error::GpuError;
 use crate::grid_core::SurfaceStore;
 use crate::normal_height::NormalHeightTexture;
@@ -17,12 +17,9 @@ impl SurfaceStore for ComputeGrid {
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
         let device = self.core.device.clone();
-        if self.surface_pipeline.is_none() {
-            let pipeline = validated(&device, || {
-                compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", "main")
-            })?;
-            self.surface_pipeline = Some(pipeline);
-        }
+        let pipeline = made_on_first_use(&device, &mut self.surface_pipeline, || {
+            compute_pipeline(&device, shaders::SURFACE_NORMALS, "surface_normals", "main")
+        })?;
         let (field, size) = (
             &self.fields[self.core.levels.current()],
             self.core.spec.size,
@@ -31,38 +28,21 @@ impl SurfaceStore for ComputeGrid {
         let surface = core.surface.get_or_insert_with(|| {
             NormalHeightTexture::new(&device, &core.spec, self.storage, true)
         });
-        let Some(pipeline) = &self.surface_pipeline else {
-            unreachable!("made above");
-        };
         // One field buffer, seen as f32 (1), i32 (2) and packed f16 (6) words: the uniforms say
         // which view the pass reads.
         let field = field.as_entire_binding();
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water surface"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: surface.uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: field.clone(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: field.clone(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 6,
-                    resource: field,
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::TextureView(&surface.view),
-                },
+        let group = bind_numbered(
+            &device,
+            &pipeline.get_bind_group_layout(0),
+            "water surface",
+            [
+                (0, surface.uniforms.as_entire_binding()),
+                (1, field.clone()),
+                (2, field.clone()),
+                (6, field),
+                (3, wgpu::BindingResource::TextureView(&surface.view)),
             ],
-        });
+        );
         record_compute_pass(
             encoder,
             "water normal and height",

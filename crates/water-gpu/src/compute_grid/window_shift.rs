@@ -1,12 +1,12 @@
 //! Window shifts on [`ComputeGrid`]: both levels moved by `shaders/shift_window.wgsl` (see
-//! `crate::window_shift`, which the fragment backend shares).
+//! `crate::window_shift`, which the fragment backend shares; `grid_core.rs` records a shift's
+//! steps in order for both).
 
 use wgpu::util::DeviceExt;
 
 use super::ComputeGrid;
-use crate::device_calls::{record_compute_pass, validated};
+use crate::device_calls::{bind_in_order, made_on_first_use, record_compute_pass};
 use crate::error::GpuError;
-use crate::grid_core::LevelStore;
 use crate::grid_core::ShiftStore;
 use crate::pipelines::compute_pipeline;
 use crate::recording::record_buffer_write;
@@ -19,28 +19,18 @@ use crate::window_shift::ShiftPlan;
 const SHIFT_GROUP: u32 = 8;
 
 impl ShiftStore for ComputeGrid {
-    /// What [`crate::GpuGridWater::encode_shift_window`] records on this backend.
-    fn record_shift_window(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        dx: isize,
-        dy: isize,
-    ) -> Result<(), GpuError> {
-        // The kernel first: if it cannot be built, nothing has moved.
-        if self.shift_pipeline.is_none() {
-            let device = &self.core.device;
-            self.shift_pipeline = Some(validated(device, || {
-                compute_pipeline(device, shaders::SHIFT_WINDOW, "shift_window", "main")
-            })?);
-        }
-        let plan = ShiftPlan::new(
-            &self.core.spec,
-            &self.core.levels,
-            &mut self.core.land_parts,
-            (dx, dy),
-        )?;
+    /// The kernel, made by the first shift.
+    fn prepare_shift(&mut self) -> Result<(), GpuError> {
+        let device = &self.core.device;
+        made_on_first_use(device, &mut self.shift_pipeline, || {
+            compute_pipeline(device, shaders::SHIFT_WINDOW, "shift_window", "main")
+        })?;
+        Ok(())
+    }
+
+    /// One dispatch of the kernel per move, its uniforms made for this shift.
+    fn record_level_moves(&mut self, encoder: &mut wgpu::CommandEncoder, plan: &ShiftPlan) {
         let shift = plan.shift;
-        self.invalidate_level();
         let size = self.core.spec.size;
         let row_words = self.storage.words_per_row(size.width()) as u32;
         let uniforms = ShiftUniforms {
@@ -53,40 +43,26 @@ impl ShiftStore for ComputeGrid {
             rim: shift.rim as u32,
             channels: self.channels,
         };
-        let uniform = self
-            .core
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("water window shift"),
-                contents: bytemuck::bytes_of(&uniforms),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
-        let pipeline = self.shift_pipeline.as_ref().expect("made above");
+        let device = &self.core.device;
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("water window shift"),
+            contents: bytemuck::bytes_of(&uniforms),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let Some(pipeline) = &self.shift_pipeline else {
+            unreachable!("made by prepare_shift");
+        };
         let layout = pipeline.get_bind_group_layout(0);
         let groups: Vec<wgpu::BindGroup> = plan
             .moves
             .iter()
             .map(|&(from, to)| {
-                self.core
-                    .device
-                    .create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("water window shift"),
-                        layout: &layout,
-                        entries: &[
-                            wgpu::BindGroupEntry {
-                                binding: 0,
-                                resource: uniform.as_entire_binding(),
-                            },
-                            wgpu::BindGroupEntry {
-                                binding: 1,
-                                resource: self.fields[from].as_entire_binding(),
-                            },
-                            wgpu::BindGroupEntry {
-                                binding: 2,
-                                resource: self.fields[to].as_entire_binding(),
-                            },
-                        ],
-                    })
+                let resources = [
+                    uniform.as_entire_binding(),
+                    self.fields[from].as_entire_binding(),
+                    self.fields[to].as_entire_binding(),
+                ];
+                bind_in_order(device, &layout, "water window shift", resources)
             })
             .collect();
         record_compute_pass(
@@ -100,14 +76,10 @@ impl ShiftStore for ComputeGrid {
                 1,
             ],
         );
-        self.core.levels.after_shift();
-        record_buffer_write(
-            &self.core.device,
-            encoder,
-            &self.land,
-            bytemuck::cast_slice(&plan.land_flags),
-        );
-        self.core.land_mask = plan.land;
-        Ok(())
+    }
+
+    fn record_land_flags(&self, encoder: &mut wgpu::CommandEncoder, flags: &[u32]) {
+        let bytes: &[u8] = bytemuck::cast_slice(flags);
+        record_buffer_write(&self.core.device, encoder, &self.land, bytes);
     }
 }

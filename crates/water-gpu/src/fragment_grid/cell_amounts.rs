@@ -8,7 +8,6 @@ use water_core::GridMode;
 use super::level_io::texel_bytes;
 use super::FragmentGrid;
 use crate::error::GpuError;
-use crate::grid_core::LevelStore;
 use crate::recording::record_texture_write;
 use crate::uniforms::ImpulseCell;
 
@@ -22,11 +21,7 @@ impl FragmentGrid {
         cells: &[ImpulseCell],
         displacement: bool,
     ) -> Result<(), GpuError> {
-        self.invalidate_level();
         let size = self.core.spec.size;
-        if cells.is_empty() {
-            return Ok(());
-        }
         let w = size.width() as u32;
         let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
         for c in cells {

@@ -6,7 +6,7 @@ use water_core::GridMode;
 
 use super::FragmentGrid;
 use crate::error::GpuError;
-use crate::grid_core::{LevelIo, LevelStore};
+use crate::grid_core::{check_level_len, LevelIo, LevelStore};
 use crate::readback::{f32s, i32s, read_texture};
 
 /// Bytes per texel of a field format.
@@ -47,6 +47,12 @@ impl FragmentGrid {
         );
     }
 
+    /// Sets the current and the previous level to texels as stored (the uploads' last step).
+    fn write_levels(&self, current: &[u8], previous: &[u8]) {
+        self.write_field(self.core.levels.current(), current);
+        self.write_field(self.core.levels.previous(), previous);
+    }
+
     /// Reads texture `index` back, without row padding.
     pub(super) fn read_texture(&self, index: usize) -> Result<Vec<u8>, GpuError> {
         read_texture(
@@ -69,16 +75,7 @@ impl LevelIo for FragmentGrid {
             1
         };
         for (what, level) in [("current level", current), ("previous level", previous)] {
-            if level.len() != cells * channels {
-                return Err(water_core::WaterError::SizeMismatch {
-                    what,
-                    width: self.core.spec.size.width(),
-                    height: self.core.spec.size.height(),
-                    expected: cells * channels,
-                    actual: level.len(),
-                }
-                .into());
-            }
+            check_level_len(self.core.spec.size, what, cells * channels, level.len())?;
         }
         self.invalidate_level();
         // Interleave split channels into RG texels.
@@ -91,12 +88,8 @@ impl LevelIo for FragmentGrid {
                     .collect()
             }
         };
-        self.write_field(
-            self.core.levels.current(),
+        self.write_levels(
             bytemuck::cast_slice(&texels(current)),
-        );
-        self.write_field(
-            self.core.levels.previous(),
             bytemuck::cast_slice(&texels(previous)),
         );
         Ok(())
@@ -111,12 +104,8 @@ impl LevelIo for FragmentGrid {
                 .check_len("classic level", level.len())?;
         }
         let widen = |v: &[i16]| v.iter().map(|&x| i32::from(x)).collect::<Vec<i32>>();
-        self.write_field(
-            self.core.levels.current(),
+        self.write_levels(
             bytemuck::cast_slice(&widen(current)),
-        );
-        self.write_field(
-            self.core.levels.previous(),
             bytemuck::cast_slice(&widen(previous)),
         );
         Ok(())

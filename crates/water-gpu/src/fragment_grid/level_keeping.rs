@@ -9,7 +9,7 @@ use water_core::GridMode;
 use super::level_io::texel_bytes;
 use super::FragmentGrid;
 use crate::keeper::carried::Amounts;
-use crate::pipelines::full_screen_pass;
+use crate::pipelines::record_add_delta_pass;
 use crate::recording::record_texture_write;
 
 impl FragmentGrid {
@@ -64,31 +64,10 @@ impl FragmentGrid {
         level: usize,
         target: usize,
     ) {
-        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-        let (delta, land) = (view(&self.delta), view(&self.land));
         let classic = self.core.spec.mode == GridMode::Classic;
-        let (level_binding, delta_binding) = if classic { (3, 4) } else { (0, 1) };
-        let group = self
-            .core
-            .device
-            .create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("water fragment impulse"),
-                layout: &self.impulse_pipeline.get_bind_group_layout(0),
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: level_binding,
-                        resource: wgpu::BindingResource::TextureView(&self.views[level]),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: delta_binding,
-                        resource: wgpu::BindingResource::TextureView(&delta),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::TextureView(&land),
-                    },
-                ],
-            });
-        full_screen_pass(encoder, &self.views[target], &self.impulse_pipeline, &group);
+        let views = [&self.views[level], &self.views[target]];
+        let (device, pipeline) = (&self.core.device, &self.impulse_pipeline);
+        let textures = [&self.delta, &self.land];
+        record_add_delta_pass(device, encoder, pipeline, classic, views, textures);
     }
 }

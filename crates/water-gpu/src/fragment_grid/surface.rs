@@ -4,7 +4,7 @@
 use water_core::GridMode;
 
 use super::FragmentGrid;
-use crate::device_calls::validated;
+use crate::device_calls::{bind_numbered, made_on_first_use};
 use crate::error::GpuError;
 use crate::grid_core::SurfaceStore;
 use crate::normal_height::{NormalHeightTexture, NORMAL_HEIGHT_FORMAT};
@@ -23,42 +23,34 @@ impl SurfaceStore for FragmentGrid {
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<&wgpu::TextureView, GpuError> {
-        let device = self.core.device.clone();
-        if self.surface_pipeline.is_none() {
-            let pipeline = validated(&device, || {
-                full_screen_pipeline(
-                    &device,
-                    shaders::SURFACE_NORMALS,
-                    "surface_normals",
-                    NormalHeightTexture::fragment_entry(self.core.spec.mode),
-                    NORMAL_HEIGHT_FORMAT,
-                )
-            })?;
-            self.surface_pipeline = Some(pipeline);
-        }
         let (mode, current) = (self.core.spec.mode, self.core.levels.current());
+        let device = self.core.device.clone();
+        let pipeline = made_on_first_use(&device, &mut self.surface_pipeline, || {
+            full_screen_pipeline(
+                &device,
+                shaders::SURFACE_NORMALS,
+                "surface_normals",
+                NormalHeightTexture::fragment_entry(mode),
+                NORMAL_HEIGHT_FORMAT,
+            )
+        })?;
         let core = &mut self.core;
         let surface = core.surface.get_or_insert_with(|| {
             NormalHeightTexture::new(&device, &core.spec, StorageFormat::F32, false)
         });
-        let Some(pipeline) = &self.surface_pipeline else {
-            unreachable!("made above");
-        };
         let field_binding = if mode == GridMode::Classic { 5 } else { 4 };
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water surface"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: surface.uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: field_binding,
-                    resource: wgpu::BindingResource::TextureView(&self.views[current]),
-                },
+        let group = bind_numbered(
+            &device,
+            &pipeline.get_bind_group_layout(0),
+            "water surface",
+            [
+                (0, surface.uniforms.as_entire_binding()),
+                (
+                    field_binding,
+                    wgpu::BindingResource::TextureView(&self.views[current]),
+                ),
             ],
-        });
+        );
         full_screen_pass(encoder, &surface.view, pipeline, &group);
         Ok(&surface.view)
     }

@@ -1,31 +1,18 @@
 //! Window shifts on [`FragmentGrid`]: each level's target texture cleared by a render pass, the
 //! cells that stay copied into place, and behind absorbing edges still water written over the
 //! old edge cells that land inside (see `crate::window_shift`, which the compute backend
-//! shares).
+//! shares; `grid_core.rs` records a shift's steps in order for both).
 
 use super::level_io::texel_bytes;
 use super::FragmentGrid;
-use crate::error::GpuError;
-use crate::grid_core::LevelStore;
 use crate::grid_core::ShiftStore;
 use crate::recording::record_texture_write;
 use crate::window_shift::ShiftPlan;
 
 impl ShiftStore for FragmentGrid {
-    /// What [`crate::GpuGridWater::encode_shift_window`] records on this backend.
-    fn record_shift_window(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        dx: isize,
-        dy: isize,
-    ) -> Result<(), GpuError> {
-        let plan = ShiftPlan::new(
-            &self.core.spec,
-            &self.core.levels,
-            &mut self.core.land_parts,
-            (dx, dy),
-        )?;
-        self.invalidate_level();
+    /// Per move a pass clearing the target texture and a copy of the cells that stay, then
+    /// still water behind absorbing edges.
+    fn record_level_moves(&mut self, encoder: &mut wgpu::CommandEncoder, plan: &ShiftPlan) {
         let kept = plan.shift.kept(self.core.spec.size);
         for (from, to) in plan.moves {
             // A pass that only clears: every cell still water, the kept ones copied over it.
@@ -89,21 +76,11 @@ impl ShiftStore for FragmentGrid {
                 );
             }
         }
-        self.core.levels.after_shift();
-        record_texture_write(
-            &self.core.device,
-            encoder,
-            &self.land,
-            wgpu::Origin3d::ZERO,
-            wgpu::Extent3d {
-                width: size.width() as u32,
-                height: size.height() as u32,
-                depth_or_array_layers: 1,
-            },
-            texel_bytes(wgpu::TextureFormat::R32Uint),
-            bytemuck::cast_slice(&plan.land_flags),
-        );
-        self.core.land_mask = plan.land;
-        Ok(())
+    }
+
+    fn record_land_flags(&self, encoder: &mut wgpu::CommandEncoder, flags: &[u32]) {
+        let (device, land, origin) = (&self.core.device, &self.land, wgpu::Origin3d::ZERO);
+        let bytes: &[u8] = bytemuck::cast_slice(flags);
+        record_texture_write(device, encoder, land, origin, land.size(), 4, bytes);
     }
 }

@@ -97,35 +97,24 @@ impl GpuKeeper {
         self.recorded = None;
     }
 
-    /// Whether sums recorded into a caller's encoder are still on their way back.
-    pub(crate) fn awaiting_recorded(&self) -> bool {
-        self.recorded.is_some()
-    }
-
     /// The schedule and plan this keeper shares with the fragment grid's.
     pub(crate) fn plan(&self) -> &KeeperPlan {
         &self.plan
     }
 
-    /// One correction of the levels in `cur` and `old` at step count `steps`: sums on the
-    /// device, read back, planned by the CPU's keeper, shifted on the device. **Submits and
-    /// waits** for the sums.
+    /// One correction of `levels` (the current and the previous one) at step count `steps`:
+    /// sums on the device, read back, planned by the CPU's keeper, shifted on the device.
+    /// **Submits and waits** for the sums.
     pub(crate) fn correct(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        cur: &wgpu::Buffer,
-        old: &wgpu::Buffer,
+        levels: [&wgpu::Buffer; 2],
         steps: u64,
     ) -> Result<(), GpuError> {
         // Sums recorded into an encoder would correct levels this correction corrects anew.
         self.recorded = None;
-        self.sums_pass().submit(
-            device,
-            queue,
-            ([cur, old], self.level_bindings().0),
-            (&self.partials, 2),
-        )?;
+        self.sums_pass().submit(device, queue, levels)?;
         let sums = [0, 1].map(|i| {
             let partials = &self.partials[i];
             PendingReadback::start(device, queue, partials, partials.size())
@@ -139,30 +128,29 @@ impl GpuKeeper {
         for (buffer, words) in self.amounts.iter().zip(&amounts) {
             queue.write_buffer(buffer, 0, bytemuck::cast_slice(words));
         }
-        self.shift_pass().submit(
-            device,
-            queue,
-            ([cur, old], self.level_bindings().1),
-            (&self.amounts, 3),
-        )
+        self.shift_pass().submit(device, queue, levels)
     }
 
-    /// The sums pass over both levels.
+    /// The sums pass over both levels, each with its partial sums (`shaders/mean_level.wgsl`
+    /// binds the level at 1, or at 5 for f16 words).
     fn sums_pass(&self) -> LevelPass<'_> {
         LevelPass {
             label: "mean level sums",
             pipeline: &self.sums_pipeline,
-            uniforms: &self.uniforms,
             workgroups: [
                 (self.plan.size().height() as u32).div_ceil(64),
                 self.plan.channels() as u32,
                 1,
             ],
+            uniforms: &self.uniforms,
+            level_binding: if self.f16 { 5 } else { 1 },
+            data: (&self.partials, 2),
         }
     }
 
-    /// The shift pass over both levels: one invocation per cell, or with f16 storage one per
-    /// row (each row's error diffusion runs in order).
+    /// The shift pass over both levels, each with its amounts (the level bound at 4, or at 6
+    /// for f16 words): one invocation per cell, or with f16 storage one per row (each row's
+    /// error diffusion runs in order).
     fn shift_pass(&self) -> LevelPass<'_> {
         let (w, h) = (
             self.plan.size().width() as u32,
@@ -171,21 +159,14 @@ impl GpuKeeper {
         LevelPass {
             label: "mean level shift",
             pipeline: &self.shift_pipeline,
-            uniforms: &self.uniforms,
             workgroups: if self.f16 {
                 [h.div_ceil(64), self.plan.channels() as u32, 1]
             } else {
                 [w.div_ceil(16), h.div_ceil(16), self.plan.channels() as u32]
             },
-        }
-    }
-
-    /// Where the sums pass and the shift pass bind the level (`shaders/mean_level.wgsl`).
-    fn level_bindings(&self) -> (u32, u32) {
-        if self.f16 {
-            (5, 6)
-        } else {
-            (1, 4)
+            uniforms: &self.uniforms,
+            level_binding: if self.f16 { 6 } else { 4 },
+            data: (&self.amounts, 3),
         }
     }
 
@@ -203,58 +184,43 @@ impl GpuKeeper {
         (!all_zero(&per_level)).then_some(per_level)
     }
 
-    /// Records the sums of `cur` and `old` at step count `steps` into the caller's encoder,
-    /// with their copy into a staging buffer that is mapped when the encoder is submitted;
-    /// [`GpuKeeper::record_recorded_correction`] picks them up.
-    pub(crate) fn record_sums(
+    /// The keeper's work for the record-only methods, recorded into the caller's encoder and
+    /// never waiting: before a step (`before_step`), the correction of sums recorded earlier,
+    /// once they have arrived, planned for the step count they were measured at and carried
+    /// forward to `steps` ([`carry_forward`]; sums whose mapping failed are dropped, and the
+    /// next are recorded in their place); then, when no sums are on their way and an anchoring
+    /// or correction is wanted, the sums of both `levels` (the current and the previous one)
+    /// with their copy into a staging buffer that is mapped when the encoder is submitted.
+    /// Polls the device without waiting, so that sums from an encoder already submitted
+    /// arrive.
+    pub(crate) fn record_keeping(
         &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
-        cur: &wgpu::Buffer,
-        old: &wgpu::Buffer,
+        levels: [&wgpu::Buffer; 2],
         steps: u64,
+        before_step: bool,
     ) {
-        self.sums_pass().record(
-            device,
-            encoder,
-            ([cur, old], self.level_bindings().0),
-            (&self.partials, 2),
-        );
-        let partials: Vec<&wgpu::Buffer> = self.partials.iter().collect();
-        self.recorded = Some((steps, PendingReadback::record(device, encoder, &partials)));
-    }
-
-    /// When sums recorded by [`GpuKeeper::record_sums`] have arrived, records into the
-    /// caller's encoder their correction, planned for the step count they were measured at and
-    /// carried forward to `steps` ([`carry_forward`]). Does nothing while they are on their
-    /// way; drops them if their mapping failed (the next sums are recorded in their place).
-    pub(crate) fn record_recorded_correction(
-        &mut self,
-        device: &wgpu::Device,
-        encoder: &mut wgpu::CommandEncoder,
-        cur: &wgpu::Buffer,
-        old: &wgpu::Buffer,
-        steps: u64,
-    ) {
-        let Some((at, bytes)) = take_arrived(device, &mut self.recorded) else {
-            return;
-        };
-        let words = f32s(&bytes);
-        let (cur_words, old_words) = words.split_at(words.len() / 2);
-        let (cur_sums, old_sums) = (self.level_sums(cur_words), self.level_sums(old_words));
-        let Some(amounts) = self.planned_amounts(at, &cur_sums, &old_sums) else {
-            return;
-        };
-        let amounts = carry_forward(amounts, steps - at);
-        for (buffer, words) in self.amounts.iter().zip(&amounts) {
-            record_buffer_write(device, encoder, buffer, bytemuck::cast_slice(words));
+        let arrived = before_step
+            .then(|| take_arrived(device, &mut self.recorded))
+            .flatten();
+        if let Some((at, bytes)) = arrived {
+            let words = f32s(&bytes);
+            let (cur_words, old_words) = words.split_at(words.len() / 2);
+            let (cur_sums, old_sums) = (self.level_sums(cur_words), self.level_sums(old_words));
+            if let Some(amounts) = self.planned_amounts(at, &cur_sums, &old_sums) {
+                let amounts = carry_forward(amounts, steps - at);
+                for (buffer, words) in self.amounts.iter().zip(&amounts) {
+                    record_buffer_write(device, encoder, buffer, bytemuck::cast_slice(words));
+                }
+                self.shift_pass().record(device, encoder, levels);
+            }
         }
-        self.shift_pass().record(
-            device,
-            encoder,
-            ([cur, old], self.level_bindings().1),
-            (&self.amounts, 3),
-        );
+        if self.recorded.is_none() && self.plan.wanted(steps, before_step) {
+            self.sums_pass().record(device, encoder, levels);
+            let partials: Vec<&wgpu::Buffer> = self.partials.iter().collect();
+            self.recorded = Some((steps, PendingReadback::record(device, encoder, &partials)));
+        }
     }
 
     /// Per channel, the level's sums from the rows' partial sums: each row's `hi + lo` parts
@@ -305,19 +271,25 @@ fn bind(
 struct LevelPass<'a> {
     label: &'static str,
     pipeline: &'a wgpu::ComputePipeline,
-    uniforms: &'a wgpu::Buffer,
+    /// Workgroups of each level's dispatch.
     workgroups: [u32; 3],
+    uniforms: &'a wgpu::Buffer,
+    /// Where the kernel binds the level.
+    level_binding: u32,
+    /// Each level's data buffer (the current level's first) and where the kernel binds it.
+    data: (&'a [wgpu::Buffer; 2], u32),
 }
 
 impl LevelPass<'_> {
-    /// Binds each level and its own data buffer (at the given bindings) and records the pass.
+    /// Binds each of `levels` (the current and the previous one) with its own data buffer and
+    /// records the pass.
     fn record(
         &self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
-        (levels, level_binding): ([&wgpu::Buffer; 2], u32),
-        (data, data_binding): (&[wgpu::Buffer; 2], u32),
+        levels: [&wgpu::Buffer; 2],
     ) {
+        let (data, data_binding) = self.data;
         let groups: Vec<wgpu::BindGroup> = levels
             .iter()
             .zip(data)
@@ -328,7 +300,7 @@ impl LevelPass<'_> {
                     &[
                         (0, self.uniforms),
                         (data_binding, data),
-                        (level_binding, level),
+                        (self.level_binding, level),
                     ],
                 )
             })
@@ -341,11 +313,10 @@ impl LevelPass<'_> {
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        levels: ([&wgpu::Buffer; 2], u32),
-        data: (&[wgpu::Buffer; 2], u32),
+        levels: [&wgpu::Buffer; 2],
     ) -> Result<(), GpuError> {
         submit_recorded(device, queue, self.label, |encoder| {
-            self.record(device, encoder, levels, data);
+            self.record(device, encoder, levels);
             Ok(())
         })
     }

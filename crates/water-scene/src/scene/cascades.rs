@@ -32,6 +32,7 @@ use super::masks::Masks;
 use super::Scene;
 use crate::backend::Backend;
 use crate::backend_grid::BackendGrid;
+use crate::body::SceneBody;
 use crate::error::SceneError;
 use crate::water::{Water, WaterGrid};
 
@@ -350,9 +351,10 @@ impl Scene {
             + DVec2::splat(0.5 * window.cell_size())
     }
 
-    /// One step of every cascade, after the scene's grid stepped: each follows the grid, lands
-    /// the step's impulses it resolves, draws the bodies' hulls into its masks, steps, and is
-    /// relaxed toward the cascade inside it.
+    /// One step of every cascade, after the scene's grid stepped: each follows the grid, draws
+    /// the bodies' hulls into its masks, steps and raises its foam (the cascades side by side,
+    /// on the scene's threads), then each is relaxed toward the cascade inside it, finest
+    /// first.
     pub(super) fn step_cascades(&mut self) -> Result<(), SceneError> {
         let Some(mut cascades) = self.cascades.take() else {
             return Ok(());
@@ -366,83 +368,71 @@ impl Scene {
         let anchor = self.cascade_anchor();
         let (step, dt, t) = (self.step, self.spec.params.dt(), self.time());
         let count = cascades.levels.len() + 1;
-        for k in 1..=cascades.levels.len() {
-            let level = &mut cascades.levels[k - 1];
+        for level in &mut cascades.levels {
             follow(level, anchor, &self.following.world_land)?;
-            let masks_advanced = !self.bodies.is_empty() || level.drawn;
-            if !masks_advanced {
-                level.water.step_many(1)?;
-            } else {
-                let corner = level.window.origin().as_vec2();
-                let cell = level.spec.params.cell_size() as f32;
-                level.scratch.fill(0.0);
-                let source = level.contacts.source();
-                for b in self.bodies.as_slice() {
-                    b.body
-                        .rasterise_grid_mask_at(
-                            corner,
-                            level.spec.size,
-                            cell,
-                            source,
-                            &mut level.scratch,
-                        )
-                        .map_err(|source| SceneError::body(&b.name, step, source))?;
-                }
-                if level.settle {
-                    // A body just added: in C_old and C_new alike, so no entry event fires
-                    // (as the scene's grid draws it twice). A body removed since the last draw
-                    // stays in both too (its cut is the current C_new's), so this step still
-                    // sees it leave. The others' last cuts are in both as well: this one step
-                    // they make their stern events but not their bow events (the grid settles
-                    // between steps and loses neither).
-                    let mut both = level.contacts.new_mask().to_vec();
-                    for (m, s) in both.iter_mut().zip(&level.scratch) {
-                        *m = m.max(*s);
-                    }
-                    level.contacts.advance(&both)?;
-                    level.settle = false;
-                }
-                level.contacts.advance(&level.scratch)?;
-                level.water.step_with_contacts(&level.contacts)?;
-                level.drawn = !self.bodies.is_empty();
-            }
-            // The finer grid inside this cascade, where its foam shows instead.
-            let (finer_spec, finer_origin) = if k == 1 {
-                (self.spec, self.following.window.origin())
-            } else {
-                let finer = &cascades.levels[k - 2];
-                (finer.spec, finer.window.origin())
-            };
-            let finer = FinerGrid {
-                corner: finer_origin.as_vec2(),
-                extent: Vec2::new(
-                    finer_spec.size.width() as f32,
-                    finer_spec.size.height() as f32,
-                ) * finer_spec.params.cell_size() as f32,
-                cell: finer_spec.params.cell_size() as f32,
-                edge: edge_cells(&finer_spec),
-            };
-            let level = &mut cascades.levels[k - 1];
-            if let (Some(layer), Some(foam)) = (&mut level.foam, &self.foam) {
-                let sea = match (&mut self.ocean, foam.settings.jacobian_threshold) {
-                    (Some(ocean), Some(_)) => Some(ocean.frame_at(step, dt).clone()),
-                    _ => None,
+        }
+        // The finer grid inside each cascade, where its foam shows instead (where it is now).
+        let finer_grids: Vec<FinerGrid> = (1..=cascades.levels.len())
+            .map(|k| {
+                let (spec, origin) = if k == 1 {
+                    (self.spec, self.following.window.origin())
+                } else {
+                    let finer = &cascades.levels[k - 2];
+                    (finer.spec, finer.window.origin())
                 };
-                let place = (
-                    level.spec.params.cell_size() as f32,
-                    level.window.origin().as_vec2(),
-                    Some(finer),
-                );
-                raise_cascade_foam(
-                    layer,
-                    &foam.settings,
-                    (k, step),
-                    masks_advanced.then_some(&level.contacts),
-                    sea.as_deref(),
-                    place,
-                    t,
-                )?;
-            }
+                let cell = spec.params.cell_size() as f32;
+                FinerGrid {
+                    corner: origin.as_vec2(),
+                    extent: Vec2::new(spec.size.width() as f32, spec.size.height() as f32) * cell,
+                    cell,
+                    edge: edge_cells(&spec),
+                }
+            })
+            .collect();
+        let foam = self
+            .foam
+            .as_ref()
+            .filter(|_| cascades.levels.iter().any(|level| level.foam.is_some()));
+        let sea = match (
+            &mut self.ocean,
+            foam.and_then(|f| f.settings.jacobian_threshold),
+        ) {
+            (Some(ocean), Some(_)) => Some(ocean.frame_at(step, dt).clone()),
+            _ => None,
+        };
+        // Each cascade's own step (its masks, its water, its foam) reads nothing of another's:
+        // the cascades take them side by side, each with the bits it would have alone.
+        let bodies = self.bodies.as_slice();
+        let stepped: Vec<Result<(), SceneError>> = cascades
+            .levels
+            .par_iter_mut()
+            .zip(finer_grids)
+            .enumerate()
+            .map(|(i, (level, finer))| {
+                let masks_advanced = step_level(level, bodies, step)?;
+                if let (Some(layer), Some(foam)) = (&mut level.foam, foam) {
+                    let place = (
+                        level.spec.params.cell_size() as f32,
+                        level.window.origin().as_vec2(),
+                        Some(finer),
+                    );
+                    raise_cascade_foam(
+                        layer,
+                        &foam.settings,
+                        (i + 1, step),
+                        masks_advanced.then_some(&level.contacts),
+                        sea.as_deref(),
+                        place,
+                        t,
+                    )?;
+                }
+                Ok(())
+            })
+            .collect();
+        stepped.into_iter().collect::<Result<(), SceneError>>()?;
+        // The hand-over runs finest first: each cascade is relaxed toward the one inside it as
+        // that one was just relaxed.
+        for k in 1..=cascades.levels.len() {
             let (inner, outer) = if k == 1 {
                 (
                     (
@@ -464,6 +454,43 @@ impl Scene {
         }
         Ok(())
     }
+}
+
+/// One cascade's step at scene step `step`: the bodies' hulls drawn into its contact masks
+/// (once more empty after the last body left), then its water stepped with them. Gives whether
+/// its masks advanced this step.
+fn step_level(level: &mut Cascade, bodies: &[SceneBody], step: u64) -> Result<bool, SceneError> {
+    let masks_advanced = !bodies.is_empty() || level.drawn;
+    if !masks_advanced {
+        level.water.step_many(1)?;
+        return Ok(false);
+    }
+    let corner = level.window.origin().as_vec2();
+    let cell = level.spec.params.cell_size() as f32;
+    level.scratch.fill(0.0);
+    let source = level.contacts.source();
+    for b in bodies {
+        b.body
+            .rasterise_grid_mask_at(corner, level.spec.size, cell, source, &mut level.scratch)
+            .map_err(|source| SceneError::body(&b.name, step, source))?;
+    }
+    if level.settle {
+        // A body just added: in C_old and C_new alike, so no entry event fires (as the scene's
+        // grid draws it twice). A body removed since the last draw stays in both too (its cut
+        // is the current C_new's), so this step still sees it leave. The others' last cuts are
+        // in both as well: this one step they make their stern events but not their bow events
+        // (the grid settles between steps and loses neither).
+        let mut both = level.contacts.new_mask().to_vec();
+        for (m, s) in both.iter_mut().zip(&level.scratch) {
+            *m = m.max(*s);
+        }
+        level.contacts.advance(&both)?;
+        level.settle = false;
+    }
+    level.contacts.advance(&level.scratch)?;
+    level.water.step_with_contacts(&level.contacts)?;
+    level.drawn = !bodies.is_empty();
+    Ok(true)
 }
 
 impl SceneCascades {
