@@ -219,6 +219,12 @@ impl DispersiveGrid {
     /// zeroed there.
     fn land_changed(&mut self) -> Result<()> {
         self.keeper.invalidate();
+        if self.placed.is_empty() && self.dry.is_empty() {
+            // No land to clear, and no union to allocate: a following grid at sea shifts (and
+            // comes here) most steps.
+            self.land = None;
+            return Ok(());
+        }
         let land = self.placed.union(&self.dry)?;
         let (cur, old) = self.field.levels_mut();
         land.clear(cur);

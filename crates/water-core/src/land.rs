@@ -136,6 +136,10 @@ impl LandMask {
     /// cells from outside the old window are water (as [`crate::GridWater::shift_window`] moves
     /// a grid's land).
     pub fn shift(&mut self, dx: isize, dy: isize) {
+        // No land moves nowhere: the open sea's following grids shift every step.
+        if self.is_empty() {
+            return;
+        }
         crate::window::shift_cells(&mut self.is_land, self.size, dx, dy, false);
         self.rebuild_runs();
     }

@@ -112,11 +112,16 @@ impl FoamLayer {
         if self.key != Some(key) || self.jacobians.len() != size.cells() {
             self.cells.clear();
             self.centres.clear();
-            for i in 0..size.cells() {
-                let centre = cell_centre(size, cell, origin, i);
-                if !finer.is_some_and(|f| f.shows_alone(centre, cell)) {
-                    self.cells.push(i);
-                    self.centres.push(centre);
+            // Row by row, each centre as [`cell_centre`] makes it (without its division per
+            // cell: the finest grid's foam makes all of them again each step it moves).
+            let width = size.width();
+            for y in 0..size.height() {
+                for x in 0..width {
+                    let centre = origin + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * cell;
+                    if !finer.is_some_and(|f| f.shows_alone(centre, cell)) {
+                        self.cells.push(y * width + x);
+                        self.centres.push(centre);
+                    }
                 }
             }
             self.sampled.resize(self.cells.len(), 1.0);
