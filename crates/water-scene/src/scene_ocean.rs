@@ -71,6 +71,12 @@ pub fn cell_centres(size: GridSize, cell_size: f32, origin: Vec2) -> Vec<Vec2> {
 /// The world position of cell `i`'s centre (row-major), as [`cell_centres`] gives it.
 #[must_use]
 pub(crate) fn cell_centre(size: GridSize, cell_size: f32, origin: Vec2, i: usize) -> Vec2 {
-    let (x, y) = (i % size.width(), i / size.width());
+    cell_centre_at(cell_size, origin, i % size.width(), i / size.width())
+}
+
+/// The world position of the centre of cell `(x, y)`: [`cell_centre`] without its division,
+/// for loops that walk the cells row by row.
+#[must_use]
+pub(crate) fn cell_centre_at(cell_size: f32, origin: Vec2, x: usize, y: usize) -> Vec2 {
     origin + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * cell_size
 }

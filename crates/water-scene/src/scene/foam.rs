@@ -15,7 +15,7 @@ use water_core::{ContactMasks, FoamField, GridSize};
 
 use super::{Masks, Scene};
 use crate::error::SceneError;
-use crate::scene_ocean::cell_centre;
+use crate::scene_ocean::{cell_centre, cell_centre_at};
 use crate::water::WaterGrid;
 
 /// How a scene makes foam.
@@ -112,12 +112,12 @@ impl FoamLayer {
         if self.key != Some(key) || self.jacobians.len() != size.cells() {
             self.cells.clear();
             self.centres.clear();
-            // Row by row, each centre as [`cell_centre`] makes it (without its division per
-            // cell: the finest grid's foam makes all of them again each step it moves).
+            // Row by row, without a division per cell: the finest grid's foam makes all of its
+            // centres again each step it moves.
             let width = size.width();
             for y in 0..size.height() {
                 for x in 0..width {
-                    let centre = origin + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * cell;
+                    let centre = cell_centre_at(cell, origin, x, y);
                     if !finer.is_some_and(|f| f.shows_alone(centre, cell)) {
                         self.cells.push(y * width + x);
                         self.centres.push(centre);
