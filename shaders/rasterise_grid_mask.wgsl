@@ -16,23 +16,14 @@
 // max over overlapping hulls instead of the nearest surface. Because a band's depth starts
 // above the surface, fragments under the water are discarded by height, not by the near plane.
 
+#import hull_instance
+
 struct ContactMaskUniforms {
     ndc_scale: vec2<f32>,  // world metres to NDC: (2 / (W h), -2 / (H h))
     ndc_offset: vec2<f32>, // (-1, 1): world y = 0 is the texture's first row
 }
 
 @group(0) @binding(0) var<uniform> u: ContactMaskUniforms;
-
-struct HullVertex {
-    @location(0) local: vec3<f32>,
-    // Per hull (instance step mode): the local-to-world transform by columns, then the depth
-    // band (offset, scale per metre of height) and the speed.
-    @location(1) model_0: vec4<f32>,
-    @location(2) model_1: vec4<f32>,
-    @location(3) model_2: vec4<f32>,
-    @location(4) model_3: vec4<f32>,
-    @location(5) band_and_speed: vec4<f32>,
-}
 
 struct HullFragment {
     @builtin(position) position: vec4<f32>,
@@ -41,18 +32,19 @@ struct HullFragment {
 }
 
 @vertex
-fn vs_main(v: HullVertex) -> HullFragment {
-    let model = mat4x4<f32>(v.model_0, v.model_1, v.model_2, v.model_3);
-    let world = model * vec4<f32>(v.local, 1.0);
+fn vs_main(@location(0) local: vec3<f32>, hull: HullInstance) -> HullFragment {
+    let world = hull_model(hull) * vec4<f32>(local, 1.0);
+    // Per hull: the depth band (offset, scale per metre of height), then the speed.
+    let band_and_speed = hull.per_hull;
     var out: HullFragment;
     // Orthographic: w = 1, so depth and height interpolate linearly across a triangle.
     out.position = vec4<f32>(
         world.xy * u.ndc_scale + u.ndc_offset,
-        v.band_and_speed.x + v.band_and_speed.y * world.z,
+        band_and_speed.x + band_and_speed.y * world.z,
         1.0,
     );
     out.height = world.z;
-    out.speed = v.band_and_speed.z;
+    out.speed = band_and_speed.z;
     return out;
 }
 

@@ -1,6 +1,8 @@
 // render_bodies: floating bodies drawn flat shaded, a hull mesh per instance, over any of the
 // 3-D water renderers. Host twin: crates/water-render/src/body_renderer.rs (`BodyRenderer`).
 
+#import hull_instance
+
 struct ViewUniforms {
     view_proj: mat4x4<f32>,
     eye: vec4<f32>,       // xyz: camera position (m); w: 1 perspective, 0 orthographic
@@ -10,14 +12,6 @@ struct ViewUniforms {
 
 @group(0) @binding(0) var<uniform> u: ViewUniforms;
 
-struct HullInstance {
-    @location(1) m0: vec4<f32>,
-    @location(2) m1: vec4<f32>,
-    @location(3) m2: vec4<f32>,
-    @location(4) m3: vec4<f32>,
-    @location(5) colour: vec4<f32>,
-}
-
 struct HullVertex {
     @builtin(position) clip: vec4<f32>,
     @location(0) world: vec3<f32>,
@@ -25,13 +19,12 @@ struct HullVertex {
 }
 
 @vertex
-fn vs_hull(@location(0) local: vec3<f32>, instance: HullInstance) -> HullVertex {
-    let model = mat4x4<f32>(instance.m0, instance.m1, instance.m2, instance.m3);
-    let world = model * vec4<f32>(local, 1.0);
+fn vs_hull(@location(0) local: vec3<f32>, hull: HullInstance) -> HullVertex {
+    let world = hull_model(hull) * vec4<f32>(local, 1.0);
     var out: HullVertex;
     out.clip = u.view_proj * world;
     out.world = world.xyz;
-    out.colour = instance.colour.rgb;
+    out.colour = hull.per_hull.rgb; // the body's colour
     return out;
 }
 

@@ -15,6 +15,8 @@
 
 #[path = "support/check_mode.rs"]
 mod check_mode;
+#[path = "support/ground.rs"]
+mod ground;
 #[path = "support/helm.rs"]
 mod helm;
 
@@ -22,140 +24,65 @@ use bevy::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::DragRates;
 
-use check_mode::{CheckFrame, ExampleBackend};
-use helm::{helm_force, keyboard_helm};
+use check_mode::{CheckFrame, SceneSetup};
+use helm::BoatSpec;
 
-/// Half the boat's beam, freeboard-to-keel height and length, metres: a 2.4 m dinghy.
-const HULL_HALF_EXTENTS: Vec3 = Vec3::new(0.45, 0.25, 1.2);
-
-/// Mass, kg: it floats 0.12 m deep (`m / (rho A)` over its 0.9 x 2.4 m waterplane).
-const BOAT_MASS_KG: f32 = 260.0;
-
-/// Drag for a hull: less along its way than a crate's default (it is made to move), the
-/// default's quadratic rate, and a slower damping of turns so it carries its heading.
-const BOAT_DRAG: DragRates = DragRates {
-    linear: 1.0,
-    quadratic: 0.3,
-    angular: 3.0,
+/// The player's boat: a 2.4 m dinghy.
+const DINGHY: BoatSpec = BoatSpec {
+    // Half the boat's beam, freeboard-to-keel height and length, metres.
+    half_extents: Vec3::new(0.45, 0.25, 1.2),
+    // It floats 0.12 m deep (`m / (rho A)` over its 0.9 x 2.4 m waterplane).
+    mass_kg: 260.0,
+    // Drag for a hull: less along its way than a crate's default (it is made to move), the
+    // default's quadratic rate, and a slower damping of turns so it carries its heading.
+    drag: DragRates {
+        linear: 1.0,
+        quadratic: 0.3,
+        angular: 3.0,
+    },
+    colour: Color::srgb(0.85, 0.85, 0.8),
+    // A cabin, toward the stern.
+    cabin_size: Vec3::new(0.6, 0.35, 0.7),
+    cabin_centre: Vec3::new(0.0, 0.42, 0.35),
+    // About 2.5 m/s through the water against the drag above.
+    thrust_n: 450.0,
+    turn_torque_nm: 260.0,
+    check_start_speed: 2.0,
+    // A left turn in the middle of the check mode's run.
+    check_turn_frames: 20..40,
 };
 
-/// Full throttle, N: about 2.5 m/s through the water against the drag above.
-const THRUST_N: f32 = 450.0;
-
-/// Full rudder, N m about the vertical.
-const TURN_TORQUE_NM: f32 = 260.0;
-
-/// Speed the boat starts at in check mode, m/s, so the few scripted seconds show a wake.
-const CHECK_START_SPEED: f32 = 2.0;
-
-/// Frames of the check mode's left turn.
-const CHECK_TURN_FRAMES: std::ops::Range<u32> = 20..40;
-
-/// The player's boat.
-#[derive(Component)]
-struct Boat;
-
 fn main() -> AppExit {
-    run().unwrap_or_else(|exit| exit)
+    match helm::helm_app("boat", DINGHY, None) {
+        Ok(mut app) => app.add_systems(Startup, setup).run(),
+        Err(exit) => exit,
+    }
 }
 
-fn run() -> Result<AppExit, AppExit> {
-    let options = check_mode::options_or_exit("boat")?;
-    helm::refuse_pond_flags("boat", &options)?;
-    let mut app = check_mode::example_app("boat", &options, Color::srgb(0.62, 0.74, 0.86), None)?;
-    app.add_systems(Startup, setup).add_systems(Update, steer);
-    Ok(app.run())
-}
-
-fn setup(
-    backend: Res<ExampleBackend>,
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    check: Option<Res<CheckFrame>>,
-) {
-    check_mode::spawn_camera_and_light(
-        &mut commands,
+fn setup(mut scene: SceneSetup, check: Option<Res<CheckFrame>>) {
+    scene.spawn_camera_and_light(
         Transform::from_xyz(0.0, 14.0, 11.0).looking_at(Vec3::new(0.0, 0.0, -1.0), Vec3::Y),
         Vec3::new(-3.0, 6.0, -8.0),
     );
     // A lake of 32 m x 24 m, 0.1 m cells.
-    commands.spawn((
+    scene.commands.spawn((
         Water::new(320, 240)
             .with_cell_size(0.1)
-            .with_backend(backend.0),
+            .with_backend(scene.backend.0),
         WaterLook {
             colour: Color::srgb(0.04, 0.2, 0.3),
             height_scale: 1.5,
             ..default()
         },
     ));
-    let hull = Cuboid::from_size(HULL_HALF_EXTENTS * 2.0);
-    let speed = if check.is_some() {
-        CHECK_START_SPEED
-    } else {
-        0.0
-    };
     // Heading -z (Bevy's forward), turned to cross the lake along +x.
     let heading = Quat::from_rotation_y(-std::f32::consts::FRAC_PI_2);
-    commands
-        .spawn((
-            Boat,
-            Floating::cuboid(HULL_HALF_EXTENTS, BOAT_MASS_KG).with_drag(BOAT_DRAG),
-            FloatingForce::default(),
-            FloatingMotion {
-                velocity: heading * Vec3::NEG_Z * speed,
-                ..default()
-            },
-            Transform::from_xyz(-9.0, 0.1, 3.0).with_rotation(heading),
-            Mesh3d(meshes.add(hull)),
-            MeshMaterial3d(materials.add(StandardMaterial {
-                base_color: Color::srgb(0.85, 0.85, 0.8),
-                perceptual_roughness: 0.5,
-                ..default()
-            })),
-        ))
-        .with_children(|boat| {
-            // A cabin, toward the stern.
-            boat.spawn((
-                Mesh3d(meshes.add(Cuboid::new(0.6, 0.35, 0.7))),
-                MeshMaterial3d(materials.add(StandardMaterial {
-                    base_color: Color::srgb(0.7, 0.2, 0.15),
-                    ..default()
-                })),
-                Transform::from_xyz(0.0, 0.42, 0.35),
-            ));
-        });
-    commands.spawn((
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(90.0, 90.0))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgb(0.4, 0.42, 0.3),
-            perceptual_roughness: 0.9,
-            ..default()
-        })),
-        // Well below the deepest trough of the wake, so the lake bed never shows through.
-        Transform::from_xyz(0.0, -1.5, 0.0),
-    ));
-}
-
-/// Throttle and rudder from the keyboard (or the check mode's script) as the boat's force.
-fn steer(
-    keys: Res<ButtonInput<KeyCode>>,
-    check: Option<Res<CheckFrame>>,
-    mut boats: Query<(&Transform, &mut FloatingForce), With<Boat>>,
-) {
-    let helm = match check {
-        Some(frame) => (
-            1.0,
-            if CHECK_TURN_FRAMES.contains(&frame.0) {
-                1.0
-            } else {
-                0.0
-            },
-        ),
-        None => keyboard_helm(&keys),
-    };
-    for (transform, mut force) in &mut boats {
-        *force = helm_force(transform, helm, THRUST_N, TURN_TORQUE_NM);
-    }
+    helm::spawn_boat(
+        &mut scene,
+        &DINGHY,
+        Transform::from_xyz(-9.0, 0.1, 3.0).with_rotation(heading),
+        check.is_some(),
+    );
+    // Well below the deepest trough of the wake, so the lake bed never shows through.
+    ground::spawn_ground(&mut scene, 90.0, Color::srgb(0.4, 0.42, 0.3), 1.5);
 }

@@ -24,6 +24,8 @@
 
 #[path = "support/check_mode.rs"]
 mod check_mode;
+#[path = "support/ground.rs"]
+mod ground;
 #[path = "support/pond_bench.rs"]
 mod pond_bench;
 #[path = "support/pond_scene.rs"]
@@ -32,7 +34,7 @@ mod pond_scene;
 use bevy::prelude::*;
 use water_bevy::prelude::*;
 
-use check_mode::{CheckFrame, ExampleBackend};
+use check_mode::{CheckFrame, SceneSetup};
 use pond_scene::{pond_water, thrown_crate, CRATE_SIDE_M};
 
 /// Cells across the pond.
@@ -83,38 +85,24 @@ fn run() -> Result<AppExit, AppExit> {
     Ok(app.run())
 }
 
-fn setup(
-    backend: Res<ExampleBackend>,
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-) {
-    check_mode::spawn_camera_and_light(
-        &mut commands,
+fn setup(mut scene: SceneSetup) {
+    scene.spawn_camera_and_light(
         Transform::from_xyz(0.0, 11.0, 16.0).looking_at(Vec3::new(0.0, -1.0, 0.0), Vec3::Y),
         Vec3::new(-4.0, 6.0, -8.0),
     );
-    commands.spawn((
-        pond_water(POND_CELLS).with_backend(backend.0),
+    scene.commands.spawn((
+        pond_water(POND_CELLS).with_backend(scene.backend.0),
         WaterLook {
             height_scale: 1.5,
             ..default()
         },
     ));
-    // The bank around the pond.
-    commands.spawn((
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(80.0, 80.0))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgb(0.35, 0.45, 0.25),
-            perceptual_roughness: 0.9,
-            ..default()
-        })),
-        // Below the deepest trough a crate's splash makes, so it never shows through the water.
-        Transform::from_xyz(0.0, -1.0, 0.0),
-    ));
-    commands.insert_resource(CrateLook {
-        mesh: meshes.add(Cuboid::from_length(CRATE_SIDE_M)),
-        material: materials.add(StandardMaterial {
+    // The bank around the pond, below the deepest trough a crate's splash makes, so it never
+    // shows through the water.
+    ground::spawn_ground(&mut scene, 80.0, Color::srgb(0.35, 0.45, 0.25), 1.0);
+    scene.commands.insert_resource(CrateLook {
+        mesh: scene.meshes.add(Cuboid::from_length(CRATE_SIDE_M)),
+        material: scene.materials.add(StandardMaterial {
             base_color: Color::srgb(0.55, 0.32, 0.12),
             perceptual_roughness: 0.8,
             ..default()

@@ -25,57 +25,44 @@ use bevy::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::{DragRates, FoamSettings, WaterSystems};
 
-use check_mode::{CheckFrame, ExampleBackend};
-use helm::{helm_force, keyboard_helm};
-
-/// Half the boat's beam, height and length, metres: a 4 m launch.
-const HULL_HALF_EXTENTS: Vec3 = Vec3::new(0.8, 0.4, 2.0);
-
-/// Mass, kg: it floats 0.2 m deep over its 1.6 x 4 m waterplane.
-const BOAT_MASS_KG: f32 = 1300.0;
-
-/// Drag for a hull made to move: little along its way, turns damped slowly.
-const BOAT_DRAG: DragRates = DragRates {
-    linear: 0.6,
-    quadratic: 0.2,
-    angular: 2.0,
-};
-
-/// Full throttle, N.
-const THRUST_N: f32 = 2600.0;
-
-/// Full rudder, N m about the vertical.
-const TURN_TORQUE_NM: f32 = 1500.0;
-
-/// Speed the boat starts at in check mode, m/s, so the few scripted seconds show a wake.
-const CHECK_START_SPEED: f32 = 2.5;
+use check_mode::{CheckFrame, SceneSetup};
+use helm::{Boat, BoatSpec};
 
 /// The chase camera: metres behind and above the boat, and how far it looks down.
 const CAMERA_BEHIND: f32 = 14.0;
 const CAMERA_ABOVE: f32 = 4.0;
 const CAMERA_PITCH_DEGREES: f32 = 9.0;
 
-/// The player's boat.
-#[derive(Component)]
-struct Boat;
+/// The player's boat: a 4 m launch.
+const LAUNCH: BoatSpec = BoatSpec {
+    // Half the boat's beam, height and length, metres.
+    half_extents: Vec3::new(0.8, 0.4, 2.0),
+    // It floats 0.2 m deep over its 1.6 x 4 m waterplane.
+    mass_kg: 1300.0,
+    // Drag for a hull made to move: little along its way, turns damped slowly.
+    drag: DragRates {
+        linear: 0.6,
+        quadratic: 0.2,
+        angular: 2.0,
+    },
+    colour: Color::srgb(0.9, 0.9, 0.85),
+    cabin_size: Vec3::new(1.2, 0.6, 1.4),
+    cabin_centre: Vec3::new(0.0, 0.7, 0.6),
+    thrust_n: 2600.0,
+    turn_torque_nm: 1500.0,
+    check_start_speed: 2.5,
+    // Full throttle straight ahead.
+    check_turn_frames: 0..0,
+};
 
 fn main() -> AppExit {
-    run().unwrap_or_else(|exit| exit)
-}
-
-fn run() -> Result<AppExit, AppExit> {
-    let options = check_mode::options_or_exit("sea")?;
-    helm::refuse_pond_flags("sea", &options)?;
-    let mut app = check_mode::example_app(
-        "sea",
-        &options,
-        Color::srgb(0.62, 0.74, 0.86),
-        Some(horizon_fraction()),
-    )?;
-    app.add_systems(Startup, setup)
-        .add_systems(Update, steer)
-        .add_systems(FixedUpdate, chase.after(WaterSystems::WriteBack));
-    Ok(app.run())
+    match helm::helm_app("sea", LAUNCH, Some(horizon_fraction())) {
+        Ok(mut app) => app
+            .add_systems(Startup, setup)
+            .add_systems(FixedUpdate, chase.after(WaterSystems::WriteBack))
+            .run(),
+        Err(exit) => exit,
+    }
 }
 
 /// Where the horizon lies in the camera's picture, as a fraction of its height from the top:
@@ -87,15 +74,8 @@ fn horizon_fraction() -> f32 {
     0.5 - 0.5 * pitch.tan() / (0.5 * fov).tan()
 }
 
-fn setup(
-    backend: Res<ExampleBackend>,
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    check: Option<Res<CheckFrame>>,
-) {
-    check_mode::spawn_camera_and_light(
-        &mut commands,
+fn setup(mut scene: SceneSetup, check: Option<Res<CheckFrame>>) {
+    scene.spawn_camera_and_light(
         Transform::from_xyz(0.0, CAMERA_ABOVE, CAMERA_BEHIND),
         Vec3::new(-3.0, 6.0, -8.0),
     );
@@ -109,43 +89,16 @@ fn setup(
     .with_direction(30.0)
     .with_choppiness(0.5)
     .with_seed(11);
-    let speed = if check.is_some() {
-        CHECK_START_SPEED
-    } else {
-        0.0
-    };
-    let boat = commands
-        .spawn((
-            Boat,
-            Floating::cuboid(HULL_HALF_EXTENTS, BOAT_MASS_KG).with_drag(BOAT_DRAG),
-            FloatingForce::default(),
-            FloatingMotion {
-                velocity: Vec3::NEG_Z * speed,
-                ..default()
-            },
-            Transform::from_xyz(0.0, 0.3, 8.0),
-            Mesh3d(meshes.add(Cuboid::from_size(HULL_HALF_EXTENTS * 2.0))),
-            MeshMaterial3d(materials.add(StandardMaterial {
-                base_color: Color::srgb(0.9, 0.9, 0.85),
-                perceptual_roughness: 0.5,
-                ..default()
-            })),
-        ))
-        .with_children(|boat| {
-            boat.spawn((
-                Mesh3d(meshes.add(Cuboid::new(1.2, 0.6, 1.4))),
-                MeshMaterial3d(materials.add(StandardMaterial {
-                    base_color: Color::srgb(0.7, 0.2, 0.15),
-                    ..default()
-                })),
-                Transform::from_xyz(0.0, 0.7, 0.6),
-            ));
-        })
-        .id();
-    commands.spawn((
+    let boat = helm::spawn_boat(
+        &mut scene,
+        &LAUNCH,
+        Transform::from_xyz(0.0, 0.3, 8.0),
+        check.is_some(),
+    );
+    scene.commands.spawn((
         Water::new(256, 256)
             .with_cell_size(0.25)
-            .with_backend(backend.0)
+            .with_backend(scene.backend.0)
             .with_ocean(swell)
             // White water: the boat's bow and stern, and the swell's crests where they break.
             .with_foam(FoamSettings {
@@ -161,33 +114,17 @@ fn setup(
         // The interactive square travels with the launch, its wake behind it.
         WaterFocus(boat),
     ));
-    let crate_material = materials.add(StandardMaterial {
+    let crate_material = scene.materials.add(StandardMaterial {
         base_color: Color::srgb(0.55, 0.32, 0.12),
         ..default()
     });
     for x in [-3.0, 3.5] {
-        commands.spawn((
+        scene.commands.spawn((
             Floating::cuboid(Vec3::splat(0.3), 108.0),
             Transform::from_xyz(x, 0.3, -4.0),
-            Mesh3d(meshes.add(Cuboid::from_length(0.6))),
+            Mesh3d(scene.meshes.add(Cuboid::from_length(0.6))),
             MeshMaterial3d(crate_material.clone()),
         ));
-    }
-}
-
-/// Throttle and rudder from the keyboard (full throttle in check mode) as the boat's force.
-fn steer(
-    keys: Res<ButtonInput<KeyCode>>,
-    check: Option<Res<CheckFrame>>,
-    mut boats: Query<(&Transform, &mut FloatingForce), With<Boat>>,
-) {
-    let helm = if check.is_some() {
-        (1.0, 0.0)
-    } else {
-        keyboard_helm(&keys)
-    };
-    for (transform, mut force) in &mut boats {
-        *force = helm_force(transform, helm, THRUST_N, TURN_TORQUE_NM);
     }
 }
 

@@ -6,14 +6,8 @@
 // the mesh's entity stands. Seam vertices (uv.x > 0) take the mean of their coarse edge's two
 // ends, as water_gpu's RingVertex::heights_pinned does, so the rings meet without cracks.
 
-#import bevy_pbr::{
-    forward_io::{Vertex, VertexOutput, FragmentOutput},
-    mesh_functions,
-    pbr_fragment::pbr_input_from_standard_material,
-    pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
-    view_transformations::position_world_to_clip,
-}
-#import water_bevy::foam_look::foam_material
+#import bevy_pbr::forward_io::{Vertex, VertexOutput, FragmentOutput}
+#import water_bevy::surface_pass::{placed_vertex, lit_pixel}
 #import water_bevy::sea_taps::sea_tile_catmull_rom
 
 struct OceanSurface {
@@ -175,7 +169,6 @@ fn displacement(p: vec2<f32>) -> vec3<f32> {
 
 @vertex
 fn vertex(vertex: Vertex) -> VertexOutput {
-    var out: VertexOutput;
     // The mesh lies at (x, 0, -y) from the corner.
     let p = vec2<f32>(vertex.position.x, -vertex.position.z);
     var d: vec3<f32>;
@@ -190,19 +183,8 @@ fn vertex(vertex: Vertex) -> VertexOutput {
         d = displacement(p);
     }
     let local = vec3<f32>(p.x + d.x, d.z, -(p.y + d.y));
-    let world_from_local = mesh_functions::get_world_from_local(vertex.instance_index);
-    out.world_position = mesh_functions::mesh_position_local_to_world(
-        world_from_local,
-        vec4<f32>(local, 1.0),
-    );
-    out.position = position_world_to_clip(out.world_position.xyz);
-    out.world_normal = vec3<f32>(0.0, 1.0, 0.0);
-    // The undisplaced sea point, for the fragment's normal.
-    out.uv = p;
-#ifdef VERTEX_OUTPUT_INSTANCE_INDEX
-    out.instance_index = vertex.instance_index;
-#endif
-    return out;
+    // The undisplaced sea point goes on as the uv, for the fragment's normal.
+    return placed_vertex(vertex.instance_index, local, p);
 }
 
 @fragment
@@ -220,12 +202,5 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
     let n_sea = normalize(cross(tx, ty));
     // (x, y, z up) -> world (x, z, -y).
     let n = vec3<f32>(n_sea.x, n_sea.z, -n_sea.y);
-    var pbr_input = pbr_input_from_standard_material(in, is_front);
-    pbr_input.world_normal = n;
-    pbr_input.N = n;
-    foam_material(&pbr_input, max(grid_foam_at(p), sea_foam_at(a, b)));
-    var out: FragmentOutput;
-    out.color = apply_pbr_lighting(pbr_input);
-    out.color = main_pass_post_lighting_processing(pbr_input, out.color);
-    return out;
+    return lit_pixel(in, is_front, n, max(grid_foam_at(p), sea_foam_at(a, b)));
 }

@@ -18,7 +18,7 @@ use crate::simulation::{
 };
 use crate::surface::{
     make_surfaces, upload_foam, upload_heights, WaterSurfaceMaterial, FOAM_LOOK_SHADER,
-    WATER_SURFACE_SHADER,
+    SURFACE_PASS_SHADER, WATER_SURFACE_SHADER,
 };
 
 /// Simulated, rendered water in a Bevy app: add it, then spawn a [`crate::Water`] and
@@ -63,6 +63,18 @@ pub enum WaterSystems {
     WriteBack,
 }
 
+/// One of the plugin's own shader files beside this one, for the table the plugin registers:
+/// its handle, its source, and the path it is named by (`water_bevy/` and the file's name).
+macro_rules! plugin_shader {
+    ($handle:expr, $file:literal) => {
+        (
+            $handle,
+            include_str!($file).to_owned(),
+            concat!("water_bevy/", $file),
+        )
+    };
+}
+
 impl Plugin for WaterPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<WaterImpulse>()
@@ -104,26 +116,15 @@ impl Plugin for WaterPlugin {
         crate::avian::build(app);
         if self.render {
             for (handle, source, path) in [
-                (
-                    FOAM_LOOK_SHADER,
-                    include_str!("foam_look.wgsl").to_owned(),
-                    "water_bevy/foam_look.wgsl",
-                ),
+                plugin_shader!(FOAM_LOOK_SHADER, "foam_look.wgsl"),
+                plugin_shader!(SURFACE_PASS_SHADER, "surface_pass.wgsl"),
                 (
                     SEA_TAPS_SHADER,
                     sea_taps_source(),
                     "water_bevy/sea_taps.wgsl",
                 ),
-                (
-                    WATER_SURFACE_SHADER,
-                    include_str!("water_surface.wgsl").to_owned(),
-                    "water_bevy/water_surface.wgsl",
-                ),
-                (
-                    OCEAN_SURFACE_SHADER,
-                    include_str!("ocean_surface.wgsl").to_owned(),
-                    "water_bevy/ocean_surface.wgsl",
-                ),
+                plugin_shader!(WATER_SURFACE_SHADER, "water_surface.wgsl"),
+                plugin_shader!(OCEAN_SURFACE_SHADER, "ocean_surface.wgsl"),
             ] {
                 let shader = Shader::from_wgsl(source, path);
                 if let Err(e) = app

@@ -19,9 +19,15 @@ use crate::water::Water;
 pub const WATER_SURFACE_SHADER: Handle<Shader> =
     uuid_handle!("6c3f1c4e-2b7d-4a55-9d0e-5f1a7c2e9b31");
 
-/// The foam's look (`foam_look.wgsl`, imported by the surface and the sea), registered by the
-/// plugin under this handle.
+/// The foam's look (`foam_look.wgsl`, imported by the surface and the sea through
+/// `surface_pass.wgsl`), registered by the plugin under this handle.
 pub const FOAM_LOOK_SHADER: Handle<Shader> = uuid_handle!("0b8e5d1a-7f3c-4e21-b6a9-3d4c2e1f8a57");
+
+/// What the surface and the sea share around their own displacement and normals
+/// (`surface_pass.wgsl`: the vertex placed in the world, the pixel lit), registered by the plugin
+/// under this handle.
+pub(crate) const SURFACE_PASS_SHADER: Handle<Shader> =
+    uuid_handle!("fb22475f-7dee-4f0e-9806-c9b4acf710b8");
 
 /// The water's material: Bevy's `StandardMaterial` (colour, roughness, reflectance: the look)
 /// with the heights added ([`WaterSurfaceExtension`]).

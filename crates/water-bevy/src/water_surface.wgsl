@@ -3,14 +3,8 @@
 // differences, interpolated bilinearly between cells. Mirrors water_core's HeightView: heights
 // along +y, grid rows toward -z, gradients in world units.
 
-#import bevy_pbr::{
-    forward_io::{Vertex, VertexOutput, FragmentOutput},
-    mesh_functions,
-    pbr_fragment::pbr_input_from_standard_material,
-    pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
-    view_transformations::position_world_to_clip,
-}
-#import water_bevy::foam_look::foam_material
+#import bevy_pbr::forward_io::{Vertex, VertexOutput, FragmentOutput}
+#import water_bevy::surface_pass::{placed_vertex, lit_pixel}
 
 struct WaterSurface {
     // Cell size, metres.
@@ -61,23 +55,11 @@ fn gradient_at(texel: vec2<i32>) -> vec2<f32> {
 
 @vertex
 fn vertex(vertex: Vertex) -> VertexOutput {
-    var out: VertexOutput;
     let size = vec2<f32>(textureDimensions(heights));
     let texel = vec2<i32>(floor(vertex.uv * size));
     var position = vertex.position;
     position.y += height_at(texel);
-    let world_from_local = mesh_functions::get_world_from_local(vertex.instance_index);
-    out.world_position = mesh_functions::mesh_position_local_to_world(
-        world_from_local,
-        vec4<f32>(position, 1.0),
-    );
-    out.position = position_world_to_clip(out.world_position.xyz);
-    out.world_normal = vec3<f32>(0.0, 1.0, 0.0);
-    out.uv = vertex.uv;
-#ifdef VERTEX_OUTPUT_INSTANCE_INDEX
-    out.instance_index = vertex.instance_index;
-#endif
-    return out;
+    return placed_vertex(vertex.instance_index, position, vertex.uv);
 }
 
 @fragment
@@ -94,12 +76,5 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
     );
     // y = h(x, z) with z = -row: the normal is (-dh/dx, 1, -dh/dz) = (-gx, 1, gy).
     let n = normalize(vec3<f32>(-g.x, 1.0, g.y));
-    var pbr_input = pbr_input_from_standard_material(in, is_front);
-    pbr_input.world_normal = n;
-    pbr_input.N = n;
-    foam_material(&pbr_input, foam_at(in.uv));
-    var out: FragmentOutput;
-    out.color = apply_pbr_lighting(pbr_input);
-    out.color = main_pass_post_lighting_processing(pbr_input, out.color);
-    return out;
+    return lit_pixel(in, is_front, n, foam_at(in.uv));
 }

@@ -13,6 +13,8 @@ use water_bevy::avian3d::prelude::*;
 use water_bevy::prelude::*;
 use water_bevy::WaterSimulation;
 
+mod support;
+
 /// The settled draft may differ from `m / (rho A)` by this fraction (the 1%).
 const DRAFT_TOLERANCE: f32 = 0.01;
 
@@ -123,12 +125,7 @@ fn a_floating_force_on_an_avian_crate_acts_through_avian() {
     }
     let velocity = app.world().get::<LinearVelocity>(body).expect("avian").0;
     let motion = *app.world().get::<FloatingMotion>(body).expect("motion");
-    let wet = draft / 0.3;
-    let (k1, k2) = (
-        water_bevy::DragRates::DEFAULT.linear * mass * wet,
-        water_bevy::DragRates::DEFAULT.quadratic * mass * wet,
-    );
-    let expected = (-k1 + (k1 * k1 + 4.0 * k2 * push).sqrt()) / (2.0 * k2);
+    let expected = support::drag_limited_speed(mass, draft / 0.3, push);
     assert!(
         (velocity.x - expected).abs() < 0.05 * expected,
         "avian speed {velocity} m/s, drag balances the push at {expected} m/s"

@@ -2,19 +2,14 @@
 //! water without disturbing the others' bookkeeping, and a hull the water refuses is logged,
 //! not panicked on.
 
-use std::time::Duration;
-
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use water_bevy::prelude::*;
 use water_bevy::{OnWater, WaterSimulation};
 
+mod support;
+
 fn headless_pond() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, WaterPlugin::headless()))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / 60.0,
-        )));
+    let mut app = support::headless_app(1.0 / 60.0);
     app.world_mut().spawn(Water::new(96, 96));
     app
 }

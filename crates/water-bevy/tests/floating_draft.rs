@@ -1,22 +1,17 @@
 //! A crate spawned above the water in a headless Bevy app settles at its Archimedes draft.
 
-use std::time::Duration;
-
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use water_bevy::prelude::*;
+
+mod support;
 
 /// The settled draft may differ from `m / (rho A)` by this fraction (the 1%).
 const DRAFT_TOLERANCE: f32 = 0.01;
 
 #[test]
 fn a_crate_settles_at_its_archimedes_draft() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, WaterPlugin::headless()))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / 60.0,
-        )));
+    let mut app = support::headless_app(1.0 / 60.0);
     app.world_mut().spawn(Water::new(64, 64));
     // 0.6 x 0.3 x 0.6 m, 40 kg: draft 40 / (1000 * 0.36) = 0.111 m.
     let crate_ = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0);

@@ -4,20 +4,14 @@
 //! a crate beside it without the component stays where it floats; a torque about y turns the
 //! pushed crate's twin.
 
-use std::time::Duration;
-
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use water_bevy::prelude::*;
-use water_bevy::DragRates;
+
+mod support;
 
 #[test]
 fn a_floating_force_pushes_a_crate_to_its_drag_limited_speed() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, WaterPlugin::headless()))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / 60.0,
-        )));
+    let mut app = support::headless_app(1.0 / 60.0);
     app.world_mut().spawn(Water::new(192, 96));
     let (mass, push) = (40.0, 20.0);
     // 0.6 x 0.3 x 0.6 m (y up): draft 40 / (1000 * 0.36) = 0.111 m of 0.3 m.
@@ -53,12 +47,7 @@ fn a_floating_force_pushes_a_crate_to_its_drag_limited_speed() {
     }
     let motion = |app: &App, e: Entity| *app.world().get::<FloatingMotion>(e).expect("motion");
     let v = motion(&app, pushed).velocity.x;
-    let wet = draft / 0.3;
-    let (k1, k2) = (
-        DragRates::DEFAULT.linear * mass * wet,
-        DragRates::DEFAULT.quadratic * mass * wet,
-    );
-    let expected = (-k1 + (k1 * k1 + 4.0 * k2 * push).sqrt()) / (2.0 * k2);
+    let expected = support::drag_limited_speed(mass, draft / 0.3, push);
     assert!(
         (v - expected).abs() < 0.02 * expected,
         "speed {v} m/s, drag balances the push at {expected} m/s"

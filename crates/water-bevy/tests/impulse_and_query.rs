@@ -1,19 +1,14 @@
 //! A click raises the water where it lands, in Bevy's y-up world: the plugin's axes agree with
 //! the world's, and `WaterQuery` reads the surface there.
 
-use std::time::Duration;
-
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use water_bevy::prelude::*;
 
+mod support;
+
 fn app_with_water(centre: Vec3) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, WaterPlugin::headless()))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / 60.0,
-        )));
+    let mut app = support::headless_app(1.0 / 60.0);
     app.world_mut()
         .spawn((Water::new(80, 60), Transform::from_translation(centre)));
     app.update();

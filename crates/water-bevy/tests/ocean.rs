@@ -19,6 +19,8 @@ use water_bevy::water_scene::UpAxis;
 use water_bevy::{Backend, WaterSample, WaterSimulation};
 use water_testkit::gpu_or_return;
 
+mod support;
+
 /// Where the water's centre stands: off the origin and above 0, so frames cannot be confused.
 const CENTRE: Vec3 = Vec3::new(10.0, 2.0, -5.0);
 
@@ -35,11 +37,7 @@ fn swell() -> OceanSpec {
 
 /// 16 m x 12 m of 0.2 m cells at [`CENTRE`] inside the swell, headless at 60 frames a second.
 fn app(backend: Backend, gpu: Option<&GpuContext>) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, WaterPlugin::headless()))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / 60.0,
-        )));
+    let mut app = support::headless_app(1.0 / 60.0);
     if let Some(gpu) = gpu {
         // What Bevy's RenderPlugin puts in the main world.
         app.insert_resource(RenderDevice::from(gpu.device.clone()))

@@ -1,15 +1,14 @@
 //! The `water` command end to end: outputs, refusals with file:line:column, stability, bench.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::path::Path;
 
 use water_cli::npy;
 
 mod common;
 
 use common::{
-    assert_success, bench_grid_args, failure, json_line, read_json, run_file, scratch, stderr,
-    water, write_scenario,
+    assert_success, bench_grid_args, failure, json_line, read_json, run_file, run_ok, scratch,
+    stderr, water, write_scenario,
 };
 
 fn npy_header(path: &Path) -> (String, Vec<usize>, usize) {
@@ -18,38 +17,11 @@ fn npy_header(path: &Path) -> (String, Vec<usize>, usize) {
     (descr, shape, payload.len())
 }
 
-const MINIMAL: &str = r#"steps = 20
-[grid]
-width = 40
-height = 30
-cell_size = 0.1
-wave_speed = 2.0
-dt = 0.02
-damping = 0.999
-boundary = "reflective"
-mode = "signed"
-[[impulse]]
-x = 20.0
-y = 15.0
-radius = 4.0
-amplitude = 1.0
-shape = "cosine"
-step = 0
-"#;
-
-/// Writes `text` as `scenario.toml` into a fresh folder `name`, runs it into that folder's `out`
-/// and checks that it succeeded.
-fn run_ok(name: &str, text: &str) -> (Output, PathBuf) {
-    let dir = scratch(name);
-    let out = dir.join("out");
-    let res = run_file(&write_scenario(&dir, "scenario.toml", text), &out, &[]);
-    assert_success(&res);
-    (res, out)
-}
+const MINIMAL: &str = include_str!("scenarios/minimal.toml");
 
 #[test]
 fn run_writes_height_png_and_summary() {
-    let (res, out) = run_ok("run", MINIMAL);
+    let (res, out) = run_ok("run", "scenario.toml", MINIMAL);
     let (descr, shape, bytes) = npy_header(&out.join("height.npy"));
     assert_eq!(
         (descr.as_str(), shape, bytes),
@@ -73,7 +45,7 @@ fn a_dispersive_run_says_its_model() {
         .replace("wave_speed", "# wave_speed")
         .replace("[grid]", "[grid]\nmodel = \"dispersive\"")
         .replace("reflective", "periodic");
-    let (res, out) = run_ok("run-dispersive", &text);
+    let (res, out) = run_ok("run-dispersive", "scenario.toml", &text);
     assert_eq!(read_json(&out.join("summary.json"))["model"], "dispersive");
     let header = String::from_utf8_lossy(&res.stdout);
     assert!(header.contains("model dispersive"), "{header}");
@@ -82,7 +54,7 @@ fn a_dispersive_run_says_its_model() {
 #[test]
 fn split_and_classic_modes_write_their_arrays() {
     let split = MINIMAL.replace("mode = \"signed\"", "mode = \"split\"");
-    let (_, out) = run_ok("split", &split);
+    let (_, out) = run_ok("split", "scenario.toml", &split);
     for name in ["height.npy", "positive.npy", "negative.npy"] {
         assert_eq!(npy_header(&out.join(name)).1, vec![30, 40], "{name}");
     }
@@ -343,14 +315,14 @@ step = 0
 
 #[test]
 fn sphere_scenarios_write_heights_per_vertex_and_positions() {
-    let (_, out) = run_ok("sphere", SPHERE);
+    let (_, out) = run_ok("sphere", "scenario.toml", SPHERE);
     let (descr, shape, _) = npy_header(&out.join("height.npy"));
     assert_eq!((descr.as_str(), shape), ("<f4", vec![642]));
     assert_eq!(npy_header(&out.join("positions.npy")).1, vec![642, 3]);
     assert!(out.join("height.png").is_file());
 
     let mean = SPHERE.replace("\"laplace-beltrami\"", "\"mean\"");
-    run_ok("sphere-mean", &mean);
+    run_ok("sphere-mean", "scenario.toml", &mean);
 }
 
 #[test]

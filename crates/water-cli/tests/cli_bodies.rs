@@ -5,17 +5,7 @@ mod common;
 
 use common::{assert_success, run_text, stderr};
 
-const LAKE: &str = r#"steps = 300
-[grid]
-width = 80
-height = 60
-cell_size = 0.05
-wave_speed = 1.0
-dt = 0.02
-damping_per_second = 0.5
-boundary = "absorbing"
-mode = "signed"
-"#;
+const LAKE: &str = include_str!("scenarios/lake.toml");
 
 /// Rows of `bodies.csv` for one body: (step, x, y, z).
 fn trajectory(out: &std::path::Path, body: &str) -> Vec<(u64, f32, f32, f32)> {

@@ -2,41 +2,17 @@
 //! heights the library's scene holds, and `cascades` in `summary.json`.
 
 use water_cli::npy;
-use water_scene::scenario::{Scenario, ScenarioRun};
-use water_scene::Backend;
 
 mod common;
 
-use common::{assert_success, read_json, run_file, scratch, write_scenario};
+use common::{library_run, read_json, run_ok};
 
-const RIPPLE: &str = r#"steps = 50
-[grid]
-width = 48
-height = 40
-cell_size = 0.25
-wave_speed = 2.0
-dt = 0.05
-boundary = "absorbing"
-cascades = 3
-[[impulse]]
-x = 30.0
-y = 20.0
-radius = 9.0
-amplitude = 0.1
-"#;
+const RIPPLE: &str = include_str!("scenarios/ripple.toml");
 
 #[test]
 fn a_run_with_cascades_writes_each_coarser_cascade_and_where_it_is() {
-    let dir = scratch("cascades-run");
-    let out = dir.join("out");
-    let res = run_file(&write_scenario(&dir, "ripple.toml", RIPPLE), &out, &[]);
-    assert_success(&res);
-
-    let scenario = Scenario::parse("ripple.toml", RIPPLE).expect("parses");
-    let mut scene = scenario.scene(Backend::Cpu, None).expect("scene");
-    ScenarioRun::new(&scenario)
-        .advance_to(&mut scene, scenario.steps, None, |_| {})
-        .expect("run");
+    let (res, out) = run_ok("cascades-run", "ripple.toml", RIPPLE);
+    let (_, scene) = library_run("ripple.toml", RIPPLE);
     let summary = read_json(&out.join("summary.json"));
     let listed = summary["cascades"].as_array().expect("cascades");
     assert_eq!(listed.len(), 3);
@@ -54,13 +30,8 @@ fn a_run_with_cascades_writes_each_coarser_cascade_and_where_it_is() {
             assert!(!out.join("cascade-0.npy").exists());
             continue;
         }
-        let bytes = std::fs::read(out.join(format!("cascade-{k}.npy"))).expect("written");
-        let (descr, shape, payload) = npy::read_raw(&bytes).expect("npy");
-        assert_eq!((descr.as_str(), shape), ("<f4", vec![40, 48]));
-        let written: Vec<f32> = payload
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let file = out.join(format!("cascade-{k}.npy"));
+        let written = npy::read_f32_grid_file(&file, "cascade", 48, 40).expect("40 x 48 f32");
         let expected = scene.cascade_heights(k).expect("heights");
         assert!(
             expected.iter().any(|&z| z.abs() > 1e-3),

@@ -3,56 +3,26 @@
 //! cells' world positions there and `foam.npy` the breaking crests' foam, as the library answers
 //! for the same run.
 
+use std::path::Path;
+
 use water_cli::npy;
-use water_scene::scenario::{Scenario, ScenarioRun};
-use water_scene::{cell_centres, Backend};
+use water_scene::cell_centres;
 
 mod common;
 
-use common::{assert_success, read_json, run_file, scratch, write_scenario};
+use common::{library_run, read_json, run_ok};
 
-const SAILING: &str = r#"steps = 60
-[grid]
-width = 48
-height = 32
-cell_size = 0.5
-wave_speed = 3.0
-dt = 0.05
-boundary = "absorbing"
-[ocean]
-spectrum = "pierson-moskowitz"
-wind_speed = 6.0
-seed = 3
-choppiness = 1.5
-[foam]
-half_life = 2.0
-jacobian_threshold = 0.6
-[focus]
-path = [[12.0, 8.0], [112.0, 38.0]]
-speed = 6.0
-"#;
+const SAILING: &str = include_str!("scenarios/sailing.toml");
 
-fn f32s(bytes: &[u8]) -> Vec<f32> {
-    let (descr, _, payload) = npy::read_raw(bytes).expect("valid npy");
-    assert_eq!(descr, "<f4");
-    payload
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+/// The `[32, 48]` f32 array `water run` wrote as `out/name`.
+fn grid_array(out: &Path, name: &str) -> Vec<f32> {
+    npy::read_f32_grid_file(&out.join(name), name, 48, 32).expect("32 x 48 f32")
 }
 
 #[test]
 fn a_followed_run_writes_where_the_grid_ended_and_the_sea_there() {
-    let dir = scratch("focus-run");
-    let out = dir.join("out");
-    let res = run_file(&write_scenario(&dir, "sail.toml", SAILING), &out, &[]);
-    assert_success(&res);
-
-    let scenario = Scenario::parse("sail.toml", SAILING).expect("parses");
-    let mut scene = scenario.scene(Backend::Cpu, None).expect("scene");
-    ScenarioRun::new(&scenario)
-        .advance_to(&mut scene, scenario.steps, None, |_| {})
-        .expect("run");
+    let (res, out) = run_ok("focus-run", "sail.toml", SAILING);
+    let (scenario, mut scene) = library_run("sail.toml", SAILING);
     let origin = scene.window_origin();
     assert!(
         origin.x > 10.0 && origin.y > 2.0,
@@ -73,7 +43,7 @@ fn a_followed_run_writes_where_the_grid_ended_and_the_sea_there() {
 
     let centres = cell_centres(scenario.size, 0.5, origin.as_vec2());
     let sea = scene.sea_frame().expect("a sea").heights(&centres);
-    let written = f32s(&std::fs::read(out.join("ocean.npy")).expect("ocean.npy"));
+    let written = grid_array(&out, "ocean.npy");
     assert!(
         written
             .iter()
@@ -88,10 +58,7 @@ fn a_followed_run_writes_where_the_grid_ended_and_the_sea_there() {
     ));
     assert_ne!(written, at_home, "not the sea where the grid started");
 
-    let (_, shape, _) =
-        npy::read_raw(&std::fs::read(out.join("foam.npy")).expect("foam.npy")).expect("valid npy");
-    assert_eq!(shape, vec![32, 48]);
-    let foam = f32s(&std::fs::read(out.join("foam.npy")).expect("foam.npy"));
+    let foam = grid_array(&out, "foam.npy");
     let expected = scene.foam_coverage().expect("foam");
     assert!(
         foam.iter()

@@ -138,23 +138,7 @@ fn render_refuses_bad_options_by_name() {
 }
 
 /// A boat towed 12 m along a 24 m grid, with and without a `[focus]` following it.
-const TOWED: &str = r#"steps = 60
-[grid]
-width = 96
-height = 48
-cell_size = 0.25
-wave_speed = 2.0
-dt = 0.05
-boundary = "absorbing"
-[[body]]
-name = "boat"
-shape = "box"
-size = [2.0, 1.0, 0.5]
-mass = 300.0
-position = [12.0, 6.0, 0.0]
-path = [[12.0, 6.0], [200.0, 6.0]]
-speed = 4.0
-"#;
+const TOWED: &str = include_str!("scenarios/towed.toml");
 
 /// Where the boat is drawn in each frame: the mean column of its orange pixels (red well
 /// above green and blue, unlike the water and the sky), and how many there are.
@@ -265,15 +249,22 @@ fn calm_and_dropped(
     Some((frames.pop().expect("two frames"), later, changed))
 }
 
+/// A cosine `[[impulse]]` of 0.3 m at step 0, centred at `(x, y)` m, of `radius` m.
+fn drop_at(x: f64, y: f64, radius: f64) -> String {
+    format!(
+        "[[impulse]]\nx = {x:?}\ny = {y:?}\nradius = {radius:?}\namplitude = 0.3\n\
+         shape = \"cosine\"\nstep = 0\n"
+    )
+}
+
 /// The coarser cascades are drawn around the finest grid at sea: a drop that only they resolve,
 /// beyond the finest grid (it reaches none of its cells), changes the frame (with the
 /// surroundings left undrawn, tried by hand, it changed no pixel).
 #[test]
 fn a_drop_beyond_the_finest_grid_shows_in_the_cascades_around_it() {
     // 19 m along x, 3 m in radius: beyond the finest grid's 16 m, inside cascades 1 and 2.
-    let drop = "[[impulse]]\nx = 76.0\ny = 32.0\nradius = 12.0\namplitude = 0.3\n\
-                shape = \"cosine\"\nstep = 0\n";
-    let Some((_, _, changed)) = calm_and_dropped("render-cascades-around", 3, true, drop) else {
+    let drop = drop_at(76.0, 32.0, 12.0);
+    let Some((_, _, changed)) = calm_and_dropped("render-cascades-around", 3, true, &drop) else {
         return;
     };
     eprintln!("the drop beyond the finest grid changed {changed} pixels");
@@ -290,10 +281,9 @@ fn a_drop_beyond_the_finest_grid_shows_in_the_cascades_around_it() {
 #[test]
 fn cascades_without_an_ocean_are_drawn_around_the_grid_on_a_still_sea() {
     // As above: beyond the finest grid's 16 m, inside cascades 1 and 2.
-    let drop = "[[impulse]]\nx = 76.0\ny = 32.0\nradius = 12.0\namplitude = 0.3\n\
-                shape = \"cosine\"\nstep = 0\n";
+    let drop = drop_at(76.0, 32.0, 12.0);
     let Some((calm, dropped, changed)) =
-        calm_and_dropped("render-cascades-still-sea", 3, false, drop)
+        calm_and_dropped("render-cascades-still-sea", 3, false, &drop)
     else {
         return;
     };
@@ -312,9 +302,8 @@ fn cascades_without_an_ocean_are_drawn_around_the_grid_on_a_still_sea() {
 /// same), and `render.json` says the water ran on the CPU.
 #[test]
 fn cascades_render_with_their_water_on_the_cpu() {
-    let drop = "[[impulse]]\nx = 32.0\ny = 32.0\nradius = 6.0\namplitude = 0.3\n\
-                shape = \"cosine\"\nstep = 0\n";
-    let Some((calm, dropped, changed)) = calm_and_dropped("render-cascades", 2, true, drop) else {
+    let drop = drop_at(32.0, 32.0, 6.0);
+    let Some((calm, dropped, changed)) = calm_and_dropped("render-cascades", 2, true, &drop) else {
         return;
     };
     let frames = [calm, dropped];

@@ -2,12 +2,14 @@
 //! wrong length, parameters that would be ignored, impulses and land outside the grid or the
 //! run, grids too big for memory, thread counts, reused output folders.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
 
-use common::{assert_success, run_file, run_text, scratch, stderr, water, water_command};
+use common::{
+    assert_success, run_file, run_text, scratch, stderr, water, water_command, write_scenario,
+};
 
 /// The write end of a pipe whose read end is already closed: every write fails with EPIPE,
 /// whenever the child makes it.
@@ -187,33 +189,35 @@ fn impulses_and_land_outside_the_grid_or_the_run_are_refused() {
     assert!(e.contains("beyond the 20 x 16 grid"), "{e}");
 }
 
-/// `water run SCENARIO --quiet --out OUT` under a 2 GB address-space limit (`ulimit -v`).
-fn run_under_2_gb(scenario: &Path, out: &Path) -> Output {
+/// Writes `text` as `file_name` into the fresh folder `dir_name` and runs `water run FILE
+/// --quiet --out OUT` on it under a 2 GB address-space limit (`ulimit -v`), OUT being that
+/// folder's `out`; returns the run and `out`.
+fn run_under_2_gb(dir_name: &str, file_name: &str, text: &str) -> (Output, PathBuf) {
+    let dir = scratch(dir_name);
+    let scenario = write_scenario(&dir, file_name, text);
+    let out = dir.join("out");
     let script = format!(
         "ulimit -v 2000000 && exec {} run {} --quiet --out {}",
         env!("CARGO_BIN_EXE_water"),
         scenario.display(),
         out.display()
     );
-    Command::new("bash")
+    let res = Command::new("bash")
         .args(["-c", &script])
         .output()
-        .expect("bash")
+        .expect("bash");
+    (res, out)
 }
 
 #[test]
 fn a_grid_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
-    let dir = scratch("ulimit");
-    let file = dir.join("big.toml");
-    std::fs::write(
-        &file,
-        GRID.replace("width = 20", "width = 30000")
-            .replace("height = 16", "height = 30000"),
-    )
-    .expect("write");
-    let e = refused(&run_under_2_gb(&file, &dir.join("out")));
+    let big = GRID
+        .replace("width = 20", "width = 30000")
+        .replace("height = 16", "height = 30000");
+    let (res, out) = run_under_2_gb("ulimit", "big.toml", &big);
+    let e = refused(&res);
     assert!(e.contains("30000 x 30000") && e.contains("GiB"), "{e}");
-    assert!(!dir.join("out").join("height.npy").exists());
+    assert!(!out.join("height.npy").exists());
 }
 
 /// A sphere scenario whose icosphere does not fit in the memory allowed (level 11: 41.9
@@ -221,18 +225,13 @@ fn a_grid_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
 /// address-space limit; nothing is written.
 #[test]
 fn a_sphere_too_big_for_the_memory_allowed_is_one_line_not_an_abort() {
-    let dir = scratch("ulimit-sphere");
-    let file = dir.join("big-sphere.toml");
-    std::fs::write(
-        &file,
-        "steps = 1\n[sphere]\nlevel = 11\nradius = 1.0\nwave_speed = 0.5\ndt = 0.0001\n\
-         damping = 0.999\nstepper = \"mean\"\n",
-    )
-    .expect("write");
-    let e = refused(&run_under_2_gb(&file, &dir.join("out")));
+    let big = "steps = 1\n[sphere]\nlevel = 11\nradius = 1.0\nwave_speed = 0.5\ndt = 0.0001\n\
+               damping = 0.999\nstepper = \"mean\"\n";
+    let (res, out) = run_under_2_gb("ulimit-sphere", "big-sphere.toml", big);
+    let e = refused(&res);
     assert_eq!(e.trim().lines().count(), 1, "{e}");
     assert!(e.contains("41943042 vertices") && e.contains("GiB"), "{e}");
-    assert!(!dir.join("out").join("height.npy").exists());
+    assert!(!out.join("height.npy").exists());
 }
 
 #[test]

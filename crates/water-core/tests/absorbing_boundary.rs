@@ -12,7 +12,7 @@
 mod support;
 
 use support::{bump, set_at_rest, signed};
-use water_core::{Boundary, GridWater};
+use water_core::{Boundary, GridWater, SignedGrid};
 
 const SMALL: usize = 201;
 const LARGE: usize = 801;
@@ -32,19 +32,53 @@ fn reflection_ratio(boundary: Boundary, a: f64) -> f64 {
     // Stop before the top/bottom reflections reach the probe points (at 2*half) minus the pulse.
     let steps = ((2.0 * half - 2.0 * PULSE_RADIUS - 4.0) / cells_per_step) as usize;
     let row = SMALL / 2;
-    let probes: Vec<usize> = (5..40).collect(); // distance from the left edge, cells
+    // 5 to 39 cells from the left edge.
+    let probes: Vec<Probe> = (5..40)
+        .map(|p| Probe::at((p, row), SMALL, LARGE, offset))
+        .collect();
+    measured_reflection(&mut small, &mut large, steps, &probes)
+}
+
+/// A probe point near the small grid's left edge, as cell indices: the point in the small grid,
+/// the same point in the reference grid, and its mirror image beyond the edge in the reference.
+struct Probe {
+    small: usize,
+    large: usize,
+    mirror: usize,
+}
+
+impl Probe {
+    /// The probe at cell `(p, y)` of a small grid `width` cells wide, whose cell `(0, 0)` is
+    /// cell `(offset, offset)` of a reference grid `reference_width` cells wide: its mirror
+    /// point lies `p` cells beyond the small grid's left edge.
+    fn at((p, y): (usize, usize), width: usize, reference_width: usize, offset: usize) -> Self {
+        let row = (y + offset) * reference_width;
+        Self {
+            small: y * width + p,
+            large: row + p + offset,
+            mirror: row + offset - 1 - p,
+        }
+    }
+}
+
+/// Steps the small grid and its reference `steps` times and returns the largest wave the edge
+/// reflected at any probe (small minus reference) over the largest incident one at their mirror
+/// images.
+fn measured_reflection(
+    small: &mut SignedGrid,
+    large: &mut SignedGrid,
+    steps: usize,
+    probes: &[Probe],
+) -> f64 {
     let (mut reflected, mut incident) = (0.0f64, 0.0f64);
     for _ in 0..steps {
         small.step();
         large.step();
         let (zs, zl) = (small.current(), large.current());
-        for &p in &probes {
-            let s = zs[row * SMALL + p];
-            let l = zl[(row + offset) * LARGE + p + offset];
+        for probe in probes {
+            let (s, l) = (zs[probe.small], zl[probe.large]);
             reflected = reflected.max(f64::from((s - l).abs()));
-            // Mirror point: p cells beyond the left edge, in the large grid.
-            let mirror = zl[(row + offset) * LARGE + offset - 1 - p];
-            incident = incident.max(f64::from(mirror.abs()));
+            incident = incident.max(f64::from(zl[probe.mirror].abs()));
         }
     }
     assert!(incident > 0.0, "the pulse reached the mirror points");
@@ -114,21 +148,11 @@ fn oblique_reflection_ratio(boundary: Boundary, a: f64, degrees: f64) -> f64 {
         "the reference's own edges stay out of the window"
     );
     let steps = (reach / a.sqrt()) as usize;
-    let (mut reflected, mut incident) = (0.0f64, 0.0f64);
-    for _ in 0..steps {
-        small.step();
-        large.step();
-        let (zs, zl) = (small.current(), large.current());
-        for &(p, y) in &probes {
-            let s = zs[y * OBLIQUE_W + p];
-            let l = zl[(y + MARGIN) * lw + p + MARGIN];
-            reflected = reflected.max(f64::from((s - l).abs()));
-            let mirror = zl[(y + MARGIN) * lw + MARGIN - 1 - p];
-            incident = incident.max(f64::from(mirror.abs()));
-        }
-    }
-    assert!(incident > 0.0, "the pulse reached the mirror points");
-    reflected / incident
+    let probes: Vec<Probe> = probes
+        .iter()
+        .map(|&q| Probe::at(q, OBLIQUE_W, lw, MARGIN))
+        .collect();
+    measured_reflection(&mut small, &mut large, steps, &probes)
 }
 
 /// Mur's edge is first order: at incidence theta it reflects `(1 - cos theta) / (1 + cos

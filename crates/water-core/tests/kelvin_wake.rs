@@ -18,13 +18,13 @@ const H: usize = 384;
 const TOW_CELLS: f64 = 800.0;
 const CELL: f64 = 0.05;
 
-/// Tows a disc hull of `radius` cells along the middle row at `speed` m/s for `steps` steps of
-/// `dt` through `water`, from x = 80 cells, its masks feeding the bow and stern events. Returns
-/// the hull's final x, cells.
-fn tow(water: &mut dyn GridWater, radius: f64, speed: f64, dt: f64, steps: u32) -> f64 {
+/// Tows a disc hull of `radius` cells along the middle row at `speed` m/s through `water` in
+/// steps of `dt`, from x = 80 cells for [`TOW_CELLS`] cells, its masks feeding the bow and
+/// stern events. Returns the hull's final x, cells.
+fn tow(water: &mut dyn GridWater, radius: f64, speed: f64, dt: f64) -> f64 {
     let size = GridSize::new(W, H).expect("size");
     let contacts = ContactMasks::new(size, 0.02).expect("contacts");
-    tow_with(water, contacts, 1.0, radius, speed, dt, steps)
+    tow_with(water, contacts, 1.0, radius, speed, dt)
 }
 
 /// [`tow`] with `contacts` of any source, the hull's cells holding `value`.
@@ -35,8 +35,8 @@ fn tow_with(
     radius: f64,
     speed: f64,
     dt: f64,
-    steps: u32,
 ) -> f64 {
+    let steps = (TOW_CELLS * CELL / (speed * dt)) as u32;
     let y0 = H as f64 / 2.0;
     let mut x0 = 80.0;
     for _ in 0..steps {
@@ -92,34 +92,50 @@ fn wake_angle(z: &[f32], x_hull: f64, from: usize, to: usize, window: usize) -> 
     support::fitted_slope(&points).atan().to_degrees()
 }
 
+/// Deep water of gravity waves on the dispersive model: `W x H` cells of `CELL` m with
+/// absorbing edges, stepped by `dt` s.
+fn deep_sea(dt: f64) -> DispersiveGrid {
+    let size = GridSize::new(W, H).expect("size");
+    let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
+    DispersiveGrid::new(size, CELL, dt, Damping::NONE, airy, Boundary::Absorbing).expect("stable")
+}
+
 /// Kelvin's half-angle, `asin(1/3)`, degrees.
 const KELVIN_DEGREES: f64 = 19.471_220_634;
 
 /// How far the measured angle may be from the exact one, degrees.
 const ANGLE_TOLERANCE: f64 = 1.5;
 
+/// Checks that the wake on `sea` behind a hull towed at `speed` m/s to `x_hull` cells opens at
+/// Kelvin's angle, within [`ANGLE_TOLERANCE`], printing the angle with `case`: measured 80 to
+/// 320 cells behind the hull, the envelope taken over half a transverse wavelength,
+/// `2 pi U^2 / g`, along the track.
+fn assert_kelvin_wake(sea: &DispersiveGrid, speed: f64, x_hull: f64, case: &str) {
+    let window = (std::f64::consts::PI * speed * speed / 9.81 / CELL) as usize;
+    let angle = wake_angle(sea.field().current(), x_hull, 80, 320, window);
+    eprintln!("{case}: wake half-angle {angle:.2} degrees");
+    assert!(
+        (angle - KELVIN_DEGREES).abs() < ANGLE_TOLERANCE,
+        "{case}: {angle:.2} degrees against Kelvin's {KELVIN_DEGREES:.2}"
+    );
+}
+
 /// At 0.8 and 1.2 m/s (hull Froude numbers 0.36 and 0.43) the wake on deep dispersive water
 /// opens at Kelvin's 19.47 degrees, measured 80 to 320 cells behind the hull (the first 480 cells
 /// of the tow left behind, where the wake of the start has not yet formed).
 #[test]
 fn a_hull_towed_on_deep_water_leaves_the_kelvin_wedge_at_any_speed() {
-    let size = GridSize::new(W, H).expect("size");
-    let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
     for (speed, radius) in [(0.8f64, 5.0f64), (1.2, 8.0)] {
         let froude = speed / (9.81 * 2.0 * radius * CELL).sqrt();
         assert!(froude <= 0.5, "Fr = {froude}");
         let dt = 0.02;
-        let mut sea = DispersiveGrid::new(size, CELL, dt, Damping::NONE, airy, Boundary::Absorbing)
-            .expect("stable");
-        let steps = (TOW_CELLS * CELL / (speed * dt)) as u32;
-        let x_hull = tow(&mut sea, radius, speed, dt, steps);
-        // Half a transverse wavelength, 2 pi U^2 / g, along the track for the envelope.
-        let window = (std::f64::consts::PI * speed * speed / 9.81 / CELL) as usize;
-        let angle = wake_angle(sea.field().current(), x_hull, 80, 320, window);
-        eprintln!("U = {speed} m/s, Fr = {froude:.2}: wake half-angle {angle:.2} degrees");
-        assert!(
-            (angle - KELVIN_DEGREES).abs() < ANGLE_TOLERANCE,
-            "U = {speed} m/s: {angle:.2} degrees against Kelvin's {KELVIN_DEGREES:.2}"
+        let mut sea = deep_sea(dt);
+        let x_hull = tow(&mut sea, radius, speed, dt);
+        assert_kelvin_wake(
+            &sea,
+            speed,
+            x_hull,
+            &format!("U = {speed} m/s, Fr = {froude:.2}"),
         );
     }
 }
@@ -128,22 +144,17 @@ fn a_hull_towed_on_deep_water_leaves_the_kelvin_wedge_at_any_speed() {
 /// leaves Kelvin's wedge too: at 0.8 m/s, within the same 1.5 degrees.
 #[test]
 fn a_pressure_patch_towed_on_deep_water_leaves_the_kelvin_wedge() {
-    let size = GridSize::new(W, H).expect("size");
-    let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
     let (speed, radius, dt) = (0.8f64, 5.0f64, 0.02);
-    let mut sea = DispersiveGrid::new(size, CELL, dt, Damping::NONE, airy, Boundary::Absorbing)
-        .expect("stable");
-    let contacts = ContactMasks::new(size, 1.0)
+    let mut sea = deep_sea(dt);
+    let contacts = ContactMasks::new(sea.size(), 1.0)
         .expect("contacts")
         .with_source(ContactSource::Displacement);
-    let steps = (TOW_CELLS * CELL / (speed * dt)) as u32;
-    let x_hull = tow_with(&mut sea, contacts, 0.05, radius, speed, dt, steps);
-    let window = (std::f64::consts::PI * speed * speed / 9.81 / CELL) as usize;
-    let angle = wake_angle(sea.field().current(), x_hull, 80, 320, window);
-    eprintln!("pressure patch, U = {speed} m/s: wake half-angle {angle:.2} degrees");
-    assert!(
-        (angle - KELVIN_DEGREES).abs() < ANGLE_TOLERANCE,
-        "{angle:.2} degrees against Kelvin's {KELVIN_DEGREES:.2}"
+    let x_hull = tow_with(&mut sea, contacts, 0.05, radius, speed, dt);
+    assert_kelvin_wake(
+        &sea,
+        speed,
+        x_hull,
+        &format!("pressure patch, U = {speed} m/s"),
     );
 }
 
@@ -155,8 +166,7 @@ fn a_hull_towed_faster_than_c_on_the_wave_model_leaves_a_mach_cone() {
     let (c, speed, dt) = (0.6, 1.2, 0.02);
     let params = WaveParams::new(CELL, c, dt, Damping::NONE).expect("stable");
     let mut water = SignedGrid::new(size, params, Boundary::Absorbing);
-    let steps = (TOW_CELLS * CELL / (speed * dt)) as u32;
-    let x_hull = tow(&mut water, 5.0, speed, dt, steps);
+    let x_hull = tow(&mut water, 5.0, speed, dt);
     let angle = wake_angle(water.field().current(), x_hull, 60, 260, 4);
     let mach = (c / speed).asin().to_degrees();
     eprintln!("wave model, U = 2c: wake half-angle {angle:.2} degrees, Mach {mach:.2}");

@@ -33,6 +33,7 @@ use crate::storage::StorageFormat;
 use crate::uniforms::ImpulseCell;
 
 use spectral::{SpectralContacts, SpectralPlan};
+use step_plan::StepGroup;
 
 /// Cells per workgroup edge of the step kernels (`@workgroup_size(16, 16)`).
 const TILE: u32 = 16;
@@ -91,12 +92,10 @@ pub struct ComputeGrid {
     contact_new: wgpu::Buffer,
     contact_old: wgpu::Buffer,
     step_pipeline: wgpu::ComputePipeline,
-    /// Single-step bind groups by `(with contacts, old, current, new)`, made on first use.
-    step_groups: HashMap<(bool, usize, usize, usize), wgpu::BindGroup>,
+    /// Single-step and fused bind groups by their levels, made on first use.
+    step_groups: HashMap<StepGroup, wgpu::BindGroup>,
     /// The fused multi-step kernel (signed and split grids, fixed / reflective / periodic).
     fused_pipeline: Option<wgpu::ComputePipeline>,
-    /// Fused bind groups by `(old, current, new current, new old)`.
-    fused_groups: HashMap<(usize, usize, usize, usize), wgpu::BindGroup>,
     impulse_pipeline: wgpu::ComputePipeline,
     /// `shaders/shift_window.wgsl`, made by the first window shift.
     shift_pipeline: Option<wgpu::ComputePipeline>,
@@ -225,7 +224,6 @@ impl ComputeGrid {
             step_pipeline,
             step_groups: HashMap::new(),
             fused_pipeline,
-            fused_groups: HashMap::new(),
             impulse_pipeline,
             shift_pipeline: None,
             surface_pipeline: None,

@@ -61,8 +61,9 @@ pub struct ContactHull<'a> {
     pub speed: f32,
 }
 
-/// Per-hull vertex data (instance step mode) of `vs_main` in `shaders/rasterise_grid_mask.wgsl`:
-/// locations 1 to 4 the transform's columns, location 5 the depth band and the speed.
+/// Per-hull vertex data (instance step mode) of `vs_main` in `shaders/rasterise_grid_mask.wgsl`,
+/// its WGSL twin `HullInstance` in `shaders/shared/hull_instance.wgsl`: locations 1 to 4 the
+/// transform's columns, location 5 the depth band and the speed.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 struct HullInstance {

@@ -6,10 +6,10 @@
 //! is what a store does its own way (record steps, read and write a level's words, add
 //! per-cell amounts, run the mean-level keeper), and the functions below are the operations built
 //! on it once: stepping in runs between the mean-level keeper's corrections, submitting or
-//! recording; replacing the land; an impulse; a step with contact events. `GpuGridWater` itself
-//! is one blanket implementation for every `LevelStore`; what a store does its own way behind
-//! the public operations comes through `LevelIo`, `DepthStore`, `ShiftStore` and
-//! `SurfaceStore`.
+//! recording; replacing the land. `GpuGridWater` itself is one blanket implementation for every
+//! `LevelStore`, which writes an impulse and a step with contact events in place; what a store
+//! does its own way behind the public operations comes through `LevelIo`, `DepthStore`,
+//! `ShiftStore` and `SurfaceStore`.
 
 use water_core::{Boundary, ContactMasks, ContactSource, GridMode, GridSize, Impulse, LandMask};
 
@@ -340,25 +340,6 @@ pub(crate) fn set_land(grid: &mut impl LevelStore, land: LandMask) -> Result<(),
     Ok(())
 }
 
-/// [`crate::GpuGridWater::encode_add_impulse`]: the amounts computed on the host as the CPU
-/// grids compute them, added by the store.
-pub(crate) fn encode_add_impulse(
-    grid: &mut impl LevelStore,
-    encoder: &mut wgpu::CommandEncoder,
-    impulse: &Impulse,
-) -> Result<(), GpuError> {
-    let core = grid.core();
-    let spec = &core.spec;
-    let cells = impulse_cells(
-        impulse,
-        spec.size,
-        spec.boundary,
-        spec.mode,
-        &core.land_mask,
-    );
-    add_cell_amounts(grid, encoder, &cells, impulse.displacement())
-}
-
 /// Per-cell amounts added by the store ([`LevelStore::record_cell_amounts`]), for an impulse
 /// and for the displacement contact source alike: the keeper forgets its reference first (the
 /// amounts change the levels from outside, even when every cell was land and none is left),
@@ -374,37 +355,6 @@ fn add_cell_amounts(
         return Ok(());
     }
     grid.record_cell_amounts(encoder, cells, displacement)
-}
-
-/// [`crate::GpuGridWater::encode_step_with_contacts`]: both masks and the amplitude copied in
-/// order with the rest of the encoder, then the step; for the displacement source, a plain
-/// step and then the masks' displacement on both levels.
-pub(crate) fn encode_step_with_contacts(
-    grid: &mut impl LevelStore,
-    encoder: &mut wgpu::CommandEncoder,
-    contacts: &ContactMasks,
-) -> Result<(), GpuError> {
-    let spec = grid.core().spec;
-    spec.size
-        .check_len("contact mask", contacts.new_mask().len())?;
-    spec.size
-        .check_len("contact mask", contacts.old_mask().len())?;
-    if contacts.source() == ContactSource::Displacement {
-        // The pressure patch: a plain step, then the masks' displacement on both levels
-        // (the CPU grids' `ContactMasks::apply_to_levels`).
-        contacts.check_offered(spec.mode)?;
-        grid.check_displacement()?;
-        grid.encode_steps(encoder, 1, false);
-        let cells = displacement_cells(contacts, spec.size, spec.boundary, &grid.core().land_mask);
-        return add_cell_amounts(grid, encoder, &cells, true);
-    }
-    // Contact events take and give water: the keeper re-anchors before its next step.
-    grid.invalidate_level();
-    grid.core()
-        .record_contact_uniforms(encoder, contacts.amplitude());
-    grid.record_contact_masks(encoder, contacts);
-    grid.encode_steps(encoder, 1, true);
-    Ok(())
 }
 
 /// The pressure patch's per-cell amounts after a step, as the CPU grids add them
@@ -505,20 +455,54 @@ impl<T: LevelStore> GpuGridWater for T {
         encode_shift_window(self, encoder, dx, dy)
     }
 
+    /// The amounts computed on the host as the CPU grids compute them, added by the store.
     fn encode_add_impulse(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         impulse: &Impulse,
     ) -> Result<(), GpuError> {
-        encode_add_impulse(self, encoder, impulse)
+        let core = self.core();
+        let spec = &core.spec;
+        let cells = impulse_cells(
+            impulse,
+            spec.size,
+            spec.boundary,
+            spec.mode,
+            &core.land_mask,
+        );
+        add_cell_amounts(self, encoder, &cells, impulse.displacement())
     }
 
+    /// Both masks and the amplitude copied in order with the rest of the encoder, then the
+    /// step; for the displacement source, a plain step and then the masks' displacement on
+    /// both levels.
     fn encode_step_with_contacts(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         contacts: &ContactMasks,
     ) -> Result<(), GpuError> {
-        encode_step_with_contacts(self, encoder, contacts)
+        let spec = self.core().spec;
+        spec.size
+            .check_len("contact mask", contacts.new_mask().len())?;
+        spec.size
+            .check_len("contact mask", contacts.old_mask().len())?;
+        if contacts.source() == ContactSource::Displacement {
+            // The pressure patch: a plain step, then the masks' displacement on both levels
+            // (the CPU grids' `ContactMasks::apply_to_levels`).
+            contacts.check_offered(spec.mode)?;
+            self.check_displacement()?;
+            self.encode_steps(encoder, 1, false);
+            let land = &self.core().land_mask;
+            let cells = displacement_cells(contacts, spec.size, spec.boundary, land);
+            return add_cell_amounts(self, encoder, &cells, true);
+        }
+        // Contact events take and give water: the keeper re-anchors before its next step.
+        self.invalidate_level();
+        self.core()
+            .record_contact_uniforms(encoder, contacts.amplitude());
+        self.record_contact_masks(encoder, contacts);
+        self.encode_steps(encoder, 1, true);
+        Ok(())
     }
 
     fn encode_step_many(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u64) {

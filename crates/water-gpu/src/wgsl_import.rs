@@ -67,6 +67,10 @@ pub const SHARED: &[(&str, &str)] = &[
         "sea_taps",
         include_str!("../../../shaders/shared/sea_taps.wgsl"),
     ),
+    (
+        "hull_instance",
+        include_str!("../../../shaders/shared/hull_instance.wgsl"),
+    ),
 ];
 
 /// The module named `name` in an `#import` line, if `line` is one.

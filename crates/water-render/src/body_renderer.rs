@@ -4,7 +4,7 @@
 use glam::{Affine3A, Mat4, Vec3};
 
 use crate::camera::Camera;
-use crate::render_pipeline::SurfacePipeline;
+use crate::render_pipeline::{bind_group_0, SurfacePipeline};
 use crate::uniforms::{uniform_buffer_of, ViewUniforms};
 use water_gpu::device_calls::validated;
 use water_gpu::shaders;
@@ -22,7 +22,8 @@ pub struct BodyDraw<'a> {
     pub colour: Vec3,
 }
 
-/// Per-body data of `vs_hull`: the model matrix's columns and the colour.
+/// Per-body data of `vs_hull` (its WGSL twin `HullInstance` in
+/// `shaders/shared/hull_instance.wgsl`): the model matrix's columns and the colour.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct HullInstance {
@@ -55,14 +56,7 @@ impl BodyRenderer {
     ) -> Result<Self, GpuError> {
         let pipeline = validated(device, || pipeline(device, format))?;
         let uniforms = uniform_buffer_of::<ViewUniforms>(device, "water body view");
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water body view"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: uniforms.as_entire_binding(),
-            }],
-        });
+        let group = bind_group_0(device, "water body view", &pipeline, &uniforms, []);
         Ok(Self {
             device: device.clone(),
             queue: queue.clone(),

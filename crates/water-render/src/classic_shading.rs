@@ -5,6 +5,7 @@
 use bytemuck::Zeroable;
 use water_core::GridSize;
 
+use crate::render_pipeline::bind_group_0;
 use crate::rgba_image::RgbaImage;
 use crate::uniforms::ClassicShadingUniforms;
 use crate::{check_grid_texture, check_range};
@@ -205,24 +206,16 @@ impl ClassicRenderer {
         };
         self.queue
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&values));
-        self.group = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water classic shading"),
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: self.uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(surface),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(&self.background),
-                },
+        self.group = Some(bind_group_0(
+            &self.device,
+            "water classic shading",
+            &self.pipeline,
+            &self.uniforms,
+            [
+                wgpu::BindingResource::TextureView(surface),
+                wgpu::BindingResource::TextureView(&self.background),
             ],
-        }));
+        ));
         Ok(())
     }
 

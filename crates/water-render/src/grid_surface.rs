@@ -12,7 +12,7 @@ use crate::foam_texture::FoamTexture;
 use crate::frame_target::FrameTarget;
 use crate::hull_mask::HullMaskTexture;
 use crate::render_pipeline::{
-    layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
+    bind_group_0, one_group_layout, unfilterable_texture, uniform_binding, SurfacePipeline,
 };
 use crate::rgba_image::RgbaImage;
 use crate::uniforms::{uniform_buffer_of, SurfaceRenderUniforms};
@@ -266,41 +266,21 @@ impl GridSurfaceRenderer {
             0,
             bytemuck::bytes_of(&self.uniform_values(camera, hull_mask.is_some())),
         );
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water surface render"),
-            layout: &self.water.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: self.uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(surface),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(
-                        hull_mask.unwrap_or(self.no_mask.view()),
-                    ),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::TextureView(&self.floor),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: wgpu::BindingResource::Sampler(&self.sampler),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 5,
-                    resource: wgpu::BindingResource::TextureView(
-                        self.foam.as_ref().unwrap_or(self.no_foam.view()),
-                    ),
-                },
+        self.prepared = Some(bind_group_0(
+            &self.device,
+            "water surface render",
+            &self.water,
+            &self.uniforms,
+            [
+                wgpu::BindingResource::TextureView(surface),
+                wgpu::BindingResource::TextureView(hull_mask.unwrap_or(self.no_mask.view())),
+                wgpu::BindingResource::TextureView(&self.floor),
+                wgpu::BindingResource::Sampler(&self.sampler),
+                wgpu::BindingResource::TextureView(
+                    self.foam.as_ref().unwrap_or(self.no_foam.view()),
+                ),
             ],
-        });
-        self.prepared = Some(group);
+        ));
         Ok(())
     }
 
@@ -404,32 +384,22 @@ fn pipeline(device: &wgpu::Device, format: wgpu::TextureFormat) -> wgpu::RenderP
         "render_grid_surface",
         shaders::RENDER_GRID_SURFACE,
     );
-    let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("water surface render"),
-        entries: &[
-            layout_entry(0, uniform_binding()),
-            layout_entry(1, unfilterable_texture()),
-            layout_entry(2, unfilterable_texture()),
-            layout_entry(
-                3,
-                wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-            ),
-            layout_entry(
-                4,
-                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-            ),
-            layout_entry(5, unfilterable_texture()),
+    let layout = one_group_layout(
+        device,
+        "water surface render",
+        &[
+            uniform_binding(),
+            unfilterable_texture(),
+            unfilterable_texture(),
+            wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            unfilterable_texture(),
         ],
-    });
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("water surface render"),
-        bind_group_layouts: &[Some(&group_layout)],
-        immediate_size: 0,
-    });
+    );
     SurfacePipeline {
         label: "water surface",
         layout: Some(&layout),

@@ -12,12 +12,12 @@ use crate::camera::Camera;
 use crate::foam_texture::FoamTexture;
 use crate::frame_target::FrameTarget;
 use crate::render_pipeline::{
-    layout_entry, unfilterable_texture, uniform_binding, SurfacePipeline,
+    bind_group_0, one_group_layout, unfilterable_texture, uniform_binding, SurfacePipeline,
 };
 use crate::uniforms::{uniform_buffer_of, OceanRenderUniforms};
 use crate::{
-    check_colour, check_direction, check_grid_texture, check_non_negative, check_positive,
-    check_range, setting, SurfaceView,
+    check_colour, check_direction, check_finite, check_grid_texture, check_non_negative,
+    check_positive, check_range, setting, SurfaceView,
 };
 use water_gpu::device_calls::validated;
 use water_gpu::shaders;
@@ -123,12 +123,7 @@ impl OceanSurfaceStyle {
         )?;
         check_positive("haze_distance", self.haze_distance)?;
         check_non_negative("rim_fade", self.rim_fade)?;
-        setting(
-            self.height_scale.is_finite(),
-            "height_scale",
-            self.height_scale,
-            "finite",
-        )?;
+        check_finite("height_scale", self.height_scale)?;
         check_positive("heights_range", self.heights_range)?;
         check_positive("shininess", self.shininess)?;
         check_colour("water_colour", self.water_colour)?;
@@ -371,25 +366,13 @@ impl OceanSurfaceRenderer {
                 .and_then(|g| g.surrounding)
                 .map_or(&self.no_grid, |s| s.surface),
         ];
-        let mut entries = vec![wgpu::BindGroupEntry {
-            binding: 0,
-            resource: self.uniforms.as_entire_binding(),
-        }];
-        entries.extend(
-            views
-                .iter()
-                .zip(1..)
-                .map(|(view, binding)| wgpu::BindGroupEntry {
-                    binding,
-                    resource: wgpu::BindingResource::TextureView(view),
-                }),
-        );
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water ocean render"),
-            layout: &self.sea.get_bind_group_layout(0),
-            entries: &entries,
-        });
-        self.prepared = Some(group);
+        self.prepared = Some(bind_group_0(
+            &self.device,
+            "water ocean render",
+            &self.sea,
+            &self.uniforms,
+            views.map(wgpu::BindingResource::TextureView),
+        ));
         Ok(())
     }
 
@@ -555,22 +538,18 @@ fn pipelines(
         view_dimension: wgpu::TextureViewDimension::D2Array,
         multisampled: false,
     };
-    let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("water ocean render"),
-        entries: &[
-            layout_entry(0, uniform_binding()),
-            layout_entry(1, array),
-            layout_entry(2, array),
-            layout_entry(3, unfilterable_texture()),
-            layout_entry(4, unfilterable_texture()),
-            layout_entry(5, unfilterable_texture()),
+    let layout = one_group_layout(
+        device,
+        "water ocean render",
+        &[
+            uniform_binding(),
+            array,
+            array,
+            unfilterable_texture(),
+            unfilterable_texture(),
+            unfilterable_texture(),
         ],
-    });
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("water ocean render"),
-        bind_group_layouts: &[Some(&group_layout)],
-        immediate_size: 0,
-    });
+    );
     let vertex = wgpu::vertex_attr_array![0 => Float32x4];
     let pipeline = |label, vertex, fragment, buffers, depth| {
         SurfacePipeline {

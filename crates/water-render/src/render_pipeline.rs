@@ -52,8 +52,30 @@ impl SurfacePipeline<'_> {
     }
 }
 
+/// The layout of a pipeline with one bind group, labelled `label`, of `bindings` at bindings 0,
+/// 1, 2, ... in order, each seen by both stages.
+pub(crate) fn one_group_layout(
+    device: &wgpu::Device,
+    label: &str,
+    bindings: &[wgpu::BindingType],
+) -> wgpu::PipelineLayout {
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = (0..)
+        .zip(bindings)
+        .map(|(binding, &ty)| layout_entry(binding, ty))
+        .collect();
+    let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &entries,
+    });
+    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &[Some(&group_layout)],
+        immediate_size: 0,
+    })
+}
+
 /// An entry of a bind group layout seen by both the vertex and the fragment stage.
-pub(crate) fn layout_entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
+fn layout_entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
@@ -78,4 +100,25 @@ pub(crate) fn unfilterable_texture() -> wgpu::BindingType {
         view_dimension: wgpu::TextureViewDimension::D2,
         multisampled: false,
     }
+}
+
+/// Group 0 of `pipeline` as the 3-D renderers bind it: `uniforms` (the per-frame camera and
+/// style values) at binding 0, then `resources` at bindings 1, 2, ... in order.
+pub(crate) fn bind_group_0<'r>(
+    device: &wgpu::Device,
+    label: &str,
+    pipeline: &wgpu::RenderPipeline,
+    uniforms: &'r wgpu::Buffer,
+    resources: impl IntoIterator<Item = wgpu::BindingResource<'r>>,
+) -> wgpu::BindGroup {
+    let all = std::iter::once(uniforms.as_entire_binding()).chain(resources);
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = (0..)
+        .zip(all)
+        .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
+    })
 }

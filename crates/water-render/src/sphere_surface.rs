@@ -10,7 +10,7 @@ use water_sphere::Icosphere;
 
 use crate::camera::Camera;
 use crate::frame_target::FrameTarget;
-use crate::render_pipeline::SurfacePipeline;
+use crate::render_pipeline::{bind_group_0, SurfacePipeline};
 use crate::uniforms::{uniform_buffer_of, SphereSurfaceUniforms};
 use crate::{check_colour, check_direction, check_finite, check_positive, SurfaceView};
 use water_gpu::device_calls::{record_compute_pass, validated};
@@ -165,14 +165,13 @@ impl SphereSurfaceRenderer {
         })?;
         let uniforms =
             uniform_buffer_of::<SphereSurfaceUniforms>(device, "water sphere surface uniforms");
-        let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("water sphere surface draw"),
-            layout: &draw_pipeline.get_bind_group_layout(0),
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: uniforms.as_entire_binding(),
-            }],
-        });
+        let draw_group = bind_group_0(
+            device,
+            "water sphere surface draw",
+            &draw_pipeline,
+            &uniforms,
+            [],
+        );
         let vertices = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("water sphere surface vertices"),
             size: (n * size_of::<SurfaceVertex>()) as u64,

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use bevy::app::AppExit;
 use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::time::TimeUpdateStrategy;
@@ -376,24 +377,40 @@ pub fn example_app(
     Ok(app)
 }
 
-/// The camera every example looks through, placed at `camera`, and its light: a sun at `sun`
-/// shining on the origin, and a soft ambient light.
-pub fn spawn_camera_and_light(commands: &mut Commands, camera: Transform, sun: Vec3) {
-    commands.spawn((
-        Camera3d::default(),
-        // No tonemapping: its lookup tables are a feature this crate leaves out of the build.
-        Tonemapping::None,
-        camera,
-    ));
-    commands.spawn((
-        DirectionalLight {
-            illuminance: 12_000.0,
+/// What every example's setup system builds its scene with: the commands, the mesh and material
+/// stores, and where the command line asked the water to step.
+#[derive(SystemParam)]
+pub struct SceneSetup<'w, 's> {
+    /// Spawns the scene's entities.
+    pub commands: Commands<'w, 's>,
+    /// Holds the scene's meshes.
+    pub meshes: ResMut<'w, Assets<Mesh>>,
+    /// Holds the scene's materials.
+    pub materials: ResMut<'w, Assets<StandardMaterial>>,
+    /// Where the water steps (`--backend`).
+    pub backend: Res<'w, ExampleBackend>,
+}
+
+impl SceneSetup<'_, '_> {
+    /// The camera every example looks through, placed at `camera`, and its light: a sun at
+    /// `sun` shining on the origin, and a soft ambient light.
+    pub fn spawn_camera_and_light(&mut self, camera: Transform, sun: Vec3) {
+        self.commands.spawn((
+            Camera3d::default(),
+            // No tonemapping: its lookup tables are a feature this crate leaves out of the build.
+            Tonemapping::None,
+            camera,
+        ));
+        self.commands.spawn((
+            DirectionalLight {
+                illuminance: 12_000.0,
+                ..default()
+            },
+            Transform::from_translation(sun).looking_at(Vec3::ZERO, Vec3::Y),
+        ));
+        self.commands.insert_resource(GlobalAmbientLight {
+            brightness: 300.0,
             ..default()
-        },
-        Transform::from_translation(sun).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
-    commands.insert_resource(GlobalAmbientLight {
-        brightness: 300.0,
-        ..default()
-    });
+        });
+    }
 }

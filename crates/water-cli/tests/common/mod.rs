@@ -8,6 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use water_scene::scenario::{Scenario, ScenarioRun};
+use water_scene::{Backend, Scene};
+
 /// The `water` binary, for a test that sets up its own arguments and streams.
 pub fn water_command() -> Command {
     Command::new(env!("CARGO_BIN_EXE_water"))
@@ -99,6 +102,27 @@ pub fn run_file(file: &Path, out: &Path, extra: &[&str]) -> Output {
     ];
     args.extend_from_slice(extra);
     water(&args)
+}
+
+/// Writes `text` as `file_name` into the fresh folder `dir_name`, runs it into that folder's
+/// `out` and checks that it succeeded; returns the run and `out`.
+pub fn run_ok(dir_name: &str, file_name: &str, text: &str) -> (Output, PathBuf) {
+    let dir = scratch(dir_name);
+    let out = dir.join("out");
+    let res = run_file(&write_scenario(&dir, file_name, text), &out, &[]);
+    assert_success(&res);
+    (res, out)
+}
+
+/// Scenario `text` (named `file_name`) run to its last step by the library on the CPU: what
+/// the outputs of `water run` are compared with.
+pub fn library_run(file_name: &str, text: &str) -> (Scenario, Scene) {
+    let scenario = Scenario::parse(file_name, text).expect("parses");
+    let mut scene = scenario.scene(Backend::Cpu, None).expect("scene");
+    ScenarioRun::new(&scenario)
+        .advance_to(&mut scene, scenario.steps, None, |_| {})
+        .expect("run");
+    (scenario, scene)
 }
 
 /// Writes `text` as `file_name` into the fresh folder `dir_name` and runs it quietly into that

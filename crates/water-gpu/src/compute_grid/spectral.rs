@@ -250,27 +250,32 @@ pub(super) enum SpectralContacts<'a> {
     Caller(&'a wgpu::Buffer, &'a wgpu::Buffer),
 }
 
+impl SpectralContacts<'_> {
+    /// What a run of steps reads: the grid's own masks when `contacts`, none otherwise.
+    pub(super) fn own_when(contacts: bool) -> Self {
+        if contacts {
+            Self::Own
+        } else {
+            Self::None
+        }
+    }
+}
+
 impl ComputeGrid {
     /// Records `steps` dispersive steps into one compute pass (three dispatches a step, four over
-    /// a depth map), with
-    /// the grid's own contact masks on every step when `contacts`.
+    /// a depth map), each reading the contact masks `contacts` names.
     pub(super) fn encode_spectral_steps(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         steps: u64,
-        contacts: bool,
+        contacts: &SpectralContacts<'_>,
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) {
-        let contacts = if contacts {
-            SpectralContacts::Own
-        } else {
-            SpectralContacts::None
-        };
         let groups: Vec<wgpu::BindGroup> = (0..steps)
             .map(|_| {
                 let l = self.core.levels;
                 self.core.levels.advance(1);
-                self.spectral_group(&contacts, l.previous(), l.current(), l.next())
+                self.spectral_group(contacts, l.previous(), l.current(), l.next())
             })
             .collect();
         self.record_spectral_pass(encoder, &groups, timestamp_writes);

@@ -3,11 +3,22 @@
 //! per rotation of the time levels and reused; the dispersive model's steps are recorded by
 //! `spectral.rs`.
 
+use super::spectral::SpectralContacts;
 use super::{ComputeGrid, FUSED_STEPS, TILE};
 use crate::device_calls::submitted;
 use crate::error::GpuError;
 use crate::gpu_grid_water::GpuGridWater;
 use crate::readback::PendingReadback;
+
+/// Which bind group a dispatch of the step kernels binds, and the key it is kept under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum StepGroup {
+    /// A single step over the levels `[old, current, new]`, with the contact uniforms or not.
+    Single { contacts: bool, levels: [usize; 3] },
+    /// A fused dispatch of [`FUSED_STEPS`] steps over the levels `[old, current, new current,
+    /// new old]`.
+    Fused([usize; 4]),
+}
 
 impl ComputeGrid {
     /// Workgroups of a single-step dispatch: one invocation per cell, or per word of two cells
@@ -35,7 +46,8 @@ impl ComputeGrid {
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) {
         if self.spectral.is_some() {
-            self.encode_spectral_steps(encoder, steps, contacts, timestamp_writes);
+            let contacts = SpectralContacts::own_when(contacts);
+            self.encode_spectral_steps(encoder, steps, &contacts, timestamp_writes);
             return;
         }
         let size = self.core.spec.size;
@@ -50,13 +62,15 @@ impl ComputeGrid {
         while left > 0 {
             if !contacts && self.fused_pipeline.is_some() && left >= FUSED_STEPS {
                 let l = self.core.levels;
-                let group = self.fused_group(l.previous(), l.current(), l.after_next(), l.next());
+                let levels = [l.previous(), l.current(), l.after_next(), l.next()];
+                let group = self.step_group(StepGroup::Fused(levels));
                 plan.push((true, group));
                 self.core.levels.advance(2);
                 left -= FUSED_STEPS;
             } else {
                 let l = self.core.levels;
-                let group = self.step_group(contacts, l.previous(), l.current(), l.next());
+                let levels = [l.previous(), l.current(), l.next()];
+                let group = self.step_group(StepGroup::Single { contacts, levels });
                 plan.push((false, group));
                 self.core.levels.advance(1);
                 left -= 1;
@@ -84,46 +98,36 @@ impl ComputeGrid {
         self.dispatches += plan.len() as u64;
     }
 
-    pub(super) fn step_group(
-        &mut self,
-        contacts: bool,
-        old: usize,
-        cur: usize,
-        new: usize,
-    ) -> wgpu::BindGroup {
-        let key = (contacts, old, cur, new);
-        if let Some(group) = self.step_groups.get(&key) {
+    /// The bind group of `which`, made on first use and kept: each rotation of the levels binds
+    /// the same buffers every time it comes round.
+    pub(super) fn step_group(&mut self, which: StepGroup) -> wgpu::BindGroup {
+        if let Some(group) = self.step_groups.get(&which) {
             return group.clone();
         }
-        let uniforms = if contacts {
-            &self.core.uniforms_contacts
-        } else {
-            &self.core.uniforms_plain
+        let group = match which {
+            StepGroup::Single { contacts, levels } => self.single_step_group(contacts, levels),
+            StepGroup::Fused(levels) => self.fused_group(levels),
         };
+        self.step_groups.insert(which, group.clone());
+        group
+    }
+
+    /// A new bind group of the single-step kernel over the levels `[old, cur, new]`, with the
+    /// contact uniforms when `contacts`.
+    fn single_step_group(&self, contacts: bool, [old, cur, new]: [usize; 3]) -> wgpu::BindGroup {
         let mut resources = self.step_bindings(
-            uniforms,
+            self.core.step_uniforms(contacts),
             (old, cur, new),
             (&self.contact_new, &self.contact_old),
         );
         if self.step_reads_faces() {
             resources.push(self.faces.as_entire_binding());
         }
-        let group = self.bind(&self.step_pipeline, "water step", resources);
-        self.step_groups.insert(key, group.clone());
-        group
+        self.bind(&self.step_pipeline, "water step", resources)
     }
 
-    pub(super) fn fused_group(
-        &mut self,
-        old: usize,
-        cur: usize,
-        new_cur: usize,
-        new_old: usize,
-    ) -> wgpu::BindGroup {
-        let key = (old, cur, new_cur, new_old);
-        if let Some(group) = self.fused_groups.get(&key) {
-            return group.clone();
-        }
+    /// A new bind group of the fused kernel over the levels `[old, cur, new_cur, new_old]`.
+    fn fused_group(&self, [old, cur, new_cur, new_old]: [usize; 4]) -> wgpu::BindGroup {
         let Some(pipeline) = &self.fused_pipeline else {
             unreachable!("fused groups are only asked for with a fused pipeline");
         };
@@ -135,9 +139,7 @@ impl ComputeGrid {
             self.fields[new_old].as_entire_binding(),
             self.land.as_entire_binding(),
         ];
-        let group = self.bind(pipeline, "water fused steps", resources);
-        self.fused_groups.insert(key, group.clone());
-        group
+        self.bind(pipeline, "water fused steps", resources)
     }
 
     /// A bind group giving `resources` bindings 0, 1, 2, ... of `pipeline`'s group 0.

@@ -43,7 +43,6 @@ impl ComputeGrid {
         self.step_pipeline = pipeline;
         self.fused_pipeline = None;
         self.step_groups.clear();
-        self.fused_groups.clear();
         self.core.has_depth = true;
         Ok(())
     }

@@ -142,8 +142,7 @@ impl SphereScene {
     pub fn advance(&mut self, frame_seconds: f64) -> Result<StepReport, DemoError> {
         let frame = self.clock.advance(frame_seconds)?;
         StepReport::time(frame, &self.device, |steps| {
-            self.water.step_many(u64::from(steps))?;
-            Ok(())
+            Ok(self.water.step_many(u64::from(steps))?)
         })
     }
 
