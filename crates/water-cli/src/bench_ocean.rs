@@ -40,7 +40,7 @@ pub struct OceanBench {
     pub warmup: u64,
     /// Threads in the pool.
     pub threads: usize,
-    /// Where the water steps (cascades run on the CPU).
+    /// Where the water steps: cpu or gpu (the fragment backend runs no cascades).
     pub backend: Backend,
 }
 
@@ -108,9 +108,9 @@ impl OceanBench {
                 self.speed
             )));
         }
-        if self.backend != Backend::Cpu {
+        if self.backend == Backend::GpuFragment {
             return Err(SceneBenchError::Options(format!(
-                "--backend {}: the open sea's cascades run on the CPU backend for now",
+                "--backend {}: the open sea's cascades run on the cpu and gpu backends",
                 self.backend
             )));
         }
@@ -139,14 +139,18 @@ pub fn bench_ocean(bench: &OceanBench) -> Result<OceanBenchReport, SceneBenchErr
         one.saturating_mul(bench.cascades as u64),
     )
     .map_err(|e| SceneBenchError::Options(e.to_string()))?;
+    let gpu = match bench.backend {
+        Backend::Cpu => None,
+        _ => Some(water_gpu::GpuContext::headless()?),
+    };
     let pool = bench_pool(bench.threads)?;
     let (scene, seconds, sea) = pool.install(|| -> Result<_, SceneBenchError> {
-        let mut scene = open_sea(bench.size, bench.cascades, bench.bodies, bench.speed).map_err(
-            |e| match e {
+        let on = (bench.backend, gpu.as_ref());
+        let mut scene = open_sea(bench.size, bench.cascades, bench.bodies, bench.speed, on)
+            .map_err(|e| match e {
                 BenchSetupError::Scene(e) => SceneBenchError::Scene(e),
                 e => SceneBenchError::Setup(e),
-            },
-        )?;
+            })?;
         if !bench.foam {
             scene.set_foam(None)?;
         }
@@ -239,10 +243,10 @@ mod tests {
             ),
             (
                 OceanBench {
-                    backend: Backend::Gpu,
+                    backend: Backend::GpuFragment,
                     ..request()
                 },
-                "--backend gpu: the open sea's cascades run on the CPU backend for now",
+                "--backend gpu-fragment: the open sea's cascades run on the cpu and gpu backends",
             ),
         ];
         for (bench, message) in cases {

@@ -57,7 +57,8 @@ impl CompareRow {
     }
 }
 
-/// The scenario's final state on `backend`, floating bodies included.
+/// The scenario's final state on `backend`, floating bodies included; with cascades, the
+/// coarser cascades' heights after the grid's, coarser last (one field compared as a whole).
 fn run(
     scenario: &Scenario,
     backend: Backend,
@@ -68,7 +69,11 @@ fn run(
     let mut progress = Progress::new(&label, scenario.steps, true);
     simulate(&mut scene, scenario, None, |done| progress.update(done))?;
     progress.finish();
-    Ok(scene.water().outputs()?)
+    let mut outputs = scene.water().outputs()?;
+    for k in 1..scene.cascade_count() {
+        outputs.heights.extend(scene.cascade_heights(k)?);
+    }
+    Ok(outputs)
 }
 
 /// Runs the CPU reference and each of `backends`, and measures each against the reference.
@@ -84,7 +89,7 @@ pub fn compare(scenario: &Scenario, backends: &[Backend]) -> Result<Vec<CompareR
         None
     };
     // Every backend's scene is made before anything runs, so one that refuses the scenario
-    // (cascades on a GPU backend, say) says so at once, not after the CPU's whole run.
+    // (cascades on the fragment backend, say) says so at once, not after the CPU's whole run.
     for &backend in backends {
         drop(scenario.scene(backend, gpu.as_ref())?);
     }
@@ -174,5 +179,24 @@ mod tests {
         assert!(!nan.passes(), "a NaN cell fails however small the rest");
         assert!(table(std::slice::from_ref(&nan)).contains("NOT FINITE"));
         assert!(nan.failure().contains('7'), "{}", nan.failure());
+    }
+
+    /// With cascades, the compared field is every cascade's heights, the grid's first: a
+    /// difference in a coarser cascade alone is a difference `water compare` sees.
+    #[test]
+    fn a_run_with_cascades_compares_every_cascade() {
+        let text = include_str!("../tests/scenarios/ripple.toml");
+        let scenario = Scenario::parse("ripple.toml", text).expect("scenario");
+        assert_eq!(scenario.cascades, 3);
+        let outputs = run(&scenario, Backend::Cpu, None).expect("run");
+        let mut scene = scenario.scene(Backend::Cpu, None).expect("scene");
+        simulate(&mut scene, &scenario, None, |_| {}).expect("run");
+        let mut expected = scene.cascade_heights(0).expect("grid");
+        for k in 1..3 {
+            let heights = scene.cascade_heights(k).expect("cascade");
+            assert!(heights.iter().any(|&h| h != 0.0), "cascade {k} holds water");
+            expected.extend(heights);
+        }
+        assert_eq!(outputs.heights, expected);
     }
 }

@@ -119,7 +119,8 @@ enum Command {
         #[arg(long, conflicts_with = "scenario", value_parser = builtin_names())]
         builtin: Option<String>,
         /// Backends to compare with the CPU reference, comma-separated [default: the GPU
-        /// backends that run the scenario: gpu,gpu-fragment, or gpu for model = "dispersive"].
+        /// backends that run the scenario: gpu,gpu-fragment, or gpu for model = "dispersive"
+        /// and for cascades]. With cascades, every cascade's heights are compared.
         #[arg(long, value_delimiter = ',')]
         backends: Option<Vec<String>>,
     },
@@ -457,9 +458,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     .iter()
                     .map(|b| b.trim().parse::<Backend>())
                     .collect::<Result<Vec<_>, _>>()?,
-                // The fragment backend does not run the dispersive model (it says why when
-                // asked by name).
-                None if scenario.dispersion.is_some() => vec![Backend::Gpu],
+                // The fragment backend runs neither the dispersive model nor cascades (it
+                // says why when asked by name).
+                None if scenario.dispersion.is_some() || scenario.cascades > 1 => {
+                    vec![Backend::Gpu]
+                }
                 None => vec![Backend::Gpu, Backend::GpuFragment],
             };
             let rows = compare(&scenario, &backends)?;

@@ -219,8 +219,8 @@ impl Frames<'_> {
     }
 }
 
-/// Runs `scenario` on a GPU backend (its water on the CPU where it has cascades, which run there
-/// only) and writes `frame-NNNN.png`, `water.gif` and `render.json`
+/// Runs `scenario` on a GPU backend (its water on the CPU where it has cascades, drawn from
+/// heights on the host) and writes `frame-NNNN.png`, `water.gif` and `render.json`
 /// into `out`, each frame as it is drawn. Nothing in `out` changes unless the whole render
 /// succeeds (see [`OutputDir`]).
 ///
@@ -344,7 +344,8 @@ fn gpu_grid(scene: &mut Scene) -> &mut GpuGrid {
 }
 
 /// The backend a grid scenario's water runs on for its render: the one asked for, but the CPU
-/// for cascades, which run there only (its surface is then uploaded every frame).
+/// for cascades, whose surround is drawn from heights on the host (the finest grid's surface
+/// is then uploaded every frame).
 fn water_backend(scenario: &Scenario, options: &RenderOptions) -> Backend {
     if scenario.cascades > 1 {
         Backend::Cpu

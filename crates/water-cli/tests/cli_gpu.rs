@@ -446,15 +446,84 @@ fn bench_grid_times_the_dispersive_model_on_the_compute_backend() {
     assert!(err.contains("dispersive"), "{err}");
 }
 
-/// A scenario no GPU backend runs (cascades, CPU only for now) is refused by name before the
-/// CPU reference runs: no line of the CPU's progress comes first.
+/// A scenario the fragment backend does not run (cascades) is refused by name before the CPU
+/// reference runs: no line of the CPU's progress comes first.
 #[test]
-fn compare_refuses_cascades_before_running_anything() {
-    let Some(out) = water_on_gpu("compare", &["compare", "--builtin", "sailing"]) else {
+fn compare_refuses_cascades_on_the_fragment_backend_before_running_anything() {
+    // The wave model with 3 cascades (the fragment backend runs the wave model alone).
+    let dir = common::scratch("compare-cascades-fragment");
+    let file = common::write_scenario(&dir, "ripple.toml", include_str!("scenarios/ripple.toml"));
+    let args = [
+        "compare",
+        file.to_str().expect("utf-8"),
+        "--backends",
+        "gpu-fragment",
+    ];
+    let Some(out) = water_on_gpu("compare", &args) else {
         return;
     };
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let e = stderr(&out);
-    assert!(e.contains("cascades run on the CPU backend"), "{e}");
+    assert!(
+        e.contains("cascades run on the cpu and gpu (compute) backends, not gpu-fragment"),
+        "{e}"
+    );
     assert!(!e.contains("compare (cpu)"), "the CPU ran first: {e}");
+}
+
+/// A scenario with cascades is compared on the compute backend alone by default (every
+/// cascade's heights with the grid's: `compare.rs`'s own test) and passes.
+#[test]
+fn compare_runs_cascades_on_the_compute_backend() {
+    let dir = common::scratch("compare-cascades");
+    let file = common::write_scenario(&dir, "ripple.toml", include_str!("scenarios/ripple.toml"));
+    let Some(out) = water_on_gpu("compare", &["compare", file.to_str().expect("utf-8")]) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    let rows: Vec<&str> = text.lines().filter(|l| l.ends_with(" ok")).collect();
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(rows[0].starts_with("gpu "), "{text}");
+}
+
+/// `water bench ocean --backend gpu` steps the open sea's cascades on the compute backend
+/// (the grid following a point, crates on the water) and reports it; the fragment backend is
+/// refused by name.
+#[test]
+fn bench_ocean_runs_its_cascades_on_the_compute_backend() {
+    let args = [
+        "bench",
+        "ocean",
+        "--size",
+        "64",
+        "--cascades",
+        "3",
+        "--bodies",
+        "2",
+        "--speed",
+        "5",
+        "--steps",
+        "10",
+        "--warmup",
+        "2",
+        "--backend",
+        "gpu",
+    ];
+    let Some(out) = water_on_gpu("bench ocean", &args) else {
+        return;
+    };
+    assert_success(&out);
+    let report = json_line(&out);
+    assert_eq!(report["backend"], "gpu", "{report}");
+    assert_eq!(report["cascades"], 3, "{report}");
+    let checksum = report["checksum"].as_f64().expect("checksum");
+    assert!(checksum.is_finite() && checksum != 0.0, "{report}");
+    let mut fragment = args.to_vec();
+    *fragment.last_mut().expect("backend") = "gpu-fragment";
+    let err = failure(&fragment);
+    assert!(
+        err.contains("cascades run on the cpu and gpu backends"),
+        "{err}"
+    );
 }

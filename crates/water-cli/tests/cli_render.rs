@@ -296,7 +296,7 @@ fn cascades_without_an_ocean_are_drawn_around_the_grid_on_a_still_sea() {
     assert!((0..160).all(|x| calm.pixel(x, 0) == dropped.pixel(x, 0)));
 }
 
-/// Cascades run on the CPU only: `water render` steps such a scenario's water there and uploads
+/// `water render` steps the water of a scenario with cascades on the CPU and uploads
 /// the finest grid's surface each frame, so its waves are drawn on the sea. A drop in the grid
 /// changes the frame where the grid lies (the same seeded sea without it draws otherwise the
 /// same), and `render.json` says the water ran on the CPU.

@@ -6,6 +6,9 @@ mod impulse;
 mod level_io;
 use level_io::clear_land_words;
 
+mod relax_toward;
+pub use relax_toward::CascadeOverlap;
+
 mod spectral;
 mod step_plan;
 mod surface;
@@ -99,6 +102,8 @@ pub struct ComputeGrid {
     impulse_pipeline: wgpu::ComputePipeline,
     /// `shaders/shift_window.wgsl`, made by the first window shift.
     shift_pipeline: Option<wgpu::ComputePipeline>,
+    /// `shaders/relax_toward.wgsl`, made by the first cascade hand-over.
+    relax_pipeline: Option<wgpu::ComputePipeline>,
     /// The surface texture's pipeline, made on first use.
     surface_pipeline: Option<wgpu::ComputePipeline>,
     /// Step dispatches recorded (a fused dispatch counts once).
@@ -226,6 +231,7 @@ impl ComputeGrid {
             fused_pipeline,
             impulse_pipeline,
             shift_pipeline: None,
+            relax_pipeline: None,
             surface_pipeline: None,
             dispatches: 0,
             keeper,

@@ -124,7 +124,7 @@ pub mod wgsl_import;
 mod window_shift;
 
 pub use agreement::{Comparison, F32_TOLERANCE, LOOSEST_TOLERANCE};
-pub use compute_grid::{ComputeGrid, FUSED_STEPS, SPECTRAL_MAX_SIDE};
+pub use compute_grid::{CascadeOverlap, ComputeGrid, FUSED_STEPS, SPECTRAL_MAX_SIDE};
 pub use contact_mask_renderer::{ContactHull, ContactMaskRenderer, MASK_FORMAT, MAX_CONTACT_HULLS};
 pub use context::{DeviceErrors, GpuContext};
 pub use device_traffic::DeviceTraffic;

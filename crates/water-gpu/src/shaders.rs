@@ -37,6 +37,9 @@ pub const CLASSIC_STEP_FRAGMENT: &str = include_str!("../../../shaders/classic_s
 /// `shift_window`: moves a level by whole cells into another buffer, a fixed rim held at 0
 /// (compute; every storage format's words).
 pub const SHIFT_WINDOW: &str = include_str!("../../../shaders/shift_window.wgsl");
+/// `relax_toward`: the cascades' hand-over, a coarse grid's two levels relaxed toward the
+/// finer grid inside it (compute; f32 cells).
+pub const RELAX_TOWARD: &str = include_str!("../../../shaders/relax_toward.wgsl");
 /// `add_impulse` as a full-screen render pass adding a delta texture (fragment backend).
 pub const ADD_IMPULSE_FRAGMENT: &str = include_str!("../../../shaders/add_impulse_fragment.wgsl");
 
@@ -94,6 +97,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("classic_step_fragment.wgsl", CLASSIC_STEP_FRAGMENT),
     ("add_impulse_fragment.wgsl", ADD_IMPULSE_FRAGMENT),
     ("shift_window.wgsl", SHIFT_WINDOW),
+    ("relax_toward.wgsl", RELAX_TOWARD),
     ("surface_normals.wgsl", SURFACE_NORMALS),
     ("surface_filterable.wgsl", SURFACE_FILTERABLE),
     ("gather_patches.wgsl", GATHER_PATCHES),

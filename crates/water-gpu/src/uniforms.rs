@@ -108,6 +108,22 @@ pub struct ShiftUniforms {
     pub channels: u32,
 }
 
+/// `RelaxUniforms` of `shaders/relax_toward.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct RelaxUniforms {
+    /// The coarse grid's cells across and down.
+    pub outer_size: [u32; 2],
+    /// The finer grid's.
+    pub inner_size: [u32; 2],
+    /// The finer cell under the coarse cell `(0, 0)`'s lower corner.
+    pub base: [i32; 2],
+    /// The finer grid's absorbing band, cells.
+    pub edge: f32,
+    /// Finer cells over which the weight rises from 0 to 1.
+    pub blend_cells: f32,
+}
+
 /// `ImpulseUniforms` of `shaders/add_impulse.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]

@@ -230,15 +230,17 @@ pub const OPEN_SEA_DT: f64 = 1.0 / 30.0;
 /// of fetch, choppiness 0.5) with foam (half-life 4 s, breaking below a Jacobian of 0.3), the
 /// grid following a point that travels along +x at `speed` m/s, and `bodies` floating crates
 /// (0.8 x 0.5 x 0.4 m, 60 kg) in a row across the grid's middle, every other one towed along
-/// with the focus.
+/// with the focus; on `backend` (a GPU backend on `gpu`).
 ///
 /// # Errors
-/// What the scene refuses (a size past the limits, cascades past the cell-size range).
+/// What the scene refuses (a size past the limits, cascades past the cell-size range,
+/// cascades on the fragment backend); [`SceneError::NoGpu`] for a GPU backend without `gpu`.
 pub fn open_sea(
     n: usize,
     cascades: usize,
     bodies: usize,
     speed: f32,
+    (backend, gpu): (Backend, Option<&GpuContext>),
 ) -> Result<Scene, BenchSetupError> {
     use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum};
     use water_core::AiryDispersion;
@@ -247,12 +249,11 @@ pub fn open_sea(
     let params = WaveParams::new(OPEN_SEA_CELL_SIZE, 1.0, OPEN_SEA_DT, Damping::NONE)?;
     let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed)
         .with_dispersion(AiryDispersion::gravity_waves(9.81)?);
-    let mut scene = Scene::new(
-        spec,
-        water_core::LandMask::empty(size),
-        SceneSettings::default(),
-        None,
-    )?;
+    let settings = SceneSettings {
+        backend,
+        ..SceneSettings::default()
+    };
+    let mut scene = Scene::new(spec, water_core::LandMask::empty(size), settings, gpu)?;
     let sea = OceanSpec::new(WaveSpectrum::Jonswap {
         wind_speed: 7.0,
         fetch: 15_000.0,

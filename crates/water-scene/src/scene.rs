@@ -53,6 +53,7 @@ mod cascades;
 mod foam;
 mod focus;
 mod masks;
+mod nested_water;
 mod surface_queries;
 
 pub use cascades::{cascade_weight, CASCADE_BLEND_CELLS, CASCADE_IMPULSE_MIN_CELLS, MAX_CASCADES};
@@ -458,8 +459,14 @@ impl Scene {
         let origin = self.following.window.origin().as_vec2();
         let sea = sea.map(|s| s.as_ref());
         if let Some(cascades) = &self.cascades {
-            let nested = cascades::NestedWater::new((&self.water, &self.spec, origin), cascades)?;
-            return Ok(surface_queries::answer(up, sea, &nested, water_point));
+            let heights =
+                nested_water::CascadeHeights::read((&self.water, &self.spec, origin), cascades)?;
+            return Ok(surface_queries::answer(
+                up,
+                sea,
+                &heights.nested()?,
+                water_point,
+            ));
         }
         self.water
             .with_heights(cell_size, &mut self.heights, |view| {
@@ -721,11 +728,15 @@ impl Scene {
                 .enumerate()
                 .map(|(i, b)| one(b, &PlacedWater::new(&p.patches.view(i), p.origin)))
                 .collect(),
-            // With cascades, the bodies read them all (CPU signed grids, read in place).
+            // With cascades, the bodies read them all (CPU signed grids read in place, GPU
+            // grids read back).
             None if self.cascades.is_some() => {
                 let cascades = self.cascades.as_ref().expect("matched");
-                let nested =
-                    cascades::NestedWater::new((&self.water, &self.spec, origin), cascades)?;
+                let heights = nested_water::CascadeHeights::read(
+                    (&self.water, &self.spec, origin),
+                    cascades,
+                )?;
+                let nested = heights.nested()?;
                 bodies.par_iter_mut().map(|b| one(b, &nested)).collect()
             }
             None => {

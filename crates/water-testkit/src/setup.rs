@@ -128,3 +128,29 @@ pub fn sphere_water(
     let sphere = Icosphere::new(level, radius).expect("sphere");
     SphereWater::new(sphere, stepper, damping).expect("sphere water")
 }
+
+/// A 1.0 m x 0.5 m x 0.4 m, 40 kg boat named "boat", floating at its draft at `at` (m),
+/// towed along +x at `speed` m/s (for 100 m).
+///
+/// # Panics
+/// For a position or speed the body or its path refuses.
+#[must_use]
+pub fn towed_boat(at: Vec2, speed: f32) -> water_scene::BodySpec {
+    use glam::{Quat, Vec3};
+    use water_scene::water_buoyancy::{
+        box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
+        FRESH_WATER_DENSITY,
+    };
+    let size = Vec3::new(1.0, 0.5, 0.4);
+    let mass = 40.0;
+    let draft = box_draft(mass, FRESH_WATER_DENSITY, size.x * size.y);
+    let shape = Shape::cuboid(size * 0.5).expect("shape");
+    let pose = Pose::new(at.extend(size.z / 2.0 - draft), Quat::IDENTITY).expect("pose");
+    let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose)).expect("body");
+    let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
+    let boat = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
+        .expect("float");
+    let path =
+        water_scene::TowPath::new(vec![at, at + Vec2::new(100.0, 0.0)], speed).expect("path");
+    water_scene::BodySpec::new("boat", boat).towed(path)
+}

@@ -4,18 +4,14 @@
 //! on the CPU and on both GPU backends (which agree with the CPU within the project's f32
 //! tolerance). Masks drawn on the GPU cannot move with the grid yet, and are refused.
 
-use glam::{DVec2, I64Vec2, Quat, Vec2, Vec3};
-use water_buoyancy::{
-    box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
-    FRESH_WATER_DENSITY,
-};
+use glam::{DVec2, I64Vec2, Vec2, Vec3};
 use water_core::{
     Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams,
 };
 use water_scene::Water as _;
 use water_scene::{
-    Backend, BodyId, BodySpec, BodyWater, FoamSettings, GridSpec, MaskSource, Scene, SceneError,
-    SceneFocus, SceneSettings, TowPath,
+    Backend, BodyId, BodyWater, FoamSettings, GridSpec, MaskSource, Scene, SceneError, SceneFocus,
+    SceneSettings,
 };
 use water_testkit::{assert_f32_within, gpu_or_return, F32_TOLERANCE};
 
@@ -125,18 +121,8 @@ fn assert_same_bits(what: &str, window: &[f32], still: &[f32]) {
 /// A 1.0 m x 0.5 m x 0.4 m, 40 kg boat floating at its draft at `at`, towed along +x at
 /// 0.75 m/s (0.375 cells a step).
 fn add_towed_boat(scene: &mut Scene, at: Vec2) -> BodyId {
-    let size = Vec3::new(1.0, 0.5, 0.4);
-    let mass = 40.0;
-    let draft = box_draft(mass, FRESH_WATER_DENSITY, size.x * size.y);
-    let shape = Shape::cuboid(size * 0.5).expect("shape");
-    let pose = Pose::new(at.extend(size.z / 2.0 - draft), Quat::IDENTITY).expect("pose");
-    let body = RigidBody::from_shape(&shape, mass, BodyState::at_rest(pose)).expect("body");
-    let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
-    let boat = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
-        .expect("float");
-    let path = TowPath::new(vec![at, at + Vec2::new(100.0, 0.0)], 0.75).expect("path");
     scene
-        .add_body(BodySpec::new("boat", boat).towed(path))
+        .add_body(water_testkit::setup::towed_boat(at, 0.75))
         .expect("add")
 }
 

@@ -58,6 +58,11 @@ impl BodyPatches {
         }
     }
 
+    /// The device and queue of a GPU backend.
+    pub(super) fn gpu(&self) -> Option<(&wgpu::Device, &wgpu::Queue)> {
+        self.gpu.as_ref().map(|(d, q)| (d, q))
+    }
+
     /// Forgets every gathering (the water changed behind them, or the bodies did).
     pub(super) fn clear(&mut self) {
         self.queue.clear();
@@ -68,6 +73,10 @@ impl Scene {
     /// Whether the bodies read patches rather than the grid itself: always on a GPU backend,
     /// and on the CPU when they read older water.
     fn bodies_read_patches(&self) -> bool {
+        if self.cascades.is_some() && self.water.gpu().is_some() {
+            // Bodies read every cascade, each read back ([`Scene::set_cascades`]).
+            return false;
+        }
         self.water.gpu().is_some() || self.settings.body_water.lag() > 0
     }
 

@@ -17,18 +17,17 @@
 //!   [`Scene::surface_at`] read the same blended surface (bodies with the default
 //!   [`crate::BodyWater::Current`]).
 
-use glam::Vec3;
 use glam::{DVec2, I64Vec2, Vec2};
 use rayon::prelude::*;
 use water_core::{
-    ContactMasks, FollowingWindow, GridMode, HeightSource, HeightView, Impulse, LandMask,
-    PlacedWater, SurfaceLevel, SurfaceSample, WaveParams,
+    ContactMasks, FollowingWindow, GridMode, HeightSource, Impulse, LandMask, WaveParams,
 };
-use water_gpu::GridSpec;
+use water_gpu::{CascadeOverlap, GpuBackend, GpuGrid, GridSpec};
 
 use super::cascade_land::coarse_land;
 use super::foam::{raise_cascade_foam, FinerGrid, FoamLayer};
 use super::masks::Masks;
+use super::nested_water::{CascadeHeights, NestedWater};
 use super::Scene;
 use crate::backend::Backend;
 use crate::backend_grid::BackendGrid;
@@ -103,10 +102,15 @@ impl Scene {
     ///
     /// # Errors
     /// [`SceneError::Cascades`] for `count` of 0 or past [`MAX_CASCADES`], for edges that do
-    /// not absorb, and where cascades are not offered yet: GPU backends, split and classic
-    /// modes, masks drawn on the GPU; a cell size past the model's range (named by the
-    /// grid's check); memory the allocator refuses. A depth map set on the scene's grid stays
-    /// its own: the cascades step at the spec's uniform depth.
+    /// not absorb, and where cascades are not offered yet: the fragment backend, split and
+    /// classic modes, masks drawn on the GPU; a cell size past the model's range (named by
+    /// the grid's check); memory the allocator or the device refuses. A depth map set on the
+    /// scene's grid stays its own: the cascades step at the spec's uniform depth.
+    ///
+    /// On the compute backend (`gpu`) every cascade is a grid on the scene's device, each
+    /// stepped and handed over there (`shaders/relax_toward.wgsl`); the bodies and the
+    /// surface queries then read every cascade's heights back each step they read the water
+    /// (a wait), not a patch a frame late.
     pub fn set_cascades(&mut self, count: usize) -> Result<(), SceneError> {
         let refuse = |reason: &str| SceneError::Cascades {
             count,
@@ -119,9 +123,9 @@ impl Scene {
             self.cascades = None;
             return Ok(());
         }
-        if self.settings.backend != Backend::Cpu {
+        if self.settings.backend == Backend::GpuFragment {
             return Err(refuse(&format!(
-                "cascades run on the CPU backend for now, not {}",
+                "cascades run on the cpu and gpu (compute) backends, not {}",
                 self.settings.backend
             )));
         }
@@ -144,7 +148,7 @@ impl Scene {
         let mut levels = Vec::with_capacity(count - 1);
         for k in 1..count {
             let spec = self.cascade_spec(k)?;
-            let water = BackendGrid::new(spec, LandMask::empty(spec.size), Backend::Cpu, None)?;
+            let water = self.cascade_water(spec)?;
             let window = FollowingWindow::new(spec.size, spec.params.cell_size())?;
             let contacts =
                 ContactMasks::new(spec.size, amplitude)?.with_source(self.settings.contact_source);
@@ -175,6 +179,21 @@ impl Scene {
         }
         self.cascades = Some(cascades);
         Ok(())
+    }
+
+    /// Still water of `spec` for a cascade, on the scene's grid's backend (on a GPU, on its
+    /// device).
+    fn cascade_water(&self, spec: GridSpec) -> Result<BackendGrid, SceneError> {
+        match (self.water.gpu(), self.patches.gpu()) {
+            (None, _) => BackendGrid::new(spec, LandMask::empty(spec.size), Backend::Cpu, None),
+            (Some(_), None) => Err(SceneError::NoGpu {
+                backend: self.settings.backend,
+            }),
+            (Some(_), Some((device, queue))) => {
+                let grid = GpuGrid::new(GpuBackend::Compute, device, queue, spec)?;
+                Ok(BackendGrid::Gpu(Box::new(grid)))
+            }
+        }
     }
 
     /// Cascades, the scene's grid counted (1 without coarser ones).
@@ -253,16 +272,14 @@ impl Scene {
         let point = xy.extend(0.0);
         let corner = self.grid_origin();
         if let Some(cascades) = &self.cascades {
-            let nested = NestedWater::new((&self.water, &self.spec, corner), cascades)?;
-            return Ok(nested.level_at(point).map(|l| l.point.z));
+            let heights = CascadeHeights::read((&self.water, &self.spec, corner), cascades)?;
+            return Ok(heights.nested()?.level_at(point).map(|l| l.point.z));
         }
         let (spec, cell) = (self.spec, self.cell_size());
         self.water.with_heights(cell, &mut self.heights, |view| {
-            NestedWater {
-                levels: vec![NestedLevel::new(*view, &spec, corner)],
-            }
-            .level_at(point)
-            .map(|l| l.point.z)
+            NestedWater::single(*view, &spec, corner)
+                .level_at(point)
+                .map(|l| l.point.z)
         })
     }
 
@@ -313,14 +330,12 @@ impl Scene {
                 .collect()
         };
         if let Some(cascades) = &self.cascades {
-            let nested = NestedWater::new((&self.water, &self.spec, origin), cascades)?;
-            return Ok(sample(&nested));
+            let heights = CascadeHeights::read((&self.water, &self.spec, origin), cascades)?;
+            return Ok(sample(&heights.nested()?));
         }
         let (spec, h) = (self.spec, self.cell_size());
         self.water.with_heights(h, &mut self.heights, |view| {
-            sample(&NestedWater {
-                levels: vec![NestedLevel::new(*view, &spec, origin)],
-            })
+            sample(&NestedWater::single(*view, &spec, origin))
         })
     }
 
@@ -574,22 +589,34 @@ fn take_land(level: &mut Cascade, world_land: &LandMask) -> Result<(), SceneErro
 
 /// Relaxes `outer` (twice the cell size) toward `inner` where `inner` covers it: both time
 /// levels of each coarse cell move toward the mean of the 2 x 2 inner cells over it by
-/// [`cascade_weight`] of the coarse cell's centre's distance to the inner grid's edge.
+/// [`cascade_weight`] of the coarse cell's centre's distance to the inner grid's edge. On the
+/// compute backend its GPU twin, `shaders/relax_toward.wgsl`, does it on the device.
 fn relax_toward(
     (inner, inner_spec, inner_origin): (&BackendGrid, &GridSpec, I64Vec2),
     outer: &mut Cascade,
     count: usize,
 ) -> Result<(), SceneError> {
+    let edge = edge_cells(inner_spec);
+    // Inner cell of the coarse cell (0, 0)'s lower corner: the corners are whole cells of each
+    // grid, the coarse one's twice the size.
+    let base = outer.window.origin_cells() * 2 - inner_origin;
+    if let (Some(GpuGrid::Compute(inner)), Some(GpuGrid::Compute(water))) =
+        (inner.gpu(), outer.water.gpu_mut())
+    {
+        // The GPU twin: shaders/relax_toward.wgsl.
+        let overlap = CascadeOverlap {
+            base,
+            edge,
+            blend_cells: CASCADE_BLEND_CELLS,
+        };
+        return Ok(water.relax_toward(inner, &overlap)?);
+    }
     let inner_field = signed_field(inner, count)?;
     let (iw, ih) = (
         inner_spec.size.width() as i64,
         inner_spec.size.height() as i64,
     );
-    let edge = edge_cells(inner_spec);
     let (ow, oh) = (outer.spec.size.width(), outer.spec.size.height());
-    // Inner cell of the coarse cell (0, 0)'s lower corner: the corners are whole cells of each
-    // grid, the coarse one's twice the size.
-    let base = outer.window.origin_cells() * 2 - inner_origin;
     let outer_field = outer
         .water
         .cpu_mut()
@@ -636,131 +663,8 @@ fn relax_toward(
     Ok(())
 }
 
-/// The cascades as one surface for the bodies ([`Scene::set_cascades`]): each point from the
-/// finest cascade covering it, blended into the coarser ones and, across the coarsest's own
-/// band, into still water, as [`Scene::cascade_height_at`] blends them; no water beyond the
-/// coarsest.
-pub(super) struct NestedWater<'a> {
-    /// Coarsest first.
-    levels: Vec<NestedLevel<'a>>,
-}
-
-struct NestedLevel<'a> {
-    view: HeightView<'a>,
-    /// The grid's corner (world, m), extent (m), cell (m) and absorbing band (cells).
-    corner: Vec2,
-    extent: Vec2,
-    cell: f32,
-    edge: f32,
-}
-
-impl<'a> NestedWater<'a> {
-    /// The scene's grid `finest` (heights of `spec` at `corner`) inside `cascades`.
-    ///
-    /// # Errors
-    /// [`SceneError::Cascades`] for grids that do not hold signed CPU heights (cascades never
-    /// run on others).
-    pub(super) fn new(
-        (finest, spec, corner): (&'a BackendGrid, &GridSpec, Vec2),
-        cascades: &'a SceneCascades,
-    ) -> Result<Self, SceneError> {
-        let count = cascades.levels.len() + 1;
-        let level = |water: &'a BackendGrid, spec: &GridSpec, corner: Vec2| {
-            let cell = spec.params.cell_size() as f32;
-            let view = HeightView::new(spec.size, cell, signed_field(water, count)?.current())?;
-            Ok::<_, SceneError>(NestedLevel::new(view, spec, corner))
-        };
-        let mut levels = Vec::with_capacity(count);
-        for c in cascades.levels.iter().rev() {
-            levels.push(level(&c.water, &c.spec, c.window.origin().as_vec2())?);
-        }
-        levels.push(level(finest, spec, corner)?);
-        Ok(Self { levels })
-    }
-
-    /// `read` of each level covering `position`, folded from the coarsest in: each finer
-    /// answer blended over the coarser by its level's weight, the coarsest's over `still`.
-    fn blend<T: Copy>(
-        &self,
-        position: Vec3,
-        read: impl Fn(&PlacedWater<'_, HeightView<'a>>) -> Option<T>,
-        still: T,
-        mix: impl Fn(T, T, f32) -> T,
-    ) -> Option<T> {
-        let mut found = None;
-        for level in &self.levels {
-            let Some(w) = level.weight(position.truncate()) else {
-                continue;
-            };
-            let Some(answer) = read(&PlacedWater::new(&level.view, level.corner)) else {
-                continue;
-            };
-            found = Some(mix(found.unwrap_or(still), answer, w));
-        }
-        found
-    }
-}
-
-impl<'a> NestedLevel<'a> {
-    /// `view`, the heights of a grid `spec` whose corner is at `corner` (world, m).
-    fn new(view: HeightView<'a>, spec: &GridSpec, corner: Vec2) -> Self {
-        let cell = spec.params.cell_size() as f32;
-        Self {
-            view,
-            corner,
-            extent: Vec2::new(spec.size.width() as f32, spec.size.height() as f32) * cell,
-            cell,
-            edge: edge_cells(spec),
-        }
-    }
-
-    /// The hand-over weight at world point `xy`; `None` outside the grid.
-    fn weight(&self, xy: Vec2) -> Option<f32> {
-        let local = xy - self.corner;
-        let distance = local.min(self.extent - local).min_element() / self.cell;
-        (distance > 0.0).then(|| cascade_weight(distance, self.edge))
-    }
-}
-
-impl HeightSource for NestedWater<'_> {
-    fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
-        // Inside the coarsest's band the water fades to still water.
-        let still = SurfaceSample {
-            point: position.truncate().extend(0.0),
-            normal: Vec3::Z,
-            up: Vec3::Z,
-        };
-        self.blend(
-            position,
-            |water| water.surface_at(position),
-            still,
-            |outer, s, w| SurfaceSample {
-                point: outer.point.lerp(s.point, w),
-                normal: outer.normal.lerp(s.normal, w).normalize_or(s.normal),
-                up: s.up,
-            },
-        )
-    }
-
-    fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
-        let still = SurfaceLevel {
-            point: position.truncate().extend(0.0),
-            up: Vec3::Z,
-        };
-        self.blend(
-            position,
-            |water| water.level_at(position),
-            still,
-            |outer, l, w| SurfaceLevel {
-                point: outer.point.lerp(l.point, w),
-                up: l.up,
-            },
-        )
-    }
-}
-
 /// The error for a grid that holds no signed CPU heights (cascades never run on one).
-fn not_signed(count: usize) -> SceneError {
+pub(super) fn not_signed(count: usize) -> SceneError {
     SceneError::Cascades {
         count,
         reason: "cascades take signed CPU grids".into(),
@@ -768,7 +672,10 @@ fn not_signed(count: usize) -> SceneError {
 }
 
 /// The signed CPU heights of one of `count` cascades' grids.
-fn signed_field(water: &BackendGrid, count: usize) -> Result<&water_core::WaveField, SceneError> {
+pub(super) fn signed_field(
+    water: &BackendGrid,
+    count: usize,
+) -> Result<&water_core::WaveField, SceneError> {
     water
         .cpu()
         .and_then(|g| g.signed_field())

@@ -15,7 +15,7 @@ use water_core::{ContactMasks, FoamField, GridSize};
 
 use super::{Masks, Scene};
 use crate::error::SceneError;
-use crate::scene_ocean::{cell_centre, cell_centre_at};
+use crate::scene_ocean::cell_centre;
 use crate::water::WaterGrid;
 
 /// How a scene makes foam.
@@ -66,10 +66,32 @@ pub(super) struct FinerGrid {
 impl FinerGrid {
     /// The finer grid shows alone over the whole coarse cell of `size` metres centred at `p`
     /// (its edge nearest the finer grid's rim included: bilinear reads reach that far).
+    #[cfg(test)]
     fn shows_alone(&self, p: Vec2, size: f32) -> bool {
         let local = p - self.corner;
-        let distance = (local.min(self.extent - local).min_element() - 0.5 * size) / self.cell;
+        self.shows_alone_within(local.min(self.extent - local).min_element(), size)
+    }
+
+    /// [`FinerGrid::shows_alone`] for a centre `inside` metres from the finer grid's nearest
+    /// edge.
+    fn shows_alone_within(&self, inside: f32, size: f32) -> bool {
+        let distance = (inside - 0.5 * size) / self.cell;
         super::cascades::cascade_weight(distance, self.edge) >= 1.0
+    }
+
+    /// Along one axis (`x`: 0, `y`: 1), each of `count` cells' centres (of `size` metres, the
+    /// first at `first` m) as `(its distance from the finer grid's nearer edge on that axis,
+    /// whether the finer grid shows alone at that distance)`. A cell's
+    /// [`FinerGrid::shows_alone`] is its column's answer where the column's distance is the
+    /// smaller, else its row's: the same minimum of the same numbers, so the same bits.
+    fn along(&self, axis: usize, first: f32, size: f32, count: usize) -> Vec<(f32, bool)> {
+        (0..count)
+            .map(|i| {
+                let local = first + (i as f32 + 0.5) * size - self.corner[axis];
+                let inside = local.min(self.extent[axis] - local);
+                (inside, self.shows_alone_within(inside, size))
+            })
+            .collect()
     }
 }
 
@@ -113,21 +135,20 @@ impl FoamLayer {
             self.cells.clear();
             self.centres.clear();
             // Row by row, without a division per cell: the finest grid's foam makes all of its
-            // centres again each step it moves.
-            let width = size.width();
-            for y in 0..size.height() {
-                for x in 0..width {
-                    let centre = cell_centre_at(cell, origin, x, y);
-                    if !finer.is_some_and(|f| f.shows_alone(centre, cell)) {
-                        self.cells.push(y * width + x);
-                        self.centres.push(centre);
-                    }
-                }
-            }
+            // centres again each step it moves, a cascade's each step it moves.
+            sampled_cells(
+                size,
+                (cell, origin),
+                finer,
+                &mut self.cells,
+                &mut self.centres,
+            );
             self.sampled.resize(self.cells.len(), 1.0);
-            // Cells not sampled never break.
-            self.jacobians.clear();
+            // Cells not sampled never break (where every cell is, each step writes them all).
             self.jacobians.resize(size.cells(), 1.0);
+            if self.cells.len() != size.cells() {
+                self.jacobians.fill(1.0);
+            }
             self.key = Some(key);
         }
         if self.cells.len() == size.cells() {
@@ -140,6 +161,63 @@ impl FoamLayer {
         }
         self.field.add_breaking(&self.jacobians, threshold, t)?;
         Ok(())
+    }
+}
+
+/// Appends the cells of a `size` grid of `cell` m cells whose corner is at `origin` (world, m)
+/// that sample the sea's breaking (those where `finer` does not show alone; all without one),
+/// row-major, to `cells`, and their centres (world, m) to `centres`: with the bits
+/// `cell_centre_at` and [`FinerGrid::shows_alone`] give each cell.
+fn sampled_cells(
+    size: GridSize,
+    (cell, origin): (f32, Vec2),
+    finer: Option<FinerGrid>,
+    cells: &mut Vec<usize>,
+    centres: &mut Vec<Vec2>,
+) {
+    let width = size.width();
+    // Each column's centre from the corner, `(x + 1/2) h`: a centre is the corner plus
+    // it and its row's, the sums `cell_centre_at` makes, each row's in one run.
+    let from_corner: Vec<f32> = (0..width).map(|x| (x as f32 + 0.5) * cell).collect();
+    let mut sample_run = |y: usize, run: std::ops::Range<usize>| {
+        let row_y = origin.y + (y as f32 + 0.5) * cell;
+        cells.extend(y * width + run.start..y * width + run.end);
+        let row = from_corner[run]
+            .iter()
+            .map(|&x| Vec2::new(origin.x + x, row_y));
+        centres.extend(row);
+    };
+    match finer {
+        None => (0..size.height()).for_each(|y| sample_run(y, 0..width)),
+        Some(f) => {
+            // Where the finer grid shows alone, from one answer a column and one a
+            // row (`FinerGrid::along`); each row's sampled cells in runs.
+            let columns = f.along(0, origin.x, cell, width);
+            let rows = f.along(1, origin.y, cell, size.height());
+            for (y, &(row_inside, row_alone)) in rows.iter().enumerate() {
+                let alone = |x: usize| {
+                    let (column_inside, column_alone) = columns[x];
+                    if column_inside <= row_inside {
+                        column_alone
+                    } else {
+                        row_alone
+                    }
+                };
+                let mut x = 0;
+                while x < width {
+                    let start = x;
+                    while x < width && !alone(x) {
+                        x += 1;
+                    }
+                    if x > start {
+                        sample_run(y, start..x);
+                    }
+                    while x < width && alone(x) {
+                        x += 1;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -360,4 +438,66 @@ pub(super) fn raise_cascade_foam(
 ) -> Result<(), SceneError> {
     let breaking_now = step % (1u64 << k) == 0;
     layer.raise(settings, contacts, sea.filter(|_| breaking_now), place, t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene_ocean::cell_centre_at;
+
+    /// The cells a cascade samples, found from one answer a column and one a row
+    /// ([`FinerGrid::along`]), are every cell's own [`FinerGrid::shows_alone`] answer: for a
+    /// finer grid at whole, half and odd cells from the cascade's corner, far out and in the
+    /// world's thousands of metres (where the sums round).
+    #[test]
+    fn the_column_and_row_answers_are_each_cells_own() {
+        let (w, h, cell) = (96usize, 80usize, 0.5f32);
+        for origin in [
+            Vec2::ZERO,
+            Vec2::new(-37.5, 12.0),
+            Vec2::new(4096.5, -2811.0),
+        ] {
+            for shift in [Vec2::ZERO, Vec2::new(0.25, 0.75), Vec2::new(3.0, -5.5)] {
+                let finer = FinerGrid {
+                    corner: origin + Vec2::new(12.0, 10.0) + shift,
+                    extent: Vec2::new(24.0, 20.0),
+                    cell: cell / 2.0,
+                    edge: 2.0,
+                };
+                let columns = finer.along(0, origin.x, cell, w);
+                let rows = finer.along(1, origin.y, cell, h);
+                let mut alone = 0;
+                for (y, &(ry, ay)) in rows.iter().enumerate() {
+                    for (x, &(rx, ax)) in columns.iter().enumerate() {
+                        let from_axes = if rx <= ry { ax } else { ay };
+                        let own = finer.shows_alone(cell_centre_at(cell, origin, x, y), cell);
+                        assert_eq!(from_axes, own, "cell ({x}, {y}), origin {origin}, {shift}");
+                        alone += usize::from(own);
+                    }
+                }
+                assert!(
+                    alone > 100,
+                    "the finer grid shows alone somewhere ({alone})"
+                );
+                let size = GridSize::new(w, h).expect("size");
+                let (mut cells, mut centres) = (Vec::new(), Vec::new());
+                sampled_cells(size, (cell, origin), Some(finer), &mut cells, &mut centres);
+                let naive: Vec<(usize, Vec2)> = (0..w * h)
+                    .map(|i| (i, cell_centre_at(cell, origin, i % w, i / w)))
+                    .filter(|&(_, c)| !finer.shows_alone(c, cell))
+                    .collect();
+                assert_eq!(cells.len(), w * h - alone);
+                assert!(cells
+                    .iter()
+                    .zip(&centres)
+                    .eq(naive.iter().map(|(i, c)| (i, c))));
+                // Without a finer grid: every cell, every centre `cell_centre_at`'s.
+                let (mut cells, mut centres) = (Vec::new(), Vec::new());
+                sampled_cells(size, (cell, origin), None, &mut cells, &mut centres);
+                assert!(cells.iter().copied().eq(0..w * h));
+                let all = (0..w * h).map(|i| cell_centre_at(cell, origin, i % w, i / w));
+                assert!(centres.iter().copied().eq(all));
+            }
+        }
+    }
 }

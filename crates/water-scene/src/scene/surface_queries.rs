@@ -21,7 +21,8 @@ pub struct SurfaceQuery {
     /// Where the grid's corner was in the world when asked, metres.
     origin: Vec2,
     water: GatheredWater,
-    /// With cascades (CPU only), the answers made when asked, from every cascade.
+    /// With cascades, the answers made when asked, from every cascade (each read back on a
+    /// GPU backend).
     answered: Option<Vec<Option<SurfaceSample>>>,
 }
 
@@ -87,10 +88,13 @@ impl Scene {
         let points: Vec<Vec3> = points.iter().map(|&p| up.to_water(p)).collect();
         let origin = self.grid_origin();
         if let Some(cascades) = &self.cascades {
-            // The cascades run on the CPU: answered at once, from all of them, as
-            // `Scene::surface_at` answers.
-            let nested =
-                super::cascades::NestedWater::new((&self.water, &self.spec, origin), cascades)?;
+            // Answered at once, from all of them, as `Scene::surface_at` answers (on a GPU
+            // backend every cascade read back: a wait).
+            let heights = super::nested_water::CascadeHeights::read(
+                (&self.water, &self.spec, origin),
+                cascades,
+            )?;
+            let nested = heights.nested()?;
             let (step, dt) = (self.step, self.spec.params.dt());
             let sea = self.ocean.as_mut().map(|o| o.frame_at(step, dt).as_ref());
             let answered = points
