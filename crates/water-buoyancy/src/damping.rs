@@ -178,16 +178,23 @@ fn gauss(mut m: Vec<Vec<f64>>) -> Option<Vec<f64>> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn implicit_drag_decays_a_velocity_without_reversing_it() {
-        // A 2 kg point with 1000 N s/m of drag, h = 1 s: explicit Euler would flip the velocity
-        // to 1 - 500 = -499 times itself; the implicit step divides by 1 + 500.
+    /// A 2 kg point at the centre of mass with 1000 N s/m of drag: its damping and its mass
+    /// matrix (2 kg on the diagonal, as its inertia too).
+    fn dragged_point() -> (Damping, [[f64; 6]; 6]) {
         let mut d = Damping::default();
         d.add_point(1000.0, Vec3::ZERO);
         let mut mass = [[0.0; 6]; 6];
         for (i, row) in mass.iter_mut().enumerate() {
             row[i] = 2.0;
         }
+        (d, mass)
+    }
+
+    #[test]
+    fn implicit_drag_decays_a_velocity_without_reversing_it() {
+        // A 2 kg point with 1000 N s/m of drag, h = 1 s: explicit Euler would flip the velocity
+        // to 1 - 500 = -499 times itself; the implicit step divides by 1 + 500.
+        let (d, mass) = dragged_point();
         let (q, reaction) = d
             .solve_constrained(mass, 1.0, [2.0 * 3.0, 0.0, 0.0, 0.0, 0.0, 0.0], &[])
             .unwrap();
@@ -200,12 +207,7 @@ mod tests {
         // A 2 kg point held at 3 m/s along x against 1000 N s/m of drag: the held velocity is
         // exactly 3 and the reaction is the drag it overcomes, c v = 3000 N; the free velocity
         // along y decays as without the hold.
-        let mut d = Damping::default();
-        d.add_point(1000.0, Vec3::ZERO);
-        let mut mass = [[0.0; 6]; 6];
-        for (i, row) in mass.iter_mut().enumerate() {
-            row[i] = 2.0;
-        }
+        let (d, mass) = dragged_point();
         let held = [([1.0, 0.0, 0.0, 0.0, 0.0, 0.0], 3.0)];
         let (q, reaction) = d
             .solve_constrained(mass, 1.0, [2.0 * 3.0, 2.0 * 3.0, 0.0, 0.0, 0.0, 0.0], &held)

@@ -290,23 +290,7 @@ impl SphereContacts {
             .advance(mask, "sphere contact mask", mask.len())?)
     }
 
-    /// The amplitude `A`, m per unit of speed factor.
-    #[must_use]
-    pub fn amplitude(&self) -> f32 {
-        self.masks.amplitude()
-    }
-
-    /// `C_new`.
-    #[must_use]
-    pub fn new_mask(&self) -> &[f32] {
-        self.masks.new_mask()
-    }
-
-    /// `C_old`.
-    #[must_use]
-    pub fn old_mask(&self) -> &[f32] {
-        self.masks.old_mask()
-    }
+    water_core::mask_pair_accessors!();
 
     /// One step of `water`, then the bow and stern events on its new heights.
     ///

@@ -68,13 +68,7 @@ impl Tow {
     /// # Errors
     /// [`crate::BuoyancyError::NotFinite`] naming the value that is not finite.
     pub fn new(velocity: Vec2, yaw_rate: f32) -> Result<Self> {
-        finite("tow velocity x", velocity.x)?;
-        finite("tow velocity y", velocity.y)?;
-        finite("tow yaw rate", yaw_rate)?;
-        Ok(Self {
-            velocity,
-            turn: Turn::Rate(yaw_rate),
-        })
+        Self::checked(velocity, "tow yaw rate", Turn::Rate(yaw_rate))
     }
 
     /// A tow holding the horizontal velocity `velocity` (m/s) that turns the body to `heading`
@@ -87,13 +81,17 @@ impl Tow {
     /// # Errors
     /// [`crate::BuoyancyError::NotFinite`] naming the value that is not finite.
     pub fn to_heading(velocity: Vec2, heading: f32) -> Result<Self> {
+        Self::checked(velocity, "tow heading", Turn::To(heading))
+    }
+
+    /// A tow holding `velocity` and turning as `turn` says, once the velocity and the turn's
+    /// value (`turn_name` names it in errors) are found finite.
+    fn checked(velocity: Vec2, turn_name: &'static str, turn: Turn) -> Result<Self> {
+        let (Turn::Rate(value) | Turn::To(value)) = turn;
         finite("tow velocity x", velocity.x)?;
         finite("tow velocity y", velocity.y)?;
-        finite("tow heading", heading)?;
-        Ok(Self {
-            velocity,
-            turn: Turn::To(heading),
-        })
+        finite(turn_name, value)?;
+        Ok(Self { velocity, turn })
     }
 
     /// The held horizontal velocity, m/s.

@@ -162,23 +162,7 @@ impl ContactMasks {
         self.size
     }
 
-    /// Wave amplitude `A`.
-    #[must_use]
-    pub fn amplitude(&self) -> f32 {
-        self.masks.amplitude()
-    }
-
-    /// `C_new`.
-    #[must_use]
-    pub fn new_mask(&self) -> &[f32] {
-        self.masks.new_mask()
-    }
-
-    /// `C_old`.
-    #[must_use]
-    pub fn old_mask(&self) -> &[f32] {
-        self.masks.old_mask()
-    }
+    crate::mask_pair_accessors!();
 
     /// Moves both masks with a window that moved by `(dx, dy)` cells
     /// ([`crate::GridWater::shift_window`]: new cell `(x, y)` holds old cell `(x + dx, y + dy)`),

@@ -10,7 +10,7 @@ use crate::contact_masks::{ContactMasks, ContactSource};
 use crate::depth::Depth;
 use crate::error::{positive, Result, WaterError};
 use crate::field::WaveField;
-use crate::grid_water::{GridMode, GridWater};
+use crate::grid_water::{signed_field_methods, GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::mean_level::MeanLevelKeeper;
 use crate::kernels::spectral_depth::{spectral_depth_step, SpectralDepth};
@@ -445,17 +445,7 @@ impl GridWater for DispersiveGrid {
         let _ = self.land_changed();
     }
 
-    fn signed_field(&self) -> Option<&WaveField> {
-        Some(self.field())
-    }
-
-    fn signed_field_mut(&mut self) -> Option<&mut WaveField> {
-        Some(self.field_mut())
-    }
-
-    fn heights(&self) -> Vec<f32> {
-        self.field.current().to_vec()
-    }
+    signed_field_methods!();
 
     fn volume(&self) -> f64 {
         crate::diagnostics::volume(self.field.current(), self.cell_size)

@@ -111,3 +111,24 @@ pub trait GridWater: Send {
     /// Discrete energy (m^2), see [`crate::diagnostics::discrete_energy`].
     fn energy(&self) -> f64;
 }
+
+/// The [`GridWater`] methods of a grid whose levels are one signed [`WaveField`] in its `field`
+/// field (signed and dispersive grids): the field offered through the grid's own `field` and
+/// `field_mut` (so an edit through the trait resets what an edit through the grid resets), and
+/// the heights copied from its current level.
+macro_rules! signed_field_methods {
+    () => {
+        fn signed_field(&self) -> Option<&WaveField> {
+            Some(self.field())
+        }
+
+        fn signed_field_mut(&mut self) -> Option<&mut WaveField> {
+            Some(self.field_mut())
+        }
+
+        fn heights(&self) -> Vec<f32> {
+            self.field.current().to_vec()
+        }
+    };
+}
+pub(crate) use signed_field_methods;

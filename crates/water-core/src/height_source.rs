@@ -35,6 +35,25 @@ impl SurfaceSample {
     pub fn depth_of(&self, position: Vec3) -> f32 {
         (self.point - position).dot(self.up)
     }
+
+    /// The surface at `height` (m, along `+z`) with unit `normal` on the vertical through
+    /// `position`: what every z-up source answers.
+    #[must_use]
+    pub(crate) fn z_up(position: Vec3, height: f32, normal: Vec3) -> Self {
+        Self {
+            point: Vec3::new(position.x, position.y, height),
+            normal,
+            up: Vec3::Z,
+        }
+    }
+
+    /// The same surface with its point moved by `offset`, metres: an answer in a source's
+    /// own frame brought into the frame it is placed in.
+    #[must_use]
+    pub(crate) fn translated(mut self, offset: Vec3) -> Self {
+        self.point += offset;
+        self
+    }
 }
 
 /// The water level on the vertical through a world position, without the normal: what
@@ -62,6 +81,14 @@ impl SurfaceLevel {
             point: Vec3::new(position.x, position.y, height),
             up: Vec3::Z,
         }
+    }
+
+    /// The same level with its point moved by `offset`, metres: an answer in a source's own
+    /// frame brought into the frame it is placed in.
+    #[must_use]
+    pub(crate) fn translated(mut self, offset: Vec3) -> Self {
+        self.point += offset;
+        self
     }
 }
 
@@ -116,11 +143,7 @@ impl HeightSource for HeightView<'_> {
         let xy = Vec2::new(position.x, position.y);
         let height = self.bilinear(xy)?;
         let normal = self.normal(xy)?;
-        Some(SurfaceSample {
-            point: Vec3::new(position.x, position.y, height),
-            normal,
-            up: Vec3::Z,
-        })
+        Some(SurfaceSample::z_up(position, height, normal))
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
@@ -146,11 +169,7 @@ pub struct FlatWater {
 
 impl HeightSource for FlatWater {
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
-        Some(SurfaceSample {
-            point: Vec3::new(position.x, position.y, self.level),
-            normal: Vec3::Z,
-            up: Vec3::Z,
-        })
+        Some(SurfaceSample::z_up(position, self.level, Vec3::Z))
     }
 }
 

@@ -103,6 +103,35 @@ impl MaskPair {
     }
 }
 
+/// The read accessors of a type that keeps its contact masks in a [`MaskPair`] field named
+/// `masks`: `amplitude`, `new_mask` and `old_mask`, answered by the pair, so a grid's masks
+/// ([`crate::ContactMasks`]) and a sphere's (`water_buoyancy::SphereContacts`) read alike.
+/// Called inside the type's `impl` block.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! mask_pair_accessors {
+    () => {
+        /// The amplitude `A`: m per unit of speed factor for bow and stern events, a scale for
+        /// a pressure patch.
+        #[must_use]
+        pub fn amplitude(&self) -> f32 {
+            self.masks.amplitude()
+        }
+
+        /// `C_new`.
+        #[must_use]
+        pub fn new_mask(&self) -> &[f32] {
+            self.masks.new_mask()
+        }
+
+        /// `C_old`.
+        #[must_use]
+        pub fn old_mask(&self) -> &[f32] {
+            self.masks.old_mask()
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::MaskPair;

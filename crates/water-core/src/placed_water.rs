@@ -55,18 +55,12 @@ impl<W: HeightSource + ?Sized> HeightSource for PlacedWater<'_, W> {
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
         self.water
             .surface_at(position - self.origin)
-            .map(|s| SurfaceSample {
-                point: s.point + self.origin,
-                ..s
-            })
+            .map(|s| s.translated(self.origin))
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
         self.water
             .level_at(position - self.origin)
-            .map(|l| SurfaceLevel {
-                point: l.point + self.origin,
-                ..l
-            })
+            .map(|l| l.translated(self.origin))
     }
 }

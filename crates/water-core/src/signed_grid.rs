@@ -7,7 +7,7 @@ use crate::diagnostics::volume;
 use crate::error::Result;
 use crate::field::WaveField;
 use crate::grid_setup::{shared_grid_water_methods, GridSetup, LevelKeptStepping};
-use crate::grid_water::{GridMode, GridWater};
+use crate::grid_water::{signed_field_methods, GridMode, GridWater};
 use crate::impulse::Impulse;
 use crate::kernels::mean_level::MeanLevelKeeper;
 use crate::kernels::temporal_blocking::TemporalBlocking;
@@ -209,17 +209,7 @@ impl GridWater for SignedGrid {
         self.land_changed();
     }
 
-    fn signed_field(&self) -> Option<&WaveField> {
-        Some(self.field())
-    }
-
-    fn signed_field_mut(&mut self) -> Option<&mut WaveField> {
-        Some(self.field_mut())
-    }
-
-    fn heights(&self) -> Vec<f32> {
-        self.field.current().to_vec()
-    }
+    signed_field_methods!();
 
     fn volume(&self) -> f64 {
         volume(self.field.current(), self.setup.params.cell_size())

@@ -126,7 +126,7 @@ pub(crate) fn wave_row_interior(
     k: StencilCoefficients,
 ) {
     #[cfg(target_arch = "x86_64")]
-    super::rows_x86::wave_row_interior_with(kernel, up, mid, down, out, k);
+    kernel.wave_row_interior(up, mid, down, out, k);
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = kernel;
@@ -163,8 +163,6 @@ mod tests {
 
     #[test]
     fn every_simd_kernel_gives_the_scalar_bits() {
-        #[cfg(target_arch = "x86_64")]
-        use super::super::rows_x86::wave_row_interior_with;
         for n in [3, 9, 10, 17, 18, 33, 34, 67, 256, 1000] {
             let (up, mid, down, old) = (row(n, 0.3), row(n, 0.7), row(n, 1.1), row(n, 0.05));
             // Damped and undamped, a = 1/4 (b = 1 exactly) and a general a.
@@ -193,7 +191,7 @@ mod tests {
                     };
                     if available {
                         let mut fast = old.clone();
-                        wave_row_interior_with(kernel, &up, &mid, &down, &mut fast, k);
+                        kernel.wave_row_interior(&up, &mid, &down, &mut fast, k);
                         let bits: Vec<u32> = fast.iter().map(|v| v.to_bits()).collect();
                         assert_eq!(bits, plain, "{kernel:?}, n = {n}, a = {a}, d = {d}");
                     }

@@ -338,20 +338,22 @@ unsafe fn row512<const DAMPED: bool, const UNIT_B: bool>(
     }
 }
 
-/// Runs `kernel` on the row.
-pub(super) fn wave_row_interior_with(
-    kernel: RowKernel,
-    up: &[f32],
-    mid: &[f32],
-    down: &[f32],
-    out: &mut [f32],
-    k: StencilCoefficients,
-) {
-    match kernel {
-        // SAFETY: `RowKernel::detect` chose these only where the CPU has the feature.
-        RowKernel::Avx512 => unsafe { wave_row_interior_avx512(up, mid, down, out, k) },
-        // SAFETY: as above.
-        RowKernel::Avx2 => unsafe { wave_row_interior_avx2(up, mid, down, out, k) },
-        RowKernel::Portable => super::rows::wave_row_interior_scalar(up, mid, down, out, k),
+impl RowKernel {
+    /// Runs this kernel on the row: `wave_row_interior` of `rows` on x86-64.
+    pub(super) fn wave_row_interior(
+        self,
+        up: &[f32],
+        mid: &[f32],
+        down: &[f32],
+        out: &mut [f32],
+        k: StencilCoefficients,
+    ) {
+        match self {
+            // SAFETY: `RowKernel::detect` chose these only where the CPU has the feature.
+            Self::Avx512 => unsafe { wave_row_interior_avx512(up, mid, down, out, k) },
+            // SAFETY: as above.
+            Self::Avx2 => unsafe { wave_row_interior_avx2(up, mid, down, out, k) },
+            Self::Portable => super::rows::wave_row_interior_scalar(up, mid, down, out, k),
+        }
     }
 }

@@ -4,6 +4,21 @@ use crate::error::{finite, within, Result, WaterError};
 use crate::ocean::spectrum::WaveSpectrum;
 use crate::ocean::spreading::{DirectionalSpreading, DEFAULT_SPREADING};
 
+/// Builder methods that each set one field and return the spec: `$name($value: $ty) =>
+/// $field` defines `pub fn $name(self, $value: $ty) -> Self` setting `$field` to `$value`.
+macro_rules! field_setters {
+    ($($(#[$doc:meta])* $name:ident($value:ident: $ty:ty) => $field:ident;)*) => {
+        $(
+            $(#[$doc])*
+            #[must_use]
+            pub fn $name(mut self, $value: $ty) -> Self {
+                self.$field = $value;
+                self
+            }
+        )*
+    };
+}
+
 /// The choppiness accepted: 0 (heights only) to 2 (crests sharpened to the point of folding).
 pub const CHOPPINESS_RANGE: (f64, f64) = (0.0, 2.0);
 
@@ -54,39 +69,17 @@ impl OceanSpec {
         }
     }
 
-    /// With the waves travelling toward `degrees` (0 = +x, 90 = +y).
-    #[must_use]
-    pub fn with_direction(mut self, degrees: f64) -> Self {
-        self.direction_degrees = degrees;
-        self
-    }
-
-    /// With spreading exponent `s`.
-    #[must_use]
-    pub fn with_spreading(mut self, s: f64) -> Self {
-        self.spreading = s;
-        self
-    }
-
-    /// With choppiness `lambda`.
-    #[must_use]
-    pub fn with_choppiness(mut self, lambda: f64) -> Self {
-        self.choppiness = lambda;
-        self
-    }
-
-    /// With `seed`.
-    #[must_use]
-    pub fn with_seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
-
-    /// With gravity `g`, m/s^2.
-    #[must_use]
-    pub fn with_gravity(mut self, g: f64) -> Self {
-        self.gravity = g;
-        self
+    field_setters! {
+        /// With the waves travelling toward `degrees` (0 = +x, 90 = +y).
+        with_direction(degrees: f64) => direction_degrees;
+        /// With spreading exponent `s`.
+        with_spreading(s: f64) => spreading;
+        /// With choppiness `lambda`.
+        with_choppiness(lambda: f64) => choppiness;
+        /// With `seed`.
+        with_seed(seed: u64) => seed;
+        /// With gravity `g`, m/s^2.
+        with_gravity(g: f64) => gravity;
     }
 
     /// Over still water `depth` m deep.

@@ -35,6 +35,33 @@ use crate::ocean::tile_taps::{Lanes, Portable, Taps};
 use crate::ocean::tile_taps_x86::Avx2;
 use crate::ocean::tiling::MAX_OCEAN_TILES;
 
+/// Implements [`PointQuery`] for `$query`, whose answer at one point is `$answer` from
+/// `SeaFrame::$at`; with `$avx2`, its answers on this thread in AVX2 vectors come from
+/// `SeaFrame::$avx2` (lane by lane) rather than from each point alone. The names it uses
+/// (`Lanes`, `Vec2`, `Avx2`) are those in scope where it is called.
+macro_rules! point_query {
+    ($query:ty, $answer:ty, $at:ident $(, $avx2:ident)?) => {
+        impl PointQuery for $query {
+            type Answer = $answer;
+            #[inline(always)]
+            fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> $answer {
+                frame.$at(lanes, p)
+            }
+            $(
+                #[cfg(target_arch = "x86_64")]
+                fn serial_avx2(
+                    frame: &SeaFrame,
+                    avx2: Avx2,
+                    points: &[Vec2],
+                    out: &mut [$answer],
+                ) {
+                    frame.$avx2(avx2, points, out);
+                }
+            )?
+        }
+    };
+}
+
 mod inversion;
 mod jacobians;
 
@@ -355,39 +382,18 @@ trait PointQuery: Sized {
 /// The height at each point ([`SeaFrame::height`]).
 struct HeightQuery;
 
-impl PointQuery for HeightQuery {
-    type Answer = f32;
-    #[inline(always)]
-    fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> f32 {
-        frame.height_alone(lanes, p)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn serial_avx2(frame: &SeaFrame, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
-        frame.heights_avx2(avx2, points, out);
-    }
-}
+point_query!(HeightQuery, f32, height_alone, heights_avx2);
 
 /// The whole sample at each point ([`SeaFrame::sample`]), each point alone on AVX2 too.
 struct SampleQuery;
 
-impl PointQuery for SampleQuery {
-    type Answer = SeaSample;
-    #[inline(always)]
-    fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> SeaSample {
-        frame.sample_with(lanes, p)
-    }
-}
+point_query!(SampleQuery, SeaSample, sample_with);
 
 impl HeightSource for SeaFrame {
     /// The sea everywhere: never `None`.
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
         let s = self.sample(position.truncate());
-        Some(SurfaceSample {
-            point: Vec3::new(position.x, position.y, s.height),
-            normal: s.normal,
-            up: Vec3::Z,
-        })
+        Some(SurfaceSample::z_up(position, s.height, s.normal))
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {

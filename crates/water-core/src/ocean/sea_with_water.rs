@@ -62,11 +62,7 @@ impl<W: HeightSource + ?Sized> HeightSource for SeaWithWater<'_, W> {
             }
             None => (s.height, s.normal),
         };
-        Some(SurfaceSample {
-            point: Vec3::new(position.x, position.y, z),
-            normal,
-            up: Vec3::Z,
-        })
+        Some(SurfaceSample::z_up(position, z, normal))
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {

@@ -26,6 +26,17 @@ impl Avx2 {
     pub(super) fn detect() -> Option<Self> {
         std::arch::is_x86_feature_detected!("avx2").then_some(Self(()))
     }
+
+    /// [`Avx2::detect`] for a test, which says on stderr what it skips (`skipped`) where this
+    /// CPU has no AVX2.
+    #[cfg(test)]
+    pub(super) fn detect_or_say(skipped: &str) -> Option<Self> {
+        let avx2 = Self::detect();
+        if avx2.is_none() {
+            eprintln!("this CPU has no AVX2: {skipped}");
+        }
+        avx2
+    }
 }
 
 impl Lanes for Avx2 {

@@ -86,18 +86,7 @@ impl SeaFrame {
 /// The Jacobian under each point ([`SeaFrame::jacobians_into`]).
 struct JacobianQuery;
 
-impl PointQuery for JacobianQuery {
-    type Answer = f32;
-    #[inline(always)]
-    fn at<L: Lanes>(frame: &SeaFrame, lanes: L, p: Vec2) -> f32 {
-        frame.jacobian_with(lanes, p)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn serial_avx2(frame: &SeaFrame, avx2: Avx2, points: &[Vec2], out: &mut [f32]) {
-        frame.jacobians_avx2(avx2, points, out);
-    }
-}
+point_query!(JacobianQuery, f32, jacobian_with, jacobians_avx2);
 
 #[cfg(test)]
 mod tests {
