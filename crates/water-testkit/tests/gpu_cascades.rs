@@ -1,15 +1,16 @@
 //! Cascades on the compute backend ([`Scene::set_cascades`] with [`Backend::Gpu`]): a towed
 //! boat that the grid follows and a wide drop, in 3 cascades of the wave and of the dispersive
-//! model. Every cascade's heights agree with the CPU reference's within `F32_TOLERANCE` after
-//! 200 steps of stepping, following, drawing the boat's hulls and handing over
-//! (`shaders/relax_toward.wgsl` against its CPU twin); the fragment backend is refused by name.
+//! model (and of the wave model with the bodies reading the water one step late). Every
+//! cascade's heights agree with the CPU reference's within `F32_TOLERANCE` after 200 steps of
+//! stepping, following, drawing the boat's hulls and handing over (`shaders/relax_toward.wgsl`
+//! against its CPU twin); the fragment backend is refused by name.
 
 use glam::Vec2;
 use water_core::{
     AiryDispersion, Boundary, Damping, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
     WaveParams,
 };
-use water_scene::{Backend, GridSpec, Scene, SceneError, SceneFocus, SceneSettings};
+use water_scene::{Backend, BodyWater, GridSpec, Scene, SceneError, SceneFocus, SceneSettings};
 use water_testkit::setup::towed_boat;
 use water_testkit::{assert_f32_within, gpu_or_return, F32_TOLERANCE};
 
@@ -37,11 +38,12 @@ fn spec(dispersive: bool) -> GridSpec {
 /// every cascade's heights, finest first.
 fn run(
     spec: GridSpec,
-    backend: Backend,
+    (backend, body_water): (Backend, BodyWater),
     gpu: Option<&water_gpu::GpuContext>,
 ) -> Result<Vec<Vec<f32>>, SceneError> {
     let settings = SceneSettings {
         backend,
+        body_water,
         ..SceneSettings::default()
     };
     let mut scene = Scene::new(spec, LandMask::empty(spec.size), settings, gpu)?;
@@ -65,11 +67,18 @@ fn run(
 #[test]
 fn cascades_on_the_compute_backend_agree_with_the_cpu_reference() {
     let gpu = gpu_or_return!("cascades_on_the_compute_backend_agree_with_the_cpu_reference");
-    for dispersive in [false, true] {
+    // The bodies read every cascade, or (one step late) the grid's patches alone.
+    let runs = [
+        (false, BodyWater::Current),
+        (true, BodyWater::Current),
+        (false, BodyWater::OneStepLate),
+    ];
+    for (dispersive, body_water) in runs {
         let model = if dispersive { "dispersive" } else { "wave" };
+        let model = format!("{model}, {body_water}");
         let spec = spec(dispersive);
-        let cpu = run(spec, Backend::Cpu, None).expect("cpu run");
-        let on_gpu = run(spec, Backend::Gpu, Some(&gpu)).expect("gpu run");
+        let cpu = run(spec, (Backend::Cpu, body_water), None).expect("cpu run");
+        let on_gpu = run(spec, (Backend::Gpu, body_water), Some(&gpu)).expect("gpu run");
         for (k, (reference, candidate)) in cpu.iter().zip(&on_gpu).enumerate() {
             // Water in every cascade: the drop and the boat's wake, and in the coarser ones
             // what the hand-over brought them.

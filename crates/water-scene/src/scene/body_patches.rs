@@ -73,8 +73,9 @@ impl Scene {
     /// Whether the bodies read patches rather than the grid itself: always on a GPU backend,
     /// and on the CPU when they read older water.
     fn bodies_read_patches(&self) -> bool {
-        if self.cascades.is_some() && self.water.gpu().is_some() {
-            // Bodies read every cascade, each read back ([`Scene::set_cascades`]).
+        if self.cascades.is_some() && self.settings.body_water.lag() == 0 {
+            // Bodies read every cascade, each read back on a GPU ([`Scene::set_cascades`]);
+            // one step late they read the grid's patches alone, on every backend.
             return false;
         }
         self.water.gpu().is_some() || self.settings.body_water.lag() > 0

@@ -108,9 +108,11 @@ impl Scene {
     /// scene's grid stays its own: the cascades step at the spec's uniform depth.
     ///
     /// On the compute backend (`gpu`) every cascade is a grid on the scene's device, each
-    /// stepped and handed over there (`shaders/relax_toward.wgsl`); the bodies and the
-    /// surface queries then read every cascade's heights back each step they read the water
-    /// (a wait), not a patch a frame late.
+    /// stepped and handed over there (`shaders/relax_toward.wgsl`); the bodies (with
+    /// [`crate::BodyWater::Current`]) and the surface queries then read every cascade's heights
+    /// back each step they read the water (a wait), not a patch a frame late. With
+    /// [`crate::BodyWater::OneStepLate`] the bodies read the scene's grid's patches alone, one
+    /// step late, on every backend.
     pub fn set_cascades(&mut self, count: usize) -> Result<(), SceneError> {
         let refuse = |reason: &str| SceneError::Cascades {
             count,
