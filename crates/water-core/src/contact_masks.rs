@@ -181,9 +181,9 @@ impl ContactMasks {
     /// # Ok::<(), water_core::WaterError>(())
     /// ```
     pub fn shift(&mut self, dx: isize, dy: isize) {
-        let (new, old) = self.masks.masks_mut();
-        crate::window::shift_cells(new, self.size, dx, dy, 0.0);
-        crate::window::shift_cells(old, self.size, dx, dy, 0.0);
+        let size = self.size;
+        self.masks
+            .move_cells(|mask| crate::window::shift_cells(mask, size, dx, dy, 0.0));
     }
 
     /// Applies bow and stern events to a signed field's new heights (whatever

@@ -17,11 +17,22 @@ use crate::error::{finite, Result, WaterError};
 /// assert!(masks.advance(&[0.0, -1.0, 0.0, 0.0], "contact mask", 4).is_err());
 /// # Ok::<(), water_core::WaterError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct MaskPair {
     amplitude: f32,
     old: Vec<f32>,
     new: Vec<f32>,
+    /// Both masks are known to hold only zeros (made so, or found so by
+    /// [`MaskPair::move_cells`] since the last advance): moving them changes nothing, so a
+    /// grid that follows its focus with no hull in it copies no mask.
+    known_still: bool,
+}
+
+/// The masks' values and amplitude; whether they are known to be still is not a value.
+impl PartialEq for MaskPair {
+    fn eq(&self, other: &Self) -> bool {
+        self.amplitude == other.amplitude && self.old == other.old && self.new == other.new
+    }
 }
 
 impl MaskPair {
@@ -43,6 +54,7 @@ impl MaskPair {
             amplitude,
             old: vec![0.0; points],
             new: vec![0.0; points],
+            known_still: true,
         })
     }
 
@@ -75,6 +87,7 @@ impl MaskPair {
         }
         std::mem::swap(&mut self.old, &mut self.new);
         self.new.copy_from_slice(mask);
+        self.known_still = false;
         Ok(())
     }
 
@@ -97,9 +110,23 @@ impl MaskPair {
         &self.old
     }
 
-    /// Both masks, `(C_new, C_old)`, to change in place (a window's shift moves them).
-    pub(crate) fn masks_mut(&mut self) -> (&mut [f32], &mut [f32]) {
-        (&mut self.new, &mut self.old)
+    /// Moves both masks' values with `move_cells` (the new mask's first), unless both hold
+    /// only `+0.0`, which a move by whole cells with zeros coming in leaves as they are: found
+    /// once after each advance, a still pair is not copied again.
+    pub(crate) fn move_cells(&mut self, mut move_cells: impl FnMut(&mut [f32])) {
+        if !self.known_still {
+            // `+0.0` to the bit, what comes in: a move changes no bit of such a mask. In
+            // chunks, whose OR vectorises, stopping at the first chunk with a hull in it.
+            let zero = |mask: &[f32]| {
+                mask.chunks(64)
+                    .all(|chunk| chunk.iter().fold(0, |bits, v| bits | v.to_bits()) == 0)
+            };
+            self.known_still = zero(&self.new) && zero(&self.old);
+        }
+        if !self.known_still {
+            move_cells(&mut self.new);
+            move_cells(&mut self.old);
+        }
     }
 }
 
@@ -162,6 +189,34 @@ mod tests {
             "{short:?}"
         );
         assert_eq!(masks, before);
+    }
+
+    #[test]
+    fn masks_are_moved_while_a_hull_is_in_either_and_never_while_both_are_still() {
+        let mut masks = MaskPair::new(4, 0.5).unwrap();
+        let moves = std::cell::Cell::new(0);
+        let count = |_: &mut [f32]| moves.set(moves.get() + 1);
+        masks.move_cells(count);
+        assert_eq!(moves.get(), 0, "new masks are still");
+        masks.advance(&[0.0, 1.0, 0.0, 0.0], "mask", 2).unwrap();
+        masks.move_cells(count);
+        assert_eq!(moves.get(), 2, "a hull in the new mask");
+        masks.advance(&[0.0; 4], "mask", 2).unwrap();
+        masks.move_cells(count);
+        assert_eq!(moves.get(), 4, "the hull still in the old mask");
+        masks.advance(&[-0.0, 0.0, 0.0, 0.0], "mask", 2).unwrap();
+        masks.move_cells(count);
+        assert_eq!(
+            moves.get(),
+            6,
+            "-0.0 is not what comes in: moved to keep its bits"
+        );
+        masks.advance(&[0.0; 4], "mask", 2).unwrap();
+        masks.advance(&[0.0; 4], "mask", 2).unwrap();
+        masks.move_cells(count);
+        masks.move_cells(count);
+        assert_eq!(moves.get(), 6, "both still: not moved");
+        assert_eq!(masks, MaskPair::new(4, 0.5).unwrap());
     }
 
     #[test]

@@ -385,17 +385,25 @@ impl Scene {
         let anchor = self.cascade_anchor();
         let (step, dt, t) = (self.step, self.spec.params.dt(), self.time());
         let count = cascades.levels.len() + 1;
-        for level in &mut cascades.levels {
-            follow(level, anchor, &self.following.world_land)?;
-        }
-        // The finer grid inside each cascade, where its foam shows instead (where it is now).
+        // Where each cascade lies once it has followed the anchor (an anchor the windows
+        // refuse is refused here, before any cascade moves). Each moves its water, masks and
+        // foam there in its own step below, side by side with the others.
+        let followed: Vec<FollowingWindow> = cascades
+            .levels
+            .iter()
+            .map(|level| {
+                let mut window = level.window;
+                window.follow_with(anchor, |_, _| Ok::<(), SceneError>(()))?;
+                Ok(window)
+            })
+            .collect::<Result<_, SceneError>>()?;
+        // The finer grid inside each cascade, where its foam shows instead (where it will be).
         let finer_grids: Vec<FinerGrid> = (1..=cascades.levels.len())
             .map(|k| {
                 let (spec, origin) = if k == 1 {
                     (self.spec, self.following.window.origin())
                 } else {
-                    let finer = &cascades.levels[k - 2];
-                    (finer.spec, finer.window.origin())
+                    (cascades.levels[k - 2].spec, followed[k - 2].origin())
                 };
                 let cell = spec.params.cell_size() as f32;
                 FinerGrid {
@@ -420,12 +428,14 @@ impl Scene {
         // Each cascade's own step (its masks, its water, its foam) reads nothing of another's:
         // the cascades take them side by side, each with the bits it would have alone.
         let bodies = self.bodies.as_slice();
+        let world_land = &self.following.world_land;
         let stepped: Vec<Result<(), SceneError>> = cascades
             .levels
             .par_iter_mut()
             .zip(finer_grids)
             .enumerate()
             .map(|(i, (level, finer))| {
+                follow(level, anchor, world_land)?;
                 let masks_advanced = step_level(level, bodies, step)?;
                 if let (Some(layer), Some(foam)) = (&mut level.foam, foam) {
                     let place = (

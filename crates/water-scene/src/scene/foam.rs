@@ -10,6 +10,7 @@
 //! the finest grid's, the largest share of a step at sea.
 
 use glam::Vec2;
+use rayon::prelude::*;
 use water_core::ocean::SeaFrame;
 use water_core::{ContactMasks, FoamField, GridSize};
 
@@ -40,17 +41,28 @@ pub struct FoamSettings {
 #[derive(Debug)]
 pub(super) struct FoamLayer {
     pub(super) field: FoamField,
-    /// The cells whose breaking is sampled (all, or a cascade's outside the finer grid that
-    /// shows alone), and their centres (world, m), made for `key`: the grid's corner and the
-    /// finer grid's.
-    cells: Vec<usize>,
-    centres: Vec<Vec2>,
+    /// Where the finer grid shows alone, one answer a column and one a row
+    /// ([`FinerGrid::along`]; `None` without a finer grid: every cell sampled), made for
+    /// `key`: the grid's corner and the finer grid's.
+    along: Option<Along>,
+    /// Each column's centre, world x (m), for `key`.
+    column_x: Vec<f32>,
     key: Option<(Vec2, Option<Vec2>)>,
-    /// The sea's Jacobian at the sampled centres, and at every cell (1, never breaking, where
-    /// not sampled), reused every step.
-    sampled: Vec<f32>,
+    /// The sea's Jacobian at every cell (1, never breaking, where not sampled).
     jacobians: Vec<f32>,
 }
+
+/// [`FinerGrid::along`]'s answers for a grid's columns and rows.
+#[derive(Debug)]
+struct Along {
+    columns: Vec<(f32, bool)>,
+    rows: Vec<(f32, bool)>,
+}
+
+/// Parallel tasks per thread that sample the sea's breaking, each over its own rows with its
+/// own scratch (the rows' centres and answers), made once a task: a few, so a thread that
+/// finishes early takes another's rows where a finer grid leaves uneven work.
+const SAMPLE_TASKS_PER_THREAD: usize = 4;
 
 /// The finer grid inside a cascade, where it shows alone (its hand-over weight is 1: the drawn
 /// surface and its foam are the finer grid's): the cascade samples no breaking there.
@@ -99,10 +111,9 @@ impl FoamLayer {
     pub(super) fn new(size: GridSize, half_life: f64) -> Result<Self, SceneError> {
         Ok(Self {
             field: FoamField::new(size, half_life)?,
-            cells: Vec::new(),
-            centres: Vec::new(),
+            along: None,
+            column_x: Vec::new(),
             key: None,
-            sampled: Vec::new(),
             jacobians: Vec::new(),
         })
     }
@@ -127,95 +138,122 @@ impl FoamLayer {
             return Ok(());
         };
         let size = self.field.size();
-        // The sampled cells and their centres, made again only where a grid has moved (a
-        // following grid moves most steps: into the same storage, which allocates only while
-        // it grows to the largest set sampled).
         let key = (origin, finer.map(|f| f.corner));
-        if self.key != Some(key) || self.jacobians.len() != size.cells() {
-            self.cells.clear();
-            self.centres.clear();
-            // Row by row, without a division per cell: the finest grid's foam makes all of its
-            // centres again each step it moves, a cascade's each step it moves.
-            sampled_cells(
-                size,
-                (cell, origin),
-                finer,
-                &mut self.cells,
-                &mut self.centres,
-            );
-            self.sampled.resize(self.cells.len(), 1.0);
-            // Cells not sampled never break (where every cell is, each step writes them all).
-            self.jacobians.resize(size.cells(), 1.0);
-            if self.cells.len() != size.cells() {
-                self.jacobians.fill(1.0);
-            }
+        if self.key != Some(key) {
+            self.along = finer.map(|f| Along {
+                columns: f.along(0, origin.x, cell, size.width()),
+                rows: f.along(1, origin.y, cell, size.height()),
+            });
+            self.column_x = column_centres(origin.x, cell, size.width());
             self.key = Some(key);
         }
-        if self.cells.len() == size.cells() {
-            frame.jacobians_into(&self.centres, &mut self.jacobians);
-        } else {
-            frame.jacobians_into(&self.centres, &mut self.sampled);
-            for (&i, &j) in self.cells.iter().zip(&self.sampled) {
-                self.jacobians[i] = j;
-            }
-        }
+        self.jacobians.resize(size.cells(), 1.0);
+        // The sampled cells' centres made again every step, a few rows at a time in each
+        // task's own scratch: no grid of centres to keep, so a grid that moved costs what a
+        // grid at rest does (a following grid moves most steps).
+        let width = size.width();
+        let tasks = SAMPLE_TASKS_PER_THREAD * rayon::current_num_threads();
+        let rows_per_task = size.height().div_ceil(tasks);
+        let (along, column_x) = (self.along.as_ref(), self.column_x.as_slice());
+        self.jacobians
+            .par_chunks_mut(rows_per_task * width)
+            .enumerate()
+            .for_each_init(
+                || {
+                    let cells = rows_per_task * width;
+                    (
+                        Vec::new(),
+                        Vec::with_capacity(cells),
+                        Vec::with_capacity(cells),
+                    )
+                },
+                |(runs, centres, answers), (task, out)| {
+                    let first = task * rows_per_task;
+                    let rows = first..first + out.len() / width;
+                    runs.clear();
+                    centres.clear();
+                    sampled_cells((column_x, cell, origin.y), along, rows, runs, centres);
+                    if centres.len() == out.len() {
+                        frame.jacobians_into(centres, out);
+                        return;
+                    }
+                    answers.resize(centres.len(), 1.0);
+                    frame.jacobians_into(centres, answers);
+                    // Each run's answers in place, and 1 (never breaking) between the runs.
+                    let (mut answers, mut done) = (answers.as_slice(), 0);
+                    for run in runs.iter() {
+                        let (start, end) = (run.start - first * width, run.end - first * width);
+                        out[done..start].fill(1.0);
+                        let (these, rest) = answers.split_at(run.len());
+                        out[start..end].copy_from_slice(these);
+                        (answers, done) = (rest, end);
+                    }
+                    out[done..].fill(1.0);
+                },
+            );
         self.field.add_breaking(&self.jacobians, threshold, t)?;
         Ok(())
     }
 }
 
-/// Appends the cells of a `size` grid of `cell` m cells whose corner is at `origin` (world, m)
-/// that sample the sea's breaking (those where `finer` does not show alone; all without one),
-/// row-major, to `cells`, and their centres (world, m) to `centres`: with the bits
-/// `cell_centre_at` and [`FinerGrid::shows_alone`] give each cell.
+/// Each of `width` columns' centre, world x (m), on a grid of `cell` m cells whose corner is at
+/// world x `corner_x`: `corner + (x + 1/2) h`, the sum `cell_centre_at` makes.
+fn column_centres(corner_x: f32, cell: f32, width: usize) -> Vec<f32> {
+    (0..width)
+        .map(|x| corner_x + (x as f32 + 0.5) * cell)
+        .collect()
+}
+
+/// Appends the cells in `rows` of a grid of `cell` m cells whose columns' centres are at
+/// `column_x` and whose corner is at world y `corner_y` (m), that sample the sea's breaking (those where the finer grid does not
+/// show alone, from its answers `along`; all without one), row-major, to `runs` (ranges of
+/// cell indices), and their centres (world, m) to `centres`: with the bits `cell_centre_at`
+/// and [`FinerGrid::shows_alone`] give each cell.
 fn sampled_cells(
-    size: GridSize,
-    (cell, origin): (f32, Vec2),
-    finer: Option<FinerGrid>,
-    cells: &mut Vec<usize>,
+    (column_x, cell, corner_y): (&[f32], f32, f32),
+    along: Option<&Along>,
+    rows: std::ops::Range<usize>,
+    runs: &mut Vec<std::ops::Range<usize>>,
     centres: &mut Vec<Vec2>,
 ) {
-    let width = size.width();
-    // Each column's centre from the corner, `(x + 1/2) h`: a centre is the corner plus
-    // it and its row's, the sums `cell_centre_at` makes, each row's in one run.
-    let from_corner: Vec<f32> = (0..width).map(|x| (x as f32 + 0.5) * cell).collect();
+    // A centre is its column's and its row's (the corner's plus `(y + 1/2) h`, the sum
+    // `cell_centre_at` makes), each row's sampled cells in runs.
+    let width = column_x.len();
     let mut sample_run = |y: usize, run: std::ops::Range<usize>| {
-        let row_y = origin.y + (y as f32 + 0.5) * cell;
-        cells.extend(y * width + run.start..y * width + run.end);
-        let row = from_corner[run]
-            .iter()
-            .map(|&x| Vec2::new(origin.x + x, row_y));
-        centres.extend(row);
+        let row_y = corner_y + (y as f32 + 0.5) * cell;
+        runs.push(y * width + run.start..y * width + run.end);
+        centres.extend(column_x[run].iter().map(|&x| Vec2::new(x, row_y)));
     };
-    match finer {
-        None => (0..size.height()).for_each(|y| sample_run(y, 0..width)),
-        Some(f) => {
-            // Where the finer grid shows alone, from one answer a column and one a
-            // row (`FinerGrid::along`); each row's sampled cells in runs.
-            let columns = f.along(0, origin.x, cell, width);
-            let rows = f.along(1, origin.y, cell, size.height());
-            for (y, &(row_inside, row_alone)) in rows.iter().enumerate() {
-                let alone = |x: usize| {
-                    let (column_inside, column_alone) = columns[x];
-                    if column_inside <= row_inside {
-                        column_alone
-                    } else {
-                        row_alone
-                    }
-                };
-                let mut x = 0;
-                while x < width {
-                    let start = x;
-                    while x < width && !alone(x) {
-                        x += 1;
-                    }
-                    if x > start {
-                        sample_run(y, start..x);
-                    }
-                    while x < width && alone(x) {
-                        x += 1;
-                    }
-                }
+    let Some(Along {
+        columns,
+        rows: row_answers,
+    }) = along
+    else {
+        rows.for_each(|y| sample_run(y, 0..width));
+        return;
+    };
+    // Where the finer grid shows alone, from one answer a column and one a row.
+    for y in rows {
+        let (row_inside, row_alone) = row_answers[y];
+        let alone = |x: usize| {
+            let (column_inside, column_alone) = columns[x];
+            if column_inside <= row_inside {
+                column_alone
+            } else {
+                row_alone
+            }
+        };
+        let mut x = 0;
+        while x < width {
+            let start = x;
+            while x < width && !alone(x) {
+                x += 1;
+            }
+            if x > start {
+                sample_run(y, start..x);
+            }
+            while x < width && alone(x) {
+                x += 1;
             }
         }
     }
@@ -479,9 +517,15 @@ mod tests {
                     alone > 100,
                     "the finer grid shows alone somewhere ({alone})"
                 );
-                let size = GridSize::new(w, h).expect("size");
-                let (mut cells, mut centres) = (Vec::new(), Vec::new());
-                sampled_cells(size, (cell, origin), Some(finer), &mut cells, &mut centres);
+                let (mut runs, mut centres) = (Vec::new(), Vec::new());
+                let column_x = column_centres(origin.x, cell, w);
+                let answers = Along { columns, rows };
+                // In two calls, as the tasks of a step take them.
+                for part in [0..h / 3, h / 3..h] {
+                    let place = (column_x.as_slice(), cell, origin.y);
+                    sampled_cells(place, Some(&answers), part, &mut runs, &mut centres);
+                }
+                let cells: Vec<usize> = runs.iter().flat_map(|run| run.clone()).collect();
                 let naive: Vec<(usize, Vec2)> = (0..w * h)
                     .map(|i| (i, cell_centre_at(cell, origin, i % w, i / w)))
                     .filter(|&(_, c)| !finer.shows_alone(c, cell))
@@ -492,9 +536,10 @@ mod tests {
                     .zip(&centres)
                     .eq(naive.iter().map(|(i, c)| (i, c))));
                 // Without a finer grid: every cell, every centre `cell_centre_at`'s.
-                let (mut cells, mut centres) = (Vec::new(), Vec::new());
-                sampled_cells(size, (cell, origin), None, &mut cells, &mut centres);
-                assert!(cells.iter().copied().eq(0..w * h));
+                let (mut runs, mut centres) = (Vec::new(), Vec::new());
+                let place = (column_x.as_slice(), cell, origin.y);
+                sampled_cells(place, None, 0..h, &mut runs, &mut centres);
+                assert!(runs.iter().flat_map(|run| run.clone()).eq(0..w * h));
                 let all = (0..w * h).map(|i| cell_centre_at(cell, origin, i % w, i / w));
                 assert!(centres.iter().copied().eq(all));
             }
