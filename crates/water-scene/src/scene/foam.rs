@@ -205,10 +205,10 @@ fn column_centres(corner_x: f32, cell: f32, width: usize) -> Vec<f32> {
 }
 
 /// Appends the cells in `rows` of a grid of `cell` m cells whose columns' centres are at
-/// `column_x` and whose corner is at world y `corner_y` (m), that sample the sea's breaking (those where the finer grid does not
-/// show alone, from its answers `along`; all without one), row-major, to `runs` (ranges of
-/// cell indices), and their centres (world, m) to `centres`: with the bits `cell_centre_at`
-/// and [`FinerGrid::shows_alone`] give each cell.
+/// `column_x` and whose corner is at world y `corner_y` (m), that sample the sea's breaking
+/// (those where the finer grid does not show alone, from its answers `along`; all without
+/// one), row-major, to `runs` (ranges of cell indices), and their centres (world, m) to
+/// `centres`: with the bits `cell_centre_at` and [`FinerGrid::shows_alone`] give each cell.
 fn sampled_cells(
     (column_x, cell, corner_y): (&[f32], f32, f32),
     along: Option<&Along>,
