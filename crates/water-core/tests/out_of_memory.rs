@@ -46,17 +46,14 @@ fn grids_past_the_limit_are_refused() {
         .expect_err("refused")
         .to_string();
     assert!(message.contains("2147483648 bytes (2.00 GiB)"), "{message}");
-    // A dispersive grid whose levels alone would fit (512 MiB) but not with its spectral
-    // tables: the whole build is refused up front, not aborted half-way.
-    let square = GridSize::new(8_192, 8_192).expect("within the grid limits");
+    // A dispersive grid whose levels alone would fit (576 MiB) but not with its spectral
+    // tables (a factor and a complex work value, 12 bytes, per value of the half spectrum):
+    // the whole build is refused up front, not aborted half-way.
+    let wide = GridSize::new(8_192, 9_216).expect("within the grid limits");
     let airy = AiryDispersion::new(9.81, 0.0, 1000.0, Some(10.0)).expect("airy");
-    let dispersive =
-        DispersiveGrid::new(square, 0.1, 0.01, Damping::NONE, airy, Boundary::Periodic);
-    let tables = (8_192 / 2 + 1) * 8_192 * 20;
-    assert_eq!(
-        refused_bytes(dispersive),
-        square.cells() as u64 * 10 + tables
-    );
+    let dispersive = DispersiveGrid::new(wide, 0.1, 0.01, Damping::NONE, airy, Boundary::Periodic);
+    let tables = (8_192 / 2 + 1) * 9_216 * 12;
+    assert_eq!(refused_bytes(dispersive), wide.cells() as u64 * 10 + tables);
     // What fits is still allocated.
     let small = GridSize::new(512, 512).expect("size");
     SignedGrid::try_new(small, params, Boundary::Reflective).expect("512 x 512 fits");

@@ -17,9 +17,13 @@
 //! step's rounding by about `1 / (omega dt)`; in the first form that rounding is relative to
 //! the heights and grows past the CPU/GPU tolerance over a few hundred steps.
 //!
-//! one forward and one inverse 2-D real FFT a step (rows real-to-complex, columns complex, both
-//! split over threads). Two-buffer scheme as [`super::grid_step`]: `out` holds `z^(n-1)` on entry
-//! and `z^(n+1)` on exit.
+//! One forward and one inverse 2-D real FFT a step (rows real-to-complex, columns complex, both
+//! split over threads), in three passes: the rows' transforms, written a block of 8 rows at a
+//! time; each column gathered from the blocks, transformed, multiplied and transformed back;
+//! and each block of rows gathered from the columns, transformed back and updated. The
+//! transposes between rows and columns happen inside those passes, on data in cache, not as
+//! passes of their own. Two-buffer scheme as [`super::grid_step`]: `out` holds `z^(n-1)` on
+//! entry and `z^(n+1)` on exit.
 
 use std::f64::consts::{PI, TAU};
 use std::sync::Arc;
@@ -43,9 +47,7 @@ pub struct SpectralStep {
     /// `(cos(omega_k dt) - 1) / (W H)` per mode ([`mode_factor`]), column-major: `[x * H + y]`
     /// for the spectrum's column `x` (`0..=W/2`) and row `y`.
     factors: Vec<f32>,
-    /// The row transforms, `H` rows of `W/2 + 1` values.
-    rows: Vec<Complex<f32>>,
-    /// The same, transposed: `W/2 + 1` columns of `H` values.
+    /// The spectrum column-major as `factors`: `W/2 + 1` columns of `H` values.
     columns: Vec<Complex<f32>>,
     omega_max: f64,
 }
@@ -68,7 +70,6 @@ impl Clone for SpectralStep {
             columns_forward: Arc::clone(&self.columns_forward),
             columns_inverse: Arc::clone(&self.columns_inverse),
             factors: self.factors.clone(),
-            rows: self.rows.clone(),
             columns: self.columns.clone(),
             omega_max: self.omega_max,
         }
@@ -120,12 +121,12 @@ pub fn largest_wavenumber(cell_size: f64) -> f64 {
 
 impl SpectralStep {
     /// Bytes of a `size` grid's tables: per spectrum value (`(W/2 + 1) H` of them) one f32
-    /// factor and two complex f32 work arrays. The FFT plans' twiddles (`O(W + H)`) are not
+    /// factor and one complex f32 work array. The FFT plans' twiddles (`O(W + H)`) are not
     /// counted.
     #[must_use]
     pub fn table_bytes(size: GridSize) -> u64 {
         let values = (size.width() / 2 + 1) as u64 * size.height() as u64;
-        values * (4 + 2 * 8)
+        values * (4 + 8)
     }
 
     /// Plans and factors for a `size` grid of `cell_size` m cells stepped by `dt` s under
@@ -149,7 +150,6 @@ impl SpectralStep {
             columns_forward: complex.plan_fft_forward(h),
             columns_inverse: complex.plan_fft_inverse(h),
             factors,
-            rows: vec![Complex::default(); wc * h],
             columns: vec![Complex::default(); wc * h],
             omega_max: airy.omega(largest_wavenumber(cell_size)),
         }
@@ -211,75 +211,87 @@ impl SpectralStep {
     /// The 2-D FFT of `z`, column-major as `factors` (serial: for diagnostics).
     fn spectrum(&self, z: &[f32]) -> Vec<Complex<f32>> {
         assert_eq!(z.len(), self.size.cells(), "one value per cell");
-        let mut spectrum = vec![Complex::default(); self.rows.len()];
-        self.clone().forward(z, &mut spectrum, false);
+        let mut spectrum = vec![Complex::default(); self.columns.len()];
+        self.forward(z, &mut spectrum, false);
         spectrum
     }
 
-    /// Each row's real-to-complex transform into `rows`.
-    fn transform_rows(&mut self, z: &[f32], parallel: bool) {
-        let w = self.size.width();
+    /// Each row's real-to-complex transform into the column-major `columns` (`W/2 + 1`
+    /// columns of `H` values), a block of [`ROW_BLOCK`] rows at a time: a block's rows are
+    /// transformed into the task's own buffer and written a column's run at a time, each run
+    /// 64 bytes, so the turn from rows to columns happens in cache, not in a pass of its own.
+    #[allow(
+        unsafe_code,
+        reason = "the row pass's tasks write disjoint runs of every column"
+    )]
+    fn transform_rows(&self, z: &[f32], columns: &mut [Complex<f32>], parallel: bool) {
+        let (w, h) = (self.size.width(), self.size.height());
+        let wc = w / 2 + 1;
         let forward = &self.rows_forward;
-        for_each_chunk(
-            parallel,
-            &mut self.rows,
-            w / 2 + 1,
-            || (vec![0.0f32; w], forward.make_scratch_vec()),
-            |(input, scratch), y, row| {
-                input.copy_from_slice(&z[y * w..(y + 1) * w]);
-                forward
-                    .process_with_scratch(input, row, scratch)
-                    .expect("lengths from the plan");
-            },
-        );
-    }
-
-    /// The unnormalised 2-D FFT of `z` into `spectrum`, column-major as the factors
-    /// (`W/2 + 1` columns of `H` values).
-    pub(crate) fn forward(&mut self, z: &[f32], spectrum: &mut [Complex<f32>], parallel: bool) {
-        let (w, h) = (self.size.width(), self.size.height());
-        let wc = w / 2 + 1;
-        self.transform_rows(z, parallel);
-        transpose(&self.rows, spectrum, h, wc, parallel);
-        transform_columns(&self.columns_forward, spectrum, h, parallel);
-    }
-
-    /// The unnormalised inverse of [`SpectralStep::forward`] into `out` (one value per cell);
-    /// `spectrum` is used as scratch.
-    pub(crate) fn inverse(
-        &mut self,
-        spectrum: &mut [Complex<f32>],
-        out: &mut [f32],
-        parallel: bool,
-    ) {
-        let (w, h) = (self.size.width(), self.size.height());
-        let wc = w / 2 + 1;
-        transform_columns(&self.columns_inverse, spectrum, h, parallel);
-        transpose(spectrum, &mut self.rows, wc, h, parallel);
-        let inverse = &self.rows_inverse;
-        let row_inverse = |scratch: &mut Vec<Complex<f32>>, (spectrum, out_row): RowPair<'_>| {
-            inverse_row(inverse.as_ref(), spectrum, out_row, scratch);
+        let runs = ColumnRuns::new(columns, h);
+        let init = || {
+            let spectra = vec![Complex::default(); wc * ROW_BLOCK];
+            (vec![0.0f32; w], spectra, forward.make_scratch_vec())
         };
+        let block =
+            |(input, spectra, scratch): &mut (Vec<f32>, Vec<Complex<f32>>, Vec<Complex<f32>>),
+             b: usize| {
+                let rows = b * ROW_BLOCK..h.min((b + 1) * ROW_BLOCK);
+                for (spectrum, y) in spectra.chunks_exact_mut(wc).zip(rows.clone()) {
+                    input.copy_from_slice(&z[y * w..(y + 1) * w]);
+                    forward
+                        .process_with_scratch(input, spectrum, scratch)
+                        .expect("lengths from the plan");
+                }
+                // SAFETY: the blocks' row ranges are disjoint, and this task alone writes its own.
+                unsafe { runs.write_rows(&spectra[..rows.len() * wc], rows) };
+            };
+        let blocks = h.div_ceil(ROW_BLOCK);
         if parallel {
-            self.rows
-                .par_chunks_mut(wc)
-                .zip(out.par_chunks_mut(w))
-                .for_each_init(|| inverse.make_scratch_vec(), row_inverse);
+            (0..blocks).into_par_iter().for_each_init(init, block);
         } else {
-            let mut scratch = inverse.make_scratch_vec();
-            for pair in self.rows.chunks_mut(wc).zip(out.chunks_mut(w)) {
-                row_inverse(&mut scratch, pair);
+            let mut state = init();
+            for b in 0..blocks {
+                block(&mut state, b);
             }
         }
     }
 
-    /// `FFT(z)` into the row spectra, each mode times its factor, and the column transforms
-    /// back, so `rows` holds the row spectra of the step's change.
-    fn filtered_rows(&mut self, z: &[f32], parallel: bool) {
-        let (w, h) = (self.size.width(), self.size.height());
-        let wc = w / 2 + 1;
-        self.transform_rows(z, parallel);
-        transpose(&self.rows, &mut self.columns, h, wc, parallel);
+    /// The unnormalised 2-D FFT of `z` into `spectrum`, column-major as the factors
+    /// (`W/2 + 1` columns of `H` values).
+    pub(crate) fn forward(&self, z: &[f32], spectrum: &mut [Complex<f32>], parallel: bool) {
+        self.transform_rows(z, spectrum, parallel);
+        transform_columns(
+            &self.columns_forward,
+            spectrum,
+            self.size.height(),
+            parallel,
+        );
+    }
+
+    /// The unnormalised inverse of [`SpectralStep::forward`] into `out` (one value per cell);
+    /// `spectrum` is used as scratch.
+    pub(crate) fn inverse(&self, spectrum: &mut [Complex<f32>], out: &mut [f32], parallel: bool) {
+        let h = self.size.height();
+        transform_columns(&self.columns_inverse, spectrum, h, parallel);
+        let inverse = self.rows_inverse.as_ref();
+        inverse_rows(
+            (spectrum, out),
+            self.size,
+            parallel,
+            || inverse.make_scratch_vec(),
+            |scratch, _, row_spectrum, out_row| {
+                inverse_row(inverse, row_spectrum, out_row, scratch);
+            },
+        );
+    }
+
+    /// `FFT(z)` into `columns`, each mode times its factor, and the column transforms back, so
+    /// `columns` holds the column-major row spectra of the step's change.
+    fn filtered_columns(&mut self, z: &[f32], parallel: bool) {
+        let h = self.size.height();
+        let mut columns = std::mem::take(&mut self.columns);
+        self.transform_rows(z, &mut columns, parallel);
         let (fwd, inv) = (&self.columns_forward, &self.columns_inverse);
         let factors = &self.factors;
         let scratch_len = fwd
@@ -287,7 +299,7 @@ impl SpectralStep {
             .max(inv.get_inplace_scratch_len());
         for_each_chunk(
             parallel,
-            &mut self.columns,
+            &mut columns,
             h,
             || vec![Complex::default(); scratch_len],
             |scratch, x, values| {
@@ -298,7 +310,137 @@ impl SpectralStep {
                 inv.process_with_scratch(values, scratch);
             },
         );
-        transpose(&self.columns, &mut self.rows, wc, h, parallel);
+        self.columns = columns;
+    }
+}
+
+/// A column-major spectrum (`h` values a column) written by the row pass's tasks at once,
+/// each into the runs of its own rows.
+struct ColumnRuns<'a> {
+    start: *mut Complex<f32>,
+    len: usize,
+    column_len: usize,
+    spectrum: std::marker::PhantomData<&'a mut [Complex<f32>]>,
+}
+
+// SAFETY: the pointer comes from a live `&mut [Complex<f32>]` borrowed for the `ColumnRuns`'
+// life, and `write_rows`' callers write disjoint row ranges.
+#[allow(
+    unsafe_code,
+    reason = "the row pass's tasks write disjoint runs of every column"
+)]
+unsafe impl Sync for ColumnRuns<'_> {}
+
+#[allow(
+    unsafe_code,
+    reason = "the row pass's tasks write disjoint runs of every column"
+)]
+impl<'a> ColumnRuns<'a> {
+    fn new(columns: &'a mut [Complex<f32>], column_len: usize) -> Self {
+        Self {
+            start: columns.as_mut_ptr(),
+            len: columns.len(),
+            column_len,
+            spectrum: std::marker::PhantomData,
+        }
+    }
+
+    /// The block of rows `from` (row-major, `from.len() / rows.len()` values a row) into rows
+    /// `rows` of every column: `column[x][y] = from[(y - rows.start) W' + x]`. A full block's
+    /// run, [`ROW_BLOCK`] values, is written as one array.
+    ///
+    /// # Safety
+    /// No other thread may read or write these rows of any column during the call.
+    unsafe fn write_rows(&self, from: &[Complex<f32>], rows: std::ops::Range<usize>) {
+        let n = rows.len();
+        let stride = from.len() / n;
+        assert!(rows.end <= self.column_len && stride * self.column_len <= self.len);
+        let run = |x: usize| {
+            // SAFETY: the run `x column_len + rows` lies inside the spectrum (asserted above);
+            // exclusivity is the caller's.
+            unsafe {
+                std::slice::from_raw_parts_mut(self.start.add(x * self.column_len + rows.start), n)
+            }
+        };
+        if n == ROW_BLOCK {
+            let mut lines = from.chunks_exact(stride);
+            let lines: [&[Complex<f32>]; ROW_BLOCK] =
+                std::array::from_fn(|_| lines.next().expect("a full block"));
+            #[allow(
+                clippy::needless_range_loop,
+                reason = "x picks one value from each of the 8 rows, not an item of one"
+            )]
+            for x in 0..stride {
+                let whole: &mut [Complex<f32>; ROW_BLOCK] = run(x).try_into().expect("a full run");
+                *whole = std::array::from_fn(|r| lines[r][x]);
+            }
+        } else {
+            for x in 0..stride {
+                for (v, line) in run(x).iter_mut().zip(from.chunks_exact(stride)) {
+                    *v = line[x];
+                }
+            }
+        }
+    }
+}
+
+/// Each row of the column-major half spectrum `columns` gathered, [`ROW_BLOCK`] rows at a
+/// time, and `row(state, y, row_spectrum, out_row)` called on it with row `y` of `out` (`W`
+/// values; `row_spectrum` is scratch after the call). One `state` from `init` per worker.
+fn inverse_rows<S>(
+    (columns, out): (&[Complex<f32>], &mut [f32]),
+    size: GridSize,
+    parallel: bool,
+    init: impl Fn() -> S + Sync + Send,
+    row: impl Fn(&mut S, usize, &mut [Complex<f32>], &mut [f32]) + Sync + Send,
+) {
+    let (w, h) = (size.width(), size.height());
+    let wc = w / 2 + 1;
+    for_each_chunk(
+        parallel,
+        out,
+        w * ROW_BLOCK,
+        || (vec![Complex::default(); wc * ROW_BLOCK], init()),
+        |(spectra, state), b, out_block| {
+            let y0 = b * ROW_BLOCK;
+            let rows = out_block.len() / w;
+            runs_to_rows(&columns[y0..], h, rows, &mut spectra[..rows * wc]);
+            for (r, (spectrum, out_row)) in spectra
+                .chunks_mut(wc)
+                .zip(out_block.chunks_mut(w))
+                .enumerate()
+            {
+                row(state, y0 + r, spectrum, out_row);
+            }
+        },
+    );
+}
+
+/// The inverse turn of [`ColumnRuns::write_rows`], from columns `column_len` values apart: the `rows`
+/// values that start each column of `from` become the rows of `to` (`to[r W' + x] =
+/// from[x column_len + r]`, `W' = to.len() / rows`).
+fn runs_to_rows(from: &[Complex<f32>], column_len: usize, rows: usize, to: &mut [Complex<f32>]) {
+    let stride = to.len() / rows;
+    if rows == ROW_BLOCK {
+        let mut lines = to.chunks_exact_mut(stride);
+        let mut lines: [&mut [Complex<f32>]; ROW_BLOCK] =
+            std::array::from_fn(|_| lines.next().expect("a full block"));
+        for x in 0..stride {
+            let start = x * column_len;
+            let run: &[Complex<f32>; ROW_BLOCK] = from[start..start + ROW_BLOCK]
+                .try_into()
+                .expect("a whole run");
+            for (line, &v) in lines.iter_mut().zip(run) {
+                line[x] = v;
+            }
+        }
+    } else {
+        for x in 0..stride {
+            let run = &from[x * column_len..x * column_len + rows];
+            for (r, &v) in run.iter().enumerate() {
+                to[r * stride + x] = v;
+            }
+        }
     }
 }
 
@@ -340,38 +482,12 @@ fn transform_columns(
     );
 }
 
-/// How many columns of `from` one pass of [`transpose`] moves: 8 complex values, 64 bytes of
-/// each row (one or two cache lines) read together. Column by column, every value read was a
-/// line of its own, and where a row is a power of two long the rows' lines fall in one cache
-/// set and evict each other.
-const TRANSPOSE_BLOCK: usize = 8;
-
-/// `to[c * rows + r] = from[r * cols + c]` for a `rows x cols` row-major `from`, a block of
-/// [`TRANSPOSE_BLOCK`] columns at a time.
-fn transpose(
-    from: &[Complex<f32>],
-    to: &mut [Complex<f32>],
-    rows: usize,
-    cols: usize,
-    parallel: bool,
-) {
-    for_each_chunk(
-        parallel,
-        to,
-        rows * TRANSPOSE_BLOCK,
-        || (),
-        |(), b, block| {
-            let first = b * TRANSPOSE_BLOCK;
-            let width = block.len() / rows;
-            for r in 0..rows {
-                let line = &from[r * cols + first..r * cols + first + width];
-                for (c, &v) in line.iter().enumerate() {
-                    block[c * rows + r] = v;
-                }
-            }
-        },
-    );
-}
+/// How many rows one task of the row passes transforms together. Their spectra are written
+/// (forward) and read (inverse) a column's 8 complex values, 64 bytes, at a time, so a column's
+/// part of a block is one cache line or two, moved whole. Passes of their own that turned the
+/// whole half spectrum between rows and columns cost a quarter of a step's time; at 8 rows a
+/// block, a 256-row grid splits into 32 even tasks.
+const ROW_BLOCK: usize = 8;
 
 /// The real row whose half spectrum is `spectrum` (used as scratch) into `out_row`, unnormalised.
 fn inverse_row(
@@ -391,9 +507,6 @@ fn inverse_row(
         .expect("lengths from the plan, real end terms");
 }
 
-/// A row's spectrum and the row of the new level it becomes.
-type RowPair<'a> = (&'a mut [Complex<f32>], &'a mut [f32]);
-
 /// Advances `cur` by one step into `out` (`z_old` on entry, `z_new` on exit) with `step`'s
 /// plans and factors: see the module docs. `damping` is the per-step factor `d`.
 ///
@@ -412,66 +525,89 @@ pub fn spectral_step(
         "level sizes"
     );
     let w = size.width();
-    let wc = w / 2 + 1;
     let parallel = parallelism.threads(size.cells()) > 1;
-    step.filtered_rows(cur, parallel);
-    let inverse = &step.rows_inverse;
-    let rows = &mut step.rows;
-    let row_inverse =
-        |(change, scratch): &mut (Vec<f32>, Vec<Complex<f32>>),
-         ((spectrum, out_row), cur_row): (RowPair<'_>, &[f32])| {
-            inverse_row(inverse.as_ref(), spectrum, change, scratch);
+    step.filtered_columns(cur, parallel);
+    let inverse = step.rows_inverse.as_ref();
+    inverse_rows(
+        (&step.columns, out),
+        size,
+        parallel,
+        || (vec![0.0f32; w], inverse.make_scratch_vec()),
+        |(change, scratch), y, spectrum, out_row| {
+            inverse_row(inverse, spectrum, change, scratch);
+            let cur_row = &cur[y * w..(y + 1) * w];
             for ((z_out, &g), &z) in out_row.iter_mut().zip(change.iter()).zip(cur_row) {
                 let f = z + g;
                 *z_out = damping * ((f + f) - *z_out);
             }
-        };
-    let init = || (vec![0.0f32; w], inverse.make_scratch_vec());
-    if parallel {
-        rows.par_chunks_mut(wc)
-            .zip(out.par_chunks_mut(w))
-            .zip(cur.par_chunks(w))
-            .for_each_init(init, row_inverse);
-    } else {
-        let mut state = init();
-        for pair in rows
-            .chunks_mut(wc)
-            .zip(out.chunks_mut(w))
-            .zip(cur.chunks(w))
-        {
-            row_inverse(&mut state, pair);
-        }
-    }
+        },
+    );
 }
 
 #[cfg(test)]
 mod tests {
+    use std::f64::consts::TAU;
+
     use realfft::num_complex::Complex;
 
-    use super::transpose;
+    use super::SpectralStep;
+    use crate::airy::AiryDispersion;
+    use crate::size::GridSize;
 
     #[test]
-    fn the_blocked_transpose_moves_every_value_to_its_mirror_place() {
-        // Shapes whose column counts leave a short last block (129 = 16 x 8 + 1, and 13, 5),
-        // both directions of the step's two passes, on one thread and on the pool: each value
-        // lands where the element-by-element definition puts it, and a round trip is the
-        // identity.
-        for (rows, cols) in [(5, 13), (13, 5), (256, 129), (129, 257), (8, 8), (1, 3)] {
-            let from: Vec<Complex<f32>> = (0..rows * cols)
-                .map(|i| Complex::new(i as f32, -(i as f32) * 0.5))
+    fn the_row_blocks_and_columns_make_the_two_dimensional_transform_and_its_inverse() {
+        // Shapes whose rows leave a short last block (13 = 8 + 5, 21 = 2 x 8 + 5), odd and
+        // even widths, one block alone: on one thread and on the pool, the forward transform is
+        // the direct 2-D DFT `Z(x, y) = sum z(i, j) e^(-2 pi i (x i / W + y j / H))` (to f32
+        // rounding of a sum of W H terms), the same bits both ways, and the inverse gives
+        // `W H z` back.
+        let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
+        for (w, h) in [(16, 13), (9, 21), (12, 8), (7, 3)] {
+            let size = GridSize::new(w, h).expect("size");
+            let z: Vec<f32> = (0..w * h)
+                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 25.0)
                 .collect();
+            let wc = w / 2 + 1;
+            let step = SpectralStep::new(size, 0.1, 0.01, &airy);
+            let mut spectra = Vec::new();
             for parallel in [false, true] {
-                let mut to = vec![Complex::default(); rows * cols];
-                transpose(&from, &mut to, rows, cols, parallel);
-                for r in 0..rows {
-                    for c in 0..cols {
-                        assert_eq!(to[c * rows + r], from[r * cols + c], "{rows} x {cols}");
+                let mut spectrum = vec![Complex::default(); wc * h];
+                step.forward(&z, &mut spectrum, parallel);
+                for x in 0..wc {
+                    for y in 0..h {
+                        let mut exact = (0.0f64, 0.0f64);
+                        for j in 0..h {
+                            for i in 0..w {
+                                let phase =
+                                    -TAU * ((x * i) as f64 / w as f64 + (y * j) as f64 / h as f64);
+                                let v = f64::from(z[j * w + i]);
+                                exact.0 += v * phase.cos();
+                                exact.1 += v * phase.sin();
+                            }
+                        }
+                        let got = spectrum[x * h + y];
+                        let error =
+                            (f64::from(got.re) - exact.0).hypot(f64::from(got.im) - exact.1);
+                        // f32 rounding of sums of W H terms of size at most 2.
+                        let tolerance = 8.0 * f64::from(f32::EPSILON) * (2 * w * h) as f64;
+                        assert!(
+                            error < tolerance,
+                            "{w} x {h}, mode ({x}, {y}): {got} against {exact:?}"
+                        );
                     }
                 }
-                let mut back = vec![Complex::default(); rows * cols];
-                transpose(&to, &mut back, cols, rows, parallel);
-                assert_eq!(back, from, "{rows} x {cols} and back");
+                let mut back = vec![0.0f32; w * h];
+                step.inverse(&mut spectrum.clone(), &mut back, parallel);
+                let cells = (w * h) as f32;
+                for (b, &v) in back.iter().zip(&z) {
+                    assert!(
+                        (b / cells - v).abs() < 1e-5,
+                        "{w} x {h}: {b} / {cells} against {v}"
+                    );
+                }
+                spectra.push(spectrum);
             }
+            assert_eq!(spectra[0], spectra[1], "{w} x {h}: one thread and the pool");
         }
     }
 }
