@@ -5,6 +5,7 @@ pub mod absorbing_edges;
 #[cfg(target_arch = "x86_64")]
 mod classic_rows_x86;
 pub mod classic_step;
+mod depth_nodes;
 pub mod depth_step;
 pub mod float_mode;
 pub mod grid_step;

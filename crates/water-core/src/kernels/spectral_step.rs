@@ -271,17 +271,53 @@ impl SpectralStep {
 
     /// The unnormalised inverse of [`SpectralStep::forward`] into `out` (one value per cell);
     /// `spectrum` is used as scratch.
+    #[cfg(test)]
     pub(crate) fn inverse(&self, spectrum: &mut [Complex<f32>], out: &mut [f32], parallel: bool) {
-        let h = self.size.height();
-        transform_columns(&self.columns_inverse, spectrum, h, parallel);
+        self.inverse_with(
+            spectrum,
+            out,
+            parallel,
+            |_, _| {},
+            |_, row, out_row| out_row.copy_from_slice(row),
+        );
+    }
+
+    /// An inverse of [`SpectralStep::forward`] with a pass fused into each end: `fill(x,
+    /// column)` writes column `x` of the column-major `spectrum` (`H` values; what it held
+    /// before is there to read), the columns are transformed back in place, then each row `y`
+    /// is transformed back (unnormalised, `W` values) and handed to `row(y, values, out_row)`
+    /// with row `y` of `out`. The element-wise work before and after a transform is done on
+    /// data the transform has just had in cache, not in passes of its own.
+    pub(crate) fn inverse_with(
+        &self,
+        spectrum: &mut [Complex<f32>],
+        out: &mut [f32],
+        parallel: bool,
+        fill: impl Fn(usize, &mut [Complex<f32>]) + Sync + Send,
+        row: impl Fn(usize, &[f32], &mut [f32]) + Sync + Send,
+    ) {
+        let (w, h) = (self.size.width(), self.size.height());
+        let columns = &self.columns_inverse;
+        let scratch_len = columns.get_inplace_scratch_len();
+        for_each_chunk(
+            parallel,
+            spectrum,
+            h,
+            || vec![Complex::default(); scratch_len],
+            |scratch, x, column| {
+                fill(x, column);
+                columns.process_with_scratch(column, scratch);
+            },
+        );
         let inverse = self.rows_inverse.as_ref();
         inverse_rows(
             (spectrum, out),
             self.size,
             parallel,
-            || inverse.make_scratch_vec(),
-            |scratch, _, row_spectrum, out_row| {
-                inverse_row(inverse, row_spectrum, out_row, scratch);
+            || (vec![0.0f32; w], inverse.make_scratch_vec()),
+            |(values, scratch), y, row_spectrum, out_row| {
+                inverse_row(inverse, row_spectrum, values, scratch);
+                row(y, values, out_row);
             },
         );
     }
