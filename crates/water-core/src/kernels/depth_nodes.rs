@@ -80,25 +80,6 @@ pub(super) fn regime_limits(k_lo: f64, k_hi: f64) -> (f64, f64) {
     (0.1 / k_hi, 4.0 / k_lo)
 }
 
-/// The largest relative omega error over wavenumbers `ks` at eight depths from `a` to `b` (m),
-/// where `L` is taken as `interpolated(d, k)`.
-fn sampled_error(
-    airy: &AiryDispersion,
-    (a, b): (f64, f64),
-    ks: &[f64],
-    dt: f64,
-    interpolated: impl Fn(f64, f64) -> f64,
-) -> f64 {
-    let mut worst = 0.0f64;
-    for &k in ks {
-        for i in 1..=8 {
-            let d = a + f64::from(i) / 8.0 * (b - a);
-            worst = worst.max(relative_error(airy, interpolated(d, k), d, k, dt));
-        }
-    }
-    worst
-}
-
 /// The nodes of a map and the weights each depth gets of them.
 #[derive(Debug, Clone)]
 pub(super) struct NodeWeights {
@@ -107,6 +88,9 @@ pub(super) struct NodeWeights {
     /// Per interval between nodes `i` and `i + 1`: the first node its fits use and, at
     /// [`SAMPLES`] depths, the weights of the nodes from that one on.
     intervals: Vec<(usize, Vec<[f64; FIT_NODES]>)>,
+    /// Each node's `L` at the wavenumbers the weights were fitted over, so checking the
+    /// weights' error computes each once rather than once per depth checked.
+    l_nodes: Vec<Vec<f64>>,
 }
 
 impl NodeWeights {
@@ -143,7 +127,11 @@ impl NodeWeights {
                 (first, samples)
             })
             .collect();
-        Self { nodes, intervals }
+        Self {
+            nodes,
+            intervals,
+            l_nodes,
+        }
     }
 
     /// The reference depths, m, ascending.
@@ -178,12 +166,18 @@ impl NodeWeights {
             .collect()
     }
 
-    /// `L` at depth `d` and wavenumber `k` as the faces get it.
-    fn l(&self, airy: &AiryDispersion, d: f64, k: f64, dt: f64) -> f64 {
-        self.of(d)
-            .into_iter()
-            .map(|(j, w)| w * one_minus_cos(airy, self.nodes[j], k, dt))
-            .sum()
+    /// The largest relative omega error a face of depth `d` (m) is left with over the
+    /// wavenumbers `ks` (rad/m) the weights were fitted over, with `L` as the face gets it
+    /// (the weights found once, each node's `L` taken from the fit).
+    fn error_at(&self, airy: &AiryDispersion, d: f64, ks: &[f64], dt: f64) -> f64 {
+        let weights = self.of(d);
+        ks.iter()
+            .enumerate()
+            .map(|(q, &k)| {
+                let l = weights.iter().map(|&(j, w)| w * self.l_nodes[j][q]).sum();
+                relative_error(airy, l, d, k, dt)
+            })
+            .fold(0.0, f64::max)
     }
 }
 
@@ -352,22 +346,28 @@ fn weights_error(
 ) -> f64 {
     let nodes = weights.nodes();
     let (first, last) = (nodes[0], nodes[nodes.len() - 1]);
-    let faces = |d: f64, k: f64| weights.l(airy, d, k, dt);
+    let worst_of = |depths: &mut dyn Iterator<Item = f64>| {
+        depths
+            .map(|d| weights.error_at(airy, d, ks, dt))
+            .fold(0.0, f64::max)
+    };
+    // `steps` depths from `a` (excluded) to `b` (included).
+    let toward = |a: f64, b: f64, steps: u32| {
+        (1..=steps).map(move |i| a + f64::from(i) / f64::from(steps) * (b - a))
+    };
     let mut worst = 0.0f64;
     for pair in nodes.windows(2) {
         let (a, b) = (pair[0], pair[1]);
-        for &k in ks {
-            for i in 0..2 * SAMPLES {
-                let d = a + (i as f64 + 0.5) / (2 * SAMPLES) as f64 * (b - a);
-                worst = worst.max(relative_error(airy, faces(d, k), d, k, dt));
-            }
-        }
+        let n = 2 * SAMPLES;
+        worst = worst.max(worst_of(
+            &mut (0..n).map(|i| a + (i as f64 + 0.5) / n as f64 * (b - a)),
+        ));
     }
     if shallowest < first {
-        worst = worst.max(sampled_error(airy, (shallowest, first), ks, dt, faces));
+        worst = worst.max(worst_of(&mut toward(shallowest, first, 8)));
     }
     if deepest > last {
-        worst = worst.max(sampled_error(airy, (last, deepest), ks, dt, faces));
+        worst = worst.max(worst_of(&mut toward(last, deepest, 8)));
     }
     worst
 }
