@@ -234,13 +234,17 @@ impl FloatingBody {
                 if pieces > crate::MAX_SUBSTEPS {
                     // The spin the body reached needs more pieces than any step may take: the
                     // step is too long for it, as `substeps` says of a bound known up front.
+                    // The pieces it would take are those taken and those the rest of the step
+                    // needs at this spin; a step that much shorter would fit.
+                    let rest = f64::from(dt - elapsed) * f64::from(spin)
+                        / f64::from(crate::MAX_PHASE_PER_SUBSTEP);
+                    let needed = f64::from(pieces - 1) + rest.ceil();
                     return Err(BuoyancyError::TimeStepTooLong {
                         dt,
                         period: std::f32::consts::TAU / spin,
-                        substeps: f64::from(dt) * f64::from(spin)
-                            / f64::from(crate::MAX_PHASE_PER_SUBSTEP),
+                        substeps: needed,
                         max_substeps: crate::MAX_SUBSTEPS,
-                        max_dt: crate::MAX_SUBSTEPS as f32 * crate::MAX_PHASE_PER_SUBSTEP / spin,
+                        max_dt: (f64::from(dt) * f64::from(crate::MAX_SUBSTEPS) / needed) as f32,
                     });
                 }
                 let (buoyancy, damping, submerged) = self.loads(&water, gravity, piece)?;

@@ -244,3 +244,43 @@ fn a_spin_gained_within_a_step_does_not_blow_up() {
         );
     }
 }
+
+/// A 4 kg ball half in the water, pushed sideways by 1e6 N: the drag spins it up within a
+/// step past what any step may take in pieces, and the step is refused. The refusal agrees
+/// with itself: the pieces it names are more than the most allowed, and the step it names is
+/// shorter than the one refused. (Both were once taken from the spin at the moment of refusal
+/// alone, lower than the spin met earlier in the step: "5606 substeps (at most 10000); use
+/// dt <= 0.0357 s" for a 0.02 s step refused.)
+#[test]
+fn a_spin_gained_past_the_piece_limit_is_refused_with_a_shorter_step() {
+    let state = BodyState::at_rest(Pose::from_position(Vec3::new(0.0, 0.0, 0.1)).unwrap());
+    let mut body = floating(Shape::sphere(0.15).unwrap(), 4.0, state, None);
+    let push = Wrench {
+        force: Vec3::new(1e6, 0.0, 0.0),
+        torque: Vec3::ZERO,
+    };
+    let dt = 0.02;
+    for step in 0..100 {
+        match body.step(&FlatWater::default(), &Gravity::EARTH, dt, push) {
+            Ok(_) => continue,
+            Err(water_buoyancy::BuoyancyError::TimeStepTooLong {
+                substeps,
+                max_substeps,
+                max_dt,
+                ..
+            }) => {
+                assert!(
+                    substeps > f64::from(max_substeps),
+                    "step {step}: {substeps} named, at most {max_substeps}"
+                );
+                assert!(
+                    max_dt < dt && max_dt > 0.0,
+                    "{max_dt} s named for {dt} s refused"
+                );
+                return;
+            }
+            Err(other) => panic!("step {step}: {other}"),
+        }
+    }
+    panic!("the ball was never refused a step");
+}

@@ -338,7 +338,7 @@ fn sphere_scenarios_refuse_bad_values_with_line_and_column() {
     assert!(err.contains(":8:1:") && err.contains("steper"), "{err}");
     let err = refusal(&SPHERE.replace("radius = 0.4", "radius = 9.0"));
     assert!(
-        err.contains(":9:1:") && err.contains("click radius"),
+        err.contains(":11:10:") && err.contains("click radius must be in (0, pi] rad, got 9"),
         "{err}"
     );
 }

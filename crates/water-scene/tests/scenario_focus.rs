@@ -47,6 +47,11 @@ fn every_mistake_is_refused_at_its_line() {
         "a path needs two or more finite points, got 1",
     );
     refused(
+        "path = [[5.0, 5.0], [5.0, 5.0]]\nspeed = 1.0\n",
+        key,
+        "a focus path goes nowhere: all its 2 points lie at [5, 5]",
+    );
+    refused(
         "path = [[0.0, 0.0], [1.0, 0.0]]\nspeed = 0.0\n",
         key + 1,
         "speed must be greater than 0",

@@ -28,22 +28,26 @@ impl SphereImpulse {
     /// [`SphereError::Invalid`] for a zero or non-finite direction, a radius outside
     /// `(0, pi]` or an amplitude that is not finite or beyond +-1e6 m.
     pub fn new(direction: Vec3, radius: f32, amplitude: f32) -> Result<Self, SphereError> {
-        let bad = |name, value: f32| {
+        let bad = |name, value: f32, range| {
             SphereError::Invalid(water_core::WaterError::OutOfRange {
                 name,
                 value: f64::from(value),
-                range: "finite, and a radius in (0, pi]",
+                range,
             })
         };
         // Scaled by its largest component before normalising: the f32 length of [1e30, 0, 0]
         // overflows (and normalises to zero), that of [1e-30, 0, 0] underflows to 0.
         let scale = direction.abs().max_element();
         if !direction.is_finite() || scale == 0.0 {
-            return Err(bad("click direction length", direction.length()));
+            return Err(bad(
+                "click direction length",
+                direction.length(),
+                "finite and greater than 0",
+            ));
         }
         let direction = direction / scale;
         if !(radius > 0.0 && radius <= std::f32::consts::PI) {
-            return Err(bad("click radius", radius));
+            return Err(bad("click radius", radius, "(0, pi] rad"));
         }
         // Bounded as impulses are: a click of f32::MAX metres makes infinite waves.
         if !amplitude.is_finite() || f64::from(amplitude).abs() > water_core::MAX_IMPULSE_AMPLITUDE

@@ -123,7 +123,22 @@ pub(crate) fn parse(
         .iter()
         .enumerate()
         .map(|(i, b)| parse_body(i, b, at))
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<Vec<BodySpec>, _>>()?;
+    // A `[focus]` follows a body by its name and `bodies.csv` names each row: two bodies of one
+    // name would make both ambiguous.
+    for (i, body) in bodies.iter().enumerate() {
+        if let Some(first) = bodies[..i].iter().position(|b| b.name == body.name) {
+            return Err(at(
+                raw[i].span(),
+                format!(
+                    "body {} is named {:?} as body {} is: bodies need names of their own",
+                    i + 1,
+                    body.name,
+                    first + 1
+                ),
+            ));
+        }
+    }
     let contacts = Contacts {
         source,
         amplitude,
@@ -409,6 +424,7 @@ pub(super) fn tow_path(
             ),
         ));
     }
+
     let speed = *s.get_ref();
     if !(speed > 0.0 && speed <= MAX_BODY_SPEED) {
         return Err(at(

@@ -76,6 +76,21 @@ pub(super) fn parse(
         )),
         (None, Some(path), Some(speed)) => {
             let route = tow_path(path, speed, at)?;
+            // A body's path of one place holds it there; a focus's would hold the grid where it
+            // starts, as no `[focus]` does, its `speed` unused.
+            let points = route.points();
+            if points.iter().all(|q| *q == points[0]) {
+                return Err(at(
+                    path.span(),
+                    format!(
+                        "a focus path goes nowhere: all its {} points lie at [{}, {}] (without a \
+                         [focus] the grid stays where it starts)",
+                        points.len(),
+                        points[0].x,
+                        points[0].y
+                    ),
+                ));
+            }
             // The grid's corner is kept in whole cells: a route it could not follow is refused
             // here rather than at the step that reaches it.
             if let Some(far) = route

@@ -6,13 +6,13 @@ use toml::Spanned;
 use water_core::kernels::spectral_depth::check_depth_nodes;
 use water_core::ocean::OceanSpec;
 use water_core::{
-    check_impulse_amplitude, AiryDispersion, Boundary, ClassicGrid, ContactSource, Damping, Depth,
-    GridMode, GridSize, Impulse, ImpulseShape, LandMask, WaterError, WaveParams,
-    DEFAULT_CLASSIC_SHIFT, GRID_COURANT_LIMIT, MAX_IMPULSE_RADIUS,
+    AiryDispersion, Boundary, ClassicGrid, ContactSource, Damping, Depth, GridMode, GridSize,
+    LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT, GRID_COURANT_LIMIT, MAX_CLASSIC_SHIFT,
 };
 use water_gpu::GridSpec;
 
 use super::depth_keys::{DepthKeys, DepthSetting};
+use super::impulses::{RawImpulse, TimedImpulse};
 use super::{bodies, damping_keys, locator, one_line, ScenarioError};
 
 /// Classic mode's step when neither `wave_speed` nor `dt` is given, s: one step a second, so
@@ -81,36 +81,11 @@ struct RawGrid {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawImpulse {
-    x: Spanned<f64>,
-    y: Spanned<f64>,
-    #[serde(default)]
-    radius: Option<Spanned<f64>>,
-    amplitude: Spanned<f64>,
-    #[serde(default)]
-    shape: Option<Spanned<String>>,
-    #[serde(default)]
-    step: Option<Spanned<u64>>,
-    #[serde(default)]
-    displacement: bool,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawLand {
     x0: usize,
     y0: usize,
     x1: usize,
     y1: usize,
-}
-
-/// An impulse and the step before which it is added.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimedImpulse {
-    /// Added to `z^step`, just before step `step` runs.
-    pub step: u64,
-    /// The impulse.
-    pub impulse: Impulse,
 }
 
 /// A validated scenario, ready to build a simulation from.
@@ -232,68 +207,23 @@ impl Scenario {
             Some(k) if *k.get_ref() == 0 => None,
             Some(k) => {
                 let v = *k.get_ref();
-                let shift = u32::try_from(v).unwrap_or(u32::MAX);
-                // Validated by the grid itself, so the message and range live in one place.
+                let shift = u32::try_from(v)
+                    .ok()
+                    .filter(|s| *s <= MAX_CLASSIC_SHIFT)
+                    .ok_or_else(|| {
+                        at(
+                            k.span(),
+                            format!(
+                                "classic_shift = {v} is outside 0..={MAX_CLASSIC_SHIFT} (0: no \
+                                 damping; k: each step takes 1/2^k of the height off)"
+                            ),
+                        )
+                    })?;
                 ClassicGrid::new(size, 1.0, Some(shift)).map_err(water(k.span()))?;
                 Some(shift)
             }
             None => Some(DEFAULT_CLASSIC_SHIFT),
         };
-
-        let mut impulses = Vec::with_capacity(raw.impulse.len());
-        for spanned in &raw.impulse {
-            let imp = spanned.get_ref();
-            let shape = match &imp.shape {
-                Some(s) => s
-                    .get_ref()
-                    .parse::<ImpulseShape>()
-                    .map_err(|e| at(s.span(), e.to_string()))?,
-                None => ImpulseShape::Cosine,
-            };
-            let radius = imp.radius.as_ref().map_or(0.0, |r| *r.get_ref());
-            let step = imp.step.as_ref().map_or(0, |s| *s.get_ref());
-            // The cascades' reach (the count is checked at its own line below).
-            let cascades = g
-                .cascades
-                .as_ref()
-                .and_then(|c| usize::try_from(*c.get_ref()).ok())
-                .filter(|k| (1..=crate::scene::MAX_CASCADES).contains(k))
-                .unwrap_or(1);
-            check_impulse(
-                imp,
-                spanned.span(),
-                (size, cascades),
-                radius,
-                shape,
-                *raw.steps.get_ref(),
-                at,
-            )?;
-            let impulse = Impulse::new(
-                Vec2::new(*imp.x.get_ref() as f32, *imp.y.get_ref() as f32),
-                radius as f32,
-                *imp.amplitude.get_ref() as f32,
-                shape,
-            )
-            .map_err(|e| {
-                let span = match &e {
-                    WaterError::NotFinite { name, .. } | WaterError::NotPositive { name, .. } => {
-                        match *name {
-                            "impulse x" => imp.x.span(),
-                            "impulse y" => imp.y.span(),
-                            "impulse amplitude" => imp.amplitude.span(),
-                            _ => imp.radius.as_ref().map_or(spanned.span(), Spanned::span),
-                        }
-                    }
-                    _ => spanned.span(),
-                };
-                at(span, e.to_string())
-            })?;
-            impulses.push(TimedImpulse {
-                step,
-                impulse: impulse.with_displacement(imp.displacement),
-            });
-        }
-        impulses.sort_by_key(|t| t.step);
 
         let mut land = LandMask::empty(size);
         for spanned in &raw.land {
@@ -318,6 +248,21 @@ impl Scenario {
             land.add_rect(r.x0, r.y0, r.x1, r.y1)
                 .map_err(water(spanned.span()))?;
         }
+
+        let impulses = super::impulses::parse(
+            &raw.impulse,
+            &super::impulses::GridForImpulses {
+                size,
+                mode,
+                boundary,
+                cascades: g.cascades.as_ref().map(|c| *c.get_ref()),
+                steps: *raw.steps.get_ref(),
+                fixed_in_place: raw.focus.is_none(),
+                land: &land,
+                depth: depth.depth.as_ref(),
+            },
+            at,
+        )?;
 
         let ocean = match &raw.ocean {
             Some(o) => Some(super::ocean::parse(
@@ -638,121 +583,6 @@ fn check_bodies_reach_the_grid(
                 ),
             ));
         }
-    }
-    Ok(())
-}
-
-/// Refuses an impulse that could not change the water: numbers past their limits (checked in
-/// f64, so the message names what was written), a centre whose reach holds no cell of the grid
-/// nor of a cascade that resolves it, or a step at or after the run's end.
-fn check_impulse(
-    imp: &RawImpulse,
-    whole: std::ops::Range<usize>,
-    (size, cascades): (GridSize, usize),
-    radius: f64,
-    shape: ImpulseShape,
-    steps: u64,
-    at: Locate<'_>,
-) -> Result<(), ScenarioError> {
-    check_impulse_amplitude(*imp.amplitude.get_ref())
-        .map_err(|e| at(imp.amplitude.span(), e.to_string()))?;
-    if let Some(r) = &imp.radius {
-        if !r.get_ref().is_finite() {
-            return Err(at(
-                r.span(),
-                format!(
-                    "impulse radius must be a finite number, got {}",
-                    r.get_ref()
-                ),
-            ));
-        }
-        if *r.get_ref() > MAX_IMPULSE_RADIUS {
-            return Err(at(
-                r.span(),
-                format!(
-                    "impulse radius must be at most {MAX_IMPULSE_RADIUS:e} cells, got {}",
-                    r.get_ref()
-                ),
-            ));
-        }
-    }
-    let (x, y) = (*imp.x.get_ref(), *imp.y.get_ref());
-    for (name, v, span) in [("x", x, imp.x.span()), ("y", y, imp.y.span())] {
-        if !v.is_finite() {
-            return Err(at(
-                span,
-                format!("impulse {name} must be a finite number, got {v}"),
-            ));
-        }
-    }
-    // Cell centres sit at integer coordinates 0..W-1, 0..H-1. A point impulse lands on the
-    // nearest one; others on those within `radius`.
-    let (w, h) = (size.width() as f64, size.height() as f64);
-    let reaches = if shape == ImpulseShape::Point {
-        let (rx, ry) = (x.round(), y.round());
-        (0.0..w).contains(&rx) && (0.0..h).contains(&ry)
-    } else {
-        let within = |x: f64, y: f64, radius: f64| {
-            let dx = x - x.clamp(0.0, w - 1.0);
-            let dy = y - y.clamp(0.0, h - 1.0);
-            dx.hypot(dy) <= radius
-        };
-        // Cascade k (as `Scene::set_cascades` places it around the grid where the grid starts,
-        // its centre cell over the grid's; a `[focus]` may move both before the impulse lands,
-        // as it may move the grid away from any impulse) has cells 2^k wide; it takes the
-        // impulses whose radius spans CASCADE_IMPULSE_MIN_CELLS of them.
-        within(x, y, radius)
-            || (1..cascades).any(|k| {
-                let scale = f64::from(1u32 << k);
-                // Its corner, in its cells: the grid's centre cell's centre in its centre cell.
-                let origin = |cells: f64| {
-                    let half = (cells / 2.0).floor();
-                    ((half + 0.5) / scale).floor() - half
-                };
-                let r = radius / scale;
-                r >= f64::from(crate::scene::CASCADE_IMPULSE_MIN_CELLS)
-                    && within(
-                        (x + 0.5) / scale - 0.5 - origin(w),
-                        (y + 0.5) / scale - 0.5 - origin(h),
-                        r,
-                    )
-            })
-    };
-    if !reaches {
-        return Err(at(
-            whole,
-            format!(
-                "impulse at ({x}, {y}) with radius {radius} reaches no cell of the {} x {} grid \
-                 (cell centres span 0 to {} along x and 0 to {} along y){}",
-                size.width(),
-                size.height(),
-                size.width() - 1,
-                size.height() - 1,
-                if cascades > 1 {
-                    " nor of a cascade whose cells it spans 2 of"
-                } else {
-                    ""
-                }
-            ),
-        ));
-    }
-    if let Some(step) = &imp.step {
-        if *step.get_ref() >= steps {
-            return Err(at(
-                step.span(),
-                format!(
-                    "impulse at step {} would never land: the run has {steps} steps, so the \
-                     last impulse step is {}",
-                    step.get_ref(),
-                    steps.saturating_sub(1)
-                ),
-            ));
-        }
-    } else if steps == 0 {
-        return Err(at(
-            whole,
-            "impulse at step 0 would never land: the run has 0 steps".into(),
-        ));
     }
     Ok(())
 }

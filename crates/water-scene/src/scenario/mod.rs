@@ -17,6 +17,7 @@ mod depth_keys;
 mod foam;
 mod focus;
 mod grid;
+mod impulses;
 pub mod memory;
 mod ocean;
 mod run;
@@ -25,7 +26,8 @@ mod sphere;
 pub use depth_keys::BUILTIN_FILES;
 pub use foam::{DEFAULT_FOAM_WAKE, DEFAULT_JACOBIAN_THRESHOLD};
 pub use focus::ScenarioFocus;
-pub use grid::{Scenario, TimedImpulse};
+pub use grid::Scenario;
+pub use impulses::TimedImpulse;
 pub use run::{ScenarioRun, RUN_CHUNK_STEPS};
 pub use sphere::SphereScenario;
 

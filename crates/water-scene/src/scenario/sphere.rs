@@ -183,7 +183,7 @@ impl SphereScenario {
             // length squared overflows.
             let length = d.iter().map(|v| v * v).sum::<f64>().sqrt();
             let scale = d.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-            let unit = if scale.is_finite() && scale > 0.0 {
+            let unit = if d.iter().all(|v| v.is_finite()) && scale > 0.0 {
                 let r = d.map(|v| v / scale);
                 let n = r.iter().map(|v| v * v).sum::<f64>().sqrt();
                 Some(r.map(|v| (v / n) as f32))
@@ -207,6 +207,12 @@ impl SphereScenario {
                     ),
                 ));
             }
+            if *raw.steps.get_ref() == 0 {
+                return Err(at(
+                    spanned.span(),
+                    "no click lands in a run of 0 steps (it writes the state at t = 0)".into(),
+                ));
+            }
             if k.step >= *raw.steps.get_ref() {
                 return Err(at(
                     spanned.span(),
@@ -219,6 +225,12 @@ impl SphereScenario {
                 ));
             }
             let radius = *k.radius.get_ref();
+            if !(radius > 0.0 && radius <= std::f64::consts::PI) {
+                return Err(at(
+                    k.radius.span(),
+                    format!("click radius must be in (0, pi] rad, got {radius}"),
+                ));
+            }
             let click = SphereImpulse::new(Vec3::new(x, y, z), radius as f32, amplitude as f32)
                 .map_err(|e| at(spanned.span(), e.to_string()))?;
             clicks.push((k.step, click));

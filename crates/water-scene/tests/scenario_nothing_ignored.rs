@@ -1,0 +1,164 @@
+//! A value a scenario would accept and then drop, clamp, wrap or leave without effect is refused
+//! at its line, naming the value and what it needs: an impulse that adds nothing (on land, or
+//! rounding to 0 in classic mode), a classic amplitude past 16 bits, a damping shift given as a
+//! negative number, two bodies of one name, a click's radius past half the sphere.
+
+use water_scene::scenario::ScenarioFile;
+
+/// 32 x 32 cells of 0.1 m, waves at 2 m/s, 10 steps.
+const GRID: &str = "steps = 10\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.1\nwave_speed = 2.0\ndt = 0.02\nboundary = \"reflective\"\n";
+/// A classic grid (a = 1/2, fixed rim), 10 steps.
+const CLASSIC: &str =
+    "steps = 10\n[grid]\nwidth = 32\nheight = 32\nmode = \"classic\"\nboundary = \"fixed\"\n";
+
+/// `text`'s refusal: at `line` (1-based), with each of `needles` in its one line.
+fn refused(text: &str, line: usize, needles: &[&str]) {
+    let e = ScenarioFile::parse("case.toml", text)
+        .err()
+        .unwrap_or_else(|| panic!("accepted:\n{text}"))
+        .to_string();
+    assert!(
+        e.starts_with(&format!("case.toml:{line}:")),
+        "line {line}? {e}"
+    );
+    for needle in needles {
+        assert!(e.contains(needle), "{needle:?} not in: {e}");
+    }
+    assert!(!e.contains('\n'), "one line: {e}");
+}
+
+/// `text` is taken.
+fn taken(text: &str) {
+    if let Err(e) = ScenarioFile::parse("case.toml", text) {
+        panic!("refused: {e}\n{text}");
+    }
+}
+
+fn impulse(x: f64, radius: f64, amplitude: f64) -> String {
+    format!("[[impulse]]\nx = {x:?}\ny = 16.0\nradius = {radius:?}\namplitude = {amplitude:?}\n")
+}
+
+#[test]
+fn an_impulse_that_reaches_only_land_is_refused() {
+    let land = "[[land]]\nx0 = 8\ny0 = 8\nx1 = 24\ny1 = 24\n";
+    // Under the land's middle: every cell it reaches is land.
+    refused(
+        &format!("{GRID}{land}{}", impulse(16.0, 4.0, 1.0)),
+        14,
+        &["reaches only land", "would add nothing"],
+    );
+    // Reaching past the land's edge, it adds to the water there.
+    taken(&format!("{GRID}{land}{}", impulse(16.0, 12.0, 1.0)));
+    // On a fixed rim, an impulse on the rim's cells alone adds nothing either.
+    let fixed = GRID.replace("reflective", "fixed");
+    refused(
+        &format!(
+            "{fixed}{}",
+            "[[impulse]]\nx = 0.0\ny = 16.0\nshape = \"point\"\namplitude = 1.0\n"
+        ),
+        9,
+        &["reaches only land", "fixed rim"],
+    );
+}
+
+#[test]
+fn classic_amplitudes_fit_sixteen_bits_and_reach_a_unit() {
+    // 1e6 height units would saturate at the i16 range (and the C ripple then wraps).
+    refused(
+        &format!("{CLASSIC}{}", impulse(16.0, 4.0, 1e6)),
+        11,
+        &["impulse amplitude = 1000000", "[-32767, 32767]", "16-bit"],
+    );
+    refused(
+        &format!("{CLASSIC}{}", impulse(16.0, 4.0, -40000.0)),
+        11,
+        &["impulse amplitude = -40000", "[-32767, 32767]"],
+    );
+    // 0.4 units round to 0 in every cell.
+    refused(
+        &format!("{CLASSIC}{}", impulse(16.0, 4.0, 0.4)),
+        7,
+        &[
+            "round to 0 height units",
+            "amplitude is 0.4",
+            "at least 0.5",
+        ],
+    );
+    taken(&format!("{CLASSIC}{}", impulse(16.0, 4.0, 32767.0)));
+    taken(&format!("{CLASSIC}{}", impulse(16.0, 4.0, 0.6)));
+}
+
+#[test]
+fn a_negative_damping_shift_is_refused_as_written() {
+    refused(
+        &format!("{CLASSIC}classic_shift = -1\n"),
+        7,
+        &["classic_shift = -1 ", "0..=15", "0: no damping"],
+    );
+    refused(
+        &format!("{CLASSIC}classic_shift = 16\n"),
+        7,
+        &["classic_shift = 16 ", "0..=15"],
+    );
+    taken(&format!("{CLASSIC}classic_shift = 0\n"));
+    taken(&format!("{CLASSIC}classic_shift = 15\n"));
+}
+
+#[test]
+fn impulse_radius_and_step_mistakes_say_what_they_are() {
+    refused(
+        &format!("{GRID}{}", impulse(16.0, -1.0, 1.0)),
+        12,
+        &["impulse radius must not be negative", "got -1 cells"],
+    );
+    let none = GRID.replace("steps = 10", "steps = 0");
+    refused(
+        &format!("{none}{}", impulse(16.0, 4.0, 1.0)),
+        9,
+        &["no impulse lands in a run of 0 steps", "state at t = 0"],
+    );
+}
+
+#[test]
+fn two_bodies_of_one_name_are_refused() {
+    let body = |x: f64| {
+        format!(
+            "[[body]]\nname = \"buoy\"\nshape = \"sphere\"\nradius = 0.2\nmass = 5.0\n\
+             position = [{x:?}, 1.6, 0.0]\n"
+        )
+    };
+    refused(
+        &format!("{GRID}{}{}", body(1.0), body(2.0)),
+        15,
+        &[
+            "body 2 is named \"buoy\" as body 1 is",
+            "names of their own",
+        ],
+    );
+}
+
+#[test]
+fn a_clicks_radius_and_direction_are_refused_at_their_keys() {
+    let sphere = "steps = 10\n[sphere]\nlevel = 3\nradius = 1.0\nwave_speed = 0.5\ndt = 0.01\n";
+    let click = |direction: &str, radius: &str| {
+        format!(
+            "[[click]]\ndirection = {direction}\nradius = {radius}\namplitude = 0.05\nstep = 0\n"
+        )
+    };
+    refused(
+        &format!("{sphere}{}", click("[0.0, 0.0, 1.0]", "100.0")),
+        9,
+        &["click radius must be in (0, pi] rad, got 100"],
+    );
+    refused(
+        &format!("{sphere}{}", click("[0.0, 0.0, 1.0]", "0.0")),
+        9,
+        &["click radius must be in (0, pi] rad, got 0"],
+    );
+    refused(
+        &format!("{sphere}{}", click("[nan, 0.0, 1.0]", "0.3")),
+        8,
+        &["click direction must be finite and not zero"],
+    );
+    taken(&format!("{sphere}{}", click("[0.0, 0.0, 1.0]", "0.3")));
+}
