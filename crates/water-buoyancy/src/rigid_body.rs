@@ -349,9 +349,16 @@ fn check_inertia(m: Mat3) -> Result<()> {
     if asymmetry > 1e-5 * scale {
         return bad(format!("asymmetric by {asymmetry} kg m^2"));
     }
-    let m1 = m.x_axis.x;
-    let m2 = m.x_axis.x * m.y_axis.y - m.x_axis.y * m.y_axis.x;
-    let m3 = m.determinant();
+    if scale == 0.0 {
+        return bad("zero".into());
+    }
+    // Definiteness does not depend on scale: the minors of the tensor over its largest entry,
+    // so a light or small body's (entries near 1e-20 kg m^2, minors near 1e-60) do not
+    // underflow f32 to 0.
+    let n = m * (1.0 / scale);
+    let m1 = n.x_axis.x;
+    let m2 = n.x_axis.x * n.y_axis.y - n.x_axis.y * n.y_axis.x;
+    let m3 = n.determinant();
     for (name, minor) in [("first", m1), ("second", m2), ("third", m3)] {
         if minor <= 0.0 {
             return bad(format!("{name} leading minor {minor} is not positive"));
@@ -374,6 +381,20 @@ mod tests {
         let inertia = r * Mat3::from_diagonal(Vec3::new(1.0, 2.0, 5.0)) * r.transpose();
         let body = RigidBody::new(1.0, inertia, BodyState::default()).unwrap();
         assert!((body.smallest_principal_moment() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn definiteness_does_not_depend_on_scale() {
+        // Moments of 1e-20 kg m^2 have a determinant of 1e-60, which f32 holds as 0: taken as
+        // they stand, the third minor was "not positive". Over the largest entry the minors
+        // are those of a tensor near 1. An indefinite tensor stays refused at any scale.
+        for scale in [1.0, 1e-10, 1e-20, 1e20] {
+            let spd = Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0)) * scale;
+            assert!(check_inertia(spd).is_ok(), "{scale}");
+            let indefinite = Mat3::from_diagonal(Vec3::new(1.0, -2.0, 3.0)) * scale;
+            assert!(check_inertia(indefinite).is_err(), "{scale}");
+        }
+        assert!(check_inertia(Mat3::ZERO).is_err());
     }
 
     #[test]

@@ -83,7 +83,11 @@ speed = 0.5
 fn bad_bodies_are_refused_at_their_line() {
     let cases = [
         ("shape = \"cone\"", "unknown body shape"),
-        ("mass = -1.0", "mass must be greater than 0"),
+        (
+            "mass = -1.0",
+            "mass must be within [1e-3, 1e12] kg (greater than 0), got -1",
+        ),
+        ("mass = 1e-30", "mass must be within [1e-3, 1e12] kg"),
         ("radius = 0.2", "`radius` does not apply to a box body"),
         ("speed = 1.0", "`speed` applies only with a `path`"),
     ];

@@ -158,6 +158,10 @@ fn vec3(v: Numbers<3>) -> Vec3 {
 pub const MAX_BODY_SIZE: f64 = 1e4;
 /// Largest body mass, kg (a supertanker is about 5e8).
 pub const MAX_BODY_MASS: f64 = 1e12;
+/// Smallest body mass, kg: a gram. Lighter bodies of any size are pushed by the water's weight
+/// at accelerations past any step (1e-30 kg half under water: 1e30 m/s^2), and their moments of
+/// inertia leave f32.
+pub const MIN_BODY_MASS: f64 = 1e-3;
 /// Largest |coordinate| of a position or path point, m: a million kilometres of f32 room.
 pub const MAX_COORDINATE: f64 = 1e9;
 /// Largest |velocity component| and tow speed, m/s: what `RigidBody::new` takes.
@@ -338,10 +342,13 @@ fn parse_body(
         angular_velocity: Vec3::ZERO,
     };
     let mass = *b.mass.get_ref();
-    if !(mass > 0.0 && mass <= MAX_BODY_MASS) {
+    if !(mass >= MIN_BODY_MASS && mass <= MAX_BODY_MASS) {
         return Err(at(
             b.mass.span(),
-            format!("mass must be greater than 0 and at most {MAX_BODY_MASS:e} kg, got {mass}"),
+            format!(
+                "mass must be within [{MIN_BODY_MASS:e}, {MAX_BODY_MASS:e}] kg (greater than 0), \
+                 got {mass}"
+            ),
         ));
     }
     let mass = mass as f32;
