@@ -342,7 +342,7 @@ fn parse_body(
         angular_velocity: Vec3::ZERO,
     };
     let mass = *b.mass.get_ref();
-    if !(mass >= MIN_BODY_MASS && mass <= MAX_BODY_MASS) {
+    if !(MIN_BODY_MASS..=MAX_BODY_MASS).contains(&mass) {
         return Err(at(
             b.mass.span(),
             format!(
