@@ -482,15 +482,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 "courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)\n\
                  limit          = {}\n\
                  stable         = {}\n\
-                 max stable dt  = {:.9} s  (h / (c*sqrt 2))\n\
-                 substeps       = {}  (stable steps of {:.9} s per dt)\n",
+                 max stable dt  = {} s  (h / (c*sqrt 2))\n\
+                 substeps       = {}  (stable steps of {} s per dt)\n",
                 r.courant,
                 r.dt,
                 r.limit,
                 if r.is_stable() { "yes" } else { "no" },
-                r.max_stable_dt,
+                seconds(r.max_stable_dt),
                 r.substeps,
-                r.dt / r.substeps as f64
+                seconds(r.dt / r.substeps as f64)
             ))?;
             Ok(())
         }
@@ -668,5 +668,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
             stdout.line(&serde_json::to_string(&report)?)?;
             Ok(())
         }
+    }
+}
+
+/// A duration for the stability report: nine decimals, or ten significant digits in exponent
+/// form below a millisecond (a step of 7e-13 s would read as 0.000000000).
+fn seconds(v: f64) -> String {
+    if v != 0.0 && v.abs() < 1e-3 {
+        format!("{v:.9e}")
+    } else {
+        format!("{v:.9}")
     }
 }

@@ -38,6 +38,15 @@ impl OutputDir {
                 ),
             ));
         }
+        if dir.exists() && !dir.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} is a file, not a folder: name a folder for the outputs",
+                    dir.display()
+                ),
+            ));
+        }
         std::fs::create_dir_all(dir)?;
         Ok(Self {
             dir: dir.to_path_buf(),
@@ -83,7 +92,8 @@ impl OutputDir {
         write: impl FnOnce(&Path) -> io::Result<()>,
     ) -> io::Result<PathBuf> {
         let (temporary, path) = self.start(name);
-        write(&temporary)?;
+        // The folder is named by the caller; the file is named here.
+        write(&temporary).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
         Ok(path)
     }
 
@@ -101,7 +111,11 @@ impl OutputDir {
                 for (t, _) in &pending[k..] {
                     let _ = std::fs::remove_file(t);
                 }
-                return Err(e);
+                // The folder is named by the caller; the file is named here.
+                let name = path
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                return Err(io::Error::new(e.kind(), format!("{name}: {e}")));
             }
             files.push(path.clone());
         }
@@ -201,7 +215,7 @@ mod tests {
                 Err(io::Error::other("disk full"))
             })
             .unwrap_err();
-        assert_eq!(e.to_string(), "disk full");
+        assert_eq!(e.to_string(), "b.txt: disk full", "the file named");
         drop(second);
         let names: Vec<_> = std::fs::read_dir(&dir)
             .expect("dir")

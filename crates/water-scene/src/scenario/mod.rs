@@ -31,19 +31,37 @@ pub use impulses::TimedImpulse;
 pub use run::{ScenarioRun, RUN_CHUNK_STEPS};
 pub use sphere::SphereScenario;
 
-/// A scenario that failed to load: where, and why.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}")]
+/// A scenario that failed to load: where, and why. Shown as `file:line:column: message`, or
+/// `file: message` for the file as a whole (line 0: it could not be read).
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioError {
     /// The file (or `<builtin NAME>`).
     pub file: String,
-    /// 1-based line.
+    /// 1-based line; 0 where the error is the whole file's.
     pub line: usize,
-    /// 1-based column.
+    /// 1-based column; 0 where the error is the whole file's.
     pub column: usize,
     /// What is wrong.
     pub message: String,
 }
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Self {
+            file,
+            line,
+            column,
+            message,
+        } = self;
+        if *line == 0 {
+            write!(f, "{file}: {message}")
+        } else {
+            write!(f, "{file}:{line}:{column}: {message}")
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
 
 /// The scenarios built into the `water` binary, by name.
 pub const BUILTIN: &[(&str, &str)] = &[
