@@ -19,7 +19,7 @@ fn parse(extra: &str, foam: &str) -> Result<Scenario, String> {
 
 #[test]
 fn the_keys_build_the_foam_with_their_defaults() {
-    let s = parse("", "half_life = 3.0\n").expect("parses");
+    let s = parse(BOAT, "half_life = 3.0\n").expect("parses");
     assert_eq!(
         s.foam,
         Some(FoamSettings {
@@ -75,6 +75,19 @@ fn every_mistake_is_refused_at_its_line() {
             "from -1 to 1, got 1.5",
         ),
         ("", "wake = 0.3\n", 9, "missing field `half_life`"),
+        // Nothing to feed it: no boat to make a wake, no sea, no shore; a boat of wake 0.
+        (
+            "",
+            "half_life = 2.0\n",
+            9,
+            "[foam] has nothing to make foam: no bodies whose wakes foam",
+        ),
+        (
+            BOAT,
+            "half_life = 2.0\nwake = 0.0\n",
+            17,
+            "[foam] has nothing to make foam: its wake is 0",
+        ),
         (
             "",
             "half_life = 2.0\nshore_depth = 0.5\n",
@@ -148,7 +161,7 @@ fn a_towed_boat_leaves_a_trail_that_fades_with_age() {
 /// The scene refuses the same values by name.
 #[test]
 fn the_scene_refuses_bad_foam_by_name() {
-    let s = parse("", "half_life = 3.0\n").expect("parses");
+    let s = parse(BOAT, "half_life = 3.0\n").expect("parses");
     let mut scene = s.scene(Backend::Cpu, None).expect("scene");
     let good = FoamSettings {
         half_life: 1.0,

@@ -38,10 +38,11 @@ pub(super) struct RawFoam {
 const MAX_SHORE_DEPTH: f64 = 1000.0;
 
 /// The foam of `[foam]`, every value checked at its line; `ocean`: the scenario has a sea;
-/// `depth`: its grid has a depth.
+/// `depth`: its grid has a depth; `bodies`: it has bodies (whose wakes foam). A `[foam]` that
+/// none of its sources can feed is refused: it would stay 0 everywhere.
 pub(super) fn parse(
     raw: &Spanned<RawFoam>,
-    (ocean, depth): (bool, bool),
+    (ocean, depth, bodies): (bool, bool, bool),
     at: &dyn Fn(Span, String) -> ScenarioError,
 ) -> Result<FoamSettings, ScenarioError> {
     let f = raw.get_ref();
@@ -105,6 +106,20 @@ pub(super) fn parse(
         }
         (None, _) => None,
     };
+    if !(bodies && wake > 0.0) && jacobian_threshold.is_none() && shore_depth.is_none() {
+        return Err(at(
+            raw.span(),
+            format!(
+                "[foam] has nothing to make foam: {}, no [ocean] whose crests break \
+                 (jacobian_threshold) and no shore_depth (with the grid's depth)",
+                if bodies {
+                    "its wake is 0"
+                } else {
+                    "no bodies whose wakes foam"
+                }
+            ),
+        ));
+    }
     Ok(FoamSettings {
         half_life,
         wake,

@@ -305,7 +305,11 @@ impl Scenario {
         let foam = match &raw.foam {
             Some(f) => Some(super::foam::parse(
                 f,
-                (ocean.is_some(), g.depth.is_some() || g.depth_map.is_some()),
+                (
+                    ocean.is_some(),
+                    g.depth.is_some() || g.depth_map.is_some(),
+                    !bodies.is_empty(),
+                ),
                 at,
             )?),
             None => None,
