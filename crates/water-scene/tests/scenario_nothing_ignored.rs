@@ -162,3 +162,21 @@ fn a_clicks_radius_and_direction_are_refused_at_their_keys() {
     );
     taken(&format!("{sphere}{}", click("[0.0, 0.0, 1.0]", "0.3")));
 }
+
+/// A dispersive grid in classic mode is refused at `model` for the mode, whatever its boundary:
+/// refusing the boundary first sent a reader from one boundary to the other (classic takes
+/// fixed edges only, the dispersive model periodic or absorbing ones).
+#[test]
+fn a_dispersive_classic_grid_is_refused_for_its_mode() {
+    for boundary in ["absorbing", "fixed"] {
+        let text = format!(
+            "{}boundary = \"{boundary}\"\nmodel = \"dispersive\"\n",
+            CLASSIC.replace("boundary = \"fixed\"\n", "")
+        );
+        refused(
+            &text,
+            7,
+            &["model = \"dispersive\" steps signed grids, not mode classic"],
+        );
+    }
+}

@@ -176,6 +176,16 @@ impl Scenario {
                 })?,
             None => GridMode::default(),
         };
+        // The model first: a dispersive classic grid is refused for the model, not for its
+        // boundary (whichever boundary it then took, one of the two would refuse it).
+        if let Some(model) = g.model.as_ref().filter(|m| m.get_ref() == "dispersive") {
+            if mode != GridMode::Signed {
+                return Err(at(
+                    model.span(),
+                    format!("model = \"dispersive\" steps signed grids, not mode {mode}"),
+                ));
+            }
+        }
         if mode == GridMode::Classic && boundary != Boundary::Fixed {
             let span = g.boundary.as_ref().map_or(0..0, Spanned::span);
             return Err(at(
