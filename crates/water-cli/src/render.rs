@@ -233,6 +233,19 @@ pub fn render_scenario(
     out: &Path,
 ) -> Result<RenderSummary, RunError> {
     options.validate().map_err(RunError::Options)?;
+    let steps = match scenario {
+        ScenarioFile::Grid(s) => s.steps,
+        ScenarioFile::Sphere(s) => s.steps,
+    };
+    // More frames than steps would draw some steps twice (a run of 0 steps has its start).
+    if u64::from(options.frames) > steps.max(1) {
+        return Err(RunError::Options(format!(
+            "--frames is {}, but a run of {steps} steps has {} to draw (one a step, the last \
+             at its end): ask for at most that",
+            options.frames,
+            steps.max(1)
+        )));
+    }
     let io = |source| RunError::Io {
         dir: out.to_path_buf(),
         source,

@@ -135,6 +135,27 @@ fn render_refuses_bad_options_by_name() {
         "/tmp/x",
     ]);
     assert!(err.contains("--frames is 0"), "{err}");
+    // More frames than the run has steps would repeat frames.
+    let scenario = std::env::temp_dir().join(format!("water-frames-{}.toml", std::process::id()));
+    std::fs::write(
+        &scenario,
+        "steps = 20\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.1\nwave_speed = 2.0\n\
+         dt = 0.02\n[[impulse]]\nx = 16.0\ny = 16.0\nradius = 4.0\namplitude = 0.1\n",
+    )
+    .expect("scenario");
+    let err = failure(&[
+        "render",
+        scenario.to_str().expect("UTF-8 path"),
+        "--frames",
+        "50",
+        "--out",
+        "/tmp/x",
+    ]);
+    assert!(
+        err.contains("--frames is 50, but a run of 20 steps has 20 to draw"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&scenario);
 }
 
 /// A boat towed 12 m along a 24 m grid, with and without a `[focus]` following it.
