@@ -84,6 +84,14 @@ fn classic_amplitudes_fit_sixteen_bits_and_reach_a_unit() {
             "at least 0.5",
         ],
     );
+    // An amplitude of 0 adds nothing in any mode, and says so without speaking of classic's.
+    let e = ScenarioFile::parse("case.toml", &format!("{GRID}{}", impulse(16.0, 4.0, 0.0)))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("the impulse's amounts all are 0") && !e.contains("round to 0"),
+        "{e}"
+    );
     taken(&format!("{CLASSIC}{}", impulse(16.0, 4.0, 32767.0)));
     taken(&format!("{CLASSIC}{}", impulse(16.0, 4.0, 0.6)));
 }

@@ -66,6 +66,18 @@ pub(super) fn parse(
         .and_then(|c| usize::try_from(c).ok())
         .filter(|k| (1..=crate::scene::MAX_CASCADES).contains(k))
         .unwrap_or(1);
+    // A grid that stays where it starts, alone, must get something from each impulse (a
+    // `[focus]` or the cascades may bring water under it that is not there now): the land
+    // they are checked against, made once, the rectangles and the depth map's dry cells (as
+    // `Scenario::all_land` makes it once the scenario is built).
+    let all_land = if grid.fixed_in_place && cascades == 1 && !raw.is_empty() {
+        Some(match grid.depth.map(Depth::land) {
+            Some(dry) => grid.land.union(&dry).map_err(|e| at(0..0, e.to_string()))?,
+            None => grid.land.clone(),
+        })
+    } else {
+        None
+    };
     let mut impulses = Vec::with_capacity(raw.len());
     for spanned in raw {
         let imp = spanned.get_ref();
@@ -117,14 +129,11 @@ pub(super) fn parse(
             };
             at(span, e.to_string())
         })?;
-        // A grid that stays where it starts, alone: the impulse must add something to it
-        // (a `[focus]` or the cascades may bring water under it that is not there now).
-        if grid.fixed_in_place && cascades == 1 {
+        if let Some(all_land) = &all_land {
             check_impulse_lands(
                 &impulse,
                 (grid.size, grid.boundary, grid.mode),
-                grid.land,
-                grid.depth,
+                all_land,
                 spanned.span(),
                 at,
             )?;
@@ -263,27 +272,19 @@ fn check_impulse(
     Ok(())
 }
 
-/// Refuses an impulse that would add nothing to the grid: every cell it reaches is land (the
-/// `[[land]]` rectangles, the depth map's dry cells, a fixed rim), or, in classic mode, its
-/// amounts all round to 0 height units.
+/// Refuses an impulse that would add nothing to the grid: every cell it reaches is land
+/// (`all_land`: the `[[land]]` rectangles and the depth map's dry cells; or a fixed rim), or
+/// its amounts are all 0 (in classic mode: round to 0 height units).
 fn check_impulse_lands(
     impulse: &Impulse,
     (size, boundary, mode): (GridSize, Boundary, GridMode),
-    land: &LandMask,
-    depth: Option<&Depth>,
+    all_land: &LandMask,
     whole: std::ops::Range<usize>,
     at: Locate<'_>,
 ) -> Result<(), ScenarioError> {
-    let dry = depth.map(Depth::land);
-    let all_land = match &dry {
-        Some(dry) => land
-            .union(dry)
-            .map_err(|e| at(whole.clone(), e.to_string()))?,
-        None => land.clone(),
-    };
     let (mut wet, mut adds) = (false, false);
     let interior_only = boundary == Boundary::Fixed || mode == GridMode::Classic;
-    impulse.for_each_cell(size, interior_only, Some(&all_land), |_, amount| {
+    impulse.for_each_cell(size, interior_only, Some(all_land), |_, amount| {
         wet = true;
         adds |= if mode == GridMode::Classic {
             amount.round() != 0.0
@@ -300,11 +301,16 @@ fn check_impulse_lands(
         ));
     }
     if !adds {
+        let why = if mode == GridMode::Classic {
+            "round to 0 height units in classic mode"
+        } else {
+            "are 0"
+        };
         return Err(at(
             whole,
             format!(
-                "the impulse's amounts all round to 0 height units in classic mode (its \
-                 amplitude is {}; at least 0.5 in size reaches a cell)",
+                "the impulse's amounts all {why} (its amplitude is {}; at least 0.5 in size \
+                 reaches a cell in classic mode, anything but 0 otherwise)",
                 impulse.amplitude()
             ),
         ));
