@@ -8,7 +8,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum BuoyancyError {
     /// A number was NaN or infinite.
-    #[error("{name} must be a finite number, got {value}")]
+    #[error("{name} must be a finite number, got {value:?}")]
     NotFinite {
         /// Which parameter (as the scenario key or the argument names it).
         name: &'static str,
@@ -16,7 +16,7 @@ pub enum BuoyancyError {
         value: f64,
     },
     /// A number that must be strictly positive was zero or negative.
-    #[error("{name} must be greater than 0, got {value}")]
+    #[error("{name} must be greater than 0, got {value:?}")]
     NotPositive {
         /// Which parameter (as the scenario key or the argument names it).
         name: &'static str,
@@ -24,7 +24,7 @@ pub enum BuoyancyError {
         value: f64,
     },
     /// A number that must not be negative was.
-    #[error("{name} must be 0 or more, got {value}")]
+    #[error("{name} must be 0 or more, got {value:?}")]
     Negative {
         /// Which parameter.
         name: &'static str,

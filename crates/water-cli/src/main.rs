@@ -120,7 +120,7 @@ enum Command {
         builtin: Option<String>,
         /// Backends to compare with the CPU reference, comma-separated [default: the GPU
         /// backends that run the scenario: gpu,gpu-fragment, or gpu for model = "dispersive"
-        /// and for cascades]. With cascades, every cascade's heights are compared.
+        /// and for cascades]. With cascades, every cascade's heights are compared: a row for all of them, then one per cascade, under one allowance.
         #[arg(long, value_delimiter = ',')]
         backends: Option<Vec<String>>,
     },
@@ -196,10 +196,10 @@ enum StorageArg {
 /// How a scene benchmark runs: `water bench ocean` and `water bench scene` alike.
 #[derive(Args, Debug)]
 struct SceneBenchRun {
-    /// Steps to time.
+    /// Steps to time: 1 to 1000000.
     #[arg(long, default_value_t = 100)]
     steps: u64,
-    /// Steps before the timed ones.
+    /// Steps before the timed ones: 0 to 1000000.
     #[arg(long, default_value_t = water_cli::bench_scene::DEFAULT_WARMUP)]
     warmup: u64,
     /// Threads (default: all cores).
@@ -296,16 +296,17 @@ enum BenchWhat {
     /// the bodies).
     #[command(allow_negative_numbers = true)]
     Ocean {
-        /// Grid edge, cells (0.25 m each), every cascade alike.
+        /// Grid edge, cells (0.25 m each), every cascade alike: 64 to 4096.
         #[arg(long)]
         size: usize,
-        /// Cascades, the grid counted (each twice the cell size of the one inside).
+        /// Cascades, the grid counted (each twice the cell size of the one inside): 1 to 8.
         #[arg(long, default_value_t = 1)]
         cascades: usize,
-        /// Floating crates (0.8 x 0.5 x 0.4 m, 60 kg; every other one towed with the focus).
+        /// Floating crates (0.8 x 0.5 x 0.4 m, 60 kg; every other one towed with the focus): 0
+        /// to 10000.
         #[arg(long, default_value_t = 0)]
         bodies: usize,
-        /// How fast the focus travels, m/s (0: the grid stays).
+        /// How fast the focus travels, m/s (0: the grid stays): 0 to 100.
         #[arg(long, default_value_t = 0.0)]
         speed: f32,
         /// No foam on any grid: the grids, their hand-over and the bodies alone.
@@ -318,10 +319,10 @@ enum BenchWhat {
     /// and prints one JSON line (ms per step, and its share for bodies, masks and water).
     #[command(allow_negative_numbers = true)]
     Scene {
-        /// Grid edge, cells (0.1 m each).
+        /// Grid edge, cells (0.1 m each): 16 to 8192.
         #[arg(long)]
         size: usize,
-        /// Floating crates (0.8 x 0.5 x 0.4 m, 60 kg; every other one towed).
+        /// Floating crates (0.8 x 0.5 x 0.4 m, 60 kg; every other one towed): 0 to 10000.
         #[arg(long)]
         bodies: usize,
         #[command(flatten)]

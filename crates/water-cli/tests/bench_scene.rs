@@ -80,3 +80,52 @@ fn bench_scene_refuses_values_out_of_range_naming_the_limit() {
         "{stderr}"
     );
 }
+
+/// Each option's `--help` line names the range its refusal names: a reader learns the limits
+/// before a run is refused.
+#[test]
+fn bench_help_names_the_ranges_the_refusals_name() {
+    for (bench, option, too_far, rest) in [
+        ("scene", "--size", "4", &["--bodies", "1"][..]),
+        ("scene", "--bodies", "20000", &["--size", "64"][..]),
+        (
+            "scene",
+            "--steps",
+            "0",
+            &["--size", "64", "--bodies", "1"][..],
+        ),
+        ("ocean", "--size", "4", &[][..]),
+        ("ocean", "--cascades", "99", &["--size", "64"][..]),
+        ("ocean", "--bodies", "20000", &["--size", "64"][..]),
+        ("ocean", "--speed", "1000", &["--size", "64"][..]),
+        ("ocean", "--warmup", "2000000", &["--size", "64"][..]),
+    ] {
+        let args = [&["bench", bench, option, too_far][..], rest].concat();
+        let stderr = failure(&args);
+        let range = stderr
+            .split("expected ")
+            .nth(1)
+            .and_then(|r| {
+                r.split_whitespace()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .into()
+            })
+            .unwrap_or_default();
+        assert!(range.contains(" to "), "{bench} {option}: {stderr}");
+        let help = water(&["bench", bench, "--help"]);
+        assert_success(&help);
+        let text = String::from_utf8_lossy(&help.stdout).into_owned();
+        let line = text
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with(&format!("{option} ")))
+            .take_while(|l| !l.trim_start().starts_with("--") || l.contains(option))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            line.contains(&range),
+            "water bench {bench} --help says of {option} `{line}`, its refusal `{range}`"
+        );
+    }
+}

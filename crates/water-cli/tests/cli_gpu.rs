@@ -472,7 +472,8 @@ fn compare_refuses_cascades_on_the_fragment_backend_before_running_anything() {
 }
 
 /// A scenario with cascades is compared on the compute backend alone by default (every
-/// cascade's heights with the grid's: `compare.rs`'s own test) and passes.
+/// cascade's heights with the grid's, then each cascade's own row: `compare.rs`'s own test)
+/// and passes.
 #[test]
 fn compare_runs_cascades_on_the_compute_backend() {
     let dir = common::scratch("compare-cascades");
@@ -483,8 +484,15 @@ fn compare_runs_cascades_on_the_compute_backend() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", stderr(&out));
     let rows: Vec<&str> = text.lines().filter(|l| l.ends_with(" ok")).collect();
-    assert_eq!(rows.len(), 1, "{text}");
+    assert_eq!(
+        rows.len(),
+        4,
+        "all of them, then each of 3 cascades: {text}"
+    );
     assert!(rows[0].starts_with("gpu "), "{text}");
+    for (k, row) in rows[1..].iter().enumerate() {
+        assert!(row.starts_with(&format!("gpu cascade {k} ")), "{text}");
+    }
 }
 
 /// `water bench ocean --backend gpu` steps the open sea's cascades on the compute backend

@@ -9,7 +9,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum WaterError {
     /// A parameter was NaN or infinite.
-    #[error("{name} must be a finite number, got {value}")]
+    #[error("{name} must be a finite number, got {value:?}")]
     NotFinite {
         /// Name of the parameter, as in the scenario file.
         name: &'static str,
@@ -17,7 +17,7 @@ pub enum WaterError {
         value: f64,
     },
     /// A parameter that must be strictly positive was zero or negative.
-    #[error("{name} must be greater than 0, got {value}")]
+    #[error("{name} must be greater than 0, got {value:?}")]
     NotPositive {
         /// Name of the parameter.
         name: &'static str,

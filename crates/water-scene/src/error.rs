@@ -102,7 +102,7 @@ pub enum SceneError {
     #[error("{0}")]
     TowPath(String),
     /// A force or torque set on a body that is not finite.
-    #[error("body {name:?}: {what} must be finite, got {value}")]
+    #[error("body {name:?}: {what} must be finite, got {value:?}")]
     NotFinite {
         /// The body's name.
         name: String,

@@ -44,7 +44,7 @@ impl TowPath {
         }
         if !speed.is_finite() || speed <= 0.0 {
             return Err(SceneError::TowPath(format!(
-                "speed must be a finite number greater than 0 m/s, got {speed}"
+                "speed must be a finite number greater than 0 m/s, got {speed:?}"
             )));
         }
         Ok(Self { points, speed })
@@ -88,7 +88,7 @@ impl TowPath {
         if !dt.is_finite() || dt <= 0.0 || !start.is_finite() {
             return Err(SceneError::TowPath(format!(
                 "a tow step must start at a finite time and last a finite time greater than \
-                 0 s, got {dt} s from {start} s"
+                 0 s, got {dt:?} s from {start:?} s"
             )));
         }
         let end = start + f64::from(dt);

@@ -117,7 +117,7 @@ fn impulse_radius_and_step_mistakes_say_what_they_are() {
     refused(
         &format!("{GRID}{}", impulse(16.0, -1.0, 1.0)),
         12,
-        &["impulse radius must not be negative", "got -1 cells"],
+        &["impulse radius must not be negative", "got -1.0 cells"],
     );
     let none = GRID.replace("steps = 10", "steps = 0");
     refused(
@@ -186,5 +186,26 @@ fn a_dispersive_classic_grid_is_refused_for_its_mode() {
             7,
             &["model = \"dispersive\" steps signed grids, not mode classic"],
         );
+    }
+}
+
+/// A huge value is named as written in short (`1e300`), not as 301 digits: the message stays
+/// one readable line.
+#[test]
+fn huge_values_are_named_in_short() {
+    for (text, line, needle) in [
+        (format!("{GRID}{}", impulse(1e300, 2.0, 1.0)), 9, "impulse at (1e300, 16.0)"),
+        (format!("{GRID}{}", impulse(16.0, 1e300, 1.0)), 12, "got 1e300"),
+        (
+            format!(
+                "{GRID}[[body]]\nname = \"a\"\nshape = \"box\"\nsize = [1, 1, 1]\nmass = 1e300\nposition = [3.0, 3.0, 0.0]\n"
+            ),
+            13,
+            "got 1e300",
+        ),
+    ] {
+        refused(&text, line, &[needle]);
+        let e = ScenarioFile::parse("case.toml", &text).expect_err("refused").to_string();
+        assert!(e.len() < 200, "{} characters: {e}", e.len());
     }
 }

@@ -173,3 +173,42 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
         "disagree",
     );
 }
+
+/// A peak too short for the grid's cells is blamed on what shortens it: in water 1 um deep the
+/// TMA peak of an 8 m/s wind is 1 cm long (18 m in deep water), so the depth is named; a light
+/// wind over deep water names the wind.
+#[test]
+fn a_peak_too_short_is_blamed_on_the_depth_or_the_wind() {
+    let tma = "spectrum = \"tma\"\nfetch = 2e4\nwind_speed = 8\n";
+    refused(
+        SPEED,
+        &format!("{tma}depth = 1e-6\n"),
+        OCEAN_LINE + 3,
+        "deepen the water",
+    );
+    refused(
+        SPEED,
+        "spectrum = \"pierson-moskowitz\"\nwind_speed = 0.5\n",
+        OCEAN_LINE + 1,
+        "raise wind_speed",
+    );
+}
+
+/// A whole-number key given a negative number, a fraction or a number past TOML's integers is
+/// refused with the range it holds, not a Rust type's name.
+#[test]
+fn whole_number_keys_name_their_range() {
+    for (steps, needle) in [
+        ("-1", "from 0 to 9223372036854775807"),
+        ("2.5", "from 0 to 9223372036854775807"),
+        ("100000000000000000000", "at most 9223372036854775807"),
+    ] {
+        let text = format!("steps = {steps}\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.5\ndt = 0.05\nwave_speed = 2.0\n");
+        let e = Scenario::parse("sea.toml", &text)
+            .expect_err(steps)
+            .to_string();
+        assert!(e.starts_with("sea.toml:1:"), "{steps}: {e}");
+        assert!(e.contains(needle), "{steps}: {e}");
+        assert!(!e.contains("u64"), "{steps}: {e}");
+    }
+}

@@ -112,7 +112,7 @@ pub(crate) fn parse(
             if !(0.0..=max).contains(&a) {
                 return Err(at(
                     written.span(),
-                    format!("contacts amplitude must be in [0, {max:e}] {unit}, got {a}"),
+                    format!("contacts amplitude must be in [0, {max:e}] {unit}, got {a:?}"),
                 ));
             }
             a as f32
@@ -185,7 +185,7 @@ fn within(
     match values.iter().find(|v| !(lo..=hi).contains(*v)) {
         Some(v) => Err(at(
             span,
-            format!("{name} must be within [{lo:e}, {hi:e}] {unit}, got {v}"),
+            format!("{name} must be within [{lo:e}, {hi:e}] {unit}, got {v:?}"),
         )),
         None => Ok(()),
     }
@@ -215,7 +215,7 @@ fn size_within(
     match values.iter().find(|v| !(**v > 0.0 && **v <= MAX_BODY_SIZE)) {
         Some(v) => Err(at(
             span,
-            format!("{name} must be greater than 0 and at most {MAX_BODY_SIZE:e} m, got {v}"),
+            format!("{name} must be greater than 0 and at most {MAX_BODY_SIZE:e} m, got {v:?}"),
         )),
         None => Ok(()),
     }
@@ -347,7 +347,7 @@ fn parse_body(
             b.mass.span(),
             format!(
                 "mass must be within [{MIN_BODY_MASS:e}, {MAX_BODY_MASS:e}] kg (greater than 0), \
-                 got {mass}"
+                 got {mass:?}"
             ),
         ));
     }
@@ -438,7 +438,7 @@ pub(super) fn tow_path(
             s.span(),
             format!(
                 "speed must be greater than 0 and at most {MAX_BODY_SPEED:e} m/s, \
-                 got {speed}"
+                 got {speed:?}"
             ),
         ));
     }

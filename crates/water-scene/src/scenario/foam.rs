@@ -59,7 +59,7 @@ pub(super) fn parse(
             };
             Err(at(
                 v.span(),
-                format!("foam {name} must be {low} to {hi}{unit}, got {x}"),
+                format!("foam {name} must be {low} to {hi}{unit}, got {x:?}"),
             ))
         }
     };
@@ -87,7 +87,7 @@ pub(super) fn parse(
                 return Err(at(
                     d.span(),
                     format!(
-                        "foam shore_depth must be above 0 to {MAX_SHORE_DEPTH} m, got {metres} \
+                        "foam shore_depth must be above 0 to {MAX_SHORE_DEPTH} m, got {metres:?} \
                          (0 in single precision)"
                     ),
                 ));

@@ -166,7 +166,7 @@ fn check_impulse(
             return Err(at(
                 r.span(),
                 format!(
-                    "impulse radius must be a finite number, got {}",
+                    "impulse radius must be a finite number, got {:?}",
                     r.get_ref()
                 ),
             ));
@@ -175,7 +175,7 @@ fn check_impulse(
             return Err(at(
                 r.span(),
                 format!(
-                    "impulse radius must not be negative (0 for a point), got {} cells",
+                    "impulse radius must not be negative (0 for a point), got {:?} cells",
                     r.get_ref()
                 ),
             ));
@@ -184,7 +184,7 @@ fn check_impulse(
             return Err(at(
                 r.span(),
                 format!(
-                    "impulse radius must be at most {MAX_IMPULSE_RADIUS:e} cells, got {}",
+                    "impulse radius must be at most {MAX_IMPULSE_RADIUS:e} cells, got {:?}",
                     r.get_ref()
                 ),
             ));
@@ -195,7 +195,7 @@ fn check_impulse(
         if !v.is_finite() {
             return Err(at(
                 span,
-                format!("impulse {name} must be a finite number, got {v}"),
+                format!("impulse {name} must be a finite number, got {v:?}"),
             ));
         }
     }
@@ -236,7 +236,7 @@ fn check_impulse(
         return Err(at(
             whole,
             format!(
-                "impulse at ({x}, {y}) with radius {radius} reaches no cell of the {} x {} grid \
+                "impulse at ({x:?}, {y:?}) with radius {radius:?} reaches no cell of the {} x {} grid \
                  (cell centres span 0 to {} along x and 0 to {} along y){}",
                 size.width(),
                 size.height(),

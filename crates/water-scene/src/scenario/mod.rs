@@ -203,9 +203,10 @@ impl<'de, const N: usize> serde::Deserialize<'de> for Numbers<N> {
 }
 
 /// A TOML error as one line: the parser's messages span several lines (the cause, then what
-/// was expected).
+/// was expected). A whole-number key's type is said as its range (`expected u64` reads
+/// `expected a whole number from 0 to 9223372036854775807`), the most a TOML integer holds.
 pub(crate) fn one_line(message: &str) -> String {
-    let line = message
+    let line = whole_number_ranges(message)
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
@@ -218,6 +219,33 @@ pub(crate) fn one_line(message: &str) -> String {
     } else {
         line
     }
+}
+
+/// Serde's names of unsigned integer types, replaced by the range a scenario can write: TOML
+/// integers are i64, so a u64 or usize key holds at most `i64::MAX`. A number past i64 is not
+/// TOML at all; the parser says "number too large to fit in target type".
+fn whole_number_ranges(message: &str) -> String {
+    let ranges = [
+        ("expected usize", i64::MAX.to_string()),
+        ("expected u64", i64::MAX.to_string()),
+        ("expected u32", u32::MAX.to_string()),
+        ("expected u16", u16::MAX.to_string()),
+        ("expected u8", u8::MAX.to_string()),
+    ];
+    let mut out = message.to_owned();
+    for (serde_name, max) in ranges {
+        out = out.replace(
+            serde_name,
+            &format!("expected a whole number from 0 to {max}"),
+        );
+    }
+    out.replace(
+        "number too large to fit in target type",
+        &format!(
+            "a whole number larger than TOML holds (at most {})",
+            i64::MAX
+        ),
+    )
 }
 
 /// The damping of a `damping` (per step) or `damping_per_second` key, and the span to blame when

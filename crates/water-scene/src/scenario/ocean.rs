@@ -178,6 +178,43 @@ pub(super) fn parse(
     };
     spec.validate().map_err(blame)?;
     // The tiles must hold the band from 8 peak wavelengths down to 2 cells.
-    AmbientSea::new(&spec, grid.cell_size).map_err(blame)?;
+    AmbientSea::new(&spec, grid.cell_size).map_err(|e| {
+        shallow_peak(&e, &spec, grid.cell_size, o, table.clone(), at).unwrap_or_else(|| blame(e))
+    })?;
     Ok(spec)
+}
+
+/// The refusal of a peak too short to hold when the depth, not the wind, shortens it: in deep
+/// water (`lambda = 2 pi g / omega_p^2`) the peak would fit in 2 cells. The depth is blamed at
+/// its line (`[ocean] depth`, else the table: the grid's depth or TMA's).
+fn shallow_peak(
+    e: &WaterError,
+    spec: &OceanSpec,
+    cell_size: f64,
+    o: &RawOcean,
+    table: std::ops::Range<usize>,
+    at: Locate<'_>,
+) -> Option<ScenarioError> {
+    let WaterError::OceanPeakUnresolved {
+        peak_wavelength_m, ..
+    } = *e
+    else {
+        return None;
+    };
+    let depth = spec.dispersion_depth()?;
+    let omega = spec.spectrum.peak_omega(spec.gravity);
+    let deep_wavelength = std::f64::consts::TAU * spec.gravity / (omega * omega);
+    if deep_wavelength < 2.0 * cell_size {
+        return None;
+    }
+    Some(at(
+        o.depth.as_ref().map_or(table, Spanned::span),
+        format!(
+            "[ocean] at a depth of {depth:?} m the sea's peak wavelength is {peak_wavelength_m:.3e} \
+             m ({deep_wavelength:.3e} m in deep water), shorter than 2 cells of {cell_size} m: \
+             its waves are too short to hold; deepen the water or use cells of at most \
+             {:?} m",
+            0.5 * peak_wavelength_m
+        ),
+    ))
 }

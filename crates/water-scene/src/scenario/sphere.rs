@@ -124,7 +124,7 @@ impl SphereScenario {
                 s.radius.span(),
                 format!(
                     "sphere radius must be greater than 0 and at most {MAX_SPHERE_RADIUS:e} m, \
-                     got {radius}"
+                     got {radius:?}"
                 ),
             ));
         }
@@ -203,7 +203,7 @@ impl SphereScenario {
                 return Err(at(
                     k.amplitude.span(),
                     format!(
-                        "click amplitude must be within ±{MAX_CLICK_AMPLITUDE:e} m, got {amplitude}"
+                        "click amplitude must be within ±{MAX_CLICK_AMPLITUDE:e} m, got {amplitude:?}"
                     ),
                 ));
             }
@@ -228,7 +228,7 @@ impl SphereScenario {
             if !(radius > 0.0 && radius <= std::f64::consts::PI) {
                 return Err(at(
                     k.radius.span(),
-                    format!("click radius must be in (0, pi] rad, got {radius}"),
+                    format!("click radius must be in (0, pi] rad, got {radius:?}"),
                 ));
             }
             let click = SphereImpulse::new(Vec3::new(x, y, z), radius as f32, amplitude as f32)
