@@ -50,8 +50,8 @@ pub enum WaterError {
     },
     /// A dispersive step at or past the period limit of the fastest wave the grid resolves.
     #[error(
-        "unstable: dt = {dt} s is not below pi / omega_max = {max_stable_dt} s, the limit of \
-         the fastest wave these cells resolve (omega_max = {omega_max} rad/s); use a smaller \
+        "unstable: dt = {dt:?} s is not below pi / omega_max = {max_stable_dt:?} s, the limit \
+         of the fastest wave these cells resolve (omega_max = {omega_max:?} rad/s); use a smaller \
          dt or larger cells"
     )]
     DispersiveUnstable {

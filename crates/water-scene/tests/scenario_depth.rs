@@ -152,6 +152,11 @@ fn dispersive_mistakes_are_refused_where_they_stand() {
         ("mode = \"split\"\n", "signed grids"),
         ("surface_tension = -1.0\n", "surface_tension"),
         ("density = 0.0\n", "density"),
+        // Without surface tension a density would change nothing.
+        (
+            "density = 1025.0\n",
+            "only through surface_tension / density",
+        ),
         ("depth = 0.0\n", "depth"),
         ("gravity = 1e9\n", "gravity"),
     ] {

@@ -1,7 +1,9 @@
 //! A value a scenario would accept and then drop, clamp, wrap or leave without effect is refused
 //! at its line, naming the value and what it needs: an impulse that adds nothing (on land, or
 //! rounding to 0 in classic mode), a classic amplitude past 16 bits, a damping shift given as a
-//! negative number, two bodies of one name, a click's radius past half the sphere.
+//! negative number, two bodies of one name, a click's radius past half the sphere, a horizontal
+//! force on a towed body (its path holds x and y), a sphere's speed or step outside the grid's
+//! ranges; and a huge value is named short.
 
 use water_scene::scenario::ScenarioFile;
 
@@ -74,6 +76,14 @@ fn classic_amplitudes_fit_sixteen_bits_and_reach_a_unit() {
         11,
         &["impulse amplitude = -40000", "[-32767, 32767]"],
     );
+    // Past the general limit too: classic's own range is the one named, not [-1e6, 1e6].
+    let e = ScenarioFile::parse(
+        "case.toml",
+        &format!("{CLASSIC}{}", impulse(16.0, 4.0, 1e9)),
+    )
+    .expect_err("refused")
+    .to_string();
+    assert!(e.contains("[-32767, 32767]") && !e.contains("1e6"), "{e}");
     // 0.4 units round to 0 in every cell.
     refused(
         &format!("{CLASSIC}{}", impulse(16.0, 4.0, 0.4)),
@@ -119,6 +129,17 @@ fn impulse_radius_and_step_mistakes_say_what_they_are() {
         12,
         &["impulse radius must not be negative", "got -1.0 cells"],
     );
+    // 0 and a radius that rounds to 0 in f32 are refused for a cosine drop, named as written.
+    for radius in [0.0, 1e-300] {
+        refused(
+            &format!("{GRID}{}", impulse(16.0, radius, 1.0)),
+            12,
+            &[
+                "greater than 0 cells for a shape other than \"point\"",
+                &format!("got {radius:?}"),
+            ],
+        );
+    }
     let none = GRID.replace("steps = 10", "steps = 0");
     refused(
         &format!("{none}{}", impulse(16.0, 4.0, 1.0)),
@@ -143,6 +164,54 @@ fn two_bodies_of_one_name_are_refused() {
             "names of their own",
         ],
     );
+}
+
+/// A towed body's path holds its x and y, so a horizontal force on it is refused where it
+/// stands; a vertical one acts and is taken.
+#[test]
+fn a_horizontal_force_on_a_towed_body_is_refused() {
+    let towed = |force: &str| {
+        format!(
+            "{GRID}[[body]]\nshape = \"sphere\"\nradius = 0.2\nmass = 5.0\n\
+             position = [1.0, 1.6, 0.0]\npath = [[1.0, 1.6], [2.5, 1.6]]\nspeed = 0.5\n\
+             force = {force}\n"
+        )
+    };
+    refused(
+        &towed("[1e9, 0.0, 0.0]"),
+        16,
+        &["force acts only along z", "got [1000000000.0, 0.0, ..] N"],
+    );
+    taken(&towed("[0.0, 0.0, -20.0]"));
+}
+
+/// A sphere's wave speed and step are held to the grid's ranges: 1e-300 would be taken and
+/// step nothing, 1e300 is named short.
+#[test]
+fn a_spheres_speed_and_step_have_the_grids_ranges() {
+    let sphere = "steps = 10\n[sphere]\nlevel = 3\nradius = 1.0\nwave_speed = 0.5\ndt = 0.01\n";
+    for (from, to, line, needle) in [
+        (
+            "wave_speed = 0.5",
+            "wave_speed = 1e-300",
+            5,
+            "wave_speed = 1e-300 is outside",
+        ),
+        (
+            "wave_speed = 0.5",
+            "wave_speed = 1e300",
+            5,
+            "[1e-6, 1e6] m/s",
+        ),
+        (
+            "dt = 0.01",
+            "dt = 1e-300",
+            6,
+            "dt = 1e-300 is outside the allowed range [1e-9, 1e6] s",
+        ),
+    ] {
+        refused(&sphere.replace(from, to), line, &[needle]);
+    }
 }
 
 #[test]

@@ -175,10 +175,10 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
 }
 
 /// A peak too short for the grid's cells is blamed on what shortens it: in water 1 um deep the
-/// TMA peak of an 8 m/s wind is 1 cm long (18 m in deep water), so the depth is named; a light
-/// wind over deep water names the wind.
+/// TMA peak of an 8 m/s wind is 1 cm long (18 m in deep water), so the depth is named; over a
+/// fetch of 2.5 m, the fetch; a light wind over deep water, the wind.
 #[test]
-fn a_peak_too_short_is_blamed_on_the_depth_or_the_wind() {
+fn a_peak_too_short_is_blamed_on_what_shortens_it() {
     let tma = "spectrum = \"tma\"\nfetch = 2e4\nwind_speed = 8\n";
     refused(
         SPEED,
@@ -192,23 +192,52 @@ fn a_peak_too_short_is_blamed_on_the_depth_or_the_wind() {
         OCEAN_LINE + 1,
         "raise wind_speed",
     );
+    // 2.5 m of fetch holds a peak of centimetres; the fully developed sea's would fit.
+    refused(
+        SPEED,
+        "spectrum = \"jonswap\"\nwind_speed = 8\nfetch = 2.5\n",
+        OCEAN_LINE + 2,
+        "raise fetch",
+    );
 }
 
 /// A whole-number key given a negative number, a fraction or a number past TOML's integers is
-/// refused with the range it holds, not a Rust type's name.
+/// refused with the range it holds, not a Rust type's name, and a huge number is written short.
 #[test]
 fn whole_number_keys_name_their_range() {
-    for (steps, needle) in [
-        ("-1", "from 0 to 9223372036854775807"),
-        ("2.5", "from 0 to 9223372036854775807"),
-        ("100000000000000000000", "at most 9223372036854775807"),
+    let grid = "[grid]\nwidth = 32\nheight = 32\ncell_size = 0.5\ndt = 0.05\nwave_speed = 2.0\n";
+    for (steps, line, needle) in [
+        ("-1", 1, "a whole number from 0 to 9223372036854775807"),
+        ("2.5", 1, "a whole number from 0 to 9223372036854775807"),
+        ("1e300", 1, "floating point `1e300`"),
+        ("100000000000000000000", 1, "at most 9223372036854775807"),
+        ("\"ten\"", 1, "a whole number from 0 to"),
     ] {
-        let text = format!("steps = {steps}\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.5\ndt = 0.05\nwave_speed = 2.0\n");
+        let text = format!("steps = {steps}\n{grid}");
         let e = Scenario::parse("sea.toml", &text)
             .expect_err(steps)
             .to_string();
-        assert!(e.starts_with("sea.toml:1:"), "{steps}: {e}");
+        assert!(e.starts_with(&format!("sea.toml:{line}:")), "{steps}: {e}");
         assert!(e.contains(needle), "{steps}: {e}");
-        assert!(!e.contains("u64"), "{steps}: {e}");
+        assert!(!e.contains("u64") && e.len() < 240, "{steps}: {e}");
     }
+    // A key's own range where it is narrower than the type's.
+    let e = Scenario::parse(
+        "sea.toml",
+        &format!("steps = 10\n{}", grid.replace("width = 32", "width = 2.5")),
+    )
+    .expect_err("a fraction of a cell")
+    .to_string();
+    assert!(
+        e.starts_with("sea.toml:3:") && e.contains("from 3 to 65536"),
+        "{e}"
+    );
+    // A number where a word is wanted says so in words.
+    let e = Scenario::parse(
+        "sea.toml",
+        &format!("steps = 10\n{}", grid.replace("dt = 0.05", "dt = \"x\"")),
+    )
+    .expect_err("a word for dt")
+    .to_string();
+    assert!(e.contains("expected a number") && !e.contains("f64"), "{e}");
 }

@@ -388,6 +388,19 @@ fn parse_body(
         (None, Some(s)) => return Err(at(s.span(), "`speed` applies only with a `path`".into())),
         (None, None) => None,
     };
+    // The path holds a towed body's x and y: a horizontal force would be taken and lost.
+    if let (Some(_), Some(f)) = (&path, &b.force) {
+        let [x, y, _] = f.get_ref().0;
+        if x != 0.0 || y != 0.0 {
+            return Err(at(
+                f.span(),
+                format!(
+                    "a towed body's x and y follow its path, so its force acts only along z; \
+                     got [{x:?}, {y:?}, ..] N (give [0, 0, z], or leave out the path)"
+                ),
+            ));
+        }
+    }
     Ok(BodySpec {
         name: b
             .name

@@ -181,6 +181,16 @@ impl DepthKeys<'_> {
             };
             at(span.unwrap_or(model.clone()), e.to_string())
         })?;
+        // The density enters Airy's relation only as sigma / rho: without surface tension a
+        // density given would change nothing.
+        if let (Some(rho), 0.0) = (self.density, value(self.surface_tension, 0.0)) {
+            return Err(at(
+                rho.span(),
+                "density enters the dispersive model only through surface_tension / density; \
+                 give surface_tension (N/m, above 0) with it, or leave density out"
+                    .into(),
+            ));
+        }
         Ok(DepthSetting {
             depth: map,
             gravity: airy.gravity(),

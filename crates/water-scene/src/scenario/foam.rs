@@ -98,7 +98,7 @@ pub(super) fn parse(
             return Err(at(
                 d.span(),
                 format!(
-                    "foam shore_depth = {} m needs the grid's `depth` or `depth_map` (shores \
+                    "foam shore_depth = {:?} m needs the grid's `depth` or `depth_map` (shores \
                      are where the water grows shallow)",
                     d.get_ref()
                 ),

@@ -13,7 +13,7 @@ use water_gpu::GridSpec;
 
 use super::depth_keys::{DepthKeys, DepthSetting};
 use super::impulses::{RawImpulse, TimedImpulse};
-use super::{bodies, damping_keys, locator, one_line, ScenarioError};
+use super::{bodies, damping_keys, locator, toml_message, ScenarioError};
 
 /// Classic mode's step when neither `wave_speed` nor `dt` is given, s: one step a second, so
 /// the simulated time is the step count (classic mode has no physical units).
@@ -139,8 +139,10 @@ impl Scenario {
     pub fn parse(source: &str, text: &str) -> Result<Self, ScenarioError> {
         let locate = locator(source, text);
         let at = &locate;
-        let raw: RawScenario = toml::from_str(text)
-            .map_err(|e| at(e.span().unwrap_or(0..0), one_line(e.message())))?;
+        let raw: RawScenario = toml::from_str(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            at(span.clone(), toml_message(text, span.start, e.message()))
+        })?;
         let grid_span = raw.grid.span();
         let g = raw.grid.get_ref();
         let water =

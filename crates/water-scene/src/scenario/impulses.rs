@@ -90,6 +90,17 @@ pub(super) fn parse(
         };
         let radius = imp.radius.as_ref().map_or(0.0, |r| *r.get_ref());
         let step = imp.step.as_ref().map_or(0, |s| *s.get_ref());
+        // Classic mode's own range first: the general one, [-1e6, 1e6], is wider.
+        let amplitude = *imp.amplitude.get_ref();
+        if grid.mode == GridMode::Classic && amplitude.abs() > f64::from(i16::MAX) {
+            return Err(at(
+                imp.amplitude.span(),
+                format!(
+                    "impulse amplitude = {amplitude:?} is outside [-32767, 32767]: classic \
+                     mode's heights are 16-bit integers"
+                ),
+            ));
+        }
         check_impulse(
             imp,
             spanned.span(),
@@ -99,16 +110,6 @@ pub(super) fn parse(
             grid.steps,
             at,
         )?;
-        let amplitude = *imp.amplitude.get_ref();
-        if grid.mode == GridMode::Classic && amplitude.abs() > f64::from(i16::MAX) {
-            return Err(at(
-                imp.amplitude.span(),
-                format!(
-                    "impulse amplitude = {amplitude} is outside [-32767, 32767]: classic \
-                     mode's heights are 16-bit integers"
-                ),
-            ));
-        }
         let impulse = Impulse::new(
             Vec2::new(*imp.x.get_ref() as f32, *imp.y.get_ref() as f32),
             radius as f32,
@@ -175,7 +176,8 @@ fn check_impulse(
             return Err(at(
                 r.span(),
                 format!(
-                    "impulse radius must not be negative (0 for a point), got {:?} cells",
+                    "impulse radius must not be negative (0 only for shape = \"point\"), got \
+                     {:?} cells",
                     r.get_ref()
                 ),
             ));
@@ -189,6 +191,17 @@ fn check_impulse(
                 ),
             ));
         }
+    }
+    // Checked in f64 and as the f32 the impulse keeps: 1e-300 cells is named as written, not
+    // as the 0 it rounds to.
+    if shape != ImpulseShape::Point && (radius as f32) <= 0.0 {
+        return Err(at(
+            imp.radius.as_ref().map_or(whole.clone(), Spanned::span),
+            format!(
+                "impulse radius must be greater than 0 cells for a shape other than \"point\" \
+                 (and past f32's least, 1.4e-45), got {radius:?}"
+            ),
+        ));
     }
     let (x, y) = (*imp.x.get_ref(), *imp.y.get_ref());
     for (name, v, span) in [("x", x, imp.x.span()), ("y", y, imp.y.span())] {

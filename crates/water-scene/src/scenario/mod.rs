@@ -203,10 +203,9 @@ impl<'de, const N: usize> serde::Deserialize<'de> for Numbers<N> {
 }
 
 /// A TOML error as one line: the parser's messages span several lines (the cause, then what
-/// was expected). A whole-number key's type is said as its range (`expected u64` reads
-/// `expected a whole number from 0 to 9223372036854775807`), the most a TOML integer holds.
+/// was expected).
 pub(crate) fn one_line(message: &str) -> String {
-    let line = whole_number_ranges(message)
+    let line = message
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
@@ -221,31 +220,82 @@ pub(crate) fn one_line(message: &str) -> String {
     }
 }
 
-/// Serde's names of unsigned integer types, replaced by the range a scenario can write: TOML
-/// integers are i64, so a u64 or usize key holds at most `i64::MAX`. A number past i64 is not
-/// TOML at all; the parser says "number too large to fit in target type".
-fn whole_number_ranges(message: &str) -> String {
-    let ranges = [
-        ("expected usize", i64::MAX.to_string()),
-        ("expected u64", i64::MAX.to_string()),
-        ("expected u32", u32::MAX.to_string()),
-        ("expected u16", u16::MAX.to_string()),
-        ("expected u8", u8::MAX.to_string()),
-    ];
+/// The whole-number keys' ranges, as their own checks state them.
+const WHOLE_NUMBER_KEYS: [(&str, &str); 6] = [
+    ("steps", "0 to 9223372036854775807"),
+    ("seed", "0 to 9223372036854775807"),
+    ("width", "3 to 65536"),
+    ("height", "3 to 65536"),
+    ("cascades", "1 to 8"),
+    ("classic_shift", "0 to 15"),
+];
+
+/// A TOML parser's or type error at byte `at` of `text`, in one line and in the scenario's
+/// words: serde's type names become what a reader writes (`expected u64` reads `expected a
+/// whole number from 0 to 9223372036854775807` at `steps`, with the key's own range where the
+/// key is one of [`WHOLE_NUMBER_KEYS`]; `expected f64` reads `expected a number`), and a
+/// number quoted in it is written short (`1e300`, not 301 digits).
+pub(crate) fn toml_message(text: &str, at: usize, message: &str) -> String {
+    let range = key_at(text, at).and_then(|key| {
+        WHOLE_NUMBER_KEYS
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, r)| *r)
+    });
+    let whole = range.map_or_else(
+        || "expected a whole number (0 or more)".to_owned(),
+        |r| format!("expected a whole number from {r}"),
+    );
     let mut out = message.to_owned();
-    for (serde_name, max) in ranges {
-        out = out.replace(
-            serde_name,
-            &format!("expected a whole number from 0 to {max}"),
-        );
+    for serde_name in ["usize", "u64", "u32", "u16", "u8"] {
+        out = out.replace(&format!("expected {serde_name}"), &whole);
     }
-    out.replace(
+    out = out.replace(
+        "expected i64",
+        if range.is_some() {
+            &whole
+        } else {
+            "expected a whole number"
+        },
+    );
+    for serde_name in ["f64", "f32"] {
+        out = out.replace(&format!("expected {serde_name}"), "expected a number");
+    }
+    out = out.replace(
         "number too large to fit in target type",
         &format!(
-            "a whole number larger than TOML holds (at most {})",
-            i64::MAX
+            "a whole number larger than TOML holds (at most {}; a real number this large is \
+             written with an exponent, such as 1e20){}",
+            i64::MAX,
+            range.map_or_else(String::new, |r| format!("; this key takes {r}"))
         ),
-    )
+    );
+    one_line(&short_floats(&out))
+}
+
+/// The key whose value starts at byte `at`: the name before `=` on its line.
+fn key_at(text: &str, at: usize) -> Option<&str> {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let (key, _) = text[start..].split_once('=')?;
+    let key = key.trim().trim_matches('"');
+    (!key.is_empty() && !key.contains(char::is_whitespace)).then_some(key)
+}
+
+/// Serde's `floating point `X`` with `X` in Rust's short form: `1e300`, not 301 digits.
+fn short_floats(message: &str) -> String {
+    const QUOTE: &str = "floating point `";
+    let Some(i) = message.find(QUOTE) else {
+        return message.to_owned();
+    };
+    let from = i + QUOTE.len();
+    let Some(len) = message[from..].find('`') else {
+        return message.to_owned();
+    };
+    match message[from..from + len].parse::<f64>() {
+        Ok(x) => format!("{}{x:?}{}", &message[..from], &message[from + len..]),
+        Err(_) => message.to_owned(),
+    }
 }
 
 /// The damping of a `damping` (per step) or `damping_per_second` key, and the span to blame when

@@ -179,15 +179,16 @@ pub(super) fn parse(
     spec.validate().map_err(blame)?;
     // The tiles must hold the band from 8 peak wavelengths down to 2 cells.
     AmbientSea::new(&spec, grid.cell_size).map_err(|e| {
-        shallow_peak(&e, &spec, grid.cell_size, o, table.clone(), at).unwrap_or_else(|| blame(e))
+        shortened_peak(&e, &spec, grid.cell_size, o, table.clone(), at).unwrap_or_else(|| blame(e))
     })?;
     Ok(spec)
 }
 
-/// The refusal of a peak too short to hold when the depth, not the wind, shortens it: in deep
-/// water (`lambda = 2 pi g / omega_p^2`) the peak would fit in 2 cells. The depth is blamed at
-/// its line (`[ocean] depth`, else the table: the grid's depth or TMA's).
-fn shallow_peak(
+/// The refusal of a peak too short to hold when the depth or the fetch, not the wind, shortens
+/// it. The depth is blamed where in deep water (`lambda = 2 pi g / omega_p^2`) the peak would
+/// fit in 2 cells, at its line (`[ocean] depth`, else the table: the grid's depth); the fetch
+/// where the fully developed sea of the same wind (Pierson-Moskowitz, the longest fetch's) would.
+fn shortened_peak(
     e: &WaterError,
     spec: &OceanSpec,
     cell_size: f64,
@@ -201,20 +202,39 @@ fn shallow_peak(
     else {
         return None;
     };
-    let depth = spec.dispersion_depth()?;
-    let omega = spec.spectrum.peak_omega(spec.gravity);
-    let deep_wavelength = std::f64::consts::TAU * spec.gravity / (omega * omega);
-    if deep_wavelength < 2.0 * cell_size {
-        return None;
+    let g = spec.gravity;
+    let deep_wavelength = |spectrum: &WaveSpectrum| {
+        let omega = spectrum.peak_omega(g);
+        std::f64::consts::TAU * g / (omega * omega)
+    };
+    let deep = deep_wavelength(&spec.spectrum);
+    let max_cell = 0.5 * peak_wavelength_m;
+    if let Some(depth) = spec.dispersion_depth().filter(|_| deep >= 2.0 * cell_size) {
+        return Some(at(
+            o.depth.as_ref().map_or(table, Spanned::span),
+            format!(
+                "[ocean] at a depth of {depth:?} m the sea's peak wavelength is \
+                 {peak_wavelength_m:.3e} m ({deep:.3e} m in deep water), shorter than 2 cells of \
+                 {cell_size} m: its waves are too short to hold; deepen the water or use cells \
+                 of at most {max_cell:?} m"
+            ),
+        ));
     }
-    Some(at(
-        o.depth.as_ref().map_or(table, Spanned::span),
-        format!(
-            "[ocean] at a depth of {depth:?} m the sea's peak wavelength is {peak_wavelength_m:.3e} \
-             m ({deep_wavelength:.3e} m in deep water), shorter than 2 cells of {cell_size} m: \
-             its waves are too short to hold; deepen the water or use cells of at most \
-             {:?} m",
-            0.5 * peak_wavelength_m
-        ),
-    ))
+    let fetch = o.fetch.as_ref()?;
+    let developed = WaveSpectrum::PiersonMoskowitz {
+        wind_speed: *o.wind_speed.get_ref(),
+    };
+    let longest = deep_wavelength(&developed);
+    (longest >= 2.0 * cell_size).then(|| {
+        at(
+            fetch.span(),
+            format!(
+                "[ocean] over a fetch of {:?} m the sea's peak wavelength is \
+                 {peak_wavelength_m:.3e} m ({longest:.3e} m fully developed), shorter than 2 \
+                 cells of {cell_size} m: its waves are too short to hold; raise fetch or use \
+                 cells of at most {max_cell:?} m",
+                fetch.get_ref()
+            ),
+        )
+    })
 }

@@ -25,9 +25,10 @@ use std::collections::HashSet;
 use glam::Vec3;
 use serde::Deserialize;
 use toml::Spanned;
+use water_core::{DT_RANGE, WAVE_SPEED_RANGE};
 use water_sphere::{Icosphere, SphereError, SphereImpulse, SphereStepper, SphereWater};
 
-use super::{damping_keys, memory, one_line, Numbers, ScenarioError};
+use super::{damping_keys, memory, toml_message, Numbers, ScenarioError};
 use crate::water::Water;
 
 /// Largest sphere radius, m: a hundred times the Earth's, far inside f32 with room for the
@@ -106,8 +107,10 @@ impl SphereScenario {
         source: &str,
         at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
     ) -> Result<Self, ScenarioError> {
-        let raw: RawSphereScenario = toml::from_str(text)
-            .map_err(|e| at(e.span().unwrap_or(0..0), one_line(e.message())))?;
+        let raw: RawSphereScenario = toml::from_str(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            at(span.clone(), toml_message(text, span.start, e.message()))
+        })?;
         let s = &raw.sphere;
         let level = *s.level.get_ref();
         let vertices = water_sphere::vertex_count(level);
@@ -137,6 +140,27 @@ impl SphereScenario {
         })?;
         let damping = damping_keys(&s.damping, &s.damping_per_second, s.dt.span(), at)?;
         let (c, dt) = (*s.wave_speed.get_ref(), *s.dt.get_ref());
+        // The grid's ranges: a speed or step of 1e-300 would be taken and step nothing.
+        for (key, value, span, (low, high), unit) in [
+            (
+                "wave_speed",
+                c,
+                s.wave_speed.span(),
+                WAVE_SPEED_RANGE,
+                "m/s",
+            ),
+            ("dt", dt, s.dt.span(), DT_RANGE, "s"),
+        ] {
+            if !(low..=high).contains(&value) {
+                return Err(at(
+                    span,
+                    format!(
+                        "{key} = {value:?} is outside the allowed range [{low:e}, {high:e}] \
+                         {unit}"
+                    ),
+                ));
+            }
+        }
         let stepper_name = s
             .stepper
             .as_ref()
