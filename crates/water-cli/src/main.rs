@@ -202,7 +202,7 @@ struct SceneBenchRun {
     /// Steps before the timed ones: 0 to 1000000.
     #[arg(long, default_value_t = water_cli::bench_scene::DEFAULT_WARMUP)]
     warmup: u64,
-    /// Threads (default: all cores).
+    /// Threads (default: all cores; at most 4 per core).
     #[arg(long)]
     threads: Option<usize>,
     /// Where the water steps.
@@ -235,7 +235,7 @@ enum BenchWhat {
         /// Steps to time.
         #[arg(long)]
         steps: u64,
-        /// Threads (default: all cores).
+        /// Threads (default: all cores; at most 4 per core).
         #[arg(long)]
         threads: Option<usize>,
         /// Use the Laplace-Beltrami stepper instead of the demo's mean.
@@ -256,7 +256,7 @@ enum BenchWhat {
         /// Folder for the table and plot.
         #[arg(long, default_value = "docs")]
         out: PathBuf,
-        /// Threads (default: all cores).
+        /// Threads (default: all cores; at most 4 per core).
         #[arg(long)]
         threads: Option<usize>,
         /// The C peer's runner (`run-peer.sh SIZE STEPS THREADS`), run at every size in the
@@ -286,7 +286,7 @@ enum BenchWhat {
         /// Passes to time.
         #[arg(long, default_value = "20")]
         passes: usize,
-        /// Threads (default: all cores).
+        /// Threads (default: all cores; at most 4 per core).
         #[arg(long)]
         threads: Option<usize>,
     },
@@ -340,7 +340,7 @@ enum BenchWhat {
         /// Steps to time.
         #[arg(long)]
         steps: u64,
-        /// Threads (default: all cores).
+        /// Threads (default: all cores; at most 4 per core).
         #[arg(long)]
         threads: Option<usize>,
         /// Where the solver runs.
@@ -466,6 +466,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 }
                 None => vec![Backend::Gpu, Backend::GpuFragment],
             };
+            // A backend named twice would run twice and print the same row again.
+            for (i, b) in backends.iter().enumerate() {
+                if backends[..i].contains(b) {
+                    return Err(format!(
+                        "--backends names {} twice; name each backend once",
+                        b.name()
+                    )
+                    .into());
+                }
+            }
             let rows = compare(&scenario, &backends)?;
             stdout.print(&table(&rows))?;
             match rows.iter().find(|r| !r.passes()) {

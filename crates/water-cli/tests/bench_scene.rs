@@ -128,4 +128,11 @@ fn bench_help_names_the_ranges_the_refusals_name() {
             "water bench {bench} --help says of {option} `{line}`, its refusal `{range}`"
         );
     }
+    // The thread limit depends on the machine's cores: the help names it per core.
+    let help = water(&["bench", "scene", "--help"]);
+    let per_core = format!("at most {} per core", water_cli::limits::THREADS_PER_CORE);
+    assert!(
+        String::from_utf8_lossy(&help.stdout).contains(&per_core),
+        "{per_core}"
+    );
 }

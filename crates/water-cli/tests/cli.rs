@@ -362,3 +362,12 @@ fn bench_sphere_reports_vertex_updates() {
     assert!(v["gvertex_updates_per_s"].as_f64().expect("number") > 0.0);
     failure(&["bench", "sphere", "--level", "30", "--steps", "1"]);
 }
+
+/// A backend named twice in `--backends` is refused before anything runs: it would run twice
+/// and print the same row again.
+#[test]
+fn compare_refuses_a_backend_named_twice() {
+    let stderr = failure(&["compare", "--builtin", "harbour", "--backends", "cpu,cpu"]);
+    assert!(stderr.contains("--backends names cpu twice"), "{stderr}");
+    assert!(!stderr.contains("compare (cpu)"), "it ran first: {stderr}");
+}

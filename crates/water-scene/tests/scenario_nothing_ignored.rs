@@ -214,6 +214,25 @@ fn a_spheres_speed_and_step_have_the_grids_ranges() {
     }
 }
 
+/// A land rectangle past the grid is refused at the key that reaches past it, not at its
+/// table's header.
+#[test]
+fn a_land_rectangle_past_the_grid_is_refused_at_its_key() {
+    let land =
+        |x1: usize, y1: usize| format!("{GRID}[[land]]\nx0 = 2\ny0 = 2\nx1 = {x1}\ny1 = {y1}\n");
+    refused(
+        &land(40, 8),
+        12,
+        &["reaches beyond the 32 x 32 grid", "x1 <= 32"],
+    );
+    refused(
+        &land(8, 40),
+        13,
+        &["reaches beyond the 32 x 32 grid", "y1 <= 32"],
+    );
+    taken(&land(32, 32));
+}
+
 #[test]
 fn a_clicks_radius_and_direction_are_refused_at_their_keys() {
     let sphere = "steps = 10\n[sphere]\nlevel = 3\nradius = 1.0\nwave_speed = 0.5\ndt = 0.01\n";

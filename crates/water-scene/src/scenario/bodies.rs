@@ -185,9 +185,22 @@ fn within(
     match values.iter().find(|v| !(lo..=hi).contains(*v)) {
         Some(v) => Err(at(
             span,
-            format!("{name} must be within [{lo:e}, {hi:e}] {unit}, got {v:?}"),
+            format!(
+                "{name} must be within [{}, {}] {unit}, got {v:?}",
+                short(lo),
+                short(hi)
+            ),
         )),
         None => Ok(()),
+    }
+}
+
+/// A limit as a reader writes it: 0, not `0e0`; `1e-3` and `1e6`, not `0.001` and `1000000`.
+fn short(x: f64) -> String {
+    if x == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{x:e}")
     }
 }
 

@@ -82,10 +82,10 @@ struct RawGrid {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawLand {
-    x0: usize,
-    y0: usize,
-    x1: usize,
-    y1: usize,
+    x0: Spanned<usize>,
+    y0: Spanned<usize>,
+    x1: Spanned<usize>,
+    y1: Spanned<usize>,
 }
 
 /// A validated scenario, ready to build a simulation from.
@@ -240,16 +240,17 @@ impl Scenario {
         let mut land = LandMask::empty(size);
         for spanned in &raw.land {
             let r = spanned.get_ref();
-            if r.x1 > size.width() || r.y1 > size.height() {
+            let [x0, y0, x1, y1] = [&r.x0, &r.y0, &r.x1, &r.y1].map(|v| *v.get_ref());
+            // The key that reaches past the grid is blamed at its own line.
+            let beyond = (x1 > size.width())
+                .then(|| r.x1.span())
+                .or_else(|| (y1 > size.height()).then(|| r.y1.span()));
+            if let Some(span) = beyond {
                 return Err(at(
-                    spanned.span(),
+                    span,
                     format!(
-                        "land rectangle [{}, {}) x [{}, {}) reaches beyond the {} x {} grid \
-                         (x1 <= {}, y1 <= {})",
-                        r.x0,
-                        r.x1,
-                        r.y0,
-                        r.y1,
+                        "land rectangle [{x0}, {x1}) x [{y0}, {y1}) reaches beyond the {} x {} \
+                         grid (x1 <= {}, y1 <= {})",
                         size.width(),
                         size.height(),
                         size.width(),
@@ -257,7 +258,7 @@ impl Scenario {
                     ),
                 ));
             }
-            land.add_rect(r.x0, r.y0, r.x1, r.y1)
+            land.add_rect(x0, y0, x1, y1)
                 .map_err(water(spanned.span()))?;
         }
 
