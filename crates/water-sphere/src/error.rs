@@ -7,8 +7,9 @@ use thiserror::Error;
 pub enum SphereError {
     /// The subdivision level would make more vertices than supported.
     #[error(
-        "an icosphere of {subdivisions} subdivisions has {number_of_resulting_points} vertices, \
-         more than the limit of {limit}"
+        "an icosphere of {subdivisions} subdivisions has 10 * 4^{subdivisions} + 2 vertices \
+         ({}), more than the limit of {limit}",
+        vertex_count_text(*subdivisions)
     )]
     TooManyVertices {
         /// Level asked for.
@@ -37,4 +38,12 @@ pub enum SphereError {
     /// A parameter is invalid (the grid crate's own checks).
     #[error(transparent)]
     Invalid(#[from] water_core::WaterError),
+}
+
+/// `10 * 4^level + 2` written out, or in short past u64 (the count saturates there).
+fn vertex_count_text(level: u32) -> String {
+    match 4u64.checked_pow(level).and_then(|p| p.checked_mul(10)) {
+        Some(n) => (n + 2).to_string(),
+        None => format!("{:e}", 10.0 * 4f64.powf(f64::from(level)) + 2.0),
+    }
 }

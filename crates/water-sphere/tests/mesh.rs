@@ -120,6 +120,12 @@ fn too_many_levels_and_bad_radii_are_errors() {
         }
     ));
     assert!(err.to_string().contains("671088642"), "{err}");
+    // Past u64 the count is written short, not as u64's saturated maximum.
+    let err = Icosphere::new(64, 1.0)
+        .expect_err("far too large")
+        .to_string();
+    assert!(err.contains("(3.4028236692093846e39)"), "{err}");
+    assert!(!err.contains("18446744073709551615"), "{err}");
     assert!(Icosphere::new(2, 0.0).is_err());
     assert!(Icosphere::new(2, f32::NAN).is_err());
 }
