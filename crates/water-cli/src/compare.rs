@@ -120,6 +120,10 @@ fn run(
 /// GPU failures (no adapter, limits, lost device); floating bodies whose forces stop being
 /// finite.
 pub fn compare(scenario: &Scenario, backends: &[Backend]) -> Result<Vec<CompareRow>, RunError> {
+    // What a backend refuses without a device is said before an adapter is looked for.
+    for &backend in backends {
+        scenario.check_backend(backend)?;
+    }
     let needs_gpu = backends.iter().any(|b| *b != Backend::Cpu);
     let gpu = if needs_gpu {
         Some(GpuContext::headless()?)

@@ -8,7 +8,7 @@ mod common;
 
 use common::{
     assert_success, bench_grid_args, failure, json_line, read_json, run_file, run_ok, scratch,
-    stderr, water, write_scenario,
+    stderr, water, water_command, write_scenario,
 };
 
 fn npy_header(path: &Path) -> (String, Vec<usize>, usize) {
@@ -370,4 +370,41 @@ fn compare_refuses_a_backend_named_twice() {
     let stderr = failure(&["compare", "--builtin", "harbour", "--backends", "cpu,cpu"]);
     assert!(stderr.contains("--backends names cpu twice"), "{stderr}");
     assert!(!stderr.contains("compare (cpu)"), "it ran first: {stderr}");
+}
+
+/// What the fragment backend refuses (the dispersive model, cascades) is said before an
+/// adapter is looked for: with every adapter hidden (no Vulkan driver, no EGL vendor), the
+/// refusal still names the reason, not the missing adapter.
+#[test]
+fn compare_names_what_the_fragment_backend_refuses_without_an_adapter() {
+    let dir = scratch("fragment-refusals");
+    let cascaded = write_scenario(
+        &dir,
+        "cascaded.toml",
+        "steps = 10\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.5\ndt = 0.05\n\
+         wave_speed = 2.0\nboundary = \"absorbing\"\ncascades = 2\n",
+    );
+    let cascaded = cascaded.to_str().expect("utf8");
+    for (scenario, reason) in [
+        (
+            ["--builtin", "kelvin-wake"],
+            "the dispersive model is not offered with the fragment backend",
+        ),
+        (
+            ["--", cascaded],
+            "cascades run on the cpu and gpu (compute) backends",
+        ),
+    ] {
+        let out = water_command()
+            .args(["compare", "--backends", "gpu-fragment"])
+            .args(scenario)
+            .env("VK_ICD_FILENAMES", "/nonexistent")
+            .env("__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent")
+            .output()
+            .expect("the water binary runs");
+        assert!(!out.status.success(), "{scenario:?}: accepted");
+        let stderr = stderr(&out);
+        assert!(stderr.contains(reason), "{scenario:?}: {stderr}");
+        assert!(!stderr.contains("adapter"), "{scenario:?}: {stderr}");
+    }
 }

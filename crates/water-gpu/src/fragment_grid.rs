@@ -59,20 +59,15 @@ pub struct FragmentGrid {
 }
 
 impl FragmentGrid {
-    /// Builds the textures and pipelines on the caller's device. The water starts at rest.
-    /// Submits nothing.
+    /// What the fragment backend refuses of `spec` before any device is touched (what the
+    /// CPU grids refuse, and the dispersive model): a caller can ask before it looks for an
+    /// adapter. [`FragmentGrid::new`] checks the same, then the device's limits.
     ///
     /// # Errors
-    /// [`GpuError::TooLarge`] when the grid exceeds the device's texture size,
-    /// [`GpuError::Invalid`] for specs the CPU grids refuse,
-    /// [`GpuError::StorageNotOffered`] for f16 storage (offered by [`crate::ComputeGrid`] only),
-    /// [`GpuError::Validation`] if wgpu rejects a pipeline.
-    pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        spec: GridSpec,
-    ) -> Result<Self, GpuError> {
-        crate::spec::check_gpu_spec(&spec, StorageFormat::F32)?;
+    /// [`GpuError::Invalid`] for specs the CPU grids refuse; [`GpuError::DispersiveNotOffered`]
+    /// for the dispersive model.
+    pub fn check_spec(spec: &GridSpec) -> Result<(), GpuError> {
+        crate::spec::check_gpu_spec(spec, StorageFormat::F32)?;
         if spec.dispersion.is_some() {
             // A transform passes values along whole rows and columns through workgroup
             // memory; a render pass would need one pass per radix-2 stage per axis (about 40 a
@@ -83,6 +78,22 @@ impl FragmentGrid {
                          the compute backend (gpu) runs it",
             });
         }
+        Ok(())
+    }
+
+    /// Builds the textures and pipelines on the caller's device. The water starts at rest.
+    /// Submits nothing.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] when the grid exceeds the device's texture size,
+    /// what [`FragmentGrid::check_spec`] refuses,
+    /// [`GpuError::Validation`] if wgpu rejects a pipeline.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        spec: GridSpec,
+    ) -> Result<Self, GpuError> {
+        Self::check_spec(&spec)?;
         let size = spec.size;
         let max_dim = u64::from(device.limits().max_texture_dimension_2d);
         check_limit("texture width (texels)", size.width() as u64, max_dim)?;

@@ -188,6 +188,7 @@ pub fn crate_field(
     let mass = 60.0;
     // Floating at rest: the draft is m / (rho A), the centre that far below half the height.
     let draft = mass / (FRESH_WATER_DENSITY * 4.0 * half.x * half.y);
+    let mut specs = Vec::new();
     for k in 0..bodies {
         let (i, j) = (k % per_row, k / per_row);
         let at = Vec2::new(
@@ -215,8 +216,9 @@ pub fn crate_field(
         if k % 2 == 0 {
             spec = spec.towed(TowPath::new(vec![at, at + Vec2::new(extent, 0.0)], 0.5)?);
         }
-        scene.add_body(spec)?;
+        specs.push(spec);
     }
+    scene.add_bodies(specs)?;
     Ok(scene)
 }
 
@@ -284,6 +286,7 @@ pub fn open_sea(
     let mass = 60.0;
     let draft = mass / (FRESH_WATER_DENSITY * 4.0 * half.x * half.y);
     let spacing = 0.6 * extent / bodies.max(1) as f32;
+    let mut specs = Vec::new();
     for k in 0..bodies {
         let name = format!("crate-{k}");
         let setup = |source| SceneError::BodySetup {
@@ -305,7 +308,8 @@ pub fn open_sea(
         if k % 2 == 0 && speed > 0.0 {
             spec = spec.towed(travel(at)?);
         }
-        scene.add_body(spec)?;
+        specs.push(spec);
     }
+    scene.add_bodies(specs)?;
     Ok(scene)
 }

@@ -2,7 +2,8 @@
 //! at its line, naming the value and what it needs: an impulse that adds nothing (on land, or
 //! rounding to 0 in classic mode), a classic amplitude past 16 bits, a damping shift given as a
 //! negative number, two bodies of one name, a click's radius past half the sphere, a horizontal
-//! force on a towed body (its path holds x and y), a sphere's speed or step outside the grid's
+//! force on a towed body (its path holds x and y), a body too light for the step (refused at
+//! its mass, not at its first step), a sphere's speed or step outside the grid's
 //! ranges; and a huge value is named short.
 
 use water_scene::scenario::ScenarioFile;
@@ -183,6 +184,31 @@ fn a_horizontal_force_on_a_towed_body_is_refused() {
         &["force acts only along z", "got [1000000000.0, 0.0, ..] N"],
     );
     taken(&towed("[0.0, 0.0, -20.0]"));
+}
+
+/// A body so light for its size that the water's step is too long for its bob (a 1 g box
+/// 100 m a side would need some 35,000 substeps at dt = 0.02 s, past the 10,000 allowed) is
+/// refused at its `mass`, with the longest step that fits, not at its first step; the same box
+/// at 10 tonnes is taken.
+#[test]
+fn a_body_too_light_for_the_step_is_refused_at_its_mass() {
+    let body = |mass: &str| {
+        format!(
+            "{GRID}[[body]]\nname = \"feather\"\nshape = \"box\"\nsize = [100.0, 100.0, 100.0]\n\
+             mass = {mass}\nposition = [1.6, 1.6, 0.0]\n"
+        )
+    };
+    refused(
+        &body("1e-3"),
+        13,
+        &[
+            "body \"feather\"",
+            "too long for this body",
+            "use dt <=",
+            "heavier",
+        ],
+    );
+    taken(&body("1e4"));
 }
 
 /// A sphere's wave speed and step are held to the grid's ranges: 1e-300 would be taken and

@@ -147,6 +147,30 @@ pub(crate) fn parse(
     Ok((contacts, bodies))
 }
 
+/// Refuses, at its `mass`, a body the water's step `dt` (s) is too long for under Earth's
+/// gravity (the scenario's scene): one so light for its size that its bob would need more than
+/// [`water_buoyancy::MAX_SUBSTEPS`] substeps a step. Said here, at its line, not at its first
+/// step. A spin gained while running can still need more; the scene says so then.
+pub(crate) fn check_step_fits(
+    bodies: &[BodySpec],
+    raw: &[Spanned<RawBody>],
+    dt: f64,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<(), ScenarioError> {
+    for (body, written) in bodies.iter().zip(raw) {
+        if let Err(e) = body
+            .body
+            .substeps(dt as f32, &water_buoyancy::Gravity::EARTH)
+        {
+            return Err(at(
+                written.get_ref().mass.span(),
+                format!("body {:?}: {e}, or make it heavier", body.name),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn vec3(v: Numbers<3>) -> Vec3 {
     let v = v.0;
     Vec3::new(v[0] as f32, v[1] as f32, v[2] as f32)

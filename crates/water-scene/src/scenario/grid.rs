@@ -292,6 +292,7 @@ impl Scenario {
             None => None,
         };
         let (contacts, bodies) = bodies::parse(raw.contacts.as_ref(), &raw.body, at)?;
+        bodies::check_step_fits(&bodies, &raw.body, params.dt(), at)?;
         if let (ContactSource::Displacement, Some(span)) = (contacts.source, &contacts.source_span)
         {
             if mode != GridMode::Signed {

@@ -220,29 +220,28 @@ pub(crate) fn one_line(message: &str) -> String {
     }
 }
 
-/// The whole-number keys' ranges, as their own checks state them.
-const WHOLE_NUMBER_KEYS: [(&str, &str); 6] = [
-    ("steps", "0 to 9223372036854775807"),
-    ("seed", "0 to 9223372036854775807"),
-    ("width", "3 to 65536"),
-    ("height", "3 to 65536"),
-    ("cascades", "1 to 8"),
-    ("classic_shift", "0 to 15"),
-];
+/// The range of a whole-number key, formatted from the limit its own check holds it to:
+/// the same words at the type error as at the range check.
+fn whole_number_range(key: &str) -> Option<String> {
+    use water_core::{MAX_CLASSIC_SHIFT, MAX_GRID_DIM, MIN_GRID_DIM};
+    Some(match key {
+        // TOML integers are i64: the largest count a file can write.
+        "steps" | "seed" => format!("0 to {}", i64::MAX),
+        "width" | "height" => format!("{MIN_GRID_DIM} to {MAX_GRID_DIM}"),
+        "cascades" => format!("1 to {}", crate::scene::MAX_CASCADES),
+        "classic_shift" => format!("0 to {MAX_CLASSIC_SHIFT}"),
+        _ => return None,
+    })
+}
 
 /// A TOML parser's or type error at byte `at` of `text`, in one line and in the scenario's
 /// words: serde's type names become what a reader writes (`expected u64` reads `expected a
 /// whole number from 0 to 9223372036854775807` at `steps`, with the key's own range where the
-/// key is one of [`WHOLE_NUMBER_KEYS`]; `expected f64` reads `expected a number`), and a
+/// key has one (see `whole_number_range`); `expected f64` reads `expected a number`), and a
 /// number quoted in it is written short (`1e300`, not 301 digits).
 pub(crate) fn toml_message(text: &str, at: usize, message: &str) -> String {
-    let range = key_at(text, at).and_then(|key| {
-        WHOLE_NUMBER_KEYS
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, r)| *r)
-    });
-    let whole = range.map_or_else(
+    let range = key_at(text, at).and_then(whole_number_range);
+    let whole = range.as_ref().map_or_else(
         || "expected a whole number (0 or more)".to_owned(),
         |r| format!("expected a whole number from {r}"),
     );
@@ -267,15 +266,19 @@ pub(crate) fn toml_message(text: &str, at: usize, message: &str) -> String {
             "a whole number larger than TOML holds (at most {}; a real number this large is \
              written with an exponent, such as 1e20){}",
             i64::MAX,
-            range.map_or_else(String::new, |r| format!("; this key takes {r}"))
+            range
+                .as_ref()
+                .map_or_else(String::new, |r| format!("; this key takes {r}"))
         ),
     );
     one_line(&short_floats(&out))
 }
 
-/// The key whose value starts at byte `at`: the name before `=` on its line.
+/// The key whose value starts at byte `at`: the name before `=` on its line. `at` comes from
+/// the parser's span and may fall inside a character; the line is found from the character
+/// boundary at or before it.
 fn key_at(text: &str, at: usize) -> Option<&str> {
-    let at = at.min(text.len());
+    let at = text.floor_char_boundary(at);
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let (key, _) = text[start..].split_once('=')?;
     let key = key.trim().trim_matches('"');
@@ -365,4 +368,26 @@ pub fn scenario_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         .collect();
     files.sort();
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A span inside a multi-byte character still finds its line's key (slicing there would
+    /// panic), and the ranges quoted at a type error are the limits the checks hold.
+    #[test]
+    fn key_at_any_byte_and_ranges_from_the_limits() {
+        let text = "steps = 1\nwidth = \"é\"\n";
+        let inside = text.find('é').unwrap() + 1;
+        assert!(!text.is_char_boundary(inside));
+        assert_eq!(key_at(text, inside), Some("width"));
+        assert_eq!(key_at(text, text.len() + 10), None);
+        assert_eq!(
+            whole_number_range("width").unwrap(),
+            format!("3 to {}", water_core::MAX_GRID_DIM)
+        );
+        assert_eq!(whole_number_range("cascades").unwrap(), "1 to 8");
+        assert_eq!(whole_number_range("dt"), None);
+    }
 }

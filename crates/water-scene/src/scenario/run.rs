@@ -94,11 +94,25 @@ impl<'a> ScenarioRun<'a> {
 }
 
 impl Scenario {
+    /// What `backend` refuses of this scenario that can be known without a device: on the
+    /// fragment backend, the dispersive model and cascades. A caller asks before it looks for
+    /// an adapter, so that a machine without one hears the real reason.
+    ///
+    /// # Errors
+    /// [`SceneError::Gpu`] with [`water_gpu::GpuError::DispersiveNotOffered`];
+    /// [`SceneError::Cascades`].
+    pub fn check_backend(&self, backend: Backend) -> Result<(), SceneError> {
+        if backend == Backend::GpuFragment {
+            water_gpu::FragmentGrid::check_spec(&self.spec())?;
+        }
+        crate::scene::cascades_refused_on(backend, self.cascades).map_or(Ok(()), Err)
+    }
+
     /// The scene at step 0 on `backend` (GPU backends run on `gpu`): the grid with its land and
     /// its bodies at their start, z up. Play the impulses with [`super::ScenarioRun`].
     ///
     /// # Errors
-    /// What [`Scene::new`] and [`Scene::add_body`] report.
+    /// What [`Scene::new`] and [`Scene::add_bodies`] report.
     pub fn scene(&self, backend: Backend, gpu: Option<&GpuContext>) -> Result<Scene, SceneError> {
         let settings = SceneSettings {
             backend,
@@ -113,10 +127,7 @@ impl Scenario {
         if let Some(spec) = &self.ocean {
             scene.set_ocean(Some(AmbientSea::new(spec, self.params.cell_size())?));
         }
-        let mut ids = Vec::with_capacity(self.bodies.len());
-        for body in &self.bodies {
-            ids.push(scene.add_body(body.clone())?);
-        }
+        let ids = scene.add_bodies(self.bodies.iter().cloned())?;
         let focus = match &self.focus {
             Some(super::ScenarioFocus::Body(name)) => self
                 .bodies

@@ -22,6 +22,79 @@ impl Scene {
     /// [`SceneError::ClassicBodies`] on a classic grid; [`SceneError::BodySetup`] for a body
     /// whose pose or hulls cannot be drawn; GPU failures uploading its meshes.
     pub fn add_body(&mut self, spec: BodySpec) -> Result<BodyId, SceneError> {
+        let id = self.insert_body(spec)?;
+        self.settle_after_adding()?;
+        Ok(id)
+    }
+
+    /// Adds several bodies as [`Scene::add_body`] adds one, settling the masks once for all of
+    /// them: adding N bodies one by one redraws every body's mask at each (N² draws), this
+    /// draws them once. The ids come back in the specs' order.
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use water_buoyancy::{BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY};
+    /// use water_core::{Boundary, Damping, GridMode, GridSize, LandMask, WaveParams};
+    /// use water_scene::{BodySpec, GridSpec, Scene, SceneSettings};
+    ///
+    /// let params = WaveParams::new(0.1, 1.0, 0.02, Damping::PerSecond(0.9))?;
+    /// let spec = GridSpec::new(GridSize::new(64, 64)?, params, Boundary::Absorbing, GridMode::Signed);
+    /// let mut scene = Scene::new(spec, LandMask::empty(spec.size), SceneSettings::default(), None)?;
+    ///
+    /// // A row of ten 40 kg crates, 0.6 m x 0.6 m x 0.3 m.
+    /// let shape = Shape::cuboid(Vec3::new(0.3, 0.3, 0.15))?;
+    /// let crates = (0..10)
+    ///     .map(|i| {
+    ///         let at = Vec3::new(0.6 + 0.6 * i as f32, 3.2, 0.1);
+    ///         let body = RigidBody::from_shape(&shape, 40.0, BodyState::at_rest(Pose::from_position(at)?))?;
+    ///         let hulls = vec![Hull::new(shape.clone(), Pose::IDENTITY)?];
+    ///         let floating = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)?;
+    ///         Ok(BodySpec::new(format!("crate {i}"), floating))
+    ///     })
+    ///     .collect::<Result<Vec<_>, water_buoyancy::BuoyancyError>>()?;
+    /// let ids = scene.add_bodies(crates)?;
+    /// assert_eq!(scene.body(ids[9])?.name, "crate 9");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Scene::add_body`], for the first body refused; the bodies before it stay in the
+    /// scene (settled, as if added one by one), it and those after it are not added.
+    pub fn add_bodies(
+        &mut self,
+        specs: impl IntoIterator<Item = BodySpec>,
+    ) -> Result<Vec<BodyId>, SceneError> {
+        let mut ids = Vec::new();
+        let mut refused = None;
+        for spec in specs {
+            match self.insert_body(spec) {
+                Ok(id) => ids.push(id),
+                Err(e) => {
+                    refused = Some(e);
+                    break;
+                }
+            }
+        }
+        if !ids.is_empty() {
+            self.settle_after_adding()?;
+        }
+        refused.map_or(Ok(ids), Err)
+    }
+
+    /// The new bodies are in C_new and C_old alike, so no entry event fires; the cascades do
+    /// the same when they next draw.
+    fn settle_after_adding(&mut self) -> Result<(), SceneError> {
+        self.settle_masks()?;
+        if let Some(cascades) = &mut self.cascades {
+            for level in &mut cascades.levels {
+                level.settle = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a body to the scene's list (and its meshes to the GPU) without settling the masks.
+    fn insert_body(&mut self, spec: BodySpec) -> Result<BodyId, SceneError> {
         if self.spec.mode == GridMode::Classic {
             return Err(SceneError::ClassicBodies);
         }
@@ -55,14 +128,6 @@ impl Scene {
             heading_offset,
             ..SceneBody::new(id, spec.name, body, force, torque)
         })?;
-        // The new body is in C_new and C_old alike, so no entry event fires; the cascades do
-        // the same when they next draw.
-        self.settle_masks()?;
-        if let Some(cascades) = &mut self.cascades {
-            for level in &mut cascades.levels {
-                level.settle = true;
-            }
-        }
         Ok(id)
     }
 

@@ -95,6 +95,15 @@ pub fn cascade_weight(distance: f32, edge: f32) -> f32 {
     t * t * (3.0 - 2.0 * t)
 }
 
+/// The refusal of `count` cascades (more than one) on `backend`, where they are not offered:
+/// [`Scene::set_cascades`] says it, and a caller can ask before making a scene.
+pub(crate) fn cascades_refused_on(backend: Backend, count: usize) -> Option<SceneError> {
+    (count > 1 && backend == Backend::GpuFragment).then(|| SceneError::Cascades {
+        count,
+        reason: format!("cascades run on the cpu and gpu (compute) backends, not {backend}"),
+    })
+}
+
 impl Scene {
     /// Puts `count - 1` coarser grids around the scene's grid (`count = 1`: the grid alone,
     /// the default): cascade `k` has the grid's cell count, `2^k` times its cell size, and
@@ -125,11 +134,8 @@ impl Scene {
             self.cascades = None;
             return Ok(());
         }
-        if self.settings.backend == Backend::GpuFragment {
-            return Err(refuse(&format!(
-                "cascades run on the cpu and gpu (compute) backends, not {}",
-                self.settings.backend
-            )));
+        if let Some(refused) = cascades_refused_on(self.settings.backend, count) {
+            return Err(refused);
         }
         if self.spec.mode != GridMode::Signed {
             return Err(refuse(&format!(

@@ -34,20 +34,21 @@ impl Scene {
     /// the CPU (its cut is the current `C_new`'s), so that the next step, which draws the masks
     /// without it, still sees it leave; masks drawn on the GPU lose that stern event.
     pub(super) fn settle_masks(&mut self) -> Result<(), SceneError> {
+        if matches!(self.masks, Masks::Gpu { .. }) {
+            self.redraw_masks()?;
+            return self.redraw_masks();
+        }
         let removed = match &self.masks {
             Masks::Cpu { contacts, .. } if self.masks_hold_removed => {
                 Some(contacts.new_mask().to_vec())
             }
             _ => None,
         };
-        let Some(removed) = removed else {
-            self.redraw_masks()?;
-            return self.redraw_masks();
-        };
+        // Drawn once and advanced twice: the bodies are where they were for both time levels.
         self.draw_cpu_masks()?;
         if let Masks::Cpu { contacts, scratch } = &mut self.masks {
-            for (m, r) in scratch.iter_mut().zip(removed) {
-                *m = m.max(r);
+            for (m, r) in scratch.iter_mut().zip(removed.iter().flatten()) {
+                *m = m.max(*r);
             }
             contacts.advance(scratch)?;
             contacts.advance(scratch)?;

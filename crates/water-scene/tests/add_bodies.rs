@@ -1,0 +1,105 @@
+//! Adding bodies in one call: the same scene, to the bit, as adding them one by one (each at
+//! rest in both time levels, so none splashes; a body removed before them still leaves its
+//! cut), and a refused body stops the batch where it stands.
+
+use glam::{Quat, Vec3};
+use water_buoyancy::{
+    box_draft, BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape,
+    FRESH_WATER_DENSITY,
+};
+use water_core::{Boundary, Damping, GridMode, GridSize, LandMask, WaveParams};
+use water_scene::Water as _;
+use water_scene::{BodySpec, GridSpec, Scene, SceneSettings};
+
+/// A 40 x 40 signed pond of 0.1 m cells at 60 steps per second, no land.
+fn pond() -> Scene {
+    let params = WaveParams::new(0.1, 1.0, 1.0 / 60.0, Damping::PerSecond(0.5)).expect("stable");
+    let size = GridSize::new(40, 40).expect("size");
+    let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
+    Scene::new(spec, LandMask::empty(size), SceneSettings::default(), None).expect("scene")
+}
+
+/// The `i`th of a row of 0.4 m crates of 20 kg, floating at their draft, the odd ones pushed.
+fn crate_spec(i: usize) -> BodySpec {
+    let size = Vec3::splat(0.4);
+    let draft = box_draft(20.0, FRESH_WATER_DENSITY, size.x * size.y);
+    let at = Vec3::new(0.6 + 0.7 * i as f32, 2.0, size.z / 2.0 - draft);
+    let shape = Shape::cuboid(size * 0.5).expect("shape");
+    let pose = Pose::new(at, Quat::IDENTITY).expect("pose");
+    let body = RigidBody::from_shape(&shape, 20.0, BodyState::at_rest(pose)).expect("body");
+    let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
+    let floating = FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
+        .expect("float");
+    BodySpec {
+        force: Vec3::new(if i % 2 == 1 { 3.0 } else { 0.0 }, 0.0, 0.0),
+        ..BodySpec::new(format!("crate {i}"), floating)
+    }
+}
+
+/// Heights and every body's position after `steps` steps.
+fn state(scene: &mut Scene, steps: u64) -> (Vec<f32>, Vec<Vec3>) {
+    scene.step_many(steps).expect("steps");
+    let heights = scene.water().heights().expect("heights");
+    let positions = scene
+        .body_ids()
+        .map(|id| scene.body(id).expect("body").position)
+        .collect();
+    (heights, positions)
+}
+
+/// Five crates added at once make the same water and the same motion, bit for bit, as five
+/// added one at a time, also after a body was removed just before them (its cut leaves as
+/// stern events in both); and at rest, a crate added at its draft raises no wave at the first
+/// step (no entry event): the water stays flat where no pushed crate moves it.
+#[test]
+fn adding_bodies_at_once_is_adding_them_one_by_one() {
+    let mut by_one = pond();
+    let mut at_once = pond();
+    for scene in [&mut by_one, &mut at_once] {
+        let lifted = scene.add_body(crate_spec(9)).expect("add");
+        scene.step_many(20).expect("steps");
+        scene.remove_body(lifted).expect("remove");
+    }
+    for i in 0..5 {
+        by_one.add_body(crate_spec(i)).expect("add");
+    }
+    let ids = at_once.add_bodies((0..5).map(crate_spec)).expect("add");
+    assert_eq!(ids.len(), 5);
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(at_once.body(*id).expect("body").name, format!("crate {i}"));
+    }
+    for steps in [1, 60] {
+        assert_eq!(state(&mut by_one, steps), state(&mut at_once, steps));
+    }
+
+    // At rest, unpushed: the first step draws no entry event.
+    let mut still = pond();
+    let resting = (0..5).map(|i| BodySpec {
+        force: Vec3::ZERO,
+        ..crate_spec(i)
+    });
+    still.add_bodies(resting).expect("add");
+    let (heights, _) = state(&mut still, 1);
+    let peak = heights.iter().fold(0.0_f32, |m, h| m.max(h.abs()));
+    assert!(peak < 1e-3, "settled crates splashed {peak} m");
+}
+
+/// A body refused in the middle of a batch (a force that is not finite) is named, the bodies
+/// before it stay in the scene (and step as if added one by one), and it and those after it are
+/// not added.
+#[test]
+fn a_refused_body_stops_the_batch_where_it_stands() {
+    let mut scene = pond();
+    let bad = BodySpec {
+        force: Vec3::new(f32::NAN, 0.0, 0.0),
+        ..crate_spec(2)
+    };
+    let specs = vec![crate_spec(0), crate_spec(1), bad, crate_spec(3)];
+    let e = scene.add_bodies(specs).expect_err("a NaN force");
+    assert!(e.to_string().contains("crate 2"), "{e}");
+    assert_eq!(scene.body_count(), 2);
+    let mut twin = pond();
+    twin.add_bodies([crate_spec(0), crate_spec(1)])
+        .expect("add");
+    assert_eq!(state(&mut scene, 30), state(&mut twin, 30));
+}
