@@ -246,10 +246,23 @@ impl WaterSimulation {
         Ok(f(&self.scene.water().heights()?))
     }
 
-    fn add(&mut self, entity: Entity, body: water_scene::BodySpec) -> Result<(), SceneError> {
-        let id = self.scene.add_body(body)?;
-        self.bodies.insert(entity, id);
-        Ok(())
+    /// Adds the bodies of `entities` in one batch (the masks settled once); each entity's own
+    /// refusal comes back in its place (`Some` of it; `None` is kept for a batch that failed
+    /// as a whole).
+    fn add_all(
+        &mut self,
+        entities: &[Entity],
+        bodies: Vec<water_scene::BodySpec>,
+    ) -> Result<Vec<Result<(), Option<SceneError>>>, SceneError> {
+        let added = self.scene.add_bodies(bodies)?;
+        Ok(entities
+            .iter()
+            .zip(added)
+            .map(|(&entity, added)| {
+                self.bodies.insert(entity, added.map_err(Some)?);
+                Ok(())
+            })
+            .collect())
     }
 
     fn remove(&mut self, entity: Entity) -> Result<(), SceneError> {
@@ -316,25 +329,51 @@ pub(crate) fn add_floating_bodies(
         return;
     };
     let placement = simulation.placement();
+    // The bodies whose hulls were built, added in one batch: a level that spawns many at once
+    // settles the masks once, not once a body.
+    let (mut entities, mut specs) = (Vec::new(), Vec::new());
     for (entity, floating, transform, motion) in &new {
-        let added = Pose::new(
+        let built = Pose::new(
             placement.to_scene(transform.translation),
             transform.rotation,
         )
-        .and_then(|pose| floating.floating_body(pose, motion, placement.cell_size))
-        .map_err(|source| WaterBevyError::Hull { entity, source })
-        .and_then(|body| {
-            let spec = water_scene::BodySpec::new(format!("{entity}"), body);
-            simulation
-                .add(entity, spec)
-                .map_err(|source| WaterBevyError::Scene { entity, source })
-        });
-        if let Err(e) = &added {
-            error!("{e}");
+        .and_then(|pose| floating.floating_body(pose, motion, placement.cell_size));
+        match built {
+            Ok(body) => {
+                entities.push(entity);
+                specs.push(water_scene::BodySpec::new(format!("{entity}"), body));
+            }
+            Err(source) => {
+                error!("{}", WaterBevyError::Hull { entity, source });
+                commands.entity(entity).insert(OnWater { refused: true });
+            }
         }
+    }
+    if entities.is_empty() {
+        return;
+    }
+    let added = match simulation.add_all(&entities, specs) {
+        Ok(added) => added,
+        Err(source) => {
+            // Drawing the masks failed (a GPU failure): the frame's error, logged once, and
+            // no body is taken as floating.
+            error!(
+                "{}",
+                WaterBevyError::Scene {
+                    entity: entities[0],
+                    source
+                }
+            );
+            entities.iter().map(|_| Err(None)).collect()
+        }
+    };
+    for (entity, added) in entities.into_iter().zip(added) {
         commands.entity(entity).insert(OnWater {
             refused: added.is_err(),
         });
+        if let Err(Some(source)) = added {
+            error!("{}", WaterBevyError::Scene { entity, source });
+        }
     }
 }
 

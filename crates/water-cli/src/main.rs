@@ -334,10 +334,10 @@ enum BenchWhat {
     /// Steps an N x N grid and prints one JSON line.
     #[command(allow_negative_numbers = true)]
     Grid {
-        /// Grid edge, cells.
+        /// Grid edge, cells: 3 to 65536.
         #[arg(long)]
         size: usize,
-        /// Steps to time.
+        /// Steps to time: 1 or more.
         #[arg(long)]
         steps: u64,
         /// Threads (default: all cores; at most 4 per core).
@@ -373,7 +373,79 @@ enum BenchWhat {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and the version go to stdout through the same checked writes as every other
+        // output: a stdout that takes nothing (`/dev/full`) is an error, not a silent 0.
+        Err(e)
+            if matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            ) =>
+        {
+            return finish(Stdout.print(&e.render().to_string()));
+        }
+        Err(e) => match whole_number_refusal(&e) {
+            Some(message) => {
+                report(&message);
+                return ExitCode::from(USAGE_STATUS);
+            }
+            None => e.exit(),
+        },
+    };
+    finish(run(cli))
+}
+
+/// The status of a command line clap refuses.
+const USAGE_STATUS: u8 = 2;
+
+/// Clap's refusal of a whole-number option (`invalid digit found in string`, `number too large
+/// to fit in target type`) in one line that names the option, the value and the range its
+/// help states: `--bodies takes a whole number from 0 to 10000, got '-1'`.
+fn whole_number_refusal(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use std::error::Error as _;
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    e.source()?.downcast_ref::<std::num::ParseIntError>()?;
+    let text = |kind| match e.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        _ => None,
+    };
+    let (arg, value) = (
+        text(ContextKind::InvalidArg)?,
+        text(ContextKind::InvalidValue)?,
+    );
+    let long = arg.split_whitespace().next()?.to_owned();
+    let range = option_range(long.trim_start_matches("--"))
+        .map_or_else(String::new, |r| format!(" from {r}"));
+    Some(format!("{long} takes a whole number{range}, got '{value}'"))
+}
+
+/// The range an option's help states last (`...: 0 to 10000`), for the subcommand the command
+/// line names.
+fn option_range(long: &str) -> Option<String> {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    for word in std::env::args().skip(1) {
+        if let Some(sub) = command.find_subcommand(&word) {
+            command = sub.clone();
+        }
+    }
+    let arg = command
+        .get_arguments()
+        .find(|a| a.get_long() == Some(long))?;
+    let help = arg.get_help()?.to_string();
+    let (_, range) = help.rsplit_once(": ")?;
+    let range = range.trim_end_matches('.');
+    (range.starts_with(|c: char| c.is_ascii_digit()) && range.contains(" to "))
+        .then(|| range.to_owned())
+}
+
+/// The exit status of a command that ended with `result`, its failure reported on stderr.
+fn finish(result: Result<(), Failure>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of stdout went away: nothing to say (see `water_cli::output`).
         Err(Failure::ClosedPipe) => ExitCode::from(CLOSED_PIPE_STATUS),

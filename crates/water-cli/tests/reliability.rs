@@ -43,9 +43,14 @@ fn refusal(name: &str, text: &str) -> String {
 
 #[test]
 fn a_closed_stdout_ends_quietly_and_a_full_one_is_one_line() {
+    // Help and the version too: they were written by the parser, which took the full stdout's
+    // refusal in silence and exited 0.
     for args in [
         &["stability", "--wave-speed", "2", "--cell-size", "0.1"][..],
         &["bench", "grid", "--size", "32", "--steps", "2"][..],
+        &["--help"][..],
+        &["bench", "scene", "--help"][..],
+        &["--version"][..],
     ] {
         // A reader that has gone away before anything is written.
         let out = water_command()
@@ -362,4 +367,41 @@ fn a_render_too_big_for_the_memory_allowed_is_one_line_not_a_panic() {
     );
     assert!(!out.join("render.json").exists());
     assert!(!out.join("frame-0000.png").exists());
+}
+
+/// A whole-number option given a negative number, a fraction, a word or a number past its type
+/// is one line naming the option, the value and the range its help states (the parser said
+/// `invalid digit found in string` over three lines).
+#[test]
+fn a_whole_number_option_names_its_range() {
+    for (args, want) in [
+        (
+            &["bench", "scene", "--size", "32", "--bodies", "-1"][..],
+            "--bodies takes a whole number from 0 to 10000, got '-1'",
+        ),
+        (
+            &["bench", "scene", "--size", "1.5", "--bodies", "1"][..],
+            "--size takes a whole number from 16 to 8192, got '1.5'",
+        ),
+        (
+            &[
+                "bench",
+                "grid",
+                "--size",
+                "99999999999999999999",
+                "--steps",
+                "1",
+            ][..],
+            "--size takes a whole number from 3 to 65536, got '99999999999999999999'",
+        ),
+        (
+            &["bench", "grid", "--size", "32", "--steps", "ten"][..],
+            "--steps takes a whole number, got 'ten'",
+        ),
+    ] {
+        let out = water(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let e = stderr(&out);
+        assert_eq!(e, format!("error: {want}\n"), "{args:?}");
+    }
 }

@@ -218,7 +218,9 @@ pub fn crate_field(
         }
         specs.push(spec);
     }
-    scene.add_bodies(specs)?;
+    for added in scene.add_bodies(specs)? {
+        added?;
+    }
     Ok(scene)
 }
 
@@ -310,6 +312,8 @@ pub fn open_sea(
         }
         specs.push(spec);
     }
-    scene.add_bodies(specs)?;
+    for added in scene.add_bodies(specs)? {
+        added?;
+    }
     Ok(scene)
 }

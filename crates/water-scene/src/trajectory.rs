@@ -106,7 +106,57 @@ impl<W: Write> TrajectorySink for CsvTrajectory<W> {
         writeln!(
             self.out,
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{submerged}",
-            row.step, row.time, row.body, p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z
+            row.step,
+            row.time,
+            csv_field(row.body),
+            p.x,
+            p.y,
+            p.z,
+            q.x,
+            q.y,
+            q.z,
+            q.w,
+            v.x,
+            v.y,
+            v.z
         )
+    }
+}
+
+/// `text` as one CSV field (RFC 4180): quoted, its quotes doubled, where it holds a comma, a
+/// quote or a line break, so a body's name never splits its row.
+fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name with a comma, a quote or a line break is one quoted field (RFC 4180), so its row
+    /// keeps its 14 columns; a plain name is written as it is.
+    #[test]
+    fn a_name_that_would_split_its_row_is_quoted() {
+        let mut csv = CsvTrajectory::new(Vec::new()).expect("header");
+        for body in ["boat", "a,b \"c\"\nd"] {
+            let row = TrajectoryRow {
+                step: 1,
+                time: 0.5,
+                body,
+                position: Vec3::ZERO,
+                orientation: Quat::IDENTITY,
+                velocity: Vec3::ZERO,
+                submerged_volume: None,
+            };
+            csv.record(&row).expect("row");
+        }
+        let text = String::from_utf8(csv.finish().expect("flush")).expect("utf8");
+        let rows: Vec<&str> = text.splitn(3, '\n').collect();
+        assert_eq!(rows[1], "1,0.5,boat,0,0,0,0,0,0,1,0,0,0,");
+        assert_eq!(rows[2], "1,0.5,\"a,b \"\"c\"\"\nd\",0,0,0,0,0,0,1,0,0,0,\n");
     }
 }

@@ -69,10 +69,20 @@ fn a_body_wholly_beyond_the_grid_is_refused_unless_a_sea_or_its_path_reaches_it(
         e.message.contains("\"stray\"") && e.message.contains("3.2 m"),
         "{e}"
     );
-    // Its rim over the grid's edge (3.2 m) is enough; so is a path that crosses the grid.
+    // Its rim over the grid's edge (3.2 m) is enough; so is a path over the grid.
     ScenarioFile::parse("stray.toml", &format!("{grid}{}", body(3.35, ""))).expect("reaches");
     let towed = body(-5.0, "path = [[-5.0, 1.0], [2.0, 1.0]]\nspeed = 1.0\n");
     ScenarioFile::parse("stray.toml", &format!("{grid}{towed}")).expect("towed over");
+    // A leg from one side of the grid to the other crosses it with no corner over it (this
+    // was refused as towed nowhere over the grid); a leg that passes beside it does not.
+    let across = body(-5.0, "path = [[-5.0, 1.0], [50.0, 1.0]]\nspeed = 20.0\n");
+    ScenarioFile::parse("stray.toml", &format!("{grid}{across}")).expect("a leg across");
+    let diagonal = body(-5.0, "path = [[-5.0, -2.0], [8.0, 5.0]]\nspeed = 20.0\n");
+    ScenarioFile::parse("stray.toml", &format!("{grid}{diagonal}")).expect("a diagonal leg");
+    let beside = body(-5.0, "path = [[-5.0, 4.0], [50.0, 4.0]]\nspeed = 20.0\n");
+    let e = ScenarioFile::parse("stray.toml", &format!("{grid}{beside}"))
+        .expect_err("a leg beside the grid");
+    assert_eq!(e.line, 8, "{e}");
     // With a sea around the grid there is water everywhere.
     let sea = "[ocean]\nspectrum = \"pierson-moskowitz\"\nwind_speed = 3.0\n";
     ScenarioFile::parse("stray.toml", &format!("{grid}{}{sea}", body(50.0, "")))

@@ -149,22 +149,68 @@ fn impulse_radius_and_step_mistakes_say_what_they_are() {
     );
 }
 
+/// Two bodies of one name are refused, saying which name was written and which is a default;
+/// a name that is blank or holds a line break (it heads rows of `bodies.csv` and a line of the
+/// report) is refused at its key.
 #[test]
-fn two_bodies_of_one_name_are_refused() {
-    let body = |x: f64| {
+fn two_bodies_of_one_name_and_unprintable_names_are_refused() {
+    let body = |name: &str, x: f64| {
         format!(
-            "[[body]]\nname = \"buoy\"\nshape = \"sphere\"\nradius = 0.2\nmass = 5.0\n\
+            "[[body]]\n{name}shape = \"sphere\"\nradius = 0.2\nmass = 5.0\n\
              position = [{x:?}, 1.6, 0.0]\n"
         )
     };
+    let buoy = "name = \"buoy\"\n";
     refused(
-        &format!("{GRID}{}{}", body(1.0), body(2.0)),
+        &format!("{GRID}{}{}", body(buoy, 1.0), body(buoy, 2.0)),
         15,
         &[
-            "body 2 is named \"buoy\" as body 1 is",
+            "body 2 is named \"buoy\", as body 1 is",
             "names of their own",
         ],
     );
+    // The second body, unnamed, takes `body-2`, the name the first was given.
+    refused(
+        &format!(
+            "{GRID}{}{}",
+            body("name = \"body-2\"\n", 1.0),
+            body("", 2.0)
+        ),
+        15,
+        &["body 2 takes the default name \"body-2\", as body 1 is"],
+    );
+    for (name, shown) in [
+        ("\"\"", "\"\""),
+        ("\"  \"", "\"  \""),
+        ("\"a\\nb\"", "\"a\\nb\""),
+    ] {
+        refused(
+            &format!("{GRID}{}", body(&format!("name = {name}\n"), 1.0)),
+            10,
+            &[
+                "a body's name needs a visible character",
+                &format!("got {shown}"),
+            ],
+        );
+    }
+}
+
+/// A path of fewer than two points says so before it asks for the `speed` it also lacks (it
+/// asked for the speed alone).
+#[test]
+fn a_path_too_short_is_named_before_its_missing_speed() {
+    for (path, count) in [("[]", 0), ("[[1.0, 1.6]]", 1)] {
+        refused(
+            &format!(
+                "{GRID}[[body]]\nshape = \"sphere\"\nradius = 0.2\nmass = 5.0\n\
+                 position = [1.0, 1.6, 0.0]\npath = {path}\n"
+            ),
+            14,
+            &[&format!(
+                "a path needs two or more finite points, got {count}"
+            )],
+        );
+    }
 }
 
 /// A towed body's path holds its x and y, so a horizontal force on it is refused where it

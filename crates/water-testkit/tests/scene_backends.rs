@@ -1,6 +1,7 @@
 //! One scene, three backends: a boat pushed across the water by a force and two free crates
 //! give the same trajectories on the CPU and on both GPU backends, and on each the boat raises
-//! water ahead of its bow and lowers it behind its stern.
+//! water ahead of its bow and lowers it behind its stern. With masks drawn on the GPU, a body
+//! refused as it is added leaves no meshes for the next one.
 
 use glam::{Quat, Vec3};
 use water_buoyancy::{
@@ -9,7 +10,9 @@ use water_buoyancy::{
 };
 use water_core::{Boundary, Damping, GridMode, GridSize, HeightView, LandMask, WaveParams};
 use water_scene::Water as _;
-use water_scene::{Backend, BodyId, BodySpec, BodyWater, GridSpec, OwnedRow, Scene, SceneSettings};
+use water_scene::{
+    Backend, BodyId, BodySpec, BodyWater, GridSpec, MaskSource, OwnedRow, Scene, SceneSettings,
+};
 use water_testkit::gpu_or_return;
 
 /// How far a body's path may drift between the CPU and a GPU backend over the run, metres. The
@@ -188,4 +191,56 @@ fn a_pushed_boat_and_crates_move_alike_on_every_backend() {
         (10.0 * TRAJECTORY_TOLERANCE..2e-3).contains(&lag),
         "one step late: {lag} m"
     );
+}
+
+/// With masks drawn on the GPU from the hulls' meshes, a body refused as it is added (a force
+/// that is not finite) leaves no meshes behind: the crate added after it, alone or in the same
+/// batch, is drawn with its own hull, the masks bit for bit those of a scene given the crate
+/// alone (a 1 m hull's meshes left in the list would be drawn at the crate's pose).
+#[test]
+fn a_refused_body_leaves_no_meshes_for_the_next_one() {
+    let gpu = gpu_or_return!("a_refused_body_leaves_no_meshes_for_the_next_one");
+    let scene = || {
+        let size = GridSize::new(64, 64).expect("size");
+        let params =
+            WaveParams::new(0.05, 0.8, 1.0 / 60.0, Damping::PerSecond(0.95)).expect("stable");
+        let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
+        let settings = SceneSettings {
+            backend: Backend::Gpu,
+            masks: MaskSource::Gpu,
+            ..SceneSettings::default()
+        };
+        Scene::new(spec, LandMask::empty(size), settings, Some(&gpu)).expect("scene")
+    };
+    let refused = || BodySpec {
+        force: Vec3::new(f32::NAN, 0.0, 0.0),
+        ..BodySpec::new(
+            "refused",
+            floating_box(Vec3::new(1.0, 1.0, 0.4), 100.0, 2.4, 1.6),
+        )
+    };
+    let small = || {
+        BodySpec::new(
+            "crate",
+            floating_box(Vec3::new(0.3, 0.3, 0.2), 6.0, 1.6, 1.6),
+        )
+    };
+    let mut alone = scene();
+    alone.add_body(small()).expect("crate");
+    let mut one_by_one = scene();
+    one_by_one.add_body(refused()).expect_err("a NaN force");
+    one_by_one.add_body(small()).expect("crate");
+    let mut batch = scene();
+    let added = batch.add_bodies([refused(), small()]).expect("masks");
+    assert!(added[0].is_err() && added[1].is_ok());
+    let (want, _) = alone.contact_masks().expect("masks");
+    assert!(want.iter().any(|&m| m > 0.0), "the crate is drawn");
+    for (how, scene) in [("one by one", &mut one_by_one), ("in a batch", &mut batch)] {
+        let (got, _) = scene.contact_masks().expect("masks");
+        assert!(
+            got == want,
+            "{how}: the crate's mask differs from its own hull's"
+        );
+        scene.step().expect("step");
+    }
 }

@@ -66,7 +66,7 @@ pub(crate) struct Contacts {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawBody {
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     shape: Spanned<String>,
     size: Option<Spanned<Numbers<3>>>,
     radius: Option<Spanned<f64>>,
@@ -128,13 +128,27 @@ pub(crate) fn parse(
     // name would make both ambiguous.
     for (i, body) in bodies.iter().enumerate() {
         if let Some(first) = bodies[..i].iter().position(|b| b.name == body.name) {
+            // Where one of the two has its default name, say so: it was not written.
+            let named = |k: usize| {
+                if raw[k].get_ref().name.is_some() {
+                    "is named"
+                } else {
+                    "takes the default name"
+                }
+            };
             return Err(at(
                 raw[i].span(),
                 format!(
-                    "body {} is named {:?} as body {} is: bodies need names of their own",
+                    "body {} {} {:?}, as body {} {}: bodies need names of their own",
                     i + 1,
+                    named(i),
                     body.name,
-                    first + 1
+                    first + 1,
+                    if raw[first].get_ref().name.is_some() {
+                        "is"
+                    } else {
+                        "takes by default"
+                    },
                 ),
             ));
         }
@@ -421,7 +435,10 @@ fn parse_body(
     let force = b.force.as_ref().map_or(Vec3::ZERO, |f| vec3(*f.get_ref()));
     let path = match (&b.path, &b.speed) {
         (Some(p), Some(s)) => Some(tow_path(p, s, at)?),
-        (Some(p), None) => return Err(at(p.span(), "a path needs a `speed` (m/s)".into())),
+        (Some(p), None) => {
+            check_path_points(p, at)?;
+            return Err(at(p.span(), "a path needs a `speed` (m/s)".into()));
+        }
         (None, Some(s)) => return Err(at(s.span(), "`speed` applies only with a `path`".into())),
         (None, None) => None,
     };
@@ -438,11 +455,25 @@ fn parse_body(
             ));
         }
     }
+    // A name is one line of text: it heads the body's rows in `bodies.csv` and its line in
+    // the run's report.
+    if let Some(name) = &b.name {
+        let text = name.get_ref();
+        if text.trim().is_empty() || text.contains(char::is_control) {
+            return Err(at(
+                name.span(),
+                format!(
+                    "a body's name needs a visible character and no control characters (a line \
+                     break, a tab), got {text:?}"
+                ),
+            ));
+        }
+    }
     Ok(BodySpec {
         name: b
             .name
-            .clone()
-            .unwrap_or_else(|| format!("body-{}", index + 1)),
+            .as_ref()
+            .map_or_else(|| format!("body-{}", index + 1), |n| n.get_ref().clone()),
         body,
         path,
         force,
@@ -452,6 +483,21 @@ fn parse_body(
 
 /// A route (`path`, at least two points, metres) travelled at `speed` (m/s): a towed body's,
 /// or a `[focus]`'s.
+/// Refuses a path of fewer than two points: said first, before what else it lacks.
+fn check_path_points(
+    p: &RawPath,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<(), ScenarioError> {
+    let count = p.get_ref().len();
+    if count < 2 {
+        return Err(at(
+            p.span(),
+            format!("a path needs two or more finite points, got {count}"),
+        ));
+    }
+    Ok(())
+}
+
 pub(super) fn tow_path(
     p: &RawPath,
     s: &Spanned<f64>,
@@ -472,15 +518,7 @@ pub(super) fn tow_path(
         .iter()
         .map(|q| Vec2::new(q.0[0] as f32, q.0[1] as f32))
         .collect();
-    if points.len() < 2 {
-        return Err(at(
-            p.span(),
-            format!(
-                "a path needs two or more finite points, got {}",
-                points.len()
-            ),
-        ));
-    }
+    check_path_points(p, at)?;
 
     let speed = *s.get_ref();
     if !(speed > 0.0 && speed <= MAX_BODY_SPEED) {

@@ -579,10 +579,15 @@ fn check_bodies_reach_the_grid(
                 hull.bounding_radius(),
             )
         });
-        let towed_over = spec
-            .path
-            .as_ref()
-            .is_some_and(|path| path.points().iter().any(|p| over(*p, 0.0)));
+        // Along its path's legs, not only at their corners: a leg may cross the grid from one
+        // side to the other.
+        let towed_over = spec.path.as_ref().is_some_and(|path| {
+            let points = path.points();
+            points.iter().any(|p| over(*p, 0.0))
+                || points
+                    .windows(2)
+                    .any(|leg| leg_crosses(leg[0], leg[1], Vec2::ZERO, extent))
+        });
         if !starts_over && !towed_over {
             let p = pose.position;
             return Err(at(
@@ -603,6 +608,25 @@ fn check_bodies_reach_the_grid(
         }
     }
     Ok(())
+}
+
+/// Whether the leg from `a` to `b` passes through the open rectangle from `min` to `max`
+/// (Liang and Barsky's clipping: the part of the leg inside each slab, intersected).
+fn leg_crosses(a: Vec2, b: Vec2, min: Vec2, max: Vec2) -> bool {
+    let d = b - a;
+    let (mut enter, mut leave) = (0.0_f32, 1.0_f32);
+    for (start, step, low, high) in [(a.x, d.x, min.x, max.x), (a.y, d.y, min.y, max.y)] {
+        if step == 0.0 {
+            if start <= low || start >= high {
+                return false;
+            }
+            continue;
+        }
+        let (t0, t1) = ((low - start) / step, (high - start) / step);
+        enter = enter.max(t0.min(t1));
+        leave = leave.min(t0.max(t1));
+    }
+    enter < leave
 }
 
 impl Scenario {

@@ -127,7 +127,10 @@ impl Scenario {
         if let Some(spec) = &self.ocean {
             scene.set_ocean(Some(AmbientSea::new(spec, self.params.cell_size())?));
         }
-        let ids = scene.add_bodies(self.bodies.iter().cloned())?;
+        let ids = scene
+            .add_bodies(self.bodies.iter().cloned())?
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
         let focus = match &self.focus {
             Some(super::ScenarioFocus::Body(name)) => self
                 .bodies

@@ -27,9 +27,11 @@ impl Scene {
         Ok(id)
     }
 
-    /// Adds several bodies as [`Scene::add_body`] adds one, settling the masks once for all of
+    /// Adds several bodies as [`Scene::add_body`] adds each, settling the masks once for all of
     /// them: adding N bodies one by one redraws every body's mask at each (N² draws), this
-    /// draws them once. The ids come back in the specs' order.
+    /// draws them once. Each spec is added or refused on its own, as [`Scene::add_body`] would
+    /// (a refused one is left out, the others added): its id or its refusal comes back in the
+    /// specs' order.
     ///
     /// ```
     /// use glam::Vec3;
@@ -52,33 +54,27 @@ impl Scene {
     ///         Ok(BodySpec::new(format!("crate {i}"), floating))
     ///     })
     ///     .collect::<Result<Vec<_>, water_buoyancy::BuoyancyError>>()?;
-    /// let ids = scene.add_bodies(crates)?;
+    /// // All or nothing where the caller wants it so: the first refusal, if any.
+    /// let ids = scene.add_bodies(crates)?.into_iter().collect::<Result<Vec<_>, _>>()?;
     /// assert_eq!(scene.body(ids[9])?.name, "crate 9");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
     /// # Errors
-    /// As [`Scene::add_body`], for the first body refused; the bodies before it stay in the
-    /// scene (settled, as if added one by one), it and those after it are not added.
+    /// Each body's own: as [`Scene::add_body`]. The outer error is the masks' drawing (a GPU
+    /// failure; the bodies are in the scene then).
     pub fn add_bodies(
         &mut self,
         specs: impl IntoIterator<Item = BodySpec>,
-    ) -> Result<Vec<BodyId>, SceneError> {
-        let mut ids = Vec::new();
-        let mut refused = None;
-        for spec in specs {
-            match self.insert_body(spec) {
-                Ok(id) => ids.push(id),
-                Err(e) => {
-                    refused = Some(e);
-                    break;
-                }
-            }
-        }
-        if !ids.is_empty() {
+    ) -> Result<Vec<Result<BodyId, SceneError>>, SceneError> {
+        let added: Vec<_> = specs
+            .into_iter()
+            .map(|spec| self.insert_body(spec))
+            .collect();
+        if added.iter().any(Result::is_ok) {
             self.settle_after_adding()?;
         }
-        refused.map_or(Ok(ids), Err)
+        Ok(added)
     }
 
     /// The new bodies are in C_new and C_old alike, so no entry event fires; the cascades do
@@ -94,24 +90,27 @@ impl Scene {
     }
 
     /// Adds a body to the scene's list (and its meshes to the GPU) without settling the masks.
+    /// Everything that can refuse it runs before anything is kept: a refused body leaves no
+    /// meshes behind (they would be drawn for the next body added).
     fn insert_body(&mut self, spec: BodySpec) -> Result<BodyId, SceneError> {
         if self.spec.mode == GridMode::Classic {
             return Err(SceneError::ClassicBodies);
         }
         let up = self.settings.up;
         let body = with_state_converted(spec.body, &spec.name, |s| up.state_to_water(s))?;
-        if let Masks::Gpu { meshes, device, .. } = &mut self.masks {
-            let hull_meshes = body
-                .hulls
-                .iter()
-                .map(|h| {
-                    let surface = h.surface();
-                    HullMesh::new(device, &surface.vertices, &surface.triangles)
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            meshes.push(hull_meshes);
-        }
         check_force_torque(&spec.name, spec.force, spec.torque)?;
+        let hull_meshes = match &self.masks {
+            Masks::Gpu { device, .. } => Some(
+                body.hulls
+                    .iter()
+                    .map(|h| {
+                        let surface = h.surface();
+                        HullMesh::new(device, &surface.vertices, &surface.triangles)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            Masks::Cpu { .. } => None,
+        };
         let path = spec.path.map(|p| p.mapped(|v| up.horizontal_to_water(v)));
         // How it is turned against the leg its path is on now (0 for a body whose x axis
         // stands vertical: it has no heading).
@@ -128,6 +127,9 @@ impl Scene {
             heading_offset,
             ..SceneBody::new(id, spec.name, body, force, torque)
         })?;
+        if let (Some(hull_meshes), Masks::Gpu { meshes, .. }) = (hull_meshes, &mut self.masks) {
+            meshes.push(hull_meshes);
+        }
         Ok(id)
     }
 
