@@ -18,7 +18,11 @@ pub const MIN_SIZE: usize = 64;
 /// Largest grid edge, cells (each cascade as many again).
 pub const MAX_SIZE: usize = 4096;
 /// Fastest the focus travels, m/s.
-pub const MAX_SPEED: f32 = 100.0;
+pub const MAX_SPEED: f64 = 100.0;
+/// Slowest it travels, but for 0, m/s ([`water_scene::benchmark::OPEN_SEA_MIN_SPEED`], written
+/// in f64 so the refusal quotes it as written).
+pub const MIN_SPEED: f64 = 1e-3;
+const _: () = assert!(MIN_SPEED as f32 == water_scene::benchmark::OPEN_SEA_MIN_SPEED);
 
 /// What `water bench ocean` measures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,8 +33,9 @@ pub struct OceanBench {
     pub cascades: usize,
     /// Floating crates.
     pub bodies: usize,
-    /// How fast the focus travels, m/s (0: the grid stays).
-    pub speed: f32,
+    /// How fast the focus travels, m/s (0: the grid stays), as written (a value f32 would
+    /// round to 0 is refused, not taken as 0).
+    pub speed: f64,
     /// Foam on every grid (the default scene's); without it the steps time the grids, their
     /// hand-over and the bodies alone, to set beside as many lone grids.
     pub foam: bool,
@@ -102,9 +107,10 @@ impl OceanBench {
             ("threads", self.threads as u64, 1, MAX_THREADS as u64),
         ];
         check_ranges(&checks)?;
-        if !(0.0..=MAX_SPEED).contains(&self.speed) {
+        if !(self.speed == 0.0 || (MIN_SPEED..=MAX_SPEED).contains(&self.speed)) {
             return Err(SceneBenchError::Options(format!(
-                "--speed {} is out of range: expected 0 to {MAX_SPEED} m/s",
+                "--speed {:?} is out of range: expected {MIN_SPEED} to {MAX_SPEED} m/s, or 0 \
+                 (the grid stays)",
                 self.speed
             )));
         }
@@ -146,11 +152,17 @@ pub fn bench_ocean(bench: &OceanBench) -> Result<OceanBenchReport, SceneBenchErr
     let pool = bench_pool(bench.threads)?;
     let (scene, seconds, sea) = pool.install(|| -> Result<_, SceneBenchError> {
         let on = (bench.backend, gpu.as_ref());
-        let mut scene = open_sea(bench.size, bench.cascades, bench.bodies, bench.speed, on)
-            .map_err(|e| match e {
-                BenchSetupError::Scene(e) => SceneBenchError::Scene(e),
-                e => SceneBenchError::Setup(e),
-            })?;
+        let mut scene = open_sea(
+            bench.size,
+            bench.cascades,
+            bench.bodies,
+            bench.speed as f32,
+            on,
+        )
+        .map_err(|e| match e {
+            BenchSetupError::Scene(e) => SceneBenchError::Scene(e),
+            e => SceneBenchError::Setup(e),
+        })?;
         if !bench.foam {
             scene.set_foam(None)?;
         }
@@ -184,7 +196,7 @@ pub fn bench_ocean(bench: &OceanBench) -> Result<OceanBenchReport, SceneBenchErr
         cascades: bench.cascades,
         model: "dispersive".into(),
         bodies: bench.bodies,
-        speed: bench.speed,
+        speed: bench.speed as f32,
         steps: bench.steps,
         warmup_steps: bench.warmup,
         threads: bench.threads,
@@ -239,7 +251,7 @@ mod tests {
                     speed: -1.0,
                     ..request()
                 },
-                "--speed -1 is out of range: expected 0 to 100 m/s",
+                "--speed -1.0 is out of range: expected 0.001 to 100 m/s, or 0 (the grid stays)",
             ),
             (
                 OceanBench {

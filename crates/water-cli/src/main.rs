@@ -306,9 +306,9 @@ enum BenchWhat {
         /// to 10000.
         #[arg(long, default_value_t = 0)]
         bodies: usize,
-        /// How fast the focus travels, m/s (0: the grid stays): 0 to 100.
+        /// How fast the focus travels, m/s (0: the grid stays): 0, or 0.001 to 100.
         #[arg(long, default_value_t = 0.0)]
-        speed: f32,
+        speed: f64,
         /// No foam on any grid: the grids, their hand-over and the bodies alone.
         #[arg(long)]
         no_foam: bool,

@@ -228,6 +228,9 @@ pub fn crate_field(
 pub const OPEN_SEA_CELL_SIZE: f64 = 0.25;
 /// Its step, s.
 pub const OPEN_SEA_DT: f64 = 1.0 / 30.0;
+/// The slowest [`open_sea`] focus that moves, m/s: its tow paths take no slower speed (a
+/// slower `speed` other than 0 would be raised to it).
+pub const OPEN_SEA_MIN_SPEED: f32 = 1e-3;
 
 /// The open sea of `water bench ocean`: deep dispersive water of `n x n` cells of
 /// [`OPEN_SEA_CELL_SIZE`] in `cascades` cascades, inside a JONSWAP wind sea (7 m/s over 15 km
@@ -279,7 +282,7 @@ pub fn open_sea(
     let travel = |from: Vec2| -> Result<TowPath, BenchSetupError> {
         // Far enough for any run: a day of travel, or a point that stays.
         let to = from + Vec2::new((speed * 86_400.0).max(1.0), 0.0);
-        Ok(TowPath::new(vec![from, to], speed.max(1e-3))?)
+        Ok(TowPath::new(vec![from, to], speed.max(OPEN_SEA_MIN_SPEED))?)
     };
     if speed > 0.0 {
         scene.set_focus(Some(crate::SceneFocus::Path(travel(centre)?)))?;
