@@ -100,12 +100,14 @@ impl<W: Write> CsvTrajectory<W> {
 impl<W: Write> TrajectorySink for CsvTrajectory<W> {
     fn record(&mut self, row: &TrajectoryRow<'_>) -> std::io::Result<()> {
         let (p, q, v) = (row.position, row.orientation, row.velocity);
+        // Each number in Rust's shortest round-trip form, with an exponent where that is
+        // shorter: a volume of 8e-18 m^3 is `8.2399365e-18`, not 26 digits.
         let submerged = row
             .submerged_volume
-            .map_or_else(String::new, |v| v.to_string());
+            .map_or_else(String::new, |v| format!("{v:?}"));
         writeln!(
             self.out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{submerged}",
+            "{},{:?},{},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{submerged}",
             row.step,
             row.time,
             csv_field(row.body),
@@ -138,11 +140,11 @@ mod tests {
     use super::*;
 
     /// A name with a comma, a quote or a line break is one quoted field (RFC 4180), so its row
-    /// keeps its 14 columns; a plain name is written as it is.
+    /// keeps its 14 columns; a plain name is written as it is; a tiny number is written short.
     #[test]
     fn a_name_that_would_split_its_row_is_quoted() {
         let mut csv = CsvTrajectory::new(Vec::new()).expect("header");
-        for body in ["boat", "a,b \"c\"\nd"] {
+        for (body, submerged) in [("boat", 8.2399365e-18), ("a,b \"c\"\nd", 0.25)] {
             let row = TrajectoryRow {
                 step: 1,
                 time: 0.5,
@@ -150,13 +152,19 @@ mod tests {
                 position: Vec3::ZERO,
                 orientation: Quat::IDENTITY,
                 velocity: Vec3::ZERO,
-                submerged_volume: None,
+                submerged_volume: Some(submerged),
             };
             csv.record(&row).expect("row");
         }
         let text = String::from_utf8(csv.finish().expect("flush")).expect("utf8");
         let rows: Vec<&str> = text.splitn(3, '\n').collect();
-        assert_eq!(rows[1], "1,0.5,boat,0,0,0,0,0,0,1,0,0,0,");
-        assert_eq!(rows[2], "1,0.5,\"a,b \"\"c\"\"\nd\",0,0,0,0,0,0,1,0,0,0,\n");
+        assert_eq!(
+            rows[1],
+            "1,0.5,boat,0.0,0.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,8.2399365e-18"
+        );
+        assert_eq!(
+            rows[2],
+            "1,0.5,\"a,b \"\"c\"\"\nd\",0.0,0.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.25\n"
+        );
     }
 }
