@@ -355,8 +355,8 @@ pub(crate) fn add_floating_bodies(
     let added = match simulation.add_all(&entities, specs) {
         Ok(added) => added,
         Err(source) => {
-            // Drawing the masks failed (a GPU failure): the frame's error, logged once, and
-            // no body is taken as floating.
+            // The masks could not draw the batch (a GPU failure, too many hulls): the scene
+            // took every body out again, so none floats; logged once for the batch.
             error!(
                 "{}",
                 WaterBevyError::Scene {

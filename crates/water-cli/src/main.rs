@@ -1,5 +1,6 @@
 //! `water`: run scenarios, benchmark the grid, check stability. `water --help` for usage.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -383,6 +384,10 @@ fn main() -> ExitCode {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
             ) =>
         {
+            // On a terminal clap writes it in colour; anywhere else, plain and checked.
+            if std::io::stdout().is_terminal() && e.print().is_ok() {
+                return ExitCode::SUCCESS;
+            }
             return finish(Stdout.print(&e.render().to_string()));
         }
         Err(e) => match whole_number_refusal(&e) {
@@ -408,7 +413,21 @@ fn whole_number_refusal(e: &clap::Error) -> Option<String> {
     if e.kind() != ErrorKind::ValueValidation {
         return None;
     }
-    e.source()?.downcast_ref::<std::num::ParseIntError>()?;
+    let cause = e.source()?;
+    // Unsigned 64-bit options fail in `str::parse`; narrower ones are parsed as i64 and then
+    // refused by clap's range check, `V is not in A..=B`.
+    let type_range = if cause.is::<std::num::ParseIntError>() {
+        None
+    } else {
+        let text = cause.to_string();
+        let (_, range) = text.split_once(" is not in ")?;
+        let (low, high) = range.split_once("..=")?;
+        let whole = |s: &str| s.parse::<i128>().is_ok();
+        if !(whole(low) && whole(high)) {
+            return None;
+        }
+        Some(format!("{low} to {high}"))
+    };
     let text = |kind| match e.get(kind)? {
         ContextValue::String(s) => Some(s.clone()),
         _ => None,
@@ -419,6 +438,7 @@ fn whole_number_refusal(e: &clap::Error) -> Option<String> {
     );
     let long = arg.split_whitespace().next()?.to_owned();
     let range = option_range(long.trim_start_matches("--"))
+        .or(type_range)
         .map_or_else(String::new, |r| format!(" from {r}"));
     Some(format!("{long} takes a whole number{range}, got '{value}'"))
 }
@@ -428,8 +448,9 @@ fn whole_number_refusal(e: &clap::Error) -> Option<String> {
 fn option_range(long: &str) -> Option<String> {
     use clap::CommandFactory;
     let mut command = Cli::command();
-    for word in std::env::args().skip(1) {
-        if let Some(sub) = command.find_subcommand(&word) {
+    // `args_os`: a path that is not UTF-8 is no subcommand's name, and must not panic here.
+    for word in std::env::args_os().skip(1) {
+        if let Some(sub) = word.to_str().and_then(|w| command.find_subcommand(w)) {
             command = sub.clone();
         }
     }

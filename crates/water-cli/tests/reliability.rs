@@ -370,8 +370,9 @@ fn a_render_too_big_for_the_memory_allowed_is_one_line_not_a_panic() {
 }
 
 /// A whole-number option given a negative number, a fraction, a word or a number past its type
-/// is one line naming the option, the value and the range its help states (the parser said
-/// `invalid digit found in string` over three lines).
+/// is one line naming the option, the value and the range its help states, or its type's
+/// where the help states none (the parser said `invalid digit found in string` over three
+/// lines).
 #[test]
 fn a_whole_number_option_names_its_range() {
     for (args, want) in [
@@ -398,10 +399,28 @@ fn a_whole_number_option_names_its_range() {
             &["bench", "grid", "--size", "32", "--steps", "ten"][..],
             "--steps takes a whole number, got 'ten'",
         ),
+        // A 32-bit option is refused by the parser's range check, not by `str::parse`.
+        (
+            &["bench", "sphere", "--level", "-1", "--steps", "1"][..],
+            "--level takes a whole number from 0 to 4294967295, got '-1'",
+        ),
     ] {
         let out = water(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let e = stderr(&out);
         assert_eq!(e, format!("error: {want}\n"), "{args:?}");
     }
+    // A word on the line that is not UTF-8 is passed over when looking for the range (reading
+    // the line as UTF-8 panicked).
+    let out = water_command()
+        .args(["bench", "suite", "--out"])
+        .arg(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"\xff"))
+        .args(["--threads", "x"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: --threads takes a whole number, got 'x'\n"
+    );
 }

@@ -1,6 +1,7 @@
 //! Adding bodies in one call: the same scene, to the bit, as adding them one by one (each at
-//! rest in both time levels, so none splashes; a body removed before them still leaves its
-//! cut), and a refused body is left out, the others added.
+//! rest in both time levels, so none splashes, also after a body was removed just before
+//! them), a refused body left out and the others added; and a batch the masks cannot draw
+//! taken out again whole.
 
 use glam::{Quat, Vec3};
 use water_buoyancy::{
@@ -48,9 +49,8 @@ fn state(scene: &mut Scene, steps: u64) -> (Vec<f32>, Vec<Vec3>) {
 }
 
 /// Five crates added at once make the same water and the same motion, bit for bit, as five
-/// added one at a time, also after a body was removed just before them (its cut leaves as
-/// stern events in both); and at rest, a crate added at its draft raises no wave at the first
-/// step (no entry event): the water stays flat where no pushed crate moves it.
+/// added one at a time, also after a body was removed just before them; and five crates added
+/// at rest at their draft raise no wave at the first step (no entry event).
 #[test]
 fn adding_bodies_at_once_is_adding_them_one_by_one() {
     let mut by_one = pond();
@@ -109,5 +109,45 @@ fn a_refused_body_is_left_out_and_the_others_added() {
     for i in [0, 1, 3] {
         twin.add_body(crate_spec(i)).expect("add");
     }
+    assert_eq!(state(&mut scene, 30), state(&mut twin, 30));
+}
+
+/// A batch whose masks cannot be drawn (with displacement contacts, a 20 km tower sunk to reach
+/// 15 km below still water has a weight head past the masks' 1e4 m) is refused whole, naming the body, and leaves the
+/// scene as it was: no body added, and a crate added after it floats and steps as in a scene
+/// that never saw the batch.
+#[test]
+fn a_batch_the_masks_cannot_draw_is_taken_out_whole() {
+    let displacement = || {
+        let params =
+            WaveParams::new(0.1, 1.0, 1.0 / 60.0, Damping::PerSecond(0.5)).expect("stable");
+        let size = GridSize::new(40, 40).expect("size");
+        let spec = GridSpec::new(size, params, Boundary::Absorbing, GridMode::Signed);
+        let settings = SceneSettings {
+            contact_source: water_core::ContactSource::Displacement,
+            ..SceneSettings::default()
+        };
+        Scene::new(spec, LandMask::empty(size), settings, None).expect("scene")
+    };
+    let tower = {
+        let shape = Shape::cuboid(Vec3::new(0.5, 0.5, 1e4)).expect("shape");
+        let pose = Pose::new(Vec3::new(3.0, 2.0, -5e3), Quat::IDENTITY).expect("pose");
+        let body = RigidBody::from_shape(&shape, 1e12, BodyState::at_rest(pose)).expect("body");
+        let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
+        let floating =
+            FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
+                .expect("float");
+        BodySpec::new("tower", floating)
+    };
+    let mut scene = displacement();
+    let e = scene
+        .add_bodies([crate_spec(0), tower])
+        .expect_err("a weight head past the masks");
+    assert!(e.to_string().contains("tower"), "{e}");
+    assert_eq!(scene.body_count(), 0);
+    let id = scene.add_body(crate_spec(0)).expect("a crate after it");
+    assert_eq!(scene.body(id).expect("body").name, "crate 0");
+    let mut twin = displacement();
+    twin.add_body(crate_spec(0)).expect("add");
     assert_eq!(state(&mut scene, 30), state(&mut twin, 30));
 }

@@ -183,12 +183,13 @@ fn two_bodies_of_one_name_and_unprintable_names_are_refused() {
         ("\"\"", "\"\""),
         ("\"  \"", "\"  \""),
         ("\"a\\nb\"", "\"a\\nb\""),
+        ("\"a\\u2028b\"", "\"a\\u{2028}b\""),
     ] {
         refused(
             &format!("{GRID}{}", body(&format!("name = {name}\n"), 1.0)),
             10,
             &[
-                "a body's name needs a visible character",
+                "a body's name needs a character other than white space",
                 &format!("got {shown}"),
             ],
         );

@@ -459,12 +459,13 @@ fn parse_body(
     // the run's report.
     if let Some(name) = &b.name {
         let text = name.get_ref();
-        if text.trim().is_empty() || text.contains(char::is_control) {
+        let breaks = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}');
+        if text.trim().is_empty() || text.contains(breaks) {
             return Err(at(
                 name.span(),
                 format!(
-                    "a body's name needs a visible character and no control characters (a line \
-                     break, a tab), got {text:?}"
+                    "a body's name needs a character other than white space, and no control \
+                     characters or line breaks (a tab, U+2028), got {text:?}"
                 ),
             ));
         }
@@ -481,8 +482,6 @@ fn parse_body(
     })
 }
 
-/// A route (`path`, at least two points, metres) travelled at `speed` (m/s): a towed body's,
-/// or a `[focus]`'s.
 /// Refuses a path of fewer than two points: said first, before what else it lacks.
 fn check_path_points(
     p: &RawPath,
@@ -498,6 +497,8 @@ fn check_path_points(
     Ok(())
 }
 
+/// A route (`path`, at least two points, metres) travelled at `speed` (m/s): a towed body's,
+/// or a `[focus]`'s.
 pub(super) fn tow_path(
     p: &RawPath,
     s: &Spanned<f64>,

@@ -99,7 +99,8 @@ impl Scenario {
     /// an adapter, so that a machine without one hears the real reason.
     ///
     /// # Errors
-    /// [`SceneError::Gpu`] with [`water_gpu::GpuError::DispersiveNotOffered`];
+    /// [`SceneError::Gpu`] with what [`water_gpu::FragmentGrid::check_spec`] refuses
+    /// ([`water_gpu::GpuError::DispersiveNotOffered`], [`water_gpu::GpuError::Invalid`]);
     /// [`SceneError::Cascades`].
     pub fn check_backend(&self, backend: Backend) -> Result<(), SceneError> {
         if backend == Backend::GpuFragment {

@@ -20,11 +20,11 @@ impl Scene {
     ///
     /// # Errors
     /// [`SceneError::ClassicBodies`] on a classic grid; [`SceneError::BodySetup`] for a body
-    /// whose pose or hulls cannot be drawn; GPU failures uploading its meshes.
+    /// whose pose or hulls cannot be drawn; GPU failures uploading its meshes; a failure
+    /// drawing the masks with it (it is not added then: [`Scene::add_bodies`]).
     pub fn add_body(&mut self, spec: BodySpec) -> Result<BodyId, SceneError> {
-        let id = self.insert_body(spec)?;
-        self.settle_after_adding()?;
-        Ok(id)
+        let mut added = self.add_bodies([spec])?;
+        added.pop().expect("one answer for one body")
     }
 
     /// Adds several bodies as [`Scene::add_body`] adds each, settling the masks once for all of
@@ -54,15 +54,18 @@ impl Scene {
     ///         Ok(BodySpec::new(format!("crate {i}"), floating))
     ///     })
     ///     .collect::<Result<Vec<_>, water_buoyancy::BuoyancyError>>()?;
-    /// // All or nothing where the caller wants it so: the first refusal, if any.
+    /// // The ids, or the first crate refused (the others are added all the same).
     /// let ids = scene.add_bodies(crates)?.into_iter().collect::<Result<Vec<_>, _>>()?;
     /// assert_eq!(scene.body(ids[9])?.name, "crate 9");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
     /// # Errors
-    /// Each body's own: as [`Scene::add_body`]. The outer error is the masks' drawing (a GPU
-    /// failure; the bodies are in the scene then).
+    /// Each body's own, in its place: as [`Scene::add_body`]. The outer error is the masks'
+    /// drawing, which takes the new bodies together: a GPU failure, more hulls than masks drawn
+    /// on the GPU hold, a body the CPU's drawing refuses. Then none of them is added (those
+    /// taken are taken out again, their ids never used), and the masks are settled on the
+    /// bodies the scene held.
     pub fn add_bodies(
         &mut self,
         specs: impl IntoIterator<Item = BodySpec>,
@@ -71,8 +74,20 @@ impl Scene {
             .into_iter()
             .map(|spec| self.insert_body(spec))
             .collect();
-        if added.iter().any(Result::is_ok) {
-            self.settle_after_adding()?;
+        if !added.iter().any(Result::is_ok) {
+            return Ok(added);
+        }
+        if let Err(e) = self.settle_after_adding() {
+            // Last in, first out: each is the last body, so no other moves.
+            for id in added.iter().rev().filter_map(|a| a.as_ref().ok()) {
+                let (index, _) = self.bodies.remove(*id)?;
+                if let Masks::Gpu { meshes, .. } = &mut self.masks {
+                    meshes.remove(index);
+                }
+            }
+            // What the scene held drew before; the first failure is the one to report.
+            let _ = self.settle_after_adding();
+            return Err(e);
         }
         Ok(added)
     }
