@@ -70,6 +70,13 @@ pub fn run(data: &[u8]) {
                         assert!(e.to_string().contains("at step"), "{e}");
                         return;
                     }
+                    // A grid that follows a focus may leave an impulse behind: said by name.
+                    Err(e @ water_scene::SceneError::ImpulseMissed { .. })
+                        if scenario.focus.is_some() =>
+                    {
+                        assert!(e.to_string().contains("landed on no cell"), "{e}");
+                        return;
+                    }
                     Err(e) => panic!("an accepted scenario failed to step: {e}\n{text}"),
                 }
             }

@@ -12,7 +12,10 @@ use water_cli::output::{report, Failure, Stdout, CLOSED_PIPE_STATUS};
 use water_cli::render::{render_scenario, RenderOptions};
 use water_cli::run::run_scenario;
 use water_cli::sphere_run::run_sphere;
-use water_core::{Boundary, GridMode, StabilityReport, TemporalBlocking};
+use water_core::{
+    Boundary, GridMode, StabilityReport, TemporalBlocking, MAX_GRID_CELLS, MAX_GRID_DIM,
+    MIN_GRID_DIM,
+};
 use water_gpu::GpuBackend;
 use water_scene::scenario::{Scenario, ScenarioError, ScenarioFile, BUILTIN, DEFAULT_BUILTIN};
 use water_scene::{Backend, BodyWater, UnknownBackend, UnknownBodyWater};
@@ -50,6 +53,23 @@ fn parse_gpu_backend(text: &str) -> Result<GpuBackend, String> {
     backend.gpu().ok_or_else(|| {
         format!("water render draws on the GPU: expected gpu or gpu-fragment, got {backend}")
     })
+}
+
+/// `--height-scale`: a number above 0 that f32 holds (parsed as f64 first, so that `1e308` is
+/// refused as written rather than read as an f32 infinity, and `1e-50` rather than as 0).
+fn parse_height_scale(text: &str) -> Result<f32, String> {
+    let scale: f64 = text
+        .parse()
+        .map_err(|_| "expected a number above 0".to_owned())?;
+    let narrow = scale as f32;
+    if !(narrow.is_finite() && narrow > 0.0) {
+        return Err(format!(
+            "expected a number from {:e} to {:e}",
+            f32::from_bits(1),
+            f32::MAX
+        ));
+    }
+    Ok(narrow)
 }
 
 /// `WIDTHxHEIGHT`.
@@ -147,7 +167,7 @@ enum Command {
         size: (u32, u32),
         /// Drawn metres per metre of wave (default: waves drawn at 3% of the water's size; true
         /// scale for a scenario drawn at sea: with an ocean, or with cascades).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_height_scale)]
         height_scale: Option<f32>,
         /// No progress lines.
         #[arg(long)]
@@ -281,7 +301,7 @@ enum BenchWhat {
     /// second it allows a plain step (bandwidth / 12 bytes); one JSON line.
     #[command(allow_negative_numbers = true)]
     Roofline {
-        /// Array edge, cells.
+        /// Array edge, cells: 1 to 65536.
         #[arg(long)]
         size: usize,
         /// Passes to time.
@@ -335,7 +355,7 @@ enum BenchWhat {
     /// Steps an N x N grid and prints one JSON line.
     #[command(allow_negative_numbers = true)]
     Grid {
-        /// Grid edge, cells: 3 to 65536.
+        /// Grid edge, cells: 3 to 32768.
         #[arg(long)]
         size: usize,
         /// Steps to time: 1 or more.
@@ -363,8 +383,14 @@ enum BenchWhat {
         /// Time separate single steps instead of one multi-step run.
         #[arg(long)]
         single_step: bool,
-        /// Temporal blocking of the multi-step run: auto blocks grids larger than the caches.
-        #[arg(long, value_enum, default_value = "auto")]
+        /// Temporal blocking of the multi-step run: auto blocks grids larger than the caches
+        /// (not with --single-step, whose steps are each their own run).
+        #[arg(
+            long,
+            value_enum,
+            default_value = "auto",
+            conflicts_with = "single_step"
+        )]
         blocking: BlockingArg,
         /// How the GPU grid stores its cells; with f16 the line also reports its error against
         /// f32 after the same steps.
@@ -448,10 +474,13 @@ fn whole_number_refusal(e: &clap::Error) -> Option<String> {
 fn option_range(long: &str) -> Option<String> {
     use clap::CommandFactory;
     let mut command = Cli::command();
+    // Subcommands are the leading words (no command takes options before its subcommand), so
+    // the walk stops at the first other word: a value spelled like a subcommand is not one.
     // `args_os`: a path that is not UTF-8 is no subcommand's name, and must not panic here.
     for word in std::env::args_os().skip(1) {
-        if let Some(sub) = word.to_str().and_then(|w| command.find_subcommand(w)) {
-            command = sub.clone();
+        match word.to_str().and_then(|w| command.find_subcommand(w)) {
+            Some(sub) => command = sub.clone(),
+            None => break,
         }
     }
     let arg = command
@@ -727,6 +756,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     storage,
                 },
         } => {
+            // A square grid: its side is also held to the cells' limit.
+            let largest = MAX_GRID_CELLS.isqrt().min(MAX_GRID_DIM);
+            if !(MIN_GRID_DIM..=largest).contains(&size) {
+                return Err(Failure::Message(format!(
+                    "--size {size} is out of range: expected {MIN_GRID_DIM} to {largest}"
+                )));
+            }
             let model = match (model, depth) {
                 (ModelArg::Wave, Some(d)) => {
                     return Err(Failure::Message(format!(

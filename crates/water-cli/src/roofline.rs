@@ -32,16 +32,31 @@ pub struct Roofline {
     pub roofline_gcells_per_s: f64,
 }
 
+/// The largest `--size`: the grid benches' largest edge
+/// ([`water_core::MAX_GRID_DIM`]), three arrays of 16 GiB each.
+pub const MAX_SIZE: usize = water_core::MAX_GRID_DIM;
+
 /// Runs `c[i] = a[i] + b[i]` over three `size x size` f32 arrays `passes` times on `threads`
 /// threads (one contiguous band per thread, as the stepper splits rows).
 ///
 /// # Errors
-/// A message when the pool cannot start or the sizes are zero.
+/// A message naming the option when `size` is outside 1 to [`MAX_SIZE`], `passes` or `threads`
+/// is 0, the three arrays need more memory than the machine has, or the pool cannot start.
 pub fn measure(size: usize, passes: usize, threads: usize) -> Result<Roofline, String> {
-    if size == 0 || passes == 0 || threads == 0 {
-        return Err("--size, --passes and --threads must be at least 1".into());
+    if !(1..=MAX_SIZE).contains(&size) {
+        return Err(format!(
+            "--size {size} is out of range: expected 1 to {MAX_SIZE}"
+        ));
     }
-    let cells = size.checked_mul(size).ok_or("size overflows")?;
+    if passes == 0 || threads == 0 {
+        return Err("--passes and --threads must be at least 1".into());
+    }
+    let cells = size * size;
+    crate::limits::check_memory(
+        &format!("three arrays of {size} x {size} f32"),
+        (cells as u64).saturating_mul(BYTES_PER_CELL as u64),
+    )
+    .map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

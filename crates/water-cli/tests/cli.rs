@@ -217,7 +217,7 @@ fn bench_grid_prints_one_json_line_with_the_agreed_fields() {
         assert_eq!(v["blocked"], true, "{text}");
     }
     let err = failure(&["bench", "grid", "--size", "1", "--steps", "10"]);
-    assert!(err.contains("width"), "{err}");
+    assert!(err.contains("--size 1 is out of range"), "{err}");
 }
 
 /// `--model dispersive` times the spectral step in the FFTW peer's setting and says so; what the
@@ -295,7 +295,31 @@ fn bench_roofline_reports_bandwidth_and_the_cells_it_allows() {
         "12 bytes per cell"
     );
     assert_eq!(v["cells"], 512 * 512);
-    failure(&["bench", "roofline", "--size", "0"]);
+    for size in ["0", "100000"] {
+        let e = failure(&["bench", "roofline", "--size", size]);
+        assert_eq!(
+            e,
+            format!("error: --size {size} is out of range: expected 1 to 65536\n")
+        );
+    }
+}
+
+/// Arrays past the memory allowed are one line naming the bytes, not an abort with a backtrace
+/// (`--size 16384`: three arrays of 1 GiB, under a 2 GB address-space limit).
+#[test]
+fn bench_roofline_past_the_memory_allowed_is_one_line_not_an_abort() {
+    let script = format!(
+        "ulimit -v 2000000 && exec {} bench roofline --size 16384 --passes 1 --threads 1",
+        env!("CARGO_BIN_EXE_water")
+    );
+    let res = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .expect("bash");
+    assert_eq!(res.status.code(), Some(1));
+    let e = stderr(&res);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("16384 x 16384") && e.contains("GiB"), "{e}");
 }
 
 const SPHERE: &str = r#"steps = 50
@@ -406,5 +430,54 @@ fn compare_names_what_the_fragment_backend_refuses_without_an_adapter() {
         let stderr = stderr(&out);
         assert!(stderr.contains(reason), "{scenario:?}: {stderr}");
         assert!(!stderr.contains("adapter"), "{scenario:?}: {stderr}");
+    }
+}
+
+/// `--blocking` shapes the multi-step run that `--single-step` replaces: asked together, the
+/// command is refused, not run with the blocking dropped (it reported `"blocked": false`).
+#[test]
+fn bench_grid_refuses_blocking_with_single_steps() {
+    let out = water(&bench_grid_args(
+        "32",
+        "1",
+        &["--single-step", "--blocking", "always"],
+    ));
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.contains("--blocking")
+            && e.contains("cannot be used with")
+            && e.contains("--single-step"),
+        "{e}"
+    );
+}
+
+/// `bench grid --size` is refused by the option's name with the range its help states, which
+/// holds the square to the grid's cell limit (65536 passed the help's old range and was then
+/// refused as a grid of too many cells; 0 was named as a grid width).
+#[test]
+fn bench_grid_size_names_the_square_it_can_step() {
+    for size in ["0", "2", "32769", "65536"] {
+        let e = failure(&bench_grid_args(size, "1", &[]));
+        assert_eq!(
+            e,
+            format!("error: --size {size} is out of range: expected 3 to 32768\n")
+        );
+    }
+}
+
+/// `render --height-scale` past what f32 holds is refused as written, before any device is
+/// looked for (1e308 was read as an f32 infinity and refused as "inf", 1e-50 as 0).
+#[test]
+fn render_height_scale_is_refused_as_written() {
+    for value in ["1e308", "1e-50", "0", "-2", "nan"] {
+        let out = water(&["render", "--height-scale", value]);
+        assert_eq!(out.status.code(), Some(2), "{value}");
+        let e = stderr(&out);
+        assert!(
+            e.contains(&format!("'{value}'"))
+                && e.contains("expected a number from 1e-45 to 3.4028235e38"),
+            "{value}: {e}"
+        );
     }
 }

@@ -393,7 +393,7 @@ fn a_whole_number_option_names_its_range() {
                 "--steps",
                 "1",
             ][..],
-            "--size takes a whole number from 3 to 65536, got '99999999999999999999'",
+            "--size takes a whole number from 3 to 32768, got '99999999999999999999'",
         ),
         (
             &["bench", "grid", "--size", "32", "--steps", "ten"][..],

@@ -63,7 +63,8 @@ impl Depth {
     /// [`MAX_DEPTH`]; [`WaterError::NotPositive`] when no cell is wet.
     pub fn from_cells(size: GridSize, metres: Vec<f32>) -> Result<Self> {
         size.check_len("depth map", metres.len())?;
-        let mut deepest = 0.0f32;
+        // From below every depth, so a map of land alone names its deepest cell, not 0.
+        let mut deepest = f32::NEG_INFINITY;
         for &d in &metres {
             finite("depth", f64::from(d))?;
             if f64::from(d) > MAX_DEPTH {
@@ -75,7 +76,10 @@ impl Depth {
             }
             deepest = deepest.max(d);
         }
-        positive("deepest depth", f64::from(deepest))?;
+        positive(
+            "the deepest cell's depth (cells at or below 0 m are land)",
+            f64::from(deepest),
+        )?;
         Ok(Self {
             size,
             metres,

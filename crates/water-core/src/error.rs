@@ -236,8 +236,8 @@ pub enum WaterError {
     /// energy lies in waves the grid cannot hold (all of it, for a wind far too light).
     #[error(
         "the sea's peak wavelength, {peak_wavelength_m:?} m, is shorter than 2 cells of \
-         {cell_size} m: its waves are too short to hold; raise wind_speed or fetch, or use cells \
-         of at most {max_cell_size:?} m"
+         {cell_size} m: its waves are too short to hold; raise wind_speed (or, for jonswap and \
+         tma, fetch), or use cells of at most {max_cell_size:?} m"
     )]
     OceanPeakUnresolved {
         /// The spectrum's peak wavelength, m.
@@ -249,7 +249,9 @@ pub enum WaterError {
     },
     /// An ambient sea whose wavelengths span more than its tiles can hold.
     #[error(
-        "an ambient sea from {longest_m} m waves (8 peak wavelengths) down to {shortest_m} m          (2 cells of {cell_size} m) needs more than {max_tiles} tiles; use cells of at least          {min_cell_size} m"
+        "an ambient sea from {longest_m} m waves (8 peak wavelengths) down to {shortest_m} m \
+         (2 cells of {cell_size} m) needs more than {max_tiles} tiles; use cells of at least \
+         {min_cell_size} m"
     )]
     OceanBandTooWide {
         /// The longest wavelength the sea must hold, m.

@@ -241,6 +241,27 @@ impl Impulse {
         self.shape
     }
 
+    /// Whether the impulse covers any cell of a grid of `size` ([`Impulse::for_each_cell`]
+    /// without land or edges left out): false for one that lies wholly beyond the grid, which
+    /// lands nowhere on it.
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use water_core::{GridSize, Impulse, ImpulseShape};
+    /// let size = GridSize::new(16, 16)?;
+    /// let near = Impulse::new(Vec2::new(18.0, 8.0), 3.0, 0.1, ImpulseShape::Cosine)?;
+    /// let far = Impulse::new(Vec2::new(19.0, 8.0), 3.0, 0.1, ImpulseShape::Cosine)?;
+    /// assert!(near.reaches(size)); // cell 15 lies 3 cells from its centre
+    /// assert!(!far.reaches(size));
+    /// # Ok::<(), water_core::WaterError>(())
+    /// ```
+    #[must_use]
+    pub fn reaches(&self, size: GridSize) -> bool {
+        let mut covered = false;
+        self.for_each_cell(size, false, None, |_, _| covered = true);
+        covered
+    }
+
     /// Calls `add(index, amount)` for every covered cell, in row-major order.
     ///
     /// Only cells that can hold water take part: with `interior_only` the edge cells are skipped

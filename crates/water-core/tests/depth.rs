@@ -292,3 +292,18 @@ fn stability_is_checked_for_the_deepest_cell() {
     let bad = WaveParams::shallow_water(0.1, &depth, f64::NAN, 0.001, Damping::NONE);
     assert!(bad.unwrap_err().to_string().contains("gravity"));
 }
+
+/// A map with no wet cell is refused naming its deepest cell's depth (it said 0 for a map of
+/// -5 m everywhere, a value no cell held).
+#[test]
+fn a_map_of_land_alone_is_refused_naming_its_deepest_cell() {
+    let size = GridSize::new(4, 3).expect("size");
+    let mut metres = vec![-5.0f32; size.cells()];
+    metres[7] = -0.5;
+    let e = Depth::from_cells(size, metres).expect_err("no water");
+    assert!(
+        matches!(e, WaterError::NotPositive { value, .. } if value == -0.5),
+        "{e}"
+    );
+    assert!(e.to_string().contains("at or below 0 m are land"), "{e}");
+}

@@ -118,6 +118,22 @@ impl RgbaImage {
         &self.pixels
     }
 
+    /// The RGB bytes of every pixel, alpha left out, rows from the top: what the
+    /// [`crate::picture_check`] verdicts read.
+    ///
+    /// ```
+    /// let image = water_render::RgbaImage::new(2, 1, vec![1, 2, 3, 255, 4, 5, 6, 255])?;
+    /// assert_eq!(image.rgb(), [1, 2, 3, 4, 5, 6]);
+    /// # Ok::<(), water_gpu::GpuError>(())
+    /// ```
+    #[must_use]
+    pub fn rgb(&self) -> Vec<u8> {
+        self.pixels
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect()
+    }
+
     /// The RGBA bytes of pixel `(x, y)`.
     ///
     /// # Panics

@@ -150,6 +150,32 @@ pub enum SceneError {
         /// The body.
         name: String,
     },
+    /// A scenario's impulse landed on no cell: by its step the grid that follows the
+    /// scenario's `[focus]` (and every cascade) had moved away from it.
+    #[error(
+        "the impulse at cell ({x}, {y}) of the world, radius {radius} cells, timed for step \
+         {step}, landed on no cell: the grid following [focus] then had its corner at cell \
+         ({corner_x}, {corner_y}) and spans {width} x {height} cells; time the impulse for a \
+         step when the grid lies over it"
+    )]
+    ImpulseMissed {
+        /// The step it was timed for.
+        step: u64,
+        /// Its centre, world cells of the finest grid.
+        x: f32,
+        /// Its centre, world cells of the finest grid.
+        y: f32,
+        /// Its radius, cells of the finest grid.
+        radius: f32,
+        /// The grid's corner when it landed, world cells.
+        corner_x: i64,
+        /// The grid's corner when it landed, world cells.
+        corner_y: i64,
+        /// The grid's width, cells.
+        width: usize,
+        /// The grid's height, cells.
+        height: usize,
+    },
     /// A trajectory sink failed to take a row.
     #[error("recording trajectories: {0}")]
     Record(#[from] std::io::Error),

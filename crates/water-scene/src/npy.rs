@@ -83,19 +83,39 @@ pub fn read_raw(bytes: &[u8]) -> io::Result<(String, Vec<usize>, &[u8])> {
     let len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
     let header = std::str::from_utf8(bytes.get(10..10 + len).ok_or_else(|| bad("short"))?)
         .map_err(|_| bad("header is not UTF-8"))?;
-    let field = |key: &str| {
-        let start = header.find(key).ok_or_else(|| bad("missing key"))? + key.len();
-        Ok::<&str, io::Error>(&header[start..])
+    // The header is one Python dict, `{...}`, padded with spaces and ended by a newline.
+    let dict = header.trim_end();
+    if !(dict.starts_with('{') && dict.ends_with('}')) {
+        return Err(bad("header is not a dict: it must read {'descr': ..., \
+             'fortran_order': ..., 'shape': (...), }"));
+    }
+    // What follows `'name': ` and `opening` in the dict.
+    let field = |name: &str, opening: &str| {
+        let key = format!("'{name}': {opening}");
+        let start = dict
+            .find(&key)
+            .ok_or_else(|| bad(&format!("header has no '{name}' key")))?;
+        Ok::<&str, io::Error>(&dict[start + key.len()..])
     };
-    let descr = field("'descr': '")?;
+    let descr = field("descr", "'")?;
     let descr = descr[..descr.find('\'').ok_or_else(|| bad("descr"))?].to_owned();
-    let shape = field("'shape': (")?;
+    let order = field("fortran_order", "")?;
+    if !(order.starts_with("False") || order.starts_with("True")) {
+        return Err(bad("fortran_order is neither True nor False"));
+    }
+    let shape = field("shape", "(")?;
     let shape = &shape[..shape.find(')').ok_or_else(|| bad("shape"))?];
     let shape = shape
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<usize>().map_err(|_| bad("shape value")))
+        .map(|s| {
+            s.parse::<usize>().map_err(|_| {
+                bad(&format!(
+                    "shape value {s:?} is not a whole number of 0 or more"
+                ))
+            })
+        })
         .collect::<io::Result<Vec<_>>>()?;
     Ok((descr, shape, &bytes[10 + len..]))
 }
@@ -254,5 +274,45 @@ mod tests {
         let ints = encode(&[1i16, 2, 3, 4, 5, 6], &[2, 3]);
         let wrong = read_f32_grid(&ints, "map", 3, 2).expect_err("dtype");
         assert!(wrong.to_string().contains("'<f4'"), "{wrong}");
+    }
+
+    /// A header that is not the dict numpy writes is refused, naming what is wrong: one never
+    /// closed (it was taken as long as its keys could be found), one without a key, a shape
+    /// that is not whole numbers.
+    #[test]
+    fn a_header_that_is_not_numpys_dict_is_refused_by_what_is_wrong() {
+        let with_header = |text: &str| {
+            let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+            bytes.extend_from_slice(&(text.len() as u16).to_le_bytes());
+            bytes.extend_from_slice(text.as_bytes());
+            bytes.extend_from_slice(&[0; 8]);
+            bytes
+        };
+        for (header, why) in [
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), \n",
+                "header is not a dict",
+            ),
+            ("hello\n", "header is not a dict"),
+            (
+                "{'descr': '<f4', 'shape': (1, 2), }\n",
+                "header has no 'fortran_order' key",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': Maybe, 'shape': (1, 2), }\n",
+                "fortran_order is neither True nor False",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 2), }\n",
+                "shape value \"-1\" is not a whole number of 0 or more",
+            ),
+        ] {
+            let e = read_raw(&with_header(header)).expect_err(header);
+            assert!(e.to_string().starts_with(why), "{header}: {e}");
+        }
+        let fine = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }   \n";
+        let bytes = with_header(fine);
+        let (_, shape, payload) = read_raw(&bytes).expect("numpy's own");
+        assert_eq!((shape, payload.len()), (vec![1, 2], 8));
     }
 }

@@ -52,6 +52,7 @@ mod cascade_land;
 mod cascades;
 mod foam;
 mod focus;
+mod impulse_landing;
 mod masks;
 mod nested_water;
 mod surface_queries;
@@ -159,6 +160,8 @@ pub struct Scene {
     clock: FixedStepClock,
     step: u64,
     pending: Vec<Impulse>,
+    /// Impulses that landed on no cell of any grid ([`Scene::impulses_missed`]).
+    impulses_missed: u64,
     events: Vec<SceneEvent>,
     /// Split and classic heights as one f32 field, reused every step.
     heights: Vec<f32>,
@@ -257,6 +260,7 @@ impl Scene {
             clock: FixedStepClock::new(spec.params.dt())?,
             step: 0,
             pending: Vec::new(),
+            impulses_missed: 0,
             events: Vec::new(),
             heights: Vec::new(),
             times: StepTimes::default(),
@@ -427,7 +431,9 @@ impl Scene {
 
     /// Queues an impulse: it lands on the water just before the next step. Its centre is in
     /// world cells (the grid's own while its corner is at the world's origin): where the grid
-    /// has moved ([`Scene::set_focus`]), it lands on the cells of the grid it covers then.
+    /// has moved ([`Scene::set_focus`]), it lands on the cells of the grid it covers then. One
+    /// that covers no cell of the grid or of a cascade then makes no wave and is counted by
+    /// [`Scene::impulses_missed`].
     pub fn add_impulse(&mut self, impulse: Impulse) {
         self.pending.push(impulse);
     }
@@ -619,20 +625,6 @@ impl Scene {
 
     fn cell_size(&self) -> f32 {
         self.spec.params.cell_size() as f32
-    }
-
-    /// Lands the queued impulses on the water; whether there were any.
-    fn land_impulses(&mut self) -> Result<bool, SceneError> {
-        let pending = std::mem::take(&mut self.pending);
-        // Queued in world cells; the grid's cells are offset by its origin.
-        let origin = -self.following.window.origin_cells().as_vec2();
-        for impulse in &pending {
-            self.water.add_impulse(&impulse.moved_by(origin)?)?;
-        }
-        if let Some(cascades) = &mut self.cascades {
-            cascades.land(&pending)?;
-        }
-        Ok(!pending.is_empty())
     }
 
     /// Moves every body one step on the current water (in parallel), towed bodies held to

@@ -12,6 +12,10 @@ fn parse(extra: &str, foam: &str) -> Result<Scenario, String> {
     // "DEPTH" puts the grid over 0.4 m of water (the waves' speed then follows from it).
     let grid = match extra {
         "DEPTH" => GRID.replace("wave_speed = 2.0", "depth = 0.4"),
+        // The dispersive model over a uniform 3 m: the depth lives in its relation.
+        "DISPERSIVE DEPTH" => {
+            GRID.replace("wave_speed = 2.0", "model = \"dispersive\"\ndepth = 3.0")
+        }
         _ => format!("{GRID}{extra}"),
     };
     Scenario::parse("foam.toml", &format!("{grid}[foam]\n{foam}")).map_err(|e| e.to_string())
@@ -93,6 +97,14 @@ fn every_mistake_is_refused_at_its_line() {
             "half_life = 2.0\nshore_depth = 0.5\n",
             11,
             "foam shore_depth = 0.5 m needs the grid's `depth` or `depth_map`",
+        ),
+        // Said when the file is read (the scene refused it at its first step, naming an API
+        // call).
+        (
+            "DISPERSIVE DEPTH",
+            "half_life = 2.0\nshore_depth = 0.5\n",
+            12,
+            "foam shore_depth = 0.5 m needs a `depth_map` with model = \"dispersive\"",
         ),
         (
             "DEPTH",

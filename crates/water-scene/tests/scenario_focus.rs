@@ -75,19 +75,48 @@ fn every_mistake_is_refused_at_its_line() {
     refused("camera = 1\n", key, "unknown field `camera`");
 }
 
-/// The grid's corner is kept in whole cells, at most 1e12 from the origin: a route past that
-/// is refused at its line, not at the step that would reach it.
+/// Positions are f32: a route farther out than 10 km, where neighbouring f32 values lie more
+/// than 1 mm apart, is refused at its line naming the limit (at 1e9 m the sea the grid sampled
+/// came out as one value, and a body's steps rounded away).
 #[test]
-fn a_path_the_grid_cannot_follow_is_refused() {
-    let text = "steps = 4\n[grid]\nwidth = 16\nheight = 16\ncell_size = 0.0005\nwave_speed = 0.1\ndt = 0.001\n[focus]\npath = [[0.0, 0.0], [9e8, 0.0]]\nspeed = 1.0\n";
-    let e = Scenario::parse("far.toml", text)
-        .expect_err("too far")
+fn a_path_past_ten_kilometres_is_refused() {
+    refused(
+        "path = [[0.0, 0.0], [10001.0, 0.0]]\nspeed = 1.0\n",
+        FOCUS_LINE + 1,
+        "path point must be within [-1e4, 1e4] m, got 10001.0",
+    );
+    parse("path = [[0.0, 0.0], [10000.0, 0.0]]\nspeed = 1.0\n").expect("10 km is within");
+    let far_boat = BOAT.replace("[16.0, 8.0, 0.0]", "[16.0, 1e5, 0.0]");
+    let e = Scenario::parse("sail.toml", &format!("{GRID}{far_boat}"))
+        .expect_err("past 10 km")
         .to_string();
-    assert!(e.starts_with("far.toml:9:"), "{e}");
     assert!(
-        e.contains("lies more than 1e12 cells of 0.0005 m from the origin"),
+        e.contains("position must be within [-1e4, 1e4] m, got 100000.0"),
         "{e}"
     );
+}
+
+/// A grid that moves takes its edges along: a wall or a wrap there would reflect or wrap
+/// waves at a line that is not in the world. `[focus]` is refused at its table without
+/// absorbing edges.
+#[test]
+fn a_focus_needs_absorbing_edges() {
+    for boundary in ["reflective", "periodic", "fixed"] {
+        let grid = GRID.replace("\"absorbing\"", &format!("\"{boundary}\""));
+        let e = Scenario::parse(
+            "sail.toml",
+            &format!("{grid}{BOAT}[focus]\nfollow = \"boat\"\n"),
+        )
+        .expect_err(boundary)
+        .to_string();
+        assert!(e.starts_with(&format!("sail.toml:{FOCUS_LINE}:")), "{e}");
+        assert!(
+            e.contains(&format!(
+                "give [grid] boundary = \"absorbing\", not \"{boundary}\""
+            )),
+            "{e}"
+        );
+    }
 }
 
 #[test]
@@ -158,4 +187,42 @@ fn the_grid_follows_a_towed_boat() {
         );
     }
     assert!(scene.window_origin().x > 5.0, "moved with the boat");
+}
+
+/// An impulse the following grid has left behind by its step lands on no cell: the run stops
+/// there naming it and where the grid was (it was dropped without a word), while the same
+/// impulse timed for a step when the grid still lies over it lands.
+#[test]
+fn an_impulse_the_grid_has_left_is_named_not_dropped() {
+    // The focus goes 20 m (40 cells) a second along x: by step 15 (0.75 s) the grid's corner
+    // is 30 cells on, 16 cells past the impulse's far rim (cell 14).
+    let text = |step: u64| {
+        format!(
+            "{GRID}[focus]\npath = [[16.0, 8.0], [516.0, 8.0]]\nspeed = 20.0\n\
+             [[impulse]]\nx = 10.0\ny = 16.0\nradius = 4.0\namplitude = 0.1\nstep = {step}\n"
+        )
+    };
+    let s = Scenario::parse("sail.toml", &text(15)).expect("parses");
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    let e = ScenarioRun::new(&s)
+        .advance_to(&mut scene, s.steps, None, |_| {})
+        .expect_err("missed")
+        .to_string();
+    assert_eq!(scene.impulses_missed(), 1);
+    assert_eq!(
+        scene.steps_taken(),
+        16,
+        "stopped after the step it missed in"
+    );
+    assert!(
+        e.contains("the impulse at cell (10, 16) of the world, radius 4 cells, timed for step 15, landed on no cell")
+            && e.contains("corner at cell (30, 0)"),
+        "{e}"
+    );
+    let s = Scenario::parse("sail.toml", &text(2)).expect("parses");
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    ScenarioRun::new(&s)
+        .advance_to(&mut scene, s.steps, None, |_| {})
+        .expect("lands while the grid is over it");
+    assert_eq!(scene.impulses_missed(), 0);
 }

@@ -100,14 +100,6 @@ fn draw_from(
     target.read().expect("readback")
 }
 
-fn rgb(image: &RgbaImage) -> Vec<u8> {
-    image
-        .pixels()
-        .chunks_exact(4)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect()
-}
-
 /// The interactive grid of these pictures: 96 x 96 cells of 0.5 m with absorbing edges, its
 /// corner at (-24, 20) m (x in [-24, 24] m, y in [20, 68] m), after `ripples` and `steps`
 /// steps on the compute backend.
@@ -148,14 +140,14 @@ fn the_sea_reaches_the_horizon_under_a_sky() {
     let gpu = gpu_or_return!("the_sea_reaches_the_horizon_under_a_sky");
     let sea = sea(&gpu);
     let horizon = horizon_row(&camera());
-    let picture = rgb(&draw(&gpu, &sea, 10.0, style(), None));
+    let picture = draw(&gpu, &sea, 10.0, style(), None).rgb();
     let reason = horizon_reason(&picture, WIDTH as usize, horizon, MARGIN);
     assert!(reason.is_none(), "{}", reason.unwrap_or_default());
 
     let mut short = style();
     short.layout.rings = 2;
     short.layout.skirt = 1.0;
-    let picture = rgb(&draw(&gpu, &sea, 10.0, short, None));
+    let picture = draw(&gpu, &sea, 10.0, short, None).rgb();
     let reason = horizon_reason(&picture, WIDTH as usize, horizon, MARGIN);
     assert!(
         reason.is_some(),
@@ -169,8 +161,8 @@ fn the_sea_reaches_the_horizon_under_a_sky() {
 fn a_later_frame_differs_from_the_first() {
     let gpu = gpu_or_return!("a_later_frame_differs_from_the_first");
     let sea = sea(&gpu);
-    let first = rgb(&draw(&gpu, &sea, 0.0, style(), None));
-    let later = rgb(&draw(&gpu, &sea, 3.0, style(), None));
+    let first = draw(&gpu, &sea, 0.0, style(), None).rgb();
+    let later = draw(&gpu, &sea, 3.0, style(), None).rgb();
     let reason = unchanged_reason(&first, &later);
     assert!(reason.is_none(), "{}", reason.unwrap_or_default());
 }
@@ -184,28 +176,30 @@ fn the_grid_adds_its_waves_and_nothing_where_it_is_still() {
     let sea = sea(&gpu);
     let mut still = grid_water(&gpu, &[], 40);
     let mut rippled = grid_water(&gpu, &[cosine_impulse(48.0, 48.0, 8.0, 0.6)], 40);
-    let open = rgb(&draw(&gpu, &sea, 4.0, style(), None));
+    let open = draw(&gpu, &sea, 4.0, style(), None).rgb();
     let still_surface = still.update_normal_height().expect("surface").clone();
-    let with_still = rgb(&draw(
+    let with_still = draw(
         &gpu,
         &sea,
         4.0,
         style(),
         Some(placed(&still_surface, None, None)),
-    ));
+    )
+    .rgb();
     assert!(
         open == with_still,
         "still grid water changed the picture by {:.3} levels on average",
         mean_change(&open, &with_still)
     );
     let rippled_surface = rippled.update_normal_height().expect("surface").clone();
-    let with_ripples = rgb(&draw(
+    let with_ripples = draw(
         &gpu,
         &sea,
         4.0,
         style(),
         Some(placed(&rippled_surface, None, None)),
-    ));
+    )
+    .rgb();
     let reason = unchanged_reason(&open, &with_ripples);
     assert!(
         reason.is_none(),
@@ -293,22 +287,17 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
     let mut still = grid_water(&gpu, &[], 1);
     let surface = still.update_normal_height().expect("surface").clone();
     let mut foam = FoamTexture::new(&gpu.device, size);
-    let no_foam = rgb(&draw(
-        &gpu,
-        &sea,
-        4.0,
-        style(),
-        Some(placed(&surface, None, None)),
-    ));
+    let no_foam = draw(&gpu, &sea, 4.0, style(), Some(placed(&surface, None, None))).rgb();
     foam.write(&gpu.queue, &vec![0.0; size.cells()])
         .expect("write");
-    let clear = rgb(&draw(
+    let clear = draw(
         &gpu,
         &sea,
         4.0,
         style(),
         Some(placed(&surface, Some(&foam), None)),
-    ));
+    )
+    .rgb();
     assert!(
         clear == no_foam,
         "no coverage changed the picture by {:.3} levels on average",
@@ -320,13 +309,14 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
     coverage[0] = f32::NAN;
     coverage[1] = 7.0;
     foam.write(&gpu.queue, &coverage).expect("write");
-    let white = rgb(&draw(
+    let white = draw(
         &gpu,
         &sea,
         4.0,
         style(),
         Some(placed(&surface, Some(&foam), None)),
-    ));
+    )
+    .rgb();
     let (changed, brighter) = brighter_where_changed(&no_foam, &white);
     assert!(changed > 2000, "the covered grid changed {changed} pixels");
     assert!(
@@ -338,14 +328,14 @@ fn foam_draws_white_where_the_grid_and_the_sea_have_it() {
         foam_jacobian: threshold,
         ..style()
     };
-    let open = rgb(&draw(&gpu, &sea, 4.0, breaking(None), None));
-    let none_fold = rgb(&draw(&gpu, &sea, 4.0, breaking(Some(-1.0)), None));
+    let open = draw(&gpu, &sea, 4.0, breaking(None), None).rgb();
+    let none_fold = draw(&gpu, &sea, 4.0, breaking(Some(-1.0)), None).rgb();
     assert!(
         none_fold == open,
         "foam at -1 changed the picture by {:.3} levels on average",
         mean_change(&open, &none_fold)
     );
-    let crests = rgb(&draw(&gpu, &sea, 4.0, breaking(Some(1.0)), None));
+    let crests = draw(&gpu, &sea, 4.0, breaking(Some(1.0)), None).rgb();
     let (changed, brighter) = brighter_where_changed(&open, &crests);
     assert!(changed > 2000, "the sea's foam changed {changed} pixels");
     // Foam over the sun's glint may be darker than the glint.
@@ -414,13 +404,14 @@ fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
         texture
     };
     let frame = |around: Option<&CpuSurfaceTexture>| {
-        rgb(&draw(
+        draw(
             &gpu,
             &sea,
             4.0,
             style(),
             Some(placed(&surface, None, around)),
-        ))
+        )
+        .rgb()
     };
     let alone = frame(None);
     let flat = around(None);

@@ -128,5 +128,8 @@ mod tests {
             .expect_err("too wide")
             .to_string();
         assert!(e.contains("use cells of at least"), "{e}");
+        // One line with single spaces (the message's source lines once ran into it with their
+        // indentation).
+        assert!(!e.contains("  ") && !e.contains('\n'), "{e}");
     }
 }

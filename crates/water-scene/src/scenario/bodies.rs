@@ -161,8 +161,8 @@ pub(crate) fn parse(
     Ok((contacts, bodies))
 }
 
-/// Refuses, at its `mass`, a body the water's step `dt` (s) is too long for under Earth's
-/// gravity (the scenario's scene): one so light for its size that its bob would need more than
+/// Refuses, at its `mass`, a body the water's step `dt` (s) is too long for under the gravity of
+/// the scene a scenario builds ([`crate::scene::SceneSettings::default`]'s): one so light for its size that its bob would need more than
 /// [`water_buoyancy::MAX_SUBSTEPS`] substeps a step. Said here, at its line, not at its first
 /// step. A spin gained while running can still need more; the scene says so then.
 pub(crate) fn check_step_fits(
@@ -171,11 +171,9 @@ pub(crate) fn check_step_fits(
     dt: f64,
     at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
 ) -> Result<(), ScenarioError> {
+    let gravity = crate::scene::SceneSettings::default().gravity;
     for (body, written) in bodies.iter().zip(raw) {
-        if let Err(e) = body
-            .body
-            .substeps(dt as f32, &water_buoyancy::Gravity::EARTH)
-        {
+        if let Err(e) = body.body.substeps(dt as f32, &gravity) {
             return Err(at(
                 written.get_ref().mass.span(),
                 format!("body {:?}: {e}, or make it heavier", body.name),
@@ -200,8 +198,11 @@ pub const MAX_BODY_MASS: f64 = 1e12;
 /// at accelerations past any step (1e-30 kg half under water: 1e30 m/s^2), and their moments of
 /// inertia leave f32.
 pub const MIN_BODY_MASS: f64 = 1e-3;
-/// Largest |coordinate| of a position or path point, m: a million kilometres of f32 room.
-pub const MAX_COORDINATE: f64 = 1e9;
+/// Largest |coordinate| of a position or path point (a body's, a tow's or a focus's), m: ten
+/// kilometres. Positions are f32 in the water's frame; out there neighbouring f32 values lie
+/// 1 mm apart (at 1e6 m, 6 cm: a slow body's step rounded away to nothing, and the sea read at
+/// points that far apart came out in blocks).
+pub const MAX_COORDINATE: f64 = 1e4;
 /// Largest |velocity component| and tow speed, m/s: what `RigidBody::new` takes.
 pub const MAX_BODY_SPEED: f64 = water_buoyancy::MAX_BODY_SPEED as f64;
 /// Largest |force component|, N.

@@ -37,12 +37,22 @@ pub(super) struct RawFoam {
 /// The deepest shore, m.
 const MAX_SHORE_DEPTH: f64 = 1000.0;
 
+/// Why a grid has no depth in its cells for shore foam to be found in.
+pub(super) const NO_DEPTH: &str =
+    "needs the grid's `depth` or `depth_map` (shores are where the water grows shallow)";
+/// The same for the dispersive model with a uniform depth, which its relation holds.
+pub(super) const DEPTH_IN_THE_RELATION: &str =
+    "needs a `depth_map` with model = \"dispersive\": a uniform `depth` there sets the waves' \
+     speeds through their dispersion relation and puts no depth in the cells, where shores are \
+     found";
+
 /// The foam of `[foam]`, every value checked at its line; `ocean`: the scenario has a sea;
-/// `depth`: its grid has a depth; `bodies`: it has bodies (whose wakes foam). A `[foam]` that
-/// none of its sources can feed is refused: it would stay 0 everywhere.
+/// `no_cell_depth`: why its grid has no depth in its cells (`None`: it has one, a `depth`
+/// or a `depth_map`); `bodies`: it has bodies (whose wakes foam). A `[foam]` that none of its
+/// sources can feed is refused: it would stay 0 everywhere.
 pub(super) fn parse(
     raw: &Spanned<RawFoam>,
-    (ocean, depth, bodies): (bool, bool, bool),
+    (ocean, no_cell_depth, bodies): (bool, Option<&str>, bool),
     at: &dyn Fn(Span, String) -> ScenarioError,
 ) -> Result<FoamSettings, ScenarioError> {
     let f = raw.get_ref();
@@ -79,8 +89,8 @@ pub(super) fn parse(
         (None, true) => Some(DEFAULT_JACOBIAN_THRESHOLD),
         (None, false) => None,
     };
-    let shore_depth = match (&f.shore_depth, depth) {
-        (Some(d), true) => {
+    let shore_depth = match (&f.shore_depth, no_cell_depth) {
+        (Some(d), None) => {
             let metres = within(d, "shore_depth", 0.0, MAX_SHORE_DEPTH, " m")?;
             // The scene keeps depths in f32: one that rounds to 0 there is no shore.
             if metres as f32 <= 0.0 {
@@ -94,14 +104,10 @@ pub(super) fn parse(
             }
             Some(metres as f32)
         }
-        (Some(d), false) => {
+        (Some(d), Some(why)) => {
             return Err(at(
                 d.span(),
-                format!(
-                    "foam shore_depth = {:?} m needs the grid's `depth` or `depth_map` (shores \
-                     are where the water grows shallow)",
-                    d.get_ref()
-                ),
+                format!("foam shore_depth = {:?} m {why}", d.get_ref()),
             ))
         }
         (None, _) => None,

@@ -8,9 +8,8 @@
 
 use serde::Deserialize;
 use toml::Spanned;
-use water_core::MAX_WINDOW_ORIGIN_CELLS;
 
-use super::bodies::{tow_path, RawPath};
+use super::bodies::{tow_path, RawPath, MAX_COORDINATE};
 use super::ScenarioError;
 use crate::body::BodySpec;
 use crate::tow_path::TowPath;
@@ -34,15 +33,27 @@ pub enum ScenarioFocus {
     Path(TowPath),
 }
 
-/// The focus of `[focus]`, checked against the scenario's bodies, depth and cell size (m).
+/// The focus of `[focus]`, checked against the scenario's bodies, depth and edges.
 pub(super) fn parse(
     raw: &Spanned<RawFocus>,
     bodies: &[BodySpec],
-    depth_map: bool,
-    cell_size: f64,
+    (depth_map, boundary): (bool, water_core::Boundary),
     at: &dyn Fn(Span, String) -> ScenarioError,
 ) -> Result<ScenarioFocus, ScenarioError> {
     let f = raw.get_ref();
+    // A window's edges lie wherever it has moved to: waves must leave through them as through
+    // open sea. A wall or a wrap there would move with the grid, reflecting or wrapping waves
+    // at a line that is not in the world.
+    if boundary != water_core::Boundary::Absorbing {
+        return Err(at(
+            raw.span(),
+            format!(
+                "[focus] moves the grid through the world, so its edges must let waves out: \
+                 give [grid] boundary = \"absorbing\", not {:?}",
+                boundary.name()
+            ),
+        ));
+    }
     if depth_map {
         return Err(at(
             raw.span(),
@@ -91,21 +102,6 @@ pub(super) fn parse(
                     ),
                 ));
             }
-            // The grid's corner is kept in whole cells: a route it could not follow is refused
-            // here rather than at the step that reaches it.
-            if let Some(far) = route
-                .points()
-                .iter()
-                .find(|p| f64::from(p.abs().max_element()) / cell_size > MAX_WINDOW_ORIGIN_CELLS)
-            {
-                return Err(at(
-                    path.span(),
-                    format!(
-                        "focus path point {far} m lies more than {MAX_WINDOW_ORIGIN_CELLS:e} \
-                         cells of {cell_size} m from the origin: the grid cannot follow it there"
-                    ),
-                ));
-            }
             Ok(ScenarioFocus::Path(route))
         }
         (None, Some(path), None) => {
@@ -121,3 +117,9 @@ pub(super) fn parse(
         )),
     }
 }
+
+// The grid's corner is kept in whole cells, at most `MAX_WINDOW_ORIGIN_CELLS` from the origin:
+// every path point within `MAX_COORDINATE` lies well inside that on the finest cells allowed,
+// so every route a scenario can write can be followed.
+const _: () =
+    assert!(MAX_COORDINATE / water_core::CELL_SIZE_RANGE.0 < water_core::MAX_WINDOW_ORIGIN_CELLS);

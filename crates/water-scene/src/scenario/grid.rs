@@ -310,8 +310,7 @@ impl Scenario {
             Some(f) => Some(super::focus::parse(
                 f,
                 &bodies,
-                g.depth_map.is_some(),
-                params.cell_size(),
+                (g.depth_map.is_some(), boundary),
                 at,
             )?),
             None => None,
@@ -321,7 +320,12 @@ impl Scenario {
                 f,
                 (
                     ocean.is_some(),
-                    g.depth.is_some() || g.depth_map.is_some(),
+                    // The depth the scene is given per cell, where shores are found.
+                    match (&depth.depth, &g.depth) {
+                        (Some(_), _) => None,
+                        (None, Some(_)) => Some(super::foam::DEPTH_IN_THE_RELATION),
+                        (None, None) => Some(super::foam::NO_DEPTH),
+                    },
                     !bodies.is_empty(),
                 ),
                 at,

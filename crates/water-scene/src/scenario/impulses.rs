@@ -228,7 +228,10 @@ fn check_impulse(
         // its centre cell over the grid's; a `[focus]` may move both before the impulse lands,
         // as it may move the grid away from any impulse) has cells 2^k wide; it takes the
         // impulses whose radius spans CASCADE_IMPULSE_MIN_CELLS of them.
-        within(x, y, radius)
+        // On the grid: the cells the scene lands it on, by the same code (in f32, as it lands).
+        let on_grid = Impulse::new(Vec2::new(x as f32, y as f32), radius as f32, 1.0, shape)
+            .map_or_else(|_| within(x, y, radius), |probe| probe.reaches(size));
+        on_grid
             || (1..cascades).any(|k| {
                 let scale = f64::from(1u32 << k);
                 // Its corner, in its cells: the grid's centre cell's centre in its centre cell.

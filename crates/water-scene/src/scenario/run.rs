@@ -58,7 +58,8 @@ impl<'a> ScenarioRun<'a> {
     /// (the runs are then one step long).
     ///
     /// # Errors
-    /// What [`Scene::step_many`] and the sink report.
+    /// What [`Scene::step_many`] and the sink report; [`SceneError::ImpulseMissed`] for an
+    /// impulse that lands on no cell of a grid that follows a `[focus]` (it had moved away).
     pub fn advance_to(
         &mut self,
         scene: &mut Scene,
@@ -70,9 +71,26 @@ impl<'a> ScenarioRun<'a> {
         let until = until.min(self.scenario.steps);
         let mut step = scene.steps_taken();
         while step < until {
+            let first = self.next;
             while let Some(timed) = impulses.get(self.next).filter(|t| t.step <= step) {
                 scene.add_impulse(timed.impulse);
                 self.next += 1;
+            }
+            // A grid that follows a focus may have moved away from an impulse by its step
+            // (where the grid stays, the file's check that each reaches it holds).
+            if first < self.next && self.scenario.focus.is_some() {
+                // The step they land in alone, to say at once if one missed the grid.
+                let missed = scene.impulses_missed();
+                scene.step()?;
+                if let Some(trajectory) = trajectory.as_deref_mut() {
+                    scene.record(trajectory)?;
+                }
+                if scene.impulses_missed() > missed {
+                    return Err(missed_impulse(scene, &impulses[first..self.next], step));
+                }
+                step += 1;
+                on_step(step);
+                continue;
             }
             let run_end = impulses
                 .get(self.next)
@@ -90,6 +108,31 @@ impl<'a> ScenarioRun<'a> {
             on_step(step);
         }
         Ok(())
+    }
+}
+
+/// Why one of `landed`, the impulses timed for `step`, landed on no cell of `scene` in the step
+/// just taken: the first whose centre lies off the grid where it was then.
+fn missed_impulse(scene: &Scene, landed: &[super::TimedImpulse], step: u64) -> SceneError {
+    let corner = scene.window_origin_cells();
+    let size = scene.spec().size;
+    let off = landed
+        .iter()
+        .find(|t| {
+            t.impulse
+                .moved_by(-corner.as_vec2())
+                .is_ok_and(|moved| !moved.reaches(size))
+        })
+        .unwrap_or(&landed[0]);
+    SceneError::ImpulseMissed {
+        step,
+        x: off.impulse.centre().x,
+        y: off.impulse.centre().y,
+        radius: off.impulse.radius(),
+        corner_x: corner.x,
+        corner_y: corner.y,
+        width: size.width(),
+        height: size.height(),
     }
 }
 

@@ -529,12 +529,18 @@ fn step_level(level: &mut Cascade, bodies: &[SceneBody], step: u64) -> Result<bo
 impl SceneCascades {
     /// Lands `impulses` (world cells of the finest grid) in every cascade whose cells their
     /// radius spans at least [`CASCADE_IMPULSE_MIN_CELLS`] of, where each cascade is now: as
-    /// they land on the scene's grid, before the bodies read the water.
-    pub(super) fn land(&mut self, impulses: &[Impulse]) -> Result<(), SceneError> {
+    /// they land on the scene's grid, before the bodies read the water; sets `reached[i]` where
+    /// `impulses[i]` covered a cell of one.
+    pub(super) fn land(
+        &mut self,
+        impulses: &[Impulse],
+        reached: &mut [bool],
+    ) -> Result<(), SceneError> {
         for (k, level) in (1..).zip(self.levels.iter_mut()) {
             let scale = (1u32 << k) as f32;
             let origin = level.window.origin_cells().as_vec2();
-            for impulse in impulses {
+            let size = level.spec.size;
+            for (impulse, reached) in impulses.iter().zip(reached.iter_mut()) {
                 let radius = impulse.radius() / scale;
                 if radius < CASCADE_IMPULSE_MIN_CELLS {
                     continue;
@@ -548,6 +554,7 @@ impl SceneCascades {
                     impulse.shape(),
                 )?
                 .with_displacement(impulse.displacement());
+                *reached |= moved.reaches(size);
                 level.water.add_impulse(&moved)?;
             }
         }

@@ -9,15 +9,6 @@ use water_render::picture_check::{
     blank_reason, mean_change, picture_stats, unchanged_reason, PictureStats,
 };
 
-/// RGB8 pixels of an RGBA picture.
-fn rgb(image: &RgbaImage) -> Vec<u8> {
-    image
-        .pixels()
-        .chunks_exact(4)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect()
-}
-
 /// Writes `image` to `path` as an RGB PNG (folders made as needed), then checks it is not
 /// blank and, against `still` (the scene before any input), that its water moved. The picture
 /// is written either way, so a failed one can be looked at.
@@ -30,8 +21,8 @@ pub fn save_and_check(
     still: &RgbaImage,
     path: &Path,
 ) -> Result<(PictureStats, f64), DemoError> {
-    let rgb = rgb(image);
-    let first = self::rgb(still);
+    let rgb = image.rgb();
+    let first = still.rgb();
     let failed = |source| DemoError::Screenshot {
         path: path.to_owned(),
         source,
