@@ -62,6 +62,20 @@ fn a_depth_map_is_read_beside_the_scenario_and_its_dry_cells_are_land() {
     std::fs::write(&file, format!("{GRID}depth_map = \"wide.npy\"\n")).expect("write");
     let e = ScenarioFile::load(&file).expect_err("shape").to_string();
     assert!(e.contains("shape [16, 8]") && e.contains("[8, 16]"), "{e}");
+    // The file is named once (it was `depth_map "wide.npy": cannot read DIR/wide.npy:
+    // depth_map: shape ...`).
+    assert_eq!(e.matches("depth_map").count(), 1, "{e}");
+    assert!(!e.contains("cannot read"), "{e}");
+    // A cell the depth refuses is named by its place.
+    let mut holed = metres.clone();
+    holed[3 * 16 + 5] = f32::NAN;
+    std::fs::write(dir.join("bay.npy"), npy::encode(&holed, &[8, 16])).expect("write");
+    std::fs::write(&file, format!("{GRID}depth_map = \"bay.npy\"\n")).expect("write");
+    let e = ScenarioFile::load(&file).expect_err("NaN").to_string();
+    assert!(
+        e.contains("cell (x 5, y 3) holds NaN; every depth must be a finite number"),
+        "{e}"
+    );
     std::fs::write(&file, format!("{GRID}depth_map = \"missing.npy\"\n")).expect("write");
     let e = ScenarioFile::load(&file).expect_err("missing").to_string();
     assert!(

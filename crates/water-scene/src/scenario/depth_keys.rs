@@ -237,8 +237,29 @@ fn from_file(
             .join(name);
         // The header first, then only the bytes it promises: `/dev/zero` or a huge file is
         // refused before it is read.
-        crate::npy::read_f32_grid_file(&beside, "depth_map", size.width(), size.height())
-            .map_err(|e| fail(format!("cannot read {}: {e}", beside.display())))?
+        let path = beside.display().to_string();
+        crate::npy::read_f32_grid_file(&beside, &path, size.width(), size.height()).map_err(
+            |e| match e.kind() {
+                // The reader's own refusals name the file already.
+                std::io::ErrorKind::InvalidData | std::io::ErrorKind::InvalidInput => {
+                    fail(e.to_string())
+                }
+                _ => fail(format!("cannot read {path}: {e}")),
+            },
+        )?
     };
+    // A cell the depth refuses, by its place: a map has thousands.
+    let bad_cell = metres
+        .iter()
+        .position(|d| !(d.is_finite() && f64::from(*d) <= water_core::MAX_DEPTH));
+    if let Some(i) = bad_cell {
+        let (x, y) = (i % size.width(), i / size.width());
+        return Err(fail(format!(
+            "cell (x {x}, y {y}) holds {:?}; every depth must be a finite number of metres, at \
+             most {} (land at or below 0)",
+            metres[i],
+            water_core::MAX_DEPTH
+        )));
+    }
     Depth::from_cells(size, metres).map_err(|e| fail(e.to_string()))
 }
