@@ -370,3 +370,35 @@ fn huge_values_are_named_in_short() {
         assert!(e.len() < 200, "{} characters: {e}", e.len());
     }
 }
+
+/// A table written as the other kind is said as such at its header: `[[focus]]` for the one
+/// `[focus]`, `[impulse]` for one of many `[[impulse]]` (the parser said "invalid type: map,
+/// expected a string", "expected a sequence" or "expected a whole number").
+#[test]
+fn a_table_of_the_wrong_kind_is_named_as_such() {
+    refused(
+        &format!("{GRID}[[focus]]\nfollow = \"boat\"\n"),
+        9,
+        &["[focus] is one table: write [focus], not [[focus]]"],
+    );
+    refused(
+        &format!("{GRID}[[ocean]]  # a sea\nspectrum = \"jonswap\"\n"),
+        9,
+        &["[ocean] is one table: write [ocean], not [[ocean]]"],
+    );
+    refused(
+        &GRID.replace("[grid]", "[[grid]]"),
+        2,
+        &["[grid] is one table: write [grid], not [[grid]]"],
+    );
+    refused(
+        "steps = 2\n[[sphere]]\nlevel = 2\n",
+        2,
+        &["[sphere] is one table: write [sphere], not [[sphere]]"],
+    );
+    refused(
+        &format!("{GRID}[impulse]\nx = 3.0\ny = 3.0\nradius = 2.0\namplitude = 0.1\n"),
+        9,
+        &["a scenario may hold many [[impulse]] tables: write each as [[impulse]], not [impulse]"],
+    );
+}

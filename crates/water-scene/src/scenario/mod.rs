@@ -240,6 +240,9 @@ fn whole_number_range(key: &str) -> Option<String> {
 /// key has one (see `whole_number_range`); `expected f64` reads `expected a number`), and a
 /// number quoted in it is written short (`1e300`, not 301 digits).
 pub(crate) fn toml_message(text: &str, at: usize, message: &str) -> String {
+    if let Some(said) = table_kind_mistake(text, at, message) {
+        return said;
+    }
     let range = key_at(text, at).and_then(whole_number_range);
     let whole = range.as_ref().map_or_else(
         || "expected a whole number (0 or more)".to_owned(),
@@ -272,6 +275,35 @@ pub(crate) fn toml_message(text: &str, at: usize, message: &str) -> String {
         ),
     );
     one_line(&short_floats(&out))
+}
+
+/// The tables a scenario holds one of, and those it may hold many of.
+const ONE_TABLE: [&str; 6] = ["grid", "sphere", "ocean", "focus", "foam", "contacts"];
+const MANY_TABLES: [&str; 3] = ["body", "impulse", "land"];
+
+/// A table written as the other kind, said as such: `[[focus]]` for the one `[focus]`, or
+/// `[body]` for one of many `[[body]]` (the parser said "invalid type: map, expected a string"
+/// or "expected a sequence"), where the parser's refusal stands at that table's header.
+fn table_kind_mistake(text: &str, at: usize, message: &str) -> Option<String> {
+    if !message.starts_with("invalid type: map") {
+        return None;
+    }
+    let at = text.floor_char_boundary(at);
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next()?.trim();
+    let line = line.split('#').next()?.trim();
+    if let Some(name) = line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")) {
+        let name = name.trim();
+        return ONE_TABLE.contains(&name).then(|| {
+            format!("[{name}] is one table: write [{name}], not [[{name}]] (an array of tables)")
+        });
+    }
+    let name = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    MANY_TABLES.contains(&name).then(|| {
+        format!(
+            "a scenario may hold many [[{name}]] tables: write each as [[{name}]], not [{name}]"
+        )
+    })
 }
 
 /// The key whose value starts at byte `at`: the name before `=` on its line. `at` comes from
