@@ -32,8 +32,8 @@ pub struct Roofline {
     pub roofline_gcells_per_s: f64,
 }
 
-/// The largest `--size`: the grid benches' largest edge
-/// ([`water_core::MAX_GRID_DIM`]), three arrays of 16 GiB each.
+/// The largest `--size`: the largest grid edge ([`water_core::MAX_GRID_DIM`]; arrays of other
+/// shapes than the grids' squares stream alike), three arrays of 16 GiB each.
 pub const MAX_SIZE: usize = water_core::MAX_GRID_DIM;
 
 /// Runs `c[i] = a[i] + b[i]` over three `size x size` f32 arrays `passes` times on `threads`
@@ -51,7 +51,9 @@ pub fn measure(size: usize, passes: usize, threads: usize) -> Result<Roofline, S
     if passes == 0 || threads == 0 {
         return Err("--passes and --threads must be at least 1".into());
     }
-    let cells = size * size;
+    let cells = size.checked_mul(size).ok_or_else(|| {
+        format!("--size {size}: {size} x {size} cells overflow this machine's addresses")
+    })?;
     crate::limits::check_memory(
         &format!("three arrays of {size} x {size} f32"),
         (cells as u64).saturating_mul(BYTES_PER_CELL as u64),

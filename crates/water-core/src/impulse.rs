@@ -241,9 +241,9 @@ impl Impulse {
         self.shape
     }
 
-    /// Whether the impulse covers any cell of a grid of `size` ([`Impulse::for_each_cell`]
-    /// without land or edges left out): false for one that lies wholly beyond the grid, which
-    /// lands nowhere on it.
+    /// Whether the impulse covers any cell centre of a grid of `size` (land and edges counted):
+    /// a cell within its radius, or for a point the cell nearest it. False for one that lies
+    /// wholly beyond the grid, which lands nowhere on it. Geometry only: no cell is visited.
     ///
     /// ```
     /// use glam::Vec2;
@@ -257,9 +257,19 @@ impl Impulse {
     /// ```
     #[must_use]
     pub fn reaches(&self, size: GridSize) -> bool {
-        let mut covered = false;
-        self.for_each_cell(size, false, None, |_, _| covered = true);
-        covered
+        let (width, height) = (size.width() as f32, size.height() as f32);
+        if self.shape == ImpulseShape::Point {
+            // The nearest cell, as `for_each_cell` takes it.
+            let (x, y) = (self.centre.x.round(), self.centre.y.round());
+            return (0.0..width).contains(&x) && (0.0..height).contains(&y);
+        }
+        // The cell nearest the centre is the one a covering impulse covers first: within the
+        // radius as `covered_at` measures it. (A drop covers cells within its radius too.)
+        let nearest = Vec2::new(
+            self.centre.x.round().clamp(0.0, width - 1.0),
+            self.centre.y.round().clamp(0.0, height - 1.0),
+        );
+        (nearest - self.centre).length() <= self.radius
     }
 
     /// Calls `add(index, amount)` for every covered cell, in row-major order.

@@ -154,13 +154,17 @@ pub enum SceneError {
     /// scenario's `[focus]` (and every cascade) had moved away from it.
     #[error(
         "the impulse at cell ({x}, {y}) of the world, radius {radius} cells, timed for step \
-         {step}, landed on no cell: the grid following [focus] then had its corner at cell \
+         {step}{}, landed on no cell: the grid following [focus] then had its corner at cell \
          ({corner_x}, {corner_y}) and spans {width} x {height} cells; time the impulse for a \
-         step when the grid lies over it"
+         step when the grid lies over it",
+        one_of(*.landed)
     )]
     ImpulseMissed {
         /// The step it was timed for.
         step: u64,
+        /// How many impulses landed in that step (the one named is the first of them that
+        /// reached no cell of the grid or of a cascade).
+        landed: usize,
         /// Its centre, world cells of the finest grid.
         x: f32,
         /// Its centre, world cells of the finest grid.
@@ -189,6 +193,15 @@ impl SceneError {
             step,
             source,
         }
+    }
+}
+
+/// ` (one of N that landed in it)` after a step where more than one impulse landed.
+fn one_of(landed: usize) -> String {
+    if landed > 1 {
+        format!(" (one of {landed} that landed in it)")
+    } else {
+        String::new()
     }
 }
 

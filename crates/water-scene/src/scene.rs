@@ -160,8 +160,10 @@ pub struct Scene {
     clock: FixedStepClock,
     step: u64,
     pending: Vec<Impulse>,
-    /// Impulses that landed on no cell of any grid ([`Scene::impulses_missed`]).
+    /// Impulses that landed on no cell of any grid ([`Scene::impulses_missed`]), and those of
+    /// the last step that did ([`Scene::impulses_missed_last`]).
     impulses_missed: u64,
+    missed_last: Vec<Impulse>,
     events: Vec<SceneEvent>,
     /// Split and classic heights as one f32 field, reused every step.
     heights: Vec<f32>,
@@ -261,6 +263,7 @@ impl Scene {
             step: 0,
             pending: Vec::new(),
             impulses_missed: 0,
+            missed_last: Vec::new(),
             events: Vec::new(),
             heights: Vec::new(),
             times: StepTimes::default(),

@@ -76,6 +76,13 @@ fn a_depth_map_is_read_beside_the_scenario_and_its_dry_cells_are_land() {
         e.contains("cell (x 5, y 3) holds NaN; every depth must be a finite number"),
         "{e}"
     );
+    holed[3 * 16 + 5] = 2e4;
+    std::fs::write(dir.join("bay.npy"), npy::encode(&holed, &[8, 16])).expect("write");
+    let e = ScenarioFile::load(&file).expect_err("too deep").to_string();
+    assert!(
+        e.contains("cell (x 5, y 3) holds 20000.0") && e.contains("at most 11000"),
+        "{e}"
+    );
     std::fs::write(&file, format!("{GRID}depth_map = \"missing.npy\"\n")).expect("write");
     let e = ScenarioFile::load(&file).expect_err("missing").to_string();
     assert!(

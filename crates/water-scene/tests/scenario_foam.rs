@@ -16,6 +16,7 @@ fn parse(extra: &str, foam: &str) -> Result<Scenario, String> {
         "DISPERSIVE DEPTH" => {
             GRID.replace("wave_speed = 2.0", "model = \"dispersive\"\ndepth = 3.0")
         }
+        "DISPERSIVE DEEP" => GRID.replace("wave_speed = 2.0", "model = \"dispersive\""),
         _ => format!("{GRID}{extra}"),
     };
     Scenario::parse("foam.toml", &format!("{grid}[foam]\n{foam}")).map_err(|e| e.to_string())
@@ -104,6 +105,12 @@ fn every_mistake_is_refused_at_its_line() {
             "DISPERSIVE DEPTH",
             "half_life = 2.0\nshore_depth = 0.5\n",
             12,
+            "foam shore_depth = 0.5 m needs a `depth_map` with model = \"dispersive\"",
+        ),
+        (
+            "DISPERSIVE DEEP",
+            "half_life = 2.0\nshore_depth = 0.5\n",
+            11,
             "foam shore_depth = 0.5 m needs a `depth_map` with model = \"dispersive\"",
         ),
         (

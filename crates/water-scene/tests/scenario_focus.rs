@@ -4,7 +4,7 @@
 use glam::{I64Vec2, Vec2};
 use water_scene::npy;
 use water_scene::scenario::{Scenario, ScenarioFile, ScenarioFocus, ScenarioRun};
-use water_scene::{Backend, TowPath};
+use water_scene::{Backend, TowPath, Water as _};
 
 /// 64 x 32 cells of 0.5 m, waves at 2 m/s, 20 steps a second.
 const GRID: &str = "steps = 40\n[grid]\nwidth = 64\nheight = 32\ncell_size = 0.5\nwave_speed = 2.0\ndt = 0.05\nboundary = \"absorbing\"\n";
@@ -86,6 +86,23 @@ fn a_path_past_ten_kilometres_is_refused() {
         "path point must be within [-1e4, 1e4] m, got 10001.0",
     );
     parse("path = [[0.0, 0.0], [10000.0, 0.0]]\nspeed = 1.0\n").expect("10 km is within");
+    // On cells past 1 m the limit is 1e4 cells (f32 positions 1/1000 of a cell apart there).
+    let coarse = |point: &str| {
+        Scenario::parse(
+            "sail.toml",
+            &format!(
+                "{}{BOAT}[focus]\npath = [[0.0, 0.0], [{point}, 0.0]]\nspeed = 1.0\n",
+                GRID.replace("cell_size = 0.5", "cell_size = 100.0")
+            ),
+        )
+        .map_err(|e| e.to_string())
+    };
+    coarse("5e5").expect("500 km on 100 m cells");
+    let e = coarse("1.5e6").expect_err("past 1e4 cells");
+    assert!(
+        e.contains("path point must be within [-1e6, 1e6] m, got 1500000.0"),
+        "{e}"
+    );
     let far_boat = BOAT.replace("[16.0, 8.0, 0.0]", "[16.0, 1e5, 0.0]");
     let e = Scenario::parse("sail.toml", &format!("{GRID}{far_boat}"))
         .expect_err("past 10 km")
@@ -219,10 +236,40 @@ fn an_impulse_the_grid_has_left_is_named_not_dropped() {
             && e.contains("corner at cell (30, 0)"),
         "{e}"
     );
+    assert_eq!(scene.impulses_missed_last().len(), 1);
     let s = Scenario::parse("sail.toml", &text(2)).expect("parses");
     let mut scene = s.scene(Backend::Cpu, None).expect("scene");
     ScenarioRun::new(&s)
         .advance_to(&mut scene, s.steps, None, |_| {})
         .expect("lands while the grid is over it");
     assert_eq!(scene.impulses_missed(), 0);
+    // Where the grid will be at its step, not where it starts (it spans cells 30 to 93 then):
+    // taken, and it lands.
+    let ahead = text(15).replace("x = 10.0", "x = 80.0");
+    let s = Scenario::parse("sail.toml", &ahead).expect("taken where the grid will be");
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    ScenarioRun::new(&s)
+        .advance_to(&mut scene, 16, None, |_| {})
+        .expect("lands");
+    assert_eq!(scene.impulses_missed(), 0);
+    let heights = scene.water().heights().expect("heights");
+    assert!(
+        heights.iter().any(|&z| z > 0.05),
+        "the impulse raised the water"
+    );
+    // Of two impulses in one step, the one that missed is named, and that there were two.
+    let both = format!(
+        "{}[[impulse]]\nx = 80.0\ny = 16.0\nradius = 4.0\namplitude = 0.1\nstep = 15\n",
+        text(15)
+    );
+    let s = Scenario::parse("sail.toml", &both).expect("parses");
+    let mut scene = s.scene(Backend::Cpu, None).expect("scene");
+    let e = ScenarioRun::new(&s)
+        .advance_to(&mut scene, s.steps, None, |_| {})
+        .expect_err("one missed")
+        .to_string();
+    assert!(
+        e.contains("at cell (10, 16)") && e.contains("(one of 2 that landed in it)"),
+        "{e}"
+    );
 }

@@ -214,23 +214,42 @@ fn a_path_too_short_is_named_before_its_missing_speed() {
     }
 }
 
+/// [`GRID`] with a sphere towed along x at 0.5 m/s, its last line (line 16) `key_line`.
+fn towed_sphere(key_line: &str) -> String {
+    format!(
+        "{GRID}[[body]]\nshape = \"sphere\"\nradius = 0.2\nmass = 5.0\n\
+         position = [1.0, 1.6, 0.0]\npath = [[1.0, 1.6], [2.5, 1.6]]\nspeed = 0.5\n{key_line}\n"
+    )
+}
+
 /// A towed body's path holds its x and y, so a horizontal force on it is refused where it
 /// stands; a vertical one acts and is taken.
 #[test]
 fn a_horizontal_force_on_a_towed_body_is_refused() {
-    let towed = |force: &str| {
-        format!(
-            "{GRID}[[body]]\nshape = \"sphere\"\nradius = 0.2\nmass = 5.0\n\
-             position = [1.0, 1.6, 0.0]\npath = [[1.0, 1.6], [2.5, 1.6]]\nspeed = 0.5\n\
-             force = {force}\n"
-        )
-    };
+    let towed = |force: &str| towed_sphere(&format!("force = {force}"));
     refused(
         &towed("[1e9, 0.0, 0.0]"),
         16,
         &["force acts only along z", "got [1000000000.0, 0.0, ..] N"],
     );
     taken(&towed("[0.0, 0.0, -20.0]"));
+}
+
+/// A towed body's horizontal velocity is the tow's from the first step: another one is refused
+/// where it stands (it was taken and dropped after step 0); the tow's own, or rest, is taken.
+#[test]
+fn a_towed_body_s_velocity_other_than_its_tow_is_refused() {
+    let towed = |velocity: &str| towed_sphere(&format!("velocity = {velocity}"));
+    refused(
+        &towed("[-50.0, 5.0, 3.0]"),
+        16,
+        &[
+            "its velocity's x and y are the tow's, [0.5, 0] m/s, or 0",
+            "got [-50.0, 5.0, ..] m/s",
+        ],
+    );
+    taken(&towed("[0.5, 0.0, 0.3]"));
+    taken(&towed("[0.0, 0.0, -1.0]"));
 }
 
 /// A body so light for its size that the water's step is too long for its bob (a 1 g box
@@ -400,5 +419,45 @@ fn a_table_of_the_wrong_kind_is_named_as_such() {
         &format!("{GRID}[impulse]\nx = 3.0\ny = 3.0\nradius = 2.0\namplitude = 0.1\n"),
         9,
         &["a scenario may hold many [[impulse]] tables: write each as [[impulse]], not [impulse]"],
+    );
+    for name in ["body", "land"] {
+        refused(
+            &format!("{GRID}[{name}]\nx0 = 1\n"),
+            9,
+            &[&format!("write each as [[{name}]], not [{name}]")],
+        );
+    }
+    refused(
+        &format!("{GRID}[[foam]]\nhalf_life = 1.0\n"),
+        9,
+        &["[foam] is one table: write [foam], not [[foam]]"],
+    );
+}
+
+/// `[contacts]` shapes the bodies' waves: written in a scenario with no `[[body]]` it is refused
+/// at its key (it was taken and changed nothing).
+#[test]
+fn contacts_without_a_body_are_refused() {
+    refused(
+        &format!("{GRID}[contacts]\namplitude = 0.5\n"),
+        10,
+        &["[contacts] shapes the waves floating bodies make, and this scenario has no [[body]]"],
+    );
+    refused(
+        &format!("{GRID}[contacts]\nsource = \"displacement\"\n"),
+        10,
+        &["has no [[body]]"],
+    );
+}
+
+/// Classic mode takes fixed edges only: without a `boundary` key the refusal stands at `mode`
+/// and says the reflective edges are the default (it stood at line 1 naming a value no one
+/// wrote).
+#[test]
+fn classic_mode_without_a_boundary_is_told_the_default() {
+    refused(
+        "steps = 2\n[grid]\nwidth = 32\nheight = 32\nmode = \"classic\"\n",
+        5,
+        &["got reflective, the default without a `boundary` key: write boundary = \"fixed\""],
     );
 }

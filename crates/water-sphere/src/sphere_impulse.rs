@@ -91,10 +91,57 @@ impl SphereImpulse {
                 down -= w * a;
             }
         }
+        if down == 0.0 && up > 0.0 {
+            // No vertex lies in the ring (a click narrower than the mesh resolves): the cap's
+            // water goes out of the vertices next to it instead, in equal depths, the
+            // smallest zero-sum shape the mesh holds (a ring of zero would leave it added).
+            return self.cap_and_neighbours(sphere, areas, &profile, up);
+        }
         let ring = if down > 0.0 { up / down } else { 0.0 };
         profile
             .iter()
             .map(|&w| (f64::from(self.amplitude) * if w < 0.0 { w * ring } else { w }) as f32)
+            .collect()
+    }
+
+    /// The cap of `profile` (its positive weights, area-weighted sum `up`), balanced by one
+    /// depth taken from every vertex that shares a face with a cap vertex and is not one.
+    fn cap_and_neighbours(
+        &self,
+        sphere: &Icosphere,
+        areas: &[f64],
+        profile: &[f64],
+        up: f64,
+    ) -> Vec<f32> {
+        let in_cap = |v: u32| profile[v as usize] > 0.0;
+        let mut next_to_cap = vec![false; profile.len()];
+        for face in sphere.faces() {
+            if face.iter().any(|&v| in_cap(v)) {
+                for &v in face.iter().filter(|&&v| !in_cap(v)) {
+                    next_to_cap[v as usize] = true;
+                }
+            }
+        }
+        let around: f64 = areas
+            .iter()
+            .zip(&next_to_cap)
+            .filter(|(_, &n)| n)
+            .map(|(a, _)| a)
+            .sum();
+        // A cap over every vertex would have no neighbour to take from (a cap reaches at most a
+        // quarter turn, so none does): no change then, rather than a level rise.
+        let depth = if around > 0.0 {
+            up / around
+        } else {
+            return vec![0.0; profile.len()];
+        };
+        profile
+            .iter()
+            .zip(&next_to_cap)
+            .map(|(&w, &n)| {
+                let w = if n { -depth } else { w.max(0.0) };
+                (f64::from(self.amplitude) * w) as f32
+            })
             .collect()
     }
 }

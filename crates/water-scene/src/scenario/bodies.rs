@@ -81,10 +81,11 @@ pub(crate) struct RawBody {
     force: Option<Spanned<Numbers<3>>>,
 }
 
-/// Parses the `[contacts]` table and `[[body]]` entries.
+/// Parses the `[contacts]` table and `[[body]]` entries, on a grid of `cell_size` m cells.
 pub(crate) fn parse(
     contacts: Option<&RawContacts>,
     raw: &[Spanned<RawBody>],
+    cell_size: f64,
     at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
 ) -> Result<(Contacts, Vec<BodySpec>), ScenarioError> {
     let source_written = contacts.and_then(|c| c.source.as_ref());
@@ -119,10 +120,22 @@ pub(crate) fn parse(
         }
         None => default,
     };
+    // The contacts are the bodies' waves: written without a body they would change nothing.
+    let written = contacts.and_then(|c| {
+        (c.source.as_ref().map(Spanned::span)).or(c.amplitude.as_ref().map(Spanned::span))
+    });
+    if let (Some(span), true) = (written, raw.is_empty()) {
+        return Err(at(
+            span,
+            "[contacts] shapes the waves floating bodies make, and this scenario has no \
+             [[body]]: add one, or leave out [contacts]"
+                .into(),
+        ));
+    }
     let bodies = raw
         .iter()
         .enumerate()
-        .map(|(i, b)| parse_body(i, b, at))
+        .map(|(i, b)| parse_body(i, b, coordinate_limit(cell_size), at))
         .collect::<Result<Vec<BodySpec>, _>>()?;
     // A `[focus]` follows a body by its name and `bodies.csv` names each row: two bodies of one
     // name would make both ambiguous.
@@ -161,9 +174,10 @@ pub(crate) fn parse(
     Ok((contacts, bodies))
 }
 
-/// Refuses, at its `mass`, a body the water's step `dt` (s) is too long for under the gravity of
-/// the scene a scenario builds ([`crate::scene::SceneSettings::default`]'s): one so light for its size that its bob would need more than
-/// [`water_buoyancy::MAX_SUBSTEPS`] substeps a step. Said here, at its line, not at its first
+/// Refuses, at its `mass`, a body the water's step `dt` (s) is too long for under the gravity
+/// of the scene a scenario builds ([`crate::scene::SceneSettings::default`]'s): one so light
+/// for its size that its bob would need more than [`water_buoyancy::MAX_SUBSTEPS`] substeps a
+/// step. Said here, at its line, not at its first
 /// step. A spin gained while running can still need more; the scene says so then.
 pub(crate) fn check_step_fits(
     bodies: &[BodySpec],
@@ -198,11 +212,21 @@ pub const MAX_BODY_MASS: f64 = 1e12;
 /// at accelerations past any step (1e-30 kg half under water: 1e30 m/s^2), and their moments of
 /// inertia leave f32.
 pub const MIN_BODY_MASS: f64 = 1e-3;
-/// Largest |coordinate| of a position or path point (a body's, a tow's or a focus's), m: ten
-/// kilometres. Positions are f32 in the water's frame; out there neighbouring f32 values lie
-/// 1 mm apart (at 1e6 m, 6 cm: a slow body's step rounded away to nothing, and the sea read at
-/// points that far apart came out in blocks).
+/// Largest |coordinate| of a position or path point (a body's, a tow's or a focus's), m, on
+/// cells of 1 m or less: ten kilometres. Positions are f32 in the water's frame; out there
+/// neighbouring f32 values lie 1 mm apart (at 1e6 m, 6 cm: a slow body's step rounded away to
+/// nothing, and the sea read at points that far apart came out in blocks).
 pub const MAX_COORDINATE: f64 = 1e4;
+/// On larger cells the limit is this many cells ([`coordinate_limit`]): f32 positions there lie
+/// at most 1/1000 of a cell apart, as 1 mm is of a metre.
+pub const MAX_COORDINATE_CELLS: f64 = 1e4;
+
+/// The largest |coordinate| of a position or path point on cells of `cell_size` m:
+/// [`MAX_COORDINATE`], or [`MAX_COORDINATE_CELLS`] cells where that is farther.
+#[must_use]
+pub fn coordinate_limit(cell_size: f64) -> f64 {
+    MAX_COORDINATE.max(MAX_COORDINATE_CELLS * cell_size)
+}
 /// Largest |velocity component| and tow speed, m/s: what `RigidBody::new` takes.
 pub const MAX_BODY_SPEED: f64 = water_buoyancy::MAX_BODY_SPEED as f64;
 /// Largest |force component|, N.
@@ -276,6 +300,7 @@ fn size_within(
 fn parse_body(
     index: usize,
     spanned: &Spanned<RawBody>,
+    reach: f64,
     at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
 ) -> Result<BodySpec, ScenarioError> {
     let b = spanned.get_ref();
@@ -374,7 +399,7 @@ fn parse_body(
         b.position.span(),
         "position",
         &b.position.get_ref().0,
-        (-MAX_COORDINATE, MAX_COORDINATE),
+        (-reach, reach),
         "m",
     )?;
     let pose = Pose::new(vec3(*b.position.get_ref()), rotation).map_err(blame(Some(
@@ -435,7 +460,7 @@ fn parse_body(
     given_within(at, b.force.as_ref(), "force", (-MAX_FORCE, MAX_FORCE), "N")?;
     let force = b.force.as_ref().map_or(Vec3::ZERO, |f| vec3(*f.get_ref()));
     let path = match (&b.path, &b.speed) {
-        (Some(p), Some(s)) => Some(tow_path(p, s, at)?),
+        (Some(p), Some(s)) => Some(tow_path(p, s, reach, at)?),
         (Some(p), None) => {
             check_path_points(p, at)?;
             return Err(at(p.span(), "a path needs a `speed` (m/s)".into()));
@@ -452,6 +477,25 @@ fn parse_body(
                 format!(
                     "a towed body's x and y follow its path, so its force acts only along z; \
                      got [{x:?}, {y:?}, ..] N (give [0, 0, z], or leave out the path)"
+                ),
+            ));
+        }
+    }
+    // Its velocity too: the tow holds x and y from the first step, so a horizontal start
+    // other than the tow's own (or rest) was taken and dropped after step 0.
+    if let (Some(path), Some(v)) = (&path, &b.velocity) {
+        let [x, y, _] = v.get_ref().0;
+        let tow = path.at(0.0).1;
+        let written = Vec2::new(x as f32, y as f32);
+        let off = (written - tow).length() > 1e-4 * tow.length();
+        if (x != 0.0 || y != 0.0) && off {
+            return Err(at(
+                v.span(),
+                format!(
+                    "a towed body's x and y follow its path at its speed from the first step: \
+                     its velocity's x and y are the tow's, [{}, {}] m/s, or 0; got [{x:?}, \
+                     {y:?}, ..] m/s",
+                    tow.x, tow.y
                 ),
             ));
         }
@@ -498,22 +542,16 @@ fn check_path_points(
     Ok(())
 }
 
-/// A route (`path`, at least two points, metres) travelled at `speed` (m/s): a towed body's,
-/// or a `[focus]`'s.
+/// A route (`path`, at least two points, metres, each within `reach` of the origin: a
+/// [`coordinate_limit`]) travelled at `speed` (m/s): a towed body's, or a `[focus]`'s.
 pub(super) fn tow_path(
     p: &RawPath,
     s: &Spanned<f64>,
+    reach: f64,
     at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
 ) -> Result<TowPath, ScenarioError> {
     for q in p.get_ref() {
-        within(
-            at,
-            p.span(),
-            "path point",
-            &q.0,
-            (-MAX_COORDINATE, MAX_COORDINATE),
-            "m",
-        )?;
+        within(at, p.span(), "path point", &q.0, (-reach, reach), "m")?;
     }
     let points: Vec<Vec2> = p
         .get_ref()

@@ -40,10 +40,10 @@ const MAX_SHORE_DEPTH: f64 = 1000.0;
 /// Why a grid has no depth in its cells for shore foam to be found in.
 pub(super) const NO_DEPTH: &str =
     "needs the grid's `depth` or `depth_map` (shores are where the water grows shallow)";
-/// The same for the dispersive model with a uniform depth, which its relation holds.
+/// The same for the dispersive model without a map, whose relation holds its depth.
 pub(super) const DEPTH_IN_THE_RELATION: &str =
-    "needs a `depth_map` with model = \"dispersive\": a uniform `depth` there sets the waves' \
-     speeds through their dispersion relation and puts no depth in the cells, where shores are \
+    "needs a `depth_map` with model = \"dispersive\": its depth without one (a uniform `depth`, \
+     or deep water) lives in the waves' dispersion relation, not in the cells where shores are \
      found";
 
 /// The foam of `[foam]`, every value checked at its line; `ocean`: the scenario has a sea;

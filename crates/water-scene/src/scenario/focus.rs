@@ -9,7 +9,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::bodies::{tow_path, RawPath, MAX_COORDINATE};
+use super::bodies::{coordinate_limit, tow_path, RawPath, MAX_COORDINATE, MAX_COORDINATE_CELLS};
 use super::ScenarioError;
 use crate::body::BodySpec;
 use crate::tow_path::TowPath;
@@ -33,11 +33,13 @@ pub enum ScenarioFocus {
     Path(TowPath),
 }
 
-/// The focus of `[focus]`, checked against the scenario's bodies, depth and edges.
+/// The focus of `[focus]`, checked against the scenario's bodies, depth, edges and cell size
+/// (m).
 pub(super) fn parse(
     raw: &Spanned<RawFocus>,
     bodies: &[BodySpec],
     (depth_map, boundary): (bool, water_core::Boundary),
+    cell_size: f64,
     at: &dyn Fn(Span, String) -> ScenarioError,
 ) -> Result<ScenarioFocus, ScenarioError> {
     let f = raw.get_ref();
@@ -86,7 +88,7 @@ pub(super) fn parse(
             "give either `follow` (a body) or `path` with `speed`, not both".into(),
         )),
         (None, Some(path), Some(speed)) => {
-            let route = tow_path(path, speed, at)?;
+            let route = tow_path(path, speed, coordinate_limit(cell_size), at)?;
             // A body's path of one place holds it there; a focus's would hold the grid where it
             // starts, as no `[focus]` does, its `speed` unused.
             let points = route.points();
@@ -119,7 +121,10 @@ pub(super) fn parse(
 }
 
 // The grid's corner is kept in whole cells, at most `MAX_WINDOW_ORIGIN_CELLS` from the origin:
-// every path point within `MAX_COORDINATE` lies well inside that on the finest cells allowed,
-// so every route a scenario can write can be followed.
-const _: () =
-    assert!(MAX_COORDINATE / water_core::CELL_SIZE_RANGE.0 < water_core::MAX_WINDOW_ORIGIN_CELLS);
+// every path point within `coordinate_limit` lies well inside that on any cells allowed (the
+// metres' floor on the finest cells, the cells' limit on any), so every route a scenario can
+// write can be followed.
+const _: () = assert!(
+    MAX_COORDINATE / water_core::CELL_SIZE_RANGE.0 < water_core::MAX_WINDOW_ORIGIN_CELLS
+        && MAX_COORDINATE_CELLS < water_core::MAX_WINDOW_ORIGIN_CELLS
+);

@@ -189,14 +189,20 @@ impl Scenario {
             }
         }
         if mode == GridMode::Classic && boundary != Boundary::Fixed {
-            let span = g.boundary.as_ref().map_or(0..0, Spanned::span);
-            return Err(at(
-                span,
-                WaterError::ClassicBoundary {
-                    boundary: boundary.name(),
-                }
-                .to_string(),
-            ));
+            let refusal = WaterError::ClassicBoundary {
+                boundary: boundary.name(),
+            };
+            // Unwritten, the boundary is the default: said so, at the mode that needs another.
+            return Err(match (&g.boundary, &g.mode) {
+                (None, Some(m)) => at(
+                    m.span(),
+                    format!(
+                        "{refusal}, the default without a `boundary` key: write boundary = \
+                         \"fixed\""
+                    ),
+                ),
+                (b, _) => at(b.as_ref().map_or(0..0, Spanned::span), refusal.to_string()),
+            });
         }
         let depth = DepthKeys {
             depth: g.depth.as_ref(),
@@ -291,7 +297,8 @@ impl Scenario {
             )?),
             None => None,
         };
-        let (contacts, bodies) = bodies::parse(raw.contacts.as_ref(), &raw.body, at)?;
+        let (contacts, bodies) =
+            bodies::parse(raw.contacts.as_ref(), &raw.body, params.cell_size(), at)?;
         bodies::check_step_fits(&bodies, &raw.body, params.dt(), at)?;
         if let (ContactSource::Displacement, Some(span)) = (contacts.source, &contacts.source_span)
         {
@@ -311,6 +318,7 @@ impl Scenario {
                 f,
                 &bodies,
                 (g.depth_map.is_some(), boundary),
+                params.cell_size(),
                 at,
             )?),
             None => None,
@@ -321,7 +329,7 @@ impl Scenario {
                 (
                     ocean.is_some(),
                     // The depth the scene is given per cell, where shores are found.
-                    match (&depth.depth, &g.depth) {
+                    match (&depth.depth, &depth.dispersion) {
                         (Some(_), _) => None,
                         (None, Some(_)) => Some(super::foam::DEPTH_IN_THE_RELATION),
                         (None, None) => Some(super::foam::NO_DEPTH),

@@ -104,7 +104,7 @@ pub(super) fn parse(
         check_impulse(
             imp,
             spanned.span(),
-            (grid.size, cascades),
+            (grid.size, cascades, grid.fixed_in_place),
             radius,
             shape,
             grid.steps,
@@ -150,11 +150,13 @@ pub(super) fn parse(
 
 /// Refuses an impulse that could not change the water: numbers past their limits (checked in
 /// f64, so the message names what was written), a centre whose reach holds no cell of the grid
-/// nor of a cascade that resolves it, or a step at or after the run's end.
+/// nor of a cascade that resolves it (on a grid `fixed_in_place`: one that follows a `[focus]`
+/// is somewhere else by the impulse's step, and the run names an impulse it left behind), or a
+/// step at or after the run's end.
 fn check_impulse(
     imp: &RawImpulse,
     whole: std::ops::Range<usize>,
-    (size, cascades): (GridSize, usize),
+    (size, cascades, fixed_in_place): (GridSize, usize, bool),
     radius: f64,
     shape: ImpulseShape,
     steps: u64,
@@ -215,9 +217,13 @@ fn check_impulse(
     // Cell centres sit at integer coordinates 0..W-1, 0..H-1. A point impulse lands on the
     // nearest one; others on those within `radius`.
     let (w, h) = (size.width() as f64, size.height() as f64);
+    // On the grid: as the scene lands it (`Impulse::reaches`, in f32, as it lands).
+    let probe = Impulse::new(Vec2::new(x as f32, y as f32), radius as f32, 1.0, shape).ok();
     let reaches = if shape == ImpulseShape::Point {
-        let (rx, ry) = (x.round(), y.round());
-        (0.0..w).contains(&rx) && (0.0..h).contains(&ry)
+        probe.map_or_else(
+            || (0.0..w).contains(&x.round()) && (0.0..h).contains(&y.round()),
+            |probe| probe.reaches(size),
+        )
     } else {
         let within = |x: f64, y: f64, radius: f64| {
             let dx = x - x.clamp(0.0, w - 1.0);
@@ -228,10 +234,7 @@ fn check_impulse(
         // its centre cell over the grid's; a `[focus]` may move both before the impulse lands,
         // as it may move the grid away from any impulse) has cells 2^k wide; it takes the
         // impulses whose radius spans CASCADE_IMPULSE_MIN_CELLS of them.
-        // On the grid: the cells the scene lands it on, by the same code (in f32, as it lands).
-        let on_grid = Impulse::new(Vec2::new(x as f32, y as f32), radius as f32, 1.0, shape)
-            .map_or_else(|_| within(x, y, radius), |probe| probe.reaches(size));
-        on_grid
+        probe.map_or_else(|| within(x, y, radius), |probe| probe.reaches(size))
             || (1..cascades).any(|k| {
                 let scale = f64::from(1u32 << k);
                 // Its corner, in its cells: the grid's centre cell's centre in its centre cell.
@@ -248,7 +251,7 @@ fn check_impulse(
                     )
             })
     };
-    if !reaches {
+    if fixed_in_place && !reaches {
         return Err(at(
             whole,
             format!(

@@ -86,7 +86,7 @@ impl<'a> ScenarioRun<'a> {
                     scene.record(trajectory)?;
                 }
                 if scene.impulses_missed() > missed {
-                    return Err(missed_impulse(scene, &impulses[first..self.next], step));
+                    return Err(missed_impulse(scene, self.next - first, step));
                 }
                 step += 1;
                 on_step(step);
@@ -111,24 +111,18 @@ impl<'a> ScenarioRun<'a> {
     }
 }
 
-/// Why one of `landed`, the impulses timed for `step`, landed on no cell of `scene` in the step
-/// just taken: the first whose centre lies off the grid where it was then.
-fn missed_impulse(scene: &Scene, landed: &[super::TimedImpulse], step: u64) -> SceneError {
+/// Why an impulse timed for `step` (with `landed - 1` others) landed on no cell of `scene` in
+/// the step just taken: the first the scene counted as missed.
+fn missed_impulse(scene: &Scene, landed: usize, step: u64) -> SceneError {
     let corner = scene.window_origin_cells();
     let size = scene.spec().size;
-    let off = landed
-        .iter()
-        .find(|t| {
-            t.impulse
-                .moved_by(-corner.as_vec2())
-                .is_ok_and(|moved| !moved.reaches(size))
-        })
-        .unwrap_or(&landed[0]);
+    let missed = scene.impulses_missed_last()[0];
     SceneError::ImpulseMissed {
         step,
-        x: off.impulse.centre().x,
-        y: off.impulse.centre().y,
-        radius: off.impulse.radius(),
+        landed,
+        x: missed.centre().x,
+        y: missed.centre().y,
+        radius: missed.radius(),
         corner_x: corner.x,
         corner_y: corner.y,
         width: size.width(),

@@ -1,6 +1,8 @@
 //! The queued impulses landing on the grid and its cascades, and a count of those that found no
 //! cell to land on.
 
+use water_core::Impulse;
+
 use super::Scene;
 use crate::error::SceneError;
 use crate::water::Water as _;
@@ -13,6 +15,13 @@ impl Scene {
     #[must_use]
     pub fn impulses_missed(&self) -> u64 {
         self.impulses_missed
+    }
+
+    /// The impulses that landed on no cell in the last step that landed any (as queued, world
+    /// cells), oldest first: which of them [`Scene::impulses_missed`] counted then.
+    #[must_use]
+    pub fn impulses_missed_last(&self) -> &[Impulse] {
+        &self.missed_last
     }
 
     /// Lands the queued impulses on the water; whether there were any.
@@ -29,7 +38,12 @@ impl Scene {
         if let Some(cascades) = &mut self.cascades {
             cascades.land(&pending, &mut reached)?;
         }
-        self.impulses_missed += reached.iter().filter(|&&r| !r).count() as u64;
+        if !pending.is_empty() {
+            self.missed_last.clear();
+            let missed = pending.iter().zip(&reached).filter(|(_, r)| !**r);
+            self.missed_last.extend(missed.map(|(impulse, _)| *impulse));
+            self.impulses_missed += self.missed_last.len() as u64;
+        }
         Ok(!pending.is_empty())
     }
 }
