@@ -9,8 +9,9 @@ use crate::icosphere::Icosphere;
 /// peak `amplitude` metres.
 ///
 /// It raises a cosine cap inside half the radius and lowers a ring out to the radius, the ring
-/// scaled so the area-weighted sum of the change is zero: a wave goes out, and the water's
-/// volume does not change, however often the user clicks.
+/// scaled so the area-weighted sum of the change is zero (a click whose ring holds no vertex
+/// takes its cap's water from the vertices next to the cap instead): a wave goes out, and the
+/// water's volume does not change, however often the user clicks.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SphereImpulse {
     /// Where, as a direction from the sphere's centre.

@@ -15,7 +15,7 @@
 //! mass = 60.0                 # kg
 //! position = [5.0, 12.8, 0.0] # m; the grid covers [0, W h) x [0, H h), still water at z = 0
 //! rotation = [0.0, 0.0, 90.0] # degrees about x, then y, then z (default none)
-//! velocity = [0.5, 0.0, 0.0]  # m/s at the start (default at rest)
+//! velocity = [0.8, 0.0, 0.0]  # m/s at the start (default at rest)
 //! path = [[5.0, 12.8], [20.0, 12.8]] # optional: towed along these points (m)...
 //! speed = 0.8                 # ...at this speed, m/s
 //! drag = [4.0, 0.5, 4.0]     # per unit mass: linear 1/s, quadratic 1/m; angular 1/s per unit
