@@ -177,8 +177,8 @@ pub(crate) fn parse(
 /// Refuses, at its `mass`, a body the water's step `dt` (s) is too long for under the gravity
 /// of the scene a scenario builds ([`crate::scene::SceneSettings::default`]'s): one so light
 /// for its size that its bob would need more than [`water_buoyancy::MAX_SUBSTEPS`] substeps a
-/// step. Said here, at its line, not at its first
-/// step. A spin gained while running can still need more; the scene says so then.
+/// step. Said here, at its line, not at its first step. A spin gained while running can still
+/// need more; the scene says so then.
 pub(crate) fn check_step_fits(
     bodies: &[BodySpec],
     raw: &[Spanned<RawBody>],
