@@ -164,9 +164,9 @@ impl WaterSimulation {
     pub fn with_heights<R>(&self, f: impl FnOnce(&HeightView<'_>) -> R) -> Result<R, SceneError> {
         let cell_size = self.placement.cell_size;
         // Signed CPU water lends its own buffer: the scratch stays empty.
-        self.scene
-            .water()
-            .with_heights(cell_size, &mut Vec::new(), f)
+        let mut scratch = Vec::new();
+        let view = self.scene.water().heights_view(cell_size, &mut scratch)?;
+        Ok(f(&view))
     }
 
     /// Runs `f` on the heights gameplay sees around `at` (the water's z-up frame, metres: x,

@@ -140,19 +140,12 @@ impl WaterGrid for BackendGrid {
         self.held_mut().shift_window(dx, dy)
     }
 
-    fn with_heights<R>(
-        &self,
+    fn heights_view<'a>(
+        &'a self,
         cell_size: f32,
-        scratch: &mut Vec<f32>,
-        f: impl FnOnce(&HeightView<'_>) -> R,
-    ) -> Result<R, SceneError>
-    where
-        Self: Sized,
-    {
-        match self {
-            Self::Cpu(g) => g.with_heights(cell_size, scratch, f),
-            Self::Gpu(g) => g.with_heights(cell_size, scratch, f),
-        }
+        scratch: &'a mut Vec<f32>,
+    ) -> Result<HeightView<'a>, SceneError> {
+        self.held().heights_view(cell_size, scratch)
     }
 
     fn classic_heights(&self) -> Result<Vec<i16>, SceneError> {

@@ -30,7 +30,7 @@ use water_buoyancy::{BodyStep, Gravity, Wrench};
 use water_core::ocean::{AmbientSea, SeaFrame, SeaWithWater};
 use water_core::{
     ContactMasks, ContactSource, Depth, FixedStepClock, FollowingWindow, FrameSteps, HeightSource,
-    HeightView, Impulse, ImpulseShape, LandMask, PlacedWater, SurfaceSample,
+    Impulse, ImpulseShape, LandMask, PlacedWater, SurfaceSample,
 };
 use water_gpu::{ContactMaskRenderer, GpuContext, GridSpec};
 
@@ -478,10 +478,13 @@ impl Scene {
                 water_point,
             ));
         }
-        self.water
-            .with_heights(cell_size, &mut self.heights, |view| {
-                surface_queries::answer(up, sea, &PlacedWater::new(view, origin), water_point)
-            })
+        let view = self.water.heights_view(cell_size, &mut self.heights)?;
+        Ok(surface_queries::answer(
+            up,
+            sea,
+            &PlacedWater::new(&view, origin),
+            water_point,
+        ))
     }
 
     /// Runs as many fixed steps as `frame_seconds` of real time hold (the clock carries the
@@ -736,11 +739,9 @@ impl Scene {
                 bodies.par_iter_mut().map(|b| one(b, &nested)).collect()
             }
             None => {
-                self.water
-                    .with_heights(cell_size, &mut self.heights, |view: &HeightView<'_>| {
-                        let placed = PlacedWater::new(view, origin);
-                        bodies.par_iter_mut().map(|b| one(b, &placed)).collect()
-                    })?
+                let view = self.water.heights_view(cell_size, &mut self.heights)?;
+                let placed = PlacedWater::new(&view, origin);
+                bodies.par_iter_mut().map(|b| one(b, &placed)).collect()
             }
         };
         if let Some(p) = patches {

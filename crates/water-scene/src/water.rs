@@ -117,21 +117,18 @@ pub trait WaterGrid: Water<Impulse = Impulse, Contacts = ContactMasks> {
     /// A lost GPU device.
     fn shift_window(&mut self, dx: isize, dy: isize) -> Result<(), SceneError>;
 
-    /// Calls `f` with the current heights as a sampling view (`cell_size` metres per cell on the
-    /// CPU; on the GPU the snapshot's own, its spec's): no copy for signed or dispersive CPU
-    /// water, `p - n` (split) or the integers (classic) into `scratch`, a readback on the GPU
-    /// (which waits for the GPU).
+    /// The current heights as a sampling view (`cell_size` metres per cell on the CPU; on the
+    /// GPU its spec's): lent by signed or dispersive CPU water itself, made in `scratch`
+    /// otherwise (`p - n` in split mode, the integers in classic mode, a readback on the GPU,
+    /// which waits for the GPU).
     ///
     /// # Errors
-    /// A failed readback.
-    fn with_heights<R>(
-        &self,
+    /// A bad `cell_size`; a failed readback.
+    fn heights_view<'a>(
+        &'a self,
         cell_size: f32,
-        scratch: &mut Vec<f32>,
-        f: impl FnOnce(&HeightView<'_>) -> R,
-    ) -> Result<R, SceneError>
-    where
-        Self: Sized;
+        scratch: &'a mut Vec<f32>,
+    ) -> Result<HeightView<'a>, SceneError>;
 
     /// The classic grid's i16 heights, for bit-exact comparison (a readback on the GPU).
     ///

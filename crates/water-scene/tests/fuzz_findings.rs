@@ -56,12 +56,13 @@ fn a_body_wholly_beyond_the_grid_is_refused_unless_a_sea_or_its_path_reaches_it(
     // A body placed wholly off the grid ran with exit 0 and no word anywhere.
     let grid = "steps = 4\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.1\nwave_speed = 1.0\n\
                 dt = 0.02\n";
-    let body = |x: f64, extra: &str| {
+    let placed = |x: f64, y: f64, extra: &str| {
         format!(
             "[[body]]\nname = \"stray\"\nshape = \"sphere\"\nradius = 0.2\nmass = 10.0\n\
-             position = [{x}, 1.0, 0.0]\n{extra}"
+             position = [{x}, {y}, 0.0]\n{extra}"
         )
     };
+    let body = |x: f64, extra: &str| placed(x, 1.0, extra);
     let e = ScenarioFile::parse("stray.toml", &format!("{grid}{}", body(50.0, "")))
         .expect_err("no water under it");
     assert_eq!(e.line, 8, "{e}");
@@ -77,9 +78,17 @@ fn a_body_wholly_beyond_the_grid_is_refused_unless_a_sea_or_its_path_reaches_it(
     // was refused as towed nowhere over the grid); a leg that passes beside it does not.
     let across = body(-5.0, "path = [[-5.0, 1.0], [50.0, 1.0]]\nspeed = 20.0\n");
     ScenarioFile::parse("stray.toml", &format!("{grid}{across}")).expect("a leg across");
-    let diagonal = body(-5.0, "path = [[-5.0, -2.0], [8.0, 5.0]]\nspeed = 20.0\n");
+    let diagonal = placed(
+        -5.0,
+        -2.0,
+        "path = [[-5.0, -2.0], [8.0, 5.0]]\nspeed = 20.0\n",
+    );
     ScenarioFile::parse("stray.toml", &format!("{grid}{diagonal}")).expect("a diagonal leg");
-    let beside = body(-5.0, "path = [[-5.0, 4.0], [50.0, 4.0]]\nspeed = 20.0\n");
+    let beside = placed(
+        -5.0,
+        4.0,
+        "path = [[-5.0, 4.0], [50.0, 4.0]]\nspeed = 20.0\n",
+    );
     let e = ScenarioFile::parse("stray.toml", &format!("{grid}{beside}"))
         .expect_err("a leg beside the grid");
     assert_eq!(e.line, 8, "{e}");

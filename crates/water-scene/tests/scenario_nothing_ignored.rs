@@ -252,6 +252,24 @@ fn a_towed_body_s_velocity_other_than_its_tow_is_refused() {
     taken(&towed("[0.0, 0.0, -1.0]"));
 }
 
+/// A towed body's x and y are its path's from the first step: one placed elsewhere would be
+/// taken to the path's start (a jump the file did not ask for), so it is refused at its
+/// `position` (line 13) naming the start; its height is its own.
+#[test]
+fn a_towed_body_placed_off_its_path_s_start_is_refused() {
+    let off = towed_sphere("").replace("position = [1.0, 1.6, 0.0]", "position = [2.5, 1.6, 0.0]");
+    refused(
+        &off,
+        13,
+        &[
+            "a towed body starts where its path starts",
+            "[1, 1.6] m",
+            "got [2.5, 1.6, ..] m",
+        ],
+    );
+    taken(&towed_sphere("").replace("position = [1.0, 1.6, 0.0]", "position = [1.0, 1.6, 0.2]"));
+}
+
 /// A body so light for its size that the water's step is too long for its bob (a 1 g box
 /// 100 m a side would need some 35,000 substeps at dt = 0.02 s, past the 10,000 allowed) is
 /// refused at its `mass`, with the longest step that fits, not at its first step; the same box
@@ -349,6 +367,21 @@ fn a_clicks_radius_and_direction_are_refused_at_their_keys() {
         &["click direction must be finite and not zero"],
     );
     taken(&format!("{sphere}{}", click("[0.0, 0.0, 1.0]", "0.3")));
+    // A cap between vertices (edges of about 0.14 rad on level 3) would change nothing; the
+    // same radius on an icosahedron corner, a vertex of every level, raises it.
+    refused(
+        &format!("{sphere}{}", click("[0.123, 0.456, 0.789]", "0.01")),
+        9,
+        &[
+            "a click of radius 0.01 rad here reaches no vertex",
+            "edges are about 1.",
+            "e-1 rad",
+        ],
+    );
+    taken(&format!(
+        "{sphere}{}",
+        click("[0.0, 1.0, 1.618034]", "0.01")
+    ));
 }
 
 /// A dispersive grid in classic mode is refused at `model` for the mode, whatever its boundary:

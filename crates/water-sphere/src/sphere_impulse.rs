@@ -66,15 +66,30 @@ impl SphereImpulse {
         })
     }
 
-    /// The change of height at each vertex, with zero area-weighted sum.
+    /// The angle from the click's centre to `p`, in units of its radius: the cap is `t < 0.5`,
+    /// the ring `0.5 < t < 1`.
+    fn reach(&self, p: Vec3) -> f64 {
+        let angle = p.normalize().dot(self.direction).clamp(-1.0, 1.0).acos();
+        f64::from(angle / self.radius)
+    }
+
+    /// Whether the click's cap holds a vertex of `sphere` (the water `heights` raises): a click
+    /// narrower than the mesh resolves, between vertices, changes nothing. The twin of
+    /// `water_core::Impulse::reaches` on a grid.
+    #[must_use]
+    pub fn reaches(&self, sphere: &Icosphere) -> bool {
+        sphere.positions().iter().any(|&p| self.reach(p) < 0.5)
+    }
+
+    /// The change of height at each vertex, with zero area-weighted sum (all zero where the
+    /// click does not [`SphereImpulse::reaches`] a vertex).
     #[must_use]
     pub fn heights(&self, sphere: &Icosphere, areas: &[f64]) -> Vec<f32> {
         let profile: Vec<f64> = sphere
             .positions()
             .iter()
-            .map(|p| {
-                let angle = p.normalize().dot(self.direction).clamp(-1.0, 1.0).acos();
-                let t = f64::from(angle / self.radius);
+            .map(|&p| {
+                let t = self.reach(p);
                 if t <= 0.5 {
                     0.5 + 0.5 * (std::f64::consts::PI * 2.0 * t).cos()
                 } else if t <= 1.0 {

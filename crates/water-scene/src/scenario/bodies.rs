@@ -28,7 +28,8 @@
 //! `source = "displacement"`, press the water with their weight: a wake that does not grow as
 //! `dt` shrinks; signed mode). A towed body's `x` and `y` follow its path and its heading turns
 //! with the path (keeping the angle it was placed at against it; at most 90 degrees a second at
-//! a corner); its height, pitch and roll float freely.
+//! a corner); its height, pitch and roll float freely. Its `position`'s x and y are the path's
+//! first point.
 
 use glam::{EulerRot, Quat, Vec2, Vec3};
 use serde::Deserialize;
@@ -496,6 +497,22 @@ fn parse_body(
                      its velocity's x and y are the tow's, [{}, {}] m/s, or 0; got [{x:?}, \
                      {y:?}, ..] m/s",
                     tow.x, tow.y
+                ),
+            ));
+        }
+    }
+    // And its place: the tow sets x and y to the path's first point at the first step, so a
+    // body placed elsewhere would be taken there (a jump nothing in the file asked for).
+    if let Some(path) = &path {
+        let start = path.points()[0];
+        let [x, y, _] = b.position.get_ref().0;
+        if Vec2::new(x as f32, y as f32) != start {
+            return Err(at(
+                b.position.span(),
+                format!(
+                    "a towed body starts where its path starts: its position's x and y are the \
+                     path's first point, [{}, {}] m; got [{x:?}, {y:?}, ..] m",
+                    start.x, start.y
                 ),
             ));
         }

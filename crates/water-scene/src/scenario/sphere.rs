@@ -257,6 +257,18 @@ impl SphereScenario {
             }
             let click = SphereImpulse::new(Vec3::new(x, y, z), radius as f32, amplitude as f32)
                 .map_err(|e| at(spanned.span(), e.to_string()))?;
+            // A cap between vertices would be taken and change nothing.
+            if !click.reaches(water.sphere()) {
+                return Err(at(
+                    k.radius.span(),
+                    format!(
+                        "a click of radius {radius:?} rad here reaches no vertex of the sphere \
+                         (its raised cap, half the radius, falls between them; edges are about \
+                         {:.2e} rad): widen the radius",
+                        mean_edge(water.sphere()) / f64::from(water.sphere().radius())
+                    ),
+                ));
+            }
             clicks.push((k.step, click));
         }
         clicks.sort_by_key(|(step, _)| *step);

@@ -150,11 +150,8 @@ impl Scene {
                 GatheredWater::Pending(pending)
             });
         }
-        let patches = self
-            .water
-            .with_heights(cell_size, &mut self.heights, |view| {
-                HeightPatches::gather(view, rects, step)
-            })??;
+        let view = self.water.heights_view(cell_size, &mut self.heights)?;
+        let patches = HeightPatches::gather(&view, rects, step)?;
         Ok(GatheredWater::Ready(patches))
     }
 

@@ -284,11 +284,10 @@ impl Scene {
             return Ok(heights.nested()?.level_at(point).map(|l| l.point.z));
         }
         let (spec, cell) = (self.spec, self.cell_size());
-        self.water.with_heights(cell, &mut self.heights, |view| {
-            NestedWater::single(*view, &spec, corner)
-                .level_at(point)
-                .map(|l| l.point.z)
-        })
+        let view = self.water.heights_view(cell, &mut self.heights)?;
+        Ok(NestedWater::single(view, &spec, corner)
+            .level_at(point)
+            .map(|l| l.point.z))
     }
 
     /// The interactive water's height (m, without the ambient sea) at the centre of every
@@ -342,9 +341,8 @@ impl Scene {
             return Ok(sample(&heights.nested()?));
         }
         let (spec, h) = (self.spec, self.cell_size());
-        self.water.with_heights(h, &mut self.heights, |view| {
-            sample(&NestedWater::single(*view, &spec, origin))
-        })
+        let view = self.water.heights_view(h, &mut self.heights)?;
+        Ok(sample(&NestedWater::single(view, &spec, origin)))
     }
 
     fn cascade_window(&self, k: usize) -> Result<&FollowingWindow, SceneError> {

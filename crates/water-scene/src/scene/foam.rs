@@ -445,11 +445,10 @@ impl Scene {
             shore_sea,
             ..
         } = foam;
-        self.water.with_heights(cell, &mut self.heights, |view| {
-            for &i in shore_cells.iter() {
-                surface[i] = view.cell(i % size.width(), i / size.width());
-            }
-        })?;
+        let view = self.water.heights_view(cell, &mut self.heights)?;
+        for &i in shore_cells.iter() {
+            surface[i] = view.cell(i % size.width(), i / size.width());
+        }
         if let Some(frame) = &sea {
             frame.heights_into(shore_centres, shore_sea);
             for (&i, &z) in shore_cells.iter().zip(shore_sea.iter()) {

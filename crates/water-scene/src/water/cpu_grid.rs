@@ -137,18 +137,14 @@ impl WaterGrid for CpuGrid {
         Ok(())
     }
 
-    fn with_heights<R>(
-        &self,
+    fn heights_view<'a>(
+        &'a self,
         cell_size: f32,
-        scratch: &mut Vec<f32>,
-        f: impl FnOnce(&HeightView<'_>) -> R,
-    ) -> Result<R, SceneError>
-    where
-        Self: Sized,
-    {
+        scratch: &'a mut Vec<f32>,
+    ) -> Result<HeightView<'a>, SceneError> {
         match self {
-            Self::Signed(g) => Ok(f(&g.view())),
-            Self::Dispersive(g) => Ok(f(&g.view())),
+            Self::Signed(g) => Ok(g.view()),
+            Self::Dispersive(g) => Ok(g.view()),
             Self::Split(g) => {
                 scratch.clear();
                 scratch.extend(
@@ -158,11 +154,11 @@ impl WaterGrid for CpuGrid {
                         .zip(g.negative().current())
                         .map(|(p, n)| p - n),
                 );
-                Ok(f(&HeightView::new(g.size(), cell_size, scratch)?))
+                Ok(HeightView::new(g.size(), cell_size, scratch)?)
             }
             Self::Classic(g) => {
                 *scratch = g.heights();
-                Ok(f(&HeightView::new(g.size(), cell_size, scratch)?))
+                Ok(HeightView::new(g.size(), cell_size, scratch)?)
             }
         }
     }

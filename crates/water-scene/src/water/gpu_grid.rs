@@ -57,17 +57,19 @@ impl WaterGrid for Box<GpuGrid> {
         Ok(GpuGridWater::shift_window(&mut **self, dx, dy)?)
     }
 
-    fn with_heights<R>(
-        &self,
+    fn heights_view<'a>(
+        &'a self,
         _cell_size: f32,
-        _scratch: &mut Vec<f32>,
-        f: impl FnOnce(&HeightView<'_>) -> R,
-    ) -> Result<R, SceneError>
-    where
-        Self: Sized,
-    {
-        // The snapshot knows its own cell size.
-        Ok(f(&self.height_snapshot()?.view()))
+        scratch: &'a mut Vec<f32>,
+    ) -> Result<HeightView<'a>, SceneError> {
+        // The grid's spec knows its own cell size.
+        let spec = self.spec();
+        *scratch = GpuGridWater::heights(&**self)?;
+        Ok(HeightView::new(
+            spec.size,
+            spec.params.cell_size() as f32,
+            scratch,
+        )?)
     }
 
     fn classic_heights(&self) -> Result<Vec<i16>, SceneError> {
