@@ -270,6 +270,28 @@ fn a_towed_body_placed_off_its_path_s_start_is_refused() {
     taken(&towed_sphere("").replace("position = [1.0, 1.6, 0.0]", "position = [1.0, 1.6, 0.2]"));
 }
 
+/// A force that alone would take a body past the 1e4 m/s speed limit within one step (a
+/// 5 kg sphere at dt = 0.02 s: 2.5e6 N) is refused at its `force` naming the most it may be;
+/// the run stopped at step 0 blaming `dt` (the spin it gained), which no shorter step cured.
+#[test]
+fn a_force_past_the_speed_limit_in_one_step_is_refused_at_its_key() {
+    let body = |force: &str| {
+        format!(
+            "{GRID}[[body]]\nshape = \"sphere\"\nradius = 0.2\nmass = 5.0\n\
+             position = [1.0, 1.6, 0.0]\nforce = {force}\n"
+        )
+    };
+    refused(
+        &body("[1e10, 0.0, 0.0]"),
+        14,
+        &[
+            "a force of 1.000e10 N on 5.0 kg passes the body speed limit, 1e4 m/s",
+            "at most 2.500e6 N here",
+        ],
+    );
+    taken(&body("[2e6, 0.0, 0.0]"));
+}
+
 /// A body so light for its size that the water's step is too long for its bob (a 1 g box
 /// 100 m a side would need some 35,000 substeps at dt = 0.02 s, past the 10,000 allowed) is
 /// refused at its `mass`, with the longest step that fits, not at its first step; the same box

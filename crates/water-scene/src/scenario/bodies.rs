@@ -179,7 +179,9 @@ pub(crate) fn parse(
 /// of the scene a scenario builds ([`crate::scene::SceneSettings::default`]'s): one so light
 /// for its size that its bob would need more than [`water_buoyancy::MAX_SUBSTEPS`] substeps a
 /// step. Said here, at its line, not at its first step. A spin gained while running can still
-/// need more; the scene says so then.
+/// need more; the scene says so then. And, at its `force`, a force that alone would push the
+/// body past [`MAX_BODY_SPEED`] within one step (the spin it then gained stopped the run at
+/// step 0 blaming `dt`, and a shorter `dt` did not help).
 pub(crate) fn check_step_fits(
     bodies: &[BodySpec],
     raw: &[Spanned<RawBody>],
@@ -188,6 +190,22 @@ pub(crate) fn check_step_fits(
 ) -> Result<(), ScenarioError> {
     let gravity = crate::scene::SceneSettings::default().gravity;
     for (body, written) in bodies.iter().zip(raw) {
+        let mass = f64::from(body.body.body.mass());
+        if let Some(force) = &written.get_ref().force {
+            let push = force.get_ref().0.iter().map(|f| f * f).sum::<f64>().sqrt();
+            if push / mass * dt > MAX_BODY_SPEED {
+                let most = MAX_BODY_SPEED * mass / dt;
+                return Err(at(
+                    force.span(),
+                    format!(
+                        "body {:?}: a force of {push:.3e} N on {mass:?} kg passes the body speed \
+                         limit, {MAX_BODY_SPEED:e} m/s, within one step of {dt:?} s; at most \
+                         {most:.3e} N here",
+                        body.name
+                    ),
+                ));
+            }
+        }
         if let Err(e) = body.body.substeps(dt as f32, &gravity) {
             return Err(at(
                 written.get_ref().mass.span(),
