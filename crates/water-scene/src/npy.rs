@@ -1,8 +1,13 @@
-//! NumPy `.npy` files (format version 1.0): written so results open with `numpy.load`, read
-//! for per-cell inputs such as a scenario's `depth_map`.
+//! NumPy `.npy` files: written in format version 1.0 so results open with `numpy.load`; read
+//! in versions 1.0, 2.0 and 3.0 (`npy/header.rs`) for per-cell inputs such as a scenario's
+//! `depth_map`.
 
 use std::io::{self, Write};
 use std::path::Path;
+
+mod header;
+
+pub use header::MAX_HEADER_BYTES;
 
 /// Element types `.npy` files here hold.
 pub trait NpyElement: Copy {
@@ -71,53 +76,15 @@ pub fn write<T: NpyElement>(path: &Path, data: &[T], shape: &[usize]) -> io::Res
     file.write_all(&encode(data, shape))
 }
 
-/// Reads back a `.npy` file written by [`write()`]: `(descr, shape, payload bytes)`.
+/// Reads a `.npy` file's header and data: `(descr, shape, payload bytes)` (the bytes after
+/// the header, however many there are).
 ///
 /// # Errors
-/// `InvalidData` for anything that is not a version 1.0 `.npy` file.
+/// `InvalidData` naming what is wrong for anything that is not a `.npy` file of version 1.0,
+/// 2.0 or 3.0 with the header numpy writes.
 pub fn read_raw(bytes: &[u8]) -> io::Result<(String, Vec<usize>, &[u8])> {
-    let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_owned());
-    if bytes.len() < 10 || &bytes[..8] != b"\x93NUMPY\x01\x00" {
-        return Err(bad("not a .npy 1.0 file"));
-    }
-    let len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
-    let header = std::str::from_utf8(bytes.get(10..10 + len).ok_or_else(|| bad("short"))?)
-        .map_err(|_| bad("header is not UTF-8"))?;
-    // The header is one Python dict, `{...}`, padded with spaces and ended by a newline.
-    let dict = header.trim_end();
-    if !(dict.starts_with('{') && dict.ends_with('}')) {
-        return Err(bad("header is not a dict: it must read {'descr': ..., \
-             'fortran_order': ..., 'shape': (...), }"));
-    }
-    // What follows `'name': ` and `opening` in the dict.
-    let field = |name: &str, opening: &str| {
-        let key = format!("'{name}': {opening}");
-        let start = dict
-            .find(&key)
-            .ok_or_else(|| bad(&format!("header has no '{name}' key")))?;
-        Ok::<&str, io::Error>(&dict[start + key.len()..])
-    };
-    let descr = field("descr", "'")?;
-    let descr = descr[..descr.find('\'').ok_or_else(|| bad("descr"))?].to_owned();
-    let order = field("fortran_order", "")?;
-    if !(order.starts_with("False") || order.starts_with("True")) {
-        return Err(bad("fortran_order is neither True nor False"));
-    }
-    let shape = field("shape", "(")?;
-    let shape = &shape[..shape.find(')').ok_or_else(|| bad("shape"))?];
-    let shape = shape
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<usize>().map_err(|_| {
-                bad(&format!(
-                    "shape value {s:?} is not a whole number of 0 or more"
-                ))
-            })
-        })
-        .collect::<io::Result<Vec<_>>>()?;
-    Ok((descr, shape, &bytes[10 + len..]))
+    let h = header::parse(bytes)?;
+    Ok((h.descr, h.shape, &bytes[h.data_start..]))
 }
 
 /// Reads a 2-D little-endian f32 `.npy` array of `[height, width]` (C order), as `numpy.save`
@@ -159,13 +126,17 @@ pub fn read_f32_grid_file(
     }
     let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, format!("{what}: {why}"));
     let mut file = std::fs::File::open(path)?;
-    let mut prefix = vec![0u8; 10];
-    file.read_exact(&mut prefix)
-        .map_err(|_| bad("not a .npy 1.0 file"))?;
-    let len = usize::from(u16::from_le_bytes([prefix[8], prefix[9]]));
-    prefix.resize(10 + len, 0);
-    file.read_exact(&mut prefix[10..])
-        .map_err(|_| bad("not a .npy 1.0 file: its header is cut short"))?;
+    // The prelude (magic, version, the header's length) first; then exactly the header.
+    let mut prefix = Vec::with_capacity(12);
+    (&mut file).take(12).read_to_end(&mut prefix)?;
+    let (_, start, len) = header::prelude(&prefix).map_err(|e| bad(&e.to_string()))?;
+    // A header shorter than the 12 bytes read holds no dict: refused by its check below.
+    let (have, total) = (prefix.len(), start + len);
+    if total > have {
+        prefix.resize(total, 0);
+        file.read_exact(&mut prefix[have..])
+            .map_err(|_| bad("its header is cut short"))?;
+    }
     check_f32_grid_header(&prefix, what, width, height)?;
     check_payload_len(
         meta.len().saturating_sub(prefix.len() as u64),
@@ -187,13 +158,14 @@ fn check_f32_grid_header<'b>(
     height: usize,
 ) -> io::Result<&'b [u8]> {
     let bad = |why: String| io::Error::new(io::ErrorKind::InvalidData, format!("{what}: {why}"));
-    let (descr, shape, payload) = read_raw(bytes).map_err(|e| bad(e.to_string()))?;
+    let header = header::parse(bytes).map_err(|e| bad(e.to_string()))?;
+    let (descr, shape) = (header.descr, header.shape);
     if descr != "<f4" {
         return Err(bad(format!(
             "dtype {descr:?}; a float32 array ('<f4') is needed (numpy: .astype(np.float32))"
         )));
     }
-    if header_of(bytes).is_some_and(|h| h.contains("'fortran_order': True")) {
+    if header.fortran_order {
         return Err(bad(
             "Fortran (column-major) order; save a C-order array (np.ascontiguousarray)".into(),
         ));
@@ -203,7 +175,7 @@ fn check_f32_grid_header<'b>(
             "shape {shape:?}; the grid needs [height, width] = [{height}, {width}]"
         )));
     }
-    Ok(payload)
+    Ok(&bytes[header.data_start..])
 }
 
 /// Refuses a payload of other than `[height, width]` f32 values.
@@ -223,12 +195,6 @@ fn f32s_of(payload: &[u8]) -> Vec<f32> {
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
-}
-
-/// The header text of a `.npy` 1.0 file, if it has one.
-fn header_of(bytes: &[u8]) -> Option<&str> {
-    let len = usize::from(u16::from_le_bytes([*bytes.get(8)?, *bytes.get(9)?]));
-    std::str::from_utf8(bytes.get(10..10 + len)?).ok()
 }
 
 #[cfg(test)]
@@ -314,5 +280,104 @@ mod tests {
         let bytes = with_header(fine);
         let (_, shape, payload) = read_raw(&bytes).expect("numpy's own");
         assert_eq!((shape, payload.len()), (vec![1, 2], 8));
+    }
+
+    /// `version` 1.0 (a 2-byte header length) or 2.0 and 3.0 (4 bytes) around `header`,
+    /// then `data`.
+    fn npy_file(version: u8, header: &str, data: &[f32]) -> Vec<u8> {
+        let mut bytes = b"\x93NUMPY".to_vec();
+        bytes.extend_from_slice(&[version, 0]);
+        if version == 1 {
+            bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        } else {
+            bytes.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        }
+        bytes.extend_from_slice(header.as_bytes());
+        for v in data {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// What Python reads as numpy's dict is taken: double quotes, other spacing and key order,
+    /// Python 2's `2L`, and versions 2.0 and 3.0 (4-byte header lengths; numpy writes them for
+    /// long or non-Latin-1 headers), from bytes and from a file. Double-quoted keys were
+    /// refused as missing, and 2.0 files as "not 1.0".
+    #[test]
+    fn headers_python_reads_as_numpys_dict_are_taken_in_versions_1_2_and_3() {
+        let data = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let dir = std::env::temp_dir().join(format!("water-npy-v-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        for (version, header) in [
+            (
+                1,
+                "{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (2, 3)}\n",
+            ),
+            (
+                1,
+                "{ 'shape':(2L,3L),'fortran_order':False,'descr':'<f4' }\n",
+            ),
+            (
+                2,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }\n",
+            ),
+            (
+                3,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }\n",
+            ),
+        ] {
+            let bytes = npy_file(version, header, &data);
+            assert_eq!(read_f32_grid(&bytes, "map", 3, 2).expect(header), data);
+            let file = dir.join(format!("v{version}.npy"));
+            std::fs::write(&file, &bytes).expect("write");
+            assert_eq!(read_f32_grid_file(&file, "map", 3, 2).expect(header), data);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A key given twice (Python would keep the last; the first was taken), a key numpy does
+    /// not write, text after the dict, another version, and a 2.0 header length past what is
+    /// read are each refused by name.
+    #[test]
+    fn a_key_twice_an_unknown_key_or_an_unread_version_is_refused_by_name() {
+        let data = [0.0f32; 6];
+        for (version, header, why) in [
+            (
+                1,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), 'shape': (3, 2)}",
+                "header gives 'shape' twice",
+            ),
+            (
+                1,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), 'kind': 'x'}",
+                "header has a key \"kind\" numpy does not write",
+            ),
+            (
+                1,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3)} extra",
+                "header has text after its dict",
+            ),
+            (
+                1,
+                "{'descr': 4, 'fortran_order': False, 'shape': (2, 3)}",
+                "descr is not a string",
+            ),
+            (
+                4,
+                "{}",
+                ".npy version 4.0; versions 1.0, 2.0 and 3.0 are read",
+            ),
+        ] {
+            let e = read_raw(&npy_file(version, header, &data)).expect_err(header);
+            assert!(e.to_string().starts_with(why), "{header}: {e}");
+        }
+        let mut huge = b"\x93NUMPY\x02\x00".to_vec();
+        huge.extend_from_slice(&u32::MAX.to_le_bytes());
+        let e = read_raw(&huge).expect_err("a 4 GiB header");
+        assert!(
+            e.to_string()
+                .starts_with("a header of 4294967295 bytes; at most 65536 are read"),
+            "{e}"
+        );
     }
 }
