@@ -272,4 +272,16 @@ fn an_impulse_the_grid_has_left_is_named_not_dropped() {
         e.contains("at cell (10, 16)") && e.contains("(one of 2 that landed in it)"),
         "{e}"
     );
+    // Past every place the grid can go (its path within 1e4 m, 2e4 cells of 0.5 m, and its
+    // own 64 cells): refused at its line, not at its step.
+    let e = Scenario::parse("sail.toml", &text(15).replace("x = 10.0", "x = 1e30"))
+        .expect_err("nowhere the grid goes")
+        .to_string();
+    assert!(
+        e.starts_with("sail.toml:13:")
+            && e.contains("impulse x = 1e30 cells lies past every place a following grid can reach: within 20064 cells"),
+        "{e}"
+    );
+    Scenario::parse("sail.toml", &text(15).replace("x = 10.0", "x = 20000.0"))
+        .expect("within reach");
 }

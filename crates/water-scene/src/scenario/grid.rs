@@ -277,6 +277,7 @@ impl Scenario {
                 cascades: g.cascades.as_ref().map(|c| *c.get_ref()),
                 steps: *raw.steps.get_ref(),
                 fixed_in_place: raw.focus.is_none(),
+                cell_size: params.cell_size(),
                 land: &land,
                 depth: depth.depth.as_ref(),
             },

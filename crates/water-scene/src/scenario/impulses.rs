@@ -50,6 +50,8 @@ pub(super) struct GridForImpulses<'a> {
     pub steps: u64,
     /// No `[focus]` moves the grid: the water under an impulse now is the water it lands on.
     pub fixed_in_place: bool,
+    /// Cell size, m: where a following grid can go is bounded in metres.
+    pub cell_size: f64,
     pub land: &'a LandMask,
     pub depth: Option<&'a Depth>,
 }
@@ -104,7 +106,7 @@ pub(super) fn parse(
         check_impulse(
             imp,
             spanned.span(),
-            (grid.size, cascades, grid.fixed_in_place),
+            (grid, cascades),
             radius,
             shape,
             grid.steps,
@@ -156,12 +158,13 @@ pub(super) fn parse(
 fn check_impulse(
     imp: &RawImpulse,
     whole: std::ops::Range<usize>,
-    (size, cascades, fixed_in_place): (GridSize, usize, bool),
+    (grid, cascades): (&GridForImpulses<'_>, usize),
     radius: f64,
     shape: ImpulseShape,
     steps: u64,
     at: Locate<'_>,
 ) -> Result<(), ScenarioError> {
+    let (size, fixed_in_place) = (grid.size, grid.fixed_in_place);
     check_impulse_amplitude(*imp.amplitude.get_ref())
         .map_err(|e| at(imp.amplitude.span(), e.to_string()))?;
     if let Some(r) = &imp.radius {
@@ -212,6 +215,26 @@ fn check_impulse(
                 span,
                 format!("impulse {name} must be a finite number, got {v:?}"),
             ));
+        }
+    }
+    // A grid that follows a `[focus]` goes where its path does, within `coordinate_limit` of
+    // the origin, its cascades around it: an impulse past that could never land (the run
+    // stopped at its step).
+    if !fixed_in_place {
+        let extent = size.width().max(size.height()) as f64 * f64::from(1u32 << (cascades - 1));
+        let limit = super::bodies::coordinate_limit(grid.cell_size) / grid.cell_size + extent;
+        for (name, v, span) in [("x", x, imp.x.span()), ("y", y, imp.y.span())] {
+            if v.abs() - radius > limit {
+                return Err(at(
+                    span,
+                    format!(
+                        "impulse {name} = {v:?} cells lies past every place a following grid \
+                         can reach: within {limit:.0} cells of the origin (its path's \
+                         {:e} m and its own and its cascades' {extent} cells)",
+                        super::bodies::coordinate_limit(grid.cell_size)
+                    ),
+                ));
+            }
         }
     }
     // Cell centres sit at integer coordinates 0..W-1, 0..H-1. A point impulse lands on the
