@@ -1,13 +1,14 @@
 //! `water run`: runs a scenario, writes its arrays and a picture, and summarises.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Serialize;
 
 use water_gpu::{GpuContext, GpuError};
-use water_scene::scenario::{Scenario, ScenarioRun};
-use water_scene::{Backend, CsvTrajectory, Scene, SceneError, TrajectorySink};
+use water_scene::scenario::{Scenario, ScenarioRun, RUN_CHUNK_STEPS};
+use water_scene::{Backend, BodyId, CsvTrajectory, Scene, SceneError, SceneEvent, TrajectorySink};
 
 use crate::limits::{self, MemoryError};
 use crate::npy;
@@ -111,17 +112,28 @@ pub struct ContactsSummary {
     pub amplitude: f32,
 }
 
-/// A floating body's end position.
+/// A floating body's end position, and whether it left the water.
 #[derive(Debug, Clone, Serialize)]
 pub struct BodySummary {
     /// Its name.
     pub name: String,
     /// Centre of mass at the end, metres.
     pub position: [f32; 3],
+    /// The first step during which part of it went beyond the water's edge
+    /// ([`SceneEvent::LeftWater`]: from then on it floats on still water at rest level there);
+    /// `None` if it never did.
+    pub left_water_step: Option<u64>,
+    /// Whether part of it is beyond the water's edge at the end.
+    pub off_water: bool,
 }
 
+/// The first step each body that left the water left it in ([`SceneEvent::LeftWater`]).
+pub type LeftWater = HashMap<BodyId, u64>;
+
 /// Runs the whole scenario on `scene` (built by [`Scenario::scene`]), recording every body's
-/// state after every step into `trajectory` when one is given.
+/// state after every step into `trajectory` when one is given; returns the step each body that
+/// left the water first left it in. The scene's events are drained between runs of
+/// [`RUN_CHUNK_STEPS`] (kept, they would grow with every crossing of a long run).
 ///
 /// # Errors
 /// GPU failures; a body whose step failed, named with the step and the cause; the sink's
@@ -129,11 +141,30 @@ pub struct BodySummary {
 pub fn simulate(
     scene: &mut Scene,
     scenario: &Scenario,
-    trajectory: Option<&mut dyn TrajectorySink>,
-    on_step: impl FnMut(u64),
-) -> Result<(), RunError> {
-    ScenarioRun::new(scenario).advance_to(scene, scenario.steps, trajectory, on_step)?;
-    Ok(())
+    mut trajectory: Option<&mut dyn TrajectorySink>,
+    mut on_step: impl FnMut(u64),
+) -> Result<LeftWater, RunError> {
+    let mut run = ScenarioRun::new(scenario);
+    let mut left = LeftWater::new();
+    loop {
+        let until = scene
+            .steps_taken()
+            .saturating_add(RUN_CHUNK_STEPS)
+            .min(scenario.steps);
+        // Reborrowed for this run alone (a `dyn` behind `&mut` keeps its lifetime otherwise).
+        let sink = trajectory
+            .as_mut()
+            .map(|t| &mut **t as &mut dyn TrajectorySink);
+        run.advance_to(scene, until, sink, &mut on_step)?;
+        for event in scene.drain_events() {
+            if let SceneEvent::LeftWater { body, step } = event {
+                left.entry(body).or_insert(step);
+            }
+        }
+        if scene.steps_taken() >= scenario.steps {
+            return Ok(left);
+        }
+    }
 }
 
 /// Why a run failed.
@@ -337,7 +368,7 @@ pub fn run_scenario(
         Some(csv)
     };
     let start = Instant::now();
-    simulate(
+    let left_water = simulate(
         &mut scene,
         scenario,
         trajectory.as_mut().map(|t| t as &mut dyn TrajectorySink),
@@ -440,6 +471,8 @@ pub fn run_scenario(
             scene.body(id).map(|b| BodySummary {
                 name: b.name.to_owned(),
                 position: b.position.to_array(),
+                left_water_step: left_water.get(&id).copied(),
+                off_water: b.off_water,
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -521,7 +554,20 @@ impl RunSummary {
             .iter()
             .map(|b| {
                 let [x, y, z] = b.position;
-                format!("body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m\n", b.name)
+                let edge = match (b.left_water_step, b.off_water) {
+                    (Some(step), true) => {
+                        format!(", off the water (it first left it at step {step})")
+                    }
+                    (Some(step), false) => {
+                        format!(" (left the water at step {step}, back on it by the end)")
+                    }
+                    (None, true) => ", off the water".to_owned(),
+                    (None, false) => String::new(),
+                };
+                format!(
+                    "body       {} ends at ({x:.3}, {y:.3}, {z:.3}) m{edge}\n",
+                    b.name
+                )
             })
             .collect();
         let cascades = if self.cascades.len() > 1 {

@@ -123,3 +123,40 @@ fn bad_bodies_are_refused_at_their_line() {
     let (res, _) = run_text("classic", "scenario.toml", &classic);
     assert!(stderr(&res).contains("classic mode"));
 }
+
+/// A body that goes past the water's edge is reported, not integrated into the void without a
+/// word: `summary.json` gives the first step it left the water in and whether it is off the
+/// water at the end, and the report's line says so; a body that stays on the water has neither.
+#[test]
+fn a_body_that_leaves_the_water_is_reported() {
+    let body = |name: &str, place: &str| {
+        format!("[[body]]\nname = \"{name}\"\nshape = \"box\"\nsize = [0.4, 0.2, 0.1]\nmass = 4.0\n{place}\n")
+    };
+    let text = format!(
+        "{LAKE}{}{}",
+        body(
+            "runaway",
+            "position = [3.5, 1.5, 0.0]\nvelocity = [3.0, 0.0, 0.0]"
+        ),
+        body("crate", "position = [1.0, 1.5, 0.0]")
+    );
+    let dir = common::scratch("left-water");
+    let file = common::write_scenario(&dir, "scenario.toml", &text);
+    let out = dir.join("out");
+    let res = common::run_file(&file, &out, &[]);
+    assert_success(&res);
+    let summary = common::read_json(&out.join("summary.json"));
+    let runaway = &summary["bodies"][0];
+    // Its front (x = 3.7 m) meets the edge of the 4 m lake within 0.1 s, 5 steps, at 3 m/s.
+    let step = runaway["left_water_step"].as_u64().expect("a step");
+    assert!((1..=8).contains(&step), "{runaway}");
+    assert_eq!(runaway["off_water"], true, "{runaway}");
+    let crate_ = &summary["bodies"][1];
+    assert!(crate_["left_water_step"].is_null(), "{crate_}");
+    assert_eq!(crate_["off_water"], false, "{crate_}");
+    let report = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        report.contains(&format!("off the water (it first left it at step {step})")),
+        "{report}"
+    );
+}
