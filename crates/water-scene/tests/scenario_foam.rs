@@ -119,6 +119,15 @@ fn every_mistake_is_refused_at_its_line() {
             11,
             "foam shore_depth must be above 0 to 1000 m, got 0",
         ),
+        // Over 0.4 m of water everywhere, a shore 0.3 m deep is nowhere (it was taken and
+        // made no foam).
+        (
+            "DEPTH",
+            "half_life = 2.0\nshore_depth = 0.3\n",
+            11,
+            "foam shore_depth = 0.3 m reaches no shore: no wet cell is shallower (the shallowest \
+             is 0.4 m)",
+        ),
         (
             "DEPTH",
             "half_life = 2.0\nshore_depth = 2e3\n",

@@ -268,6 +268,13 @@ fn a_towed_body_placed_off_its_path_s_start_is_refused() {
         ],
     );
     taken(&towed_sphere("").replace("position = [1.0, 1.6, 0.0]", "position = [1.0, 1.6, 0.2]"));
+    // A path of one place goes nowhere and its speed is unused: refused at the path, as a
+    // focus's is (it was taken, the body held where it started).
+    refused(
+        &towed_sphere("").replace("[2.5, 1.6]]", "[1.0, 1.6]]"),
+        14,
+        &["a body's path goes nowhere: all its 2 points lie at [1, 1.6]"],
+    );
 }
 
 /// A force that alone would take a body past the 1e4 m/s speed limit within one step (a
@@ -290,6 +297,34 @@ fn a_force_past_the_speed_limit_in_one_step_is_refused_at_its_key() {
         ],
     );
     taken(&body("[2e6, 0.0, 0.0]"));
+}
+
+/// A body smaller than a millimetre is refused at its size key naming the range, as written:
+/// a sphere of 1e-7 m failed at its first step with a bob period of "0 s" and "inf substeps",
+/// a box of 1e-30 m at its table's line as an internal "hull max edge ... got 0.0".
+#[test]
+fn a_body_under_a_millimetre_is_refused_at_its_size() {
+    let sphere = |radius: &str| {
+        format!(
+            "{GRID}[[body]]\nshape = \"sphere\"\nradius = {radius}\nmass = 1.0\n\
+             position = [1.0, 1.6, 0.0]\n"
+        )
+    };
+    refused(
+        &sphere("1e-7"),
+        11,
+        &["sphere radius must be from 1e-3 to 1e4 m, got 1e-7"],
+    );
+    taken(&sphere("1e-3"));
+    let tiny_box = format!(
+        "{GRID}[[body]]\nshape = \"box\"\nsize = [1e-30, 1e-30, 1e-30]\nmass = 1.0\n\
+         position = [1.0, 1.6, 0.0]\n"
+    );
+    refused(
+        &tiny_box,
+        11,
+        &["box size must be from 1e-3 to 1e4 m, got 1e-30"],
+    );
 }
 
 /// A body so light for its size that the water's step is too long for its bob (a 1 g box
@@ -389,6 +424,13 @@ fn a_clicks_radius_and_direction_are_refused_at_their_keys() {
         &["click direction must be finite and not zero"],
     );
     taken(&format!("{sphere}{}", click("[0.0, 0.0, 1.0]", "0.3")));
+    // A level past u32 names the levels a sphere can have (it said "expected a whole number
+    // (0 or more)" of 4294967296).
+    refused(
+        &sphere.replace("level = 3", "level = 4294967296"),
+        3,
+        &["expected a whole number from 0 to 12 (at most 167772162 vertices)"],
+    );
     // A cap between vertices (edges of about 0.14 rad on level 3) would change nothing; the
     // same radius on an icosahedron corner, a vertex of every level, raises it.
     refused(

@@ -225,6 +225,10 @@ fn vec3(v: Numbers<3>) -> Vec3 {
 /// and small enough that volumes and moments of inertia (size^5 times the mass) stay finite in
 /// f32.
 pub const MAX_BODY_SIZE: f64 = 1e4;
+/// Smallest side, radius or length of a body, m: a millimetre. Smaller hulls leave f32's range
+/// in their sections, volumes and moments (a sphere of 1e-7 m had a bob period of "0 s" and
+/// "inf substeps"; one of 1e-30 m was refused as 0 by an internal name).
+pub const MIN_BODY_SIZE: f64 = 1e-3;
 /// Largest body mass, kg (a supertanker is about 5e8).
 pub const MAX_BODY_MASS: f64 = 1e12;
 /// Smallest body mass, kg: a gram. Lighter bodies of any size are pushed by the water's weight
@@ -307,10 +311,13 @@ fn size_within(
     name: &str,
     values: &[f64],
 ) -> Result<(), ScenarioError> {
-    match values.iter().find(|v| !(**v > 0.0 && **v <= MAX_BODY_SIZE)) {
+    match values
+        .iter()
+        .find(|v| !(MIN_BODY_SIZE..=MAX_BODY_SIZE).contains(*v))
+    {
         Some(v) => Err(at(
             span,
-            format!("{name} must be greater than 0 and at most {MAX_BODY_SIZE:e} m, got {v:?}"),
+            format!("{name} must be from {MIN_BODY_SIZE:e} to {MAX_BODY_SIZE:e} m, got {v:?}"),
         )),
         None => Ok(()),
     }
@@ -479,7 +486,16 @@ fn parse_body(
     given_within(at, b.force.as_ref(), "force", (-MAX_FORCE, MAX_FORCE), "N")?;
     let force = b.force.as_ref().map_or(Vec3::ZERO, |f| vec3(*f.get_ref()));
     let path = match (&b.path, &b.speed) {
-        (Some(p), Some(s)) => Some(tow_path(p, s, reach, at)?),
+        (Some(p), Some(s)) => Some(tow_path(
+            p,
+            s,
+            reach,
+            (
+                "a body's",
+                "leave out `path` and `speed` for a body that floats free",
+            ),
+            at,
+        )?),
         (Some(p), None) => {
             check_path_points(p, at)?;
             return Err(at(p.span(), "a path needs a `speed` (m/s)".into()));
@@ -578,11 +594,14 @@ fn check_path_points(
 }
 
 /// A route (`path`, at least two points, metres, each within `reach` of the origin: a
-/// [`coordinate_limit`]) travelled at `speed` (m/s): a towed body's, or a `[focus]`'s.
+/// [`coordinate_limit`]) travelled at `speed` (m/s): a towed body's, or a `[focus]`'s. A path
+/// whose points all lie at one place goes nowhere, its `speed` unused: refused, naming `whose`
+/// path it is and what to write instead (`instead`).
 pub(super) fn tow_path(
     p: &RawPath,
     s: &Spanned<f64>,
     reach: f64,
+    (whose, instead): (&str, &str),
     at: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
 ) -> Result<TowPath, ScenarioError> {
     for q in p.get_ref() {
@@ -602,6 +621,17 @@ pub(super) fn tow_path(
             format!(
                 "speed must be greater than 0 and at most {MAX_BODY_SPEED:e} m/s, \
                  got {speed:?}"
+            ),
+        ));
+    }
+    if points.iter().all(|q| *q == points[0]) {
+        return Err(at(
+            p.span(),
+            format!(
+                "{whose} path goes nowhere: all its {} points lie at [{}, {}] ({instead})",
+                points.len(),
+                points[0].x,
+                points[0].y
             ),
         ));
     }

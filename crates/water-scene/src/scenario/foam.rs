@@ -13,6 +13,8 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use water_core::Depth;
+
 use super::ScenarioError;
 use crate::scene::FoamSettings;
 
@@ -47,12 +49,13 @@ pub(super) const DEPTH_IN_THE_RELATION: &str =
      found";
 
 /// The foam of `[foam]`, every value checked at its line; `ocean`: the scenario has a sea;
-/// `no_cell_depth`: why its grid has no depth in its cells (`None`: it has one, a `depth`
-/// or a `depth_map`); `bodies`: it has bodies (whose wakes foam). A `[foam]` that none of its
-/// sources can feed is refused: it would stay 0 everywhere.
+/// `cell_depth`: its grid's depth in its cells (a `depth` or a `depth_map`), or why it has
+/// none; `bodies`: it has bodies (whose wakes foam). A `[foam]` that none of its sources can
+/// feed is refused: it would stay 0 everywhere; so is a `shore_depth` no wet cell is shallower
+/// than (no shore would ever foam).
 pub(super) fn parse(
     raw: &Spanned<RawFoam>,
-    (ocean, no_cell_depth, bodies): (bool, Option<&str>, bool),
+    (ocean, cell_depth, bodies): (bool, Result<&Depth, &str>, bool),
     at: &dyn Fn(Span, String) -> ScenarioError,
 ) -> Result<FoamSettings, ScenarioError> {
     let f = raw.get_ref();
@@ -89,8 +92,8 @@ pub(super) fn parse(
         (None, true) => Some(DEFAULT_JACOBIAN_THRESHOLD),
         (None, false) => None,
     };
-    let shore_depth = match (&f.shore_depth, no_cell_depth) {
-        (Some(d), None) => {
+    let shore_depth = match (&f.shore_depth, cell_depth) {
+        (Some(d), Ok(depth)) => {
             let metres = within(d, "shore_depth", 0.0, MAX_SHORE_DEPTH, " m")?;
             // The scene keeps depths in f32: one that rounds to 0 there is no shore.
             if metres as f32 <= 0.0 {
@@ -102,9 +105,25 @@ pub(super) fn parse(
                     ),
                 ));
             }
+            let shallowest = depth
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| c > 0.0)
+                .fold(f32::INFINITY, f32::min);
+            if shallowest >= metres as f32 {
+                return Err(at(
+                    d.span(),
+                    format!(
+                        "foam shore_depth = {metres:?} m reaches no shore: no wet cell is \
+                         shallower (the shallowest is {shallowest} m), so none would foam; \
+                         raise it past {shallowest} m or leave it out"
+                    ),
+                ));
+            }
             Some(metres as f32)
         }
-        (Some(d), Some(why)) => {
+        (Some(d), Err(why)) => {
             return Err(at(
                 d.span(),
                 format!("foam shore_depth = {:?} m {why}", d.get_ref()),

@@ -88,22 +88,16 @@ pub(super) fn parse(
             "give either `follow` (a body) or `path` with `speed`, not both".into(),
         )),
         (None, Some(path), Some(speed)) => {
-            let route = tow_path(path, speed, coordinate_limit(cell_size), at)?;
-            // A body's path of one place holds it there; a focus's would hold the grid where it
-            // starts, as no `[focus]` does, its `speed` unused.
-            let points = route.points();
-            if points.iter().all(|q| *q == points[0]) {
-                return Err(at(
-                    path.span(),
-                    format!(
-                        "a focus path goes nowhere: all its {} points lie at [{}, {}] (without a \
-                         [focus] the grid stays where it starts)",
-                        points.len(),
-                        points[0].x,
-                        points[0].y
-                    ),
-                ));
-            }
+            let route = tow_path(
+                path,
+                speed,
+                coordinate_limit(cell_size),
+                (
+                    "a focus",
+                    "without a [focus] the grid stays where it starts",
+                ),
+                at,
+            )?;
             Ok(ScenarioFocus::Path(route))
         }
         (None, Some(path), None) => {

@@ -331,9 +331,9 @@ impl Scenario {
                     ocean.is_some(),
                     // The depth the scene is given per cell, where shores are found.
                     match (&depth.depth, &depth.dispersion) {
-                        (Some(_), _) => None,
-                        (None, Some(_)) => Some(super::foam::DEPTH_IN_THE_RELATION),
-                        (None, None) => Some(super::foam::NO_DEPTH),
+                        (Some(d), _) => Ok(d),
+                        (None, Some(_)) => Err(super::foam::DEPTH_IN_THE_RELATION),
+                        (None, None) => Err(super::foam::NO_DEPTH),
                     },
                     !bodies.is_empty(),
                 ),

@@ -230,6 +230,17 @@ fn whole_number_range(key: &str) -> Option<String> {
         "width" | "height" => format!("{MIN_GRID_DIM} to {MAX_GRID_DIM}"),
         "cascades" => format!("1 to {}", crate::scene::MAX_CASCADES),
         "classic_shift" => format!("0 to {MAX_CLASSIC_SHIFT}"),
+        // A sphere's subdivisions, up to the most vertices it is built with.
+        "level" => {
+            let top = (0u32..32)
+                .filter(|&l| water_sphere::vertex_count(l) <= water_sphere::MAX_VERTICES)
+                .max()
+                .unwrap_or(0);
+            format!(
+                "0 to {top} (at most {} vertices)",
+                water_sphere::MAX_VERTICES
+            )
+        }
         _ => return None,
     })
 }
