@@ -83,8 +83,10 @@ pub enum BuoyancyError {
     /// A time step so long against the body's fastest natural motion that it would take more
     /// than [`crate::MAX_SUBSTEPS`] substeps to integrate stably.
     #[error(
-        "time step {dt} s is too long for this body: its fastest natural period is {period} s, \
-         which needs {substeps} substeps (at most {max_substeps}); use dt <= {max_dt} s"
+        "time step {dt} s is too long for this body: its fastest natural period is {} s, \
+         which needs {substeps} substeps (at most {max_substeps}); use dt <= {} s",
+        water_core::readable(f64::from(*period)),
+        water_core::readable_at_most(f64::from(*max_dt))
     )]
     TimeStepTooLong {
         /// The step asked for, s.

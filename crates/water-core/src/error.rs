@@ -37,8 +37,10 @@ pub enum WaterError {
     },
     /// The Courant number `a = (c*dt/h)^2` exceeds the von Neumann limit.
     #[error(
-        "unstable: Courant number a = (c*dt/h)^2 = {courant} exceeds the limit {limit}; \
-         the largest stable dt for this cell size and wave speed is {max_stable_dt} s"
+        "unstable: Courant number a = (c*dt/h)^2 = {} exceeds the limit {limit}; the largest \
+         stable dt for this cell size and wave speed is {} s",
+        crate::readable_apart(*courant, *limit),
+        crate::readable_at_most(*max_stable_dt)
     )]
     Unstable {
         /// The Courant number the parameters give.
@@ -235,9 +237,11 @@ pub enum WaterError {
     /// An ambient sea whose peak wave is shorter than 2 cells of the finest grid: most of its
     /// energy lies in waves the grid cannot hold (all of it, for a wind far too light).
     #[error(
-        "the sea's peak wavelength, {peak_wavelength_m:?} m, is shorter than 2 cells of \
-         {cell_size} m: its waves are too short to hold; raise wind_speed (or, for jonswap and \
-         tma, fetch), or use cells of at most {max_cell_size:?} m"
+        "the sea's peak wavelength, {} m, is shorter than 2 cells of {cell_size} m: its waves \
+         are too short to hold; raise wind_speed (or, for jonswap and tma, fetch), or use cells \
+         of at most {} m",
+        crate::readable_apart(*peak_wavelength_m, 2.0 * *cell_size),
+        crate::readable_at_most(*max_cell_size)
     )]
     OceanPeakUnresolved {
         /// The spectrum's peak wavelength, m.

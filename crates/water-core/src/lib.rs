@@ -66,6 +66,7 @@ mod named;
 pub mod ocean;
 mod params;
 mod placed_water;
+mod readable;
 mod sample;
 mod signed_grid;
 mod size;
@@ -109,6 +110,7 @@ pub use params::{
     GRID_COURANT_LIMIT, WAVE_SPEED_RANGE,
 };
 pub use placed_water::PlacedWater;
+pub use readable::{readable, readable_apart, readable_at_most};
 pub use sample::HeightView;
 pub use signed_grid::SignedGrid;
 pub use size::{GridSize, MAX_GRID_CELLS, MAX_GRID_DIM, MIN_GRID_DIM};

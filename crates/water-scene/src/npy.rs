@@ -367,6 +367,17 @@ mod tests {
                 "{}",
                 ".npy version 4.0; versions 1.0, 2.0 and 3.0 are read",
             ),
+            // A list, and `(6)`, which Python reads as a number, are not shapes.
+            (
+                1,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': [2, 3]}",
+                "shape is not a tuple of whole numbers",
+            ),
+            (
+                1,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (6)}",
+                "shape is not a tuple of whole numbers",
+            ),
         ] {
             let e = read_raw(&npy_file(version, header, &data)).expect_err(header);
             assert!(e.to_string().starts_with(why), "{header}: {e}");

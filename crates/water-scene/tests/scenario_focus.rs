@@ -284,4 +284,11 @@ fn an_impulse_the_grid_has_left_is_named_not_dropped() {
     );
     Scenario::parse("sail.toml", &text(15).replace("x = 10.0", "x = 20000.0"))
         .expect("within reach");
+    // A free body the grid follows may drift anywhere: no bound is known when the file is read.
+    let drifter = format!(
+        "{GRID}[[body]]\nname = \"drifter\"\nshape = \"sphere\"\nradius = 0.3\nmass = 10.0\n\
+         position = [16.0, 8.0, 0.0]\n[focus]\nfollow = \"drifter\"\n[[impulse]]\nx = 1e6\n\
+         y = 16.0\nradius = 4.0\namplitude = 0.1\nstep = 15\n"
+    );
+    Scenario::parse("drift.toml", &drifter).expect("no bound on a free body's route");
 }

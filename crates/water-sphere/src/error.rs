@@ -44,6 +44,6 @@ pub enum SphereError {
 fn vertex_count_text(level: u32) -> String {
     match 4u64.checked_pow(level).and_then(|p| p.checked_mul(10)) {
         Some(n) => (n + 2).to_string(),
-        None => format!("{:e}", 10.0 * 4f64.powf(f64::from(level)) + 2.0),
+        None => water_core::readable(10.0 * 4f64.powf(f64::from(level)) + 2.0),
     }
 }

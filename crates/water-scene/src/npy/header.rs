@@ -1,9 +1,11 @@
 //! The header of a `.npy` file as numpy writes it (format versions 1.0, 2.0 and 3.0): the magic
 //! `\x93NUMPY`, the version, the header's length (2 bytes in 1.0, 4 after), then one Python
 //! dict literal with exactly the keys `descr`, `fortran_order` and `shape`, padded with spaces
-//! and ended by a newline. The dict is parsed as Python reads it (either quote, any spacing), so
-//! a file another writer made is taken as numpy would take it; a key given twice, a key numpy
-//! does not write, or a value of the wrong kind is refused by name.
+//! and ended by a newline. The dict is read as Python reads numpy's (either quote, Python's
+//! white space anywhere between tokens, a trailing comma), so a file another writer made is
+//! taken as numpy would take it; a key given twice, a key numpy does not write, or a value of
+//! the wrong kind (a list for `shape`, `(3)` that is a number) is refused by name. String
+//! escapes and structured dtypes are not read.
 
 use std::io;
 
@@ -164,7 +166,10 @@ impl<'a> Dict<'a> {
     }
 
     fn skip_space(&mut self) {
-        self.rest = self.rest.trim_start();
+        // Python's white space between tokens (not Unicode's wider set).
+        self.rest = self
+            .rest
+            .trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
     }
 
     /// Takes `c` (after white space) if it comes next.
@@ -240,17 +245,40 @@ impl<'a> Dict<'a> {
         }
         if self.take('(') {
             let end = self.rest.find(')')?;
-            let items = self.rest[..end]
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect();
+            let inner = &self.rest[..end];
             self.rest = &self.rest[end + 1..];
-            return Some(Value::Tuple(items));
+            // Python's tuples: `()`, `(3,)`, `(2, 3)` and `(2, 3,)`; `(3)` is a number and
+            // `(,)` no value at all.
+            let mut items: Vec<&str> = inner.split(',').map(str::trim).collect();
+            if items.last() == Some(&"") {
+                items.pop();
+            }
+            let tuple = match items.len() {
+                0 => inner.trim().is_empty(),
+                1 => inner.contains(','),
+                _ => true,
+            } && items.iter().all(|i| !i.is_empty());
+            return Some(if tuple {
+                Value::Tuple(items.into_iter().map(str::to_owned).collect())
+            } else {
+                Value::Other
+            });
         }
-        // Anything else: taken up to the next separator, so that its key can be named.
-        let end = self.rest.find([',', '}']).unwrap_or(self.rest.len());
+        // Anything else (a number, a word, a list or a dict): taken to the separator after it,
+        // brackets matched, so that its key can be named.
+        let mut depth = 0_i32;
+        let end = self
+            .rest
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '[' | '{' | '(' => depth += 1,
+                    ']' | '}' | ')' => depth -= 1,
+                    _ => {}
+                }
+                depth < 0 || (depth == 0 && c == ',')
+            })
+            .map_or(self.rest.len(), |(i, _)| i);
         let word = self.rest[..end].trim();
         self.rest = &self.rest[end..];
         (!word.is_empty()).then_some(Value::Other)

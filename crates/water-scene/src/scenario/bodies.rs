@@ -39,7 +39,7 @@ use water_buoyancy::{
     BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY,
 };
 
-use water_core::ContactSource;
+use water_core::{readable, readable_at_most, ContactSource};
 
 use super::{Numbers, ScenarioError};
 use crate::body::BodySpec;
@@ -192,16 +192,24 @@ pub(crate) fn check_step_fits(
     for (body, written) in bodies.iter().zip(raw) {
         let mass = f64::from(body.body.body.mass());
         if let Some(force) = &written.get_ref().force {
-            let push = force.get_ref().0.iter().map(|f| f * f).sum::<f64>().sqrt();
+            // The limit holds each velocity component (a towed body's force is along z).
+            let push = force
+                .get_ref()
+                .0
+                .iter()
+                .fold(0.0_f64, |m, f| m.max(f.abs()));
             if push / mass * dt > MAX_BODY_SPEED {
                 let most = MAX_BODY_SPEED * mass / dt;
                 return Err(at(
                     force.span(),
                     format!(
-                        "body {:?}: a force of {push:.3e} N on {mass:?} kg passes the body speed \
-                         limit, {MAX_BODY_SPEED:e} m/s, within one step of {dt:?} s; at most \
-                         {most:.3e} N here",
-                        body.name
+                        "body {:?}: a force of {} N on {} kg passes the body speed limit, \
+                         {MAX_BODY_SPEED:e} m/s, within one step of {dt:?} s: past {} N no step \
+                         of {dt:?} s holds it",
+                        body.name,
+                        readable(push),
+                        readable(mass),
+                        readable_at_most(most)
                     ),
                 ));
             }
@@ -576,6 +584,21 @@ fn parse_body(
         force,
         torque: Vec3::ZERO,
     })
+}
+
+/// The names of the bodies of `raw` towed along a `path` (`body-N` for one without a name, as
+/// [`parse`] names it).
+pub(super) fn towed_names(raw: &[Spanned<RawBody>]) -> Vec<String> {
+    raw.iter()
+        .enumerate()
+        .filter(|(_, b)| b.get_ref().path.is_some())
+        .map(|(i, b)| {
+            b.get_ref()
+                .name
+                .as_ref()
+                .map_or_else(|| format!("body-{}", i + 1), |n| n.get_ref().clone())
+        })
+        .collect()
 }
 
 /// Refuses a path of fewer than two points: said first, before what else it lacks.

@@ -24,6 +24,18 @@ pub(super) struct RawFocus {
     speed: Option<Spanned<f64>>,
 }
 
+impl RawFocus {
+    /// Whether the grid's route is bounded by the file: a `path`, or a body towed along one
+    /// (`towed`: the names of the bodies with a path). A free body may drift anywhere.
+    pub(super) fn route_is_written(&self, towed: &[String]) -> bool {
+        self.path.is_some()
+            || self
+                .follow
+                .as_ref()
+                .is_some_and(|name| towed.contains(name.get_ref()))
+    }
+}
+
 /// What a scenario's grid follows ([`crate::SceneFocus`] once its bodies are in a scene).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScenarioFocus {

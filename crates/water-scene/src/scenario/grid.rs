@@ -6,8 +6,9 @@ use toml::Spanned;
 use water_core::kernels::spectral_depth::check_depth_nodes;
 use water_core::ocean::OceanSpec;
 use water_core::{
-    AiryDispersion, Boundary, ClassicGrid, ContactSource, Damping, Depth, GridMode, GridSize,
-    LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT, GRID_COURANT_LIMIT, MAX_CLASSIC_SHIFT,
+    readable, readable_apart, AiryDispersion, Boundary, ClassicGrid, ContactSource, Damping, Depth,
+    GridMode, GridSize, LandMask, WaterError, WaveParams, DEFAULT_CLASSIC_SHIFT,
+    GRID_COURANT_LIMIT, MAX_CLASSIC_SHIFT,
 };
 use water_gpu::GridSpec;
 
@@ -277,6 +278,10 @@ impl Scenario {
                 cascades: g.cascades.as_ref().map(|c| *c.get_ref()),
                 steps: *raw.steps.get_ref(),
                 fixed_in_place: raw.focus.is_none(),
+                route_is_written: raw.focus.as_ref().is_some_and(|f| {
+                    f.get_ref()
+                        .route_is_written(&bodies::towed_names(&raw.body))
+                }),
                 cell_size: params.cell_size(),
                 land: &land,
                 depth: depth.depth.as_ref(),
@@ -445,8 +450,10 @@ fn grid_params(
             at(
                 span,
                 format!(
-                    "the deepest water, {deepest:?} m, gives waves at c = sqrt(g d) = {value:?} m/s, \
-                     outside {range}"
+                    "the deepest water, {} m, gives waves at c = sqrt(g d) = {} m/s, outside \
+                     {range}",
+                    readable(f64::from(deepest)),
+                    readable_apart(value, value.clamp(1e-6, 1e6))
                 ),
             )
         }

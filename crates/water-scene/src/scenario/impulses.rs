@@ -50,6 +50,10 @@ pub(super) struct GridForImpulses<'a> {
     pub steps: u64,
     /// No `[focus]` moves the grid: the water under an impulse now is the water it lands on.
     pub fixed_in_place: bool,
+    /// The `[focus]` follows a route the file writes (its `path`, or a towed body's): the grid
+    /// then stays within [`super::bodies::coordinate_limit`] of the origin. (A free body it
+    /// follows may drift anywhere.)
+    pub route_is_written: bool,
     /// Cell size, m: where a following grid can go is bounded in metres.
     pub cell_size: f64,
     pub land: &'a LandMask,
@@ -217,10 +221,10 @@ fn check_impulse(
             ));
         }
     }
-    // A grid that follows a `[focus]` goes where its path does, within `coordinate_limit` of
+    // A grid that follows a written route goes where it does, within `coordinate_limit` of
     // the origin, its cascades around it: an impulse past that could never land (the run
     // stopped at its step).
-    if !fixed_in_place {
+    if grid.route_is_written {
         let extent = size.width().max(size.height()) as f64 * f64::from(1u32 << (cascades - 1));
         let limit = super::bodies::coordinate_limit(grid.cell_size) / grid.cell_size + extent;
         for (name, v, span) in [("x", x, imp.x.span()), ("y", y, imp.y.span())] {

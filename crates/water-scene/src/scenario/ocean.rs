@@ -7,7 +7,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 use water_core::ocean::{AmbientSea, OceanSpec, WaveSpectrum, DEFAULT_PEAK_ENHANCEMENT};
-use water_core::WaterError;
+use water_core::{readable, readable_apart, readable_at_most, WaterError};
 
 use super::ScenarioError;
 
@@ -213,10 +213,12 @@ fn shortened_peak(
         return Some(at(
             o.depth.as_ref().map_or(table, Spanned::span),
             format!(
-                "[ocean] at a depth of {depth:?} m the sea's peak wavelength is \
-                 {peak_wavelength_m:.3e} m ({deep:.3e} m in deep water), shorter than 2 cells of \
-                 {cell_size} m: its waves are too short to hold; deepen the water or use cells \
-                 of at most {max_cell:?} m"
+                "[ocean] at a depth of {depth:?} m the sea's peak wavelength is {} m ({} m in \
+                 deep water), shorter than 2 cells of {cell_size} m: its waves are too short to \
+                 hold; deepen the water or use cells of at most {} m",
+                readable_apart(peak_wavelength_m, 2.0 * cell_size),
+                readable(deep),
+                readable_at_most(max_cell)
             ),
         ));
     }
@@ -229,11 +231,13 @@ fn shortened_peak(
         at(
             fetch.span(),
             format!(
-                "[ocean] over a fetch of {:?} m the sea's peak wavelength is \
-                 {peak_wavelength_m:.3e} m ({longest:.3e} m fully developed), shorter than 2 \
-                 cells of {cell_size} m: its waves are too short to hold; raise fetch or use \
-                 cells of at most {max_cell:?} m",
-                fetch.get_ref()
+                "[ocean] over a fetch of {:?} m the sea's peak wavelength is {} m ({} m fully \
+                 developed), shorter than 2 cells of {cell_size} m: its waves are too short to \
+                 hold; raise fetch or use cells of at most {} m",
+                fetch.get_ref(),
+                readable_apart(peak_wavelength_m, 2.0 * cell_size),
+                readable(longest),
+                readable_at_most(max_cell)
             ),
         )
     })
