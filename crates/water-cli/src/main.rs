@@ -558,7 +558,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                  max stable dt  = {} s  (h / (c*sqrt 2))\n\
                  substeps       = {}  (stable steps of {} s per dt)\n",
                 r.courant,
-                r.dt,
+                seconds(r.dt),
                 r.limit,
                 if r.is_stable() { "yes" } else { "no" },
                 seconds(r.max_stable_dt),

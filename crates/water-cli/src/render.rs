@@ -144,12 +144,12 @@ impl RenderSummary {
     #[must_use]
     pub fn to_text(&self) -> String {
         let s = format!(
-            "rendered   {} frames of {} x {} ({}; height scale {:.3}) in {:.2} s\n",
+            "rendered   {} frames of {} x {} ({}; height scale {}) in {:.2} s\n",
             self.frames.len(),
             self.width,
             self.height,
             self.adapter,
-            self.height_scale,
+            water_core::readable(f64::from(self.height_scale)),
             self.wall_seconds
         );
         s + &wrote_lines(self.frames.iter().chain([&self.gif, &self.json]))

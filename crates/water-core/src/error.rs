@@ -37,10 +37,9 @@ pub enum WaterError {
     },
     /// The Courant number `a = (c*dt/h)^2` exceeds the von Neumann limit.
     #[error(
-        "unstable: Courant number a = (c*dt/h)^2 = {} exceeds the limit {limit}; the largest \
-         stable dt for this cell size and wave speed is {} s",
+        "unstable: Courant number a = (c*dt/h)^2 = {} exceeds the limit {limit}; {}",
         crate::readable_apart(*courant, *limit),
-        crate::readable_at_most(*max_stable_dt)
+        stable_step(*max_stable_dt)
     )]
     Unstable {
         /// The Courant number the parameters give.
@@ -337,5 +336,24 @@ pub(crate) fn within(
             value,
             range: text,
         })
+    }
+}
+
+/// The largest stable step, as a reader can write it back, or why none can be written: one
+/// shorter than the shortest `dt` allowed ([`crate::DT_RANGE`]) is no advice.
+fn stable_step(max_stable_dt: f64) -> String {
+    let (shortest, _) = crate::DT_RANGE;
+    if max_stable_dt < shortest {
+        format!(
+            "no allowed dt is stable for this cell size and wave speed: the largest stable one, \
+             {} s, is below the shortest allowed, {shortest:e} s; use larger cells or a slower \
+             wave",
+            crate::readable_at_most(max_stable_dt)
+        )
+    } else {
+        format!(
+            "the largest stable dt for this cell size and wave speed is {} s",
+            crate::readable_at_most(max_stable_dt)
+        )
     }
 }

@@ -94,3 +94,22 @@ fn stability_report_counts_substeps() {
         "an exact multiple needs no extra substep"
     );
 }
+
+/// An unstable step names the largest stable one as a reader can write it back (rounded toward
+/// zero, so that it is stable); where even that is shorter than the shortest `dt` allowed, it
+/// says no allowed step is stable and what to change instead (it named 7.071e-13 s, which the
+/// `dt` range then refused).
+#[test]
+fn an_unstable_step_names_a_stable_one_that_can_be_written() {
+    let e = WaveParams::new(0.1, 2.0, 0.05, Damping::NONE).expect_err("a = 1");
+    let said = e.to_string();
+    assert!(said.contains("is 0.03535 s"), "{said}");
+    WaveParams::new(0.1, 2.0, 0.03535, Damping::NONE).expect("the step named is stable");
+    let e = WaveParams::new(1e-6, 1e6, 1e-9, Damping::NONE).expect_err("a = 2e6");
+    let said = e.to_string();
+    assert!(
+        said.contains("no allowed dt is stable for this cell size and wave speed")
+            && said.contains("7.071e-13 s, is below the shortest allowed, 1e-9 s"),
+        "{said}"
+    );
+}

@@ -367,6 +367,11 @@ mod tests {
                 "{}",
                 ".npy version 4.0; versions 1.0, 2.0 and 3.0 are read",
             ),
+            (
+                1,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999, 2)}",
+                "shape value \"99999999999999999999999\" is past the largest this machine holds",
+            ),
             // A list, and `(6)`, which Python reads as a number, are not shapes.
             (
                 1,

@@ -109,14 +109,16 @@ pub fn parse(bytes: &[u8]) -> io::Result<Header> {
                     .iter()
                     .map(|s| {
                         // Python 2's numpy wrote `3L`.
-                        s.strip_suffix('L')
-                            .unwrap_or(s)
-                            .parse::<usize>()
-                            .map_err(|_| {
-                                bad(format!(
-                                    "shape value {s:?} is not a whole number of 0 or more"
-                                ))
+                        let digits = s.strip_suffix('L').unwrap_or(s);
+                        digits.parse::<usize>().map_err(|_| {
+                            let whole =
+                                !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+                            bad(if whole {
+                                format!("shape value {s:?} is past the largest this machine holds")
+                            } else {
+                                format!("shape value {s:?} is not a whole number of 0 or more")
                             })
+                        })
                     })
                     .collect::<io::Result<Vec<_>>>()?;
                 shape.replace(dims).map_or(Ok(()), |_| Err(twice()))?;

@@ -39,7 +39,7 @@ use water_buoyancy::{
     BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY,
 };
 
-use water_core::{readable, readable_at_most, ContactSource};
+use water_core::{readable, readable_apart, readable_at_most, ContactSource};
 
 use super::{Numbers, ScenarioError};
 use crate::body::BodySpec;
@@ -207,7 +207,7 @@ pub(crate) fn check_step_fits(
                          {MAX_BODY_SPEED:e} m/s, within one step of {dt:?} s: past {} N no step \
                          of {dt:?} s holds it",
                         body.name,
-                        readable(push),
+                        readable_apart(push, most),
                         readable(mass),
                         readable_at_most(most)
                     ),
