@@ -69,7 +69,8 @@ pub enum BuoyancyError {
         /// Values given.
         actual: usize,
     },
-    /// A floating body's motion stopped being finite: what went wrong first, with its value.
+    /// A floating body's motion stopped being finite, or outran the speed a body may be made
+    /// with: what went wrong first, with its value.
     /// A scene wraps it with the body's name and the step.
     #[error("{cause} in substep {substep} of {substeps}")]
     Diverged {
@@ -105,7 +106,8 @@ pub enum BuoyancyError {
     Water(#[from] water_core::WaterError),
 }
 
-/// What stopped being finite while a body moved, with the offending value (world axes).
+/// What stopped being finite, or outran the speed a body may be made with, while a body moved,
+/// with the offending value (world axes).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Divergence {
     /// The force on the body, N.
@@ -120,6 +122,9 @@ pub enum Divergence {
     Position(glam::Vec3),
     /// Its orientation (x, y, z, w), which should stay a unit quaternion.
     Orientation(glam::Quat),
+    /// Its velocity, m/s, with a component past [`crate::MAX_BODY_SPEED`]: a state
+    /// [`crate::RigidBody::new`] refuses, which would leave any grid within a step.
+    TooFast(glam::Vec3),
 }
 
 impl std::fmt::Display for Divergence {
@@ -136,6 +141,12 @@ impl std::fmt::Display for Divergence {
                 f,
                 "orientation became degenerate: quaternion {q} of length {}",
                 q.length()
+            ),
+            Self::TooFast(v) => write!(
+                f,
+                "velocity {v} m/s passed the {:e} m/s a body may be made with (a force or a \
+                 tow too strong for its mass?)",
+                crate::MAX_BODY_SPEED
             ),
         }
     }

@@ -168,7 +168,9 @@ impl RigidBody {
     ///
     /// # Errors
     /// [`BuoyancyError::NotPositive`] for a bad `dt`; [`BuoyancyError::Diverged`] for a
-    /// non-finite wrench (the state is left unchanged) or a state that stops being finite.
+    /// non-finite wrench or a state that stops being finite or passes [`MAX_BODY_SPEED`] (the
+    /// state is left unchanged). A spin past [`MAX_BODY_SPIN`] is integrated (the exact rotation
+    /// keeps it finite); [`crate::FloatingBody::step`] splits its step by the spin it meets.
     pub fn integrate(&mut self, wrench: Wrench, gravity: &Gravity, dt: f32) -> Result<()> {
         positive("dt", dt)?;
         self.integrate_damped(wrench, &Damping::default(), None, gravity, dt)
@@ -235,6 +237,11 @@ impl RigidBody {
         }
         if !w1.is_finite() {
             return Err(Divergence::AngularVelocity(w1));
+        }
+        // A body no constructor would take is stopped here, with its name and step in the
+        // scene's error, rather than flung across the world (10 km a second) toward the void.
+        if v1.abs().max_element() > MAX_BODY_SPEED {
+            return Err(Divergence::TooFast(v1));
         }
         let position = s.pose.position + v1 * h;
         if !position.is_finite() {

@@ -192,3 +192,41 @@ fn absurd_speeds_spins_and_drag_are_refused_naming_the_value_and_limit() {
     );
     assert!(DragRates::new(MAX_DRAG_RATE, MAX_DRAG_RATE, MAX_DRAG_RATE).is_ok());
 }
+
+/// A body pushed, step after step, past the speed its constructor takes is stopped at
+/// the step that would pass it, naming the velocity and the limit, its state kept from before:
+/// it is never flung on until it stops being finite.
+#[test]
+fn a_body_pushed_past_the_speed_limit_is_stopped_at_that_step() {
+    use water_buoyancy::{Divergence, MAX_BODY_SPEED};
+    let mut body = RigidBody::new(1.0, Mat3::IDENTITY, BodyState::default()).unwrap();
+    // 1e4 N on 1 kg: 100 m/s more each step of 0.01 s, so 100 steps reach the limit exactly
+    // (nearly: gravity pulls down, not along x) and the 101st would pass it.
+    let push = Wrench {
+        force: Vec3::new(1e4, 0.0, 0.0),
+        torque: Vec3::ZERO,
+    };
+    let mut steps = 0;
+    let err = loop {
+        let before = body.clone();
+        match body.integrate(push, &Gravity::EARTH, 0.01) {
+            Ok(()) => steps += 1,
+            Err(e) => {
+                assert_eq!(body, before, "the state is left as it was");
+                break e;
+            }
+        }
+        assert!(steps < 200, "never stopped: {:?}", body.state);
+    };
+    assert!(
+        (99..=101).contains(&steps),
+        "stopped after {steps} steps: {err}"
+    );
+    assert!(body.state.linear_velocity.x <= MAX_BODY_SPEED);
+    assert!(
+        matches!(err, BuoyancyError::Diverged { cause: Divergence::TooFast(v), .. } if v.x > MAX_BODY_SPEED),
+        "{err:?}"
+    );
+    let text = message(err);
+    assert!(text.contains("1e4 m/s a body may be made with"), "{text}");
+}

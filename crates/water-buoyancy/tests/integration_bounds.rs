@@ -206,7 +206,8 @@ fn random_bodies_at_random_steps_stay_bounded_and_float() {
 /// (0.5 kg/m^3), spinning at 0.5 rad/s and pushed by 1e4 N for 0.5 s steps. Its spin grows
 /// within a step beyond what the step's substeps were chosen for; the explicit gyroscopic term
 /// then blew up to a NaN orientation in the 20th substep. Substeps are now split by the spin
-/// they meet, so the body stays finite.
+/// they meet, so the body stays finite until its speed passes the 1e4 m/s a body may have (the
+/// push adds nearly that in one step) and it is stopped there by name.
 #[test]
 fn a_spin_gained_within_a_step_does_not_blow_up() {
     use glam::{Quat, Vec3};
@@ -231,9 +232,14 @@ fn a_spin_gained_within_a_step_does_not_blow_up() {
         torque: Vec3::ZERO,
     };
     for step in 0..5 {
-        floating
-            .step(&FlatWater::default(), &Gravity::EARTH, 0.5, push)
-            .unwrap_or_else(|e| panic!("step {step}: {e}"));
+        match floating.step(&FlatWater::default(), &Gravity::EARTH, 0.5, push) {
+            Ok(_) => {}
+            Err(water_buoyancy::BuoyancyError::Diverged {
+                cause: water_buoyancy::Divergence::TooFast(v),
+                ..
+            }) if step >= 1 && v.is_finite() => return,
+            Err(e) => panic!("step {step}: {e}"),
+        }
         let s = floating.body.state;
         assert!(
             s.pose.position.is_finite()
@@ -245,8 +251,9 @@ fn a_spin_gained_within_a_step_does_not_blow_up() {
     }
 }
 
-/// A 4 kg ball half in the water, pushed sideways by 1e6 N: the drag spins it up within a
-/// step past what any step may take in pieces, and the step is refused. The refusal agrees
+/// A 4 kg ball half in the water, pushed sideways by 8e4 N in steps of 0.2 s: the drag spins it
+/// up within a step past what any step may take in pieces, before its speed reaches the 1e4 m/s
+/// a body may have, and the step is refused. The refusal agrees
 /// with itself: the pieces it names are more than the most allowed, and the step it names is
 /// shorter than the one refused. (Both were once taken from the spin at the moment of refusal
 /// alone, lower than the spin met earlier in the step: "5606 substeps (at most 10000); use
@@ -256,10 +263,10 @@ fn a_spin_gained_past_the_piece_limit_is_refused_with_a_shorter_step() {
     let state = BodyState::at_rest(Pose::from_position(Vec3::new(0.0, 0.0, 0.1)).unwrap());
     let mut body = floating(Shape::sphere(0.15).unwrap(), 4.0, state, None);
     let push = Wrench {
-        force: Vec3::new(1e6, 0.0, 0.0),
+        force: Vec3::new(8e4, 0.0, 0.0),
         torque: Vec3::ZERO,
     };
-    let dt = 0.02;
+    let dt = 0.2;
     for step in 0..100 {
         match body.step(&FlatWater::default(), &Gravity::EARTH, dt, push) {
             Ok(_) => continue,

@@ -196,7 +196,8 @@ pub fn bench_ocean(bench: &OceanBench) -> Result<OceanBenchReport, SceneBenchErr
         cascades: bench.cascades,
         model: "dispersive".into(),
         bodies: bench.bodies,
-        speed: bench.speed as f32,
+        // `--speed -0` is the grid at rest, written 0 (adding zero turns -0 into +0).
+        speed: (bench.speed + 0.0) as f32,
         steps: bench.steps,
         warmup_steps: bench.warmup,
         threads: bench.threads,
@@ -286,5 +287,19 @@ mod tests {
         }
         assert!(parts <= report.ms_per_step * 1.000_001, "{report:?}");
         assert!(report.checksum.is_finite());
+    }
+
+    /// `--speed -0` is the grid at rest, and its report says 0, not -0.
+    #[test]
+    fn a_speed_of_minus_zero_is_reported_as_zero() {
+        let report = bench_ocean(&OceanBench {
+            speed: -0.0,
+            ..request()
+        })
+        .unwrap();
+        assert!(
+            report.speed == 0.0 && report.speed.is_sign_positive(),
+            "{report:?}"
+        );
     }
 }

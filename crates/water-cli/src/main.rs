@@ -9,7 +9,7 @@ use water_cli::bench::{bench_grid, BenchGrid, BenchModel};
 use water_cli::compare::{compare, table};
 use water_cli::limits::threads as checked_threads;
 use water_cli::output::{report, Failure, Stdout, CLOSED_PIPE_STATUS};
-use water_cli::render::{render_scenario, RenderOptions};
+use water_cli::render::{default_frames, render_scenario, RenderOptions};
 use water_cli::run::run_scenario;
 use water_cli::sphere_run::run_sphere;
 use water_core::{
@@ -159,9 +159,10 @@ enum Command {
         /// GPU backend that runs the water.
         #[arg(long, default_value = "gpu", value_parser = parse_gpu_backend)]
         backend: GpuBackend,
-        /// Frames, evenly spaced over the run (1 to 1000).
-        #[arg(long, default_value_t = 48)]
-        frames: u32,
+        /// Frames, evenly spaced over the run (1 to 1000) [default: 48, or one a step for a
+        /// shorter run].
+        #[arg(long)]
+        frames: Option<u32>,
         /// Picture size, WIDTHxHEIGHT pixels (each 1 to 4096).
         #[arg(long, default_value = "640x400", value_parser = parse_picture_size)]
         size: (u32, u32),
@@ -500,7 +501,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let mut scenario = load(scenario, builtin)?;
             let options = RenderOptions {
                 backend,
-                frames,
+                frames: frames.unwrap_or_else(|| default_frames(&scenario)),
                 width: size.0,
                 height: size.1,
                 height_scale,

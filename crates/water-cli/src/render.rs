@@ -38,6 +38,8 @@ use water_render::{write_rgba_png, GifStream};
 pub const MAX_SIDE: u32 = 4096;
 /// Most frames in one render.
 pub const MAX_FRAMES: u32 = 1000;
+/// Frames a render draws when none are asked for: fewer for a run of fewer steps.
+pub const DEFAULT_FRAMES: u32 = 48;
 /// Hundredths of a second each GIF frame shows.
 pub const GIF_DELAY_CS: u16 = 4;
 
@@ -68,7 +70,7 @@ impl Default for RenderOptions {
     fn default() -> Self {
         Self {
             backend: GpuBackend::Compute,
-            frames: 48,
+            frames: DEFAULT_FRAMES,
             width: 640,
             height: 400,
             height_scale: None,
@@ -217,6 +219,17 @@ impl Frames<'_> {
         self.frames.push(path);
         Ok(())
     }
+}
+
+/// The frames drawn of `scenario` when none are asked for: [`DEFAULT_FRAMES`], or one a step
+/// for a run of fewer steps (its start for a run of none).
+#[must_use]
+pub fn default_frames(scenario: &ScenarioFile) -> u32 {
+    let steps = match scenario {
+        ScenarioFile::Grid(s) => s.steps,
+        ScenarioFile::Sphere(s) => s.steps,
+    };
+    steps.clamp(1, u64::from(DEFAULT_FRAMES)) as u32
 }
 
 /// Runs `scenario` on a GPU backend (its water on the CPU where it has cascades, drawn from

@@ -155,7 +155,25 @@ fn render_refuses_bad_options_by_name() {
         err.contains("--frames is 50, but a run of 20 steps has 20 to draw"),
         "{err}"
     );
+    // Without --frames, the 48 a render draws by default are one a step for this shorter run.
+    let out = scratch("render-default-frames");
+    if let Some(done) = water_on_gpu(
+        "render_refuses_bad_options_by_name",
+        &[
+            "render",
+            scenario.to_str().expect("UTF-8 path"),
+            "--out",
+            out.to_str().expect("UTF-8 path"),
+            "--size",
+            "48x32",
+            "--quiet",
+        ],
+    ) {
+        assert!(done.status.success(), "{}", stderr(&done));
+        assert_eq!(gif_frames(&out.join("water.gif")).0, 20);
+    }
     let _ = std::fs::remove_file(&scenario);
+    std::fs::remove_dir_all(&out).ok();
 }
 
 /// A boat towed 12 m along a 24 m grid, with and without a `[focus]` following it.

@@ -79,11 +79,15 @@ impl ImpulseShape {
 /// [`WaterError::NotFinite`] or [`WaterError::OutOfRange`] naming the value and the limit.
 pub fn check_impulse_amplitude(amplitude: f64) -> Result<f64> {
     finite("impulse amplitude", amplitude)?;
-    if amplitude.abs() > MAX_IMPULSE_AMPLITUDE {
+    // A size below f32's least normal number would be 0 (or flushed to it) in the water: an
+    // impulse accepted and then lost.
+    let size = amplitude.abs();
+    if size > MAX_IMPULSE_AMPLITUDE || (size > 0.0 && size < f64::from(f32::MIN_POSITIVE)) {
         return Err(WaterError::OutOfRange {
             name: "impulse amplitude",
             value: amplitude,
-            range: "[-1e6, 1e6] (m; classic mode: height units)",
+            range: "[-1e6, 1e6] and 0 or at least 1.2e-38 in size (m; classic mode: height \
+                    units)",
         });
     }
     Ok(amplitude)

@@ -61,8 +61,8 @@ pub(crate) fn check_ranges(cell_size: f64, wave_speed: f64, dt: Option<f64>) -> 
 /// amplitude over one second whatever step is chosen (`docs/math.md`, section 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Damping {
-    /// Factor `d` in `(0, 1]` applied to each step's update (dimensionless); the amplitude
-    /// shrinks by `sqrt(d)` per step.
+    /// Factor `d` in `[f32::MIN_POSITIVE, 1]` (about 1.2e-38 to 1; less is 0 in f32) applied to
+    /// each step's update (dimensionless); the amplitude shrinks by `sqrt(d)` per step.
     PerStep(f64),
     /// Fraction of the amplitude, in `(0, 1]`, that survives one second of simulated time.
     PerSecond(f64),
@@ -82,19 +82,23 @@ impl Damping {
     }
 
     pub(crate) fn validate(self) -> Result<()> {
-        let (name, value) = match self {
-            Self::PerStep(v) => ("damping", v),
-            Self::PerSecond(v) => ("damping_per_second", v),
+        // A per-step factor below f32's least normal number is 0 (or flushed to it) in the f32
+        // kernels: full damping, which 0 itself is refused as (no wave survives a step of 1e-30
+        // anyway). A per-second fraction is raised to 2 dt in f64 first.
+        let (name, value, least, range) = match self {
+            Self::PerStep(v) => (
+                "damping",
+                v,
+                f64::from(f32::MIN_POSITIVE),
+                "[1.2e-38, 1] (0 would stop every wave; f32 holds no less)",
+            ),
+            Self::PerSecond(v) => ("damping_per_second", v, f64::MIN_POSITIVE, "(0, 1]"),
         };
         if !value.is_finite() {
             return Err(WaterError::NotFinite { name, value });
         }
-        if value <= 0.0 || value > 1.0 {
-            return Err(WaterError::OutOfRange {
-                name,
-                value,
-                range: "(0, 1]",
-            });
+        if value < least || value > 1.0 {
+            return Err(WaterError::OutOfRange { name, value, range });
         }
         Ok(())
     }
@@ -132,8 +136,8 @@ impl WaveParams {
     ///
     /// # Errors
     /// [`WaterError::NotFinite`] / [`WaterError::NotPositive`] for bad numbers,
-    /// [`WaterError::OutOfRange`] for damping outside `(0, 1]` and for `h`, `c` or `dt`
-    /// outside [`CELL_SIZE_RANGE`], [`WAVE_SPEED_RANGE`] or [`DT_RANGE`], and
+    /// [`WaterError::OutOfRange`] for damping outside the range [`Damping`] names and for `h`,
+    /// `c` or `dt` outside [`CELL_SIZE_RANGE`], [`WAVE_SPEED_RANGE`] or [`DT_RANGE`], and
     /// [`WaterError::Unstable`]
     /// (naming `a`, the limit 0.5 and the largest stable `dt`) when `a > 1/2`.
     pub fn new(cell_size: f64, wave_speed: f64, dt: f64, damping: Damping) -> Result<Self> {

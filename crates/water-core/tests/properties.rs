@@ -178,6 +178,25 @@ proptest! {
         prop_assert!(e.to_string().contains(name), "{}", e);
     }
 
+    /// A per-step damping factor, or an impulse's amplitude, below f32's least normal number
+    /// would be 0 in the f32 water (full damping; an impulse that adds nothing): refused by name
+    /// with the least it takes, while that least itself is taken.
+    #[test]
+    fn numbers_that_f32_holds_as_zero_are_refused_not_lost(
+        tiny in prop_oneof![Just(1e-320f64), Just(1e-46f64), 1e-300..1.1e-38f64],
+        negative in any::<bool>(),
+    ) {
+        let e = WaveParams::new(0.1, 1.0, 0.01, Damping::PerStep(tiny)).expect_err("below f32");
+        prop_assert!(e.to_string().contains("damping") && e.to_string().contains("1.2e-38"), "{}", e);
+        let least = f64::from(f32::MIN_POSITIVE);
+        prop_assert!(WaveParams::new(0.1, 1.0, 0.01, Damping::PerStep(least)).is_ok());
+        let amplitude = if negative { -tiny } else { tiny };
+        let e = water_core::check_impulse_amplitude(amplitude).expect_err("below f32");
+        prop_assert!(e.to_string().contains("impulse amplitude") && e.to_string().contains("1.2e-38"), "{}", e);
+        prop_assert!(water_core::check_impulse_amplitude(least).is_ok());
+        prop_assert!(water_core::check_impulse_amplitude(0.0).is_ok());
+    }
+
     #[test]
     fn grid_sizes_outside_the_limits_name_the_axis_and_value(
         small in 0usize..3,

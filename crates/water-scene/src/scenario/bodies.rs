@@ -289,7 +289,8 @@ fn within(
     }
 }
 
-/// A limit as a reader writes it: 0, not `0e0`; `1e-3` and `1e6`, not `0.001` and `1000000`.
+/// A limit as the library's ranges write it (`[-1e4, 1e4] m/s`): 0, not `0e0`; `1e-3` and `1e6`,
+/// not `0.001` and `1000000`. Values are written as read, so one past a limit stays apart from it.
 fn short(x: f64) -> String {
     if x == 0.0 {
         "0".to_owned()
@@ -575,10 +576,7 @@ fn parse_body(
         }
     }
     Ok(BodySpec {
-        name: b
-            .name
-            .as_ref()
-            .map_or_else(|| format!("body-{}", index + 1), |n| n.get_ref().clone()),
+        name: body_name(b, index),
         body,
         path,
         force,
@@ -592,13 +590,15 @@ pub(super) fn towed_names(raw: &[Spanned<RawBody>]) -> Vec<String> {
     raw.iter()
         .enumerate()
         .filter(|(_, b)| b.get_ref().path.is_some())
-        .map(|(i, b)| {
-            b.get_ref()
-                .name
-                .as_ref()
-                .map_or_else(|| format!("body-{}", i + 1), |n| n.get_ref().clone())
-        })
+        .map(|(i, b)| body_name(b.get_ref(), i))
         .collect()
+}
+
+/// The name of the `index`-th (from 0) body of a file: its `name`, or `body-N` counting from 1.
+fn body_name(b: &RawBody, index: usize) -> String {
+    b.name
+        .as_ref()
+        .map_or_else(|| format!("body-{}", index + 1), |n| n.get_ref().clone())
 }
 
 /// Refuses a path of fewer than two points: said first, before what else it lacks.
