@@ -4,8 +4,8 @@
 use arbitrary::Arbitrary;
 use glam::{Quat, Vec2, Vec3};
 use water_buoyancy::{
-    BodyState, BuoyancyError, DragRates, FloatingBody, Gravity, Hull, Pose, RigidBody, Shape,
-    Wrench,
+    BodyState, BuoyancyError, Divergence, DragRates, FloatingBody, Gravity, Hull, Pose, RigidBody,
+    Shape, Wrench, MAX_BODY_SPEED,
 };
 use water_core::{
     Boundary, Damping, FlatWater, GridSize, GridWater, HeightSource, Impulse, ImpulseShape,
@@ -180,6 +180,18 @@ pub fn run(input: &Input) {
             // Wild sizes and masses may stop being finite within a step: reported, typed, with
             // what diverged.
             Err(BuoyancyError::Diverged { .. }) if wild => return,
+            // A push that takes the body past the speed a body may be made with stops it there,
+            // finite, by name.
+            Err(BuoyancyError::Diverged {
+                cause: Divergence::TooFast(v),
+                ..
+            }) => {
+                assert!(
+                    v.is_finite() && v.abs().max_element() > MAX_BODY_SPEED,
+                    "step {step}: stopped at {v} for {input:?}"
+                );
+                return;
+            }
             Err(e) => panic!("step {step} of an accepted body failed: {e}; {input:?}"),
         }
     }

@@ -3,11 +3,11 @@
 
 use arbitrary::Arbitrary;
 use glam::Vec2;
-use water_core::{MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE};
 use water_core::{
     Boundary, ClassicGrid, ContactMasks, Damping, GridSize, GridWater, Impulse, ImpulseShape,
     LandMask, SignedGrid, SplitGrid, WaterError, WaveParams,
 };
+use water_core::{MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE};
 
 use crate::num::Num;
 use crate::{all_finite, names_value};

@@ -3,7 +3,7 @@
 
 use arbitrary::Arbitrary;
 use water_core::{Damping, WaterError};
-use water_sphere::{SphereImpulse, Icosphere, SphereError, SphereStepper, SphereWater};
+use water_sphere::{Icosphere, SphereError, SphereImpulse, SphereStepper, SphereWater};
 
 use crate::num::Num;
 use crate::{all_finite, names_value};
