@@ -315,7 +315,8 @@ pub(crate) fn build_simulations(
 /// every tick).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OnWater {
-    /// Whether the water refused it (its error was logged).
+    /// Whether the water refused it, or took it off after its step failed (its error was
+    /// logged).
     pub refused: bool,
 }
 
@@ -413,14 +414,43 @@ pub(crate) fn apply_floating_forces(
 
 /// Steps the water by one fixed tick: as many water steps as the tick's time holds (the
 /// scene's clock carries the remainder to the next tick), so the water is the same at any
-/// frame rate.
-pub(crate) fn step_water(time: Res<Time>, mut water: Query<(Entity, &mut WaterSimulation)>) {
+/// frame rate. A floating body whose step failed (its motion stopped being finite, or passed
+/// 1e4 m/s) is taken off the water, its error logged and its entity marked
+/// `OnWater { refused: true }`: the scene undid that step for every body, so the water goes
+/// on from it at the next tick without that body, not stalled on it.
+pub(crate) fn step_water(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut water: Query<(Entity, &mut WaterSimulation)>,
+) {
     for (entity, mut simulation) in &mut water {
         match simulation.scene.advance(time.delta_secs_f64()) {
             Ok(frame) => simulation.last_tick_steps = frame.steps,
             Err(source) => {
                 simulation.last_tick_steps = 0;
+                let failed = match &source {
+                    SceneError::Body { name, .. } => simulation
+                        .bodies
+                        .keys()
+                        .find(|body| format!("{body}") == *name)
+                        .copied(),
+                    _ => None,
+                };
                 error!("{}", WaterBevyError::Scene { entity, source });
+                if let Some(body) = failed {
+                    if let Err(source) = simulation.remove(body) {
+                        error!(
+                            "{}",
+                            WaterBevyError::Scene {
+                                entity: body,
+                                source
+                            }
+                        );
+                    }
+                    if let Ok(mut body) = commands.get_entity(body) {
+                        body.try_insert(OnWater { refused: true });
+                    }
+                }
             }
         }
         // Gameplay later in the tick sees the sea of the step it sees the grid's water at.

@@ -6,6 +6,7 @@
 
 use bevy::prelude::*;
 use water_bevy::prelude::*;
+use water_bevy::{OnWater, WaterSimulation};
 
 mod support;
 
@@ -54,13 +55,69 @@ fn a_floating_force_pushes_a_crate_to_its_drag_limited_speed() {
     );
     let spin = motion(&app, turned).angular_velocity;
     assert!(spin.y > 0.05, "the torque turns its crate about +y: {spin}");
+    assert_stays(&app, idle, Vec2::new(6.0, 3.0));
+}
+
+/// A push that takes its crate past 1e4 m/s within a step (1e8 N on 40 kg: 4e4 m/s in a tick)
+/// stops that step for every body; the plugin takes that crate off the water, marks it
+/// `OnWater { refused: true }`, and the water goes on stepping with the other crate floating
+/// where it was (the scene had stalled on it, logging the error every tick).
+#[test]
+fn a_crate_pushed_past_the_speed_limit_is_taken_off_and_the_water_goes_on() {
+    let mut app = support::headless_app(1.0 / 60.0);
+    app.world_mut().spawn(Water::new(96, 96));
+    let crate_ = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0);
+    let draft = crate_.archimedes_draft().expect("a box");
+    let at = |x: f32, z: f32| Transform::from_xyz(x, 0.15 - draft, z);
+    let flung = app
+        .world_mut()
+        .spawn((
+            crate_.clone(),
+            at(-2.0, 0.0),
+            FloatingForce {
+                force: Vec3::new(1e8, 0.0, 0.0),
+                torque: Vec3::ZERO,
+            },
+        ))
+        .id();
+    let idle = app.world_mut().spawn((crate_, at(2.0, 0.0))).id();
+    let mut steps = || {
+        for _ in 0..15 {
+            app.update();
+        }
+        let mut water = app.world_mut().query::<&WaterSimulation>();
+        let simulation = water.single(app.world()).expect("one water");
+        assert!(
+            simulation.body_of(flung).is_none(),
+            "the flung crate is off the water"
+        );
+        assert!(
+            simulation.body_of(idle).is_some(),
+            "the idle crate is on it"
+        );
+        simulation.scene().steps_taken()
+    };
+    let (first, later) = (steps(), steps());
+    assert!(
+        later >= first + 5,
+        "the water went on: {first} steps, then {later}"
+    );
+    assert_eq!(
+        app.world().get::<OnWater>(flung),
+        Some(&OnWater { refused: true })
+    );
+    assert_stays(&app, idle, Vec2::new(2.0, 0.0));
+}
+
+/// The crate `idle`, pushed by nothing, floats within 5 cm of where it was put, `(x, z)`.
+fn assert_stays(app: &App, idle: Entity, put: Vec2) {
     let still = app
         .world()
         .get::<Transform>(idle)
         .expect("idle")
         .translation;
     assert!(
-        (still.xz() - Vec2::new(6.0, 3.0)).length() < 0.05,
+        (still.xz() - put).length() < 0.05,
         "the crate without a force stays: {still}"
     );
 }

@@ -74,7 +74,7 @@ pub enum BuoyancyError {
     /// A scene wraps it with the body's name and the step.
     #[error("{cause} in substep {substep} of {substeps}")]
     Diverged {
-        /// What stopped being finite, and its value.
+        /// What stopped being finite or outran [`crate::MAX_BODY_SPEED`], and its value.
         cause: Divergence,
         /// The substep it happened in, from 1.
         substep: u32,
@@ -144,8 +144,12 @@ impl std::fmt::Display for Divergence {
             ),
             Self::TooFast(v) => write!(
                 f,
-                "velocity {v} m/s passed the {:e} m/s a body may be made with (a force or a \
-                 tow too strong for its mass?)",
+                "velocity ({}, {}, {}) m/s passed the body speed limit, {:e} m/s in a \
+                 component (MAX_BODY_SPEED): pushed, towed or fallen too fast for its mass and \
+                 drag",
+                water_core::readable(f64::from(v.x)),
+                water_core::readable(f64::from(v.y)),
+                water_core::readable(f64::from(v.z)),
                 crate::MAX_BODY_SPEED
             ),
         }

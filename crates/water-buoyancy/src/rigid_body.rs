@@ -41,21 +41,30 @@ impl BodyState {
         self.linear_velocity + self.angular_velocity.cross(point - self.pose.position)
     }
 
-    /// Checks every component is finite and the orientation is a unit quaternion.
+    /// Checks every component is finite, the orientation is a unit quaternion and no velocity
+    /// component is past [`MAX_BODY_SPEED`].
     ///
     /// # Errors
-    /// [`BuoyancyError::NotFinite`] or [`BuoyancyError::NotUnitQuaternion`].
+    /// [`BuoyancyError::NotFinite`], [`BuoyancyError::NotUnitQuaternion`] or
+    /// [`BuoyancyError::OutOfRange`] naming the velocity component.
     pub fn validate(&self) -> Result<()> {
         self.pose.validate()?;
         finite_vec("linear velocity", self.linear_velocity)?;
         finite_vec("angular velocity", self.angular_velocity)?;
-        Ok(())
+        within_component(
+            "linear velocity component",
+            self.linear_velocity,
+            MAX_BODY_SPEED,
+            "[-1e4, 1e4] m/s",
+        )
     }
 }
 
-/// Largest |component| of the velocity a body is made with, m/s: ten kilometres a second,
-/// past orbital speed and far past anything that floats. Faster bodies are refused by
-/// [`RigidBody::new`]: they leave any grid within a step and their motion stops being finite.
+/// Largest |component| of a body's velocity, m/s: ten kilometres a second, past orbital speed
+/// and far past anything that floats. Faster states are refused by [`BodyState::validate`]
+/// (and so by [`RigidBody::new`] and a step of a body set so), and a step that would take a
+/// body past it stops with [`crate::Divergence::TooFast`]: such a body leaves any grid within
+/// a step and its motion stops being finite.
 pub const MAX_BODY_SPEED: f32 = 1e4;
 
 /// Largest |component| of the spin a body is made with, rad/s (about 1,600 turns a second).
@@ -103,12 +112,6 @@ impl RigidBody {
     pub fn new(mass: f32, inertia: Mat3, state: BodyState) -> Result<Self> {
         positive("mass", mass)?;
         state.validate()?;
-        within_component(
-            "linear velocity component",
-            state.linear_velocity,
-            MAX_BODY_SPEED,
-            "[-1e4, 1e4] m/s",
-        )?;
         within_component(
             "angular velocity component",
             state.angular_velocity,

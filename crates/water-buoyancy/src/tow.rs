@@ -66,7 +66,9 @@ impl Tow {
     /// `yaw_rate` its heading turns at (rad/s, counter-clockwise seen from above).
     ///
     /// # Errors
-    /// [`crate::BuoyancyError::NotFinite`] naming the value that is not finite.
+    /// [`crate::BuoyancyError::NotFinite`] naming the value that is not finite;
+    /// [`crate::BuoyancyError::OutOfRange`] for a velocity component past
+    /// [`crate::MAX_BODY_SPEED`].
     pub fn new(velocity: Vec2, yaw_rate: f32) -> Result<Self> {
         Self::checked(velocity, "tow yaw rate", Turn::Rate(yaw_rate))
     }
@@ -79,7 +81,7 @@ impl Tow {
     /// turn about the vertical, to second order).
     ///
     /// # Errors
-    /// [`crate::BuoyancyError::NotFinite`] naming the value that is not finite.
+    /// As [`Tow::new`].
     pub fn to_heading(velocity: Vec2, heading: f32) -> Result<Self> {
         Self::checked(velocity, "tow heading", Turn::To(heading))
     }
@@ -91,6 +93,17 @@ impl Tow {
         finite("tow velocity x", velocity.x)?;
         finite("tow velocity y", velocity.y)?;
         finite(turn_name, value)?;
+        // A body held past the speed limit would be stopped at its first substep.
+        if let Some(c) = [velocity.x, velocity.y]
+            .into_iter()
+            .find(|c| c.abs() > crate::MAX_BODY_SPEED)
+        {
+            return Err(crate::BuoyancyError::OutOfRange {
+                name: "tow velocity component",
+                value: f64::from(c),
+                range: "[-1e4, 1e4] m/s",
+            });
+        }
         Ok(Self { velocity, turn })
     }
 

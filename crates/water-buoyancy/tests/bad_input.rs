@@ -228,5 +228,11 @@ fn a_body_pushed_past_the_speed_limit_is_stopped_at_that_step() {
         "{err:?}"
     );
     let text = message(err);
-    assert!(text.contains("1e4 m/s a body may be made with"), "{text}");
+    assert!(text.contains("body speed limit, 1e4 m/s"), "{text}");
+    // A tow or a state past the limit is refused where it is set.
+    let tow = water_buoyancy::Tow::new(glam::Vec2::new(2e4, 0.0), 0.0).expect_err("2e4 m/s");
+    assert!(message(tow).contains("tow velocity component = 20000"));
+    let mut fast = BodyState::default();
+    fast.linear_velocity.y = -1.5e4;
+    assert!(message(fast.validate().expect_err("1.5e4 m/s")).contains("-15000"));
 }

@@ -552,20 +552,28 @@ fn run(cli: Cli) -> Result<(), Failure> {
             dt,
         } => {
             let r = StabilityReport::new(wave_speed, cell_size, dt)?;
+            // Steps a reader copies are told toward zero, so what is printed stays stable.
             stdout.print(&format!(
-                "courant a      = {:.6}  ((c*dt/h)^2 with dt = {} s)\n\
+                "courant a      = {}  ((c*dt/h)^2 with dt = {} s)\n\
                  limit          = {}\n\
                  stable         = {}\n\
                  max stable dt  = {} s  (h / (c*sqrt 2))\n\
                  substeps       = {}  (stable steps of {} s per dt)\n",
-                r.courant,
-                seconds(r.dt),
+                water_core::readable_apart(r.courant, r.limit),
+                water_core::readable(r.dt),
                 r.limit,
                 if r.is_stable() { "yes" } else { "no" },
-                seconds(r.max_stable_dt),
+                water_core::readable_at_most(r.max_stable_dt),
                 r.substeps,
-                seconds(r.dt / r.substeps as f64)
+                water_core::readable_at_most(r.dt / r.substeps as f64)
             ))?;
+            if r.max_stable_dt < water_core::DT_RANGE.0 {
+                stdout.print(&format!(
+                    "no grid steps these h and c: the largest stable dt is below the shortest \
+                     a grid takes, {:e} s; use larger cells or a slower wave\n",
+                    water_core::DT_RANGE.0
+                ))?;
+            }
             Ok(())
         }
         Command::Bench {
@@ -749,15 +757,5 @@ fn run(cli: Cli) -> Result<(), Failure> {
             stdout.line(&serde_json::to_string(&report)?)?;
             Ok(())
         }
-    }
-}
-
-/// A duration for the stability report: nine decimals, or ten significant digits in exponent
-/// form below a millisecond (a step of 7e-13 s would read as 0.000000000).
-fn seconds(v: f64) -> String {
-    if v != 0.0 && v.abs() < 1e-3 {
-        format!("{v:.9e}")
-    } else {
-        format!("{v:.9}")
     }
 }

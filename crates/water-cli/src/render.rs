@@ -53,7 +53,8 @@ pub struct RenderOptions {
     /// The GPU backend that runs the water.
     pub backend: GpuBackend,
     /// Frames, evenly spaced over the run; the last shows its final step (1 to
-    /// [`MAX_FRAMES`]).
+    /// [`MAX_FRAMES`], and at most the run's steps: [`default_frames`] gives what `water render`
+    /// takes when none are asked for; the default here is [`DEFAULT_FRAMES`]).
     pub frames: u32,
     /// Picture width, pixels (1 to [`MAX_SIDE`]).
     pub width: u32,

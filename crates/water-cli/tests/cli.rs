@@ -175,7 +175,7 @@ fn stability_reports_a_limit_and_substeps() {
     let text = String::from_utf8_lossy(&res.stdout);
     assert!(text.contains("limit          = 0.5"), "{text}");
     assert!(text.contains("stable         = no"), "{text}");
-    assert!(text.contains("max stable dt  = 0.035355339"), "{text}");
+    assert!(text.contains("max stable dt  = 0.03535 s"), "{text}");
     assert!(text.contains("substeps       = 3"), "{text}");
     let bad = failure(&["stability", "--wave-speed=-2", "--cell-size", "0.1"]);
     assert!(bad.contains("wave_speed"));

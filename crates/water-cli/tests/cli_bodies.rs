@@ -160,3 +160,25 @@ fn a_body_that_leaves_the_water_is_reported() {
         "{report}"
     );
 }
+
+/// A body driven past the body speed limit stops the run naming it, the step and the limit
+/// (4e5 N on 1 kg: 8,000 m/s more each step of 0.02 s, past 1e4 in the second), with nothing
+/// written (it was flung on at ten kilometres a second).
+#[test]
+fn a_body_driven_past_the_speed_limit_stops_the_run_by_name() {
+    let text = format!(
+        "{LAKE}[[body]]\nname = \"rocket\"\nshape = \"sphere\"\nradius = 0.1\nmass = 1.0\n\
+         position = [2.0, 1.5, 0.0]\nforce = [0.0, 0.0, 4e5]\n"
+    );
+    let dir = common::scratch("rocket");
+    let file = common::write_scenario(&dir, "scenario.toml", &text);
+    let out = dir.join("out");
+    let res = common::run_file(&file, &out, &[]);
+    assert!(!res.status.success());
+    let e = stderr(&res);
+    assert!(
+        e.contains("body \"rocket\" at step 1:") && e.contains("body speed limit, 1e4 m/s"),
+        "{e}"
+    );
+    assert!(!out.join("summary.json").exists(), "nothing written");
+}

@@ -27,6 +27,33 @@ fn compare_passes_for_every_built_in_scenario() {
     }
 }
 
+/// Waves of 1.2e-38 m, the least impulse taken: the CPU flushes their subnormal tails to 0 where
+/// the GPU keeps them (1e-37 apart after 10 steps, ten thousand times the f32 tolerance of
+/// their size), which the comparison's flush allowance covers; the same waves a million times
+/// larger still compare by their own size.
+#[test]
+fn compare_allows_for_the_cpus_flush_to_zero_on_tiny_waves() {
+    let dir = common::scratch("compare-tiny");
+    for amplitude in ["1.2e-38", "1e-32"] {
+        let text = format!(
+            "steps = 10\n[grid]\nwidth = 32\nheight = 32\ncell_size = 0.1\nwave_speed = 1.0\n\
+             dt = 0.02\ndamping = 0.999\nboundary = \"absorbing\"\n[[impulse]]\nx = 16.0\n\
+             y = 16.0\nradius = 3.0\namplitude = {amplitude}\nshape = \"cosine\"\n"
+        );
+        let file = common::write_scenario(&dir, "tiny.toml", &text);
+        let Some(out) = water_on_gpu("compare", &["compare", file.to_str().expect("utf-8")]) else {
+            return;
+        };
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{amplitude}: {report}{}",
+            stderr(&out)
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The shape and f32 payload of an `.npy` file `water run` wrote.
 fn npy_f32(path: &Path) -> (Vec<usize>, Vec<f32>) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

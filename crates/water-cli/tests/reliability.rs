@@ -275,6 +275,18 @@ fn stability_calls_its_own_largest_stable_dt_stable() {
     let text = String::from_utf8_lossy(&res.stdout);
     assert!(text.contains("stable         = yes"), "{text}");
     assert!(text.contains("substeps       = 1 "), "{text}");
+    assert!(!text.contains("no grid steps"), "{text}");
+    // A stable step shorter than any a grid takes is said to be of no use (`water run` of the
+    // same grid refuses every dt).
+    let res = water(&["stability", "--wave-speed", "1e6", "--cell-size", "1e-6"]);
+    assert_success(&res);
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        text.contains("max stable dt  = 7.071e-13 s")
+            && text.contains("no grid steps these h and c")
+            && text.contains("1e-9 s"),
+        "{text}"
+    );
 }
 
 fn names(dir: &Path) -> Vec<String> {

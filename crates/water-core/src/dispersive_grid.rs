@@ -89,7 +89,7 @@ impl DispersiveGrid {
     ) -> Result<Self> {
         positive("cell_size", cell_size)?;
         positive("dt", dt)?;
-        damping.validate()?;
+        damping.validate_at(dt)?;
         if !matches!(boundary, Boundary::Periodic | Boundary::Absorbing) {
             return Err(WaterError::BoundaryNotOffered {
                 boundary: boundary.name(),

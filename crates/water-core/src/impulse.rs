@@ -72,7 +72,8 @@ impl ImpulseShape {
 }
 
 /// Checks an impulse amplitude (metres; classic mode: height units) against
-/// [`MAX_IMPULSE_AMPLITUDE`]. Callers that read the amplitude as f64 check it before narrowing,
+/// [`MAX_IMPULSE_AMPLITUDE`], and a size other than 0 against `f32::MIN_POSITIVE` (less would be
+/// flushed to 0: an impulse taken and lost). Callers that read the amplitude as f64 check it before narrowing,
 /// so the message names the number given rather than the `inf` it would become.
 ///
 /// # Errors
@@ -86,7 +87,7 @@ pub fn check_impulse_amplitude(amplitude: f64) -> Result<f64> {
         return Err(WaterError::OutOfRange {
             name: "impulse amplitude",
             value: amplitude,
-            range: "[-1e6, 1e6] and 0 or at least 1.2e-38 in size (m; classic mode: height \
+            range: "[-1e6, 1e6] and 0 or at least 1.17549435e-38 in size (m; classic mode: height \
                     units)",
         });
     }
@@ -130,8 +131,8 @@ impl Impulse {
     /// # Errors
     /// [`WaterError::NotFinite`] for NaN or infinite inputs, [`WaterError::NotPositive`] for a
     /// radius <= 0 (allowed for [`ImpulseShape::Point`], which ignores it),
-    /// [`WaterError::OutOfRange`] for an |amplitude| over [`MAX_IMPULSE_AMPLITUDE`] or a radius
-    /// over [`MAX_IMPULSE_RADIUS`].
+    /// [`WaterError::OutOfRange`] for an |amplitude| over [`MAX_IMPULSE_AMPLITUDE`] or between 0
+    /// and `f32::MIN_POSITIVE`, or a radius over [`MAX_IMPULSE_RADIUS`].
     ///
     /// ```
     /// use glam::Vec2;

@@ -61,10 +61,13 @@ pub(crate) fn check_ranges(cell_size: f64, wave_speed: f64, dt: Option<f64>) -> 
 /// amplitude over one second whatever step is chosen (`docs/math.md`, section 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Damping {
-    /// Factor `d` in `[f32::MIN_POSITIVE, 1]` (about 1.2e-38 to 1; less is 0 in f32) applied to
-    /// each step's update (dimensionless); the amplitude shrinks by `sqrt(d)` per step.
+    /// Factor `d` in `[f32::MIN_POSITIVE, 1]` (1.17549435e-38 to 1: below it f32 holds only
+    /// subnormal numbers, which the CPU's flush-to-zero makes 0) applied to each step's update
+    /// (dimensionless); the amplitude shrinks by `sqrt(d)` per step.
     PerStep(f64),
-    /// Fraction of the amplitude, in `(0, 1]`, that survives one second of simulated time.
+    /// Fraction of the amplitude, in `(0, 1]`, that survives one second of simulated time; the
+    /// per-step factor it makes at the grid's `dt`, `fraction^(2 dt)`, must be at least
+    /// `f32::MIN_POSITIVE` as [`Damping::PerStep`]'s is.
     PerSecond(f64),
 }
 
@@ -81,6 +84,27 @@ impl Damping {
         }
     }
 
+    /// Checks the damping for steps of `dt` seconds: a factor or fraction in its range, and a
+    /// per-second fraction whose per-step factor at `dt` f32 holds.
+    ///
+    /// # Errors
+    /// [`WaterError::NotFinite`] or [`WaterError::OutOfRange`] naming `damping` or
+    /// `damping_per_second`.
+    pub fn validate_at(self, dt: f64) -> Result<()> {
+        self.validate()?;
+        match self {
+            Self::PerSecond(value) if self.per_step_factor(dt) < f64::from(f32::MIN_POSITIVE) => {
+                Err(WaterError::OutOfRange {
+                    name: "damping_per_second",
+                    value,
+                    range: "(0, 1] with damping_per_second^(2 dt) at least 1.17549435e-38 (the \
+                            per-step factor f32 holds)",
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
     pub(crate) fn validate(self) -> Result<()> {
         // A per-step factor below f32's least normal number is 0 (or flushed to it) in the f32
         // kernels: full damping, which 0 itself is refused as (no wave survives a step of 1e-30
@@ -90,7 +114,7 @@ impl Damping {
                 "damping",
                 v,
                 f64::from(f32::MIN_POSITIVE),
-                "[1.2e-38, 1] (0 would stop every wave; f32 holds no less)",
+                "[1.17549435e-38, 1] (less is flushed to 0 in f32: every wave stopped)",
             ),
             Self::PerSecond(v) => ("damping_per_second", v, f64::MIN_POSITIVE, "(0, 1]"),
         };
@@ -142,7 +166,7 @@ impl WaveParams {
     /// (naming `a`, the limit 0.5 and the largest stable `dt`) when `a > 1/2`.
     pub fn new(cell_size: f64, wave_speed: f64, dt: f64, damping: Damping) -> Result<Self> {
         check_ranges(cell_size, wave_speed, Some(dt))?;
-        damping.validate()?;
+        damping.validate_at(dt)?;
         let params = Self {
             cell_size,
             wave_speed,
@@ -178,7 +202,7 @@ impl WaveParams {
             dt,
             damping,
         };
-        damping.validate()?;
+        damping.validate_at(dt)?;
         Ok(params)
     }
 

@@ -26,7 +26,8 @@ pub struct TowPath {
 }
 
 impl TowPath {
-    /// A route through `points` (two or more, finite, metres) at `speed` m/s (finite, > 0).
+    /// A route through `points` (two or more, finite, metres) at `speed` m/s (greater than 0,
+    /// at most [`water_buoyancy::MAX_BODY_SPEED`]).
     ///
     /// # Errors
     /// [`SceneError::TowPath`] naming what is wrong.
@@ -42,9 +43,10 @@ impl TowPath {
                 "path points must be finite, got {bad}"
             )));
         }
-        if !speed.is_finite() || speed <= 0.0 {
+        if !(speed > 0.0 && speed <= water_buoyancy::MAX_BODY_SPEED) {
             return Err(SceneError::TowPath(format!(
-                "speed must be a finite number greater than 0 m/s, got {speed:?}"
+                "speed must be greater than 0 and at most {:e} m/s, got {speed:?}",
+                water_buoyancy::MAX_BODY_SPEED
             )));
         }
         Ok(Self { points, speed })

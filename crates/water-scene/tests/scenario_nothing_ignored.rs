@@ -558,3 +558,39 @@ fn classic_mode_without_a_boundary_is_told_the_default() {
         &["got reflective, the default without a `boundary` key: write boundary = \"fixed\""],
     );
 }
+
+/// Numbers f32 would hold as 0, or flush to it, are refused at their key with the least taken:
+/// a per-step `damping` (full damping), a `damping_per_second` whose per-step factor at the
+/// grid's `dt` is that small, an impulse `amplitude` and a `[contacts] amplitude` (no wave), a
+/// tow `speed` (a body that never moves; it was named as 0.0); f32's least normal number is
+/// taken.
+#[test]
+fn numbers_f32_holds_as_zero_are_refused_at_their_keys() {
+    let damped = |d: &str| GRID.replace("dt = 0.02\n", &format!("dt = 0.02\n{d}\n"));
+    refused(
+        &damped("damping = 1e-320"),
+        8,
+        &["damping = 1e-320", "1.17549435e-38"],
+    );
+    taken(&damped("damping = 1.1754943508222875e-38"));
+    let slow = "steps = 10\n[grid]\nwidth = 32\nheight = 32\ncell_size = 1000.0\n\
+                wave_speed = 0.001\ndt = 1000.0\ndamping_per_second = 0.9\n\
+                boundary = \"reflective\"\n";
+    refused(slow, 8, &["damping_per_second = 0.9", "2 dt"]);
+    taken(&slow.replace("0.9", "0.99"));
+    refused(
+        &format!("{GRID}{}", impulse(16.0, 3.0, 1e-46)),
+        13,
+        &["impulse amplitude = 1e-46", "1.17549435e-38"],
+    );
+    refused(
+        &format!("{}[contacts]\namplitude = 1e-46\n", towed_sphere("")),
+        18,
+        &["contacts amplitude", "got 1e-46"],
+    );
+    refused(
+        &towed_sphere("").replace("speed = 0.5", "speed = 1e-46"),
+        15,
+        &["speed must be greater than 0", "got 1e-46"],
+    );
+}

@@ -141,9 +141,9 @@ impl SphereWater {
         let d = match (damping, dt) {
             (Damping::PerSecond(_), None) => return Err(SphereError::DampingPerSecond),
             (damping, dt) => {
-                // Validated through the grid's own parameter check (any stable h, c, dt).
-                water_core::WaveParams::new(1.0, 1.0, 0.5, damping)?;
-                damping.per_step_factor(dt.unwrap_or(1.0))
+                let dt = dt.unwrap_or(1.0);
+                damping.validate_at(dt)?;
+                damping.per_step_factor(dt)
             }
         };
         let rho = operator.spectral_radius(POWER_ITERATIONS) * (1.0 + SPECTRAL_MARGIN);

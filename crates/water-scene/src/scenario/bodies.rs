@@ -109,15 +109,20 @@ pub(crate) fn parse(
             // Checked in f64 against the scene's own limit, so the error names the number
             // written (not the `inf` it becomes in f32) and the scene never refuses what the
             // parser accepted.
+            // A size below f32's least normal number would be 0 (or flushed to it): no waves.
             let a = *written.get_ref();
             let max = f64::from(water_core::MAX_CONTACT_AMPLITUDE);
-            if !(0.0..=max).contains(&a) {
+            if !(0.0..=max).contains(&a) || (a > 0.0 && a < f64::from(f32::MIN_POSITIVE)) {
                 return Err(at(
                     written.span(),
-                    format!("contacts amplitude must be in [0, {max:e}] {unit}, got {a:?}"),
+                    format!(
+                        "contacts amplitude must be 0 or in [1.17549435e-38, {max:e}] {unit}, \
+                         got {a:?}"
+                    ),
                 ));
             }
-            a as f32
+            // -0 is 0, written so.
+            (a + 0.0) as f32
         }
         None => default,
     };
@@ -638,12 +643,13 @@ pub(super) fn tow_path(
     check_path_points(p, at)?;
 
     let speed = *s.get_ref();
-    if !(speed > 0.0 && speed <= MAX_BODY_SPEED) {
+    // Less than f32's least normal number is 0 (or flushed to it) as the f32 the tow holds.
+    if !(speed >= f64::from(f32::MIN_POSITIVE) && speed <= MAX_BODY_SPEED) {
         return Err(at(
             s.span(),
             format!(
-                "speed must be greater than 0 and at most {MAX_BODY_SPEED:e} m/s, \
-                 got {speed:?}"
+                "speed must be greater than 0 (at least 1.17549435e-38, as f32 holds it) and \
+                 at most {MAX_BODY_SPEED:e} m/s, got {speed:?}"
             ),
         ));
     }
