@@ -9,7 +9,7 @@ use water_cli::bench::{bench_grid, BenchGrid, BenchModel};
 use water_cli::compare::{compare, table};
 use water_cli::limits::threads as checked_threads;
 use water_cli::output::{report, Failure, Stdout, CLOSED_PIPE_STATUS};
-use water_cli::render::{default_frames, render_scenario, RenderOptions};
+use water_cli::render::{default_frames, render_scenario, RenderOptions, MAX_SIDE};
 use water_cli::run::run_scenario;
 use water_cli::sphere_run::run_sphere;
 use water_core::{
@@ -76,10 +76,18 @@ fn parse_height_scale(text: &str) -> Result<f32, String> {
 fn parse_picture_size(text: &str) -> Result<(u32, u32), String> {
     let bad = || format!("expected WIDTHxHEIGHT such as 640x400, got {text:?}");
     let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    Ok((
-        w.trim().parse().map_err(|_| bad())?,
-        h.trim().parse().map_err(|_| bad())?,
-    ))
+    // A side of digits past u32 is a number too large, not a malformed size.
+    let side = |s: &str| {
+        let s = s.trim();
+        s.parse::<u32>().map_err(|_| {
+            if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+                format!("{text:?} has a side of {s} pixels: each is 1 to {MAX_SIDE}")
+            } else {
+                bad()
+            }
+        })
+    };
+    Ok((side(w)?, side(h)?))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -159,8 +167,8 @@ enum Command {
         /// GPU backend that runs the water.
         #[arg(long, default_value = "gpu", value_parser = parse_gpu_backend)]
         backend: GpuBackend,
-        /// Frames, evenly spaced over the run (1 to 1000) [default: 48, or one a step for a
-        /// shorter run].
+        /// Frames, evenly spaced over the run (default: 48, or one a step for a shorter run):
+        /// 1 to 1000.
         #[arg(long)]
         frames: Option<u32>,
         /// Picture size, WIDTHxHEIGHT pixels (each 1 to 4096).

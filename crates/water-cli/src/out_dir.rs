@@ -20,6 +20,10 @@ pub struct OutputDir {
     dir: PathBuf,
     /// `(temporary, final)` paths of the files written so far.
     pending: Vec<(PathBuf, PathBuf)>,
+    /// Whether this run made the folder (a run that fails takes it away again, if empty).
+    made: bool,
+    /// Whether the run committed.
+    committed: bool,
 }
 
 impl OutputDir {
@@ -47,10 +51,13 @@ impl OutputDir {
                 ),
             ));
         }
+        let made = !dir.exists();
         std::fs::create_dir_all(dir)?;
         Ok(Self {
             dir: dir.to_path_buf(),
             pending: Vec::new(),
+            made,
+            committed: false,
         })
     }
 
@@ -104,6 +111,7 @@ impl OutputDir {
     /// # Errors
     /// The first I/O error (the files not yet renamed are removed).
     pub fn commit(mut self, is_ours: impl Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
+        self.committed = true;
         let pending = std::mem::take(&mut self.pending);
         let mut files = Vec::with_capacity(pending.len());
         for (k, (temporary, path)) in pending.iter().enumerate() {
@@ -137,10 +145,15 @@ impl OutputDir {
 }
 
 impl Drop for OutputDir {
-    /// A run that did not commit removes its temporaries: the folder keeps what it had.
+    /// A run that did not commit removes its temporaries: the folder keeps what it had, and one
+    /// the run made (left empty) is taken away.
     fn drop(&mut self) {
         for (temporary, _) in &self.pending {
             let _ = std::fs::remove_file(temporary);
+        }
+        if self.made && !self.committed {
+            // Only an empty folder goes: `remove_dir` refuses one holding anything.
+            let _ = std::fs::remove_dir(&self.dir);
         }
     }
 }
@@ -199,6 +212,19 @@ mod tests {
     #[test]
     fn a_run_that_fails_leaves_the_folder_as_it_was() {
         let dir = scratch("fail");
+        // A folder the failed run made goes with it (it was left empty).
+        let mut made = OutputDir::create(&dir.join("new")).expect("dir");
+        made.write("a.txt", |p| std::fs::write(p, "half"))
+            .expect("write");
+        drop(made);
+        assert!(
+            !dir.join("new").exists(),
+            "the empty folder it made is gone"
+        );
+        assert!(
+            dir.exists(),
+            "the parent it made too stays: only the run's own folder goes"
+        );
         let mut first = OutputDir::create(&dir).expect("dir");
         first
             .write("a.txt", |p| std::fs::write(p, "old"))

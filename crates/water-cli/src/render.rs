@@ -147,8 +147,9 @@ impl RenderSummary {
     #[must_use]
     pub fn to_text(&self) -> String {
         let s = format!(
-            "rendered   {} frames of {} x {} ({}; height scale {}) in {:.2} s\n",
+            "rendered   {} frame{} of {} x {} ({}; height scale {}) in {:.2} s\n",
             self.frames.len(),
+            if self.frames.len() == 1 { "" } else { "s" },
             self.width,
             self.height,
             self.adapter,

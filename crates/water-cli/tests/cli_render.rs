@@ -135,6 +135,22 @@ fn render_refuses_bad_options_by_name() {
         "/tmp/x",
     ]);
     assert!(err.contains("--frames is 0"), "{err}");
+    // Past what the option's type holds, the range its help states (not the type's).
+    for frames in ["-1", "4294967296", "99999999999999999999"] {
+        let err = failure(&["render", "--builtin", "rock-pool", "--frames", frames]);
+        assert!(
+            err.contains("--frames takes a whole number from 1 to 1000"),
+            "{err}"
+        );
+    }
+    let err = failure(&[
+        "render",
+        "--builtin",
+        "rock-pool",
+        "--size",
+        "99999999999x1",
+    ]);
+    assert!(err.contains("each is 1 to 4096"), "{err}");
     // More frames than the run has steps would repeat frames.
     let scenario = std::env::temp_dir().join(format!("water-frames-{}.toml", std::process::id()));
     std::fs::write(

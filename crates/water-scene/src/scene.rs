@@ -57,6 +57,7 @@ mod masks;
 mod nested_water;
 mod surface_queries;
 
+#[cfg(feature = "scenario")]
 pub(crate) use cascades::cascades_refused_on;
 pub use cascades::{cascade_weight, CASCADE_BLEND_CELLS, CASCADE_IMPULSE_MIN_CELLS, MAX_CASCADES};
 pub use foam::FoamSettings;

@@ -99,7 +99,13 @@ impl<W: Write> CsvTrajectory<W> {
 
 impl<W: Write> TrajectorySink for CsvTrajectory<W> {
     fn record(&mut self, row: &TrajectoryRow<'_>) -> std::io::Result<()> {
-        let (p, q, v) = (row.position, row.orientation, row.velocity);
+        // -0 (a quaternion's x of a body turned about z alone, say) is written 0.
+        let (p, q, v) = (
+            row.position + Vec3::ZERO,
+            row.orientation.to_array().map(|c| c + 0.0),
+            row.velocity + Vec3::ZERO,
+        );
+        let q = Quat::from_array(q);
         // Each number in Rust's shortest round-trip form, with an exponent where that is
         // shorter: a volume of 8e-18 m^3 is `8.2399365e-18`, not 26 digits.
         let submerged = row
@@ -165,6 +171,27 @@ mod tests {
         assert_eq!(
             rows[2],
             "1,0.5,\"a,b \"\"c\"\"\nd\",0.0,0.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.25\n"
+        );
+    }
+
+    /// A negative zero (a quaternion's x of a body turned about z alone) is written 0.
+    #[test]
+    fn negative_zeros_are_written_zero() {
+        let mut csv = CsvTrajectory::new(Vec::new()).expect("header");
+        let row = TrajectoryRow {
+            step: 0,
+            time: 0.0,
+            body: "b",
+            position: Vec3::new(-0.0, 1.0, -0.0),
+            orientation: Quat::from_xyzw(-0.0, 0.0, -0.0, 1.0),
+            velocity: Vec3::splat(-0.0),
+            submerged_volume: None,
+        };
+        csv.record(&row).expect("row");
+        let text = String::from_utf8(csv.finish().expect("flush")).expect("utf8");
+        assert_eq!(
+            text.lines().nth(1),
+            Some("0,0.0,b,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,")
         );
     }
 }
