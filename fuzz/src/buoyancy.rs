@@ -5,7 +5,7 @@ use arbitrary::Arbitrary;
 use glam::{Quat, Vec2, Vec3};
 use water_buoyancy::{
     BodyState, BuoyancyError, Divergence, DragRates, FloatingBody, Gravity, Hull, Pose, RigidBody,
-    Shape, Wrench, MAX_BODY_SPEED,
+    Shape, Wrench, MAX_BODY_SPEED, MAX_BODY_SPIN,
 };
 use water_core::{
     Boundary, Damping, FlatWater, GridSize, GridWater, HeightSource, Impulse, ImpulseShape,
@@ -180,14 +180,15 @@ pub fn run(input: &Input) {
             // Wild sizes and masses may stop being finite within a step: reported, typed, with
             // what diverged.
             Err(BuoyancyError::Diverged { .. }) if wild => return,
-            // A push that takes the body past the speed a body may be made with stops it there,
-            // finite, by name.
+            // A push that takes the body past the speed or spin a body may have stops it
+            // there, finite, by name.
             Err(BuoyancyError::Diverged {
-                cause: Divergence::TooFast(v),
+                cause: Divergence::TooFast(v) | Divergence::TooMuchSpin(v),
                 ..
             }) => {
+                let over = v.abs().max_element();
                 assert!(
-                    v.is_finite() && v.abs().max_element() > MAX_BODY_SPEED,
+                    v.is_finite() && (over > MAX_BODY_SPEED || over > MAX_BODY_SPIN),
                     "step {step}: stopped at {v} for {input:?}"
                 );
                 return;

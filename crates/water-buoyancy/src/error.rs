@@ -69,12 +69,13 @@ pub enum BuoyancyError {
         /// Values given.
         actual: usize,
     },
-    /// A floating body's motion stopped being finite, or outran the speed a body may be made
-    /// with: what went wrong first, with its value.
+    /// A floating body's motion stopped being finite, or outran the speed or spin a body may
+    /// have: what went wrong first, with its value.
     /// A scene wraps it with the body's name and the step.
     #[error("{cause} in substep {substep} of {substeps}")]
     Diverged {
-        /// What stopped being finite or outran [`crate::MAX_BODY_SPEED`], and its value.
+        /// What stopped being finite or outran [`crate::MAX_BODY_SPEED`] or
+        /// [`crate::MAX_BODY_SPIN`], and its value.
         cause: Divergence,
         /// The substep it happened in, from 1.
         substep: u32,
@@ -106,7 +107,7 @@ pub enum BuoyancyError {
     Water(#[from] water_core::WaterError),
 }
 
-/// What stopped being finite, or outran the speed a body may be made with, while a body moved,
+/// What stopped being finite, or outran the speed or spin a body may have, while a body moved,
 /// with the offending value (world axes).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Divergence {
@@ -125,6 +126,9 @@ pub enum Divergence {
     /// Its velocity, m/s, with a component past [`crate::MAX_BODY_SPEED`]: a state
     /// [`crate::RigidBody::new`] refuses, which would leave any grid within a step.
     TooFast(glam::Vec3),
+    /// Its angular velocity, rad/s, with a component past [`crate::MAX_BODY_SPIN`]: each step
+    /// would take more substeps than a game's frame has time for.
+    TooMuchSpin(glam::Vec3),
 }
 
 impl std::fmt::Display for Divergence {
@@ -151,6 +155,15 @@ impl std::fmt::Display for Divergence {
                 water_core::readable(f64::from(v.y)),
                 water_core::readable(f64::from(v.z)),
                 crate::MAX_BODY_SPEED
+            ),
+            Self::TooMuchSpin(w) => write!(
+                f,
+                "angular velocity ({}, {}, {}) rad/s passed the body spin limit, {:e} rad/s in a \
+                 component (MAX_BODY_SPIN): turned by a torque or drag too strong for its inertia",
+                water_core::readable(f64::from(w.x)),
+                water_core::readable(f64::from(w.y)),
+                water_core::readable(f64::from(w.z)),
+                crate::MAX_BODY_SPIN
             ),
         }
     }

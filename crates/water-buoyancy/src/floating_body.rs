@@ -171,7 +171,8 @@ impl FloatingBody {
     /// [`BuoyancyError::NotPositive`] for a bad `dt`; [`BuoyancyError::TimeStepTooLong`] for a
     /// `dt` that would need more than [`crate::MAX_SUBSTEPS`] substeps;
     /// [`BuoyancyError::Diverged`] naming what stopped being finite or outran
-    /// [`crate::MAX_BODY_SPEED`] (the body keeps its state from before that substep); errors of [`crate::BodyState::validate`] for a state set to
+    /// [`crate::MAX_BODY_SPEED`] or [`crate::MAX_BODY_SPIN`] (the body keeps its state from
+    /// before that substep); errors of [`crate::BodyState::validate`] for a state set to
     /// something invalid, and of the probe model.
     pub fn step(
         &mut self,

@@ -42,11 +42,11 @@ impl BodyState {
     }
 
     /// Checks every component is finite, the orientation is a unit quaternion and no velocity
-    /// component is past [`MAX_BODY_SPEED`].
+    /// component is past [`MAX_BODY_SPEED`] (nor spin component past [`MAX_BODY_SPIN`]).
     ///
     /// # Errors
     /// [`BuoyancyError::NotFinite`], [`BuoyancyError::NotUnitQuaternion`] or
-    /// [`BuoyancyError::OutOfRange`] naming the velocity component.
+    /// [`BuoyancyError::OutOfRange`] naming the velocity or spin component.
     pub fn validate(&self) -> Result<()> {
         self.pose.validate()?;
         finite_vec("linear velocity", self.linear_velocity)?;
@@ -56,6 +56,12 @@ impl BodyState {
             self.linear_velocity,
             MAX_BODY_SPEED,
             "[-1e4, 1e4] m/s",
+        )?;
+        within_component(
+            "angular velocity component",
+            self.angular_velocity,
+            MAX_BODY_SPIN,
+            "[-1e4, 1e4] rad/s",
         )
     }
 }
@@ -67,7 +73,10 @@ impl BodyState {
 /// a step and its motion stops being finite.
 pub const MAX_BODY_SPEED: f32 = 1e4;
 
-/// Largest |component| of the spin a body is made with, rad/s (about 1,600 turns a second).
+/// Largest |component| of a body's spin, rad/s (about 1,600 turns a second): refused by
+/// [`BodyState::validate`], and a step that would pass it stops with
+/// [`crate::Divergence::TooMuchSpin`] (at 60 steps a second such a spin already takes 167
+/// substeps a step).
 pub const MAX_BODY_SPIN: f32 = 1e4;
 
 /// Each component of `v` within `[-limit, limit]`, or `OutOfRange` naming it.
@@ -112,12 +121,6 @@ impl RigidBody {
     pub fn new(mass: f32, inertia: Mat3, state: BodyState) -> Result<Self> {
         positive("mass", mass)?;
         state.validate()?;
-        within_component(
-            "angular velocity component",
-            state.angular_velocity,
-            MAX_BODY_SPIN,
-            "[-1e4, 1e4] rad/s",
-        )?;
         check_inertia(inertia)?;
         Ok(Self {
             mass,
@@ -171,9 +174,8 @@ impl RigidBody {
     ///
     /// # Errors
     /// [`BuoyancyError::NotPositive`] for a bad `dt`; [`BuoyancyError::Diverged`] for a
-    /// non-finite wrench or a state that stops being finite or passes [`MAX_BODY_SPEED`] (the
-    /// state is left unchanged). A spin past [`MAX_BODY_SPIN`] is integrated (the exact rotation
-    /// keeps it finite); [`crate::FloatingBody::step`] splits its step by the spin it meets.
+    /// non-finite wrench or a state that stops being finite or passes [`MAX_BODY_SPEED`] or
+    /// [`MAX_BODY_SPIN`] (the state is left unchanged).
     pub fn integrate(&mut self, wrench: Wrench, gravity: &Gravity, dt: f32) -> Result<()> {
         positive("dt", dt)?;
         self.integrate_damped(wrench, &Damping::default(), None, gravity, dt)
@@ -264,6 +266,10 @@ impl RigidBody {
         let spin = (r1 * (r.transpose() * DVec3::new(q[3], q[4], q[5]))).as_vec3();
         if !spin.is_finite() {
             return Err(Divergence::AngularVelocity(spin));
+        }
+        // Past it a game's step would be cut into hundreds to thousands of substeps.
+        if spin.abs().max_element() > MAX_BODY_SPIN {
+            return Err(Divergence::TooMuchSpin(spin));
         }
         let drag = damping.apply(q);
         self.state = BodyState {

@@ -193,9 +193,10 @@ fn absurd_speeds_spins_and_drag_are_refused_naming_the_value_and_limit() {
     assert!(DragRates::new(MAX_DRAG_RATE, MAX_DRAG_RATE, MAX_DRAG_RATE).is_ok());
 }
 
-/// A body pushed, step after step, past the speed its constructor takes is stopped at
-/// the step that would pass it, naming the velocity and the limit, its state kept from before:
-/// it is never flung on until it stops being finite.
+/// A body pushed (or spun), step after step, past the speed (or spin) its constructor takes is
+/// stopped at the step that would pass it, naming the velocity and the limit, its state kept
+/// from before: it is never flung on until it stops being finite; a state or a tow past the
+/// limits is refused where it is set.
 #[test]
 fn a_body_pushed_past_the_speed_limit_is_stopped_at_that_step() {
     use water_buoyancy::{Divergence, MAX_BODY_SPEED};
@@ -235,4 +236,33 @@ fn a_body_pushed_past_the_speed_limit_is_stopped_at_that_step() {
     let mut fast = BodyState::default();
     fast.linear_velocity.y = -1.5e4;
     assert!(message(fast.validate().expect_err("1.5e4 m/s")).contains("-15000"));
+    let mut spun = BodyState::default();
+    spun.angular_velocity.x = 1e9;
+    assert!(message(spun.validate().expect_err("1e9 rad/s")).contains("1000000000"));
+
+    // A torque that spins a body past the spin limit stops it the same way, before its steps
+    // are cut into thousands of substeps.
+    let mut spinner = RigidBody::new(1.0, Mat3::IDENTITY, BodyState::default()).unwrap();
+    let twist = Wrench {
+        force: Vec3::ZERO,
+        torque: Vec3::new(0.0, 0.0, 1e4),
+    };
+    let mut steps = 0;
+    let err = loop {
+        match spinner.integrate(twist, &Gravity::EARTH, 0.01) {
+            Ok(()) => steps += 1,
+            Err(e) => break e,
+        }
+        assert!(steps < 200, "never stopped: {:?}", spinner.state);
+    };
+    assert!(
+        (99..=101).contains(&steps),
+        "stopped after {steps} steps: {err}"
+    );
+    assert!(spinner.state.angular_velocity.z <= water_buoyancy::MAX_BODY_SPIN);
+    assert!(
+        matches!(err, BuoyancyError::Diverged { cause: Divergence::TooMuchSpin(w), .. } if w.z > 1e4),
+        "{err:?}"
+    );
+    assert!(message(err).contains("body spin limit, 1e4 rad/s"));
 }

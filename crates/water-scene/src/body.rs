@@ -50,7 +50,9 @@ impl BodySpec {
 /// A body's handle in its scene: a slot and the generation of the body in it. Removing a body
 /// never changes another's id; a removed body's slot may hold a later body, under a newer
 /// generation, so an old id is refused ([`crate::SceneError::RemovedBody`]) instead of finding
-/// the newcomer.
+/// the newcomer. An id holds no mark of its scene: given to another scene, it names whatever
+/// body holds that slot and generation there, so a game with two scenes keeps each scene's ids
+/// apart.
 ///
 /// ```
 /// # use water_scene::BodyId;

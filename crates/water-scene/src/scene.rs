@@ -497,7 +497,9 @@ impl Scene {
     /// schedule of corrections instead, waiting for the keeper's sums.
     ///
     /// # Errors
-    /// A bad frame time; as [`Scene::step`].
+    /// A bad frame time; as [`Scene::step`]. The frame's time is spent on the clock when the
+    /// frame starts: after an error, the steps before the failed one stand
+    /// ([`Scene::steps_taken`] counts them) and the rest of the frame's steps are not run.
     pub fn advance(&mut self, frame_seconds: f64) -> Result<FrameSteps, SceneError> {
         let frame = self.clock.advance(frame_seconds)?;
         self.run_steps(u64::from(frame.steps), true)?;
