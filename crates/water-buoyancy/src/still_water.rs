@@ -11,7 +11,8 @@ use crate::gravity::Gravity;
 /// A [`HeightSource`] that answers where `water` does not: outside it, under uniform gravity,
 /// the surface is the rest plane through the origin across "up" (`z = 0` for
 /// [`Gravity::EARTH`], where a grid's still water lies). Under radial gravity there is no one
-/// rest plane, so there it stays without water (dry), as the source says.
+/// rest plane, so there it stays without water (dry), as the source says. Nor is there water
+/// at a position that is not finite.
 ///
 /// Whether it had to answer in the source's place is remembered ([`StillWaterOutside::off_water`]),
 /// for [`crate::BodyStep::off_water`].
@@ -59,6 +60,10 @@ impl<'a, S: HeightSource + ?Sized> StillWaterOutside<'a, S> {
 
     /// The rest plane's point on the vertical through `position`.
     fn rest(&self, position: Vec3) -> Option<(Vec3, Vec3)> {
+        // A position that is not finite has no rest plane's point either.
+        if !position.is_finite() {
+            return None;
+        }
         self.off.set(true);
         self.up.map(|up| (position - up * position.dot(up), up))
     }

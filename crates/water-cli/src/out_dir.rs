@@ -20,8 +20,9 @@ pub struct OutputDir {
     dir: PathBuf,
     /// `(temporary, final)` paths of the files written so far.
     pending: Vec<(PathBuf, PathBuf)>,
-    /// Whether this run made the folder (a run that fails takes it away again, if empty).
-    made: bool,
+    /// The folders this run made, the output folder's first and then its parents upward (a run
+    /// that fails takes them away again, those left empty).
+    made: Vec<PathBuf>,
     /// Whether the run committed.
     committed: bool,
 }
@@ -51,7 +52,11 @@ impl OutputDir {
                 ),
             ));
         }
-        let made = !dir.exists();
+        let made = dir
+            .ancestors()
+            .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+            .map(Path::to_path_buf)
+            .collect();
         std::fs::create_dir_all(dir)?;
         Ok(Self {
             dir: dir.to_path_buf(),
@@ -145,15 +150,20 @@ impl OutputDir {
 }
 
 impl Drop for OutputDir {
-    /// A run that did not commit removes its temporaries: the folder keeps what it had, and one
-    /// the run made (left empty) is taken away.
+    /// A run that did not commit removes its temporaries: the folder keeps what it had, and the
+    /// folders the run made (left empty) are taken away, the output folder's parents too.
     fn drop(&mut self) {
         for (temporary, _) in &self.pending {
             let _ = std::fs::remove_file(temporary);
         }
-        if self.made && !self.committed {
-            // Only an empty folder goes: `remove_dir` refuses one holding anything.
-            let _ = std::fs::remove_dir(&self.dir);
+        if !self.committed {
+            // Only an empty folder goes: `remove_dir` refuses one holding anything, and then
+            // its parents hold it.
+            for made in &self.made {
+                if std::fs::remove_dir(made).is_err() {
+                    break;
+                }
+            }
         }
     }
 }
@@ -212,19 +222,26 @@ mod tests {
     #[test]
     fn a_run_that_fails_leaves_the_folder_as_it_was() {
         let dir = scratch("fail");
-        // A folder the failed run made goes with it (it was left empty).
-        let mut made = OutputDir::create(&dir.join("new")).expect("dir");
+        // The folders the failed run made go with it (left empty), its output folder's
+        // parents too; a folder that was there before stays.
+        std::fs::create_dir_all(&dir).expect("dir");
+        let mut made = OutputDir::create(&dir.join("new").join("deeper")).expect("dir");
         made.write("a.txt", |p| std::fs::write(p, "half"))
             .expect("write");
         drop(made);
         assert!(
             !dir.join("new").exists(),
-            "the empty folder it made is gone"
+            "the empty folders it made are gone, the parent too"
         );
-        assert!(
-            dir.exists(),
-            "the parent it made too stays: only the run's own folder goes"
-        );
+        assert!(dir.exists(), "the folder that was there stays");
+        // A parent it made that now holds something of another's stays.
+        let mut shared = OutputDir::create(&dir.join("new").join("deeper")).expect("dir");
+        std::fs::write(dir.join("new").join("notes.md"), "the user's").expect("write");
+        drop(shared.write("a.txt", |p| std::fs::write(p, "half")));
+        drop(shared);
+        assert!(!dir.join("new").join("deeper").exists());
+        assert!(dir.join("new").join("notes.md").exists());
+        std::fs::remove_dir_all(dir.join("new")).expect("clean");
         let mut first = OutputDir::create(&dir).expect("dir");
         first
             .write("a.txt", |p| std::fs::write(p, "old"))

@@ -105,9 +105,10 @@ impl RenderOptions {
             }
         }
         if let Some(scale) = self.height_scale {
-            if !(scale.is_finite() && scale > 0.0) {
+            if !(scale.is_finite() && scale >= f32::MIN_POSITIVE) {
                 return Err(format!(
-                    "--height-scale is {scale}, but it must be finite and > 0"
+                    "--height-scale is {scale}, but it must be finite and at least \
+                     1.17549435e-38 (f32's least normal number)"
                 ));
             }
         }
@@ -419,11 +420,14 @@ impl SurfaceSource {
 }
 
 /// A height scale that draws waves of the field's typical size at [`DRAWN_WAVE_SHARE`] of
-/// `extent`, or `None` while the water is still.
+/// `extent`, or `None` while the water is still. Heights that f32 holds only as subnormals
+/// count as still: a GPU keeps them where the CPU flushes them to 0, and a scale made from them
+/// would pass f32's range.
 fn auto_scale(heights: &[f32], extent: f32) -> Option<f32> {
     let typical = robust_scale(heights);
-    (typical > 0.0 && heights.iter().any(|h| *h != 0.0))
+    (typical >= f32::MIN_POSITIVE && heights.iter().any(|h| *h != 0.0))
         .then(|| DRAWN_WAVE_SHARE * extent / typical)
+        .filter(|scale| scale.is_finite())
 }
 
 /// The height scale a frame is drawn at: the one asked for, else one picked by [`auto_scale`]
@@ -746,5 +750,33 @@ mod tests {
             ..RenderOptions::default()
         });
         assert!(e.contains("--height-scale"), "{e}");
+        let e = bad(RenderOptions {
+            height_scale: Some(1e-45),
+            ..RenderOptions::default()
+        });
+        assert!(e.contains("1.17549435e-38"), "{e}");
+        let least = RenderOptions {
+            height_scale: Some(f32::MIN_POSITIVE),
+            ..RenderOptions::default()
+        };
+        assert_eq!(least.validate(), Ok(()));
+    }
+
+    #[test]
+    fn the_scale_picked_for_the_user_is_finite_and_subnormal_heights_are_still_water() {
+        // A GPU keeps subnormal heights where the CPU flushes them to 0: still water, drawn
+        // at scale 1 (a scale made from them was 1e38, or inf on a large grid).
+        let mut heights = vec![0.0f32; 100];
+        heights.iter_mut().for_each(|h| *h = 6.2e-40);
+        assert_eq!(auto_scale(&heights, 3.2), None);
+        heights.iter_mut().for_each(|h| *h = 1e-36);
+        assert_eq!(auto_scale(&heights, 1e9), None, "past f32 is no scale");
+        heights.iter_mut().for_each(|h| *h = 0.01);
+        let scale = auto_scale(&heights, 10.0).expect("waves");
+        assert!(
+            (scale - DRAWN_WAVE_SHARE * 10.0 / 0.01).abs() < 1e-3,
+            "{scale}"
+        );
+        assert_eq!(auto_scale(&[0.0; 10], 10.0), None);
     }
 }

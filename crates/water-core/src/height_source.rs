@@ -95,7 +95,8 @@ impl SurfaceLevel {
 /// Height and normal of the water at world positions.
 pub trait HeightSource {
     /// The surface on the vertical through `position` (metres, world frame), or `None` where
-    /// there is no water (outside the grid).
+    /// there is no water (outside the grid) and, in this crate's sources, where `position`'s
+    /// horizontal coordinates are not finite.
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample>;
 
     /// As [`HeightSource::surface_at`], without the normal. Sources override it where the
@@ -152,7 +153,8 @@ impl HeightSource for HeightView<'_> {
     }
 }
 
-/// Still water without edges at height `level` (m) along `+z`.
+/// Still water without edges at height `level` (m) along `+z`: everywhere but at a position
+/// whose `x` or `y` is not finite.
 ///
 /// ```
 /// use glam::Vec3;
@@ -169,7 +171,10 @@ pub struct FlatWater {
 
 impl HeightSource for FlatWater {
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
-        Some(SurfaceSample::z_up(position, self.level, Vec3::Z))
+        position
+            .truncate()
+            .is_finite()
+            .then(|| SurfaceSample::z_up(position, self.level, Vec3::Z))
     }
 }
 

@@ -83,7 +83,7 @@ pub fn check_impulse_amplitude(amplitude: f64) -> Result<f64> {
     // A size below f32's least normal number would be 0 (or flushed to it) in the water: an
     // impulse accepted and then lost.
     let size = amplitude.abs();
-    if size > MAX_IMPULSE_AMPLITUDE || (size > 0.0 && size < f64::from(f32::MIN_POSITIVE)) {
+    if size > MAX_IMPULSE_AMPLITUDE || crate::below_f32_normal(size) {
         return Err(WaterError::OutOfRange {
             name: "impulse amplitude",
             value: amplitude,

@@ -50,6 +50,7 @@ mod depth;
 pub mod diagnostics;
 mod dispersive_grid;
 mod error;
+mod f32_normal;
 mod field;
 mod foam;
 mod following_window;
@@ -90,6 +91,7 @@ pub use dispersive_grid::{
     check_dispersive_dt, sponge_factors, sponge_width, DispersiveGrid, SPONGE_CELLS,
 };
 pub use error::{Result, WaterError};
+pub use f32_normal::below_f32_normal;
 pub use field::WaveField;
 pub use foam::{FoamField, SURF_BREAKING_RATIO};
 pub use following_window::{FollowingWindow, MAX_WINDOW_ORIGIN_CELLS};

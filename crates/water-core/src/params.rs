@@ -109,19 +109,24 @@ impl Damping {
         // A per-step factor below f32's least normal number is 0 (or flushed to it) in the f32
         // kernels: full damping, which 0 itself is refused as (no wave survives a step of 1e-30
         // anyway). A per-second fraction is raised to 2 dt in f64 first.
-        let (name, value, least, range) = match self {
+        let (name, value, too_small, range) = match self {
             Self::PerStep(v) => (
                 "damping",
                 v,
-                f64::from(f32::MIN_POSITIVE),
+                v <= 0.0 || crate::below_f32_normal(v),
                 "[1.17549435e-38, 1] (less is flushed to 0 in f32: every wave stopped)",
             ),
-            Self::PerSecond(v) => ("damping_per_second", v, f64::MIN_POSITIVE, "(0, 1]"),
+            Self::PerSecond(v) => (
+                "damping_per_second",
+                v,
+                v < f64::MIN_POSITIVE,
+                "[2.2250738585072014e-308, 1] (above 0, from f64's least normal number)",
+            ),
         };
         if !value.is_finite() {
             return Err(WaterError::NotFinite { name, value });
         }
-        if value < least || value > 1.0 {
+        if too_small || value > 1.0 {
             return Err(WaterError::OutOfRange { name, value, range });
         }
         Ok(())

@@ -450,7 +450,8 @@ impl Scene {
     /// The surface on the vertical through `position` (caller's frame) on the water as it is
     /// now (after [`Scene::steps_taken`] steps): its point, normal and up vector in the
     /// caller's frame, or `None` beyond the water's edge (with cascades, the coarsest's, the
-    /// cascades blended as the bodies read them). On a GPU backend this reads back the 5 x 5
+    /// cascades blended as the bodies read them; with an ambient sea, nowhere) and at a
+    /// position whose horizontal coordinates are not finite. On a GPU backend this reads back the 5 x 5
     /// cells around the point and waits for them: a game asks [`Scene::query_surfaces`]
     /// instead, which waits for nothing.
     ///

@@ -202,3 +202,28 @@ fn a_body_a_kilometre_from_the_focus_floats_at_its_archimedes_draft() {
         "mean submerged volume {mean} m^3, Archimedes {archimedes} m^3"
     );
 }
+
+/// On a sea without end every finite point has a surface; a point that is not finite has none
+/// (the sea's reads give NaN there): `None` from `surface_at` and from a batch query, never a
+/// surface point of NaN.
+#[test]
+fn a_point_that_is_not_finite_has_no_surface_on_the_sea() {
+    let mut scene = scene_on(AmbientSea::regular_wave(0.2, 30.0, G, None, 0.0).expect("sea"));
+    scene.step().expect("step");
+    let points = [
+        Vec3::new(f32::NAN, 1.0, 0.0),
+        Vec3::new(1.0, f32::INFINITY, 0.0),
+        Vec3::new(92.0, 10.0, 0.0),
+        Vec3::new(2.0, 3.0, 0.0),
+    ];
+    for p in &points[..2] {
+        assert_eq!(scene.surface_at(*p).expect("CPU"), None, "at {p}");
+    }
+    let mut query = scene.query_surfaces(&points).expect("query");
+    let answers = scene.surfaces(&mut query).expect("CPU").expect("at once");
+    assert_eq!(answers[..2], [None, None]);
+    for (p, a) in points[2..].iter().zip(&answers[2..]) {
+        let s = a.expect("the sea is everywhere");
+        assert!(s.point.is_finite() && s.normal.is_finite(), "at {p}: {s:?}");
+    }
+}

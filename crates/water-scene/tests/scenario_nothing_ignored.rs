@@ -593,4 +593,20 @@ fn numbers_f32_holds_as_zero_are_refused_at_their_keys() {
         15,
         &["speed must be greater than 0", "got 1e-46"],
     );
+    // The limit the messages print, typed back, is taken: it rounds to f32's least normal
+    // number, though as an f64 it is a hair below it.
+    taken(&damped("damping = 1.17549435e-38"));
+    taken(&format!("{GRID}{}", impulse(16.0, 3.0, 1.17549435e-38)));
+    taken(&format!(
+        "{}[contacts]\namplitude = 1.17549435e-38\n",
+        towed_sphere("")
+    ));
+    taken(&towed_sphere("").replace("speed = 0.5", "speed = 1.17549435e-38"));
+    // A per-second fraction names the least it takes, and that is taken too.
+    refused(
+        &damped("damping_per_second = 1e-320"),
+        8,
+        &["damping_per_second = 1e-320", "2.2250738585072014e-308"],
+    );
+    taken(&damped("damping_per_second = 2.2250738585072014e-308"));
 }

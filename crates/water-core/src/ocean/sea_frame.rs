@@ -390,13 +390,20 @@ struct SampleQuery;
 point_query!(SampleQuery, SeaSample, sample_with);
 
 impl HeightSource for SeaFrame {
-    /// The sea everywhere: never `None`.
+    /// The sea everywhere: `None` only where `position`'s `x` or `y` is not finite (the reads
+    /// give NaN there).
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
+        if !position.truncate().is_finite() {
+            return None;
+        }
         let s = self.sample(position.truncate());
         Some(SurfaceSample::z_up(position, s.height, s.normal))
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
+        if !position.truncate().is_finite() {
+            return None;
+        }
         let height = self.height(position.truncate());
         Some(SurfaceLevel::z_up(position, height))
     }
@@ -406,7 +413,7 @@ impl HeightSource for SeaFrame {
         assert_eq!(positions.len(), out.len(), "one answer per position");
         let (_, heights) = self.heights_under(positions);
         for ((o, p), h) in out.iter_mut().zip(positions).zip(heights) {
-            *o = Some(SurfaceLevel::z_up(*p, h));
+            *o = p.truncate().is_finite().then(|| SurfaceLevel::z_up(*p, h));
         }
     }
 }

@@ -8,7 +8,8 @@ use crate::ocean::sea_frame::SeaFrame;
 
 /// The ambient sea at one time plus interactive grid water (any z-up [`HeightSource`]). Where
 /// the interactive water has no answer (beyond its grid) the surface is the sea alone: a sea
-/// without end, so a body never leaves the water sideways.
+/// without end, so a body never leaves the water sideways. A position whose `x` or `y` is not
+/// finite has no surface: `None` (the sea's reads would give NaN there).
 ///
 /// ```
 /// use glam::Vec3;
@@ -54,6 +55,9 @@ fn slope(n: Vec3) -> Vec2 {
 
 impl<W: HeightSource + ?Sized> HeightSource for SeaWithWater<'_, W> {
     fn surface_at(&self, position: Vec3) -> Option<SurfaceSample> {
+        if !position.truncate().is_finite() {
+            return None;
+        }
         let s = self.sea.sample(position.truncate());
         let (z, normal) = match self.water.surface_at(position) {
             Some(w) => {
@@ -66,6 +70,9 @@ impl<W: HeightSource + ?Sized> HeightSource for SeaWithWater<'_, W> {
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
+        if !position.truncate().is_finite() {
+            return None;
+        }
         let height = self.height(position.truncate());
         Some(SurfaceLevel::z_up(position, height))
     }
@@ -79,7 +86,55 @@ impl<W: HeightSource + ?Sized> HeightSource for SeaWithWater<'_, W> {
         self.water.levels_at(&on_still_level, out);
         for ((o, p), sea) in out.iter_mut().zip(positions).zip(sea) {
             let interactive = o.map_or(0.0, |l| l.point.z);
-            *o = Some(SurfaceLevel::z_up(*p, sea + interactive));
+            *o = p
+                .truncate()
+                .is_finite()
+                .then(|| SurfaceLevel::z_up(*p, sea + interactive));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::SeaWithWater;
+    use crate::height_source::{FlatWater, HeightSource, SurfaceLevel};
+    use crate::ocean::AmbientSea;
+
+    #[test]
+    fn a_position_that_is_not_finite_has_no_surface_on_the_sea_or_the_sum() {
+        // The sea's reads give NaN there: no answer at all, rather than a surface point of NaN
+        // (which a game would then draw or float a body on).
+        let sea = AmbientSea::regular_wave(0.5, 40.0, 9.81, None, 0.0).expect("a sea");
+        let frame = sea.frame(1.0);
+        let pond = FlatWater { level: 0.25 };
+        let sum = SeaWithWater::new(&frame, &pond);
+        let bad = [
+            Vec3::new(f32::NAN, 0.0, 0.0),
+            Vec3::new(0.0, f32::INFINITY, 0.0),
+            Vec3::new(f32::NEG_INFINITY, f32::NAN, 1.0),
+        ];
+        let good = Vec3::new(3.0, -2.0, 0.0);
+        let sources: [&dyn HeightSource; 3] = [&frame, &sum, &pond];
+        for source in sources {
+            for p in bad {
+                assert_eq!(source.surface_at(p), None, "at {p}");
+                assert_eq!(source.level_at(p), None, "at {p}");
+            }
+            let mut many: Vec<Vec3> = bad.to_vec();
+            many.push(good);
+            // Past the batch's own length for eight lanes at a time.
+            many.extend(std::iter::repeat_n(bad[0], 9));
+            let mut out = vec![None; many.len()];
+            source.levels_at(&many, &mut out);
+            for (p, o) in many.iter().zip(&out) {
+                let expected: Option<SurfaceLevel> = source.level_at(*p);
+                assert_eq!(*o, expected, "at {p}");
+            }
+            let found = out[bad.len()].expect("water at a finite point");
+            assert!(found.point.z.is_finite());
+            assert!(source.surface_at(good).is_some());
         }
     }
 }

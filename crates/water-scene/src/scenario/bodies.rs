@@ -112,7 +112,7 @@ pub(crate) fn parse(
             // A size below f32's least normal number would be 0 (or flushed to it): no waves.
             let a = *written.get_ref();
             let max = f64::from(water_core::MAX_CONTACT_AMPLITUDE);
-            if !(0.0..=max).contains(&a) || (a > 0.0 && a < f64::from(f32::MIN_POSITIVE)) {
+            if !(0.0..=max).contains(&a) || water_core::below_f32_normal(a) {
                 return Err(at(
                     written.span(),
                     format!(
@@ -644,7 +644,7 @@ pub(super) fn tow_path(
 
     let speed = *s.get_ref();
     // Less than f32's least normal number is 0 (or flushed to it) as the f32 the tow holds.
-    if !(speed >= f64::from(f32::MIN_POSITIVE) && speed <= MAX_BODY_SPEED) {
+    if !(speed > 0.0 && speed <= MAX_BODY_SPEED) || water_core::below_f32_normal(speed) {
         return Err(at(
             s.span(),
             format!(

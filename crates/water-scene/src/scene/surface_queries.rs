@@ -125,8 +125,9 @@ impl Scene {
 
     /// The answers to `query` if its patches have arrived (the device is polled once, never
     /// waited for), `None` while they are on the way: per point, the surface's point, normal
-    /// and up vector in the caller's frame, or `None` beyond the water's edge, as
-    /// [`Scene::surface_at`] would have answered after [`SurfaceQuery::step`] steps.
+    /// and up vector in the caller's frame, or `None` beyond the water's edge and at a point
+    /// that is not finite, as [`Scene::surface_at`] would have answered after
+    /// [`SurfaceQuery::step`] steps.
     ///
     /// # Errors
     /// A failed GPU readback.
