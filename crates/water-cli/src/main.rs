@@ -582,6 +582,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     water_core::DT_RANGE.0
                 ))?;
             }
+            if r.max_stable_dt > water_core::DT_RANGE.1 {
+                stdout.print(&format!(
+                    "the largest stable dt is above the longest a grid takes, {:e} s: every dt a \
+                     grid takes is stable for these h and c\n",
+                    water_core::DT_RANGE.1
+                ))?;
+            }
             Ok(())
         }
         Command::Bench {

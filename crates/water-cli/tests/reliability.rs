@@ -287,6 +287,17 @@ fn stability_calls_its_own_largest_stable_dt_stable() {
             && text.contains("1e-9 s"),
         "{text}"
     );
+    assert!(!text.contains("above the longest"), "{text}");
+    // One longer than any a grid takes is said to hold for every dt a grid takes.
+    let res = water(&["stability", "--wave-speed", "1e-6", "--cell-size", "1e6"]);
+    assert_success(&res);
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(
+        text.contains("max stable dt  = 7.071e11 s")
+            && text.contains("above the longest a grid takes, 1e6 s")
+            && !text.contains("no grid steps"),
+        "{text}"
+    );
 }
 
 fn names(dir: &Path) -> Vec<String> {

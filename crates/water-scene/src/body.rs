@@ -99,7 +99,9 @@ pub struct BodyView<'a> {
     pub velocity: Vec3,
     /// Angular velocity, rad/s.
     pub angular_velocity: Vec3,
-    /// Submerged volume at the last step, m^3 (`None` before the first step).
+    /// Submerged volume at the last step, m^3 (`None` before the first step): the one the
+    /// step's forces came from, averaged over its substeps, each measured at the pose the
+    /// substep started from (so it lags [`BodyView::position`](Self::position) by up to a step).
     pub submerged_volume: Option<f32>,
     /// Whether some of the body was beyond the water's edge at the last step (it then floats
     /// on still water at rest level there).
