@@ -466,7 +466,7 @@ impl FloatingBody {
             return Err(BuoyancyError::OutOfRange {
                 name: "weight head (m / (rho A), m)",
                 value: f64::from(head),
-                range: "[0, 1e4] m",
+                range: "[0, 2e4] m (MAX_MASK_VALUE)",
             });
         }
         for (_, f) in &mut cells {

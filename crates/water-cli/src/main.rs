@@ -55,17 +55,17 @@ fn parse_gpu_backend(text: &str) -> Result<GpuBackend, String> {
     })
 }
 
-/// `--height-scale`: a number above 0 that f32 holds (parsed as f64 first, so that `1e308` is
-/// refused as written rather than read as an f32 infinity, and `1e-50` rather than as 0).
+/// `--height-scale`: a number that f32 holds as a normal number (parsed as f64 first, so that
+/// `1e308` is refused as written rather than read as an f32 infinity, and `1e-50` rather than
+/// as 0; the least is written as `1.17549435e-38`, which rounds to it and is taken).
 fn parse_height_scale(text: &str) -> Result<f32, String> {
     let scale: f64 = text
         .parse()
         .map_err(|_| "expected a number above 0".to_owned())?;
     let narrow = scale as f32;
-    if !(narrow.is_finite() && narrow > 0.0) {
+    if !(narrow.is_finite() && narrow >= f32::MIN_POSITIVE) {
         return Err(format!(
-            "expected a number from {:e} to {:e}",
-            f32::from_bits(1),
+            "expected a number from 1.17549435e-38 to {:e}",
             f32::MAX
         ));
     }

@@ -52,9 +52,11 @@ impl OutputDir {
                 ),
             ));
         }
+        // A folder whose presence cannot be told (no permission to look) counts as there
+        // before: never taken away.
         let made = dir
             .ancestors()
-            .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+            .take_while(|d| !d.as_os_str().is_empty() && matches!(d.try_exists(), Ok(false)))
             .map(Path::to_path_buf)
             .collect();
         std::fs::create_dir_all(dir)?;

@@ -425,7 +425,7 @@ impl SurfaceSource {
 /// would pass f32's range.
 fn auto_scale(heights: &[f32], extent: f32) -> Option<f32> {
     let typical = robust_scale(heights);
-    (typical >= f32::MIN_POSITIVE && heights.iter().any(|h| *h != 0.0))
+    (typical >= f32::MIN_POSITIVE && heights.iter().any(|h| h.abs() >= f32::MIN_POSITIVE))
         .then(|| DRAWN_WAVE_SHARE * extent / typical)
         .filter(|scale| scale.is_finite())
 }
@@ -778,5 +778,9 @@ mod tests {
             "{scale}"
         );
         assert_eq!(auto_scale(&[0.0; 10], 10.0), None);
+        // Mostly zeros and a few subnormals (the 99th percentile 0): still water too.
+        let mut few = vec![0.0f32; 1000];
+        few[..5].fill(-6.2e-40);
+        assert_eq!(auto_scale(&few, 3.2), None);
     }
 }

@@ -22,14 +22,16 @@ use crate::size::GridSize;
 
 /// Largest contact amplitude `A` the masks take, metres (classic mode: integer height units)
 /// per unit of speed factor: classic scenes use thousands of units, and a metre-scale grid
-/// nothing near it, while `A * MAX_MASK_VALUE` (1.5e9) and the stencil's sums of it stay finite
+/// nothing near it, while `A * MAX_MASK_VALUE` (2e9) and the stencil's sums of it stay finite
 /// in f32 (classic events saturate to i16 anyway).
 pub const MAX_CONTACT_AMPLITUDE: f32 = 1e5;
 
-/// Largest value a contact mask cell may hold: a speed factor of 1.5e4 m/s. A body may move at
-/// up to 1e4 m/s in each component (`water_buoyancy::MAX_BODY_SPEED`), so its speed across the
-/// water, the factor its mask carries, reaches `sqrt(2)` times that: 1.4142e4 m/s.
-pub const MAX_MASK_VALUE: f32 = 1.5e4;
+/// Largest value a contact mask cell may hold: a speed factor of 2e4 m/s (or, with
+/// displacement contacts, a weight head of 2e4 m). A body may move at up to 1e4 m/s in each
+/// component (`water_buoyancy::MAX_BODY_SPEED`), so its speed across the water, the factor its
+/// mask carries, reaches `sqrt(2)` times that over a grid (1.4142e4 m/s) and `sqrt(3)` times
+/// that over a sphere, whose "across" turns with the radial up (1.7321e4 m/s).
+pub const MAX_MASK_VALUE: f32 = 2e4;
 
 /// How contact masks make waves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

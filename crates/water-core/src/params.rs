@@ -65,7 +65,8 @@ pub enum Damping {
     /// subnormal numbers, which the CPU's flush-to-zero makes 0) applied to each step's update
     /// (dimensionless); the amplitude shrinks by `sqrt(d)` per step.
     PerStep(f64),
-    /// Fraction of the amplitude, in `(0, 1]`, that survives one second of simulated time; the
+    /// Fraction of the amplitude, in `[2.2250738585072014e-308, 1]` (above 0, from f64's least
+    /// normal number), that survives one second of simulated time; the
     /// per-step factor it makes at the grid's `dt`, `fraction^(2 dt)`, must be at least
     /// `f32::MIN_POSITIVE` as [`Damping::PerStep`]'s is.
     PerSecond(f64),
@@ -92,13 +93,15 @@ impl Damping {
     /// `damping_per_second`.
     pub fn validate_at(self, dt: f64) -> Result<()> {
         self.validate()?;
+        // A factor that underflows to 0 is below every normal number too.
+        let factor = self.per_step_factor(dt);
         match self {
-            Self::PerSecond(value) if self.per_step_factor(dt) < f64::from(f32::MIN_POSITIVE) => {
+            Self::PerSecond(value) if factor <= 0.0 || crate::below_f32_normal(factor) => {
                 Err(WaterError::OutOfRange {
                     name: "damping_per_second",
                     value,
-                    range: "(0, 1] with damping_per_second^(2 dt) at least 1.17549435e-38 (the \
-                            per-step factor f32 holds)",
+                    range: "[2.2250738585072014e-308, 1] with damping_per_second^(2 dt) at least \
+                            1.17549435e-38 (the per-step factor f32 holds)",
                 })
             }
             _ => Ok(()),

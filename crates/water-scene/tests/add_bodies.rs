@@ -112,8 +112,9 @@ fn a_refused_body_is_left_out_and_the_others_added() {
     assert_eq!(state(&mut scene, 30), state(&mut twin, 30));
 }
 
-/// A batch whose masks cannot be drawn (with displacement contacts, a 20 km tower sunk to reach
-/// 15 km below still water has a weight head past the masks' 1e4 m) is refused whole, naming the body, and leaves the
+/// A batch whose masks cannot be drawn (with displacement contacts, a 40 km tower of two 20 km
+/// hulls, its top out of the water, reaches 39 km below still water: a weight head past the
+/// masks' 2e4 m) is refused whole, naming the body, and leaves the
 /// scene as it was: no body added, and a crate added after it floats and steps as in a scene
 /// that never saw the batch.
 #[test]
@@ -131,9 +132,13 @@ fn a_batch_the_masks_cannot_draw_is_taken_out_whole() {
     };
     let tower = {
         let shape = Shape::cuboid(Vec3::new(0.5, 0.5, 1e4)).expect("shape");
-        let pose = Pose::new(Vec3::new(3.0, 2.0, -5e3), Quat::IDENTITY).expect("pose");
+        let pose = Pose::new(Vec3::new(3.0, 2.0, -9e3), Quat::IDENTITY).expect("pose");
         let body = RigidBody::from_shape(&shape, 1e12, BodyState::at_rest(pose)).expect("body");
-        let hulls = vec![Hull::new(shape, Pose::IDENTITY).expect("hull")];
+        let below = Pose::new(Vec3::new(0.0, 0.0, -2e4), Quat::IDENTITY).expect("pose");
+        let hulls = vec![
+            Hull::new(shape.clone(), Pose::IDENTITY).expect("hull"),
+            Hull::new(shape, below).expect("hull"),
+        ];
         let floating =
             FloatingBody::archimedes(body, hulls, FRESH_WATER_DENSITY, DragRates::DEFAULT)
                 .expect("float");

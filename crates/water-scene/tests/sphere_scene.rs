@@ -417,3 +417,31 @@ fn a_scene_step_other_than_the_steppers_is_refused() {
         "{err}"
     );
 }
+
+/// A body may move at up to 1e4 m/s in each component; over a sphere its speed across the
+/// water (the factor its mask carries) is taken against the radial up, so at a place whose up
+/// is square to its velocity it is the whole speed, up to `sqrt(3)` x 1e4 m/s: the masks take
+/// it (at 9,900 m/s a component, 1.7147e4 m/s across; it
+/// stopped the step with "contact mask value ... must be from 0 to 10000", naming no body).
+#[test]
+fn a_body_within_the_speed_limit_in_each_component_crosses_sphere_water() {
+    // A 4 m box on a 20 m sphere of level 4 (vertices about 1.4 m apart) covers vertices.
+    let radius = 20.0;
+    let direction = Vec3::new(1.0, -1.0, 0.0).normalize();
+    // Under the limit by enough that the water's push within the step keeps it there.
+    let velocity = Vec3::splat(9_900.0);
+    assert!(velocity.dot(direction).abs() < 1e-3 && velocity.length() > 1.7e4);
+    let still = DragRates {
+        linear: 0.0,
+        quadratic: 0.0,
+        angular: 0.0,
+    };
+    // Floating at half its height: 32 t on 32 m^3 under water.
+    let mut dart = upright_box(Vec3::splat(4.0), 32_000.0, direction * radius, still);
+    dart.body.state.linear_velocity = velocity;
+    dart.body.state.validate().expect("within the limit");
+    let mut scene = SphereScene::new(water(4, radius, 0.02), SphereSceneSettings::new(0.02), None)
+        .expect("scene");
+    scene.add_body(BodySpec::new("dart", dart)).expect("dart");
+    scene.step().expect("a body within the speed limit steps");
+}

@@ -106,7 +106,14 @@ mod tests {
     fn a_position_that_is_not_finite_has_no_surface_on_the_sea_or_the_sum() {
         // The sea's reads give NaN there: no answer at all, rather than a surface point of NaN
         // (which a game would then draw or float a body on).
-        let sea = AmbientSea::regular_wave(0.5, 40.0, 9.81, None, 0.0).expect("a sea");
+        for choppiness in [0.0, 0.8] {
+            let sea = AmbientSea::regular_wave(0.5, 40.0, 9.81, None, choppiness).expect("sea");
+            not_finite_has_no_surface(&sea);
+        }
+    }
+
+    /// [`a_position_that_is_not_finite_has_no_surface_on_the_sea_or_the_sum`] on `sea`.
+    fn not_finite_has_no_surface(sea: &AmbientSea) {
         let frame = sea.frame(1.0);
         let pond = FlatWater { level: 0.25 };
         let sum = SeaWithWater::new(&frame, &pond);
