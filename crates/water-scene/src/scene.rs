@@ -62,6 +62,7 @@ pub(crate) use cascades::cascades_refused_on;
 pub use cascades::{cascade_weight, CASCADE_BLEND_CELLS, CASCADE_IMPULSE_MIN_CELLS, MAX_CASCADES};
 pub use foam::FoamSettings;
 pub use focus::SceneFocus;
+use impulse_landing::impulse_in_metres;
 use masks::Masks;
 pub use surface_queries::SurfaceQuery;
 
@@ -418,8 +419,10 @@ impl Scene {
     /// ```
     ///
     /// # Errors
-    /// What [`Impulse::new`] refuses (a non-finite position, a radius not above 0 or too
-    /// large, an amplitude too large or too small for f32 to hold), naming the value in cells.
+    /// What [`Impulse::new`] refuses, each named in the units given here: a position that is
+    /// not finite or that passes f32 in cells, a radius that is not finite, not above 0 (but
+    /// for [`ImpulseShape::Point`]) or past [`water_core::MAX_IMPULSE_RADIUS`] cells, all in
+    /// metres; an amplitude too large or too small for f32 to hold.
     pub fn impulse_at(
         &self,
         position: Vec3,
@@ -430,6 +433,7 @@ impl Scene {
         let h = self.cell_size();
         let water = self.settings.up.to_water(position);
         let centre = Vec2::new(water.x, water.y) / h - Vec2::splat(0.5);
+        impulse_in_metres(position, centre, (radius, h), shape)?;
         Ok(Impulse::new(centre, radius / h, amplitude, shape)?)
     }
 

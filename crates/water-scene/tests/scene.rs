@@ -810,3 +810,41 @@ fn bodies_float_at_their_draft_and_make_wakes_on_dispersive_water() {
         riding.position.z
     );
 }
+
+/// `Scene::impulse_at` takes metres in the caller's frame and names what it refuses in
+/// metres: a radius of 0.2 m on 0.1 m cells was refused as "impulse radius ... got 2" (cells),
+/// a position past f32 in cells as "impulse x ... got inf".
+#[test]
+fn impulse_at_names_what_it_refuses_in_metres() {
+    let scene = open_scene(pond(16, Boundary::Absorbing));
+    let message = |position: Vec3, radius: f32| {
+        scene
+            .impulse_at(position, radius, 0.05, ImpulseShape::Cosine)
+            .expect_err("refused")
+            .to_string()
+    };
+    let e = message(Vec3::new(0.8, 0.8, 0.0), -0.2);
+    assert!(
+        e.contains("impulse radius (m)") && e.contains("-0.2"),
+        "{e}"
+    );
+    let e = message(Vec3::new(0.8, 0.8, 0.0), 2e5);
+    assert!(
+        e.contains("impulse radius (m) = 200000.0") && e.contains("1e6 cells"),
+        "{e}"
+    );
+    let e = message(Vec3::new(f32::NAN, 0.8, 0.0), 0.2);
+    assert!(
+        e.contains("impulse position (m)") && e.contains("NaN"),
+        "{e}"
+    );
+    let e = message(Vec3::new(1e38, 0.8, 0.0), 0.2);
+    assert!(
+        e.contains("impulse position (m)") && e.contains("1e38") && e.contains("cell_size"),
+        "{e}"
+    );
+    let drop = scene
+        .impulse_at(Vec3::new(0.8, 0.8, 0.0), 0.2, 0.05, ImpulseShape::Cosine)
+        .expect("taken");
+    assert_eq!((drop.centre(), drop.radius()), (Vec2::new(7.5, 7.5), 2.0));
+}

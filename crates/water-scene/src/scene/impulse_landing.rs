@@ -1,7 +1,8 @@
 //! The queued impulses landing on the grid and its cascades, and a count of those that found no
 //! cell to land on.
 
-use water_core::Impulse;
+use glam::{Vec2, Vec3};
+use water_core::{Impulse, ImpulseShape, WaterError};
 
 use super::Scene;
 use crate::error::SceneError;
@@ -46,4 +47,55 @@ impl Scene {
         }
         Ok(!pending.is_empty())
     }
+}
+
+/// What [`Scene::impulse_at`] refuses, named in its caller's metres before [`Impulse::new`]
+/// would name the same values in cells: a `position` (caller's frame, m) that is not finite or
+/// whose `centre` in cells is not, and a radius (m, of `(radius, cell)`) that is not finite, not
+/// above 0 (but for a point) or past [`water_core::MAX_IMPULSE_RADIUS`] cells.
+pub(super) fn impulse_in_metres(
+    position: Vec3,
+    centre: Vec2,
+    (radius, cell): (f32, f32),
+    shape: ImpulseShape,
+) -> Result<(), WaterError> {
+    if let Some(&bad) = position.to_array().iter().find(|v| !v.is_finite()) {
+        return Err(WaterError::NotFinite {
+            name: "impulse position (m)",
+            value: as_written(bad),
+        });
+    }
+    if !centre.is_finite() {
+        return Err(WaterError::OutOfRange {
+            name: "impulse position (m)",
+            value: as_written(position.abs().max_element()),
+            range: "within what f32 holds in cells (position / cell_size)",
+        });
+    }
+    if !radius.is_finite() {
+        return Err(WaterError::NotFinite {
+            name: "impulse radius (m)",
+            value: as_written(radius),
+        });
+    }
+    if shape != ImpulseShape::Point && radius <= 0.0 {
+        return Err(WaterError::NotPositive {
+            name: "impulse radius (m)",
+            value: as_written(radius),
+        });
+    }
+    if f64::from(radius) / f64::from(cell) > water_core::MAX_IMPULSE_RADIUS {
+        return Err(WaterError::OutOfRange {
+            name: "impulse radius (m)",
+            value: as_written(radius),
+            range: "at most 1e6 cells (1e6 times cell_size)",
+        });
+    }
+    Ok(())
+}
+
+/// `x` as the f64 its shortest decimal is (1e38, not the 9.999999680285692e37 `f64::from`
+/// gives): the number the caller wrote, in a message.
+fn as_written(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
 }
