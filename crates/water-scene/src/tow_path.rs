@@ -9,6 +9,11 @@ use crate::error::SceneError;
 /// while the water still lifts and tilts it. Points are in the scene's horizontal plane, metres:
 /// `(x, y)` in a z-up scene, `(x, z)` in a y-up one ([`crate::UpAxis::horizontal_to_water`]).
 ///
+/// Its clock is the scene's: the path is at its first point at the scene's time 0, whenever the
+/// body is added, so a body towed from step `N` on starts where the path is at `N dt` (put on
+/// the path at its first step, not pulled there), and one added after the path's end is parked
+/// at its last point.
+///
 /// ```
 /// use glam::Vec2;
 /// use water_scene::TowPath;
