@@ -121,7 +121,8 @@ impl RenderOptions {
 pub struct RenderSummary {
     /// Scenario source.
     pub scenario: String,
-    /// GPU backend.
+    /// The backend the water stepped on: the one asked for, but `cpu` for cascades, whose
+    /// surround is drawn from heights on the host.
     pub backend: String,
     /// Adapter.
     pub adapter: String,
@@ -148,11 +149,12 @@ impl RenderSummary {
     #[must_use]
     pub fn to_text(&self) -> String {
         let s = format!(
-            "rendered   {} frame{} of {} x {} ({}; height scale {}) in {:.2} s\n",
+            "rendered   {} frame{} of {} x {} (water on {}; {}; height scale {}) in {:.2} s\n",
             self.frames.len(),
             if self.frames.len() == 1 { "" } else { "s" },
             self.width,
             self.height,
+            self.backend,
             self.adapter,
             water_core::readable(f64::from(self.height_scale)),
             self.wall_seconds
@@ -270,6 +272,10 @@ pub fn render_scenario(
     let what = format!("a {} x {} render", options.width, options.height);
     match scenario {
         ScenarioFile::Grid(s) => {
+            // What the backend asked for refuses (the fragment backend's cascades and
+            // dispersive water), as `run` and `compare` refuse it, though cascades are stepped
+            // on the CPU for the picture (`water_backend`).
+            s.check_backend(options.backend.into())?;
             check_grid_memory(s)?;
             let grid = limits::scenario_grid_bytes(s)
                 .saturating_mul(s.cascades as u64)

@@ -188,6 +188,25 @@ fn render_refuses_bad_options_by_name() {
         assert!(done.status.success(), "{}", stderr(&done));
         assert_eq!(gif_frames(&out.join("water.gif")).0, 20);
     }
+    // The fragment backend runs no cascades: refused by name as `run` refuses it, before any
+    // device is looked for (render took it and stepped the water on the CPU, saying nothing).
+    let cascaded = scenario.with_extension("cascaded.toml");
+    let text = std::fs::read_to_string(&scenario).expect("scenario");
+    std::fs::write(
+        &cascaded,
+        text.replace(
+            "dt = 0.02\n",
+            "dt = 0.02\nboundary = \"absorbing\"\ncascades = 2\n",
+        ),
+    )
+    .expect("scenario");
+    let path = cascaded.to_str().expect("UTF-8 path");
+    let err = failure(&["render", path, "--backend", "gpu-fragment"]);
+    assert!(
+        err.contains("cascades = 2") && err.contains("not gpu-fragment"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&cascaded);
     let _ = std::fs::remove_file(&scenario);
     std::fs::remove_dir_all(&out).ok();
 }

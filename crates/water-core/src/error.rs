@@ -237,10 +237,9 @@ pub enum WaterError {
     /// energy lies in waves the grid cannot hold (all of it, for a wind far too light).
     #[error(
         "the sea's peak wavelength, {} m, is shorter than 2 cells of {cell_size} m: its waves \
-         are too short to hold; raise wind_speed (or, for jonswap and tma, fetch), or use cells \
-         of at most {} m",
+         are too short to hold; raise wind_speed (or, for jonswap and tma, fetch){}",
         crate::readable_apart(*peak_wavelength_m, 2.0 * *cell_size),
-        crate::readable_at_most(*max_cell_size)
+        smaller_cells(*max_cell_size)
     )]
     OceanPeakUnresolved {
         /// The spectrum's peak wavelength, m.
@@ -354,6 +353,23 @@ fn stable_step(max_stable_dt: f64) -> String {
         format!(
             "the largest stable dt for this cell size and wave speed is {} s",
             crate::readable_at_most(max_stable_dt)
+        )
+    }
+}
+
+/// The end of [`WaterError::OceanPeakUnresolved`]'s advice: cells of at most `max_cell_size`
+/// (m), where a grid takes cells that small ([`crate::CELL_SIZE_RANGE`]); none otherwise (a
+/// wind of 1e-300 m/s has a peak of 0 m, and cells of "at most 0 m" are no advice).
+fn smaller_cells(max_cell_size: f64) -> String {
+    if max_cell_size >= crate::CELL_SIZE_RANGE.0 {
+        format!(
+            ", or use cells of at most {} m",
+            crate::readable_at_most(max_cell_size)
+        )
+    } else {
+        format!(
+            " (it would take cells under {:e} m, the least a grid takes)",
+            crate::CELL_SIZE_RANGE.0
         )
     }
 }

@@ -146,6 +146,20 @@ fn every_mistake_is_refused_at_its_line() {
             11,
             "unknown field `surf`",
         ),
+        // A wake or threshold f32 holds only as a subnormal is 0 in the scene (a wake of
+        // 1e-320 was taken and made no foam).
+        (
+            BOAT,
+            "half_life = 2.0\nwake = 1e-320\n",
+            19,
+            "foam wake = 1e-320 is 0 in single precision",
+        ),
+        (
+            SEA,
+            "half_life = 2.0\njacobian_threshold = -1e-40\n",
+            15,
+            "1.17549435e-38",
+        ),
     ] {
         let e = parse(extra, foam).expect_err(foam);
         assert!(
@@ -154,6 +168,8 @@ fn every_mistake_is_refused_at_its_line() {
         );
         assert!(e.contains(needle), "{foam}: {e}");
     }
+    // The least they take, as the message writes it, is taken.
+    parse(BOAT, "half_life = 2.0\nwake = 1.17549435e-38\n").expect("the least wake");
 }
 
 /// A towed boat's bow and stern events leave foam along its path and none ahead of it, fainter

@@ -132,9 +132,25 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
     );
     refused(
         SPEED,
-        &format!("{base}wind_speed = 1e-300\n"),
+        &format!("{base}wind_speed = 0.05\n"),
         OCEAN_LINE + 2,
         "use cells of at most",
+    );
+    // A wind whose peak no grid's cells can hold gets no advice to use such cells ("use
+    // cells of at most 0.0 m").
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 1e-300\n"),
+        OCEAN_LINE + 2,
+        "raise wind_speed (or, for jonswap and tma, fetch) (it would take cells under 1e-6 m",
+    );
+    // A choppiness f32 holds only as a subnormal is 0 in the displacement (1e-320 was taken
+    // and printed as a number of 320 digits).
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 8\nchoppiness = 1e-320\n"),
+        OCEAN_LINE + 3,
+        "choppiness = 1e-320 is 0 in single precision",
     );
     refused(
         SPEED,

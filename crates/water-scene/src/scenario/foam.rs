@@ -62,6 +62,17 @@ pub(super) fn parse(
     let within = |v: &Spanned<f64>, name: &str, lo: f64, hi: f64, unit: &str| {
         let x = *v.get_ref();
         let above_zero = matches!(name, "half_life" | "shore_depth");
+        // `wake` and `jacobian_threshold` are f32 in the scene: one that f32 holds only as a
+        // subnormal is 0 there (flushed), taken and lost.
+        if matches!(name, "wake" | "jacobian_threshold") && water_core::below_f32_normal(x) {
+            return Err(at(
+                v.span(),
+                format!(
+                    "foam {name} = {x:?} is 0 in single precision: write 0, or at least \
+                     1.17549435e-38 in size"
+                ),
+            ));
+        }
         if (lo..=hi).contains(&x) && (!above_zero || x > 0.0) {
             Ok(x)
         } else {

@@ -153,6 +153,17 @@ pub(super) fn parse(
         spec.spreading = *s.get_ref();
     }
     if let Some(c) = &o.choppiness {
+        // The displacement is f32: a choppiness f32 holds only as a subnormal is 0 there.
+        if water_core::below_f32_normal(*c.get_ref()) {
+            return Err(at(
+                c.span(),
+                format!(
+                    "choppiness = {:?} is 0 in single precision: write 0, or at least \
+                     1.17549435e-38",
+                    c.get_ref()
+                ),
+            ));
+        }
         spec.choppiness = *c.get_ref();
     }
     let blame = |e: WaterError| {
