@@ -249,6 +249,25 @@ pub enum WaterError {
         /// The largest cell size that holds the peak (half the peak wavelength), m.
         max_cell_size: f64,
     },
+    /// A fetch-limited sea (JONSWAP, TMA) whose fetch is longer than the one that fully
+    /// develops its wind's sea: the fetch-limited formulas grow the sea without end there.
+    #[error(
+        "fetch = {} m is longer than the {} m that fully develops a sea at wind_speed = {} m/s \
+         (g F / U^2 of 15777, where JONSWAP's peak falls to Pierson-Moskowitz's; the sea grows \
+         no further): {}spectrum = \"pierson-moskowitz\" for the fully developed sea",
+        crate::readable(*fetch),
+        crate::readable(*max_fetch),
+        crate::readable(*wind_speed),
+        shorter_fetch(*max_fetch)
+    )]
+    FetchPastFullDevelopment {
+        /// The fetch given, m.
+        fetch: f64,
+        /// The wind speed, m/s.
+        wind_speed: f64,
+        /// The fetch that fully develops that wind's sea, m.
+        max_fetch: f64,
+    },
     /// An ambient sea whose wavelengths span more than its tiles can hold.
     #[error(
         "an ambient sea from {longest_m} m waves (8 peak wavelengths) down to {shortest_m} m \
@@ -360,6 +379,19 @@ fn stable_step(max_stable_dt: f64) -> String {
 /// The end of [`WaterError::OceanPeakUnresolved`]'s advice: cells of at most `max_cell_size`
 /// (m), where a grid takes cells that small ([`crate::CELL_SIZE_RANGE`]); none otherwise (a
 /// wind of 1e-300 m/s has a peak of 0 m, and cells of "at most 0 m" are no advice).
+/// The advice of [`WaterError::FetchPastFullDevelopment`]: a fetch the wind develops, unless
+/// the wind is so light that not a micrometre of fetch would be left.
+fn shorter_fetch(max_fetch: f64) -> String {
+    if max_fetch >= 1e-6 {
+        format!(
+            "give a fetch of at most {} m, or ",
+            crate::readable_at_most(max_fetch)
+        )
+    } else {
+        "raise wind_speed, or use ".to_owned()
+    }
+}
+
 fn smaller_cells(max_cell_size: f64) -> String {
     if max_cell_size >= crate::CELL_SIZE_RANGE.0 {
         format!(

@@ -92,6 +92,13 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
         OCEAN_LINE + 2,
         "fetch",
     );
+    // Past full development (1.03e5 m at 8 m/s) the fetch-limited sea would grow without end.
+    refused(
+        SPEED,
+        "spectrum = \"jonswap\"\nwind_speed = 8\nfetch = 1e7\n",
+        OCEAN_LINE + 2,
+        "give a fetch of at most 102900 m",
+    );
     refused(
         SPEED,
         &format!("{base}wind_speed = 8\nspreading = 0.5\n"),
@@ -122,27 +129,30 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
         OCEAN_LINE + 3,
         "seed",
     );
-    // A breeze whose peak wave (0.8 m) is shorter than 2 of the grid's 0.5 m cells: a sea
-    // without waves, refused with the cell size that would hold it.
+    // A breeze whose peak wave (0.17 m, over 300 m of fetch) is shorter than 2 of the grid's
+    // 0.5 m cells: a sea without waves, refused with the cell size that would hold it.
+    let breeze = "spectrum = \"jonswap\"\nfetch = 300\nwind_speed = 0.5\n";
     refused(
         SPEED,
-        &format!("{base}wind_speed = 0.05\n"),
+        breeze,
         OCEAN_LINE + 2,
         "shorter than 2 cells of 0.5 m",
     );
-    refused(
-        SPEED,
-        &format!("{base}wind_speed = 0.05\n"),
-        OCEAN_LINE + 2,
-        "use cells of at most",
-    );
+    refused(SPEED, breeze, OCEAN_LINE + 2, "use cells of at most");
     // A wind whose peak no grid's cells can hold gets no advice to use such cells ("use
     // cells of at most 0.0 m").
     refused(
         SPEED,
-        &format!("{base}wind_speed = 1e-300\n"),
-        OCEAN_LINE + 2,
+        "spectrum = \"pierson-moskowitz\"\nwind_speed = 1e-300\n",
+        OCEAN_LINE + 1,
         "raise wind_speed (or, for jonswap and tma, fetch) (it would take cells under 1e-6 m",
+    );
+    // Over a fetch, a wind that light develops no sea in any fetch: the wind is to be raised.
+    refused(
+        SPEED,
+        &format!("{base}wind_speed = 1e-300\n"),
+        OCEAN_LINE + 1,
+        "no further): raise wind_speed, or use spectrum = \"pierson-moskowitz\"",
     );
     // A choppiness f32 holds only as a subnormal is 0 in the displacement (1e-320 was taken
     // and printed as a number of 320 digits).

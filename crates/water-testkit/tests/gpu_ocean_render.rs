@@ -440,7 +440,7 @@ fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
 
 /// The grid's waves fade into the sea across its rim, with no step: a grid standing 0.4 m high
 /// everywhere, seen from straight above its edge in the heights view over a sea without waves
-/// to speak of (0.05 m/s of wind), changes colour along a row from 16 m inside the rim to 18 m
+/// to speak of (0.8 m/s of wind over 500 m: Hs 12 mm), changes colour along a row from 16 m inside the rim to 18 m
 /// outside it by no more than a tenth of the whole change from one pixel to the next with the
 /// default 8 m fade (about 40 pixels here); with no fade (`rim_fade` 0) a quarter or more of
 /// the change comes at once.
@@ -448,12 +448,13 @@ fn the_water_around_the_grid_is_drawn_where_the_grid_is_not() {
 fn the_grid_fades_into_the_sea_across_its_rim() {
     let gpu = gpu_or_return!("the_grid_fades_into_the_sea_across_its_rim");
     let calm = OceanSpec::new(WaveSpectrum::Jonswap {
-        wind_speed: 0.05,
-        fetch: 4e4,
+        wind_speed: 0.8,
+        fetch: 500.0,
         peak_enhancement: 3.3,
     })
     .with_seed(5);
-    let calm = AmbientSea::new(&calm, 0.25).expect("sea");
+    // Its peak wave is 0.33 m long: tiles of 0.1 m cells hold it.
+    let calm = AmbientSea::new(&calm, 0.1).expect("sea");
     let calm = OceanSynthesis::new(&gpu.device, &gpu.queue, &calm).expect("synthesis");
     let size = GridSize::new(96, 96).expect("size");
     let mut surface = CpuSurfaceTexture::new(&gpu.device, size);

@@ -111,11 +111,13 @@ impl OceanSpec {
     /// # Errors
     /// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`]
     /// naming the key (`wind_speed`, `fetch`, `peak_enhancement`, `depth`, `direction`,
-    /// `spreading`, `choppiness`, `gravity`); [`WaterError::Conflict`] where `depth` and a TMA
-    /// spectrum's depth disagree.
+    /// `spreading`, `choppiness`, `gravity`); [`WaterError::FetchPastFullDevelopment`] for a
+    /// fetch past the one that fully develops the wind's sea; [`WaterError::Conflict`] where
+    /// `depth` and a TMA spectrum's depth disagree.
     pub fn validate(&self) -> Result<()> {
         self.spectrum.validate()?;
         crate::depth::check_gravity(self.gravity)?;
+        self.spectrum.check_development(self.gravity)?;
         self.directional_spreading()?;
         finite("choppiness", self.choppiness)?;
         within("choppiness", self.choppiness, CHOPPINESS_RANGE, "[0, 2]")?;

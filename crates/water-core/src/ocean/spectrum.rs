@@ -128,6 +128,43 @@ impl WaveSpectrum {
         Ok(())
     }
 
+    /// The fetch (m) by which a fetch-limited sea of this wind is fully developed: where
+    /// JONSWAP's peak frequency `22 (g^2 / (U F))^(1/3)` falls to Pierson-Moskowitz's
+    /// `(4 beta / 5)^(1/4) g / U`, at `g F / U^2 = (22 / (4 beta / 5)^(1/4))^3`, about 15,777.
+    /// Past it the fetch-limited formulas no longer describe a sea (their Hs would go on
+    /// growing without end: 22.7 m at 8 m/s over 1e7 m). `None` for Pierson-Moskowitz, which
+    /// is the fully developed sea.
+    #[must_use]
+    pub fn fully_developed_fetch(&self, gravity: f64) -> Option<f64> {
+        let parameters = self.parameters();
+        parameters.fetch_limited?;
+        let dimensionless = (22.0 / (0.8 * PIERSON_MOSKOWITZ_BETA).powf(0.25)).powi(3);
+        Some(dimensionless * parameters.wind_speed * parameters.wind_speed / gravity)
+    }
+
+    /// Checks that a fetch-limited sea's fetch is within its wind's
+    /// [`fully_developed_fetch`](Self::fully_developed_fetch) under gravity `g` (m/s^2).
+    ///
+    /// # Errors
+    /// [`WaterError::FetchPastFullDevelopment`] naming the fetch, the wind and the longest
+    /// fetch.
+    pub fn check_development(&self, gravity: f64) -> Result<()> {
+        let parameters = self.parameters();
+        match (
+            parameters.fetch_limited,
+            self.fully_developed_fetch(gravity),
+        ) {
+            (Some((fetch, _)), Some(max_fetch)) if fetch > max_fetch => {
+                Err(WaterError::FetchPastFullDevelopment {
+                    fetch,
+                    wind_speed: parameters.wind_speed,
+                    max_fetch,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The peak angular frequency `omega_p`, rad/s, for gravity `g` (m/s^2).
     #[must_use]
     pub fn peak_omega(&self, gravity: f64) -> f64 {
@@ -283,6 +320,57 @@ mod tests {
                 "{s:?}"
             );
         }
+    }
+
+    /// At the fully developed fetch JONSWAP's peak is Pierson-Moskowitz's of the same wind,
+    /// and its Hs from 0.9 to 1.35 times theirs (the peak enhancement lifts it); that fetch is accepted
+    /// and one 0.1% longer is refused, naming the fetch, the wind and the longest fetch. At
+    /// 8 m/s over 1e7 m the formulas would give Hs = 22.7 m against the fully developed 1.36 m.
+    #[test]
+    fn a_fetch_past_full_development_is_refused() {
+        let g = 9.81;
+        for u in [0.8, 8.0, 30.0] {
+            let fully = WaveSpectrum::PiersonMoskowitz { wind_speed: u };
+            assert_eq!(fully.fully_developed_fetch(g), None);
+            let longest = WaveSpectrum::Jonswap {
+                wind_speed: u,
+                fetch: 1.0,
+                peak_enhancement: 3.3,
+            }
+            .fully_developed_fetch(g)
+            .expect("a fetch-limited sea");
+            let at = |fetch: f64| WaveSpectrum::Jonswap {
+                wind_speed: u,
+                fetch,
+                peak_enhancement: 3.3,
+            };
+            let developed = at(longest);
+            assert!((developed.peak_omega(g) / fully.peak_omega(g) - 1.0).abs() < 1e-12);
+            let hs_ratio = (developed.variance(g) / fully.variance(g)).sqrt();
+            assert!((0.9..1.35).contains(&hs_ratio), "Hs ratio {hs_ratio}");
+            developed.check_development(g).expect("the longest fetch");
+            let e = at(longest * 1.001)
+                .check_development(g)
+                .expect_err("past full development");
+            assert!(
+                matches!(e, WaterError::FetchPastFullDevelopment { max_fetch, .. } if max_fetch == longest),
+                "{e}"
+            );
+            let text = e.to_string();
+            assert!(
+                text.contains("fetch = ") && text.contains("pierson-moskowitz"),
+                "{text}"
+            );
+        }
+        let e = WaveSpectrum::Tma {
+            wind_speed: 8.0,
+            fetch: 1e7,
+            peak_enhancement: 3.3,
+            depth: 30.0,
+        }
+        .check_development(g)
+        .expect_err("TMA past full development");
+        assert!(e.to_string().contains("at most 102900 m"), "{e}");
     }
 
     #[test]

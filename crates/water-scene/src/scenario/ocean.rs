@@ -170,6 +170,7 @@ pub(super) fn parse(
         let key = match e {
             // The wind sets the peak first; the fetch (JONSWAP, TMA) shortens it further.
             WaterError::OceanPeakUnresolved { .. } => Some("wind_speed"),
+            WaterError::FetchPastFullDevelopment { .. } => Some("fetch"),
             _ => e.parameter(),
         };
         let span = match key {
