@@ -72,6 +72,16 @@ fn parse_height_scale(text: &str) -> Result<f32, String> {
     Ok(narrow)
 }
 
+/// A number option: one past f64's range (`1e400`, which Rust reads as infinity), an infinity or
+/// a NaN is refused as written, where it would reach the range checks as `inf` or `NaN`.
+fn parse_number(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err("expected a finite number".to_owned()),
+        Err(_) => Err("expected a number".to_owned()),
+    }
+}
+
 /// `WIDTHxHEIGHT`.
 fn parse_picture_size(text: &str) -> Result<(u32, u32), String> {
     let bad = || format!("expected WIDTHxHEIGHT such as 640x400, got {text:?}");
@@ -186,13 +196,13 @@ enum Command {
     #[command(allow_negative_numbers = true)]
     Stability {
         /// Wave speed c, m/s.
-        #[arg(long)]
+        #[arg(long, value_parser = parse_number)]
         wave_speed: f64,
         /// Cell size h, m.
-        #[arg(long)]
+        #[arg(long, value_parser = parse_number)]
         cell_size: f64,
         /// Time step dt, s (default: the largest stable one).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_number)]
         dt: Option<f64>,
     },
     /// Benchmarks.
@@ -300,7 +310,7 @@ enum BenchWhat {
         #[arg(long, value_delimiter = ',', default_values_t = water_cli::suite::SIZES)]
         sizes: Vec<usize>,
         /// Cell updates per CPU point (GPU points scale with it).
-        #[arg(long, default_value_t = water_cli::suite::CPU_UPDATES)]
+        #[arg(long, default_value_t = water_cli::suite::CPU_UPDATES, value_parser = parse_number)]
         cell_updates: f64,
         /// Machine description for the title.
         #[arg(long, default_value = "this machine")]
@@ -337,7 +347,7 @@ enum BenchWhat {
         #[arg(long, default_value_t = 0)]
         bodies: usize,
         /// How fast the focus travels, m/s (0: the grid stays): 0, or 0.001 to 100.
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, value_parser = parse_number)]
         speed: f64,
         /// No foam on any grid: the grids, their hand-over and the bodies alone.
         #[arg(long)]
@@ -387,7 +397,7 @@ enum BenchWhat {
         #[arg(long, value_enum, default_value = "wave")]
         model: ModelArg,
         /// Uniform depth of the dispersive model, m (default: deep water).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_number)]
         depth: Option<f64>,
         /// Time separate single steps instead of one multi-step run.
         #[arg(long)]

@@ -396,6 +396,31 @@ fn a_render_too_big_for_the_memory_allowed_is_one_line_not_a_panic() {
 /// is one line naming the option, the value and the range its help states, or its type's
 /// where the help states none (the parser said `invalid digit found in string` over three
 /// lines).
+/// A number option past f64's range is refused as it was typed: `--speed 1e400` was read as
+/// infinity and refused as "--speed inf".
+#[test]
+fn a_number_option_past_f64_is_refused_as_written() {
+    for (args, want) in [
+        (
+            &["bench", "ocean", "--size", "64", "--speed", "1e400"][..],
+            "invalid value '1e400' for '--speed <SPEED>': expected a finite number",
+        ),
+        (
+            &["stability", "--wave-speed", "-1e400", "--cell-size", "1"][..],
+            "invalid value '-1e400' for '--wave-speed <WAVE_SPEED>': expected a finite number",
+        ),
+        (
+            &["stability", "--wave-speed", "2", "--cell-size", "NaN"][..],
+            "invalid value 'NaN' for '--cell-size <CELL_SIZE>': expected a finite number",
+        ),
+    ] {
+        let out = water(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let e = stderr(&out);
+        assert!(e.starts_with(&format!("error: {want}\n")), "{args:?}: {e}");
+    }
+}
+
 #[test]
 fn a_whole_number_option_names_its_range() {
     for (args, want) in [
