@@ -11,11 +11,8 @@ const DRAFT_TOLERANCE: f32 = 0.01;
 
 #[test]
 fn a_crate_settles_at_its_archimedes_draft() {
-    let mut app = support::headless_app(1.0 / 60.0);
-    app.world_mut().spawn(Water::new(64, 64));
     // 0.6 x 0.3 x 0.6 m, 40 kg: draft 40 / (1000 * 0.36) = 0.111 m.
-    let crate_ = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0);
-    let draft = crate_.archimedes_draft().expect("a box");
+    let (mut app, crate_, draft) = support::crate_on_water(64, 64);
     assert!((draft - 0.1111).abs() < 1e-3, "draft {draft}");
     // Let go 5 cm above where it floats, off centre and turned, so it falls, bobs and settles.
     let start = Vec3::new(0.7, 0.15 - draft + 0.05, -0.4);

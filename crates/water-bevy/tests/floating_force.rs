@@ -12,12 +12,9 @@ mod support;
 
 #[test]
 fn a_floating_force_pushes_a_crate_to_its_drag_limited_speed() {
-    let mut app = support::headless_app(1.0 / 60.0);
-    app.world_mut().spawn(Water::new(192, 96));
+    // 0.6 x 0.3 x 0.6 m (y up), 40 kg: draft 0.111 m of 0.3 m.
+    let (mut app, crate_, draft) = support::crate_on_water(192, 96);
     let (mass, push) = (40.0, 20.0);
-    // 0.6 x 0.3 x 0.6 m (y up): draft 40 / (1000 * 0.36) = 0.111 m of 0.3 m.
-    let crate_ = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), mass);
-    let draft = crate_.archimedes_draft().expect("a box");
     let at = |x: f32, z: f32| Transform::from_xyz(x, 0.15 - draft, z);
     let pushed = app
         .world_mut()
@@ -64,10 +61,7 @@ fn a_floating_force_pushes_a_crate_to_its_drag_limited_speed() {
 /// where it was (the scene had stalled on it, logging the error every tick).
 #[test]
 fn a_crate_pushed_past_the_speed_limit_is_taken_off_and_the_water_goes_on() {
-    let mut app = support::headless_app(1.0 / 60.0);
-    app.world_mut().spawn(Water::new(96, 96));
-    let crate_ = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0);
-    let draft = crate_.archimedes_draft().expect("a box");
+    let (mut app, crate_, draft) = support::crate_on_water(96, 96);
     let at = |x: f32, z: f32| Transform::from_xyz(x, 0.15 - draft, z);
     let flung = app
         .world_mut()

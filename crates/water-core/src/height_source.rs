@@ -83,6 +83,19 @@ impl SurfaceLevel {
         }
     }
 
+    /// [`SurfaceLevel::z_up`] with the height `height(x, y)`, or `None` where `position`'s `x`
+    /// or `y` is not finite (a sea's reads give NaN there): the level of a source that covers
+    /// the whole plane.
+    pub(crate) fn z_up_where_finite(
+        position: Vec3,
+        height: impl FnOnce(Vec2) -> f32,
+    ) -> Option<Self> {
+        let horizontal = position.truncate();
+        horizontal
+            .is_finite()
+            .then(|| Self::z_up(position, height(horizontal)))
+    }
+
     /// The same level with its point moved by `offset`, metres: an answer in a source's own
     /// frame brought into the frame it is placed in.
     #[must_use]

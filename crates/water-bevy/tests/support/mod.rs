@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use water_bevy::prelude::{Floating, Water};
 use water_bevy::{DragRates, WaterPlugin};
 
 /// A headless app with the water plugin (no renderer) whose clock advances `frame_seconds` each
@@ -19,6 +20,17 @@ pub fn headless_app(frame_seconds: f64) -> App {
             frame_seconds,
         )));
     app
+}
+
+/// A headless app at 60 frames a second over `width` x `height` cells of still water, and the
+/// crate the tests float on it: 0.6 x 0.3 x 0.6 m (y up), 40 kg, with its Archimedes draft,
+/// 40 / (1000 * 0.36) = 0.111 m.
+pub fn crate_on_water(width: usize, height: usize) -> (App, Floating, f32) {
+    let mut app = headless_app(1.0 / 60.0);
+    app.world_mut().spawn(Water::new(width, height));
+    let crate_ = Floating::cuboid(Vec3::new(0.3, 0.15, 0.3), 40.0);
+    let draft = crate_.archimedes_draft().expect("a box");
+    (app, crate_, draft)
 }
 
 /// The speed, m/s, at which a push of `push` N balances the default drag of a body of `mass` kg

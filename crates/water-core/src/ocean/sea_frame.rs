@@ -401,11 +401,7 @@ impl HeightSource for SeaFrame {
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
-        if !position.truncate().is_finite() {
-            return None;
-        }
-        let height = self.height(position.truncate());
-        Some(SurfaceLevel::z_up(position, height))
+        SurfaceLevel::z_up_where_finite(position, |p| self.height(p))
     }
 
     /// The heights as one batch ([`SeaFrame::heights_into`]: the same bits as one at a time).

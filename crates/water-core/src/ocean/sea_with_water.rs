@@ -70,11 +70,7 @@ impl<W: HeightSource + ?Sized> HeightSource for SeaWithWater<'_, W> {
     }
 
     fn level_at(&self, position: Vec3) -> Option<SurfaceLevel> {
-        if !position.truncate().is_finite() {
-            return None;
-        }
-        let height = self.height(position.truncate());
-        Some(SurfaceLevel::z_up(position, height))
+        SurfaceLevel::z_up_where_finite(position, |p| self.height(p))
     }
 
     /// The sea's heights as one batch and the water's levels as one, added as

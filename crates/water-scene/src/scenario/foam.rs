@@ -48,6 +48,15 @@ pub(super) const DEPTH_IN_THE_RELATION: &str =
      or deep water) lives in the waves' dispersion relation, not in the cells where shores are \
      found";
 
+/// How the scene keeps a foam key's value, which sets its checks: above 0 in f64
+/// (`half_life`, `shore_depth`), or from its range's low end in f32 (`wake`,
+/// `jacobian_threshold`), where a value f32 holds only as a subnormal is 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    AboveZero,
+    Single,
+}
+
 /// The foam of `[foam]`, every value checked at its line; `ocean`: the scenario has a sea;
 /// `cell_depth`: its grid's depth in its cells (a `depth` or a `depth_map`), or why it has
 /// none; `bodies`: it has bodies (whose wakes foam). A `[foam]` that none of its sources can
@@ -59,12 +68,11 @@ pub(super) fn parse(
     at: &dyn Fn(Span, String) -> ScenarioError,
 ) -> Result<FoamSettings, ScenarioError> {
     let f = raw.get_ref();
-    let within = |v: &Spanned<f64>, name: &str, lo: f64, hi: f64, unit: &str| {
+    let within = |v: &Spanned<f64>, name: &str, (lo, hi): (f64, f64), unit: &str, kept: Kept| {
         let x = *v.get_ref();
-        let above_zero = matches!(name, "half_life" | "shore_depth");
-        // `wake` and `jacobian_threshold` are f32 in the scene: one that f32 holds only as a
-        // subnormal is 0 there (flushed), taken and lost.
-        if matches!(name, "wake" | "jacobian_threshold") && water_core::below_f32_normal(x) {
+        // A value the scene keeps in f32 that f32 holds only as a subnormal is 0 there
+        // (flushed): taken and lost.
+        if kept == Kept::Single && water_core::below_f32_normal(x) {
             return Err(at(
                 v.span(),
                 format!(
@@ -73,6 +81,7 @@ pub(super) fn parse(
                 ),
             ));
         }
+        let above_zero = kept == Kept::AboveZero;
         if (lo..=hi).contains(&x) && (!above_zero || x > 0.0) {
             Ok(x)
         } else {
@@ -87,13 +96,21 @@ pub(super) fn parse(
             ))
         }
     };
-    let half_life = within(&f.half_life, "half_life", 0.0, MAX_HALF_LIFE, " s")?;
+    let half_life = within(
+        &f.half_life,
+        "half_life",
+        (0.0, MAX_HALF_LIFE),
+        " s",
+        Kept::AboveZero,
+    )?;
     let wake = match &f.wake {
-        Some(w) => within(w, "wake", 0.0, 1.0, "")? as f32,
+        Some(w) => within(w, "wake", (0.0, 1.0), "", Kept::Single)? as f32,
         None => DEFAULT_FOAM_WAKE,
     };
     let jacobian_threshold = match (&f.jacobian_threshold, ocean) {
-        (Some(t), true) => Some(within(t, "jacobian_threshold", -1.0, 1.0, "")? as f32),
+        (Some(t), true) => {
+            Some(within(t, "jacobian_threshold", (-1.0, 1.0), "", Kept::Single)? as f32)
+        }
         (Some(t), false) => {
             return Err(at(
                 t.span(),
@@ -105,7 +122,13 @@ pub(super) fn parse(
     };
     let shore_depth = match (&f.shore_depth, cell_depth) {
         (Some(d), Ok(depth)) => {
-            let metres = within(d, "shore_depth", 0.0, MAX_SHORE_DEPTH, " m")?;
+            let metres = within(
+                d,
+                "shore_depth",
+                (0.0, MAX_SHORE_DEPTH),
+                " m",
+                Kept::AboveZero,
+            )?;
             // The scene keeps depths in f32: one that rounds to 0 there is no shore.
             if metres as f32 <= 0.0 {
                 return Err(at(
