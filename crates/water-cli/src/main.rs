@@ -74,12 +74,24 @@ fn parse_height_scale(text: &str) -> Result<f32, String> {
 
 /// A number option: one past f64's range (`1e400`, which Rust reads as infinity), an infinity or
 /// a NaN is refused as written, where it would reach the range checks as `inf` or `NaN`.
+/// So is one too small for f64 (`1e-400`, which reads as 0) where it is not 0.
 fn parse_number(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() => Ok(x),
-        Ok(_) => Err("expected a finite number".to_owned()),
+    let text = text.trim();
+    match text.parse::<f64>() {
+        Ok(x) if !x.is_finite() => Err("expected a finite number".to_owned()),
+        Ok(x) if x == 0.0 && mantissa_is_not_zero(text) => {
+            Err("expected 0 or a number at least 5e-324 in size (the least f64 holds)".to_owned())
+        }
+        Ok(x) => Ok(x),
         Err(_) => Err("expected a number".to_owned()),
     }
+}
+
+/// Whether the digits before a number's exponent hold anything but zeros.
+fn mantissa_is_not_zero(text: &str) -> bool {
+    text.split(['e', 'E'])
+        .next()
+        .is_some_and(|m| m.bytes().any(|b| (b'1'..=b'9').contains(&b)))
 }
 
 /// `WIDTHxHEIGHT`.
@@ -196,13 +208,13 @@ enum Command {
     #[command(allow_negative_numbers = true)]
     Stability {
         /// Wave speed c, m/s.
-        #[arg(long, value_parser = parse_number)]
+        #[arg(long, value_parser = parse_number, allow_hyphen_values = true)]
         wave_speed: f64,
         /// Cell size h, m.
-        #[arg(long, value_parser = parse_number)]
+        #[arg(long, value_parser = parse_number, allow_hyphen_values = true)]
         cell_size: f64,
         /// Time step dt, s (default: the largest stable one).
-        #[arg(long, value_parser = parse_number)]
+        #[arg(long, value_parser = parse_number, allow_hyphen_values = true)]
         dt: Option<f64>,
     },
     /// Benchmarks.
@@ -309,8 +321,8 @@ enum BenchWhat {
         /// Grid edges to measure, ascending.
         #[arg(long, value_delimiter = ',', default_values_t = water_cli::suite::SIZES)]
         sizes: Vec<usize>,
-        /// Cell updates per CPU point (GPU points scale with it).
-        #[arg(long, default_value_t = water_cli::suite::CPU_UPDATES, value_parser = parse_number)]
+        /// Cell updates per CPU point (GPU points scale with it): 1 to 1e12.
+        #[arg(long, default_value_t = water_cli::suite::CPU_UPDATES, value_parser = parse_number, allow_hyphen_values = true)]
         cell_updates: f64,
         /// Machine description for the title.
         #[arg(long, default_value = "this machine")]
@@ -347,7 +359,7 @@ enum BenchWhat {
         #[arg(long, default_value_t = 0)]
         bodies: usize,
         /// How fast the focus travels, m/s (0: the grid stays): 0, or 0.001 to 100.
-        #[arg(long, default_value_t = 0.0, value_parser = parse_number)]
+        #[arg(long, default_value_t = 0.0, value_parser = parse_number, allow_hyphen_values = true)]
         speed: f64,
         /// No foam on any grid: the grids, their hand-over and the bodies alone.
         #[arg(long)]
@@ -397,7 +409,7 @@ enum BenchWhat {
         #[arg(long, value_enum, default_value = "wave")]
         model: ModelArg,
         /// Uniform depth of the dispersive model, m (default: deep water).
-        #[arg(long, value_parser = parse_number)]
+        #[arg(long, value_parser = parse_number, allow_hyphen_values = true)]
         depth: Option<f64>,
         /// Time separate single steps instead of one multi-step run.
         #[arg(long)]

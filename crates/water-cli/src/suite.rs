@@ -75,6 +75,10 @@ fn steps_for(n: usize, updates: f64, min: u64) -> u64 {
 
 /// Cell updates per CPU point by default.
 pub const CPU_UPDATES: f64 = 2e9;
+/// The most cell updates per CPU point: minutes a point at a few Gcell/s. More ran for hours
+/// (1e18) or made a step count past what the runs take (1e308 was "--steps must be at least
+/// 1").
+pub const MAX_CELL_UPDATES: f64 = 1e12;
 /// Cell updates per GPU point, as a multiple of the CPU's: ten times as many on a real GPU
 /// (tens of milliseconds at its speed), a hundredth on a software renderer (a few seconds on a
 /// CPU emulating one).
@@ -155,10 +159,10 @@ pub struct SuiteResults {
 /// What a CPU benchmark or the peer reports.
 pub fn run(options: &SuiteOptions) -> Result<SuiteResults, BenchError> {
     check_sizes(&options.sizes)?;
-    if !(options.cell_updates.is_finite() && options.cell_updates >= 1.0) {
+    if !(1.0..=MAX_CELL_UPDATES).contains(&options.cell_updates) {
         return Err(BenchError::Invalid(format!(
-            "--cell-updates must be a number of at least 1, not {}",
-            options.cell_updates
+            "--cell-updates must be from 1 to {MAX_CELL_UPDATES:e}, not {}",
+            water_core::readable(options.cell_updates)
         )));
     }
     let threads = options.threads;

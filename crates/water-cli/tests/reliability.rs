@@ -270,17 +270,19 @@ fn thread_counts_are_capped_and_negative_numbers_reach_their_range_checks() {
 
 #[test]
 fn stability_calls_its_own_largest_stable_dt_stable() {
-    let res = water(&["stability", "--wave-speed", "5", "--cell-size", "0.01"]);
-    assert_success(&res);
-    let text = String::from_utf8_lossy(&res.stdout);
+    // What `water stability` prints for wave speed `c` (m/s) and cell size `h` (m).
+    let report = |c: &str, h: &str| {
+        let res = water(&["stability", "--wave-speed", c, "--cell-size", h]);
+        assert_success(&res);
+        String::from_utf8_lossy(&res.stdout).into_owned()
+    };
+    let text = report("5", "0.01");
     assert!(text.contains("stable         = yes"), "{text}");
     assert!(text.contains("substeps       = 1 "), "{text}");
     assert!(!text.contains("no grid steps"), "{text}");
     // A stable step shorter than any a grid takes is said to be of no use (`water run` of the
     // same grid refuses every dt).
-    let res = water(&["stability", "--wave-speed", "1e6", "--cell-size", "1e-6"]);
-    assert_success(&res);
-    let text = String::from_utf8_lossy(&res.stdout);
+    let text = report("1e6", "1e-6");
     assert!(
         text.contains("max stable dt  = 7.071e-13 s")
             && text.contains("no grid steps these h and c")
@@ -289,9 +291,7 @@ fn stability_calls_its_own_largest_stable_dt_stable() {
     );
     assert!(!text.contains("above the longest"), "{text}");
     // One longer than any a grid takes is said to hold for every dt a grid takes.
-    let res = water(&["stability", "--wave-speed", "1e-6", "--cell-size", "1e6"]);
-    assert_success(&res);
-    let text = String::from_utf8_lossy(&res.stdout);
+    let text = report("1e-6", "1e6");
     assert!(
         text.contains("max stable dt  = 7.071e11 s")
             && text.contains("above the longest a grid takes, 1e6 s")
@@ -413,12 +413,47 @@ fn a_number_option_past_f64_is_refused_as_written() {
             &["stability", "--wave-speed", "2", "--cell-size", "NaN"][..],
             "invalid value 'NaN' for '--cell-size <CELL_SIZE>': expected a finite number",
         ),
+        // Too small for f64, where it is not 0: it was read as 0 ("--speed 1e-400" ran with
+        // the grid standing still, "--wave-speed 1e-400" was "not greater than 0, got 0.0").
+        (
+            &["bench", "ocean", "--size", "64", "--speed", "1e-400"][..],
+            "invalid value '1e-400' for '--speed <SPEED>': expected 0 or a number at least \
+             5e-324 in size",
+        ),
     ] {
         let out = water(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let e = stderr(&out);
-        assert!(e.starts_with(&format!("error: {want}\n")), "{args:?}: {e}");
+        assert!(e.starts_with(&format!("error: {want}")), "{args:?}: {e}");
     }
+    // A negative number with an exponent is a value, not a flag ("unexpected argument '-1'"):
+    // it reaches the range check.
+    let e = refused(&water(&[
+        "stability",
+        "--wave-speed",
+        "-1e-5",
+        "--cell-size",
+        "0.1",
+    ]));
+    assert!(
+        e.contains("wave_speed must be greater than 0, got -1e-5"),
+        "{e}"
+    );
+    // Cell updates past what a point runs in minutes are refused by their range (1e308 was
+    // "--steps must be at least 1"; 1e18 ran for hours).
+    let dir = scratch("updates");
+    let e = refused(
+        &water_command()
+            .args(["bench", "suite", "--no-gpu", "--sizes", "128"])
+            .args(["--cell-updates", "1e13", "--out"])
+            .arg(dir.join("out"))
+            .output()
+            .expect("bench suite"),
+    );
+    assert!(
+        e.contains("--cell-updates must be from 1 to 1e12, not 1e13"),
+        "{e}"
+    );
 }
 
 #[test]

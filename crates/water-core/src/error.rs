@@ -252,11 +252,10 @@ pub enum WaterError {
     /// A fetch-limited sea (JONSWAP, TMA) whose fetch is longer than the one that fully
     /// develops its wind's sea: the fetch-limited formulas grow the sea without end there.
     #[error(
-        "fetch = {} m is longer than the {} m that fully develops a sea at wind_speed = {} m/s \
-         (g F / U^2 of 15777, where JONSWAP's peak falls to Pierson-Moskowitz's; the sea grows \
-         no further): {}spectrum = \"pierson-moskowitz\" for the fully developed sea",
-        crate::readable(*fetch),
-        crate::readable(*max_fetch),
+        "fetch = {} m is past full development at wind_speed = {} m/s, where the sea grows \
+         no further (g F / U^2 of 15777, where JONSWAP's peak falls to Pierson-Moskowitz's): \
+         {}remove `fetch` and use spectrum = \"pierson-moskowitz\" for the fully developed sea",
+        crate::readable_apart(*fetch, *max_fetch),
         crate::readable(*wind_speed),
         shorter_fetch(*max_fetch)
     )]
@@ -388,7 +387,7 @@ fn shorter_fetch(max_fetch: f64) -> String {
             crate::readable_at_most(max_fetch)
         )
     } else {
-        "raise wind_speed, or use ".to_owned()
+        "raise wind_speed, or ".to_owned()
     }
 }
 

@@ -147,12 +147,30 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
         OCEAN_LINE + 1,
         "raise wind_speed (or, for jonswap and tma, fetch) (it would take cells under 1e-6 m",
     );
-    // Over a fetch, a wind that light develops no sea in any fetch: the wind is to be raised.
+    // Over a fetch, a wind too light for any fetch to make waves of 2 cells is refused at its
+    // own line (the fetch's advice, a fetch of at most 0.16 m at 0.01 m/s, went in a circle:
+    // typed back, the peak was too short, and a longer fetch was to be given).
+    for wind in ["1e-300", "0.01", "0.5"] {
+        refused(
+            SPEED,
+            &format!("{base}wind_speed = {wind}\n"),
+            OCEAN_LINE + 2,
+            "even the fully developed sea's peak wavelength",
+        );
+    }
     refused(
         SPEED,
-        &format!("{base}wind_speed = 1e-300\n"),
-        OCEAN_LINE + 1,
-        "no further): raise wind_speed, or use spectrum = \"pierson-moskowitz\"",
+        "spectrum = \"jonswap\"\nfetch = 1\nwind_speed = 0.5\n",
+        OCEAN_LINE + 2,
+        "no fetch makes waves the grid can hold; raise wind_speed, or use cells of at most 0.104 m",
+    );
+    // Past full development, the fetch written is told apart from the limit (102929 m was
+    // "102900 m is longer than the 102900 m").
+    refused(
+        SPEED,
+        "spectrum = \"jonswap\"\nwind_speed = 8\nfetch = 102929\n",
+        OCEAN_LINE + 2,
+        "fetch = 102929.0 m is past full development at wind_speed = 8 m/s",
     );
     // A choppiness f32 holds only as a subnormal is 0 in the displacement (1e-320 was taken
     // and printed as a number of 320 digits).

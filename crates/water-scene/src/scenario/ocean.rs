@@ -173,6 +173,13 @@ pub(super) fn parse(
             WaterError::FetchPastFullDevelopment { .. } => Some("fetch"),
             _ => e.parameter(),
         };
+        // A wind whose fully developed sea is too short for the cells is the wind's fault:
+        // no fetch up to full development would hold (the fetch's advice went in a circle).
+        if let WaterError::FetchPastFullDevelopment { .. } = e {
+            if let Some(refusal) = wind_too_light(&spec, grid.cell_size, o, at) {
+                return refusal;
+            }
+        }
         let span = match key {
             Some("wind_speed") => Some(o.wind_speed.span()),
             Some("fetch") => o.fetch.as_ref().map(Spanned::span),
@@ -235,10 +242,10 @@ fn shortened_peak(
         ));
     }
     let fetch = o.fetch.as_ref()?;
-    let developed = WaveSpectrum::PiersonMoskowitz {
-        wind_speed: *o.wind_speed.get_ref(),
-    };
-    let longest = deep_wavelength(&developed);
+    if let Some(refusal) = wind_too_light(spec, cell_size, o, at) {
+        return Some(refusal);
+    }
+    let longest = fully_developed_wavelength(spec);
     (longest >= 2.0 * cell_size).then(|| {
         at(
             fetch.span(),
@@ -250,6 +257,52 @@ fn shortened_peak(
                 readable_apart(peak_wavelength_m, 2.0 * cell_size),
                 readable(longest),
                 readable_at_most(max_cell)
+            ),
+        )
+    })
+}
+
+/// The deep-water peak wavelength (m) of the fully developed sea of `spec`'s wind
+/// (Pierson-Moskowitz's, which JONSWAP's peak reaches at the longest fetch it takes): the
+/// longest peak any fetch gives that wind.
+fn fully_developed_wavelength(spec: &OceanSpec) -> f64 {
+    let g = spec.gravity;
+    let wind_speed = match spec.spectrum {
+        WaveSpectrum::PiersonMoskowitz { wind_speed }
+        | WaveSpectrum::Jonswap { wind_speed, .. }
+        | WaveSpectrum::Tma { wind_speed, .. } => wind_speed,
+    };
+    let omega = WaveSpectrum::PiersonMoskowitz { wind_speed }.peak_omega(g);
+    std::f64::consts::TAU * g / (omega * omega)
+}
+
+/// The refusal, at the wind's line, of a fetch-limited sea (JONSWAP, TMA) whose wind is too
+/// light for any fetch to make waves of 2 cells: the fully developed sea's peak is shorter.
+fn wind_too_light(
+    spec: &OceanSpec,
+    cell_size: f64,
+    o: &RawOcean,
+    at: Locate<'_>,
+) -> Option<ScenarioError> {
+    spec.spectrum.fully_developed_fetch(spec.gravity)?;
+    let longest = fully_developed_wavelength(spec);
+    (longest < 2.0 * cell_size).then(|| {
+        let cells = if 0.5 * longest >= water_core::CELL_SIZE_RANGE.0 {
+            format!(
+                ", or use cells of at most {} m",
+                readable_at_most(0.5 * longest)
+            )
+        } else {
+            String::new()
+        };
+        at(
+            o.wind_speed.span(),
+            format!(
+                "[ocean] at wind_speed = {} m/s even the fully developed sea's peak wavelength, \
+                 {} m, is shorter than 2 cells of {cell_size} m: no fetch makes waves the grid \
+                 can hold; raise wind_speed{cells}",
+                readable(*o.wind_speed.get_ref()),
+                readable_apart(longest, 2.0 * cell_size),
             ),
         )
     })
