@@ -202,7 +202,7 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
         SPEED,
         "spectrum = \"pierson-moskowitz\"\nwind_speed = 8\nfetch = 100\n",
         OCEAN_LINE + 2,
-        "fully developed",
+        "[ocean] fetch applies to jonswap and tma; pierson-moskowitz is a fully developed sea: remove it",
     );
     refused(
         SPEED,

@@ -72,7 +72,10 @@ pub(super) fn parse(
             if let Some(v) = value {
                 return Err(at(
                     v.span(),
-                    format!("{key} applies to jonswap and tma; pierson-moskowitz is a fully developed sea"),
+                    format!(
+                        "[ocean] {key} applies to jonswap and tma; pierson-moskowitz is a fully \
+                         developed sea: remove it"
+                    ),
                 ));
             }
         }
