@@ -8,7 +8,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum BuoyancyError {
     /// A number was NaN or infinite.
-    #[error("{name} must be a finite number, got {value:?}")]
+    #[error("{name} must be a finite number, got {}", water_core::readable_exact(*.value))]
     NotFinite {
         /// Which parameter (as the scenario key or the argument names it).
         name: &'static str,
@@ -16,7 +16,7 @@ pub enum BuoyancyError {
         value: f64,
     },
     /// A number that must be strictly positive was zero or negative.
-    #[error("{name} must be greater than 0, got {value:?}")]
+    #[error("{name} must be greater than 0, got {}", water_core::readable_exact(*.value))]
     NotPositive {
         /// Which parameter (as the scenario key or the argument names it).
         name: &'static str,
@@ -24,7 +24,7 @@ pub enum BuoyancyError {
         value: f64,
     },
     /// A number that must not be negative was.
-    #[error("{name} must be 0 or more, got {value:?}")]
+    #[error("{name} must be 0 or more, got {}", water_core::readable_exact(*.value))]
     Negative {
         /// Which parameter.
         name: &'static str,
@@ -32,7 +32,7 @@ pub enum BuoyancyError {
         value: f64,
     },
     /// A number outside its allowed range.
-    #[error("{name} = {value} is outside the allowed range {range}")]
+    #[error("{name} = {} is outside the allowed range {range}", water_core::readable_exact(*.value))]
     OutOfRange {
         /// Which parameter.
         name: &'static str,

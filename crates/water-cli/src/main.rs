@@ -752,7 +752,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let model = match (model, depth) {
                 (ModelArg::Wave, Some(d)) => {
                     return Err(Failure::Message(format!(
-                        "--depth {d}: the wave model takes no depth (use --model dispersive)"
+                        "--depth {}: the wave model takes no depth (use --model dispersive)",
+                        water_core::readable_exact(d)
                     )))
                 }
                 (ModelArg::Wave, None) => BenchModel::Wave,

@@ -265,6 +265,13 @@ fn bench_grid_times_the_dispersive_model_and_refuses_what_it_does_not_take() {
         ),
         (&["--model", "dispersive", "--depth", "-1"][..], "depth"),
         (&["--model", "dispersive", "--depth", "20000"][..], "11000"),
+        // Shallower than a micrometre the shortest wave would move slower than any grid steps:
+        // refused by the depth, on every backend (the GPU's wave speed once named instead).
+        (
+            &["--model", "dispersive", "--depth", "1e-14"][..],
+            "depth = 1e-14 is outside the allowed range [1e-6, 11000] m",
+        ),
+        (&["--depth", "1e-14"][..], "--depth 1e-14: the wave model"),
         (
             &["--model", "dispersive", "--storage", "f16"][..],
             "--storage f16",

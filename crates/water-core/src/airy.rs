@@ -4,6 +4,12 @@
 use crate::depth::{check_gravity, MAX_DEPTH};
 use crate::error::{finite, positive, within, Result, WaterError};
 
+/// The shallowest uniform depth Airy's relation takes, m: a micrometre. Over it the shortest
+/// wave any grid resolves moves at 1.5e-5 m/s or more (gravity 1e-3 m/s^2, cells of 1e-6 m),
+/// within the wave speeds a grid steps ([`crate::WAVE_SPEED_RANGE`]), so every backend takes
+/// the depths the CPU takes.
+pub const MIN_AIRY_DEPTH: f64 = 1e-6;
+
 /// Surface tension of clean water against air at 20 degrees C, N/m.
 pub const WATER_SURFACE_TENSION: f64 = 0.0728;
 
@@ -70,7 +76,9 @@ impl AiryDispersion {
     /// # Errors
     /// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`]
     /// naming the value: gravity as [`check_gravity`], surface tension in `[0, 10]` N/m,
-    /// density in `(0, 1e5]` kg/m^3, depth in `(0, 11000]` m.
+    /// density in `(0, 1e5]` kg/m^3, depth in `[1e-6, 11000]` m (at a micrometre the shortest
+    /// wave a grid resolves still moves faster than the slowest wave speed a grid steps, 1e-6
+    /// m/s, at every gravity and cell size taken).
     pub fn new(
         gravity: f64,
         surface_tension: f64,
@@ -95,13 +103,7 @@ impl AiryDispersion {
         }
         if let Some(d) = depth {
             positive("depth", d)?;
-            if d > MAX_DEPTH {
-                return Err(WaterError::OutOfRange {
-                    name: "depth",
-                    value: d,
-                    range: "(0, 11000] m",
-                });
-            }
+            within("depth", d, (MIN_AIRY_DEPTH, MAX_DEPTH), "[1e-6, 11000] m")?;
         }
         Ok(Self {
             gravity,
@@ -147,5 +149,29 @@ impl AiryDispersion {
     #[must_use]
     pub fn phase_speed(&self, k: f64) -> f64 {
         self.omega(k) / k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::spectral_step::largest_wavenumber;
+    use crate::{CELL_SIZE_RANGE, GRAVITY_RANGE, WAVE_SPEED_RANGE};
+
+    #[test]
+    fn the_shortest_resolved_wave_over_the_shallowest_depth_moves_at_a_speed_a_grid_steps() {
+        // Slowest corner: least gravity, shallowest depth, no surface tension; every cell size.
+        let airy = AiryDispersion::new(GRAVITY_RANGE.0, 0.0, 1000.0, Some(MIN_AIRY_DEPTH))
+            .expect("the shallowest depth is taken");
+        for h in [CELL_SIZE_RANGE.0, 1e-3, 1.0, CELL_SIZE_RANGE.1] {
+            let c = airy.phase_speed(largest_wavenumber(h));
+            assert!(
+                (WAVE_SPEED_RANGE.0..=WAVE_SPEED_RANGE.1).contains(&c),
+                "cells of {h} m: {c} m/s"
+            );
+        }
+        // Shallower is refused by the depth's name (sqrt(g d) would leave the speeds stepped).
+        let e = AiryDispersion::new(9.81, 0.0, 1000.0, Some(1e-14)).expect_err("too shallow");
+        assert_eq!(e.parameter(), Some("depth"), "{e}");
     }
 }

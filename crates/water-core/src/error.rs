@@ -9,7 +9,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum WaterError {
     /// A parameter was NaN or infinite.
-    #[error("{name} must be a finite number, got {value:?}")]
+    #[error("{name} must be a finite number, got {}", crate::readable_exact(*.value))]
     NotFinite {
         /// Name of the parameter, as in the scenario file.
         name: &'static str,
@@ -17,7 +17,7 @@ pub enum WaterError {
         value: f64,
     },
     /// A parameter that must be strictly positive was zero or negative.
-    #[error("{name} must be greater than 0, got {value:?}")]
+    #[error("{name} must be greater than 0, got {}", crate::readable_exact(*.value))]
     NotPositive {
         /// Name of the parameter.
         name: &'static str,
@@ -25,8 +25,8 @@ pub enum WaterError {
         value: f64,
     },
     /// A parameter lies outside its allowed closed or half-open range.
-    // `{value:?}`: f64's Display writes 1e300 as 301 digits; Debug keeps the exponent.
-    #[error("{name} = {value:?} is outside the allowed range {range}")]
+    // Not f64's Display (1e300 in 301 digits) nor its Debug (1.608e7 as 16080000.0).
+    #[error("{name} = {} is outside the allowed range {range}", crate::readable_exact(*.value))]
     OutOfRange {
         /// Name of the parameter.
         name: &'static str,

@@ -75,7 +75,7 @@ mod split_grid;
 mod stability;
 mod window;
 
-pub use airy::{AiryDispersion, WATER_DENSITY, WATER_SURFACE_TENSION};
+pub use airy::{AiryDispersion, MIN_AIRY_DEPTH, WATER_DENSITY, WATER_SURFACE_TENSION};
 pub use allocation_probe::probe_allocation;
 pub use boundary::{Boundary, UnknownBoundary};
 pub use buffer::{AlignedBuffer, BUFFER_ALIGN};
@@ -112,7 +112,7 @@ pub use params::{
     GRID_COURANT_LIMIT, WAVE_SPEED_RANGE,
 };
 pub use placed_water::PlacedWater;
-pub use readable::{readable, readable_apart, readable_at_most};
+pub use readable::{readable, readable_apart, readable_at_most, readable_exact};
 pub use sample::HeightView;
 pub use signed_grid::SignedGrid;
 pub use size::{GridSize, MAX_GRID_CELLS, MAX_GRID_DIM, MIN_GRID_DIM};

@@ -50,6 +50,25 @@ pub fn readable_apart(x: f64, limit: f64) -> String {
     }
 }
 
+/// `x` in the shortest digits that read back as `x` itself: a value a reader wrote, given back
+/// as written. Whole numbers have no `.0` (`16080000`, `-2`, `0`), and the far ends an exponent
+/// (`1e300`, not f64's Display of 301 digits; `1e-9`), as f64's Debug places them.
+///
+/// ```
+/// use water_core::readable_exact;
+/// assert_eq!(readable_exact(16_080_000.0), "16080000");
+/// assert_eq!(readable_exact(0.123_456_789), "0.123456789");
+/// assert_eq!(readable_exact(-2.0), "-2");
+/// assert_eq!(readable_exact(1e-300), "1e-300");
+/// ```
+#[must_use]
+pub fn readable_exact(x: f64) -> String {
+    let debug = format!("{x:?}");
+    debug
+        .strip_suffix(".0")
+        .map_or_else(|| debug.clone(), str::to_owned)
+}
+
 fn digits(x: f64, toward_zero: bool) -> String {
     if !x.is_finite() || x == 0.0 {
         return format!("{x:?}");
@@ -128,5 +147,32 @@ mod tests {
         }
         assert_eq!(readable(0.0), "0.0");
         assert_eq!(readable(f64::INFINITY), "inf");
+    }
+
+    #[test]
+    fn exact_gives_back_every_digit_a_value_was_written_with() {
+        for (x, written) in [
+            (16_080_000.0, "16080000"),
+            (0.1, "0.1"),
+            (123_456.789, "123456.789"),
+            (-2.0, "-2"),
+            (-0.000_012_34, "-1.234e-5"),
+            (1e300, "1e300"),
+            (0.500_000_000_000_000_1, "0.5000000000000001"),
+            (0.0, "0"),
+        ] {
+            assert_eq!(readable_exact(x), written, "{x:?}");
+            assert_eq!(readable_exact(x).parse::<f64>(), Ok(x), "{x:?} reads back");
+        }
+        // An error's message names the value as it was written.
+        let e = crate::WaterError::OutOfRange {
+            name: "fetch",
+            value: 16_080_000.0,
+            range: "(0, 1e7]",
+        };
+        assert_eq!(
+            e.to_string(),
+            "fetch = 16080000 is outside the allowed range (0, 1e7]"
+        );
     }
 }

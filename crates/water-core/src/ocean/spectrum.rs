@@ -103,7 +103,7 @@ impl WaveSpectrum {
     /// # Errors
     /// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`]:
     /// `wind_speed` in (0, 100] m/s, `fetch` in (0, 1e7] m, `peak_enhancement` in [1, 20],
-    /// `depth` in (0, 11000] m.
+    /// `depth` in [1e-6, 11000] m ([`crate::MIN_AIRY_DEPTH`]).
     pub fn validate(&self) -> Result<()> {
         let parameters = self.parameters();
         in_open_closed(
@@ -118,11 +118,11 @@ impl WaveSpectrum {
             within("peak_enhancement", gamma, PEAK_ENHANCEMENT_RANGE, "[1, 20]")?;
         }
         if let Some(depth) = parameters.depth {
-            in_open_closed(
+            within(
                 "depth",
                 depth,
-                (0.0, crate::depth::MAX_DEPTH),
-                "(0, 11000] m",
+                (crate::MIN_AIRY_DEPTH, crate::depth::MAX_DEPTH),
+                "[1e-6, 11000] m",
             )?;
         }
         Ok(())
