@@ -190,11 +190,16 @@ pub struct SphereBenchReport {
     pub checksum: f64,
 }
 
+/// Most timed runs per layout `bench sphere` takes: its line lists every run's seconds (16
+/// million of them made a 128 MB line).
+pub const MAX_SPHERE_REPEATS: usize = 1000;
+
 /// Steps sphere water of `level` (unit sphere, rough start) `steps` times on `threads` threads,
 /// `repeats` times from the same start in each layout.
 ///
 /// # Errors
-/// Bad level, zero steps, threads or repeats, no layout, or a pool that cannot start.
+/// Bad level, zero steps, threads or repeats (or repeats past [`MAX_SPHERE_REPEATS`]), no
+/// layout, or a pool that cannot start.
 pub fn bench_sphere(bench: &SphereBench) -> Result<Vec<SphereBenchReport>, BenchError> {
     use water_sphere::{Icosphere, SphereStepper, SphereWater};
     let SphereBench {
@@ -208,6 +213,12 @@ pub fn bench_sphere(bench: &SphereBench) -> Result<Vec<SphereBenchReport>, Bench
     if steps == 0 || threads == 0 || repeats == 0 {
         return Err(BenchError::Invalid(format!(
             "--steps ({steps}), --threads ({threads}) and --repeats ({repeats}) must be at least 1"
+        )));
+    }
+    if repeats > MAX_SPHERE_REPEATS {
+        return Err(BenchError::Invalid(format!(
+            "--repeats {repeats} is out of range: expected 1 to {MAX_SPHERE_REPEATS} (the line \
+             lists every run's seconds)"
         )));
     }
     if layouts.is_empty() {

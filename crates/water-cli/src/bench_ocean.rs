@@ -109,9 +109,9 @@ impl OceanBench {
         check_ranges(&checks)?;
         if !(self.speed == 0.0 || (MIN_SPEED..=MAX_SPEED).contains(&self.speed)) {
             return Err(SceneBenchError::Options(format!(
-                "--speed {:?} is out of range: expected {MIN_SPEED} to {MAX_SPEED} m/s, or 0 \
+                "--speed {} is out of range: expected {MIN_SPEED} to {MAX_SPEED} m/s, or 0 \
                  (the grid stays)",
-                self.speed
+                water_core::readable_exact(self.speed)
             )));
         }
         if self.backend == Backend::GpuFragment {
@@ -252,7 +252,7 @@ mod tests {
                     speed: -1.0,
                     ..request()
                 },
-                "--speed -1.0 is out of range: expected 0.001 to 100 m/s, or 0 (the grid stays)",
+                "--speed -1 is out of range: expected 0.001 to 100 m/s, or 0 (the grid stays)",
             ),
             (
                 OceanBench {

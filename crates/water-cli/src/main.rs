@@ -297,7 +297,7 @@ enum BenchWhat {
         /// line each, gather first).
         #[arg(long, value_enum, default_value = "rhombus")]
         layout: BenchLayout,
-        /// Timed runs per layout, from the same start; the line reports the median.
+        /// Timed runs per layout, from the same start (1 to 1000); the line reports the median.
         #[arg(long, default_value = "1")]
         repeats: usize,
     },

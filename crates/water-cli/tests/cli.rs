@@ -393,6 +393,21 @@ fn bench_sphere_reports_vertex_updates() {
     assert_eq!(v["stepper"], "laplace-beltrami");
     assert!(v["gvertex_updates_per_s"].as_f64().expect("number") > 0.0);
     failure(&["bench", "sphere", "--level", "30", "--steps", "1"]);
+    // Every run's seconds are listed: the count is bounded (16 million made a 128 MB line).
+    let err = failure(&[
+        "bench",
+        "sphere",
+        "--level",
+        "1",
+        "--steps",
+        "1",
+        "--repeats",
+        "16080000",
+    ]);
+    assert!(
+        err.contains("--repeats 16080000 is out of range: expected 1 to 1000"),
+        "{err}"
+    );
 }
 
 /// A backend named twice in `--backends` is refused before anything runs: it would run twice

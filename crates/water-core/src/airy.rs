@@ -1,14 +1,10 @@
 //! Airy's dispersion relation of linear water waves: how fast each wavelength oscillates under
 //! gravity and surface tension over water of depth `d`.
 
-use crate::depth::{check_gravity, MAX_DEPTH};
-use crate::error::{finite, positive, within, Result, WaterError};
-
-/// The shallowest uniform depth Airy's relation takes, m: a micrometre. Over it the shortest
-/// wave any grid resolves moves at 1.5e-5 m/s or more (gravity 1e-3 m/s^2, cells of 1e-6 m),
-/// within the wave speeds a grid steps ([`crate::WAVE_SPEED_RANGE`]), so every backend takes
-/// the depths the CPU takes.
-pub const MIN_AIRY_DEPTH: f64 = 1e-6;
+use crate::depth::{check_gravity, MAX_DEPTH, MIN_DEPTH};
+#[cfg(doc)]
+use crate::error::WaterError;
+use crate::error::{finite, positive, within, Result};
 
 /// Surface tension of clean water against air at 20 degrees C, N/m.
 pub const WATER_SURFACE_TENSION: f64 = 0.0728;
@@ -76,7 +72,7 @@ impl AiryDispersion {
     /// # Errors
     /// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`]
     /// naming the value: gravity as [`check_gravity`], surface tension in `[0, 10]` N/m,
-    /// density in `(0, 1e5]` kg/m^3, depth in `[1e-6, 11000]` m (at a micrometre the shortest
+    /// density in `[1e-3, 1e5]` kg/m^3, depth in `[1e-6, 11000]` m (at a micrometre the shortest
     /// wave a grid resolves still moves faster than the slowest wave speed a grid steps, 1e-6
     /// m/s, at every gravity and cell size taken).
     pub fn new(
@@ -94,16 +90,12 @@ impl AiryDispersion {
             "[0, 10] N/m",
         )?;
         positive("density", density)?;
-        if density > 1e5 {
-            return Err(WaterError::OutOfRange {
-                name: "density",
-                value: density,
-                range: "(0, 1e5] kg/m^3",
-            });
-        }
+        // From a gram a cubic metre: lighter, surface tension's `sigma k^3 / rho` at the finest
+        // cells passes f64 (omega_max of inf; 5e-324 kg/m^3 did).
+        within("density", density, (1e-3, 1e5), "[1e-3, 1e5] kg/m^3")?;
         if let Some(d) = depth {
             positive("depth", d)?;
-            within("depth", d, (MIN_AIRY_DEPTH, MAX_DEPTH), "[1e-6, 11000] m")?;
+            within("depth", d, (MIN_DEPTH, MAX_DEPTH), "[1e-6, 11000] m")?;
         }
         Ok(Self {
             gravity,
@@ -159,9 +151,9 @@ mod tests {
     use crate::{CELL_SIZE_RANGE, GRAVITY_RANGE, WAVE_SPEED_RANGE};
 
     #[test]
-    fn the_shortest_resolved_wave_over_the_shallowest_depth_moves_at_a_speed_a_grid_steps() {
+    fn the_shallowest_depth_and_the_lightest_density_keep_the_shortest_wave_steppable() {
         // Slowest corner: least gravity, shallowest depth, no surface tension; every cell size.
-        let airy = AiryDispersion::new(GRAVITY_RANGE.0, 0.0, 1000.0, Some(MIN_AIRY_DEPTH))
+        let airy = AiryDispersion::new(GRAVITY_RANGE.0, 0.0, 1000.0, Some(MIN_DEPTH))
             .expect("the shallowest depth is taken");
         for h in [CELL_SIZE_RANGE.0, 1e-3, 1.0, CELL_SIZE_RANGE.1] {
             let c = airy.phase_speed(largest_wavenumber(h));
@@ -170,6 +162,13 @@ mod tests {
                 "cells of {h} m: {c} m/s"
             );
         }
+        // The lightest density with the strongest surface tension keeps omega finite.
+        let light = AiryDispersion::new(9.81, 10.0, 1e-3, None).expect("a gram a cubic metre");
+        assert!(light
+            .omega(largest_wavenumber(CELL_SIZE_RANGE.0))
+            .is_finite());
+        let e = AiryDispersion::new(9.81, 0.07, 5e-324, None).expect_err("lighter than a gram");
+        assert_eq!(e.parameter(), Some("density"), "{e}");
         // Shallower is refused by the depth's name (sqrt(g d) would leave the speeds stepped).
         let e = AiryDispersion::new(9.81, 0.0, 1000.0, Some(1e-14)).expect_err("too shallow");
         assert_eq!(e.parameter(), Some("depth"), "{e}");

@@ -16,6 +16,12 @@ pub const GRAVITY_RANGE: (f64, f64) = (1e-3, 1e3);
 /// Allowed depths, m: down to the deepest ocean trench's 11 km. Cells at or below 0 are land.
 pub const MAX_DEPTH: f64 = 11_000.0;
 
+/// The shallowest uniform depth taken (a grid's `depth`, Airy's relation, a TMA sea), m: a
+/// micrometre. Over it the shortest wave any grid resolves moves at 1.5e-5 m/s or more (gravity
+/// 1e-3 m/s^2, cells of 1e-6 m), within the wave speeds a grid steps
+/// ([`crate::WAVE_SPEED_RANGE`]), so every backend and model takes the depths the others take.
+pub const MIN_DEPTH: f64 = 1e-6;
+
 /// Still-water depth `d` of every cell of a grid, metres; land where `d <= 0`.
 ///
 /// With [`WaveParams::shallow_water`] (`c = sqrt(g d_max)` over the deepest cell) and

@@ -75,7 +75,7 @@ mod split_grid;
 mod stability;
 mod window;
 
-pub use airy::{AiryDispersion, MIN_AIRY_DEPTH, WATER_DENSITY, WATER_SURFACE_TENSION};
+pub use airy::{AiryDispersion, WATER_DENSITY, WATER_SURFACE_TENSION};
 pub use allocation_probe::probe_allocation;
 pub use boundary::{Boundary, UnknownBoundary};
 pub use buffer::{AlignedBuffer, BUFFER_ALIGN};
@@ -86,7 +86,7 @@ pub use contact_masks::{
     apply_displacement, apply_signed_events, displacement_at, first_bad_mask_value, ContactMasks,
     ContactSource, MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
 };
-pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, STANDARD_GRAVITY};
+pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, MIN_DEPTH, STANDARD_GRAVITY};
 pub use dispersive_grid::{
     check_dispersive_dt, sponge_factors, sponge_width, DispersiveGrid, SPONGE_CELLS,
 };

@@ -83,6 +83,17 @@ fn a_depth_map_is_read_beside_the_scenario_and_its_dry_cells_are_land() {
         e.contains("cell (x 5, y 3) holds 20000.0") && e.contains("at most 11000"),
         "{e}"
     );
+    // A map so shallow that its deepest water's sqrt(g d) is past the wave speeds a grid
+    // steps is blamed on the map (no `wave_speed` was written), with the deepest depth.
+    let film = vec![1e-14f32; 16 * 8];
+    std::fs::write(dir.join("bay.npy"), npy::encode(&film, &[8, 16])).expect("write");
+    let e = ScenarioFile::load(&file)
+        .expect_err("too shallow")
+        .to_string();
+    assert!(
+        e.contains(":7:") && e.contains("the deepest water, 1e-14 m") && e.contains("sqrt(g d)"),
+        "{e}"
+    );
     std::fs::write(&file, format!("{GRID}depth_map = \"missing.npy\"\n")).expect("write");
     let e = ScenarioFile::load(&file).expect_err("missing").to_string();
     assert!(
@@ -104,9 +115,23 @@ fn depth_mistakes_are_refused_where_they_stand() {
         "wave_speed = 2.0\ngravity = 9.81\n",
         "give `depth` or `depth_map`",
     );
-    refused("depth = -1.0\n", "got -1");
-    refused("depth = 1e40\n", "got 1e40");
-    refused("depth = nan\n", "got NaN");
+    // One range for the depth, as written, in both models: a value f32 holds as 0 (1e-50)
+    // was "must be greater than 0, got 0".
+    for (written, shown) in [
+        ("-1.0", "-1"),
+        ("1e40", "1e40"),
+        ("nan", "NaN"),
+        ("16080000", "16080000"),
+        ("1e-50", "1e-50"),
+        ("1e-7", "1e-7"),
+    ] {
+        let range = format!("depth = {shown} is outside the allowed range [1e-6, 11000] m");
+        refused(&format!("depth = {written}\n"), &range);
+        refused(
+            &format!("depth = {written}\nmodel = \"dispersive\"\nboundary = \"periodic\"\n"),
+            &range,
+        );
+    }
     refused("depth = 1.0\ngravity = 0.0\n", "gravity");
     refused("depth = 1.0\ngravity = 1e9\n", "gravity");
     refused("wave_speed = 2.0\nmodel = \"airy\"\n", "unknown model");

@@ -103,7 +103,7 @@ impl WaveSpectrum {
     /// # Errors
     /// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`]:
     /// `wind_speed` in (0, 100] m/s, `fetch` in (0, 1e7] m, `peak_enhancement` in [1, 20],
-    /// `depth` in [1e-6, 11000] m ([`crate::MIN_AIRY_DEPTH`]).
+    /// `depth` in [1e-6, 11000] m ([`crate::MIN_DEPTH`]).
     pub fn validate(&self) -> Result<()> {
         let parameters = self.parameters();
         in_open_closed(
@@ -121,7 +121,7 @@ impl WaveSpectrum {
             within(
                 "depth",
                 depth,
-                (crate::MIN_AIRY_DEPTH, crate::depth::MAX_DEPTH),
+                (crate::MIN_DEPTH, crate::depth::MAX_DEPTH),
                 "[1e-6, 11000] m",
             )?;
         }

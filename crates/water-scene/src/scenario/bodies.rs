@@ -285,9 +285,10 @@ fn within(
         Some(v) => Err(at(
             span,
             format!(
-                "{name} must be within [{}, {}] {unit}, got {v:?}",
+                "{name} must be within [{}, {}] {unit}, got {v}",
                 short(lo),
-                short(hi)
+                short(hi),
+                v = water_core::readable_exact(*v)
             ),
         )),
         None => Ok(()),
@@ -331,7 +332,10 @@ fn size_within(
     {
         Some(v) => Err(at(
             span,
-            format!("{name} must be from {MIN_BODY_SIZE:e} to {MAX_BODY_SIZE:e} m, got {v:?}"),
+            format!(
+                "{name} must be from {MIN_BODY_SIZE:e} to {MAX_BODY_SIZE:e} m, got {}",
+                water_core::readable_exact(*v)
+            ),
         )),
         None => Ok(()),
     }
@@ -464,7 +468,8 @@ fn parse_body(
             b.mass.span(),
             format!(
                 "mass must be within [{MIN_BODY_MASS:e}, {MAX_BODY_MASS:e}] kg (greater than 0), \
-                 got {mass:?}"
+                 got {}",
+                water_core::readable_exact(mass)
             ),
         ));
     }
@@ -649,7 +654,8 @@ pub(super) fn tow_path(
             s.span(),
             format!(
                 "speed must be greater than 0 (at least 1.17549435e-38, as f32 holds it) and \
-                 at most {MAX_BODY_SPEED:e} m/s, got {speed:?}"
+                 at most {MAX_BODY_SPEED:e} m/s, got {}",
+                water_core::readable_exact(speed)
             ),
         ));
     }

@@ -201,13 +201,14 @@ impl DepthKeys<'_> {
 
 fn uniform(size: GridSize, d: &Spanned<f64>, at: Locate<'_>) -> Result<Depth, ScenarioError> {
     let metres = *d.get_ref();
-    // Checked in f64 first, so a value past f32 is named as written.
-    if !(metres.is_finite() && metres > 0.0 && metres <= water_core::MAX_DEPTH) {
+    // Checked in f64 first, so a value past f32 (or one f32 holds as 0) is named as written;
+    // one range for both models, the dispersive model's (Airy's relation takes a micrometre).
+    if !(water_core::MIN_DEPTH..=water_core::MAX_DEPTH).contains(&metres) {
         return Err(at(
             d.span(),
             format!(
-                "depth must be a number of metres in (0, {}], got {metres:?}",
-                water_core::MAX_DEPTH
+                "depth = {} is outside the allowed range [1e-6, 11000] m",
+                water_core::readable_exact(metres)
             ),
         ));
     }

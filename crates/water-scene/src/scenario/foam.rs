@@ -76,8 +76,9 @@ pub(super) fn parse(
             return Err(at(
                 v.span(),
                 format!(
-                    "foam {name} = {x:?} is 0 in single precision: write 0, or at least \
-                     1.17549435e-38 in size"
+                    "foam {name} = {} is 0 in single precision: write 0, or at least \
+                     1.17549435e-38 in size",
+                    water_core::readable_exact(x)
                 ),
             ));
         }
@@ -92,7 +93,10 @@ pub(super) fn parse(
             };
             Err(at(
                 v.span(),
-                format!("foam {name} must be {low} to {hi}{unit}, got {x:?}"),
+                format!(
+                    "foam {name} must be {low} to {hi}{unit}, got {}",
+                    water_core::readable_exact(x)
+                ),
             ))
         }
     };
@@ -134,8 +138,9 @@ pub(super) fn parse(
                 return Err(at(
                     d.span(),
                     format!(
-                        "foam shore_depth must be above 0 to {MAX_SHORE_DEPTH} m, got {metres:?} \
-                         (0 in single precision)"
+                        "foam shore_depth must be above 0 to {MAX_SHORE_DEPTH} m, got {} \
+                         (0 in single precision)",
+                        water_core::readable_exact(metres)
                     ),
                 ));
             }
@@ -149,9 +154,10 @@ pub(super) fn parse(
                 return Err(at(
                     d.span(),
                     format!(
-                        "foam shore_depth = {metres:?} m reaches no shore: no wet cell is \
+                        "foam shore_depth = {} m reaches no shore: no wet cell is \
                          shallower (the shallowest is {shallowest} m), so none would foam; \
-                         raise it past {shallowest} m or leave it out"
+                         raise it past {shallowest} m or leave it out",
+                        water_core::readable_exact(metres)
                     ),
                 ));
             }
@@ -160,7 +166,10 @@ pub(super) fn parse(
         (Some(d), Err(why)) => {
             return Err(at(
                 d.span(),
-                format!("foam shore_depth = {:?} m {why}", d.get_ref()),
+                format!(
+                    "foam shore_depth = {} m {why}",
+                    water_core::readable_exact(*d.get_ref())
+                ),
             ))
         }
         (None, _) => None,

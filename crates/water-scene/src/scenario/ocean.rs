@@ -161,9 +161,9 @@ pub(super) fn parse(
             return Err(at(
                 c.span(),
                 format!(
-                    "choppiness = {:?} is 0 in single precision: write 0, or at least \
+                    "[ocean] choppiness = {} is 0 in single precision: write 0, or at least \
                      1.17549435e-38",
-                    c.get_ref()
+                    water_core::readable_exact(*c.get_ref())
                 ),
             ));
         }
@@ -235,9 +235,10 @@ fn shortened_peak(
         return Some(at(
             o.depth.as_ref().map_or(table, Spanned::span),
             format!(
-                "[ocean] at a depth of {depth:?} m the sea's peak wavelength is {} m ({} m in \
+                "[ocean] at a depth of {} m the sea's peak wavelength is {} m ({} m in \
                  deep water), shorter than 2 cells of {cell_size} m: its waves are too short to \
                  hold; deepen the water or use cells of at most {} m",
+                water_core::readable_exact(depth),
                 readable_apart(peak_wavelength_m, 2.0 * cell_size),
                 readable(deep),
                 readable_at_most(max_cell)
@@ -256,7 +257,7 @@ fn shortened_peak(
                 "[ocean] over a fetch of {:?} m the sea's peak wavelength is {} m ({} m fully \
                  developed), shorter than 2 cells of {cell_size} m: its waves are too short to \
                  hold; raise fetch or use cells of at most {} m",
-                fetch.get_ref(),
+                water_core::readable_exact(*fetch.get_ref()),
                 readable_apart(peak_wavelength_m, 2.0 * cell_size),
                 readable(longest),
                 readable_at_most(max_cell)
