@@ -254,7 +254,7 @@ fn shortened_peak(
         at(
             fetch.span(),
             format!(
-                "[ocean] over a fetch of {:?} m the sea's peak wavelength is {} m ({} m fully \
+                "[ocean] over a fetch of {} m the sea's peak wavelength is {} m ({} m fully \
                  developed), shorter than 2 cells of {cell_size} m: its waves are too short to \
                  hold; raise fetch or use cells of at most {} m",
                 water_core::readable_exact(*fetch.get_ref()),
