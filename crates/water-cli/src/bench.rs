@@ -157,7 +157,7 @@ pub struct SphereBench {
     /// Layouts to time, each from the same water; one report each.
     pub layouts: Vec<SphereLayout>,
     /// Timed runs per layout, interleaved across the layouts so that a busy spell on the
-    /// machine hits them alike; the report gives the median.
+    /// machine hits them alike; the report gives the median. 1 to [`MAX_SPHERE_REPEATS`].
     pub repeats: usize,
 }
 

@@ -162,7 +162,11 @@ pub fn run(options: &SuiteOptions) -> Result<SuiteResults, BenchError> {
     if !(1.0..=MAX_CELL_UPDATES).contains(&options.cell_updates) {
         return Err(BenchError::Invalid(format!(
             "--cell-updates must be from 1 to {MAX_CELL_UPDATES:e}, not {}",
-            water_core::readable(options.cell_updates)
+            // Short, unless four digits would read as the limit passed (1000000000001).
+            water_core::readable_apart(
+                options.cell_updates,
+                options.cell_updates.clamp(1.0, MAX_CELL_UPDATES)
+            )
         )));
     }
     let threads = options.threads;

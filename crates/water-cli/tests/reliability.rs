@@ -392,10 +392,6 @@ fn a_render_too_big_for_the_memory_allowed_is_one_line_not_a_panic() {
     assert!(!out.join("frame-0000.png").exists());
 }
 
-/// A whole-number option given a negative number, a fraction, a word or a number past its type
-/// is one line naming the option, the value and the range its help states, or its type's
-/// where the help states none (the parser said `invalid digit found in string` over three
-/// lines).
 /// A number option past f64's range is refused as it was typed: `--speed 1e400` was read as
 /// infinity and refused as "--speed inf".
 #[test]
@@ -442,20 +438,30 @@ fn a_number_option_past_f64_is_refused_as_written() {
     // Cell updates past what a point runs in minutes are refused by their range (1e308 was
     // "--steps must be at least 1"; 1e18 ran for hours).
     let dir = scratch("updates");
-    let e = refused(
-        &water_command()
-            .args(["bench", "suite", "--no-gpu", "--sizes", "128"])
-            .args(["--cell-updates", "1e13", "--out"])
-            .arg(dir.join("out"))
-            .output()
-            .expect("bench suite"),
-    );
+    let suite = |updates: &str| {
+        refused(
+            &water_command()
+                .args(["bench", "suite", "--no-gpu", "--sizes", "128"])
+                .args(["--cell-updates", updates, "--out"])
+                .arg(dir.join("out"))
+                .output()
+                .expect("bench suite"),
+        )
+    };
+    let e = suite("1e13");
     assert!(
         e.contains("--cell-updates must be from 1 to 1e12, not 1e13"),
         "{e}"
     );
+    // Just past the limit, every digit (four read as the limit: "from 1 to 1e12, not 1e12").
+    let e = suite("1000000000001");
+    assert!(e.contains("1e12, not 1000000000001"), "{e}");
 }
 
+/// A whole-number option given a negative number, a fraction, a word or a number past its type
+/// is one line naming the option, the value and the range its help states, or its type's
+/// where the help states none (the parser said `invalid digit found in string` over three
+/// lines).
 #[test]
 fn a_whole_number_option_names_its_range() {
     for (args, want) in [

@@ -1,7 +1,7 @@
 //! Airy's dispersion relation of linear water waves: how fast each wavelength oscillates under
 //! gravity and surface tension over water of depth `d`.
 
-use crate::depth::{check_gravity, MAX_DEPTH, MIN_DEPTH};
+use crate::depth::{check_depth, check_gravity};
 #[cfg(doc)]
 use crate::error::WaterError;
 use crate::error::{finite, positive, within, Result};
@@ -94,8 +94,7 @@ impl AiryDispersion {
         // cells passes f64 (omega_max of inf; 5e-324 kg/m^3 did).
         within("density", density, (1e-3, 1e5), "[1e-3, 1e5] kg/m^3")?;
         if let Some(d) = depth {
-            positive("depth", d)?;
-            within("depth", d, (MIN_DEPTH, MAX_DEPTH), "[1e-6, 11000] m")?;
+            check_depth(d)?;
         }
         Ok(Self {
             gravity,
@@ -153,7 +152,7 @@ mod tests {
     #[test]
     fn the_shallowest_depth_and_the_lightest_density_keep_the_shortest_wave_steppable() {
         // Slowest corner: least gravity, shallowest depth, no surface tension; every cell size.
-        let airy = AiryDispersion::new(GRAVITY_RANGE.0, 0.0, 1000.0, Some(MIN_DEPTH))
+        let airy = AiryDispersion::new(GRAVITY_RANGE.0, 0.0, 1000.0, Some(crate::MIN_DEPTH))
             .expect("the shallowest depth is taken");
         for h in [CELL_SIZE_RANGE.0, 1e-3, 1.0, CELL_SIZE_RANGE.1] {
             let c = airy.phase_speed(largest_wavenumber(h));

@@ -134,6 +134,17 @@ impl Depth {
     }
 }
 
+/// Checks a uniform depth `d` (m): finite, positive and within [`MIN_DEPTH`] to [`MAX_DEPTH`],
+/// as Airy's relation, a TMA sea and a grid's `depth` key take it.
+///
+/// # Errors
+/// [`WaterError::NotFinite`], [`WaterError::NotPositive`] or [`WaterError::OutOfRange`], named
+/// `depth`.
+pub fn check_depth(d: f64) -> Result<f64> {
+    positive("depth", d)?;
+    within("depth", d, (MIN_DEPTH, MAX_DEPTH), "[1e-6, 11000] m")
+}
+
 /// Checks `gravity` (m/s^2): finite, positive and within [`GRAVITY_RANGE`].
 ///
 /// # Errors

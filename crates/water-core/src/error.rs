@@ -255,8 +255,8 @@ pub enum WaterError {
         "fetch = {} m is past full development at wind_speed = {} m/s, where the sea grows \
          no further (g F / U^2 of 15777, where JONSWAP's peak falls to Pierson-Moskowitz's): \
          {}remove `fetch` and use spectrum = \"pierson-moskowitz\" for the fully developed sea",
-        crate::readable_apart(*fetch, *max_fetch),
-        crate::readable(*wind_speed),
+        crate::readable_exact(*fetch),
+        crate::readable_exact(*wind_speed),
         shorter_fetch(*max_fetch)
     )]
     FetchPastFullDevelopment {
@@ -375,9 +375,6 @@ fn stable_step(max_stable_dt: f64) -> String {
     }
 }
 
-/// The end of [`WaterError::OceanPeakUnresolved`]'s advice: cells of at most `max_cell_size`
-/// (m), where a grid takes cells that small ([`crate::CELL_SIZE_RANGE`]); none otherwise (a
-/// wind of 1e-300 m/s has a peak of 0 m, and cells of "at most 0 m" are no advice).
 /// The advice of [`WaterError::FetchPastFullDevelopment`]: a fetch the wind develops, unless
 /// the wind is so light that not a micrometre of fetch would be left.
 fn shorter_fetch(max_fetch: f64) -> String {
@@ -391,6 +388,9 @@ fn shorter_fetch(max_fetch: f64) -> String {
     }
 }
 
+/// The end of [`WaterError::OceanPeakUnresolved`]'s advice: cells of at most `max_cell_size`
+/// (m), where a grid takes cells that small ([`crate::CELL_SIZE_RANGE`]); none otherwise (a
+/// wind of 1e-300 m/s has a peak of 0 m, and cells of "at most 0 m" are no advice).
 fn smaller_cells(max_cell_size: f64) -> String {
     if max_cell_size >= crate::CELL_SIZE_RANGE.0 {
         format!(

@@ -86,7 +86,9 @@ pub use contact_masks::{
     apply_displacement, apply_signed_events, displacement_at, first_bad_mask_value, ContactMasks,
     ContactSource, MAX_CONTACT_AMPLITUDE, MAX_MASK_VALUE,
 };
-pub use depth::{check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, MIN_DEPTH, STANDARD_GRAVITY};
+pub use depth::{
+    check_depth, check_gravity, Depth, GRAVITY_RANGE, MAX_DEPTH, MIN_DEPTH, STANDARD_GRAVITY,
+};
 pub use dispersive_grid::{
     check_dispersive_dt, sponge_factors, sponge_width, DispersiveGrid, SPONGE_CELLS,
 };

@@ -44,7 +44,7 @@ pub fn readable_apart(x: f64, limit: f64) -> String {
     let short = readable(x);
     let read: f64 = short.parse().unwrap_or(x);
     if (x > limit && read <= limit) || (x < limit && read >= limit) {
-        format!("{x:?}")
+        readable_exact(x)
     } else {
         short
     }

@@ -14,6 +14,11 @@ fn parse(extra: &str) -> Result<Scenario, String> {
     Scenario::parse("test.toml", &format!("{GRID}{extra}")).map_err(|e| e.to_string())
 }
 
+/// The one-line refusal of the scenario file at `file`.
+fn load_refused(file: &Path, why: &str) -> String {
+    ScenarioFile::load(file).expect_err(why).to_string()
+}
+
 fn refused(extra: &str, needle: &str) {
     let e = parse(extra).expect_err(extra);
     assert!(e.contains(needle), "{extra}: {e}");
@@ -60,7 +65,7 @@ fn a_depth_map_is_read_beside_the_scenario_and_its_dry_cells_are_land() {
 
     std::fs::write(dir.join("wide.npy"), npy::encode(&metres, &[16, 8])).expect("write");
     std::fs::write(&file, format!("{GRID}depth_map = \"wide.npy\"\n")).expect("write");
-    let e = ScenarioFile::load(&file).expect_err("shape").to_string();
+    let e = load_refused(&file, "shape");
     assert!(e.contains("shape [16, 8]") && e.contains("[8, 16]"), "{e}");
     // The file is named once (it was `depth_map "wide.npy": cannot read DIR/wide.npy:
     // depth_map: shape ...`).
@@ -71,14 +76,14 @@ fn a_depth_map_is_read_beside_the_scenario_and_its_dry_cells_are_land() {
     holed[3 * 16 + 5] = f32::NAN;
     std::fs::write(dir.join("bay.npy"), npy::encode(&holed, &[8, 16])).expect("write");
     std::fs::write(&file, format!("{GRID}depth_map = \"bay.npy\"\n")).expect("write");
-    let e = ScenarioFile::load(&file).expect_err("NaN").to_string();
+    let e = load_refused(&file, "NaN");
     assert!(
         e.contains("cell (x 5, y 3) holds NaN; every depth must be a finite number"),
         "{e}"
     );
     holed[3 * 16 + 5] = 2e4;
     std::fs::write(dir.join("bay.npy"), npy::encode(&holed, &[8, 16])).expect("write");
-    let e = ScenarioFile::load(&file).expect_err("too deep").to_string();
+    let e = load_refused(&file, "too deep");
     assert!(
         e.contains("cell (x 5, y 3) holds 20000.0") && e.contains("at most 11000"),
         "{e}"
@@ -87,15 +92,28 @@ fn a_depth_map_is_read_beside_the_scenario_and_its_dry_cells_are_land() {
     // steps is blamed on the map (no `wave_speed` was written), with the deepest depth.
     let film = vec![1e-14f32; 16 * 8];
     std::fs::write(dir.join("bay.npy"), npy::encode(&film, &[8, 16])).expect("write");
-    let e = ScenarioFile::load(&file)
-        .expect_err("too shallow")
-        .to_string();
+    let e = load_refused(&file, "too shallow");
     assert!(
         e.contains(":7:") && e.contains("the deepest water, 1e-14 m") && e.contains("sqrt(g d)"),
         "{e}"
     );
+    // The dispersive model takes the map's deepest water as its relation's depth: shallower
+    // than a micrometre, the map is named at its line (it was a `depth` nobody wrote, at the
+    // `model` line).
+    let film = vec![1e-7f32; 16 * 8];
+    std::fs::write(dir.join("bay.npy"), npy::encode(&film, &[8, 16])).expect("write");
+    std::fs::write(
+        &file,
+        format!("{GRID}depth_map = \"bay.npy\"\nmodel = \"dispersive\"\nboundary = \"periodic\"\n"),
+    )
+    .expect("write");
+    let e = load_refused(&file, "too shallow");
+    assert!(
+        e.contains(":7:") && e.contains("depth_map's deepest water is 1e-7 m"),
+        "{e}"
+    );
     std::fs::write(&file, format!("{GRID}depth_map = \"missing.npy\"\n")).expect("write");
-    let e = ScenarioFile::load(&file).expect_err("missing").to_string();
+    let e = load_refused(&file, "missing");
     assert!(
         e.contains("missing.npy") && e.contains("cannot read"),
         "{e}"
@@ -117,19 +135,20 @@ fn depth_mistakes_are_refused_where_they_stand() {
     );
     // One range for the depth, as written, in both models: a value f32 holds as 0 (1e-50)
     // was "must be greater than 0, got 0".
-    for (written, shown) in [
-        ("-1.0", "-1"),
-        ("1e40", "1e40"),
-        ("nan", "NaN"),
-        ("16080000", "16080000"),
-        ("1e-50", "1e-50"),
-        ("1e-7", "1e-7"),
+    let range =
+        |shown: &str| format!("depth = {shown} is outside the allowed range [1e-6, 11000] m");
+    for (written, why) in [
+        ("-1.0", "depth must be greater than 0, got -1".to_owned()),
+        ("nan", "depth must be a finite number, got NaN".to_owned()),
+        ("1e40", range("1e40")),
+        ("16080000", range("16080000")),
+        ("1e-50", range("1e-50")),
+        ("1e-7", range("1e-7")),
     ] {
-        let range = format!("depth = {shown} is outside the allowed range [1e-6, 11000] m");
-        refused(&format!("depth = {written}\n"), &range);
+        refused(&format!("depth = {written}\n"), &why);
         refused(
             &format!("depth = {written}\nmodel = \"dispersive\"\nboundary = \"periodic\"\n"),
-            &range,
+            &why,
         );
     }
     refused("depth = 1.0\ngravity = 0.0\n", "gravity");
@@ -252,9 +271,7 @@ fn the_dispersive_model_takes_a_depth_map() {
     // A dt past pi / omega_max at 0.8 m deep (0.107 s on 0.1 m cells) is refused at `dt`.
     let fast = format!("{SEA}depth_map = \"shore.npy\"\n").replace("dt = 0.02", "dt = 0.2");
     std::fs::write(&file, fast).expect("write");
-    let e = ScenarioFile::load(&file)
-        .expect_err("too long a step")
-        .to_string();
+    let e = load_refused(&file, "too long a step");
     assert!(e.contains("pi / omega_max") && e.contains(":6:"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -283,9 +300,7 @@ fn a_step_the_reference_depths_cannot_keep_is_refused_at_dt_naming_the_largest_t
         )
     };
     std::fs::write(&file, scenario(0.45)).expect("write");
-    let e = ScenarioFile::load(&file)
-        .expect_err("past the reference depths' step")
-        .to_string();
+    let e = load_refused(&file, "past the reference depths' step");
     assert!(
         e.contains(":6:") && e.contains("32 reference depths"),
         "{e}"

@@ -164,13 +164,13 @@ fn bad_values_are_refused_at_their_line_with_the_limit() {
         OCEAN_LINE + 2,
         "no fetch makes waves the grid can hold; raise wind_speed, or use cells of at most 0.104 m",
     );
-    // Past full development, the fetch written is told apart from the limit (102929 m was
-    // "102900 m is longer than the 102900 m").
+    // Past full development, the fetch is given back as written, apart from the limit (102929 m
+    // was "102900 m is longer than the 102900 m").
     refused(
         SPEED,
         "spectrum = \"jonswap\"\nwind_speed = 8\nfetch = 102929\n",
         OCEAN_LINE + 2,
-        "fetch = 102929.0 m is past full development at wind_speed = 8 m/s",
+        "fetch = 102929 m is past full development at wind_speed = 8 m/s",
     );
     // A choppiness f32 holds only as a subnormal is 0 in the displacement (1e-320 was taken
     // and printed as a number of 320 digits).
@@ -229,6 +229,13 @@ fn a_peak_too_short_is_blamed_on_what_shortens_it() {
         &format!("{tma}depth = 1e-6\n"),
         OCEAN_LINE + 3,
         "deepen the water",
+    );
+    // Shallower than a micrometre, the depth's own range (a grid's and Airy's).
+    refused(
+        SPEED,
+        &format!("{tma}depth = 1e-7\n"),
+        OCEAN_LINE + 3,
+        "depth = 1e-7 is outside the allowed range [1e-6, 11000] m",
     );
     refused(
         SPEED,

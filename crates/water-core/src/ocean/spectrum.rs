@@ -118,12 +118,7 @@ impl WaveSpectrum {
             within("peak_enhancement", gamma, PEAK_ENHANCEMENT_RANGE, "[1, 20]")?;
         }
         if let Some(depth) = parameters.depth {
-            within(
-                "depth",
-                depth,
-                (crate::MIN_DEPTH, crate::depth::MAX_DEPTH),
-                "[1e-6, 11000] m",
-            )?;
+            crate::check_depth(depth)?;
         }
         Ok(())
     }

@@ -172,6 +172,17 @@ impl DepthKeys<'_> {
                 .or(self.depth.map(|d| *d.get_ref())),
         )
         .map_err(|e| {
+            // A map's deepest water is the relation's depth: too shallow, the map is named.
+            if let (Some("depth"), Some(m), Some(file)) = (e.parameter(), &map, self.depth_map) {
+                return at(
+                    file.span(),
+                    format!(
+                        "depth_map's deepest water is {:?} m: the dispersive model takes depths \
+                         of 1e-6 to 11000 m",
+                        m.deepest()
+                    ),
+                );
+            }
             let span = match e.parameter() {
                 Some("gravity") => self.gravity.map(Spanned::span),
                 Some("surface_tension") => self.surface_tension.map(Spanned::span),
@@ -202,16 +213,8 @@ impl DepthKeys<'_> {
 fn uniform(size: GridSize, d: &Spanned<f64>, at: Locate<'_>) -> Result<Depth, ScenarioError> {
     let metres = *d.get_ref();
     // Checked in f64 first, so a value past f32 (or one f32 holds as 0) is named as written;
-    // one range for both models, the dispersive model's (Airy's relation takes a micrometre).
-    if !(water_core::MIN_DEPTH..=water_core::MAX_DEPTH).contains(&metres) {
-        return Err(at(
-            d.span(),
-            format!(
-                "depth = {} is outside the allowed range [1e-6, 11000] m",
-                water_core::readable_exact(metres)
-            ),
-        ));
-    }
+    // one range for both models, Airy's relation's and a TMA sea's.
+    water_core::check_depth(metres).map_err(|e| at(d.span(), e.to_string()))?;
     Depth::uniform(size, metres as f32).map_err(|e| at(d.span(), e.to_string()))
 }
 

@@ -305,7 +305,7 @@ fn wind_too_light(
                 "[ocean] at wind_speed = {} m/s even the fully developed sea's peak wavelength, \
                  {} m, is shorter than 2 cells of {cell_size} m: no fetch makes waves the grid \
                  can hold; raise wind_speed{cells}",
-                readable(*o.wind_speed.get_ref()),
+                water_core::readable_exact(*o.wind_speed.get_ref()),
                 readable_apart(longest, 2.0 * cell_size),
             ),
         )
