@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use water_cli::bench::{bench_grid, BenchGrid, BenchModel};
 use water_cli::compare::{compare, table};
 use water_cli::limits::threads as checked_threads;
-use water_cli::output::{report, Failure, Stdout, CLOSED_PIPE_STATUS};
+use water_cli::output::{as_option, report, Failure, Stdout, CLOSED_PIPE_STATUS};
 use water_cli::render::{default_frames, render_scenario, RenderOptions, MAX_SIDE};
 use water_cli::run::run_scenario;
 use water_cli::sphere_run::run_sphere;
@@ -281,7 +281,7 @@ enum BenchWhat {
     /// Steps sphere water of a subdivision level and prints one JSON line.
     #[command(allow_negative_numbers = true)]
     Sphere {
-        /// Icosphere level (7: 163,842 vertices).
+        /// Icosphere level, 0 to 12 (7: 163,842 vertices).
         #[arg(long)]
         level: u32,
         /// Steps to time.
@@ -581,7 +581,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             cell_size,
             dt,
         } => {
-            let r = StabilityReport::new(wave_speed, cell_size, dt)?;
+            let r = StabilityReport::new(wave_speed, cell_size, dt)
+                .map_err(|e| Failure::Message(as_option(&e)))?;
             // Steps a reader copies are told toward zero, so what is printed stays stable.
             stdout.print(&format!(
                 "courant a      = {}  ((c*dt/h)^2 with dt = {} s)\n\

@@ -178,7 +178,11 @@ fn stability_reports_a_limit_and_substeps() {
     assert!(text.contains("max stable dt  = 0.03535 s"), "{text}");
     assert!(text.contains("substeps       = 3"), "{text}");
     let bad = failure(&["stability", "--wave-speed=-2", "--cell-size", "0.1"]);
-    assert!(bad.contains("wave_speed"));
+    // Named as the option typed, not the library's parameter.
+    assert!(
+        bad.contains("--wave-speed must be greater than 0, got -2"),
+        "{bad}"
+    );
 }
 
 #[test]
@@ -263,13 +267,19 @@ fn bench_grid_times_the_dispersive_model_and_refuses_what_it_does_not_take() {
             &["--model", "dispersive", "--boundary", "fixed"][..],
             "--boundary fixed",
         ),
-        (&["--model", "dispersive", "--depth", "-1"][..], "depth"),
-        (&["--model", "dispersive", "--depth", "20000"][..], "11000"),
+        (
+            &["--model", "dispersive", "--depth", "-1"][..],
+            "--depth must be greater than 0, got -1",
+        ),
+        (
+            &["--model", "dispersive", "--depth", "20000"][..],
+            "--depth = 20000 is outside the allowed range [1e-6, 11000] m",
+        ),
         // Shallower than a micrometre the shortest wave would move slower than any grid steps:
         // refused by the depth, on every backend (the GPU's wave speed once named instead).
         (
             &["--model", "dispersive", "--depth", "1e-14"][..],
-            "depth = 1e-14 is outside the allowed range [1e-6, 11000] m",
+            "--depth = 1e-14 is outside the allowed range [1e-6, 11000] m",
         ),
         (&["--depth", "1e-14"][..], "--depth 1e-14: the wave model"),
         (

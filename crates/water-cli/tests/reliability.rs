@@ -263,7 +263,7 @@ fn thread_counts_are_capped_and_negative_numbers_reach_their_range_checks() {
         "0.1",
     ]));
     assert!(
-        e.contains("wave_speed must be greater than 0, got -1"),
+        e.contains("error: --wave-speed must be greater than 0, got -1"),
         "{e}"
     );
 }
@@ -432,7 +432,7 @@ fn a_number_option_past_f64_is_refused_as_written() {
         "0.1",
     ]));
     assert!(
-        e.contains("wave_speed must be greater than 0, got -1e-5"),
+        e.contains("error: --wave-speed must be greater than 0, got -1e-5"),
         "{e}"
     );
     // Cell updates past what a point runs in minutes are refused by their range (1e308 was

@@ -51,9 +51,11 @@ pub enum WaterError {
     },
     /// A dispersive step at or past the period limit of the fastest wave the grid resolves.
     #[error(
-        "unstable: dt = {dt:?} s is not below pi / omega_max = {max_stable_dt:?} s, the limit \
-         of the fastest wave these cells resolve (omega_max = {omega_max:?} rad/s); use a smaller \
-         dt or larger cells"
+        "unstable: dt = {} s is not below pi / omega_max = {} s, the limit of the fastest wave \
+         these cells resolve (omega_max = {} rad/s); use a smaller dt or larger cells",
+        crate::readable_exact(*dt),
+        crate::readable_at_most(*max_stable_dt),
+        crate::readable(*omega_max)
     )]
     DispersiveUnstable {
         /// The time step given, s.

@@ -114,7 +114,10 @@ pub use params::{
     GRID_COURANT_LIMIT, WAVE_SPEED_RANGE,
 };
 pub use placed_water::PlacedWater;
-pub use readable::{readable, readable_apart, readable_at_most, readable_exact};
+pub use readable::{
+    readable, readable_apart, readable_at_most, readable_exact, readable_exact_f32,
+    readable_exact_list,
+};
 pub use sample::HeightView;
 pub use signed_grid::SignedGrid;
 pub use size::{GridSize, MAX_GRID_CELLS, MAX_GRID_DIM, MIN_GRID_DIM};

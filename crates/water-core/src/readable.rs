@@ -63,10 +63,41 @@ pub fn readable_apart(x: f64, limit: f64) -> String {
 /// ```
 #[must_use]
 pub fn readable_exact(x: f64) -> String {
-    let debug = format!("{x:?}");
+    whole_without_point(format!("{x:?}"))
+}
+
+/// `x` as [`readable_exact`] gives an f64, for a value the caller passed as an f32: its own
+/// shortest digits (`0.1`, not the f64 `0.10000000149011612` it widens to).
+///
+/// ```
+/// use water_core::readable_exact_f32;
+/// assert_eq!(readable_exact_f32(0.1), "0.1");
+/// assert_eq!(readable_exact_f32(-3.0), "-3");
+/// ```
+#[must_use]
+pub fn readable_exact_f32(x: f32) -> String {
+    whole_without_point(format!("{x:?}"))
+}
+
+/// A list of values, each as [`readable_exact`] gives it: a vector a reader wrote, given back
+/// as written (`[0, 0, NaN]`, not `[0.0, 0.0, NaN]`).
+///
+/// ```
+/// use water_core::readable_exact_list;
+/// assert_eq!(readable_exact_list(&[0.0, -2.5, f64::NAN]), "[0, -2.5, NaN]");
+/// ```
+#[must_use]
+pub fn readable_exact_list(values: &[f64]) -> String {
+    let items: Vec<String> = values.iter().map(|&v| readable_exact(v)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A float's Debug form with the `.0` of a whole number taken off.
+fn whole_without_point(mut debug: String) -> String {
+    if debug.ends_with(".0") {
+        debug.truncate(debug.len() - 2);
+    }
     debug
-        .strip_suffix(".0")
-        .map_or_else(|| debug.clone(), str::to_owned)
 }
 
 fn digits(x: f64, toward_zero: bool) -> String {

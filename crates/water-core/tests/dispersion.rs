@@ -163,7 +163,19 @@ fn a_step_past_the_fastest_modes_period_limit_is_refused() {
     match grid(limit * 1.01) {
         Err(e @ WaterError::DispersiveUnstable { max_stable_dt, .. }) => {
             assert!((max_stable_dt - limit).abs() < 1e-12 * limit);
-            assert!(e.to_string().contains("pi / omega_max"), "{e}");
+            // dt as written, the limit to four digits toward zero (stable as printed).
+            let e = e.to_string();
+            assert!(
+                e.contains(&format!("dt = {:?} s is not below", limit * 1.01)),
+                "{e}"
+            );
+            assert!(
+                e.contains(&format!(
+                    "pi / omega_max = {} s",
+                    water_core::readable_at_most(limit)
+                )),
+                "{e}"
+            );
         }
         other => panic!("{other:?}"),
     }

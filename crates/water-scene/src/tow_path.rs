@@ -50,8 +50,9 @@ impl TowPath {
         }
         if !(speed > 0.0 && speed <= water_buoyancy::MAX_BODY_SPEED) {
             return Err(SceneError::TowPath(format!(
-                "speed must be greater than 0 and at most {:e} m/s, got {speed:?}",
-                water_buoyancy::MAX_BODY_SPEED
+                "speed must be greater than 0 and at most {:e} m/s, got {}",
+                water_buoyancy::MAX_BODY_SPEED,
+                water_core::readable_exact_f32(speed)
             )));
         }
         Ok(Self { points, speed })

@@ -111,7 +111,13 @@ fn a_body_past_the_speed_limit_stops_the_step_whole_and_the_scene_goes_on_withou
     assert!(path
         .expect_err("2e4 m/s")
         .to_string()
-        .contains("at most 1e4 m/s"));
+        .contains("at most 1e4 m/s, got 20000"));
+    // Named as the f32 it was given, not the f64 it widens to (0.1 was 0.10000000149011612).
+    let path = water_scene::TowPath::new(vec![glam::Vec2::ZERO, glam::Vec2::X], -0.1);
+    assert!(path
+        .expect_err("-0.1 m/s")
+        .to_string()
+        .ends_with("got -0.1"));
 }
 
 /// A body may move at up to 1e4 m/s in each component: across the water at 9,999 m/s in both

@@ -7,8 +7,9 @@ use thiserror::Error;
 pub enum SphereError {
     /// The subdivision level would make more vertices than supported.
     #[error(
-        "an icosphere of {subdivisions} subdivisions has 10 * 4^{subdivisions} + 2 vertices \
-         ({}), more than the limit of {limit}",
+        "icosphere level {subdivisions} is past the finest, {}: its 10 * 4^{subdivisions} + 2 \
+         vertices{} pass the limit of {limit}",
+        crate::MAX_LEVEL,
         vertex_count_text(*subdivisions)
     )]
     TooManyVertices {
@@ -41,9 +42,18 @@ pub enum SphereError {
 }
 
 /// `10 * 4^level + 2` written out, or in short past u64 (the count saturates there).
+/// The vertex count in brackets, exact where it fits in a u64, else to four digits; nothing
+/// where even an f64 cannot hold it (level 512 and up).
 fn vertex_count_text(level: u32) -> String {
     match 4u64.checked_pow(level).and_then(|p| p.checked_mul(10)) {
-        Some(n) => (n + 2).to_string(),
-        None => water_core::readable(10.0 * 4f64.powf(f64::from(level)) + 2.0),
+        Some(n) => format!(" ({})", n + 2),
+        None => {
+            let n = 10.0 * 4f64.powf(f64::from(level)) + 2.0;
+            if n.is_finite() {
+                format!(" ({})", water_core::readable(n))
+            } else {
+                String::new()
+            }
+        }
     }
 }

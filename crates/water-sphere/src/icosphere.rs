@@ -11,6 +11,9 @@ use crate::error::SphereError;
 /// 2 GiB.
 pub const MAX_VERTICES: u64 = 10 * (1 << 24) + 2;
 
+/// The finest icosphere level, the one of [`MAX_VERTICES`] vertices.
+pub const MAX_LEVEL: u32 = 12;
+
 /// Allowed radii, m: a micrometre to a million kilometres. Normals, areas and cotangent weights
 /// multiply f32 positions (edges of `radius / 2^level`); outside this range those products
 /// underflow to 0 or overflow, and the water's heights turn NaN at the first step.

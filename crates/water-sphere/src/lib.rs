@@ -30,7 +30,9 @@ pub use displaced_surface::{
     displaced_positions, pick, rest_tilt, vertex_normals, vertex_normals_with,
 };
 pub use error::SphereError;
-pub use icosphere::{vertex_count, Icosphere, ICOSAHEDRON_FACES, MAX_VERTICES, RADIUS_RANGE};
+pub use icosphere::{
+    vertex_count, Icosphere, ICOSAHEDRON_FACES, MAX_LEVEL, MAX_VERTICES, RADIUS_RANGE,
+};
 pub use operator::GraphOperator;
 pub use rhombus::{RhombusLayout, DIRECTIONS, LEFT_PAD, RHOMBI};
 pub use rhombus_step::{

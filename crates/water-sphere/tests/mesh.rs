@@ -126,6 +126,15 @@ fn too_many_levels_and_bad_radii_are_errors() {
         .to_string();
     assert!(err.contains("(3.403e39)"), "{err}");
     assert!(!err.contains("18446744073709551615"), "{err}");
+    // Past f64 too the level is refused by the finest one, with no "inf" vertices.
+    let err = Icosphere::new(16_080_000, 1.0)
+        .expect_err("past f64")
+        .to_string();
+    assert!(
+        err.starts_with("icosphere level 16080000 is past the finest, 12:"),
+        "{err}"
+    );
+    assert!(!err.contains("inf"), "{err}");
     assert!(Icosphere::new(2, 0.0).is_err());
     assert!(Icosphere::new(2, f32::NAN).is_err());
 }

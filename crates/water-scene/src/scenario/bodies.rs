@@ -39,7 +39,9 @@ use water_buoyancy::{
     BodyState, DragRates, FloatingBody, Hull, Pose, RigidBody, Shape, FRESH_WATER_DENSITY,
 };
 
-use water_core::{readable, readable_apart, readable_at_most, ContactSource};
+use water_core::{
+    readable, readable_apart, readable_at_most, readable_exact, readable_exact_list, ContactSource,
+};
 
 use super::{Numbers, ScenarioError};
 use crate::body::BodySpec;
@@ -117,7 +119,8 @@ pub(crate) fn parse(
                     written.span(),
                     format!(
                         "contacts amplitude must be 0 or in [1.17549435e-38, {max:e}] {unit}, \
-                         got {a:?}"
+                         got {}",
+                        readable_exact(a)
                     ),
                 ));
             }
@@ -205,12 +208,13 @@ pub(crate) fn check_step_fits(
                 .fold(0.0_f64, |m, f| m.max(f.abs()));
             if push / mass * dt > MAX_BODY_SPEED {
                 let most = MAX_BODY_SPEED * mass / dt;
+                let dt_text = readable_exact(dt);
                 return Err(at(
                     force.span(),
                     format!(
                         "body {:?}: a force of {} N on {} kg passes the body speed limit, \
-                         {MAX_BODY_SPEED:e} m/s, within one step of {dt:?} s: past {} N no step \
-                         of {dt:?} s holds it",
+                         {MAX_BODY_SPEED:e} m/s, within one step of {dt_text} s: past {} N no \
+                         step of {dt_text} s holds it",
                         body.name,
                         readable_apart(push, most),
                         readable(mass),
@@ -288,7 +292,7 @@ fn within(
                 "{name} must be within [{}, {}] {unit}, got {v}",
                 short(lo),
                 short(hi),
-                v = water_core::readable_exact(*v)
+                v = readable_exact(*v)
             ),
         )),
         None => Ok(()),
@@ -334,7 +338,7 @@ fn size_within(
             span,
             format!(
                 "{name} must be from {MIN_BODY_SIZE:e} to {MAX_BODY_SIZE:e} m, got {}",
-                water_core::readable_exact(*v)
+                readable_exact(*v)
             ),
         )),
         None => Ok(()),
@@ -434,7 +438,10 @@ fn parse_body(
         } else {
             Err(at(
                 r.span(),
-                format!("rotation must be finite degrees, got {:?}", r.get_ref().0),
+                format!(
+                    "rotation must be finite degrees, got {}",
+                    readable_exact_list(&r.get_ref().0)
+                ),
             ))
         }
     })?;
@@ -469,7 +476,7 @@ fn parse_body(
             format!(
                 "mass must be within [{MIN_BODY_MASS:e}, {MAX_BODY_MASS:e}] kg (greater than 0), \
                  got {}",
-                water_core::readable_exact(mass)
+                readable_exact(mass)
             ),
         ));
     }
@@ -530,7 +537,9 @@ fn parse_body(
                 f.span(),
                 format!(
                     "a towed body's x and y follow its path, so its force acts only along z; \
-                     got [{x:?}, {y:?}, ..] N (give [0, 0, z], or leave out the path)"
+                     got [{}, {}, ..] N (give [0, 0, z], or leave out the path)",
+                    readable_exact(x),
+                    readable_exact(y)
                 ),
             ));
         }
@@ -547,9 +556,12 @@ fn parse_body(
                 v.span(),
                 format!(
                     "a towed body's x and y follow its path at its speed from the first step: \
-                     its velocity's x and y are the tow's, [{}, {}] m/s, or 0; got [{x:?}, \
-                     {y:?}, ..] m/s",
-                    tow.x, tow.y
+                     its velocity's x and y are the tow's, [{}, {}] m/s, or 0; got [{}, {}, ..] \
+                     m/s",
+                    tow.x,
+                    tow.y,
+                    readable_exact(x),
+                    readable_exact(y)
                 ),
             ));
         }
@@ -564,8 +576,11 @@ fn parse_body(
                 b.position.span(),
                 format!(
                     "a towed body starts where its path starts: its position's x and y are the \
-                     path's first point, [{}, {}] m; got [{x:?}, {y:?}, ..] m",
-                    start.x, start.y
+                     path's first point, [{}, {}] m; got [{}, {}, ..] m",
+                    start.x,
+                    start.y,
+                    readable_exact(x),
+                    readable_exact(y)
                 ),
             ));
         }
@@ -655,7 +670,7 @@ pub(super) fn tow_path(
             format!(
                 "speed must be greater than 0 (at least 1.17549435e-38, as f32 holds it) and \
                  at most {MAX_BODY_SPEED:e} m/s, got {}",
-                water_core::readable_exact(speed)
+                readable_exact(speed)
             ),
         ));
     }

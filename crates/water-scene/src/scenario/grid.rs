@@ -427,8 +427,9 @@ fn grid_params(
                 span,
                 format!(
                     "classic mode steps at a = 1/2, so its wave speed is cell_size / (dt sqrt 2): \
-                     these give {value:?} m/s, outside {range}; choose dt and cell_size to bring \
-                     it within"
+                     these give {} m/s, outside {range}; choose dt and cell_size to bring \
+                     it within",
+                    readable(value)
                 ),
             )
         } else if depth.dispersion.is_some() {

@@ -6,8 +6,8 @@ use glam::Vec2;
 use serde::Deserialize;
 use toml::Spanned;
 use water_core::{
-    check_impulse_amplitude, Boundary, Depth, GridMode, GridSize, Impulse, ImpulseShape, LandMask,
-    WaterError, MAX_IMPULSE_RADIUS,
+    check_impulse_amplitude, readable_exact, Boundary, Depth, GridMode, GridSize, Impulse,
+    ImpulseShape, LandMask, WaterError, MAX_IMPULSE_RADIUS,
 };
 
 use super::ScenarioError;
@@ -102,8 +102,9 @@ pub(super) fn parse(
             return Err(at(
                 imp.amplitude.span(),
                 format!(
-                    "impulse amplitude = {amplitude:?} is outside [-32767, 32767]: classic \
-                     mode's heights are 16-bit integers"
+                    "impulse amplitude = {} is outside [-32767, 32767]: classic \
+                     mode's heights are 16-bit integers",
+                    readable_exact(amplitude)
                 ),
             ));
         }
@@ -176,8 +177,8 @@ fn check_impulse(
             return Err(at(
                 r.span(),
                 format!(
-                    "impulse radius must be a finite number, got {:?}",
-                    r.get_ref()
+                    "impulse radius must be a finite number, got {}",
+                    readable_exact(*r.get_ref())
                 ),
             ));
         }
@@ -186,8 +187,8 @@ fn check_impulse(
                 r.span(),
                 format!(
                     "impulse radius must not be negative (0 only for shape = \"point\"), got \
-                     {:?} cells",
-                    r.get_ref()
+                     {} cells",
+                    readable_exact(*r.get_ref())
                 ),
             ));
         }
@@ -195,8 +196,8 @@ fn check_impulse(
             return Err(at(
                 r.span(),
                 format!(
-                    "impulse radius must be at most {MAX_IMPULSE_RADIUS:e} cells, got {:?}",
-                    r.get_ref()
+                    "impulse radius must be at most {MAX_IMPULSE_RADIUS:e} cells, got {}",
+                    readable_exact(*r.get_ref())
                 ),
             ));
         }
@@ -208,7 +209,8 @@ fn check_impulse(
             imp.radius.as_ref().map_or(whole.clone(), Spanned::span),
             format!(
                 "impulse radius must be greater than 0 cells for a shape other than \"point\" \
-                 (and past f32's least, 1.4e-45), got {radius:?}"
+                 (and past f32's least, 1.4e-45), got {}",
+                readable_exact(radius)
             ),
         ));
     }
@@ -217,7 +219,10 @@ fn check_impulse(
         if !v.is_finite() {
             return Err(at(
                 span,
-                format!("impulse {name} must be a finite number, got {v:?}"),
+                format!(
+                    "impulse {name} must be a finite number, got {}",
+                    readable_exact(v)
+                ),
             ));
         }
     }
@@ -232,9 +237,10 @@ fn check_impulse(
                 return Err(at(
                     span,
                     format!(
-                        "impulse {name} = {v:?} cells lies past every place a following grid \
+                        "impulse {name} = {} cells lies past every place a following grid \
                          can reach: within {limit:.0} cells of the origin (its path's \
                          {:e} m and its own and its cascades' {extent} cells)",
+                        readable_exact(v),
                         super::bodies::coordinate_limit(grid.cell_size)
                     ),
                 ));
@@ -282,8 +288,11 @@ fn check_impulse(
         return Err(at(
             whole,
             format!(
-                "impulse at ({x:?}, {y:?}) with radius {radius:?} reaches no cell of the {} x {} grid \
+                "impulse at ({}, {}) with radius {} reaches no cell of the {} x {} grid \
                  (cell centres span 0 to {} along x and 0 to {} along y){}",
+                readable_exact(x),
+                readable_exact(y),
+                readable_exact(radius),
                 size.width(),
                 size.height(),
                 size.width() - 1,

@@ -25,7 +25,7 @@ use std::collections::HashSet;
 use glam::Vec3;
 use serde::Deserialize;
 use toml::Spanned;
-use water_core::{DT_RANGE, WAVE_SPEED_RANGE};
+use water_core::{readable_exact, readable_exact_list, DT_RANGE, WAVE_SPEED_RANGE};
 use water_sphere::{Icosphere, SphereError, SphereImpulse, SphereStepper, SphereWater};
 
 use super::{damping_keys, memory, toml_message, Numbers, ScenarioError};
@@ -127,7 +127,8 @@ impl SphereScenario {
                 s.radius.span(),
                 format!(
                     "sphere radius must be greater than 0 and at most {MAX_SPHERE_RADIUS:e} m, \
-                     got {radius:?}"
+                     got {}",
+                    readable_exact(radius)
                 ),
             ));
         }
@@ -155,8 +156,9 @@ impl SphereScenario {
                 return Err(at(
                     span,
                     format!(
-                        "{key} = {value:?} is outside the allowed range [{low:e}, {high:e}] \
-                         {unit}"
+                        "{key} = {} is outside the allowed range [{low:e}, {high:e}] \
+                         {unit}",
+                        readable_exact(value)
                     ),
                 ));
             }
@@ -218,7 +220,9 @@ impl SphereScenario {
                 return Err(at(
                     k.direction.span(),
                     format!(
-                        "click direction must be finite and not zero, got {d:?} (length {length})"
+                        "click direction must be finite and not zero, got {} (length {})",
+                        readable_exact_list(&d),
+                        readable_exact(length)
                     ),
                 ));
             };
@@ -227,7 +231,8 @@ impl SphereScenario {
                 return Err(at(
                     k.amplitude.span(),
                     format!(
-                        "click amplitude must be within ±{MAX_CLICK_AMPLITUDE:e} m, got {amplitude:?}"
+                        "click amplitude must be within ±{MAX_CLICK_AMPLITUDE:e} m, got {}",
+                        readable_exact(amplitude)
                     ),
                 ));
             }
@@ -252,7 +257,10 @@ impl SphereScenario {
             if !(radius > 0.0 && radius <= std::f64::consts::PI) {
                 return Err(at(
                     k.radius.span(),
-                    format!("click radius must be in (0, pi] rad, got {radius:?}"),
+                    format!(
+                        "click radius must be in (0, pi] rad, got {}",
+                        readable_exact(radius)
+                    ),
                 ));
             }
             let click = SphereImpulse::new(Vec3::new(x, y, z), radius as f32, amplitude as f32)
