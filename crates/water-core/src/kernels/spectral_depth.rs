@@ -304,8 +304,17 @@ impl SpectralDepth {
     /// # Panics
     /// If `z` or `out` does not hold one value per cell.
     pub fn apply(&mut self, plan: &mut SpectralStep, z: &[f32], out: &mut [f32], parallel: bool) {
-        let (w, h) = (self.size.width(), self.size.height());
         assert_eq!((z.len(), out.len()), (self.size.cells(), self.size.cells()));
+        self.face_fluxes(plan, z, parallel);
+        let (flux, w, h) = (&self.flux, self.size.width(), self.size.height());
+        for_each_block(parallel, out, w, |first, row| {
+            net_flux_row(flux, w, h, first / w, row);
+        });
+    }
+
+    /// Each face's flux into `self.flux` (x-faces, y-faces): `W M D z` of the module docs.
+    fn face_fluxes(&mut self, plan: &mut SpectralStep, z: &[f32], parallel: bool) {
+        let (w, h) = (self.size.width(), self.size.height());
         plan.forward(z, &mut self.z_hat, parallel);
         for c in 0..2 {
             for j in 0..self.nodes.len() {
@@ -344,15 +353,21 @@ impl SpectralDepth {
                 plan.inverse_with(&mut self.work, &mut self.flux[c], parallel, fill, add);
             }
         }
-        // Each cell's net flux: what leaves by its east and south faces minus what comes in by
-        // its west and north ones (`D^T`).
-        let flux = &self.flux;
-        for_each_block(parallel, out, w, |first, block| {
-            for (l, i) in block.iter_mut().zip(first..) {
-                let (west, north) = (neighbour_before(w, h, i, 0), neighbour_before(w, h, i, 1));
-                *l = (flux[0][west] - flux[0][i]) + (flux[1][north] - flux[1][i]);
-            }
-        });
+    }
+}
+
+/// Row `y`'s net flux into `out` (`D^T` of the module docs): what leaves each cell by its east
+/// and south faces minus what comes in by its west and north ones, the periodic neighbours
+/// found once a row so the loop runs over plain slices (and vectorises).
+fn net_flux_row(flux: &[Vec<f32>; 2], w: usize, h: usize, y: usize, out: &mut [f32]) {
+    let row = y * w..(y + 1) * w;
+    let north = ((y + h - 1) % h) * w;
+    let (east, south) = (&flux[0][row.clone()], &flux[1][row]);
+    let from_north = &flux[1][north..north + w];
+    out[0] = (east[w - 1] - east[0]) + (from_north[0] - south[0]);
+    let rest = out[1..].iter_mut().zip(&east[..w - 1]).zip(&east[1..]);
+    for (((l, &west), &own), (&n, &s)) in rest.zip(from_north[1..].iter().zip(&south[1..])) {
+        *l = (west - own) + (n - s);
     }
 }
 
@@ -389,16 +404,6 @@ fn difference_symbols(count: usize, n: usize) -> Vec<Complex<f32>> {
         .collect()
 }
 
-/// The cell before cell `i` along x (`c = 0`) or y (`c = 1`) of a periodic `w x h` grid.
-fn neighbour_before(w: usize, h: usize, i: usize, c: usize) -> usize {
-    let (x, y) = (i % w, i / w);
-    if c == 0 {
-        y * w + (x + w - 1) % w
-    } else {
-        ((y + h - 1) % h) * w + x
-    }
-}
-
 /// `|D(k)|^2 = 4 sin^2(pi f_x / W) + 4 sin^2(pi f_y / H)` of spectral cell `(x, y)`: the symbol
 /// of `D^T D`, the face differences and their adjoint (0 only for the mean).
 fn difference_symbol(size: GridSize, x: usize, y: usize) -> f64 {
@@ -420,18 +425,82 @@ pub fn spectral_depth_step(
     damping: f32,
     parallel: bool,
 ) {
-    let mut lz = std::mem::take(&mut depth.lz);
-    depth.apply(plan, cur, &mut lz, parallel);
-    for ((z_out, &z), &l) in out.iter_mut().zip(cur).zip(&lz) {
-        let f = z - l;
-        *z_out = damping * ((f + f) - *z_out);
+    let cells = depth.size.cells();
+    assert_eq!((cur.len(), out.len()), (cells, cells));
+    depth.face_fluxes(plan, cur, parallel);
+    let (w, h) = (depth.size.width(), depth.size.height());
+    let (flux, lz) = (&depth.flux, &mut depth.lz);
+    // Row by row, so each row's `L z` is still in cache for its update.
+    let rows = |(y, (z_out, lz)): (usize, (&mut [f32], &mut [f32]))| {
+        net_flux_row(flux, w, h, y, lz);
+        for ((z_out, &z), &l) in z_out.iter_mut().zip(&cur[y * w..(y + 1) * w]).zip(&*lz) {
+            let f = z - l;
+            *z_out = damping * ((f + f) - *z_out);
+        }
+    };
+    if parallel {
+        out.par_chunks_mut(w)
+            .zip(lz.par_chunks_mut(w))
+            .enumerate()
+            .for_each(rows);
+    } else {
+        out.chunks_mut(w).zip(lz.chunks_mut(w)).enumerate().for_each(rows);
     }
-    depth.lz = lz;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `L z` is the net flux of the faces (`D^T`, each cell's west and north neighbours
+    /// wrapping around), and the step is `z_new = d (2 (z - L z) - z_old)` with that `L z`, to
+    /// the bit, on one thread and on the pool: the row-by-row net flux and the update fused
+    /// after it change no arithmetic (a 24 x 20 slope from 0.3 m to 2 m with a dry
+    /// strip, rough heights).
+    #[test]
+    fn the_step_is_the_flux_divergence_update_on_one_thread_and_many() {
+        let size = GridSize::new(24, 20).expect("size");
+        let metres = (0..size.cells())
+            .map(|i| if i % 24 < 2 { 0.0 } else { 0.3 + 1.7 * (i / 24) as f32 / 19.0 })
+            .collect();
+        let depth = Depth::from_cells(size, metres).expect("depth");
+        let airy = AiryDispersion::gravity_waves(9.81).expect("airy");
+        let (cell, dt, damping) = (0.1, 0.02, 0.999_f32);
+        let rough = |seed: usize| -> Vec<f32> {
+            (0..size.cells())
+                .map(|i| ((i * 7919 + seed) % 1013) as f32 / 1013.0 - 0.5)
+                .collect()
+        };
+        let (cur, old) = (rough(1), rough(5));
+        let mut plan = SpectralStep::new(size, cell, dt, &airy);
+        let mut map = SpectralDepth::checked(&depth, cell, dt, &airy).expect("map");
+        let mut lz = vec![0.0; size.cells()];
+        map.apply(&mut plan, &cur, &mut lz, false);
+        // `D^T` cell by cell from its definition: east and south faces out, west and north in.
+        let (w, h) = (24, 20);
+        for (i, &l) in lz.iter().enumerate() {
+            let (x, y) = (i % w, i / w);
+            let west = y * w + (x + w - 1) % w;
+            let north = ((y + h - 1) % h) * w + x;
+            let [fx, fy] = &map.flux;
+            assert_eq!(l, (fx[west] - fx[i]) + (fy[north] - fy[i]), "cell ({x}, {y})");
+        }
+        let expected: Vec<f32> = cur
+            .iter()
+            .zip(&lz)
+            .zip(&old)
+            .map(|((&z, &l), &o)| {
+                let f = z - l;
+                damping * ((f + f) - o)
+            })
+            .collect();
+        for parallel in [false, true] {
+            let mut out = old.clone();
+            spectral_depth_step(&mut plan, &mut map, (&cur, &mut out), damping, parallel);
+            assert_eq!(out, expected, "parallel {parallel}");
+        }
+        assert!(lz.iter().any(|&l| l != 0.0), "the heights move");
+    }
 
     /// A map of one depth behaves as that depth: one reference depth, the depth itself, and
     /// no interpolation error, at a nanosecond step as at a long one (16 x 16 cells of 1 cm,
