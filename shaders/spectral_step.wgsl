@@ -22,8 +22,7 @@
 // each reference depth times its multipliers and back into its plane of `work`), `depth_rows_nodes` (each
 // reference depth's rows back, weighted by the faces' weights into `flux`) and `depth_finish`
 // (each cell's net flux, the new height, contact events, sponge and land). The multipliers are
-// real and even in k, so the two face differences share one complex transform. (The CPU twin
-// takes the differences after its transforms instead, one real transform a node.)
+// real and even in k, so the two face differences share one complex transform.
 
 #import grid_uniforms
 #import contact_events
