@@ -19,7 +19,12 @@ use std::io::{self, Write};
 pub fn as_option(error: &water_core::WaterError) -> String {
     let message = error.to_string();
     match error.parameter() {
-        Some(name) if message.starts_with(name) => {
+        // The name as a word of its own (`depth = ...`, `depth must ...`), not a longer one's
+        // start.
+        Some(name)
+            if message.starts_with(name)
+                && matches!(message[name.len()..].chars().next(), Some(' ' | '=')) =>
+        {
             format!("--{}{}", name.replace('_', "-"), &message[name.len()..])
         }
         _ => message,
