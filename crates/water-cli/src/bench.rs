@@ -25,7 +25,9 @@ use crate::bench_report::{cpu_threads, grid_report, time_gpu_steps};
 /// [`BenchError`] for a bad size, zero steps or threads, or a pool that cannot start.
 pub fn bench_grid(spec: &BenchGrid) -> Result<BenchReport, BenchError> {
     if spec.steps == 0 {
-        return Err(BenchError::Invalid("--steps must be at least 1".into()));
+        return Err(BenchError::Invalid(
+            "--steps must be at least 1, got 0".into(),
+        ));
     }
     if let BenchModel::Dispersive { depth } = spec.model {
         return crate::bench_dispersive::bench_dispersive(spec, depth);

@@ -15,6 +15,11 @@ pub(crate) fn whole_number_refusal(e: &clap::Error) -> Option<String> {
     let cause = e.source()?;
     // Unsigned 64-bit options fail in `str::parse`; narrower ones are parsed as i64 and then
     // refused by clap's range check, `V is not in A..=B`.
+    // A whole number past what the option's type holds is named as such (it was "takes a whole
+    // number", which it is).
+    let too_large = cause
+        .downcast_ref::<std::num::ParseIntError>()
+        .is_some_and(|p| p.kind() == &std::num::IntErrorKind::PosOverflow);
     let type_range = if cause.is::<std::num::ParseIntError>() {
         None
     } else {
@@ -39,7 +44,14 @@ pub(crate) fn whole_number_refusal(e: &clap::Error) -> Option<String> {
     let range = option_range(long.trim_start_matches("--"))
         .or(type_range)
         .map_or_else(String::new, |r| format!(" from {r}"));
-    Some(format!("{long} takes a whole number{range}, got '{value}'"))
+    let past = if too_large && range.is_empty() {
+        ", too large for it"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{long} takes a whole number{range}, got '{value}'{past}"
+    ))
 }
 
 /// The range an option's help states last (`...: 0 to 10000`), for the subcommand the command

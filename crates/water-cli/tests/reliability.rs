@@ -488,6 +488,17 @@ fn a_whole_number_option_names_its_range() {
             &["bench", "grid", "--size", "32", "--steps", "ten"][..],
             "--steps takes a whole number, got 'ten'",
         ),
+        // Past u64: a whole number, said to be too large (it was "takes a whole number").
+        (
+            &[
+                "bench",
+                "grid",
+                "--size",
+                "32",
+                "--steps=18446744073709551616",
+            ][..],
+            "--steps takes a whole number, got '18446744073709551616', too large for it",
+        ),
         // A 32-bit option is refused by the parser's range check, not by `str::parse`.
         (
             &["bench", "sphere", "--level", "-1", "--steps", "1"][..],
@@ -499,6 +510,10 @@ fn a_whole_number_option_names_its_range() {
         let e = stderr(&out);
         assert_eq!(e, format!("error: {want}\n"), "{args:?}");
     }
+    // 0 steps is a whole number, refused by the bench (exit 1), with the value given back.
+    let out = water(&["bench", "grid", "--size", "32", "--steps", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out), "error: --steps must be at least 1, got 0\n");
     // A word on the line that is not UTF-8 is passed over when looking for the range (reading
     // the line as UTF-8 panicked).
     let out = water_command()
