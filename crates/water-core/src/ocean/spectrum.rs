@@ -317,10 +317,11 @@ mod tests {
         }
     }
 
-    /// At the fully developed fetch JONSWAP's peak is Pierson-Moskowitz's of the same wind,
-    /// and its Hs from 0.9 to 1.35 times theirs (the peak enhancement lifts it); that fetch is accepted
-    /// and one 0.1% longer is refused, naming the fetch, the wind and the longest fetch. At
-    /// 8 m/s over 1e7 m the formulas would give Hs = 22.7 m against the fully developed 1.36 m.
+    /// At the fully developed fetch JONSWAP's peak is Pierson-Moskowitz's of the same wind, and
+    /// its Hs from 0.9 to 1.35 times theirs (the peak enhancement lifts it); that fetch is
+    /// accepted and one 0.1% longer is refused, naming the fetch, the wind and the longest
+    /// fetch. At 8 m/s over 1e7 m the formulas would give Hs = 22.7 m against the fully
+    /// developed 1.36 m.
     #[test]
     fn a_fetch_past_full_development_is_refused() {
         let g = 9.81;
@@ -347,10 +348,11 @@ mod tests {
             let e = at(longest * 1.001)
                 .check_development(g)
                 .expect_err("past full development");
-            assert!(
-                matches!(e, WaterError::FetchPastFullDevelopment { max_fetch, .. } if max_fetch == longest),
-                "{e}"
+            let named = matches!(
+                e,
+                WaterError::FetchPastFullDevelopment { max_fetch, .. } if max_fetch == longest
             );
+            assert!(named, "{e}");
             let text = e.to_string();
             assert!(
                 text.contains("fetch = ") && text.contains("pierson-moskowitz"),

@@ -16,9 +16,9 @@ pub const FALLBACK_MEMORY_CAP: u64 = 8 << 30;
 const GIB: f64 = (1u64 << 30) as f64;
 
 /// Bytes building and running an icosphere water of `vertices` vertices holds at its peak,
-/// estimated generously: positions, faces and the subdivision's edge map; neighbour lists, cotangent
-/// weights and areas; heights at two levels with the rhombus layout's halos; and the scenario's
-/// own edge set for the mean edge length.
+/// estimated generously: positions, faces and the subdivision's edge map; neighbour lists,
+/// cotangent weights and areas; heights at two levels with the rhombus layout's halos; and the
+/// scenario's own edge set for the mean edge length.
 #[must_use]
 pub fn sphere_bytes(vertices: u64) -> u64 {
     vertices.saturating_mul(SPHERE_BYTES_PER_VERTEX)
