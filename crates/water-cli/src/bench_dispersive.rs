@@ -34,7 +34,7 @@ pub fn ripple(i: usize) -> f32 {
 /// Airy's relation for the bench: deep water, or a uniform `depth` in m.
 fn airy(depth: Option<f64>) -> Result<AiryDispersion, BenchError> {
     AiryDispersion::new(GRAVITY, 0.0, water_core::WATER_DENSITY, depth)
-        .map_err(|e| BenchError::Invalid(crate::output::as_option(&e)))
+        .map_err(|e| BenchError::Invalid(crate::option_names::as_option(&e)))
 }
 
 /// Refuses what the dispersive model does not take, naming the option.

@@ -12,6 +12,7 @@ pub mod compare;
 pub mod gpu_costs;
 pub mod limits;
 pub mod npy;
+pub mod option_names;
 pub mod out_dir;
 pub mod output;
 pub mod picture;

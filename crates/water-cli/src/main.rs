@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use water_cli::bench::{bench_grid, BenchGrid, BenchModel};
 use water_cli::compare::{compare, table};
 use water_cli::limits::threads as checked_threads;
-use water_cli::output::{as_option, report, Failure, Stdout, CLOSED_PIPE_STATUS};
+use water_cli::output::{report, Failure, Stdout, CLOSED_PIPE_STATUS};
 use water_cli::render::{default_frames, render_scenario, RenderOptions, MAX_SIDE};
 use water_cli::run::run_scenario;
 use water_cli::sphere_run::run_sphere;
@@ -582,7 +582,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             dt,
         } => {
             let r = StabilityReport::new(wave_speed, cell_size, dt)
-                .map_err(|e| Failure::Message(as_option(&e)))?;
+                .map_err(|e| Failure::Message(water_cli::option_names::as_option(&e)))?;
             // Steps a reader copies are told toward zero, so what is printed stays stable.
             stdout.print(&format!(
                 "courant a      = {}  ((c*dt/h)^2 with dt = {} s)\n\
