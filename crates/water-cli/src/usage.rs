@@ -13,13 +13,13 @@ pub(crate) fn whole_number_refusal(e: &clap::Error) -> Option<String> {
         return None;
     }
     let cause = e.source()?;
-    // Unsigned 64-bit options fail in `str::parse`; narrower ones are parsed as i64 and then
-    // refused by clap's range check, `V is not in A..=B`.
     // A whole number past what the option's type holds is named as such (it was "takes a whole
     // number", which it is).
     let too_large = cause
         .downcast_ref::<std::num::ParseIntError>()
         .is_some_and(|p| p.kind() == &std::num::IntErrorKind::PosOverflow);
+    // Unsigned 64-bit options fail in `str::parse`; narrower ones are parsed as i64 and then
+    // refused by clap's range check, `V is not in A..=B`.
     let type_range = if cause.is::<std::num::ParseIntError>() {
         None
     } else {

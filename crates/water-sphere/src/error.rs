@@ -41,7 +41,6 @@ pub enum SphereError {
     Invalid(#[from] water_core::WaterError),
 }
 
-/// `10 * 4^level + 2` written out, or in short past u64 (the count saturates there).
 /// The vertex count in brackets, exact where it fits in a u64, else to four digits; nothing
 /// where even an f64 cannot hold it (level 512 and up).
 fn vertex_count_text(level: u32) -> String {

@@ -9,7 +9,7 @@ use crate::error::SphereError;
 
 /// Most vertices an icosphere may have: level 12 (167,772,162), whose f32 positions alone take
 /// 2 GiB.
-pub const MAX_VERTICES: u64 = 10 * (1 << 24) + 2;
+pub const MAX_VERTICES: u64 = 10 * (1 << (2 * MAX_LEVEL)) + 2;
 
 /// The finest icosphere level, the one of [`MAX_VERTICES`] vertices.
 pub const MAX_LEVEL: u32 = 12;
